@@ -1,0 +1,56 @@
+# irscales — make help lists the targets. Everything installs itself into .venv.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+FULL ?= True
+export MPLBACKEND := Agg
+export PYTHONHASHSEED := 0
+export IRSCALES_SHARED ?= $(abspath ../shared)
+
+.PHONY: help install test reproduce notebooks lab bench report clean data test-browser
+
+help: ## list the targets
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-14s %s\n", $$1, $$2}'
+
+$(STAMP): requirements.lock pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "irscales needs Python >= 3.11; found " + sys.version.split()[0])'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (irscales)" >/dev/null
+	touch $(STAMP)
+
+install: $(STAMP) ## create .venv with the pinned stack and irscales (editable)
+
+test: $(STAMP) ## unit tests + nbval on the stored notebooks
+	$(PY) -m pytest tests notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
+
+notebooks: $(STAMP) ## re-execute the stored notebooks in place on their quick defaults (outputs for nbval)
+	@for nb in $(NOTEBOOKS); do \
+	  echo "== $$nb"; \
+	  $(PY) -m papermill --cwd notebooks "$$nb" "$$nb" -k python3 --no-progress-bar || exit 1; \
+	done
+
+reproduce: $(STAMP) ## run every notebook with papermill (full=$(FULL)) into figures/executed/, then the report
+	@mkdir -p figures/executed
+	@for nb in $(NOTEBOOKS); do \
+	  echo "== $$nb (full=$(FULL))"; \
+	  $(PY) -m papermill --cwd notebooks "$$nb" "figures/executed/$$(basename $$nb)" -k python3 -p full $(FULL) || exit 1; \
+	done
+	$(PY) -m irscales.report figures
+
+report: $(STAMP) ## build figures/REPORT.md and figures/report.html from the notebooks' outputs
+	$(PY) -m irscales.report figures
+
+bench: $(STAMP) ## run the benchmarks and print their results (record them in docs/benchmarks.md)
+	$(PY) benchmarks/run.py
+
+lab: $(STAMP) ## open JupyterLab on the project kernel
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
+
+clean: ## remove caches and executed copies (keeps .venv)
+	rm -rf data/cache figures/executed .pytest_cache

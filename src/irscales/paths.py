@@ -1,0 +1,84 @@
+"""Where things live: the shared folder (papers, public collections), caches, figures.
+
+Settings come from environment variables so notebooks, the CLI and CI agree:
+
+``IRSCALES_SHARED``  folder holding ``papers/`` and ``collections/`` (default: ``../shared``
+                     beside the repository). Nothing from it is ever copied into the repository.
+``IRSCALES_CACHE``   cache of enumerated scales (default: ``data/cache`` in the repository, or
+                     ``~/.cache/irscales`` for an installed package).
+``IRSCALES_FIGURES`` output folder for figures and tables (default: ``figures`` in the repository).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_PKG = Path(__file__).resolve().parent
+
+
+def repo_root() -> Path | None:
+    """The source checkout holding this package, if it is run from one."""
+    cand = _PKG.parent.parent
+    return cand if (cand / "pyproject.toml").exists() and (cand / "src" / "irscales").exists() else None
+
+
+class MissingSharedData(FileNotFoundError):
+    """A shared input (paper text, public collection) is not where the settings say."""
+
+
+def shared_dir(required: bool = False) -> Path:
+    env = os.environ.get("IRSCALES_SHARED")
+    if env:
+        p = Path(env).expanduser()
+    else:
+        root = repo_root()
+        p = (root.parent / "shared") if root else Path.cwd() / "shared"
+    if required and not p.is_dir():
+        raise MissingSharedData(
+            f"shared folder not found at {p}; set IRSCALES_SHARED to the folder holding "
+            "'papers/' and 'collections/'"
+        )
+    return p
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under the shared folder, with a clear error when it is absent."""
+    p = shared_dir().joinpath(*parts)
+    if not p.exists():
+        raise MissingSharedData(
+            f"{'/'.join(parts)} not found under the shared folder {shared_dir()} "
+            "(set IRSCALES_SHARED to the folder that holds it)"
+        )
+    return p
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("IRSCALES_CACHE")
+    if env:
+        p = Path(env).expanduser()
+    else:
+        root = repo_root()
+        p = root / "data" / "cache" if root else Path.home() / ".cache" / "irscales"
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def figures_dir(paper: str | None = None) -> Path:
+    env = os.environ.get("IRSCALES_FIGURES")
+    if env:
+        p = Path(env).expanduser()
+    else:
+        root = repo_root()
+        p = root / "figures" if root else Path.cwd() / "figures"
+    if paper:
+        p = p / paper
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def published_dir() -> Path:
+    root = repo_root()
+    if root is None:
+        raise FileNotFoundError("data/published/ is only available from a source checkout of irscales")
+    return root / "data" / "published"
