@@ -1,0 +1,155 @@
+"""Published values of the papers, and the published-vs-reproduced comparison.
+
+Published numbers live only in ``data/published/<paper>.csv`` (never in computations). Columns:
+
+``item``      a stable identifier, e.g. ``table1/k3/RBP(0.8)`` or ``s5.1/dcg_b02_distinct/N=10``
+``location``  where to find it in the paper, e.g. ``Table 2, row T08_10, column RR``
+``context``   page or section text that helps an auditor find it (``p. 12, §5.1``)
+``value``     exactly as printed (string: ``0.8588``, ``24,576``, ``1/2``, ``yes``)
+``kind``      ``exhaustive`` | ``theory`` | ``example`` | ``trec`` (needs TREC data we do not have)
+``note``      free text (a known typo, a convention)
+
+A reproduced value *matches* a printed number when it agrees to the number of decimals printed
+(``0.8588`` matches 0.858849 and 0.85875, but not 0.8590); integers and strings must be equal.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+
+from .paths import figures_dir, published_dir
+
+COLUMNS = ["item", "location", "context", "value", "kind", "note"]
+KINDS = {"exhaustive", "theory", "example", "trec"}
+
+
+class PublishedFileError(ValueError):
+    pass
+
+
+def load(paper: str, path: Path | None = None) -> pd.DataFrame:
+    """Read ``data/published/<paper>.csv`` with checks (columns, kinds, unique items)."""
+    path = Path(path) if path else published_dir() / f"{paper}.csv"
+    if not path.exists():
+        raise PublishedFileError(f"{path}: no published values for paper {paper!r}")
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        if reader.fieldnames != COLUMNS:
+            raise PublishedFileError(f"{path}:1: expected columns {COLUMNS}, found {reader.fieldnames}")
+        rows, seen = [], set()
+        for lineno, row in enumerate(reader, start=2):
+            if row["kind"] not in KINDS:
+                raise PublishedFileError(f"{path}:{lineno}: kind must be one of {sorted(KINDS)}, got {row['kind']!r}")
+            if row["item"] in seen:
+                raise PublishedFileError(f"{path}:{lineno}: duplicate item {row['item']!r}")
+            if not row["value"].strip():
+                raise PublishedFileError(f"{path}:{lineno}: empty value for {row['item']!r}")
+            seen.add(row["item"])
+            rows.append(row)
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _parse_number(text: str):
+    t = text.strip().replace(",", "").replace("−", "-")
+    pct = t.endswith("%")
+    if pct:
+        t = t[:-1]
+    if "/" in t:
+        try:
+            return Fraction(t), None, pct
+        except (ValueError, ZeroDivisionError):
+            return None, None, pct
+    try:
+        val = float(t)
+    except ValueError:
+        return None, None, pct
+    decimals = len(t.split(".")[1]) if "." in t and "e" not in t.lower() else 0
+    return val, decimals, pct
+
+
+def matches(published: str, reproduced, tol: float | None = None) -> bool:
+    """Does ``reproduced`` agree with the printed ``published`` value (see module docstring)?"""
+    if reproduced is None or (isinstance(reproduced, float) and math.isnan(reproduced)):
+        return False
+    pub, decimals, _ = _parse_number(published)
+    if pub is None:
+        return str(published).strip().lower() == str(reproduced).strip().lower()
+    if isinstance(reproduced, str):
+        rep, _, _ = _parse_number(reproduced)
+        if rep is None:
+            return False
+    else:
+        rep = reproduced
+    if isinstance(pub, Fraction):
+        return Fraction(rep) == pub if not isinstance(rep, float) else abs(float(pub) - rep) < 1e-12
+    if tol is not None:
+        return abs(float(rep) - pub) <= tol
+    # agree at the printed precision; half a unit in the last printed place (+ float slack)
+    half_ulp = 0.5 * 10.0 ** (-decimals)
+    return abs(float(rep) - pub) <= half_ulp * (1 + 1e-9)
+
+
+@dataclass
+class Comparison:
+    """Published beside reproduced for one paper (``.frame`` has one row per item)."""
+
+    paper: str
+    frame: pd.DataFrame
+
+    @property
+    def n_match(self) -> int:
+        return int(self.frame["match"].sum())
+
+    def mismatches(self) -> pd.DataFrame:
+        return self.frame[~self.frame["match"]]
+
+    def save(self, path: Path | None = None) -> Path:
+        path = Path(path) if path else figures_dir(self.paper) / "published_vs_reproduced.csv"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.frame.to_csv(path, index=False)
+        return path
+
+
+def compare(
+    paper: str,
+    reproduced: dict[str, object],
+    notes: dict[str, str] | None = None,
+    tolerances: dict[str, float] | None = None,
+    published: pd.DataFrame | None = None,
+) -> Comparison:
+    """Put every published item of ``paper`` beside its reproduced value.
+
+    Items without a reproduced value are kept (reproduced empty, ``match`` False, status
+    ``not reproduced``) so nothing is silently dropped; reproduced items that are not in the
+    published file raise, because they would be invisible to an auditor.
+    """
+    pub = published if published is not None else load(paper)
+    notes = notes or {}
+    tolerances = tolerances or {}
+    unknown = sorted(set(reproduced) - set(pub["item"]))
+    if unknown:
+        raise KeyError(f"reproduced items not in data/published/{paper}.csv: {unknown[:5]}")
+    rows = []
+    for r in pub.itertuples(index=False):
+        have = r.item in reproduced
+        rep = reproduced.get(r.item)
+        ok = have and matches(r.value, rep, tolerances.get(r.item))
+        status = "not reproduced" if not have else ("match" if ok else "differs")
+        rows.append({
+            "item": r.item, "location": r.location, "kind": r.kind, "published": r.value,
+            "reproduced": _fmt(rep) if have else "", "match": ok, "status": status,
+            "note": notes.get(r.item, r.note),
+        })
+    return Comparison(paper, pd.DataFrame(rows))
+
+
+def _fmt(x) -> str:
+    if isinstance(x, float):
+        return repr(x)
+    return str(x)
