@@ -71,7 +71,8 @@ def _binary(rel: np.ndarray) -> np.ndarray:
 
 def _broadcast_topic(x, rel: np.ndarray, what: str) -> np.ndarray:
     if x is None:
-        raise ValueError(f"this measure needs the {what} (pass {what}=...)")
+        label = {"rb": "recall base"}.get(what, what)
+        raise ValueError(f"this measure needs the {label} of each topic (pass {what}=...)")
     arr = np.asarray(x, dtype=float)
     try:
         return np.broadcast_to(arr, rel.shape[:-1])
@@ -533,7 +534,7 @@ class SBTO(Measure):
         top = g + n - j
         bot = n - j + 1
         comb = np.vectorize(math.comb, otypes=[object])(top, np.broadcast_to(bot, top.shape))
-        return comb.sum(-1).astype(float)
+        return np.asarray(comb.sum(-1), dtype=float)
 
     def _exact_one(self, row, rb):
         g = sorted((int(x) for x in row), reverse=True)
