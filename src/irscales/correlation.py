@@ -1,0 +1,273 @@
+"""Rank correlation between evaluation measures: Kendall's τ (overall, topic-by-topic) and τ_AP.
+
+Everything here is a pure function of score arrays; nothing loads data.
+
+Conventions
+    A *score matrix* has shape ``(T, S)``: one row per topic, one column per system (FFF21 §3.3,
+    Fer17 §1: "Φ is a T×S matrix"). A *ranking* is any array ``(..., S)`` of scores; larger is
+    better, and the last axis holds the systems. Many rankings are handled at once: every function
+    here is vectorised over the leading axes (e.g. ``(H, S)`` for H sampled ranking pairs).
+
+Exactness
+    Ties decide Kendall's τ, so they are decided exactly. Scores may be floats, integers, or an
+    object array of :class:`fractions.Fraction` (what ``Measure.exact`` returns); Fractions are
+    replaced by order-preserving integer codes (:func:`rank_codes`) before any comparison, so two
+    equal rationals are always a tie. Float scores are compared as given (``a < b`` on doubles, never
+    through a tolerance): equal floats are a tie, different floats are not. Means over topics are
+    exact when the scores are Fractions (:func:`system_means`); for floats the topics are summed in
+    sorted order, so two systems with the same multiset of scores get bit-identical means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+import numpy as np
+
+__all__ = [
+    "rank_codes", "system_means", "KendallCounts", "kendall_counts", "kendall_tau", "overall_tau",
+    "topic_by_topic_tau", "tau_ap", "tau_ap_symmetric",
+]
+
+# Upper bound on the elements of one (chunk, S, S) comparison block, to bound memory (~20 MB int8).
+_BLOCK = 20_000_000
+
+
+def rank_codes(values) -> np.ndarray:
+    """Order-preserving integer codes of ``values`` over the whole array (dense ranks from 0).
+
+    ``a < b`` ⇔ ``code(a) < code(b)`` and ``a == b`` ⇔ ``code(a) == code(b)`` for every pair of
+    entries, wherever they are in the array. For an object array of Fractions/ints the comparison is
+    exact rational arithmetic; for a float array it is IEEE comparison of the stored doubles.
+
+    Raises ``ValueError`` for NaN or for entries that are not numbers.
+    """
+    a = np.asarray(values)
+    if a.dtype == object:
+        flat = a.ravel().tolist()
+        try:
+            uniq = sorted(set(flat))
+        except TypeError as exc:
+            raise ValueError(f"scores must be numbers (Fractions, ints or floats): {exc}") from None
+        if any(v != v for v in uniq):  # NaN is the only value not equal to itself
+            raise ValueError("scores contain NaN; a missing score cannot be ranked")
+        index = {v: k for k, v in enumerate(uniq)}
+        return np.fromiter((index[v] for v in flat), dtype=np.int64, count=len(flat)).reshape(a.shape)
+    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
+        raise ValueError(f"scores must be real numbers, got dtype {a.dtype}")
+    if np.issubdtype(a.dtype, np.floating) and np.isnan(a).any():
+        where = tuple(int(i) for i in np.argwhere(np.isnan(a))[0])
+        raise ValueError(f"scores contain NaN (first at index {where}); a missing score cannot be ranked")
+    _, inv = np.unique(a, return_inverse=True)
+    return inv.reshape(a.shape).astype(np.int64)
+
+
+def _ordinal(values, what: str, min_systems: int = 2) -> np.ndarray:
+    """Scores as an array on which ``<`` and ``==`` are the exact order (codes for Fractions)."""
+    a = np.asarray(values)
+    if a.ndim == 0:
+        raise ValueError(f"{what} must have at least one axis (the systems), got a scalar")
+    if a.shape[-1] < min_systems:
+        raise ValueError(f"{what} has {a.shape[-1]} systems on its last axis; need at least {min_systems}")
+    if a.dtype == object:
+        return rank_codes(a)
+    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
+        raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
+    if np.issubdtype(a.dtype, np.floating) and np.isnan(a).any():
+        where = tuple(int(i) for i in np.argwhere(np.isnan(a))[0])
+        raise ValueError(f"{what} contains NaN at index {where}; a missing score cannot be ranked")
+    return a
+
+
+def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
+    xa, ya = np.asarray(x), np.asarray(y)
+    if xa.shape != ya.shape:
+        raise ValueError(f"the two rankings must have the same shape, got {xa.shape} and {ya.shape}")
+    # Each side is only ever compared with itself, so separate code spaces are fine.
+    return _ordinal(xa, "first ranking"), _ordinal(ya, "second ranking")
+
+
+def system_means(scores, decimals: int | None = None) -> np.ndarray:
+    """Mean score of each system over the topics: ``Φ̄_j = (1/T) Σ_i Φ_ij`` (FFF21 §3.3).
+
+    ``scores`` has shape ``(..., T, S)``. For an object array of Fractions the means are exact
+    Fractions (object array); for floats they are floats, summed over topics in sorted order so that
+    the result depends only on the multiset of a system's scores.
+
+    ``decimals``: round the means to this many decimal digits, as FFF21 §7.1 footnote 9 does ("we
+    rounded averages to 8 decimal digits"). Fractions are rounded exactly (half to even); floats with
+    :func:`numpy.round`.
+    """
+    a = np.asarray(scores)
+    if a.ndim < 2:
+        raise ValueError(f"scores must have shape (..., T topics, S systems), got shape {a.shape}")
+    n_topics = a.shape[-2]
+    if n_topics == 0:
+        raise ValueError("scores have no topics (axis -2 is empty); a mean over zero topics is undefined")
+    if a.dtype == object:
+        _ordinal(a, "scores", min_systems=1)  # validates the entries
+        sums = a.sum(axis=-2)
+        out = np.empty(sums.shape, dtype=object)
+        for idx, s in np.ndenumerate(sums):
+            m = Fraction(s) / n_topics
+            out[idx] = round(m, decimals) if decimals is not None else m
+        return out
+    a = _ordinal(a, "scores", min_systems=1).astype(float)
+    means = np.sort(a, axis=-2).sum(axis=-2) / n_topics
+    return np.round(means, decimals) if decimals is not None else means
+
+
+@dataclass(frozen=True)
+class KendallCounts:
+    """Pair counts behind Kendall's τ, each of shape ``(...)``.
+
+    ``concordant`` (P), ``discordant`` (Q), ``ties_x`` (T: pairs tied in the first ranking only),
+    ``ties_y`` (U: tied in the second only) and ``ties_both`` (tied in both; they enter neither T
+    nor U). ``P + Q + T + U + ties_both = S(S-1)/2``.
+    """
+
+    concordant: np.ndarray
+    discordant: np.ndarray
+    ties_x: np.ndarray
+    ties_y: np.ndarray
+    ties_both: np.ndarray
+
+    @property
+    def tau(self) -> np.ndarray:
+        """τ = (P − Q) / sqrt((P + Q + T)(P + Q + U)); NaN where a ranking is entirely tied."""
+        p, q = self.concordant.astype(float), self.discordant.astype(float)
+        den = np.sqrt((p + q + self.ties_x) * (p + q + self.ties_y))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(den > 0, (p - q) / np.where(den > 0, den, 1.0), np.nan)
+
+
+def _signs(a: np.ndarray) -> np.ndarray:
+    """sign(a_j − a_k) for every pair, as int8 of shape (..., S, S), via comparisons (exact)."""
+    left, right = a[..., :, None], a[..., None, :]
+    return (left > right).astype(np.int8) - (left < right).astype(np.int8)
+
+
+def kendall_counts(x, y) -> KendallCounts:
+    """Concordant, discordant and tied pairs of two rankings (vectorised over leading axes).
+
+    ``x`` and ``y`` have the same shape ``(..., S)``; systems are on the last axis.
+    """
+    xa, ya = _pair(x, y)
+    lead = xa.shape[:-1]
+    s = xa.shape[-1]
+    xr, yr = xa.reshape(-1, s), ya.reshape(-1, s)
+    n = xr.shape[0]
+    out = np.zeros((5, n), dtype=np.int64)
+    step = max(1, _BLOCK // (s * s))
+    for lo in range(0, n, step):
+        sx, sy = _signs(xr[lo:lo + step]), _signs(yr[lo:lo + step])
+        prod = sx * sy
+        zx, zy = sx == 0, sy == 0
+        # Each unordered pair appears twice in the full S×S block; the diagonal is tied in both.
+        out[0, lo:lo + step] = (prod > 0).sum(axis=(-2, -1)) // 2
+        out[1, lo:lo + step] = (prod < 0).sum(axis=(-2, -1)) // 2
+        out[2, lo:lo + step] = (zx & ~zy).sum(axis=(-2, -1)) // 2
+        out[3, lo:lo + step] = (~zx & zy).sum(axis=(-2, -1)) // 2
+        out[4, lo:lo + step] = ((zx & zy).sum(axis=(-2, -1)) - s) // 2
+    return KendallCounts(*(c.reshape(lead) for c in out))
+
+
+def kendall_tau(x, y) -> np.ndarray | float:
+    r"""Kendall's τ between two rankings, exactly as FFF21 §3.3 and Fer17 eq. (1) define it.
+
+    .. math:: \tau(X, Y) = \frac{P - Q}{\sqrt{(P + Q + T)(P + Q + U)}}
+
+    P concordant pairs, Q discordant pairs, T pairs tied only in X, U pairs tied only in Y; a pair
+    tied in both rankings counts in neither T nor U. This is Kendall's **τ_b** (Kendall 1948), the
+    variant MATLAB's ``corr(..., 'type', 'Kendall')`` and :func:`scipy.stats.kendalltau` (default
+    ``variant='b'``) compute. Reading T and U as *all* pairs tied in X (resp. Y), joint ties
+    included, would give a different number whenever a pair is tied in both; the paper's sentence
+    ("the number of ties, respectively, in the first and in the second ranking") is the textbook
+    description of τ_b, so τ_b it is.
+
+    Vectorised: ``x``, ``y`` of shape ``(..., S)`` give τ of shape ``(...)`` (a float for 1-D
+    input). NaN where one ranking has all systems tied (τ is undefined there).
+    """
+    tau = kendall_counts(x, y).tau
+    return float(tau) if np.ndim(tau) == 0 else tau
+
+
+def overall_tau(scores_x, scores_y, decimals: int | None = None) -> np.ndarray | float:
+    """Overall τ (FFF21 §3.3): rank systems by their mean over topics under each measure, then τ.
+
+    ``scores_x``, ``scores_y``: score matrices ``(..., T, S)`` of two measures on the same topics and
+    systems (object arrays of Fractions give exact means; see :func:`system_means`).
+    ``decimals=8`` reproduces FFF21's rounding of the means (§7.1, footnote 9).
+    """
+    xa, ya = np.asarray(scores_x), np.asarray(scores_y)
+    if xa.shape != ya.shape:
+        raise ValueError(f"the two score matrices must have the same shape, got {xa.shape} and {ya.shape}")
+    return kendall_tau(system_means(xa, decimals), system_means(ya, decimals))
+
+
+def topic_by_topic_tau(scores_x, scores_y) -> np.ndarray:
+    """Topic-by-topic τ (FFF21 §3.3): τ between the two measures' rankings of systems on each topic.
+
+    ``(..., T, S)`` score matrices give τ of shape ``(..., T)``; NaN on a topic where one measure
+    ties all systems.
+    """
+    xa, ya = np.asarray(scores_x), np.asarray(scores_y)
+    if xa.ndim < 2:
+        raise ValueError(f"score matrices must have shape (..., T topics, S systems), got {xa.shape}")
+    return np.asarray(kendall_tau(xa, ya))
+
+
+def tau_ap(reference, other, ties: Literal["raise"] = "raise") -> np.ndarray | float:
+    r"""AP correlation τ_AP of ``other`` with ``reference`` as the reference ranking (Fer17 eq. 2).
+
+    .. math:: \tau_{AP}(Y, X) = \frac{2}{m - 1} \sum_{i=2}^{m} \frac{C(i)}{i - 1} - 1
+
+    with Y = ``reference``, X = ``other``, m systems. Following Yilmaz, Aslam & Robertson (SIGIR
+    2008), positions i are those of X (systems sorted by decreasing score in ``other``) and C(i) is
+    the number of systems above position i in X that Y also places above the system at position i.
+    (Fer17's sentence says "the item at rank i in Y", which cannot be meant literally: i indexes X.)
+    Not symmetric; Fer17 uses it with the first measure of a pair as the reference — call
+    ``tau_ap(first, second)``. τ_AP ∈ [−1, 1]; 1 iff the orders agree.
+
+    Ties: τ_AP is undefined with ties (Fer17 §2.2), so ``ties="raise"`` (the only option) raises a
+    ``ValueError`` naming the first ranking that has tied systems in either argument.
+
+    Vectorised: ``(..., S)`` arrays give ``(...)``.
+    """
+    if ties != "raise":
+        raise ValueError(f"ties={ties!r} is not supported; τ_AP is undefined with ties (use 'raise')")
+    ref, oth = _pair(reference, other)
+    s = ref.shape[-1]
+    lead = ref.shape[:-1]
+    rr, oo = ref.reshape(-1, s), oth.reshape(-1, s)
+    for name, arr in (("reference", rr), ("other", oo)):
+        srt = np.sort(arr, axis=-1)
+        tied = (srt[:, 1:] == srt[:, :-1]).any(axis=-1)
+        if tied.any():
+            row = int(np.argmax(tied))
+            where = np.unravel_index(row, lead) if lead else ()
+            raise ValueError(f"τ_AP is undefined with ties: the {name} ranking at index {tuple(map(int, where))} "
+                             "has tied systems")
+    key = oo if np.issubdtype(oo.dtype, np.floating) else oo.astype(np.int64)
+    order = np.argsort(-key, axis=-1)  # no ties here, so the sort kind does not matter
+    ref_in_x = np.take_along_axis(rr, order, axis=-1)
+    weights = np.zeros(s)
+    weights[1:] = 1.0 / np.arange(1, s)  # 1/(i-1) for 1-based positions i = 2..m
+    below = np.tril(np.ones((s, s), dtype=bool), k=-1)  # [i, j] true for j above i (j < i)
+    out = np.empty(rr.shape[0])
+    step = max(1, _BLOCK // (s * s))
+    for lo in range(0, rr.shape[0], step):
+        blk = ref_in_x[lo:lo + step]
+        correct = (blk[:, None, :] > blk[:, :, None]) & below  # system j above i in X and in Y
+        c = correct.sum(axis=-1)
+        out[lo:lo + step] = 2.0 / (s - 1) * (c * weights).sum(axis=-1) - 1.0
+    res = out.reshape(lead)
+    return float(res) if res.ndim == 0 else res
+
+
+def tau_ap_symmetric(x, y) -> np.ndarray | float:
+    """Symmetric τ_AP of Yilmaz et al. (2008): the average of τ_AP(x, y) and τ_AP(y, x)."""
+    res = (np.asarray(tau_ap(x, y)) + np.asarray(tau_ap(y, x))) / 2.0
+    return float(res) if res.ndim == 0 else res

@@ -1,0 +1,253 @@
+"""Kendall's τ (FFF21 §3.3, Fer17 eq. 1) and τ_AP (Fer17 eq. 2): hand-worked cases, brute force,
+scipy cross-checks and properties."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction as Fr
+
+import numpy as np
+import pytest
+import scipy.stats as st
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from irscales.correlation import (
+    kendall_counts, kendall_tau, overall_tau, rank_codes, system_means, tau_ap, tau_ap_symmetric,
+    topic_by_topic_tau,
+)
+
+
+def fr_array(rows) -> np.ndarray:
+    return np.array([[Fr(v) for v in row] for row in rows], dtype=object)
+
+
+# --------------------------------------------------------------------------- brute-force definitions
+
+
+def brute_tau(x, y) -> float:
+    """τ = (P − Q)/sqrt((P+Q+T)(P+Q+U)), T/U ties in one ranking only, straight from the text."""
+    p = q = tx = ty = 0
+    for a, b in itertools.combinations(range(len(x)), 2):
+        dx, dy = (x[a] > x[b]) - (x[a] < x[b]), (y[a] > y[b]) - (y[a] < y[b])
+        if dx and dy:
+            p += dx == dy
+            q += dx != dy
+        elif dx:
+            ty += 1
+        elif dy:
+            tx += 1
+    den = math.sqrt((p + q + tx) * (p + q + ty))
+    return (p - q) / den if den else math.nan
+
+
+def brute_tau_ap(ref, other) -> float:
+    """Yilmaz et al. (2008): positions from `other`, correctness from `ref` (no ties)."""
+    order = sorted(range(len(other)), key=lambda k: -other[k])
+    m = len(order)
+    total = Fr(0)
+    for i in range(1, m):
+        c = sum(1 for j in range(i) if ref[order[j]] > ref[order[i]])
+        total += Fr(c, i)
+    return float(Fr(2, m - 1) * total - 1)
+
+
+# --------------------------------------------------------------------------- hand-worked τ
+
+
+def test_tau_one_swap():
+    # pairs: 5 concordant, 1 discordant (2 and 3 swapped) -> (5 - 1)/6
+    assert kendall_tau([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(4 / 6)
+
+
+def test_tau_ties_in_each_ranking():
+    # x ties systems 0,1 (y does not): T = 1; y ties 1,2 (x does not): U = 1; P = 4, Q = 0
+    c = kendall_counts([1, 1, 2, 3], [1, 2, 2, 3])
+    assert (int(c.concordant), int(c.discordant), int(c.ties_x), int(c.ties_y), int(c.ties_both)) == (4, 0, 1, 1, 0)
+    assert kendall_tau([1, 1, 2, 3], [1, 2, 2, 3]) == pytest.approx(4 / 5)
+
+
+def test_tau_joint_tie_counts_in_neither_T_nor_U():
+    # Systems 0 and 1 tied in both rankings: τ_b = 2/sqrt(2*2) = 1 (counting the joint tie in T and
+    # U would give 2/3): the reading FFF21 §3.3 shares with MATLAB corr and scipy.
+    assert kendall_tau([1, 1, 2], [5, 5, 6]) == 1.0
+    assert int(kendall_counts([1, 1, 2], [5, 5, 6]).ties_both) == 1
+
+
+def test_tau_all_tied_is_nan():
+    assert math.isnan(kendall_tau([3, 3, 3], [1, 2, 3]))
+
+
+def test_tau_vectorised_rows_match_scipy():
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 4, size=(60, 12))
+    y = rng.integers(0, 4, size=(60, 12))
+    ours = kendall_tau(x, y)
+    ref = np.array([st.kendalltau(a, b).statistic for a, b in zip(x, y)])
+    np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-14)
+    assert ours.shape == (60,)
+
+
+def test_tau_leading_axes_and_chunking(monkeypatch):
+    import irscales.correlation as corr
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(3, 5, 9))
+    y = x + rng.normal(scale=0.5, size=x.shape)
+    full = corr.kendall_tau(x, y)
+    monkeypatch.setattr(corr, "_BLOCK", 81 * 2)  # force chunks of two rankings
+    np.testing.assert_array_equal(corr.kendall_tau(x, y), full)
+    assert full.shape == (3, 5)
+
+
+# --------------------------------------------------------------------------- τ properties
+
+
+rankings = hs.integers(min_value=2, max_value=9).flatmap(
+    lambda s: hs.tuples(hs.lists(hs.integers(-3, 3), min_size=s, max_size=s),
+                        hs.lists(hs.integers(-3, 3), min_size=s, max_size=s)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(rankings)
+def test_tau_matches_brute_force_and_scipy(xy):
+    x, y = xy
+    ours = kendall_tau(x, y)
+    want = brute_tau(x, y)
+    if math.isnan(want):
+        assert math.isnan(ours)
+    else:
+        assert ours == pytest.approx(want, abs=1e-12)
+        assert ours == pytest.approx(st.kendalltau(x, y).statistic, abs=1e-12)
+    c = kendall_counts(x, y)
+    s = len(x)
+    assert int(c.concordant + c.discordant + c.ties_x + c.ties_y + c.ties_both) == s * (s - 1) // 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(rankings, hs.sampled_from(["cube", "exp", "affine"]))
+def test_tau_invariant_under_strictly_increasing_transforms(xy, kind):
+    x, y = np.array(xy[0], dtype=float), np.array(xy[1], dtype=float)
+    f = {"cube": lambda v: v ** 3, "exp": np.exp, "affine": lambda v: 2.5 * v + 7}[kind]
+    a, b = kendall_counts(x, y), kendall_counts(f(x), y)
+    for name in ("concordant", "discordant", "ties_x", "ties_y", "ties_both"):
+        assert int(getattr(a, name)) == int(getattr(b, name))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.permutations(list(range(8))))
+def test_tau_self_and_reverse(perm):
+    assert kendall_tau(perm, perm) == 1.0
+    assert kendall_tau(perm, [-v for v in perm]) == -1.0
+    assert kendall_tau(perm, [-v for v in perm]) == kendall_tau([-v for v in perm], perm)
+
+
+# --------------------------------------------------------------------------- means, overall and topic-by-topic
+
+
+def test_rank_codes_exact_on_fractions():
+    a = np.array([[Fr(1, 3), Fr(2, 6)], [Fr(1, 2), 0]], dtype=object)
+    codes = rank_codes(a)
+    assert codes[0, 0] == codes[0, 1]  # 1/3 == 2/6
+    assert codes[1, 1] < codes[0, 0] < codes[1, 0]
+
+
+def test_system_means_exact_and_rounded():
+    scores = fr_array([[Fr(1, 3), Fr(1, 10)], [Fr(2, 3), Fr(2, 10)]])
+    means = system_means(scores)
+    assert list(means) == [Fr(1, 2), Fr(3, 20)]
+    assert list(system_means(fr_array([[Fr(1, 3)], [Fr(1, 3)]]), decimals=2)) == [Fr(33, 100)]
+
+
+def test_float_means_do_not_depend_on_topic_order():
+    # (0.1 + 0.2) + 0.3 != 0.1 + (0.2 + 0.3) in doubles; summing in sorted order removes the effect.
+    assert (0.1 + 0.2) + 0.3 != 0.1 + (0.2 + 0.3)
+    scores = np.array([[0.1, 0.3, 0.2], [0.2, 0.2, 0.3], [0.3, 0.1, 0.1]])
+    m = system_means(scores)
+    assert m[0] == m[1] == m[2]
+
+
+def test_overall_tau_exact_vs_float_vs_rounded():
+    # Exact means of systems 0 and 1 are equal (3/20); the float sums 0.1 + 0.2 and 0.3 + 0.0 differ.
+    a = fr_array([[Fr(1, 10), Fr(3, 10), Fr(1, 2)], [Fr(2, 10), Fr(0), Fr(1, 2)]])
+    b = fr_array([[Fr(1), Fr(0), Fr(1)], [Fr(0), Fr(1), Fr(1)]])   # ties systems 0 and 1 too
+    exact = overall_tau(a, b)
+    floats = overall_tau(a.astype(float), b.astype(float))
+    rounded = overall_tau(a.astype(float), b.astype(float), decimals=8)
+    assert exact == 1.0          # both measures: 0 == 1 < 2
+    assert floats != exact       # the spurious float difference breaks the tie
+    assert rounded == exact      # FFF21's 8-decimal rounding restores it
+
+
+def test_precision_recall_topic_by_topic_one_overall_not():
+    # Run length 10; topic 1 has rb = 2, topic 2 rb = 20; k relevant retrieved per system.
+    k = [[2, 1, 0], [0, 3, 6]]
+    rb = [2, 20]
+    prec = fr_array([[Fr(v, 10) for v in row] for row in k])
+    rec = fr_array([[Fr(v, r) for v in row] for row, r in zip(k, rb)])
+    np.testing.assert_array_equal(topic_by_topic_tau(prec, rec), [1.0, 1.0])
+    # means: P = 1/10, 2/10, 3/10 (increasing); R = 1/2, 13/40, 3/20 (decreasing)
+    assert overall_tau(prec, rec) == -1.0
+
+
+def test_bad_input_messages():
+    with pytest.raises(ValueError, match="same shape"):
+        kendall_tau([1, 2, 3], [1, 2])
+    with pytest.raises(ValueError, match="NaN"):
+        kendall_tau([1, np.nan, 3], [1, 2, 3])
+    with pytest.raises(ValueError, match="at least 2"):
+        kendall_tau([1], [1])
+    with pytest.raises(ValueError, match="topics"):
+        overall_tau(np.zeros((0, 3)), np.zeros((0, 3)))
+    with pytest.raises(ValueError, match="numbers"):
+        rank_codes(np.array(["a", 1], dtype=object))
+
+
+# --------------------------------------------------------------------------- τ_AP
+
+
+def test_tau_ap_hand_worked():
+    ref = [4, 3, 2, 1]  # system 0 best
+    # Swap at the bottom: C = 1/1, 2/2, 2/3 -> 2/3 * 8/3 - 1 = 7/9
+    assert tau_ap(ref, [4, 3, 1, 2]) == pytest.approx(7 / 9)
+    # Swap at the top: C = 0/1, 2/2, 3/3 -> 2/3 * 2 - 1 = 1/3 (a top swap costs more)
+    assert tau_ap(ref, [3, 4, 2, 1]) == pytest.approx(1 / 3)
+    # Kendall's τ cannot tell the two apart
+    assert kendall_tau(ref, [4, 3, 1, 2]) == kendall_tau(ref, [3, 4, 2, 1]) == pytest.approx(2 / 3)
+
+
+def test_tau_ap_is_asymmetric_and_symmetric_version_averages():
+    x, y = [4, 3, 2, 1], [0, 1, 3, 2]
+    a, b = tau_ap(x, y), tau_ap(y, x)
+    assert a == pytest.approx(-1 / 3) and b == pytest.approx(-7 / 9)
+    assert tau_ap_symmetric(x, y) == pytest.approx((a + b) / 2)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hs.integers(2, 9).flatmap(lambda s: hs.tuples(hs.permutations(list(range(s))),
+                                                      hs.permutations(list(range(s))))))
+def test_tau_ap_matches_brute_force(pair):
+    ref, other = pair
+    assert tau_ap(ref, other) == pytest.approx(brute_tau_ap(ref, other), abs=1e-12)
+    assert -1 - 1e-12 <= tau_ap(ref, other) <= 1 + 1e-12
+
+
+def test_tau_ap_vectorised_over_many_pairs_and_extremes():
+    rng = np.random.default_rng(11)
+    h, s = 40, 15
+    ref = np.array([rng.permutation(s) for _ in range(h)], dtype=float)
+    oth = np.array([rng.permutation(s) for _ in range(h)], dtype=float)
+    got = tau_ap(ref, oth)
+    assert got.shape == (h,)
+    np.testing.assert_allclose(got, [brute_tau_ap(r, o) for r, o in zip(ref, oth)], atol=1e-12)
+    assert tau_ap(ref[0], ref[0]) == 1.0
+    assert tau_ap(ref[0], -ref[0]) == pytest.approx(-1.0)
+
+
+def test_tau_ap_exact_fractions_and_ties_raise():
+    ref = np.array([Fr(1, 3), Fr(1, 2), Fr(2, 3)], dtype=object)
+    assert tau_ap(ref, [0.1, 0.2, 0.3]) == 1.0
+    with pytest.raises(ValueError, match="undefined with ties.*other"):
+        tau_ap([1, 2, 3], [1, 1, 2])
+    with pytest.raises(ValueError, match=r"reference ranking at index \(1,\)"):
+        tau_ap([[1, 2, 3], [2, 2, 3]], [[1, 2, 3], [1, 2, 3]])
