@@ -1,0 +1,433 @@
+"""TREC run and qrels files → relevance arrays ``[system, topic, rank]``.
+
+File formats (whitespace separated, one record a line, ``.gz`` read transparently):
+
+run    ``topic Q0 docno rank score tag`` (6 columns)
+qrels  ``topic iteration docno rel`` (4 columns; ``rel`` an integer grade, 0 = not relevant)
+
+Ordering (issue 2 item 5). trec_eval ignores the rank column: within a topic it sorts by score
+descending and breaks ties on equal scores by docno *descending* in byte order (``strcmp``).
+We do the same; ``tests/test_io.py::test_tie_break_matches_pytrec_eval`` checks it empirically
+against pytrec_eval, which wraps trec_eval's C code.
+
+Relevance arrays. ``rel[s, t, i]`` is the grade of the document at rank ``i + 1`` of system ``s``
+for topic ``t``. Unjudged documents count as not relevant (grade 0); a run retrieving fewer than
+N documents is padded with not relevant documents (FFF21 §5.1). The lenient binary mapping is
+``rel > 0`` (FFF21 §6: anything above not relevant is relevant); the recall base of a topic is
+the number of its judged documents with grade > 0 (trec_eval's ``num_rel``).
+
+Errors. Bad input raises :class:`TrecFormatError`, whose message reads ``path:line: what was
+wrong``. Files are parsed with pandas' C reader; only when it reports a problem are the lines
+re-read one by one to name the first bad line, so valid large inputs stay fast.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io as _io
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Literal, Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "TrecFormatError", "RelevanceData", "read_run", "read_qrels", "find_runs", "relevance_arrays",
+    "read_trec", "write_run", "write_qrels", "lenient_binary", "recall_bases",
+]
+
+PathLike = str | os.PathLike
+
+RUN_COLUMNS = ("topic", "q0", "docno", "rank", "score", "tag")
+QRELS_COLUMNS = ("topic", "iteration", "docno", "rel")
+
+
+class TrecFormatError(ValueError):
+    """Bad TREC input; ``str(e)`` is one line: ``path:line: what was wrong``."""
+
+    def __init__(self, path: PathLike | None, line: int | None, what: str):
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.what = what
+        where = self.path or "<input>"
+        if line is not None:
+            where = f"{where}:{line}"
+        super().__init__(f"{where}: {what}")
+
+
+# ----------------------------------------------------------------------------- reading files
+
+
+def _open_text(path: Path) -> str:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(2)
+        opener = gzip.open if head == b"\x1f\x8b" else open
+        with opener(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise TrecFormatError(path, None, "file not found") from None
+    except (OSError, EOFError) as e:  # truncated gzip and the like
+        raise TrecFormatError(path, None, f"cannot read file: {e}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise TrecFormatError(path, line, f"not UTF-8 text (byte {data[e.start]:#x})") from None
+
+
+def _slow_scan(path: Path, text: str, ncols: int, kind: str, numeric: dict[int, str]) -> None:
+    """Re-read line by line and raise at the first bad line (called only after the fast path
+    found a problem, so the cost of per-line Python is paid only on bad input)."""
+    for no, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != ncols:
+            raise TrecFormatError(
+                path, no, f"expected {ncols} whitespace-separated columns in a {kind} line, found "
+                f"{len(parts)}: {line.strip()[:80]!r}")
+        for col, what in numeric.items():
+            try:
+                v = float(parts[col]) if what == "float" else int(parts[col])
+            except ValueError:
+                name = (RUN_COLUMNS if kind == "run" else QRELS_COLUMNS)[col]
+                raise TrecFormatError(
+                    path, no, f"{name} must be {'a number' if what == 'float' else 'an integer'}, "
+                    f"got {parts[col]!r}") from None
+            if what == "float" and not np.isfinite(v):
+                raise TrecFormatError(path, no, f"score must be finite, got {parts[col]!r}")
+
+
+def _line_numbers(text: str) -> np.ndarray:
+    """1-based line number of each non-blank line (pandas skips blank lines)."""
+    lines = text.splitlines()
+    return np.array([i for i, ln in enumerate(lines, start=1) if ln.strip()], dtype=np.int64)
+
+
+def _read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str]) -> tuple[pd.DataFrame, str]:
+    text = _open_text(path)
+    if not text.strip():
+        raise TrecFormatError(path, 1, f"empty file: expected {kind} lines")
+    try:
+        df = pd.read_csv(_io.StringIO(text), sep=r"\s+", header=None, dtype=str, na_filter=False,
+                         quoting=csv.QUOTE_NONE, engine="c")
+    except pd.errors.ParserError:
+        df = None
+    if df is None or df.shape[1] != ncols or (df == "").to_numpy().any():
+        _slow_scan(path, text, ncols, kind, numeric)
+        raise TrecFormatError(path, None, f"cannot parse as a {kind} file")  # pragma: no cover
+    df.columns = list(RUN_COLUMNS if kind == "run" else QRELS_COLUMNS)
+    for col, what in numeric.items():
+        name = df.columns[col]
+        conv = pd.to_numeric(df[name], errors="coerce")
+        vals = conv.to_numpy(dtype=float, na_value=np.nan)
+        bad = ~np.isfinite(vals) if what == "float" else (np.isnan(vals) | (vals % 1 != 0))
+        if bad.any():
+            _slow_scan(path, text, ncols, kind, numeric)
+            row = int(np.argmax(bad))  # pragma: no cover - the slow scan raises first
+            raise TrecFormatError(path, int(_line_numbers(text)[row]), f"bad {name} {df[name].iloc[row]!r}")
+        df[name] = conv.astype(float if what == "float" else np.int64)
+    return df, text
+
+
+def _check_duplicates(df: pd.DataFrame, path: Path, text: str, what: str) -> None:
+    dup = df.duplicated(["topic", "docno"], keep="first").to_numpy()
+    if dup.any():
+        row = int(np.argmax(dup))
+        first = int(np.flatnonzero(
+            (df["topic"] == df["topic"].iloc[row]).to_numpy() & (df["docno"] == df["docno"].iloc[row]).to_numpy()
+        )[0])
+        lines = _line_numbers(text)
+        raise TrecFormatError(
+            path, int(lines[row]), f"duplicate {what} for topic {df['topic'].iloc[row]!r}, document "
+            f"{df['docno'].iloc[row]!r} (first at line {int(lines[first])})")
+
+
+def read_run(path: PathLike) -> pd.DataFrame:
+    """Read one TREC run file (6 columns, optionally gzipped).
+
+    Returns a frame with columns ``topic`` (str), ``docno`` (str), ``rank`` (int), ``score``
+    (float), ``tag`` (str), in file order; ``frame.attrs['system']`` is the run tag and
+    ``frame.attrs['path']`` the file. A file must hold one run tag, and a document at most once
+    per topic (trec_eval refuses duplicates too).
+    """
+    path = Path(path)
+    df, text = _read_table(path, 6, "run", {3: "int", 4: "float"})
+    _check_duplicates(df, path, text, "document")
+    tags = pd.unique(df["tag"])
+    if len(tags) != 1:
+        second = int(np.argmax((df["tag"] != tags[0]).to_numpy()))
+        raise TrecFormatError(
+            path, int(_line_numbers(text)[second]),
+            f"run tag {tags[1]!r} differs from {tags[0]!r} on the first line; one run per file")
+    out = df[["topic", "docno", "rank", "score", "tag"]].reset_index(drop=True)
+    out.attrs.update(system=str(tags[0]), path=str(path))
+    return out
+
+
+def read_qrels(path: PathLike, max_grade: int | None = None,
+               negative: Literal["error", "zero"] = "error") -> pd.DataFrame:
+    """Read a TREC qrels file (4 columns: topic, iteration, docno, integer grade).
+
+    ``max_grade`` declares the scale 0..max_grade; a grade above it is an error. Negative grades
+    (some tracks mark junk pages with -1, -2) are an error unless ``negative='zero'``, which
+    reads them as not relevant, as trec_eval does. A document judged twice for a topic is an error.
+    Returns columns ``topic``, ``docno`` (str) and ``rel`` (int), in file order.
+    """
+    path = Path(path)
+    if negative not in ("error", "zero"):
+        raise ValueError(f"negative must be 'error' or 'zero', got {negative!r}")
+    df, text = _read_table(path, 4, "qrels", {3: "int"})
+    _check_duplicates(df, path, text, "judgment")
+    rel = df["rel"].to_numpy()
+    if negative == "error" and (rel < 0).any():
+        row = int(np.argmax(rel < 0))
+        raise TrecFormatError(path, int(_line_numbers(text)[row]),
+                              f"negative grade {int(rel[row])} (pass negative='zero' to read it as not relevant)")
+    if max_grade is not None and (rel > max_grade).any():
+        row = int(np.argmax(rel > max_grade))
+        raise TrecFormatError(path, int(_line_numbers(text)[row]),
+                              f"grade {int(rel[row])} is outside the declared scale 0..{max_grade}")
+    out = df[["topic", "docno", "rel"]].reset_index(drop=True)
+    out["rel"] = np.maximum(out["rel"].to_numpy(), 0)
+    out.attrs.update(path=str(path))
+    return out
+
+
+def find_runs(source: PathLike | Iterable[PathLike]) -> list[Path]:
+    """Run files of a directory (every non-hidden regular file, sorted by name; NIST names such
+    as ``input.xyz`` or ``input.xyz.gz`` included) or an explicit list of files."""
+    if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
+        files = sorted(p for p in Path(source).iterdir() if p.is_file() and not p.name.startswith("."))
+        if not files:
+            raise TrecFormatError(source, None, "no run files in this directory")
+        return files
+    if isinstance(source, (str, os.PathLike)):
+        return [Path(source)]
+    files = [Path(p) for p in source]
+    if not files:
+        raise ValueError("no run files given")
+    return files
+
+
+# ------------------------------------------------------------------------ relevance arrays
+
+
+@dataclass
+class RelevanceData:
+    """Relevance arrays and what measures need about each topic.
+
+    ``rel``        int8 ``[system, topic, rank]`` grades at depth N, padded with 0.
+    ``judgments``  int64 ``[topic, grade]``: number of judged documents of each grade 0..G.
+    ``run_lengths`` int64 ``[system, topic]``: documents each run retrieved (before the cut).
+    """
+
+    rel: np.ndarray
+    topics: list[str]
+    systems: list[str]
+    judgments: np.ndarray
+    run_lengths: np.ndarray
+    sources: list[str]
+
+
+def _topic_key(t: str):
+    """Numeric topic ids in numeric order (2 before 10), then the others as strings."""
+    return (0, int(t), t) if t.isdigit() else (1, 0, t)
+
+
+def _warn_or_raise(policy: str, path, what: str) -> None:
+    if policy == "error":
+        raise TrecFormatError(path, None, what)
+    warnings.warn(what, stacklevel=3)
+
+
+def relevance_arrays(
+    runs: Sequence[pd.DataFrame],
+    qrels: pd.DataFrame,
+    depth: int,
+    *,
+    on_missing_topic: Literal["error", "skip"] = "error",
+    on_no_relevant: Literal["error", "skip", "keep"] = "skip",
+    on_uneven_topics: Literal["error", "pad"] = "error",
+    max_grade: int | None = None,
+) -> RelevanceData:
+    """Relevance arrays ``[system, topic, rank]`` at cut-off ``depth`` (issue 2 item 5).
+
+    ``runs`` are frames from :func:`read_run`; ``qrels`` from :func:`read_qrels`. Topics are those
+    of the runs, numeric ids in numeric order, then other ids as strings.
+
+    on_missing_topic  a run topic that has no judgments: ``'error'`` or ``'skip'`` it (warning).
+    on_no_relevant    a topic whose judgments hold no relevant document: ``'error'``, ``'skip'``
+                      (warning; trec_eval averages would count it as 0) or ``'keep'``.
+    on_uneven_topics  systems whose topic sets differ: ``'error'``, or ``'pad'`` the missing
+                      topics with empty runs (all not relevant, like ``trec_eval -c``).
+    """
+    if depth < 1:
+        raise ValueError(f"depth must be >= 1, got {depth}")
+    for name, val, allowed in (("on_missing_topic", on_missing_topic, ("error", "skip")),
+                               ("on_no_relevant", on_no_relevant, ("error", "skip", "keep")),
+                               ("on_uneven_topics", on_uneven_topics, ("error", "pad"))):
+        if val not in allowed:
+            raise ValueError(f"{name} must be one of {allowed}, got {val!r}")
+    if not runs:
+        raise ValueError("no runs given")
+    qpath = qrels.attrs.get("path", "<qrels>")
+    systems = [str(r.attrs.get("system", f"run{i}")) for i, r in enumerate(runs)]
+    paths = [r.attrs.get("path", f"<run {systems[i]}>") for i, r in enumerate(runs)]
+    seen: dict[str, str] = {}
+    for s, p in zip(systems, paths):
+        if s in seen:
+            raise TrecFormatError(p, None, f"run tag {s!r} is also the tag of {seen[s]}; system names must be unique")
+        seen[s] = p
+
+    # topics: per-system sets must agree; then filter by the qrels
+    topic_sets = [set(pd.unique(r["topic"])) for r in runs]
+    all_topics = set().union(*topic_sets)
+    if on_uneven_topics == "error":
+        for s, ts, p in zip(systems, topic_sets, paths):
+            missing = all_topics - ts
+            if missing:
+                ex = ", ".join(sorted(missing)[:5])
+                raise TrecFormatError(
+                    p, None, f"system {s!r} has no results for {len(missing)} topic(s) that other runs "
+                    f"have ({ex}{', …' if len(missing) > 5 else ''}); pass on_uneven_topics='pad' to "
+                    "count them as empty runs")
+    judged = set(pd.unique(qrels["topic"]))
+    absent = sorted(all_topics - judged)
+    if absent:
+        ex = ", ".join(absent[:5]) + (", …" if len(absent) > 5 else "")
+        _warn_or_raise(on_missing_topic, qpath,
+                       f"{len(absent)} run topic(s) have no judgments in the qrels ({ex})"
+                       + ("; pass on_missing_topic='skip' to drop them" if on_missing_topic == "error"
+                          else "; skipped"))
+    topics = sorted(all_topics & judged, key=_topic_key)
+
+    q = qrels[qrels["topic"].isin(topics)]
+    gmax = int(q["rel"].max()) if len(q) else 0
+    if max_grade is not None:
+        if gmax > max_grade:
+            raise TrecFormatError(qpath, None, f"grade {gmax} is outside the declared scale 0..{max_grade}")
+        gmax = max_grade
+    tidx = {t: i for i, t in enumerate(topics)}
+    qt = q["topic"].map(tidx).to_numpy(np.int64)
+    judgments = np.zeros((len(topics), max(gmax, 1) + 1), dtype=np.int64)
+    np.add.at(judgments, (qt, q["rel"].to_numpy(np.int64)), 1)
+    norel = [t for t in topics if judgments[tidx[t], 1:].sum() == 0]
+    if norel and on_no_relevant != "keep":
+        ex = ", ".join(norel[:5]) + (", …" if len(norel) > 5 else "")
+        _warn_or_raise(on_no_relevant, qpath,
+                       f"{len(norel)} topic(s) have no relevant document ({ex})"
+                       + ("; pass on_no_relevant='skip' or 'keep'" if on_no_relevant == "error" else "; skipped"))
+        keep = [t for t in topics if t not in set(norel)]
+        judgments = judgments[[tidx[t] for t in keep]]
+        topics = keep
+        tidx = {t: i for i, t in enumerate(topics)}
+        q = q[q["topic"].isin(topics)]
+    if not topics:
+        raise TrecFormatError(qpath, None, "no topic is both in the runs and (with a relevant document) in the qrels")
+
+    # One vectorised pass over all runs: integer codes for topic and docno; docno codes follow
+    # the sorted order of the strings, so sorting codes descending is trec_eval's strcmp tie-break.
+    sizes = np.array([len(r) for r in runs], dtype=np.int64)
+    sys_code = np.repeat(np.arange(len(runs), dtype=np.int64), sizes)
+    top = pd.concat([r["topic"] for r in runs], ignore_index=True)
+    doc = pd.concat([r["docno"] for r in runs], ignore_index=True)
+    score = np.concatenate([r["score"].to_numpy(float) for r in runs])
+    t_code = top.map(tidx).to_numpy(dtype=float, na_value=np.nan)
+    ok = ~np.isnan(t_code)
+    t_code = t_code[ok].astype(np.int64)
+    sys_code, score, doc = sys_code[ok], score[ok], doc[ok].to_numpy(dtype=object)
+
+    all_docs = np.concatenate([doc, q["docno"].to_numpy(dtype=object)])
+    codes, _ = pd.factorize(all_docs, sort=True)
+    d_code, qd_code = codes[: len(doc)], codes[len(doc):]
+
+    order = np.lexsort((-d_code, -score, t_code, sys_code))
+    sys_code, t_code, d_code = sys_code[order], t_code[order], d_code[order]
+    group = sys_code * len(topics) + t_code
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    counts = np.diff(np.r_[starts, len(group)])
+    rank = np.arange(len(group)) - np.repeat(starts, counts)
+
+    run_lengths = np.zeros((len(runs), len(topics)), dtype=np.int64)
+    run_lengths[sys_code[starts], t_code[starts]] = counts
+
+    keep = rank < depth
+    sys_code, t_code, d_code, rank = sys_code[keep], t_code[keep], d_code[keep], rank[keep]
+    ndocs = int(codes.max()) + 1 if len(codes) else 1
+    qkey = q["topic"].map(tidx).to_numpy(np.int64) * ndocs + qd_code
+    qrel = q["rel"].to_numpy(np.int64)
+    qo = np.argsort(qkey, kind="stable")
+    qkey, qrel = qkey[qo], qrel[qo]
+    rkey = t_code * ndocs + d_code
+    pos = np.searchsorted(qkey, rkey)
+    pos_c = np.minimum(pos, max(len(qkey) - 1, 0))
+    hit = (pos < len(qkey)) & (qkey[pos_c] == rkey) if len(qkey) else np.zeros(len(rkey), bool)
+    grade = np.where(hit, qrel[pos_c] if len(qkey) else 0, 0)
+
+    rel = np.zeros((len(runs), len(topics), depth), dtype=np.int8)
+    rel[sys_code, t_code, rank] = grade
+    return RelevanceData(rel=rel, topics=list(topics), systems=systems, judgments=judgments,
+                         run_lengths=run_lengths, sources=[str(p) for p in paths])
+
+
+def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike, depth: int, *,
+              max_grade: int | None = None, negative: Literal["error", "zero"] = "error",
+              **policies) -> RelevanceData:
+    """Read run files (a directory or a list) and a qrels file into :class:`RelevanceData`;
+    ``policies`` are those of :func:`relevance_arrays`."""
+    q = read_qrels(qrels, max_grade=max_grade, negative=negative)
+    frames = [read_run(p) for p in find_runs(runs)]
+    return relevance_arrays(frames, q, depth, max_grade=max_grade, **policies)
+
+
+# ---------------------------------------------------------------------------------- writing
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".gz":
+        # mtime=0 keeps the bytes deterministic
+        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+            fh.write(text.encode("utf-8"))
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+def write_run(path: PathLike, topic: Sequence[str], docno: Sequence[str], score: Sequence[float],
+              tag: str) -> None:
+    """Write a 6-column run file; ranks are numbered 1.. within each topic in the given order.
+    Scores are written with 17 significant digits so reading them back gives the same doubles."""
+    topic = np.asarray(topic, dtype=object)
+    start = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, bool)
+    grp = np.cumsum(start) - 1
+    first = np.flatnonzero(start)
+    rank = np.arange(len(topic)) - first[grp] + 1 if len(topic) else np.zeros(0, int)
+    df = pd.DataFrame({"t": topic, "q": "Q0", "d": np.asarray(docno, dtype=object), "r": rank,
+                       "s": [f"{x:.17g}" for x in np.asarray(score, dtype=float)], "tag": tag})
+    _write(Path(path), df.to_csv(sep=" ", header=False, index=False, quoting=csv.QUOTE_NONE))
+
+
+def write_qrels(path: PathLike, topic: Sequence[str], docno: Sequence[str], rel: Sequence[int]) -> None:
+    """Write a 4-column qrels file (iteration column 0)."""
+    df = pd.DataFrame({"t": np.asarray(topic, dtype=object), "i": 0,
+                       "d": np.asarray(docno, dtype=object), "r": np.asarray(rel, dtype=np.int64)})
+    _write(Path(path), df.to_csv(sep=" ", header=False, index=False, quoting=csv.QUOTE_NONE))
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+def lenient_binary(rel: np.ndarray) -> np.ndarray:
+    """Lenient binary mapping (FFF21 §6): grade > 0 → 1, else 0."""
+    return (np.asarray(rel) > 0).astype(np.int8)
+
+
+def recall_bases(qrels: pd.DataFrame) -> pd.Series:
+    """Recall base per topic: number of judged documents with grade > 0 (trec_eval's num_rel)."""
+    return (qrels["rel"] > 0).groupby(qrels["topic"]).sum().astype(np.int64).rename("rb")

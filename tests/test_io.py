@@ -1,0 +1,287 @@
+"""Tests of irscales.io: TREC runs/qrels → relevance arrays, trec_eval ordering, error messages.
+
+Fixtures are written in code to tmp_path. Cross-checks use pytrec_eval (trec_eval's C code).
+"""
+
+from __future__ import annotations
+
+import gzip
+import warnings
+
+import numpy as np
+import pytest
+import pytrec_eval
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from irscales import io
+
+
+def write(path, text, gz=False):
+    if gz:
+        with gzip.open(path, "wt") as fh:
+            fh.write(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 x 1\n2 0 y 0\n"
+
+
+# ------------------------------------------------------------------ ordering (trec_eval's rule)
+
+
+def test_tie_break_hand_case(tmp_path):
+    # equal scores: trec_eval puts docno 'c' before 'b' before 'a' (docno descending)
+    q = write(tmp_path / "q", "1 0 a 1\n1 0 b 0\n1 0 c 2\n")
+    r = write(tmp_path / "r", "1 Q0 a 1 5 s\n1 Q0 b 2 5 s\n1 Q0 c 3 5 s\n1 Q0 z 4 7 s\n")
+    d = io.read_trec([r], q, depth=5)
+    # z (score 7) first, then c, b, a; the rank column is ignored as trec_eval ignores it
+    assert d.rel.tolist() == [[[0, 2, 0, 1, 0]]]
+
+
+def _pytrec_positions(run: dict[str, float]) -> dict[str, int]:
+    """Position of every document in trec_eval's ordering: one topic per document, in which only
+    that document is relevant; 1/recip_rank is its rank."""
+    qrels = {f"q{i}": {d: 1} for i, d in enumerate(run)}
+    runs = {f"q{i}": dict(run) for i in range(len(run))}
+    res = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(runs)
+    return {d: round(1 / res[f"q{i}"]["recip_rank"]) for i, d in enumerate(run)}
+
+
+docnos = st.text(alphabet="aAbB019-_xyZ", min_size=1, max_size=6)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(docnos, st.sampled_from([0.0, 1.0, 1.5, 2.0, -3.25, 1e-9]), min_size=1, max_size=12))
+def test_tie_break_matches_pytrec_eval(tmp_path, run):
+    """Empirical check (issue 2 item 5): our ordering is trec_eval's on runs full of ties, with
+    docnos mixing case, digits and prefixes of each other."""
+    expected = _pytrec_positions(run)
+    docs = list(run)
+    qrels = "".join(f"{i} 0 {d} 1\n" for i, d in enumerate(docs))
+    lines = "".join(f"{i} Q0 {d} {k + 1} {run[d]!r} s\n" for i in range(len(docs)) for k, d in enumerate(docs))
+    q = write(tmp_path / "q", qrels)
+    r = write(tmp_path / "r", lines)
+    d = io.read_trec([r], q, depth=len(docs))
+    got = {docs[i]: int(np.flatnonzero(d.rel[0, d.topics.index(str(i))])[0]) + 1 for i in range(len(docs))}
+    assert got == expected
+
+
+def test_tie_break_rule_is_score_then_docno_descending(tmp_path):
+    # the rule we implement, checked against pytrec_eval on a fixed example
+    run = {"doc10": 1.0, "doc9": 1.0, "Doc2": 1.0, "doc99": 2.0, "b": 0.5}
+    pos = _pytrec_positions(run)
+    assert sorted(run, key=pos.get) == ["doc99", "doc9", "doc10", "Doc2", "b"]
+
+
+def _naive_arrays(run_lines, qrels, depth):
+    """Reference implementation: per-line Python, trec_eval's sort."""
+    grades = {(t, d): g for t, d, g in qrels}
+    by_topic = {}
+    for t, d, s in run_lines:
+        by_topic.setdefault(t, []).append((s, d))
+    out = {}
+    for t, docs in by_topic.items():
+        docs.sort(key=lambda x: (-x[0], [-ord(c) for c in x[1]] + [1]))  # docno descending
+        out[t] = [grades.get((t, d), 0) for _, d in docs[:depth]] + [0] * max(0, depth - len(docs))
+    return out
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), docnos, st.integers(0, 3)), min_size=1, max_size=30,
+                unique_by=lambda x: (x[0], x[1])),
+       st.integers(1, 8), st.data())
+def test_arrays_equal_naive_reference(tmp_path, run_lines, depth, data):
+    qrels = [(t, d, data.draw(st.integers(0, 2))) for t, d, _ in run_lines if data.draw(st.booleans())]
+    qrels.append(("1", "zzz-rel", 1))
+    qrels += [(t, "rel-" + t, 1) for t in ("2", "10")]
+    q = write(tmp_path / "q", "".join(f"{t} 0 {d} {g}\n" for t, d, g in qrels))
+    r = write(tmp_path / "r", "".join(f"{t} Q0 {d} 1 {s} s\n" for t, d, s in run_lines))
+    d = io.read_trec([r], q, depth=depth)
+    ref = _naive_arrays([(t, d_, float(s)) for t, d_, s in run_lines], qrels, depth)
+    assert d.topics == sorted(ref, key=int)
+    for i, t in enumerate(d.topics):
+        assert d.rel[0, i].tolist() == ref[t]
+
+
+# ------------------------------------------------------------------ arrays, padding, judgments
+
+
+def test_unjudged_is_not_relevant_and_short_runs_are_padded(tmp_path):
+    q = write(tmp_path / "q", QRELS)
+    r = write(tmp_path / "r", "1 Q0 c 1 3 s\n1 Q0 unj 2 2 s\n1 Q0 a 3 1 s\n2 Q0 x 1 1 s\n")
+    d = io.read_trec([r], q, depth=4)
+    assert d.rel.dtype == np.int8
+    assert d.rel.tolist() == [[[2, 0, 1, 0], [1, 0, 0, 0]]]
+    assert d.run_lengths.tolist() == [[3, 1]]
+    assert d.judgments.tolist() == [[1, 1, 1], [1, 1, 0]]
+    assert io.lenient_binary(d.rel).tolist() == [[[1, 0, 1, 0], [1, 0, 0, 0]]]
+
+
+def test_recall_bases_from_qrels(tmp_path):
+    q = io.read_qrels(write(tmp_path / "q", QRELS))
+    assert io.recall_bases(q).to_dict() == {"1": 2, "2": 1}
+
+
+def test_gzip_runs_and_qrels(tmp_path):
+    q = write(tmp_path / "q.gz", QRELS, gz=True)
+    r = write(tmp_path / "input.s.gz", "1 Q0 c 1 3 s\n2 Q0 x 1 1 s\n", gz=True)
+    d = io.read_trec(tmp_path / "input.s.gz", q, depth=2)
+    assert d.rel.tolist() == [[[2, 0], [1, 0]]]
+    assert d.systems == ["s"]
+
+
+def test_directory_of_runs_and_system_names(tmp_path):
+    q = write(tmp_path / "q", QRELS)
+    (tmp_path / "runs").mkdir()
+    write(tmp_path / "runs" / "input.b", "1 Q0 a 1 1 sysB\n2 Q0 x 1 1 sysB\n")
+    write(tmp_path / "runs" / "input.a", "1 Q0 c 1 1 sysA\n2 Q0 y 1 1 sysA\n")
+    d = io.read_trec(tmp_path / "runs", q, depth=1)
+    assert d.systems == ["sysA", "sysB"]
+    assert d.rel[:, :, 0].tolist() == [[2, 0], [1, 1]]
+
+
+def test_write_then_read_run_round_trip(tmp_path):
+    io.write_run(tmp_path / "r.gz", ["1", "1", "2"], ["d1", "d2", "d3"], [0.1 + 0.2, 1 / 3, 7.0], "tag")
+    df = io.read_run(tmp_path / "r.gz")
+    assert df["score"].tolist() == [0.1 + 0.2, 1 / 3, 7.0]  # 17 significant digits: exact doubles
+    assert df["rank"].tolist() == [1, 2, 1]
+    io.write_qrels(tmp_path / "q", ["1", "2"], ["d1", "d3"], [2, 0])
+    assert io.read_qrels(tmp_path / "q")["rel"].tolist() == [2, 0]
+
+
+# ------------------------------------------------------------------ errors: path:line: what
+
+
+@pytest.mark.parametrize("text, line, what", [
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 s extra\n", 2, "expected 6 whitespace-separated columns"),
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2\n", 2, "expected 6 whitespace-separated columns"),
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 high s\n", 2, "score must be a number, got 'high'"),
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 nan s\n", 2, "score must be finite"),
+    ("1 Q0 a one 2.5 s\n", 1, "rank must be an integer, got 'one'"),
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2.5 2 s\n", 2, "rank must be an integer, got '2.5'"),
+    ("1 Q0 a 1 2.5 s\n\n1 Q0 b 2 2 s\n1 Q0 a 3 1 s\n", 4, "duplicate document for topic '1', document 'a' (first at line 1)"),
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 t\n", 2, "run tag 't' differs"),
+    ("", 1, "empty file"),
+    ("\n  \n", 1, "empty file"),
+])
+def test_run_errors(tmp_path, text, line, what):
+    p = write(tmp_path / "run.txt", text)
+    with pytest.raises(io.TrecFormatError) as e:
+        io.read_run(p)
+    assert str(e.value).startswith(f"{p}:{line}: ")
+    assert what in str(e.value)
+    assert e.value.line == line
+
+
+@pytest.mark.parametrize("text, kwargs, line, what", [
+    ("1 0 a 1\n1 0 b\n", {}, 2, "expected 4 whitespace-separated columns"),
+    ("1 0 a 1\n1 0 b x\n", {}, 2, "rel must be an integer, got 'x'"),
+    ("1 0 a 1\n1 0 b 1.5\n", {}, 2, "rel must be an integer"),
+    ("1 0 a 1\n2 0 a 0\n1 0 a 0\n", {}, 3, "duplicate judgment for topic '1', document 'a' (first at line 1)"),
+    ("1 0 a 1\n1 0 b -1\n", {}, 2, "negative grade -1"),
+    ("1 0 a 1\n1 0 b 3\n", {"max_grade": 2}, 2, "grade 3 is outside the declared scale 0..2"),
+    ("", {}, 1, "empty file"),
+])
+def test_qrels_errors(tmp_path, text, kwargs, line, what):
+    p = write(tmp_path / "qrels", text)
+    with pytest.raises(io.TrecFormatError) as e:
+        io.read_qrels(p, **kwargs)
+    assert str(e.value).startswith(f"{p}:{line}: ")
+    assert what in str(e.value)
+
+
+def test_negative_grades_can_be_read_as_not_relevant(tmp_path):
+    q = io.read_qrels(write(tmp_path / "q", "1 0 a 1\n1 0 b -2\n"), negative="zero")
+    assert q["rel"].tolist() == [1, 0]
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(io.TrecFormatError, match="file not found"):
+        io.read_run(tmp_path / "nope")
+
+
+def test_error_is_one_line_for_a_cli(tmp_path):
+    p = write(tmp_path / "r", "1 Q0 a 1 x s\n")
+    with pytest.raises(io.TrecFormatError) as e:
+        io.read_run(p)
+    assert "\n" not in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_run_topic_absent_from_qrels_error_or_skip(tmp_path):
+    q = write(tmp_path / "q", QRELS)
+    r = write(tmp_path / "r", "1 Q0 a 1 1 s\n99 Q0 a 1 1 s\n")
+    with pytest.raises(io.TrecFormatError, match=r"1 run topic\(s\) have no judgments in the qrels \(99\)"):
+        io.read_trec([r], q, depth=2)
+    with pytest.warns(UserWarning, match="no judgments.*skipped"):
+        d = io.read_trec([r], q, depth=2, on_missing_topic="skip")
+    assert d.topics == ["1"]
+
+
+def test_topics_without_relevant_documents(tmp_path):
+    q = write(tmp_path / "q", "1 0 a 1\n2 0 x 0\n")
+    r = write(tmp_path / "r", "1 Q0 a 1 1 s\n2 Q0 x 1 1 s\n")
+    with pytest.warns(UserWarning, match=r"1 topic\(s\) have no relevant document \(2\)"):
+        assert io.read_trec([r], q, depth=1).topics == ["1"]  # default: skip
+    with pytest.raises(io.TrecFormatError, match="no relevant document"):
+        io.read_trec([r], q, depth=1, on_no_relevant="error")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = io.read_trec([r], q, depth=1, on_no_relevant="keep")
+    assert d.topics == ["1", "2"] and d.judgments[:, 1].tolist() == [1, 0]
+
+
+def test_systems_with_different_topic_sets(tmp_path):
+    q = write(tmp_path / "q", QRELS)
+    a = write(tmp_path / "a", "1 Q0 a 1 1 A\n2 Q0 x 1 1 A\n")
+    b = write(tmp_path / "b", "1 Q0 c 1 1 B\n")
+    with pytest.raises(io.TrecFormatError) as e:
+        io.read_trec([a, b], q, depth=2)
+    assert str(e.value).startswith(f"{b}: system 'B' has no results for 1 topic(s)")
+    d = io.read_trec([a, b], q, depth=2, on_uneven_topics="pad")
+    assert d.rel.tolist() == [[[1, 0], [1, 0]], [[2, 0], [0, 0]]]
+    assert d.run_lengths.tolist() == [[1, 1], [1, 0]]
+
+
+def test_duplicate_system_names(tmp_path):
+    q = write(tmp_path / "q", QRELS)
+    a = write(tmp_path / "a", "1 Q0 a 1 1 same\n")
+    b = write(tmp_path / "b", "1 Q0 c 1 1 same\n")
+    with pytest.raises(io.TrecFormatError, match="system names must be unique"):
+        io.read_trec([a, b], q, depth=1)
+
+
+def test_declared_scale_checked_when_building_arrays(tmp_path):
+    q = write(tmp_path / "q", "1 0 a 3\n")
+    r = write(tmp_path / "r", "1 Q0 a 1 1 s\n")
+    with pytest.raises(io.TrecFormatError, match="outside the declared scale 0..1"):
+        io.read_trec([r], q, depth=1, max_grade=1)
+    assert io.read_trec([r], q, depth=1, max_grade=3).judgments.shape == (1, 4)
+
+
+def test_bad_policy_names_are_rejected(tmp_path):
+    q = io.read_qrels(write(tmp_path / "q", QRELS))
+    r = io.read_run(write(tmp_path / "r", "1 Q0 a 1 1 s\n"))
+    with pytest.raises(ValueError, match="on_missing_topic must be one of"):
+        io.relevance_arrays([r], q, 1, on_missing_topic="ignore")
+    with pytest.raises(ValueError, match="depth must be >= 1"):
+        io.relevance_arrays([r], q, 0)
+
+
+def test_large_input_uses_the_fast_path(tmp_path):
+    # 200 topics x 500 documents: parsing must not fall back to per-line Python
+    rng = np.random.default_rng(0)
+    t = np.repeat(np.arange(200), 500).astype(str)
+    d = np.char.add("d", rng.integers(0, 10**9, t.size).astype(str))
+    _, keep = np.unique(np.char.add(np.char.add(t, "/"), d), return_index=True)
+    keep.sort()
+    io.write_run(tmp_path / "r", t[keep], d[keep], rng.random(keep.size), "big")
+    io.write_qrels(tmp_path / "q", t[keep][::7], d[keep][::7], rng.integers(0, 3, keep[::7].size))
+    import time
+    t0 = time.perf_counter()
+    out = io.read_trec([tmp_path / "r"], tmp_path / "q", depth=100, on_no_relevant="keep")
+    assert out.rel.shape == (1, 200, 100)
+    assert time.perf_counter() - t0 < 10  # generous bound (2 cores); measured ~0.3 s
