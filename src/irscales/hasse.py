@@ -1,0 +1,318 @@
+"""The partial order of binary runs of length N and how measures space them (FFF21 §3.2, Figs 1–2).
+
+Partial order (FFF21 §3.2, after Ferrante et al.): a run s is at least as good as a run r,
+``r ⪯ s``, when s can be reached from r by *swaps* (a relevant document exchanged with a
+non-relevant one ranked above it) and *replacements* (a non-relevant document turned relevant).
+For binary runs this is dominance of the cumulated relevance,
+
+    r ⪯ s  ⇔  Σ_{i≤k} r_i ≤ Σ_{i≤k} s_i  for every k = 1..N,
+
+and its covering relation (the edges of the Hasse diagram, Fig. 1) consists of exactly two moves:
+
+* an adjacent swap: a relevant document moves up one rank (… 0 1 … → … 1 0 …);
+* turning the *last* document from non-relevant to relevant (… 0 → … 1).
+
+A replacement anywhere else is not a cover: (0,0,0,0) → (1,0,0,0) passes through (0,0,0,1),
+(0,0,1,0), (0,1,0,0). :func:`cover_edges` builds the diagram from these two moves and the tests
+check it against the transitive reduction of the dominance order. The poset is graded by
+``level(r) = Σ_i r_i (N − i + 1)`` (each cover adds 1), which gives the rows of Fig. 1.
+
+Induced total order and spacing (FFF21 §3.2, Fig. 2; §5 eq. 1–2): a measure M orders the runs by
+value; :func:`spacing` lists the distinct values with their tied runs, the gaps, and decides
+equi-spacing exactly. Rational measures use :meth:`irscales.measures.Measure.exact`; DCG with
+log base 2 (Järvelin–Kekäläinen discount, weights 1, 1, 1/log2 3, 1/2) is represented exactly by
+:class:`QLog3` for N ≤ 4. :func:`phi` is the ranked (interval-scaled) version of eq. (2), for the
+small exact cases of this module; the enumeration engine handles large N.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import total_ordering
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from . import measures as M
+
+__all__ = [
+    "all_runs", "leq", "comparable", "level", "cover_edges", "transitive_reduction", "QLog3",
+    "exact_values", "Spacing", "spacing", "phi", "draw_hasse", "draw_spacing", "run_label",
+    "RUN_COLOURS",
+]
+
+Run = tuple[int, ...]
+
+
+def all_runs(N: int) -> list[Run]:
+    """All 2^N binary runs of length N, as tuples (rank 1 first)."""
+    if not isinstance(N, (int, np.integer)) or N < 1:
+        raise ValueError(f"run length N must be a positive integer, got {N!r}")
+    if N > 16:
+        raise ValueError(f"N = {N}: 2^N runs is too many for this module (meant for Figs 1–2); use the enumeration engine")
+    return list(itertools.product((0, 1), repeat=int(N)))
+
+
+def _run(r: Sequence[int], where: str = "run") -> Run:
+    t = tuple(int(x) for x in r)
+    if not t or any(x not in (0, 1) for x in t) or len(t) != len(r):
+        raise ValueError(f"{where} must be a non-empty sequence of 0/1 relevance values, got {list(r)!r}")
+    return t
+
+
+def leq(r: Sequence[int], s: Sequence[int]) -> bool:
+    """r ⪯ s: every prefix of s holds at least as many relevant documents as that of r."""
+    a, b = _run(r, "r"), _run(s, "s")
+    if len(a) != len(b):
+        raise ValueError(f"runs of different length cannot be compared: {a} and {b}")
+    return bool(np.all(np.cumsum(a) <= np.cumsum(b)))
+
+
+def comparable(r: Sequence[int], s: Sequence[int]) -> bool:
+    return leq(r, s) or leq(s, r)
+
+
+def level(r: Sequence[int]) -> int:
+    """Rank in the graded poset: Σ_i r_i (N − i + 1) = Σ_k (cumulated relevance at k)."""
+    a = _run(r)
+    n = len(a)
+    return sum(x * (n - i) for i, x in enumerate(a))
+
+
+def cover_edges(N: int) -> list[tuple[Run, Run]]:
+    """Edges (r, s) of the Hasse diagram, s covering r: adjacent swap up, or last doc 0 → 1."""
+    edges = []
+    for r in all_runs(N):
+        for i in range(N - 1):
+            if r[i] == 0 and r[i + 1] == 1:
+                s = list(r)
+                s[i], s[i + 1] = 1, 0
+                edges.append((r, tuple(s)))
+        if r[-1] == 0:
+            edges.append((r, r[:-1] + (1,)))
+    return edges
+
+
+def transitive_reduction(N: int) -> list[tuple[Run, Run]]:
+    """Covers computed from the order itself (r ≺ s with nothing strictly between); for checks."""
+    runs = all_runs(N)
+    cs = np.array([np.cumsum(r) for r in runs])
+    le = np.all(cs[:, None, :] <= cs[None, :, :], axis=-1)
+    lt = le & ~np.eye(len(runs), dtype=bool)
+    # s covers r iff r < s and no t with r < t < s
+    between = (lt.astype(np.int64) @ lt.astype(np.int64)) > 0
+    cov = lt & ~between
+    return [(runs[i], runs[j]) for i, j in zip(*np.nonzero(cov))]
+
+
+# --------------------------------------------------------------------- exact values for Fig 2
+
+
+@total_ordering
+@dataclass(frozen=True)
+class QLog3:
+    """An exact number a + b / log2(3), a and b rational.
+
+    1/log2(3) is irrational (log2 3 = u/v would mean 3^v = 2^u), so two such numbers are equal
+    iff their (a, b) are, and the sign of a + b/log2 3 is decided by one integer comparison:
+    for q = u/v > 0, 1/log2 3 > q  ⇔  2^v > 3^u. This is exactly what DCG with log base 2 needs
+    for N ≤ 4 (weights 1, 1, 1/log2 3, 1/2).
+    """
+
+    a: Fraction
+    b: Fraction = Fraction(0)
+
+    def __add__(self, o: "QLog3") -> "QLog3":
+        return QLog3(self.a + o.a, self.b + o.b)
+
+    def __sub__(self, o: "QLog3") -> "QLog3":
+        return QLog3(self.a - o.a, self.b - o.b)
+
+    def __neg__(self) -> "QLog3":
+        return QLog3(-self.a, -self.b)
+
+    def sign(self) -> int:
+        a, b = Fraction(self.a), Fraction(self.b)
+        if b == 0:
+            return (a > 0) - (a < 0)
+        # sign(a + b c) = sign(b) · sign(c − q) with q = −a/b, c = 1/log2 3 ∈ (0, 1)
+        q = -a / b
+        if q <= 0:
+            s = 1
+        else:
+            u, v = q.numerator, q.denominator  # c > u/v ⇔ v > u·log2 3 ⇔ 2^v > 3^u
+            s = 1 if 2**v > 3**u else -1
+        return s if b > 0 else -s
+
+    def __lt__(self, o: "QLog3") -> bool:
+        return (self - o).sign() < 0
+
+    def __eq__(self, o: object) -> bool:
+        if not isinstance(o, QLog3):
+            return NotImplemented
+        return Fraction(self.a) == Fraction(o.a) and Fraction(self.b) == Fraction(o.b)
+
+    def __hash__(self) -> int:
+        return hash((Fraction(self.a), Fraction(self.b)))
+
+    def __float__(self) -> float:
+        return float(self.a) + float(self.b) / float(np.log2(3))
+
+    def __str__(self) -> str:
+        if self.b == 0:
+            return str(self.a)
+        irr = "1/log2(3)" if self.b == 1 else f"({self.b})/log2(3)"
+        return irr if self.a == 0 else f"{self.a} + {irr}"
+
+
+def _dcg_log2_exact(run: Run) -> QLog3:
+    if len(run) > 4:
+        raise ValueError(
+            f"exact DCG with log base 2 is implemented for N ≤ 4 only (weights 1, 1, 1/log2 3, 1/2); got N = {len(run)}"
+        )
+    rational = [Fraction(1), Fraction(1), Fraction(0), Fraction(1, 2)]
+    irr = [Fraction(0), Fraction(0), Fraction(1), Fraction(0)]
+    return QLog3(sum((w for w, x in zip(rational, run) if x), Fraction(0)),
+                 sum((w for w, x in zip(irr, run) if x), Fraction(0)))
+
+
+def exact_values(measure: M.Measure, N: int, rb: int | None = None) -> dict[Run, object]:
+    """Exact value of ``measure`` on every binary run of length N.
+
+    Rational measures → Fractions via ``measure.exact``; ``DCG(base=2)`` (binary gains, 'jk'
+    discount) → :class:`QLog3` for N ≤ 4. ``rb`` (recall base) defaults to N, as in FFF21 Fig. 2
+    where N = RB = 4 (footnote 6: Precision and Recall then coincide).
+    """
+    runs = all_runs(N)
+    rb = N if rb is None else rb
+    if isinstance(measure, M.DCG):
+        if not (measure.base == 2 and measure.discount == "jk" and measure.gains == "binary"):
+            raise ValueError(f"exact values are available for DCG(base=2) with binary gains only, got {measure!r}")
+        return {r: _dcg_log2_exact(r) for r in runs}
+    if not measure.rational:
+        raise M.NotRationalError(f"{measure!r} has no exact form in this module")
+    vals = measure.exact(np.array(runs), rb=rb if measure.needs_rb else None)
+    return dict(zip(runs, vals.tolist()))
+
+
+@dataclass(frozen=True)
+class Spacing:
+    """Distinct values of a measure in increasing order, the runs tied at each, and the gaps."""
+
+    measure: str
+    values: tuple            # distinct values, increasing (exact)
+    runs: tuple              # runs[k]: tuple of runs with value values[k]
+    gaps: tuple              # values[k+1] − values[k] (exact)
+
+    @property
+    def equispaced(self) -> bool:
+        return len(set(self.gaps)) <= 1
+
+    @property
+    def symmetric(self) -> bool:
+        """Is the set of values symmetric about the middle of its range (fold test of Fig. 2)?"""
+        lo, hi = self.values[0], self.values[-1]
+        return set(self.values) == {(lo + hi) - v for v in self.values}
+
+    def largest_gap(self) -> tuple[int, object]:
+        """Index k and size of the largest gap (between values[k] and values[k+1])."""
+        k = max(range(len(self.gaps)), key=lambda i: self.gaps[i])
+        return k, self.gaps[k]
+
+    def rows(self, top_first: bool = True) -> list[dict]:
+        """One row per distinct value: exact value, float, φ (eq. 2), runs listed beside it."""
+        out = []
+        for k, (v, rs) in enumerate(zip(self.values, self.runs)):
+            out.append({"value": str(v), "approx": round(float(v), 4), "phi": k + 1,
+                        "runs": " ".join(run_label(r) for r in rs)})
+        return out[::-1] if top_first else out
+
+
+def spacing(values: Mapping[Run, object], measure: str = "") -> Spacing:
+    """Group runs by exact value (ties) and order the groups increasingly."""
+    groups: dict = {}
+    for r, v in values.items():
+        groups.setdefault(v, []).append(r)
+    vals = sorted(groups)
+    runs = tuple(tuple(sorted(groups[v], reverse=True)) for v in vals)
+    gaps = tuple(b - a for a, b in zip(vals, vals[1:]))
+    return Spacing(measure, tuple(vals), runs, gaps)
+
+
+def phi(values: Iterable) -> dict:
+    """FFF21 eq. (2): φ(m) = |{x ∈ M(REL^N) : x ≤ m}| for every m in the image (exact values)."""
+    image = sorted(set(values))
+    return {m: k + 1 for k, m in enumerate(image)}
+
+
+# ----------------------------------------------------------------------------------- drawing
+
+# Colours of FFF21 Fig. 1, by number of relevant documents retrieved (0..4).
+RUN_COLOURS = {0: "#00b3b3", 1: "#0000ff", 2: "#ff0000", 3: "#800080", 4: "#000000"}
+
+
+def run_label(r: Sequence[int]) -> str:
+    return "(" + ",".join(str(int(x)) for x in r) + ")"
+
+
+def _layout(N: int) -> dict[Run, tuple[float, float]]:
+    by_level: dict[int, list[Run]] = {}
+    for r in all_runs(N):
+        by_level.setdefault(level(r), []).append(r)
+    pos = {}
+    for lv, rs in by_level.items():
+        # more relevant documents to the left: gives the two "branches" of Fig. 1
+        rs.sort(key=lambda r: (-sum(r), tuple(-x for x in r)))
+        for i, r in enumerate(rs):
+            pos[r] = (i - (len(rs) - 1) / 2, lv)
+    return pos
+
+
+def draw_hasse(N: int = 4, ax=None, title: str | None = None):
+    """Draw the Hasse diagram of the runs of length N (FFF21 Fig. 1); returns the figure."""
+    import matplotlib.pyplot as plt
+
+    pos = _layout(N)
+    if ax is None:
+        width = max(4.0, 1.6 * max(sum(1 for p in pos.values() if p[1] == lv) for lv in {p[1] for p in pos.values()}))
+        fig, ax = plt.subplots(figsize=(width + 2, 0.55 * (max(p[1] for p in pos.values()) + 2)))
+    else:
+        fig = ax.figure
+    for r, s in cover_edges(N):
+        (x0, y0), (x1, y1) = pos[r], pos[s]
+        ax.plot([x0, x1], [y0, y1], color="0.6", lw=0.8, zorder=1)
+    for r, (x, y) in pos.items():
+        ax.text(x, y, run_label(r), ha="center", va="center", fontsize=8, fontweight="bold",
+                color=RUN_COLOURS.get(sum(r), "k"), zorder=2,
+                bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="none"))
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], marker="s", ls="", color=RUN_COLOURS.get(k, "k"), label=f"{k} relevant")
+               for k in range(N + 1)]
+    ax.legend(handles=handles, loc="upper left", fontsize=7, frameon=False)
+    xs = [p[0] for p in pos.values()]
+    ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
+    ax.set_ylim(-0.8, max(p[1] for p in pos.values()) + 0.8)
+    ax.set_ylabel("level  Σ_i r_i (N − i + 1)")
+    ax.set_xticks([])
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(title or f"Hasse diagram of the {2 ** N} runs of length {N} (covers: swap up, last doc → relevant)",
+                 fontsize=9)
+    return fig
+
+
+def draw_spacing(sp: Spacing, ax, title: str | None = None, ylabel: str = "score"):
+    """One panel of FFF21 Fig. 2: a square per distinct value, tied runs written beside it."""
+    ys = [float(v) for v in sp.values]
+    ax.plot([0] * len(ys), ys, "s", color="tab:blue", ms=5)
+    for y, rs in zip(ys, sp.runs):
+        ax.text(0.08, y, " ".join(run_label(r) for r in rs), va="center", fontsize=6)
+    ax.set_xlim(-0.1, 1.4)
+    ax.set_xticks([])
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.tick_params(axis="y", labelsize=7)
+    ax.set_title(title or sp.measure, fontsize=9)
+    return ax
