@@ -1,0 +1,320 @@
+"""One data layer for runs and qrels: :class:`Collection` (issue 7).
+
+A collection holds, for S systems and T topics:
+
+- ``rel``: int8 relevance arrays ``[system, topic, rank]`` of grades at depth N, padded with not
+  relevant documents when a run is shorter than N (FFF21 §5.1); ``binary()`` is the lenient
+  mapping rel > 0 (FFF21 §6);
+- ``judgments``: int64 ``[topic, grade]``, the number of judged documents of each grade (column
+  0 = judged not relevant), from which come the recall base ``rb`` (documents with grade > 0) and
+  the ideal run of nDCG (the judged grades in decreasing order);
+- ``run_lengths``: int64 ``[system, topic]``, documents each run retrieved before the cut;
+- names of topics and systems, optional labels (systems: stop list / LUG / model; topics: track,
+  corpus) and a provenance string: ``"simulated: <preset> seed=<s> depth=<N>"`` or
+  ``"trec: <runs> + <qrels>"``. :attr:`Collection.is_simulated` tells which; simulated results
+  must say "simulated" in titles and file names (:meth:`Collection.label`).
+
+Sources: :meth:`Collection.from_trec` (a directory of NIST run files or a list, plus qrels),
+:func:`load_preset` (simulated presets of :mod:`irscales.simulate`), :meth:`Collection.load`
+(``.npz`` + ``.json`` written by :meth:`Collection.save`). :meth:`Collection.to_trec` exports any
+collection as TREC files that read back to identical arrays.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal, Mapping, Sequence
+
+import numpy as np
+
+from . import io as trec_io
+from .measures import Measure
+
+__all__ = ["Collection", "load_preset", "PRESET_NAMES"]
+
+PathLike = str | os.PathLike
+
+
+def _as_index(sel, names: Sequence[str], what: str) -> np.ndarray:
+    """Indices for a selection given as names, integer positions or a boolean mask."""
+    if sel is None:
+        return np.arange(len(names))
+    arr = np.asarray(list(sel) if not isinstance(sel, np.ndarray) else sel)
+    if arr.dtype == bool:
+        if arr.shape != (len(names),):
+            raise ValueError(f"boolean {what} mask has shape {arr.shape}, expected ({len(names)},)")
+        return np.flatnonzero(arr)
+    if arr.size == 0:
+        raise ValueError(f"empty {what} selection")
+    if arr.dtype.kind in "iu":
+        if arr.min() < -len(names) or arr.max() >= len(names):
+            raise IndexError(f"{what} index out of range 0..{len(names) - 1}")
+        return arr.astype(np.int64)
+    pos = {n: i for i, n in enumerate(names)}
+    missing = [str(x) for x in arr if str(x) not in pos]
+    if missing:
+        raise KeyError(f"unknown {what}(s): {', '.join(missing[:5])}{' …' if len(missing) > 5 else ''}")
+    return np.array([pos[str(x)] for x in arr], dtype=np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class Collection:
+    """Runs and judgments of one test collection (see the module docstring)."""
+
+    rel: np.ndarray
+    judgments: np.ndarray
+    run_lengths: np.ndarray
+    topics: tuple[str, ...]
+    systems: tuple[str, ...]
+    provenance: str
+    max_grade: int = 1
+    topic_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    system_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self):
+        S, T = len(self.systems), len(self.topics)
+        if self.rel.ndim != 3 or self.rel.shape[:2] != (S, T):
+            raise ValueError(f"rel has shape {self.rel.shape}, expected ({S}, {T}, depth)")
+        if self.judgments.shape != (T, self.max_grade + 1):
+            raise ValueError(f"judgments has shape {self.judgments.shape}, expected ({T}, {self.max_grade + 1})")
+        if self.run_lengths.shape != (S, T):
+            raise ValueError(f"run_lengths has shape {self.run_lengths.shape}, expected ({S}, {T})")
+        if (self.judgments < 0).any():
+            raise ValueError("judgment counts must be >= 0")
+        if self.rel.min(initial=0) < 0 or self.rel.max(initial=0) > self.max_grade:
+            raise ValueError(f"grades in rel must lie in 0..{self.max_grade}")
+        for what, labels, n in (("topic", self.topic_labels, T), ("system", self.system_labels, S)):
+            for k, v in labels.items():
+                if len(v) != n:
+                    raise ValueError(f"{what} label {k!r} has {len(v)} values for {n} {what}s")
+        if len(set(self.topics)) != T or len(set(self.systems)) != S:
+            raise ValueError("topic and system names must be unique")
+
+    # ------------------------------------------------------------------ basic views
+    @property
+    def depth(self) -> int:
+        return int(self.rel.shape[-1])
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return tuple(self.rel.shape)  # type: ignore[return-value]
+
+    @property
+    def is_simulated(self) -> bool:
+        return self.provenance.startswith("simulated")
+
+    @property
+    def rb(self) -> np.ndarray:
+        """Recall base per topic: judged documents with grade > 0 (trec_eval's num_rel)."""
+        return self.judgments[:, 1:].sum(1)
+
+    def label(self, name: str) -> str:
+        """``name`` prefixed with ``simulated_`` for a simulated collection (for titles/file names)."""
+        return f"simulated_{name}" if self.is_simulated else name
+
+    def rel_at(self, depth: int | None = None) -> np.ndarray:
+        """Grades at cut-off ``depth`` (default: the stored depth). Deeper than stored is exact only
+        when every run is that short (padding, FFF21 §5.1); otherwise it is an error."""
+        if depth is None or depth == self.depth:
+            return self.rel
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        if depth < self.depth:
+            return self.rel[..., :depth]
+        if (self.run_lengths > self.depth).any():
+            raise ValueError(f"this collection holds ranks 1..{self.depth} only; re-read or re-simulate "
+                             f"it with depth >= {depth}")
+        pad = np.zeros(self.rel.shape[:2] + (depth - self.depth,), dtype=self.rel.dtype)
+        return np.concatenate([self.rel, pad], axis=-1)
+
+    def binary(self, depth: int | None = None) -> np.ndarray:
+        """Lenient binary relevance (grade > 0), FFF21 §6."""
+        return trec_io.lenient_binary(self.rel_at(depth))
+
+    def ideal(self, depth: int | None = None) -> np.ndarray:
+        """Ideal run per topic: judged grades in decreasing order, cut at ``depth``; shape [T, N]."""
+        n = self.depth if depth is None else depth
+        G = self.max_grade
+        out = np.zeros((len(self.topics), n), dtype=np.int8)
+        # counts of grade >= g give, for each rank, the grade of the ideal run there
+        at_least = np.cumsum(self.judgments[:, :0:-1], axis=1)[:, ::-1]  # [T, G]: #docs with grade >= g
+        ranks = np.arange(n)
+        for g in range(1, G + 1):
+            out[ranks[None, :] < at_least[:, g - 1][:, None]] = g
+        return out
+
+    def evaluate(self, measure: Measure, depth: int | None = None) -> np.ndarray:
+        """Values ``[system, topic]`` of ``measure`` at cut-off ``depth``, passing the topic's
+        recall base and (for graded gains) its ideal run."""
+        rel = self.rel_at(depth)
+        graded = getattr(measure, "gains", "binary") == "graded"
+        ideal = self.ideal(rel.shape[-1])[None] if graded else None
+        return measure(rel, rb=self.rb[None, :], ideal=ideal)
+
+    # ------------------------------------------------------------------ slicing
+    def subset(self, topics=None, systems=None) -> "Collection":
+        """The collection restricted to some topics and systems (names, positions or masks),
+        in the order given; provenance records the selection."""
+        ti = _as_index(topics, self.topics, "topic")
+        si = _as_index(systems, self.systems, "system")
+        note = []
+        if topics is not None:
+            note.append(f"{len(ti)} of {len(self.topics)} topics")
+        if systems is not None:
+            note.append(f"{len(si)} of {len(self.systems)} systems")
+        return replace(
+            self, rel=self.rel[np.ix_(si, ti)], judgments=self.judgments[ti],
+            run_lengths=self.run_lengths[np.ix_(si, ti)],
+            topics=tuple(self.topics[i] for i in ti), systems=tuple(self.systems[i] for i in si),
+            provenance=self.provenance + (f" [subset: {', '.join(note)}]" if note else ""),
+            topic_labels={k: tuple(v[i] for i in ti) for k, v in self.topic_labels.items()},
+            system_labels={k: tuple(v[i] for i in si) for k, v in self.system_labels.items()})
+
+    def where(self, **labels: str | Sequence[str]) -> "Collection":
+        """Subset by labels, e.g. ``where(track=['T13', 'T14', 'T15'])`` or ``where(model='bm25')``."""
+        tmask = np.ones(len(self.topics), bool)
+        smask = np.ones(len(self.systems), bool)
+        for k, v in labels.items():
+            want = {v} if isinstance(v, str) else set(v)
+            if k in self.topic_labels:
+                tmask &= np.isin(np.array(self.topic_labels[k], dtype=object), list(want))
+            elif k in self.system_labels:
+                smask &= np.isin(np.array(self.system_labels[k], dtype=object), list(want))
+            else:
+                known = sorted(list(self.topic_labels) + list(self.system_labels))
+                raise KeyError(f"no label {k!r}; this collection has {known}")
+        if not tmask.any() or not smask.any():
+            raise ValueError(f"no topic or system matches {labels}")
+        return self.subset(topics=tmask if not tmask.all() else None,
+                           systems=smask if not smask.all() else None)
+
+    # ------------------------------------------------------------------ save / load
+    def save(self, path: PathLike) -> Path:
+        """Write ``<path>.npz`` (compressed arrays) and ``<path>.json`` (names, labels, provenance)."""
+        base = Path(path)
+        base = base.with_suffix("") if base.suffix in (".npz", ".json") else base
+        base.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(base.with_suffix(".npz"), rel=self.rel, judgments=self.judgments,
+                            run_lengths=self.run_lengths)
+        meta = {"format": "irscales.Collection/1", "provenance": self.provenance,
+                "max_grade": self.max_grade, "topics": list(self.topics), "systems": list(self.systems),
+                "topic_labels": {k: list(v) for k, v in self.topic_labels.items()},
+                "system_labels": {k: list(v) for k, v in self.system_labels.items()}}
+        base.with_suffix(".json").write_text(json.dumps(meta, indent=1))
+        return base
+
+    @classmethod
+    def load(cls, path: PathLike) -> "Collection":
+        base = Path(path)
+        base = base.with_suffix("") if base.suffix in (".npz", ".json") else base
+        try:
+            meta = json.loads(base.with_suffix(".json").read_text())
+            arrays = np.load(base.with_suffix(".npz"))
+        except FileNotFoundError as e:
+            raise FileNotFoundError(f"no saved collection at {base}(.json/.npz): {e.filename} is missing") from None
+        if meta.get("format") != "irscales.Collection/1":
+            raise ValueError(f"{base}.json is not a saved irscales Collection")
+        return cls(rel=arrays["rel"], judgments=arrays["judgments"], run_lengths=arrays["run_lengths"],
+                   topics=tuple(meta["topics"]), systems=tuple(meta["systems"]),
+                   provenance=meta["provenance"], max_grade=int(meta["max_grade"]),
+                   topic_labels={k: tuple(v) for k, v in meta["topic_labels"].items()},
+                   system_labels={k: tuple(v) for k, v in meta["system_labels"].items()})
+
+    # ------------------------------------------------------------------ TREC
+    @classmethod
+    def from_trec(cls, runs: PathLike | Sequence[PathLike], qrels: PathLike, depth: int = 1000, *,
+                  max_grade: int | None = None, negative: Literal["error", "zero"] = "error",
+                  on_missing_topic: Literal["error", "skip"] = "error",
+                  on_no_relevant: Literal["error", "skip", "keep"] = "skip",
+                  on_uneven_topics: Literal["error", "pad"] = "error",
+                  system_labels: Mapping[str, Sequence[str]] | None = None) -> "Collection":
+        """Read run files (a directory of NIST ``input.*`` files, gz allowed, or a list) and a qrels
+        file; the policies are those of :func:`irscales.io.relevance_arrays`."""
+        files = trec_io.find_runs(runs)
+        d = trec_io.read_trec(files, qrels, depth, max_grade=max_grade, negative=negative,
+                              on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
+                              on_uneven_topics=on_uneven_topics)
+        src = str(runs) if isinstance(runs, (str, os.PathLike)) else f"{len(files)} run files"
+        return cls(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths,
+                   topics=tuple(d.topics), systems=tuple(d.systems),
+                   provenance=f"trec: {src} + {qrels} depth={depth}",
+                   max_grade=d.judgments.shape[1] - 1,
+                   system_labels={k: tuple(v) for k, v in (system_labels or {}).items()})
+
+    def to_trec(self, directory: PathLike, gz: bool = False) -> tuple[Path, Path]:
+        """Write the collection as TREC files: ``runs/input.<system>[.gz]`` and ``qrels.txt``.
+
+        Document names are synthetic (``<topic>-g<grade>-<i>`` judged relevant, ``<topic>-n-<i>``
+        judged not relevant, ``<topic>-u-<i>`` unjudged) and scores are ``depth − rank + 1``, so
+        reading the files back (at this depth) gives identical ``rel`` and ``judgments``. Only the
+        top ``depth`` documents are written (a run shorter than that is written short).
+        Returns (runs directory, qrels path).
+        """
+        d = Path(directory)
+        rundir = d / "runs"
+        rundir.mkdir(parents=True, exist_ok=True)
+        S, T, N = self.rel.shape
+        G = self.max_grade
+        topics = np.array(self.topics, dtype=object)
+        # qrels: every judged document, grades 0..G
+        qt, qd, qr = [], [], []
+        for t, name in enumerate(self.topics):
+            for g in range(G + 1):
+                n = int(self.judgments[t, g])
+                kind = "n-" if g == 0 else f"g{g}-"
+                qt += [name] * n
+                qd += [f"{name}-{kind}{i:05d}" for i in range(n)]
+                qr += [g] * n
+        qpath = d / "qrels.txt"
+        trec_io.write_qrels(qpath, qt, qd, qr)
+        lengths = np.minimum(self.run_lengths, N)
+        pool = np.maximum(self.judgments[:, 0] * 4, N)  # judged + unjudged not relevant documents
+        ranks = np.arange(N)
+        for s, sname in enumerate(self.systems):
+            r = self.rel[s].astype(np.int64)  # [T, N]
+            keep = ranks[None, :] < lengths[s][:, None]
+            # the j-th document of grade g in a run is judged document (offset + j) mod n_g:
+            # distinct within the run, and always an existing judgment of that grade
+            occ = np.zeros_like(r)
+            for g in range(G + 1):
+                m = r == g
+                occ[m] = (np.cumsum(m, axis=1) - 1)[m]
+            off = (np.arange(T) * 7919 + s * 104729)[:, None]
+            n_g = np.take_along_axis(self.judgments, r, axis=1) if G >= 0 else None
+            bad = (r > 0) & (occ >= n_g)
+            if bad.any():
+                t = int(np.argwhere(bad)[0][0])
+                raise ValueError(f"system {sname!r} retrieves more documents of some grade than topic "
+                                 f"{self.topics[t]!r} has judged; cannot export it as TREC files")
+            idx = np.where(r > 0, (off + occ) % np.maximum(n_g, 1), (off + occ) % pool[:, None])
+            judged0 = idx < self.judgments[:, 0][:, None]
+            docs = np.where(r > 0, np.char.add(np.char.add("-g", r.astype(str)), "-"),
+                            np.where(judged0, "-n-", "-u-"))
+            docno = np.char.add(np.char.add(topics[:, None].astype(str), docs),
+                                np.char.zfill(idx.astype(str), 5))
+            score = (N - ranks)[None, :].repeat(T, 0)
+            tt = np.broadcast_to(topics[:, None], (T, N))
+            name = f"input.{sname}" + (".gz" if gz else "")
+            trec_io.write_run(rundir / name, tt[keep], docno[keep], score[keep].astype(float), sname)
+        return rundir, qpath
+
+
+PRESET_NAMES = ("sim-t08", "sim-t26", "sim-t27", "sim-r04", "sim-gop")
+
+
+def load_preset(name: str, depth: int = 100, seed: int = 0) -> Collection:
+    """A simulated collection (see :mod:`irscales.simulate` for the model and the presets:
+    sim-t08, sim-t26, sim-t27, sim-r04, sim-gop). Deterministic in (name, depth, seed)."""
+    from . import simulate
+
+    if name not in simulate.PRESETS:
+        raise KeyError(f"unknown preset {name!r}; choose one of {', '.join(simulate.PRESETS)}")
+    sim = simulate.simulate(name, depth=depth, seed=seed)
+    return Collection(rel=sim.rel, judgments=sim.judgments, run_lengths=sim.run_lengths,
+                      topics=tuple(sim.topics), systems=tuple(sim.systems),
+                      provenance=f"simulated: {name} seed={seed} depth={depth}", max_grade=sim.max_grade,
+                      topic_labels={k: tuple(v) for k, v in sim.topic_labels.items()},
+                      system_labels={k: tuple(v) for k, v in sim.system_labels.items()})

@@ -1,0 +1,239 @@
+"""Tests of irscales.collections: Collection, TREC round trip, cross-checks with pytrec_eval and
+ir_measures on the exported files, slicing, save/load, validation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import pytrec_eval
+
+from irscales import io
+from irscales.collections import Collection, load_preset
+from irscales.measures import AP, NDCG, RBP, RR, P, R
+
+DEPTH = 20
+
+
+@pytest.fixture(scope="module")
+def graded():
+    return load_preset("sim-t26", depth=DEPTH, seed=11).subset(systems=range(0, 75, 5))
+
+
+@pytest.fixture(scope="module")
+def exported(graded, tmp_path_factory):
+    d = tmp_path_factory.mktemp("trec")
+    rundir, qrels = graded.to_trec(d, gz=True)
+    return rundir, qrels
+
+
+def small(rel, judgments, run_lengths=None, **kw):
+    rel = np.asarray(rel, dtype=np.int8)
+    S, T, _ = rel.shape
+    return Collection(rel=rel, judgments=np.asarray(judgments, dtype=np.int64),
+                      run_lengths=np.asarray(run_lengths if run_lengths is not None else np.full((S, T), 1000)),
+                      topics=tuple(f"t{i}" for i in range(T)), systems=tuple(f"s{i}" for i in range(S)),
+                      provenance=kw.pop("provenance", "trec: hand-made"), max_grade=np.asarray(judgments).shape[1] - 1,
+                      **kw)
+
+
+# ------------------------------------------------------------------ round trip (issue 7 "done when")
+
+
+def test_round_trip_simulated_to_trec_to_collection(graded, exported):
+    rundir, qrels = exported
+    back = Collection.from_trec(rundir, qrels, depth=DEPTH)
+    assert not back.is_simulated and back.provenance.startswith("trec: ")
+    # runs are read in file-name order and topics in numeric order: align by name, then compare
+    back = back.subset(topics=list(graded.topics), systems=list(graded.systems))
+    assert back.topics == graded.topics and back.systems == graded.systems
+    np.testing.assert_array_equal(back.rel, graded.rel)
+    np.testing.assert_array_equal(back.judgments, graded.judgments)
+    np.testing.assert_array_equal(back.run_lengths, np.minimum(graded.run_lengths, DEPTH))
+    assert back.max_grade == graded.max_grade == 2
+
+
+def test_round_trip_binary_preset_with_short_runs(tmp_path):
+    c = load_preset("sim-r04", depth=10, seed=2).subset(topics=range(40))
+    short = c.run_lengths < 10
+    assert short.any(), "the fixture should contain runs shorter than the depth"
+    rundir, qrels = c.to_trec(tmp_path)
+    back = Collection.from_trec(rundir, qrels, depth=10).subset(topics=list(c.topics), systems=list(c.systems))
+    np.testing.assert_array_equal(back.rel, c.rel)
+    assert (back.rel[short.nonzero()[0], short.nonzero()[1], -1] == 0).all()
+
+
+def test_round_trip_of_a_trec_collection(tmp_path):
+    # TREC → Collection → TREC → Collection keeps the arrays (docnos become synthetic)
+    (tmp_path / "a").mkdir()
+    io.write_qrels(tmp_path / "a/q", ["1"] * 4 + ["2"] * 2, list("abcdxy"), [1, 0, 2, 1, 1, 0])
+    io.write_run(tmp_path / "a/input.r1", ["1", "1", "1", "2"], ["c", "z", "a", "x"], [3, 2, 1, 5], "r1")
+    io.write_run(tmp_path / "a/input.r2", ["1", "2", "2"], ["b", "y", "x"], [1, 2, 1], "r2")
+    c1 = Collection.from_trec([tmp_path / "a/input.r1", tmp_path / "a/input.r2"], tmp_path / "a/q", depth=3)
+    assert c1.rel.tolist() == [[[2, 0, 1], [1, 0, 0]], [[0, 0, 0], [0, 1, 0]]]
+    rundir, q = c1.to_trec(tmp_path / "b")
+    c2 = Collection.from_trec(rundir, q, depth=3)
+    np.testing.assert_array_equal(c2.rel, c1.rel)
+    np.testing.assert_array_equal(c2.judgments, c1.judgments)
+
+
+# ------------------------------------------------------------------ measures vs pytrec_eval
+
+
+def _pytrec(rundir, qrels, measures):
+    q = io.read_qrels(qrels)
+    qd: dict = {}
+    for t, d, r in q[["topic", "docno", "rel"]].itertuples(index=False):
+        qd.setdefault(t, {})[d] = int(r)
+    out = {}
+    for f in io.find_runs(rundir):
+        run = io.read_run(f)
+        rd: dict = {}
+        for t, d, s in run[["topic", "docno", "score"]].itertuples(index=False):
+            rd.setdefault(t, {})[d] = float(s)
+        out[run.attrs["system"]] = pytrec_eval.RelevanceEvaluator(qd, measures).evaluate(rd)
+    return out
+
+
+@pytest.mark.parametrize("k", [5, 10, 20])
+def test_measures_equal_pytrec_eval_on_exported_files(graded, exported, k):
+    rundir, qrels = exported
+    names = {f"P_{k}", f"recall_{k}", f"map_cut_{k}", f"ndcg_cut_{k}", "recip_rank"}
+    ref = _pytrec(rundir, qrels, names)
+    ours = {
+        f"P_{k}": graded.evaluate(P(k=k), depth=k),
+        f"recall_{k}": graded.evaluate(R(), depth=k),
+        f"map_cut_{k}": graded.evaluate(AP(), depth=k),
+        f"ndcg_cut_{k}": graded.evaluate(NDCG(discount="log2p1", gains="graded"), depth=k),
+        # the exported runs stop at DEPTH, so trec_eval's recip_rank is RR at cut-off DEPTH
+        "recip_rank": graded.evaluate(RR(), depth=DEPTH),
+    }
+    n = 0
+    for si, s in enumerate(graded.systems):
+        for ti, t in enumerate(graded.topics):
+            for name, vals in ours.items():
+                assert abs(vals[si, ti] - ref[s][t][name]) <= 1e-12, (s, t, name)
+                n += 1
+    assert n == len(graded.systems) * len(graded.topics) * 5
+
+
+def test_binary_ndcg_from_rb_equals_pytrec_on_lenient_qrels(tmp_path):
+    c = load_preset("sim-t08", depth=10, seed=4).subset(systems=range(10))
+    rundir, qrels = c.to_trec(tmp_path)
+    ref = _pytrec(rundir, qrels, {"ndcg_cut_10"})
+    ours = c.evaluate(NDCG(discount="log2p1"))
+    for si, s in enumerate(c.systems):
+        for ti, t in enumerate(c.topics):
+            assert abs(ours[si, ti] - ref[s][t]["ndcg_cut_10"]) <= 1e-12
+
+
+@pytest.mark.parametrize("p", [0.3, 0.5, 0.8])
+def test_rbp_equals_ir_measures(graded, exported, p):
+    ir_measures = pytest.importorskip("ir_measures")
+    provider = ir_measures.providers.registry.get("cwl_eval")
+    if provider is None or not provider.is_available():
+        pytest.skip("ir_measures has no RBP provider available offline (cwl_eval missing)")
+    rundir, qrels = exported
+    q = io.read_qrels(qrels)
+    qrels_list = [ir_measures.Qrel(t, d, int(r)) for t, d, r in q[["topic", "docno", "rel"]].itertuples(index=False)]
+    ours = graded.evaluate(RBP(p=p))
+    for f in io.find_runs(rundir)[:5]:
+        run = io.read_run(f)
+        si = graded.systems.index(run.attrs["system"])
+        docs = [ir_measures.ScoredDoc(t, d, float(s)) for t, d, s in run[["topic", "docno", "score"]].itertuples(index=False)]
+        got = {m.query_id: m.value for m in provider.iter_calc([ir_measures.RBP(p=p, rel=1)], qrels_list, docs)}
+        for ti, t in enumerate(graded.topics):
+            assert abs(ours[si, ti] - got[t]) <= 1e-12
+
+
+# ------------------------------------------------------------------ views, slicing, labels
+
+
+def test_recall_base_ideal_and_binary():
+    c = small([[[2, 0, 1, 0]]], [[5, 2, 1]])
+    assert c.rb.tolist() == [3]
+    assert c.ideal(5).tolist() == [[2, 1, 1, 0, 0]]
+    assert c.binary().tolist() == [[[1, 0, 1, 0]]]
+    # graded nDCG uses the ideal run: DCG = 2 + 1/log2(4); IDCG = 2 + 1/log2(3) + 1/log2(4)
+    v = c.evaluate(NDCG(discount="log2p1", gains="graded"))[0, 0]
+    assert v == pytest.approx((2 + 0.5) / (2 + 1 / np.log2(3) + 0.5), abs=1e-15)
+
+
+def test_rel_at_shallower_and_deeper():
+    c = small([[[1, 1, 0]]], [[1, 3]], run_lengths=[[2]])
+    assert c.rel_at(2).tolist() == [[[1, 1]]]
+    assert c.rel_at(5).tolist() == [[[1, 1, 0, 0, 0]]]  # every run is short: padding is exact
+    c_long = small([[[1, 1, 0]]], [[1, 3]], run_lengths=[[1000]])
+    with pytest.raises(ValueError, match="holds ranks 1..3 only"):
+        c_long.rel_at(5)
+
+
+def test_subset_by_names_positions_masks_and_labels():
+    c = load_preset("sim-gop", depth=5, seed=0)
+    assert c.shape == (1326, 349, 5)
+    t131415 = c.where(track=["T13", "T14", "T15"])
+    assert len(t131415.topics) == 149
+    bm25 = t131415.where(model="bm25")
+    assert len(bm25.systems) == 6 * 13 and set(bm25.system_labels["model"]) == {"bm25"}
+    assert "[subset:" in bm25.provenance and bm25.is_simulated
+    sub = c.subset(topics=["402", "401"], systems=[3, 0])
+    assert sub.topics == ("402", "401") and sub.systems == (c.systems[3], c.systems[0])
+    np.testing.assert_array_equal(sub.rel[1, 1], c.rel[0, c.topics.index("401")])
+    mask = np.zeros(len(c.systems), bool)
+    mask[[5, 7]] = True
+    assert c.subset(systems=mask).systems == (c.systems[5], c.systems[7])
+    with pytest.raises(KeyError, match="unknown topic"):
+        c.subset(topics=["nope"])
+    with pytest.raises(KeyError, match="no label 'colour'"):
+        c.where(colour="red")
+
+
+def test_simulated_labelling():
+    c = load_preset("sim-t08", depth=5, seed=0)
+    assert c.is_simulated and c.provenance == "simulated: sim-t08 seed=0 depth=5"
+    assert c.label("fff21_table2.png") == "simulated_fff21_table2.png"
+    assert small([[[1]]], [[0, 1]]).label("x") == "x"
+
+
+def test_save_load_round_trip(tmp_path):
+    c = load_preset("sim-gop", depth=5, seed=1).where(track="T08")
+    base = c.save(tmp_path / "gop_t08")
+    d = Collection.load(base.with_suffix(".npz"))
+    np.testing.assert_array_equal(d.rel, c.rel)
+    np.testing.assert_array_equal(d.judgments, c.judgments)
+    np.testing.assert_array_equal(d.run_lengths, c.run_lengths)
+    assert (d.topics, d.systems, d.provenance, d.max_grade) == (c.topics, c.systems, c.provenance, c.max_grade)
+    assert d.system_labels == c.system_labels and d.topic_labels == c.topic_labels
+    with pytest.raises(FileNotFoundError, match="no saved collection"):
+        Collection.load(tmp_path / "missing")
+
+
+def test_constructor_validation():
+    with pytest.raises(ValueError, match="rel has shape \\(1, 2, 3\\), expected \\(1, 1, depth\\)"):
+        Collection(rel=np.zeros((1, 2, 3), np.int8), judgments=np.ones((1, 2), np.int64),
+                   run_lengths=np.ones((1, 1), np.int64), topics=("t",), systems=("s",), provenance="x")
+    with pytest.raises(ValueError, match="judgments has shape \\(1, 2\\), expected \\(2, 2\\)"):
+        small(np.zeros((1, 2, 3)), [[1, 1]])
+    with pytest.raises(ValueError, match="grades in rel must lie in 0..1"):
+        small([[[2]]], [[1, 1]])
+    with pytest.raises(ValueError, match="system label 'model' has 2 values"):
+        small([[[1]]], [[1, 1]], system_labels={"model": ("a", "b")})
+
+
+def test_export_refuses_impossible_runs(tmp_path):
+    # a run with 2 relevant documents for a topic with RB = 1 has no TREC representation
+    c = small([[[1, 1]]], [[0, 1]])
+    with pytest.raises(ValueError, match="more documents of some grade than topic 't0' has judged"):
+        c.to_trec(tmp_path)
+
+
+def test_from_trec_error_surfaces_path_and_line(tmp_path):
+    io.write_qrels(tmp_path / "q", ["1"], ["a"], [1])
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "input.x").write_text("1 Q0 a 1 1 x\n1 Q0 b 2 oops x\n")
+    with pytest.raises(io.TrecFormatError, match=r"input\.x:2: score must be a number"):
+        Collection.from_trec(tmp_path / "runs", tmp_path / "q", depth=5)
+
+
+def test_unknown_preset():
+    with pytest.raises(KeyError, match="unknown preset 'sim-x'"):
+        load_preset("sim-x")
