@@ -27,7 +27,7 @@ $(STAMP): requirements.lock pyproject.toml
 install: $(STAMP) ## create .venv with the pinned stack and irscales (editable)
 
 test: $(STAMP) ## unit tests + nbval on the stored notebooks
-	$(PY) -m pytest tests notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
+	$(PY) -m pytest tests $(NOTEBOOKS) --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 
 notebooks: $(STAMP) ## re-execute the stored notebooks in place on their quick defaults (outputs for nbval)
 	@for nb in $(NOTEBOOKS); do \
@@ -54,3 +54,7 @@ lab: $(STAMP) ## open JupyterLab on the project kernel
 
 clean: ## remove caches and executed copies (keeps .venv)
 	rm -rf data/cache figures/executed .pytest_cache
+
+test-browser: $(STAMP) ## install Debian's chromium (root) and run the browser test of the report
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+	$(PY) -m pytest tests/test_report_browser.py -p no:cacheprovider

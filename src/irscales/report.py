@@ -90,8 +90,13 @@ def build(figures: Path, pub_dir: Path | None = None) -> tuple[Path, Path]:
     md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
     style = ("body{font-family:sans-serif;max-width:1200px;margin:auto}table{border-collapse:collapse;font-size:12px}"
              "td,th{border:1px solid #ccc;padding:2px 6px}img{max-width:100%}")
+    # records in the DOM how many figures actually decoded, so a headless browser test can check it
+    script = ("<script>window.addEventListener('load',function(){var i=document.images,n=0;"
+              "for(var k=0;k<i.length;k++){if(i[k].complete&&i[k].naturalWidth>0)n++;}"
+              "document.body.setAttribute('data-images-loaded',n+'/'+i.length);});</script>")
     html_path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>irscales report</title>"
-                         f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n", encoding="utf-8")
+                         f"<style>{style}</style>{script}</head><body>{''.join(body)}</body></html>\n",
+                         encoding="utf-8")
     return md_path, html_path
 
 
