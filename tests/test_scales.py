@@ -1,0 +1,374 @@
+"""Scale checkers: constructed cases with known answers, brute-force cross-checks, exactness of
+float ties for DCG, and the FFP19 / FFP17 claims reproduced."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irscales import published
+from irscales.measures import AP, DCG, ERR, GRBP, RBP, RR, SP, dcg_discount
+from irscales.orders import (
+    SetBased, StrongTopHeaviness, WeakTopHeaviness, binary_runs, delta, graded_runs, multiset_runs,
+)
+from irscales.scales import (
+    FLOAT_TIE, check_interval, check_interval_like, check_ordinal, contribution_terms, ffp19_cases,
+    ffp19_summary, first_failure, grbp_difference_poly, interval_like_rates, intervals,
+    measure_values, p_threshold, poly_root, poly_str, rbp_interval_like_threshold, run_case,
+    terms_str,
+)
+
+ORDERS = [
+    (StrongTopHeaviness(1), lambda: binary_runs(5)),
+    (StrongTopHeaviness(2), lambda: graded_runs(3, 2)),
+    (SetBased(2), lambda: multiset_runs(4, 2)),
+    (WeakTopHeaviness(1), lambda: binary_runs(5)),
+]
+
+
+# ------------------------------------------------------------ constructed cases, known answers
+
+
+@pytest.mark.parametrize("order,space", ORDERS)
+def test_affine_of_rank_is_interval_and_ordinal(order, space):
+    runs = space()
+    rho = order.rank(runs)
+    vals = np.array([Fraction(3, 7) * int(x) + Fraction(1, 2) for x in rho], dtype=object)
+    assert check_interval(vals, order, runs).holds
+    assert check_ordinal(vals, order, runs).holds
+    # the float version of the same measure: ties within FLOAT_TIE
+    fl = 0.1 * rho.astype(float) + 0.3
+    assert check_interval(fl, order, runs).holds
+
+
+@pytest.mark.parametrize("order,space", ORDERS)
+def test_monotone_non_affine_is_ordinal_only(order, space):
+    runs = space()
+    rho = order.rank(runs).astype(np.int64)
+    res_i = check_interval(rho**2, order, runs)
+    assert check_ordinal(rho**2, order, runs).holds
+    assert not res_i.holds and res_i.n_violations > 0
+    assert res_i.counterexample["step1"] != res_i.counterexample["step2"]
+
+
+@pytest.mark.parametrize("order,space", ORDERS)
+def test_order_violating_measure_is_neither(order, space):
+    runs = space()
+    rho = order.rank(runs).astype(np.int64)
+    bad = rho.copy()
+    k = int(np.argmax(rho))
+    bad[k] = -1  # the top run now scores below everything
+    r_o, r_i = check_ordinal(bad, order, runs), check_interval(bad, order, runs)
+    assert not r_o.holds and not r_i.holds
+    assert r_o.counterexample["s"] == tuple(runs[k].tolist())
+    # a constant measure: ordinal fails on every strictly comparable pair, interval fails (a = 0)
+    const = np.zeros(len(runs), dtype=np.int64)
+    r = check_ordinal(const, order, runs)
+    assert r.n_violations == r.n_checked > 0
+    assert not check_interval(const, order, runs).holds
+
+
+def test_strict_versus_weak_monotonicity_rr():
+    runs = binary_runs(4)
+    w = WeakTopHeaviness(1)
+    assert not check_ordinal(RR(), w, runs).holds  # RR(1,0,..) = RR(1,1,..)
+    assert check_ordinal(RR(), w, runs, strict=False).holds
+
+
+def test_ordinal_rate_matches_brute_force():
+    runs = binary_runs(5)
+    for order in (StrongTopHeaviness(1), WeakTopHeaviness(1)):
+        vals = SP().exact(runs)
+        res = check_ordinal(SP(), order, runs)
+        n = len(runs)
+        checked = viol = 0
+        for i, j in itertools.permutations(range(n), 2):
+            if order.leq(runs[i], runs[j]) and not order.leq(runs[j], runs[i]):
+                checked += 1
+                viol += vals[i] >= vals[j]
+        assert (res.n_checked, res.n_violations) == (checked, viol)
+
+
+def test_preorder_equivalent_runs_need_equal_values():
+    runs = binary_runs(3)  # set-based on ordered runs: runs with the same mass are equivalent
+    res = check_ordinal(RBP(p=0.5), SetBased(1), runs)
+    assert not res.holds and res.counterexample["order"] == "r ~ s"
+
+
+def test_measure_values_paths_and_errors():
+    runs = binary_runs(3)
+    mv = measure_values(RBP(p=0.8), runs)
+    assert mv.exact and mv.denominator == 125 and mv.value(7) == Fraction(61, 125)
+    assert not measure_values(DCG(), runs).exact
+    assert measure_values(lambda r: r.sum(1), runs).exact
+    with pytest.raises(ValueError, match="one value per run"):
+        measure_values(np.zeros(3), runs)
+    with pytest.raises(ValueError, match="NaN"):
+        measure_values(np.full(8, np.nan), runs)
+    with pytest.raises(TypeError, match="ints or Fractions"):
+        measure_values(np.array(["a"] * 8, dtype=object), runs)
+    with pytest.raises(ValueError, match="run space"):
+        check_ordinal(RBP(), StrongTopHeaviness(1), np.zeros((0, 3), dtype=int))
+
+
+def test_huge_exact_values_fall_back_to_python_ints():
+    runs = binary_runs(6)
+    p = Fraction(2**40 + 1, 2**41)
+    mv = measure_values(RBP(p=p), runs)
+    assert mv.keys.dtype == object
+    # p just above 1/2: still ordinal at N = 6 (p + … + p^5 < 1) but no longer interval
+    assert check_ordinal(RBP(p=p), StrongTopHeaviness(1), runs).holds
+    assert not check_interval(RBP(p=p), StrongTopHeaviness(1), runs).holds
+    assert check_interval_like(RBP(p=p), runs, equal_mass=True).holds
+
+
+# ------------------------------------------------------------------- interval-like checker
+
+
+def brute_interval_like(vals, runs, equal_mass, tol):
+    lo, hi, d = intervals(runs, equal_mass=equal_mass)
+    diff = np.array([vals[h] - vals[l] for l, h in zip(lo, hi)], dtype=object if not tol else float)
+    checked = viol = 0
+    for a in range(len(lo)):
+        for b in range(len(lo)):
+            if a != b and np.all(d[a] <= d[b]):
+                checked += 1
+                viol += bool(diff[a] > diff[b] + tol)
+    return checked, viol
+
+
+@pytest.mark.parametrize("m", [AP(), RBP(p=0.8), ERR(), DCG(), DCG(discount="log2p1")])
+@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("em", [False, True])
+def test_interval_like_matches_brute_force(m, n, em):
+    runs = binary_runs(n)
+    res = check_interval_like(m, runs, equal_mass=em, rb=n)
+    if m.rational:
+        vals, tol = m.exact(runs, rb=n) if m.needs_rb else m.exact(runs), 0
+    else:
+        vals, tol = m(runs), FLOAT_TIE
+    assert (res.n_checked, res.n_violations) == brute_interval_like(vals, runs, em, tol)
+    if res.n_violations:
+        c = res.counterexample
+        assert np.all(np.array(c["Δ_sr"]) <= np.array(c["Δ_vu"]))
+        keys = [k for k in c if k.endswith("(r)") or k.endswith("(u)")]
+        assert c[keys[0]] > c[keys[1]]
+
+
+def test_interval_like_smallest_counterexample_rbp():
+    # replacement at rank N versus swap at N−1/N: RBP_p violates iff p^{N−1} > p^{N−2}(1−p)
+    res = check_interval_like(RBP(p=0.8), binary_runs(4))
+    c = res.counterexample
+    assert (c["r"], c["s"], c["u"], c["v"]) == ((0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 0, 1), (0, 0, 1, 0))
+
+
+def test_rbp_is_interval_like_on_equal_mass_for_every_p():
+    # proof sketch: with Σs = Σr, M(s) − M(r) = Σ_i T_i (w_i − 2w_{i+1} + w_{i+2}) with
+    # w_{N+1} := w_N, and these coefficients are ≥ 0 for convex decreasing weights
+    runs = binary_runs(6)
+    for p in (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10), Fraction(99, 100)):
+        assert check_interval_like(RBP(p=p), runs, equal_mass=True).holds
+
+
+# ------------------------------------------------------------- float ties of DCG are exact
+
+
+def _perfect_power(i: int) -> tuple[int, int]:
+    """i = m^k with the smallest base m."""
+    for m in range(2, i + 1):
+        k, x = 0, 1
+        while x < i:
+            x *= m
+            k += 1
+        if x == i:
+            return m, k
+    return i, 1
+
+
+def _dcg_formal_zero(e: np.ndarray, n: int, base: int, discount: str) -> np.ndarray:
+    """Is Σ e_i w_i exactly zero? Each weight is 1/log_b(x_i) (x_i = i or i + 1) or 1. Writing
+    x = m^k with the smallest m, 1/log_b(x) = (1/k)·(1/log_b m): a rational when m = b, otherwise a
+    rational multiple of the "irrational" 1/log_b m. Distinct m are treated as independent (the test
+    then shows that no small integer combination of them comes near 0)."""
+    i = np.arange(1, n + 1)
+    basis = []  # (key, multiplier) per rank: key "1" for rational weights
+    for r in i.tolist():
+        x = r + 1 if discount == "log2p1" else r
+        if discount == "jk" and r < base:
+            basis.append(("1", Fraction(1)))
+            continue
+        m, k = _perfect_power(x)
+        basis.append(("1", Fraction(1, k)) if m == base else (m, Fraction(1, k)))
+    keys = sorted({b for b, _ in basis}, key=str)
+    zero = np.ones(len(e), dtype=bool)
+    for key in keys:
+        cols = [j for j, (b, _) in enumerate(basis) if b == key]
+        L = math.lcm(*[basis[j][1].denominator for j in cols])
+        ints = np.array([int(basis[j][1] * L) for j in cols])
+        zero &= (e[:, cols] * ints).sum(1) == 0
+    return zero
+
+
+@pytest.mark.parametrize("n,bound", [(8, 2), (6, 4)])
+@pytest.mark.parametrize("base,discount", [(2, "jk"), (10, "jk"), (2, "log2p1")])
+def test_dcg_float_ties_decide_exactly(n, bound, base, discount):
+    """Every difference the checkers compare is Σ e_i w_i with integer e_i, |e_i| ≤ 2 (binary
+    differences of differences, N ≤ 8) or ≤ 4 (c = 2 cover steps, N ≤ 6). Either it is exactly 0
+    or it is farther than 1e-6 from 0, so comparing with FLOAT_TIE = 1e-9 is exact."""
+    w = dcg_discount(n, base, discount)
+    e = np.array(list(itertools.product(range(-bound, bound + 1), repeat=n)), dtype=np.int64)
+    vals = e @ w
+    zero = _dcg_formal_zero(e, n, base, discount)
+    assert np.all(np.abs(vals[zero]) < 1e-12)
+    assert np.min(np.abs(vals[~zero])) > 1e-6 > 100 * FLOAT_TIE
+
+
+# ------------------------------------------------------------------------ thresholds, helpers
+
+
+def test_p_threshold_and_poly_root():
+    lo, hi = p_threshold(lambda p: p > Fraction(1, 3), 0, 1, Fraction(1, 2**30))
+    assert lo <= Fraction(1, 3) < hi and hi - lo <= Fraction(1, 2**30)
+    with pytest.raises(ValueError, match="no violation at lo"):
+        p_threshold(lambda p: True, 0, 1)
+    with pytest.raises(ValueError, match="violation at hi"):
+        p_threshold(lambda p: False, 0, 1)
+    a, b = poly_root([-2, 0, 1], Fraction(1), Fraction(2))  # √2
+    assert a * a < 2 < b * b and b - a < Fraction(1, 2**60)
+    with pytest.raises(ValueError, match="same sign"):
+        poly_root([1, 0, 1], 0, 1)
+
+
+def test_poly_and_terms_formatting():
+    assert poly_str([1, 0, 2, 0, 1]) == "1 + 2p^2 + p^4"
+    assert poly_str([1, 1]) == "1 + p"
+    assert poly_str([0, -1, 0, 3]) == "-p + 3p^3"
+    assert terms_str([Fraction(1, 4), Fraction(3, 32)]) == "1/4 + 3/32"
+    with pytest.raises(ValueError, match="knows"):
+        contribution_terms("AP", [1, 0])
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_rbp_interval_like_threshold_is_one_half(n):
+    lo, hi = rbp_interval_like_threshold(n, width=Fraction(1, 2**8))
+    assert lo == Fraction(1, 2) and hi - lo <= Fraction(1, 2**8)
+    assert rbp_interval_like_threshold(n, equal_mass=True) is None
+    # monotone on a grid: violations for every p > 1/2 checked, none below
+    runs = binary_runs(n)
+    for p in [Fraction(k, 20) for k in range(1, 20)]:
+        assert check_interval_like(RBP(p=p), runs).holds == (p <= Fraction(1, 2))
+
+
+# --------------------------------------------------------------------------- FFP19 reproduced
+
+
+def test_ffp19_section6_table_matches_published():
+    df = ffp19_summary(range(1, 7), range(1, 5))
+    rep = {}
+    for row in df.itertuples(index=False):
+        rep[f"{row.item}/ordinal"] = row.ordinal
+        rep[f"{row.item}/interval"] = row.interval
+    pub = published.load("ffp19")
+    rep = {k: v for k, v in rep.items() if k in set(pub["item"])}
+    cmp = published.compare("ffp19", rep)
+    s6 = cmp.frame[cmp.frame["item"].str.startswith("s6/")]
+    assert len(s6) == 24 and s6["match"].all(), s6[~s6["match"]]
+
+
+def test_ffp19_rbp_half_is_exactly_affine_in_rbto():
+    runs = binary_runs(8)
+    rb = RBP(p=Fraction(1, 2)).exact(runs)
+    rho = StrongTopHeaviness(1).rank(runs)
+    assert all(v == Fraction(int(k), 2**8) for v, k in zip(rb.tolist(), rho.tolist()))
+
+
+def test_ffp19_section5_counterexample():
+    r, s = np.array([1, 0, 2, 0, 1]), np.array([1, 1, 0, 0, 0])
+    st2 = StrongTopHeaviness(2)
+    assert st2.leq(r, s) and not st2.leq(s, r)
+    assert terms_str(contribution_terms("DCG", r)) == "1 + 2/log2 3 + 1/log2 5"
+    assert terms_str(contribution_terms("DCG", s)) == "1 + 1"
+    assert terms_str(contribution_terms("ERR", r, max_grade=2)) == "1/4 + 3/16 + 3/320"
+    assert terms_str(contribution_terms("ERR", s, max_grade=2)) == "1/4 + 3/32"
+    assert terms_str(contribution_terms("SP", r)) == "1 + 2/3 + 3/5"
+    assert sum(contribution_terms("ERR", r, max_grade=2)) == ERR(max_grade=2).exact(r[None])[0]
+    assert sum(contribution_terms("SP", r)) == SP().exact(r[None])[0]
+    dcg = DCG(gains="graded")(np.stack([r, s]))
+    assert dcg[0] == pytest.approx(1 + 2 / math.log2(3) + 1 / math.log2(5)) and dcg[1] == 2
+    assert poly_str([int(x) for x in r]) == "1 + 2p^2 + p^4"
+    # 2gRBP(r) > 2gRBP(s) iff p^4 + 2p^2 − p > 0 iff p^3 + 2p − 1 > 0
+    assert grbp_difference_poly(r, s) == [0, -1, 2, 0, 1]
+    lo, hi = poly_root([-1, 2, 0, 1], Fraction(0), Fraction(1))
+    assert 0.45339765 < float(lo) <= float(hi) < 0.45339766
+    g = GRBP(p=lo, max_gain=2).exact(np.stack([r, s]))
+    assert g[0] < g[1]
+    g = GRBP(p=hi, max_gain=2).exact(np.stack([r, s]))
+    assert g[0] > g[1]
+
+
+def test_ffp19_grbp_nonlinear_gain_case_uses_the_gain():
+    case = next(c for c in ffp19_cases() if c.item.endswith("nonlinear_gain"))
+    runs = graded_runs(1, 2)
+    assert [float(x) for x in case.values(runs)] == pytest.approx([0, 0.75 * 1 / 3, 0.75])
+    out = run_case(case, [1, 2])
+    assert out["interval"] == "no" and out["interval first failing N"] == "1"
+
+
+def test_first_failure_scans_in_order():
+    first, done = first_failure(lambda n: check_ordinal(RBP(p=0.8), StrongTopHeaviness(1),
+                                                        binary_runs(n)), range(1, 6))
+    assert first.N == 3 and [d.N for d in done] == [1, 2, 3]
+    assert first.counterexample["r"] == (0, 1, 1) and first.counterexample["s"] == (1, 0, 0)
+
+
+# --------------------------------------------------------------------------- FFP17 reproduced
+
+
+ERR_EX = dict(r=[0, 0, 0, 0, 0, 0, 1, 1, 1, 0], s=[0, 0, 0, 0, 0, 1, 0, 1, 1, 0],
+              u=[1, 1, 0, 1, 0, 1, 1, 0, 1, 1], v=[1, 1, 1, 0, 0, 1, 1, 0, 1, 1])
+AP_EX = dict(r=[0] * 10, s=[0, 1, 0, 0, 1, 0, 0, 0, 0, 1], u=[0, 1, 0, 0, 1, 1, 1, 0, 0, 1])
+
+
+def _diff(m, a, b, rb=10):
+    x = np.array([a, b])
+    v = m.exact(x, rb=rb) if m.needs_rb else (m.exact(x) if m.rational else m(x))
+    return v[0] - v[1]
+
+
+def test_ffp17_err_example():
+    r, s, u, v = (np.array(ERR_EX[k]) for k in "rsuv")
+    w = WeakTopHeaviness(1)
+    assert w.leq(r, s) and w.leq(s, u) and w.leq(u, v)
+    assert np.all(delta(r, s) <= delta(u, v))
+    assert _diff(ERR(), s, r) > _diff(ERR(), v, u)  # ERR violates
+    for m in (AP(), DCG(), RBP(p=0.3), RBP(p=0.5), RBP(p=0.8), RBP(p=0.95)):
+        assert _diff(m, s, r) <= _diff(m, v, u)
+
+
+def test_ffp17_ap_example():
+    r, s, u = (np.array(AP_EX[k]) for k in "rsu")
+    d_sr, d_us = delta(r, s), delta(s, u)
+    assert np.all(d_us <= d_sr) and np.any(d_us < d_sr)
+    assert _diff(AP(), s, r) < _diff(AP(), u, s)  # AP violates
+    for m in (ERR(), DCG(), RBP(p=0.3), RBP(p=0.5), RBP(p=0.8), RBP(p=0.95)):
+        assert _diff(m, s, r) >= _diff(m, u, s)
+
+
+def test_ffp17_rates_table_and_conclusions():
+    ms = {"AP": AP(), "RBP_p08": RBP(p=0.8), "DCG_log2p1": DCG(discount="log2p1"), "ERR": ERR(),
+          "DCG_b02": DCG()}
+    df = interval_like_rates(ms, range(2, 6))
+    eq = df[df.restriction == "equal #relevant"].groupby("measure")["violations"].sum()
+    assert eq["RBP_p08"] == 0 and eq["DCG_log2p1"] == 0
+    assert eq["AP"] > 0 and eq["ERR"] > 0
+    # the Järvelin-Kekäläinen DCG (b = 2) gives ranks 1 and 2 the same weight: a top swap is worth 0
+    assert eq["DCG_b02"] > 0
+    none = df[df.restriction == "none"].groupby("measure")["violations"].sum()
+    assert (none > 0).all()
+    assert set(df.columns) >= {"N", "measure", "restriction", "checked", "violations", "rate"}
