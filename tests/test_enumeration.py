@@ -1,0 +1,500 @@
+"""Tests of irscales.enumeration: the scale of a measure over REL^N and the ranked measure φ (FFF21 §5).
+
+Reference values are computed independently here: exact Fractions from ``Measure.exact`` for the
+rational measures, Decimal evaluation at 50 digits of Σ_i g_i / log_b(i) for DCG, and the few
+numbers printed in FFF21 (§5 worked example, Example 12, §5.1 counts).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irscales import enumeration as E
+from irscales import measures as M
+
+F = M.FFF21_MEASURES
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path, monkeypatch):
+    """Scales cached by default (cache=True) go to a temporary folder, never into data/cache."""
+    monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "default-cache"))
+RATIONAL = ["P", "R", "AP", "RR", "RBP_p03", "RBP_p05", "RBP_p08"]
+
+
+def all_runs(N: int, c: int = 1) -> np.ndarray:
+    return E.runs_from_ids(np.arange((c + 1) ** N), N, c)
+
+
+def exact_rank(values: list) -> tuple[list, list, np.ndarray]:
+    """Distinct exact values, their counts, and φ (unq) of each input."""
+    u = sorted(set(values))
+    where = {v: i for i, v in enumerate(u)}
+    cnt = [0] * len(u)
+    for v in values:
+        cnt[where[v]] += 1
+    return u, cnt, np.array([where[v] + 1 for v in values])
+
+
+def decimal_dcg(rel: np.ndarray, base: int = 2, discount: str = "jk", digits: int = 50) -> list[Decimal]:
+    """DCG of each run in Decimal arithmetic, directly from the definition (no structure used)."""
+    n = rel.shape[-1]
+    with localcontext() as ctx:
+        ctx.prec = digits
+        lb = Decimal(base if discount == "jk" else 2).ln()
+        if discount == "jk":
+            w = [Decimal(1) if i < base else lb / Decimal(i).ln() for i in range(1, n + 1)]
+        else:
+            w = [lb / Decimal(i + 1).ln() for i in range(1, n + 1)]
+        return [+sum((Decimal(int(g)) * wi for g, wi in zip(row, w)), Decimal(0)) for row in rel.tolist()]
+
+
+def decimal_distinct(vals: list[Decimal], digits: int = 35):
+    """Distinct Decimal values, merging only values equal to `digits` places (far below any real gap)."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        q = Decimal(10) ** -digits
+        return exact_rank([v.quantize(q) for v in vals])
+
+
+# ------------------------------------------------------------------------------------------ ids
+
+
+@given(st.integers(1, 12), st.integers(1, 3), st.data())
+def test_run_ids_roundtrip(N, c, data):
+    ids = np.array(data.draw(st.lists(st.integers(0, (c + 1) ** N - 1), min_size=1, max_size=20)))
+    assert np.array_equal(E.run_ids(E.runs_from_ids(ids, N, c), c), ids)
+
+
+def test_run_ids_rank_one_is_most_significant():
+    assert E.run_ids([[1, 0, 0], [0, 0, 1]]).tolist() == [4, 1]
+    with pytest.raises(ValueError, match="grades must lie in 0..2"):
+        E.run_ids([[3, 0]], c=2)
+
+
+def test_perfect_root():
+    assert E._perfect_root(2) == (2, 1)
+    assert E._perfect_root(16) == (2, 4)
+    assert E._perfect_root(27) == (3, 3)
+    assert E._perfect_root(64) == (2, 6)
+    assert E._perfect_root(36) == (6, 2)
+    assert E._perfect_root(10) == (10, 1)
+
+
+# ---------------------------------------------------------------------- engine vs brute force
+
+
+@pytest.mark.parametrize("name", RATIONAL)
+@pytest.mark.parametrize("N", [1, 2, 3, 5, 8, 11])
+def test_engine_equals_exact_brute_force(name, N):
+    m = F[name]
+    s = E.scale(m, N, rb=3, method="engine", cache=False, workers=1)
+    vals = m.exact(all_runs(N), rb=3).tolist()
+    u, cnt, phi = exact_rank(vals)
+    assert s.n_distinct == len(u)
+    assert s.exact_values() == u
+    assert s.counts.tolist() == cnt
+    assert np.array_equal(s.phi_runs(all_runs(N)), phi)
+
+
+@pytest.mark.parametrize("name,base,discount", [("DCG_b02", 2, "jk"), ("DCG_b10", 10, "jk"),
+                                                 ("DCG_b03", 3, "jk"), ("DCG_log2p1", 2, "log2p1")])
+@pytest.mark.parametrize("N", [1, 4, 9, 12])
+def test_dcg_engine_equals_decimal_brute_force(name, base, discount, N):
+    m = M.DCG(base=base, discount=discount)
+    s = E.scale(m, N, cache=False, workers=1)
+    rel = all_runs(N)
+    u, cnt, phi = decimal_distinct(decimal_dcg(rel, base, discount))
+    assert s.n_distinct == len(u)
+    assert s.counts.tolist() == cnt
+    assert np.allclose(s.values, [float(x) for x in u], rtol=0, atol=1e-12)
+    assert np.array_equal(s.phi_runs(rel), phi)
+    # float input (as computed by irscales.measures) lands on the same ranks
+    assert np.array_equal(s.phi(m(rel)), phi)
+
+
+def test_graded_engine_equals_brute_force():
+    rel = all_runs(6, c=2)
+    for m in (M.GRBP(p=0.5, max_gain=2), M.GRBP(p=0.8, max_gain=2)):
+        s = E.scale(m, 6, c=2, cache=False, workers=1)
+        u, cnt, phi = exact_rank(m.exact(rel).tolist())
+        assert (s.n_distinct, s.counts.tolist()) == (len(u), cnt)
+        assert np.array_equal(s.phi_runs(rel), phi)
+    g = M.DCG(base=2, gains="graded")
+    s = E.scale(g, 7, c=2, cache=False, workers=1)
+    rel = all_runs(7, c=2)
+    u, cnt, phi = decimal_distinct(decimal_dcg(rel, 2, "jk"))
+    assert (s.n_distinct, s.counts.tolist()) == (len(u), cnt)
+    assert np.array_equal(s.phi_runs(rel), phi)
+    # binary measures read grades leniently (rel > 0): 3^N runs, the binary scale with counts 2^k
+    sp = E.scale(M.P(), 5, c=2, method="engine", cache=False, workers=1)
+    assert sp.n_distinct == 6 and sp.counts.tolist() == [math.comb(5, k) * 2**k for k in range(6)]
+
+
+def test_float_path_agrees_with_integer_path():
+    """RBP p=0.8 forced into float mode (as at N ≥ 28) gives the integer path's exact order."""
+    N = 14
+    exact = E._Kernel(M.RBP(p=0.8), N, 1)
+    flt = E._Kernel(M.RBP(p=0.8), N, 1, int_bits=20)
+    assert exact.mode == "int" and flt.mode == "float"
+    ke, ce = exact.reduce_chunk(None, None)
+    kf, cf = flt.reduce_chunk(None, None)
+    assert len(ke) == len(kf) == 2**N and ce.tolist() == cf.tolist()
+    ids = np.arange(2**N)
+    order_int = np.argsort(exact.keys_of_ids(ids)[0], kind="stable")
+    # float keys of the same runs, sorted with exact adjudication, in the same order
+    fk = flt.keys_of_ids(ids)[0]
+    assert np.all(np.diff(fk[order_int]) >= -flt.delta)
+    assert np.allclose(np.sort(fk), kf)
+
+
+def test_float_mode_near_ties_are_adjudicated():
+    """RBP p=0.3 at N=20 needs 10^20 > 2^62: float mode, checked against the closed form."""
+    N = 20
+    eng = E.scale(M.RBP(p=0.3), N, method="engine", cache=False, workers=1)
+    clo = E.scale(M.RBP(p=0.3), N, method="closed")
+    assert eng.mode == "float" and clo.method == "closed"
+    rng = np.random.default_rng(7)
+    rel = rng.integers(0, 2, size=(4000, N))
+    assert np.array_equal(eng.phi_runs(rel), clo.phi_runs(rel))
+    assert np.array_equal(clo.phi_runs(rel), E.run_ids(rel) + 1)
+    assert eng.n_distinct == clo.n_distinct == 2**N
+
+
+# ------------------------------------------------------------------------------ exact ties
+
+
+def test_naive_float_handling_splits_and_merges():
+    """Exact ties matter: np.unique on floats splits equal DCG values, rounding merges RBP values."""
+    rel = all_runs(12)
+    dcg = F["DCG_b02"](rel)
+    assert len(np.unique(dcg)) > E.scale(F["DCG_b02"], 12, cache=False).n_distinct == 3 * 2**10
+    N = 14
+    rbp = F["RBP_p08"](all_runs(N))
+    exact = E.scale(F["RBP_p08"], N, cache=False)
+    assert exact.n_distinct == 2**N == len(set(F["RBP_p08"].exact(all_runs(N)).tolist()))
+    assert len(np.unique(np.round(rbp, 8))) < 2**N  # FFF21 fn. 9 rounds to 8 decimals
+
+
+def test_rounding_to_8_decimals_merges_dcg_values_at_N20():
+    s = E.scale(F["DCG_b02"], 20, cache=False)
+    v = s.values
+    assert s.n_distinct == 3 * 2**18
+    assert np.diff(v).min() < 1e-8  # genuinely distinct values (certified gaps) closer than 1e-8
+    assert len(np.unique(np.round(v, 8))) < s.n_distinct
+
+
+def test_binary_rbp_never_ties():
+    """Rational-root argument of the module docstring, checked exhaustively for small N."""
+    for p in (0.3, 0.5, 0.8, 0.9, 0.25):
+        for N in (6, 10):
+            vals = M.RBP(p=p).exact(all_runs(N)).tolist()
+            assert len(set(vals)) == 2**N
+
+
+def test_dcg_identity_structure():
+    """w_1 = w_2 = 1, w_4 = 1/2, w_8 = 1/3, w_9 = w_3/2, w_16 = 1/4, w_27 = w_3/3 (base 2)."""
+    k = E._Kernel(M.DCG(base=2), 27, 1)
+    ident = lambda ranks: int(k.keys_of_ids(E.run_ids([[1 if i + 1 in ranks else 0 for i in range(27)]]))[1][0])
+    assert ident({1}) == ident({2})
+    assert ident({4, 8}) != ident({1})
+    assert ident({9}) * 2 == ident({3})
+    assert ident({27}) * 3 == ident({3})
+    assert ident({4}) * 2 == ident({1}) and ident({16}) * 4 == ident({1})
+    assert ident({8}) * 3 == ident({1})
+
+
+def test_undecidable_tie_raises():
+    k = E._Kernel(M.DCG(base=2), 6, 1)
+    k.exact_of_ident = lambda ids, digits=60: [Decimal(1)] * len(ids)  # pretend equal values
+    with pytest.raises(E.TieUndecidable, match="could not be separated"):
+        k.adjudicate([1, 2])
+
+
+# --------------------------------------------------------------------------- FFF21 numbers
+
+
+def test_fff21_section5_tie_example():
+    m = [0.00, 0.25, 0.40, 0.40, 0.70]
+    assert E.rank_values(m, "unq").tolist() == [1, 2, 3, 3, 4]
+    assert E.rank_values(m, "mid").tolist() == [1, 2, 3.5, 3.5, 5]
+    assert E.rank_values(m, "min").tolist() == [1, 2, 3, 3, 5]
+    assert E.rank_values(m, "max").tolist() == [1, 2, 4, 4, 5]
+
+
+def test_fff21_example12_dcg_n4():
+    s = E.scale(F["DCG_b02"], 4, cache=False)
+    assert s.n_runs == 16 and s.n_distinct == 12
+    runs = [[1, 1, 1, 1], [1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 1], [0, 0, 0, 1], [0, 0, 0, 0]]
+    assert s.phi_runs(runs).tolist() == [12, 11, 10, 9, 9, 2, 1]
+    assert np.round(F["DCG_b02"](runs), 3).tolist() == [3.131, 2.631, 2.5, 2.131, 2.131, 0.5, 0.0]
+
+
+@pytest.mark.parametrize("N,printed", [(5, 24), (10, 768), (15, 24576)])
+def test_fff21_section51_dcg_distinct_counts(N, printed):
+    """FFF21 §5.1: 24, 768, 24,576 distinct DCG (log2) values; = 3·2^{N−2} (only w_1 = w_2 ties)."""
+    s = E.scale(F["DCG_b02"], N, cache=False)
+    assert s.n_distinct == printed == 3 * 2 ** (N - 2)
+
+
+def test_fff21_section5_closed_phi_formulas_are_off_by_one():
+    """FFF21 §5: φ(m) = 2^N m for RBP p=1/2 and N+1−1/m for RR; eq. (2) gives one more (φ(0) = 1)."""
+    N = 8
+    rel = all_runs(N)
+    rbp = E.scale(F["RBP_p05"], N, cache=False)
+    m = F["RBP_p05"].exact(rel)
+    assert np.array_equal(rbp.phi_runs(rel), np.array([2**N * x + 1 for x in m]).astype(int))
+    rr = E.scale(F["RR"], N, cache=False)
+    r = F["RR"].exact(rel)
+    pos = np.array([x > 0 for x in r])
+    assert np.array_equal(rr.phi_runs(rel)[pos], np.array([N + 2 - 1 / x for x in r[pos]]).astype(int))
+    assert set(rr.phi_runs(rel)[~pos].tolist()) == {1}
+
+
+def test_fff21_rr_clusters_below_02():
+    """FFF21 §7.1.1: RR has 1, 6, 16, 26 distinct values in [0, 0.2) for N = 5, 10, 20, 30."""
+    got = [int((E.scale(F["RR"], N).values < 0.2).sum()) for N in (5, 10, 20, 30)]
+    assert got == [1, 6, 16, 26]
+
+
+# ------------------------------------------------------------------------ closed forms, ties
+
+
+@pytest.mark.parametrize("name", ["P", "R", "RR", "RBP_p05", "RBP_p03"])
+@pytest.mark.parametrize("N", [1, 6, 13, 16])
+def test_closed_forms_equal_engine(name, N):
+    clo = E.scale(F[name], N, rb=4, method="closed")
+    eng = E.scale(F[name], N, rb=4, method="engine", cache=False, workers=1)
+    assert clo.n_distinct == eng.n_distinct and clo.n_runs == eng.n_runs == 2**N
+    assert np.array_equal(clo.counts, eng.counts)
+    assert np.allclose(clo.values, eng.values, rtol=1e-14, atol=0)
+    rel = all_runs(N) if N <= 13 else np.random.default_rng(N).integers(0, 2, (5000, N))
+    assert np.array_equal(clo.phi_runs(rel), eng.phi_runs(rel))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["P", "RR", "RBP_p05", "RBP_p03"])
+def test_closed_forms_equal_engine_n20(name):
+    N = 20
+    clo = E.scale(F[name], N, method="closed")
+    eng = E.scale(F[name], N, method="engine", cache=False)
+    assert np.array_equal(clo.counts, eng.counts)
+    assert np.allclose(clo.values, eng.values, rtol=1e-14, atol=0)
+    rel = all_runs(N)[:: 97]
+    assert np.array_equal(clo.phi_runs(rel), eng.phi_runs(rel))
+
+
+@pytest.mark.parametrize("name", ["P", "AP", "RR", "RBP_p08", "DCG_b02"])
+@pytest.mark.parametrize("ties", ["min", "max", "mid"])
+def test_tie_strategies_match_ranks_over_all_runs(name, ties):
+    from scipy.stats import rankdata
+
+    N = 9
+    s = E.scale(F[name], N, rb=5, cache=False)
+    rel = all_runs(N)
+    unq = s.phi_runs(rel)  # exact distinct-value ranks; rankdata on them gives the run ranks
+    method = {"min": "min", "max": "max", "mid": "average"}[ties]
+    assert np.array_equal(s.phi_runs(rel, ties=ties), rankdata(unq, method=method))
+    assert np.array_equal(E.rank_values(unq.tolist(), ties), rankdata(unq, method=method))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(RATIONAL), st.integers(2, 16), st.data())
+def test_phi_preserves_the_exact_order(name, N, data):
+    """M(r) < M(s) ⇔ φ(r) < φ(s) and M(r) = M(s) ⇔ φ(r) = φ(s), on random pairs of runs."""
+    s = E.scale(F[name], N, rb=3, cache=False, workers=1)
+    ids = data.draw(st.lists(st.integers(0, 2**N - 1), min_size=2, max_size=2))
+    rel = E.runs_from_ids(np.array(ids), N)
+    a, b = F[name].exact(rel, rb=3).tolist()
+    pa, pb = s.phi_runs(rel).tolist()
+    assert (a < b) == (pa < pb) and (a == b) == (pa == pb)
+
+
+# ------------------------------------------------------------------------------ recall base
+
+
+@pytest.mark.parametrize("N", [4, 7, 10])
+def test_recall_base_independence(N):
+    """FFF21 §5.2.2: per topic, φ_R = φ_P, φ_AP = φ_SP, φ_nDCG = φ_DCG for every RB > 0.
+
+    The per-topic scale is enumerated by brute force for several recall bases, including RB < N
+    (runs with more relevant documents than RB are kept: the values exceed 1 there).
+    """
+    rel = all_runs(N)
+    for rb in (1, 2, N - 1, N, N + 5):
+        for m, base in ((M.R(), M.P()), (M.AP(), M.SP())):
+            _, _, phi_topic = exact_rank(m.exact(rel, rb=rb).tolist())
+            _, _, phi_base = exact_rank(base.exact(rel).tolist())
+            assert np.array_equal(phi_topic, phi_base)
+            s = E.scale(m, N, rb=rb, cache=False)
+            assert np.array_equal(s.phi_runs(rel), phi_topic)
+            assert np.allclose(s.phi(m(rel, rb=rb)), phi_topic)
+            assert s.exact_values() == sorted(set(m.exact(rel, rb=rb).tolist()))
+        for b in (2, 10):
+            nd, dc = M.NDCG(base=b), M.DCG(base=b)
+            s = E.scale(nd, N, rb=rb, cache=False)
+            _, _, phi_dcg = decimal_distinct(decimal_dcg(rel, b))
+            assert np.array_equal(s.phi(nd(rel, rb=rb)), phi_dcg)
+            assert np.array_equal(s.phi_runs(rel), phi_dcg)
+            ideal = np.array([[1] * min(rb, N) + [0] * max(N - rb, 0)])
+            idcg = dc(ideal)[0]
+            assert np.allclose(s.values, E.scale(dc, N, cache=False).values / idcg, rtol=1e-14)
+    with pytest.raises(ValueError, match="rb=0"):
+        E.scale(M.AP(), N, rb=0)
+
+
+# ----------------------------------------------------------------------------------- cache
+
+
+def _files(d: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir()) if p.is_file()}
+
+
+def test_chunked_equals_single_chunk_and_respects_budget(tmp_path):
+    m = F["DCG_b02"]
+    one = E.scale(m, 16, cache=False, workers=1)
+    many = E.scale(m, 16, cache=tmp_path, memory_mb=1, workers=1)
+    assert len(many.chunks) > 5
+    assert np.array_equal(one.keys, many.keys) and np.array_equal(one.counts, many.counts)
+    man = json.loads((many.directory / "manifest.json").read_text())
+    per_chunk = 2**20 / E._BYTES_PER_RUN
+    assert all(e["n_runs"] <= 1.6 * per_chunk for e in man["chunks"])  # bisection leaves ±1 run slack
+
+
+def test_interrupted_and_resumed_cache_is_byte_identical(tmp_path, monkeypatch):
+    m = F["AP"]
+    ref = E.scale(m, 15, cache=tmp_path / "ref", memory_mb=1, workers=1)
+    ref_files = _files(ref.directory)
+    assert len(ref.chunks) >= 4
+
+    calls = {"n": 0}
+    real = E._chunk_task
+
+    def dying(*a):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt("simulated interruption")
+        return real(*a)
+
+    monkeypatch.setattr(E, "_chunk_task", dying)
+    with pytest.raises(KeyboardInterrupt):
+        E.scale(m, 15, cache=tmp_path / "run", memory_mb=1, workers=1)
+    d = next((tmp_path / "run" / "scales").iterdir())
+    done = [e["done"] for e in json.loads((d / "manifest.json").read_text())["chunks"]]
+    assert sum(done) == 2 and not any(n.endswith(".tmp") for n in _files(d))
+    monkeypatch.setattr(E, "_chunk_task", real)
+    calls["n"] = 0
+    resumed = E.scale(m, 15, cache=tmp_path / "run", memory_mb=1, workers=1)
+    assert _files(resumed.directory) == ref_files
+    assert np.array_equal(resumed.keys, ref.keys)
+
+
+def test_corrupt_truncated_and_stale_chunks_are_recomputed(tmp_path, monkeypatch):
+    m = F["RBP_p08"]
+    s = E.scale(m, 16, cache=tmp_path, memory_mb=1, workers=1)
+    d = s.directory
+    ref = _files(d)
+    keys = s.keys.copy()
+    del s
+    f = sorted(d.glob("chunk*_keys.npy"))[1]
+    raw = bytearray(f.read_bytes())
+    raw[-3] ^= 0xFF  # one flipped bit-pattern in the data
+    f.write_bytes(bytes(raw))
+    g = sorted(d.glob("chunk*_keys.npy"))[2]
+    g.write_bytes(g.read_bytes()[:-16])  # truncated file
+    calls = []
+    real = E._chunk_task
+    monkeypatch.setattr(E, "_chunk_task", lambda *a: calls.append(a) or real(*a))
+    again = E.scale(m, 16, cache=tmp_path, memory_mb=1, workers=1)
+    assert len(calls) == 2  # only the two damaged chunks
+    assert _files(d) == ref and np.array_equal(again.keys, keys)
+    # a manifest written by other parameters (another kernel version) is stale: all recomputed
+    man = json.loads((d / "manifest.json").read_text())
+    man["params"]["kernel_version"] = "0"
+    (d / "manifest.json").write_text(json.dumps(man))
+    calls.clear()
+    E.scale(m, 16, cache=tmp_path, memory_mb=1, workers=1)
+    assert len(calls) == len(man["chunks"])
+    assert _files(d) == ref
+
+
+def test_process_pool_equals_serial(tmp_path):
+    m = F["DCG_b10"]
+    a = E.scale(m, 16, cache=False, workers=1)
+    b = E.scale(m, 16, cache=tmp_path, memory_mb=2, workers=2)
+    assert len(b.chunks) > 1
+    assert np.array_equal(a.keys, b.keys) and np.array_equal(a.counts, b.counts)
+
+
+def test_dask_client(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        s = E.scale(F["AP"], 14, cache=tmp_path, memory_mb=1, client=client)
+    ref = E.scale(F["AP"], 14, cache=False, workers=1)
+    assert len(s.chunks) > 1
+    assert np.array_equal(s.keys, ref.keys) and np.array_equal(s.counts, ref.counts)
+
+
+# --------------------------------------------------------------------------- quantiles, I/O
+
+
+@pytest.mark.parametrize("name", ["P", "RR", "AP", "RBP_p08", "RBP_p03", "DCG_b02"])
+def test_quantiles_are_sorted_run_values(name):
+    N = 10
+    s = E.scale(F[name], N, rb=4, cache=False)
+    runs_sorted = np.sort(F[name](all_runs(N), rb=4))
+    q = np.linspace(0, 1, 37)
+    assert np.allclose(s.quantiles(q), runs_sorted[np.floor(q * (2**N - 1)).astype(int)], atol=1e-12)
+
+
+def test_bad_input_messages():
+    with pytest.raises(ValueError, match="unknown measure 'nope'"):
+        E.scale("nope", 5)
+    with pytest.raises(ValueError, match="N must be a positive integer"):
+        E.scale(F["P"], 0)
+    with pytest.raises(NotImplementedError, match="no enumeration kernel for ERR"):
+        E.scale(M.ERR(), 5)
+    with pytest.raises(NotImplementedError, match="integer log base"):
+        E.scale(M.DCG(base=2.5), 5)
+    s = E.scale(F["AP"], 6, rb=3)
+    with pytest.raises(ValueError, match="not a value of AP at N=6"):
+        s.phi([0.123456])
+    with pytest.raises(ValueError, match=r"runs must have shape \(\.\.\., 6\)"):
+        s.phi_runs(np.zeros((2, 5)))
+    with pytest.raises(ValueError, match="ties must be one of"):
+        s.phi([0.0], ties="dense")
+    with pytest.raises(ValueError, match="q must lie in"):
+        s.quantiles([1.5])
+    with pytest.raises(ValueError, match="method must be"):
+        E.scale(F["P"], 5, method="fast")
+
+
+def test_phi_reports_float_ambiguity():
+    s = E.scale(F["RBP_p08"], 20, cache=False)
+    v = s.values
+    i = int(np.argmin(np.diff(v)))
+    with pytest.raises(ValueError, match="use phi_runs"):
+        s.phi([v[i]], rtol=1e-6)
+    assert s.phi([v[i]]).tolist() == [i + 1]
+
+
+def test_distinct_counts_table(tmp_path):
+    out = tmp_path / "dc.csv"
+    df = E.distinct_counts_table([4, 5], out=out, cache=False)
+    assert out.exists()
+    got = {(r.measure, r.N): r.n_distinct for r in df.itertuples()}
+    for N in (4, 5):
+        for name in RATIONAL:
+            assert got[(name, N)] == len(set(F[name].exact(all_runs(N), rb=2).tolist()))
+    assert got[("DCG_b02", 5)] == 24 and got[("nDCG_b10", 5)] == 6
