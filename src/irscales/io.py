@@ -113,25 +113,30 @@ def _read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str]) -> t
     text = _open_text(path)
     if not text.strip():
         raise TrecFormatError(path, 1, f"empty file: expected {kind} lines")
+    # numeric columns are parsed by the C reader itself (far faster than converting strings)
+    dtype = {i: (np.float64 if i in numeric else str) for i in range(ncols)}
     try:
-        df = pd.read_csv(_io.StringIO(text), sep=r"\s+", header=None, dtype=str, na_filter=False,
+        df = pd.read_csv(_io.StringIO(text), sep=r"\s+", header=None, dtype=dtype, na_filter=False,
                          quoting=csv.QUOTE_NONE, engine="c")
-    except pd.errors.ParserError:
+    except (pd.errors.ParserError, ValueError, TypeError):
         df = None
-    if df is None or df.shape[1] != ncols or (df == "").to_numpy().any():
+    if df is not None and df.shape[1] == ncols:
+        last = df.iloc[:, -1]
+        short = (last == "").to_numpy() if (ncols - 1) not in numeric else np.zeros(len(df), bool)
+    if df is None or df.shape[1] != ncols or short.any():
         _slow_scan(path, text, ncols, kind, numeric)
         raise TrecFormatError(path, None, f"cannot parse as a {kind} file")  # pragma: no cover
     df.columns = list(RUN_COLUMNS if kind == "run" else QRELS_COLUMNS)
     for col, what in numeric.items():
         name = df.columns[col]
-        conv = pd.to_numeric(df[name], errors="coerce")
-        vals = conv.to_numpy(dtype=float, na_value=np.nan)
-        bad = ~np.isfinite(vals) if what == "float" else (np.isnan(vals) | (vals % 1 != 0))
+        vals = df[name].to_numpy(dtype=float)
+        bad = ~np.isfinite(vals) if what == "float" else (~np.isfinite(vals) | (vals % 1 != 0))
         if bad.any():
             _slow_scan(path, text, ncols, kind, numeric)
             row = int(np.argmax(bad))  # pragma: no cover - the slow scan raises first
-            raise TrecFormatError(path, int(_line_numbers(text)[row]), f"bad {name} {df[name].iloc[row]!r}")
-        df[name] = conv.astype(float if what == "float" else np.int64)
+            raise TrecFormatError(path, int(_line_numbers(text)[row]), f"bad {name} {vals[row]!r}")
+        if what == "int":
+            df[name] = vals.astype(np.int64)
     return df, text
 
 
@@ -338,13 +343,19 @@ def relevance_arrays(
     top = pd.concat([r["topic"] for r in runs], ignore_index=True)
     doc = pd.concat([r["docno"] for r in runs], ignore_index=True)
     score = np.concatenate([r["score"].to_numpy(float) for r in runs])
-    t_code = top.map(tidx).to_numpy(dtype=float, na_value=np.nan)
-    ok = ~np.isnan(t_code)
+    t_code = pd.Index(topics).get_indexer(top)
+    ok = t_code >= 0
     t_code = t_code[ok].astype(np.int64)
     sys_code, score, doc = sys_code[ok], score[ok], doc[ok].to_numpy(dtype=object)
 
     all_docs = np.concatenate([doc, q["docno"].to_numpy(dtype=object)])
-    codes, _ = pd.factorize(all_docs, sort=True)
+    codes, uniq = pd.factorize(all_docs)
+    # rank the distinct docnos in code-point order (= strcmp order of their UTF-8 bytes): a
+    # fixed-width unicode array sorts in C, much faster than sorting Python strings
+    order_u = np.argsort(np.asarray(uniq, dtype=str), kind="stable")
+    rank_u = np.empty(len(uniq), dtype=np.int64)
+    rank_u[order_u] = np.arange(len(uniq))
+    codes = rank_u[codes]
     d_code, qd_code = codes[: len(doc)], codes[len(doc):]
 
     order = np.lexsort((-d_code, -score, t_code, sys_code))
@@ -360,7 +371,7 @@ def relevance_arrays(
     keep = rank < depth
     sys_code, t_code, d_code, rank = sys_code[keep], t_code[keep], d_code[keep], rank[keep]
     ndocs = int(codes.max()) + 1 if len(codes) else 1
-    qkey = q["topic"].map(tidx).to_numpy(np.int64) * ndocs + qd_code
+    qkey = pd.Index(topics).get_indexer(q["topic"]).astype(np.int64) * ndocs + qd_code
     qrel = q["rel"].to_numpy(np.int64)
     qo = np.argsort(qkey, kind="stable")
     qkey, qrel = qkey[qo], qrel[qo]
