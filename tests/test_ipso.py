@@ -364,3 +364,15 @@ def test_diagonal_blocks_and_grid_symmetry():
     assert ipso.diagonal_blocks(g6, ipso.relation_grid(ipso.all_serps(3))) == 8
     assert ipso.diagonal_blocks(g6, np.zeros((8, 8), dtype=np.int8)) == 0
     assert (g6 == NX).sum() == 2 * ipso.closed_form_counts(6)["**"] // 2
+
+
+def test_only_one_reading_reproduces_figure3():
+    t = ipso.fig3_convention_taus()
+    hit = t[(t.tau_b.round(3) == 0.796) & (t.tau_c.round(3) == 0.786) & (t.tau_d.round(3) == 0.976)]
+    assert len(hit) == 1
+    assert hit.iloc[0][["AP normalised by", "NDCG discount", "NDCG ideal", "ties"]].tolist() == ["k", "log2p1", "k", "lex"]
+
+
+def test_axis_order_snap_merges_float_near_ties():
+    v = np.array([0.3, 0.1 + 0.2, 0.2])
+    assert list(ipso.axis_order(v, float_ties="snap")) == [1, 2, 0]

@@ -53,7 +53,7 @@ __all__ = [
     "Relation", "IPSOResult", "compare", "compare_reference", "all_serps", "relation_grid",
     "hasse_edges", "CategoryCounts", "enumerate_counts", "count_categories", "closed_form_counts",
     "MonteCarloResult", "monte_carlo", "exact_sign", "golden_rbp_exact", "QSqrt5",
-    "table1", "TABLE1_METRICS", "axis_order", "axis_tau", "fig3_scores", "plot_hasse",
+    "table1", "TABLE1_METRICS", "axis_order", "fig3_convention_taus", "axis_tau", "fig3_scores", "plot_hasse",
     "plot_grid", "plot_fig3",
 ]
 
@@ -104,7 +104,9 @@ def _exact_ints(a1: np.ndarray, a2: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     {0, 0.2, 0.8, 1}.
     """
     if a1.dtype.kind in "biu" and a2.dtype.kind in "biu":
-        return a1.astype(np.int64), a2.astype(np.int64)
+        if a1.dtype.kind == "u" and a1.dtype.itemsize == 8 or a2.dtype.kind == "u" and a2.dtype.itemsize == 8:
+            return a1.astype(np.int64), a2.astype(np.int64)  # refuse silent wrap-around below
+        return a1, a2
     both = np.concatenate([a1.reshape(-1), a2.reshape(-1)])
     if both.dtype.kind == "f":
         bad = ~np.isfinite(both)
@@ -233,7 +235,10 @@ def compare(s1, s2, k: int | None = None) -> IPSOResult:
             f"SERP batches of shapes {a1.shape[:-1]} and {a2.shape[:-1]} do not broadcast"
         ) from None
     i1, i2 = _exact_ints(a1, a2)
-    cumul = np.cumsum(i1 - i2, axis=-1)
+    # the narrowest integer type that holds every prefix sum (speed; values stay exact)
+    bound = k * max(int(np.abs(i1).max(initial=0)), int(np.abs(i2).max(initial=0)), 1)
+    dt = np.int16 if 2 * bound < 2**15 else (np.int32 if 2 * bound < 2**31 else np.int64)
+    cumul = np.cumsum(np.subtract(i1, i2, dtype=dt), axis=-1, dtype=dt)
     pos, neg = cumul > 0, cumul < 0
     any_pos, any_neg = pos.any(-1), neg.any(-1)
     first_pos = np.where(any_pos, pos.argmax(-1) + 1, 0)
@@ -706,12 +711,53 @@ def fig3_scores(serps: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
-def axis_order(scores: np.ndarray, tie_break: str = "lex") -> np.ndarray:
+def fig3_convention_taus(k: int = 6) -> pd.DataFrame:
+    """τ of Fig. 3's panes (b), (c), (d) under each reading of the paper's AP, NDCG and axis
+    tie-breaking, to show which reading reproduces the published τ (MM23 §2).
+
+    AP@k normalised by k (``"k"``) or by the number of relevant documents in the SERP
+    (``"nrel"``); NDCG@k with the 1/log2(i+1) discount (``"log2p1"``) or Järvelin–Kekäläinen's
+    base-2 discount (``"jk2"``), ideal = k relevant (``"k"``) or = the SERP's own relevant count
+    sorted to the top (``"nrel"``); ties on an axis broken by ascending or descending lexicographic
+    order. RBP(0.5) has no ties.
+    """
+    from .measures import NDCG, SP
+
+    serps = all_serps(k)
+    nrel = serps.sum(1)
+    sp = SP().exact(serps)
+    aps = {
+        "k": sp / k,
+        "nrel": np.array([x / int(n) if n else Fraction(0) for x, n in zip(sp, nrel)], dtype=object),
+    }
+    ndcgs = {}
+    for disc, m in (("log2p1", NDCG(discount="log2p1")), ("jk2", NDCG(base=2))):
+        ndcgs[(disc, "k")] = m(serps, rb=k)
+        ndcgs[(disc, "nrel")] = m(serps, rb=nrel)
+    rbp = fig3_scores(serps)["RBP(0.5)"]
+    rows = []
+    for tb in ("lex", "lex_desc"):
+        pr = axis_order(rbp, tb)
+        for an, a in aps.items():
+            pa = axis_order(a, tb)
+            for (dn, ideal), v in ndcgs.items():
+                pn = axis_order(v, tb, float_ties="snap")
+                rows.append({
+                    "AP normalised by": an, "NDCG discount": dn, "NDCG ideal": ideal, "ties": tb,
+                    "tau_b": float(axis_tau(pr, pn)), "tau_c": float(axis_tau(pa, pr)),
+                    "tau_d": float(axis_tau(pa, pn)),
+                })
+    return pd.DataFrame(rows)
+
+
+def axis_order(scores: np.ndarray, tie_break: str = "lex", float_ties: str = "error") -> np.ndarray:
     """Axis position (0 = lowest score) of each SERP for an increasing-score axis.
 
     ``scores[i]`` belongs to ``all_serps(k)[i]``. Ties are broken by lexicographic (= RBP(0.5))
     order, ascending (``"lex"``) or descending (``"lex_desc"``); ``"lex"`` reproduces MM23's
-    Fig. 3 τ values. Float scores must be separated by more than rounding error (else ValueError).
+    Fig. 3 τ values. Float scores must be separated by more than rounding error, else ValueError;
+    with ``float_ties="snap"`` scores that close are *assumed* tied instead (used only for the
+    alternative readings in :func:`fig3_convention_taus`, e.g. nDCG = 1 for every ideal SERP).
     """
     n = len(scores)
     lex = np.arange(n) if tie_break == "lex" else -np.arange(n)
@@ -727,7 +773,12 @@ def axis_order(scores: np.ndarray, tie_break: str = "lex") -> np.ndarray:
         tol = 1e-12 * max(1.0, float(np.abs(v).max()))
         amb = (gaps > 0) & (gaps <= tol)
         if amb.any():
-            raise ValueError("two float scores are within rounding error; cannot order them exactly")
+            if float_ties != "snap":
+                raise ValueError("two float scores are within rounding error; cannot order them exactly")
+            # map each run of near-equal sorted values onto the run's first value
+            grp = np.concatenate([[0], np.cumsum(gaps > tol)])
+            rep = srt[np.searchsorted(grp, grp, side="left")]
+            v = rep[np.searchsorted(srt, v)]
         order = list(np.lexsort((lex, v)))
     pos = np.empty(n, dtype=np.int64)
     pos[np.asarray(order)] = np.arange(n)
@@ -791,30 +842,39 @@ def plot_grid(serps_rows: np.ndarray, serps_cols: np.ndarray | None = None, ax=N
 
 
 def plot_hasse(k: int = 3, ax=None, highlight: Sequence[Sequence[int]] = ((1, 0, 0), (0, 1, 1))):
-    """MM23 Fig. 1: Hasse diagram of ⪰ on the 2^k binary SERPs (levels = number of relevant)."""
+    """MM23 Fig. 1: Hasse diagram of ⪰ on the 2^k binary SERPs; an arrow S1 → S2 means S1 ⪰ S2.
+
+    Rows hold the SERPs with the same number of relevant documents (Prec@k is constant on a row,
+    as MM23 §2 notes), the more top-heavy to the left.
+    """
     import matplotlib.pyplot as plt
 
     serps = all_serps(k)
     edges = hasse_edges(serps)
     level = serps.sum(1)
+    dx, w, h = 1.6, 0.55, 0.16
     pos = {}
     for lv in range(k + 1):
-        members = [i for i in range(len(serps)) if level[i] == lv]
-        members.sort(key=lambda i: -i)  # more top-heavy (larger lexicographic) to the left
+        members = sorted((i for i in range(len(serps)) if level[i] == lv), key=lambda i: -i)
         for x, i in enumerate(members):
-            pos[i] = (x - (len(members) - 1) / 2, lv)
+            pos[i] = ((x - (len(members) - 1) / 2) * dx, lv)
     if ax is None:
-        _, ax = plt.subplots(figsize=(4, 5))
+        _, ax = plt.subplots(figsize=(1.6 * max(math.comb(k, k // 2), 2) + 1, 1.2 * (k + 1)))
     for i, j in edges:
         (x1, y1), (x2, y2) = pos[i], pos[j]
-        ax.annotate("", xy=(x1, y1 - 0.12), xytext=(x2, y2 + 0.12),
-                    arrowprops=dict(arrowstyle="->", color="0.3"))
-    hl = {tuple(h) for h in highlight}
+        if y1 == y2:  # same number of relevant: a Rule-2 swap, drawn sideways
+            sgn = 1 if x2 > x1 else -1
+            start, end = (x1 + sgn * w, y1), (x2 - sgn * w, y2)
+        else:
+            start, end = (x1, y1 - h), (x2, y2 + h)
+        ax.annotate("", xy=end, xytext=start, arrowprops=dict(arrowstyle="->", color="0.25", lw=1.2))
+    hl = {tuple(x) for x in highlight}
     for i, (x, y) in pos.items():
         face = "#d62728" if tuple(serps[i].tolist()) in hl else "white"
         ax.text(x, y, "[" + ",".join(map(str, serps[i])) + "]", ha="center", va="center",
                 fontfamily="monospace", bbox=dict(boxstyle="round", fc=face, ec="0.3"))
-    ax.set_xlim(-2, 2)
+    span = max(abs(x) for x, _ in pos.values()) + dx / 2 + 0.3
+    ax.set_xlim(-span, span)
     ax.set_ylim(-0.5, k + 0.5)
     ax.axis("off")
     return ax
@@ -957,4 +1017,21 @@ def save_figure(fig, stem: str, paper: str = "mm23") -> list[str]:
         meta = {"CreationDate": None} if ext == "pdf" else {"Software": None}
         fig.savefig(path, dpi=150, bbox_inches="tight", metadata=meta)
         names.append(f"{paper}/{path.name}")
+    return names
+
+
+def save_table2(exact_percent: pd.DataFrame, mc: pd.DataFrame | None = None, n_pairs: int | None = None,
+                seed: int | None = None, paper: str = "mm23") -> list[str]:
+    """Write Table 2 to ``figures/<paper>/``: the exact fractions (``table2_exact.csv``) and, if
+    given, the Monte Carlo estimates from simulated pairs
+    (``table2_montecarlo_simulated_<n>pairs.csv``); returns the names written."""
+    from .paths import figures_dir
+
+    d = figures_dir(paper)
+    exact_percent.to_csv(d / "table2_exact.csv", float_format="%.6f")
+    names = [f"{paper}/table2_exact.csv"]
+    if mc is not None:
+        name = f"table2_montecarlo_simulated_{n_pairs}pairs_seed{seed}.csv"
+        mc.to_csv(d / name, float_format="%.8f")
+        names.append(f"{paper}/{name}")
     return names
