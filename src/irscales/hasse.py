@@ -304,13 +304,38 @@ def draw_hasse(N: int = 4, ax=None, title: str | None = None):
     return fig
 
 
-def draw_spacing(sp: Spacing, ax, title: str | None = None, ylabel: str = "score"):
-    """One panel of FFF21 Fig. 2: a square per distinct value, tied runs written beside it."""
+def _spread(ys: list[float], sep: float) -> list[float]:
+    """Label positions near ``ys`` (increasing) at least ``sep`` apart, staying in the data range."""
+    out = list(ys)
+    for i in range(1, len(out)):
+        out[i] = max(out[i], out[i - 1] + sep)
+    top = ys[-1] if ys else 0.0
+    if out and out[-1] > top:  # pushed past the top: shift down from above as little as needed
+        out[-1] = max(top, ys[-1])
+        for i in range(len(out) - 2, -1, -1):
+            out[i] = min(out[i], out[i + 1] - sep)
+    return out
+
+
+def draw_spacing(sp: Spacing, ax, title: str | None = None, ylabel: str = "score", per_line: int = 4):
+    """One panel of FFF21 Fig. 2: a square per distinct value, tied runs written beside it
+    (``per_line`` runs per text line; labels of close values are spread apart with a leader)."""
     ys = [float(v) for v in sp.values]
     ax.plot([0] * len(ys), ys, "s", color="tab:blue", ms=5)
-    for y, rs in zip(ys, sp.runs):
-        ax.text(0.08, y, " ".join(run_label(r) for r in rs), va="center", fontsize=6)
-    ax.set_xlim(-0.1, 1.4)
+    labels = []
+    for rs in sp.runs:
+        names = [run_label(r) for r in rs]
+        labels.append("\n".join(" ".join(names[i:i + per_line]) for i in range(0, len(names), per_line)))
+    span = (ys[-1] - ys[0]) or 1.0
+    nlines = [lab.count("\n") + 1 for lab in labels]
+    sep = 0.035 * span * max(1, min(nlines))
+    label_y = _spread(ys, sep)
+    for y, ly, lab in zip(ys, label_y, labels):
+        ax.text(0.12, ly, lab, va="center", fontsize=6)
+        if abs(ly - y) > 1e-9 * span:
+            ax.plot([0.02, 0.11], [y, ly], color="0.6", lw=0.5)
+    ax.set_xlim(-0.1, 1.6)
+    ax.set_ylim(min(ys[0], label_y[0]) - 0.05 * span, max(ys[-1], label_y[-1]) + 0.05 * span)
     ax.set_xticks([])
     ax.set_ylabel(ylabel, fontsize=8)
     ax.tick_params(axis="y", labelsize=7)
