@@ -466,8 +466,11 @@ class _Kernel:
         if self.is_int:
             u, cnt = np.unique(k, return_counts=True)
             return u, cnt.astype(np.int64)
-        order = np.lexsort((ident, k))
+        # the order inside a near-tie cluster is irrelevant (clusters are reduced to identity sets),
+        # so sorting the floats alone suffices
+        order = np.argsort(k)
         k, ident = k[order], ident[order]
+        del order
         if not len(k):
             return k, np.empty(0, np.int64)
         new_cluster = np.concatenate([[True], np.diff(k) > self.delta])
@@ -1104,14 +1107,21 @@ def _run_engine(ker, cache, memory_mb, workers, client, progress, verify):
                 store(i, _chunk_task(*a))
                 bar.update(1)
         else:
-            from concurrent.futures import ProcessPoolExecutor
+            from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
             import multiprocessing as mp_
             # fork: workers inherit the imported modules (spawn would re-import a user's __main__)
             ctx = mp_.get_context("fork" if "fork" in mp_.get_all_start_methods() else "spawn")
             with ProcessPoolExecutor(workers, mp_context=ctx) as ex:
-                for i, res in zip(todo, ex.map(_chunk_task, *zip(*args))):
-                    store(i, res)
-                    bar.update(1)
+                # at most workers + 1 chunks in flight, so finished results never pile up in memory
+                pending, queue = {}, list(zip(todo, args))[::-1]
+                while queue or pending:
+                    while queue and len(pending) < workers + 1:
+                        i, a = queue.pop()
+                        pending[ex.submit(_chunk_task, *a)] = i
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for f in done:
+                        store(pending.pop(f), f.result())
+                        bar.update(1)
     finally:
         bar.close()
     return [results[i] for i in range(len(entries))], d
