@@ -221,3 +221,27 @@ def test_clear_errors():
         H.exact_values(M.DCG(base=2), 5)
     with pytest.raises(ValueError, match="binary gains only"):
         H.exact_values(M.DCG(base=10), 4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=20, unique=True), st.floats(0.001, 0.1))
+def test_label_spreading_keeps_order_and_separation(ys, sep):
+    ys = sorted(ys)
+    out = H._spread(ys, sep)
+    assert len(out) == len(ys)
+    assert all(b - a >= sep * (1 - 1e-9) for a, b in zip(out, out[1:]))
+    assert out[-1] <= max(ys[-1], ys[0] + sep * (len(ys) - 1)) + 1e-9
+
+
+def test_spacing_rows_list_values_top_first_with_phi():
+    rows = H.spacing(H.exact_values(M.RR(), 4), "RR").rows()
+    assert [r["value"] for r in rows] == ["1", "1/2", "1/3", "1/4", "0"]
+    assert [r["phi"] for r in rows] == [5, 4, 3, 2, 1]
+    assert rows[2]["runs"] == "(0,0,1,1) (0,0,1,0)"
+
+
+def test_qlog3_equality_and_hash_are_consistent():
+    a = H.QLog3(F(1, 2), F(1)) + H.QLog3(F(1), F(0))
+    b = H.QLog3(F(3, 2), F(1))
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert str(b) == "3/2 + 1/log2(3)" and str(H.QLog3(F(0), F(1))) == "1/log2(3)"
