@@ -143,6 +143,12 @@ def test_friedman_hand_worked():
     # q(0,2) = 2/sqrt(1/3) = 3.46 > 3.3145 (significant); q(0,1) = q(1,2) = 1.73 (not)
     assert list(res.significant) == [False, True, False]
     assert res.statistic[1] == pytest.approx(2 * math.sqrt(3))
+    # p-value of the range of k = 3 normal means (df = ∞), integrated independently:
+    # P(Q > q) = 1 - k ∫ φ(z) [Φ(z) − Φ(z − q)]^(k−1) dz
+    from scipy.integrate import quad
+    q = 2 * math.sqrt(3)
+    cdf = 3 * quad(lambda z: st.norm.pdf(z) * (st.norm.cdf(z) - st.norm.cdf(z - q)) ** 2, -12, 12)[0]
+    assert res.pvalue[1] == pytest.approx(1 - cdf, rel=1e-6)
 
 
 # --------------------------------------------------------------------------- cross-checks
@@ -198,7 +204,7 @@ def test_one_way_tukey_matches_statsmodels_and_scipy(continuous_scores):
     from statsmodels.stats.multicomp import pairwise_tukeyhsd
     s = continuous_scores
     t, n_sys = s.shape
-    res = sg.anova1_tukey(s)
+    res = sg.anova1_tukey(s, pvalues=True)
     sm = pairwise_tukeyhsd(s.T.ravel(), np.repeat(np.arange(n_sys), t), alpha=0.05)
     np.testing.assert_array_equal(res.significant, sm.reject)
     np.testing.assert_allclose(res.pvalue, sm.pvalues, atol=2e-3)  # statsmodels' p-values are interpolated
@@ -230,6 +236,28 @@ def test_fraction_and_float_inputs_agree_when_floats_are_exact(tied_scores):
     for key in sg.TESTS:
         np.testing.assert_array_equal(a[key].significant, b[key].significant)
         np.testing.assert_allclose(a[key].statistic, b[key].statistic, rtol=1e-12, equal_nan=True)
+
+
+def test_fraction_paths_scaled_integers_and_python_fractions_agree(monkeypatch):
+    rng = np.random.default_rng(4)
+    k = rng.integers(0, 31, size=(12, 6))
+    ex = np.vectorize(lambda v: Fr(int(v), 30), otypes=[object])(k)
+    ex[:, 5] = ex[:, 4] + Fr(1, 30)  # a constant difference: t = inf exactly
+    scaled = sg.significance_tests(ex)
+    assert sg._prepare(ex).scaled is not None
+    monkeypatch.setattr(sg, "_common_denominator", lambda exact: None)
+    assert sg._prepare(ex).scaled is None
+    slow = sg.significance_tests(ex)
+    for key in sg.TESTS:
+        np.testing.assert_array_equal(scaled[key].significant, slow[key].significant)
+        np.testing.assert_array_equal(scaled[key].statistic, slow[key].statistic)
+    assert scaled["ttest"].statistic[-1] == -np.inf  # pair (4, 5): d = -1/30 on every topic
+
+
+def test_common_denominator_gives_up_on_overflow():
+    big = np.array([[Fr(1, 2**40 + 15), Fr(1, 2**40 + 17)], [Fr(0), Fr(1)]], dtype=object)
+    assert sg._common_denominator(big) is None
+    assert sg.sign_test(big).pvalue.shape == (1,)
 
 
 @settings(max_examples=25, deadline=None)
@@ -333,7 +361,7 @@ def test_all_eight_tests_at_trec8_scale_are_fast():
     rng = np.random.default_rng(0)
     s = rng.integers(0, 31, size=(50, 129)) / 30  # P@30-like scores: 129 systems, 50 topics
     t0 = time.perf_counter()
-    res = sg.significance_tests(s, pvalues=False)
+    res = sg.significance_tests(s)  # default: rank-test Tukey p-values computed, ANOVA ones skipped
     elapsed = time.perf_counter() - t0
     assert all(len(res[k].significant) == 8256 for k in sg.TESTS)
     assert elapsed < 20  # about 1 s on the 2-core machine; generous for loaded CI runners

@@ -32,7 +32,11 @@ exact; with floats equal magnitudes can differ in the last bit (0.3−0.1 vs 0.5
 MATLAB's ``signrank`` does, two magnitudes are tied when they differ by at most
 ``eps(x) + eps(y)`` of the scores that produced them. Exact binomial / signed-rank tail counts are
 compared with α in integer arithmetic. Parametric statistics (t, F, Tukey's q) are computed in
-floating point; no tie decision depends on them.
+floating point; no tie decision depends on them. Fractions sharing a common denominator that fits
+in 64 bits (P@30: 30) are handled as scaled integers, others as Python Fractions (slower).
+
+Tukey-type decisions use the studentized-range critical value; per-pair p-values are optional
+(``pvalues=``) because scipy needs minutes for the 8,256 pairs of a TREC-8-sized track.
 """
 
 from __future__ import annotations
@@ -76,6 +80,21 @@ class _Scores:
     codes: np.ndarray           # (T, S) int64, exact order codes over the whole matrix
     exact: np.ndarray | None    # (T, S) object Fractions, or None for float input
     systems: tuple[str, ...]
+    scaled: np.ndarray | None = None  # (T, S) int64 = exact · L (common denominator), if it fits
+
+
+def _common_denominator(exact: np.ndarray) -> np.ndarray | None:
+    """``exact · L`` as int64 with L the lcm of the denominators, when differences cannot overflow."""
+    flat = exact.ravel().tolist()
+    den = 1
+    for v in flat:
+        den = math.lcm(den, v.denominator)
+        if den > 2**62:
+            return None
+    nums = [v.numerator * (den // v.denominator) for v in flat]
+    if max(abs(n) for n in nums) >= 2**61:  # |a − b| must stay below 2**62
+        return None
+    return np.array(nums, dtype=np.int64).reshape(exact.shape)
 
 
 def _prepare(scores, systems=None) -> _Scores:
@@ -103,7 +122,8 @@ def _prepare(scores, systems=None) -> _Scores:
             raise ValueError(f"{len(names)} system names given for {s} systems (columns of scores)")
         if len(set(names)) != s:
             raise ValueError("system names must be distinct")
-    return _Scores(values, codes, exact, names)
+    scaled = _common_denominator(exact) if exact is not None else None
+    return _Scores(values, codes, exact, names, scaled)
 
 
 def _alpha(alpha: float) -> Fraction:
@@ -365,7 +385,10 @@ def signed_rank_test(scores, alpha: float = 0.05, systems=None, method: str = "a
     nonzero = cx != cy
     pos = cx > cy
     n = nonzero.sum(axis=1)
-    if sc.exact is not None:
+    if sc.scaled is not None:  # exact integer arithmetic on a common denominator
+        mag = rank_codes(np.abs(sc.scaled[:, i].T - sc.scaled[:, j].T)).astype(float)
+        tol = None
+    elif sc.exact is not None:
         diff = np.abs(sc.exact[:, i].T - sc.exact[:, j].T)  # exact Fractions
         mag = rank_codes(diff).astype(float)
         tol = None
@@ -428,9 +451,16 @@ def paired_t_test(scores, alpha: float = 0.05, systems=None) -> PairwiseTest:
     d = sc.values[:, i] - sc.values[:, j]                 # (T, P)
     same = (sc.codes[:, i] == sc.codes[:, j]).all(axis=0)  # identical systems, decided exactly
     # Constant differences: exact when the input is exact, otherwise as the float differences say.
-    if sc.exact is not None:
-        de = sc.exact[:, i] - sc.exact[:, j]
+    if sc.scaled is not None:
+        de = sc.scaled[:, i] - sc.scaled[:, j]
         const = (de == de[0:1, :]).all(axis=0)
+    elif sc.exact is not None:
+        # Only pairs whose float differences are (nearly) constant can be exactly constant.
+        const = np.zeros(d.shape[1], dtype=bool)
+        cand = np.flatnonzero(np.ptp(d, axis=0) <= 1e-9 * (1.0 + np.abs(d).max(axis=0)))
+        for k in cand:
+            de = sc.exact[:, i[k]] - sc.exact[:, j[k]]
+            const[k] = all(v == de[0] for v in de)
     else:
         const = (d == d[0:1, :]).all(axis=0)
     mean = d.mean(axis=0)
@@ -447,13 +477,19 @@ def paired_t_test(scores, alpha: float = 0.05, systems=None) -> PairwiseTest:
 # --------------------------------------------------------------------------- all-systems procedures
 
 
+# With finite df, above this many pairs the studentized-range p-values are skipped unless asked
+# for: scipy integrates numerically, ~1–30 ms each (minutes for 8,256 pairs); the decisions use
+# the critical value instead. With df = ∞ (rank procedures) they are cheap and always computed.
+_AUTO_PVALUES = 100
+
+
 @lru_cache(maxsize=256)
 def _q_critical(alpha: float, k: int, df: float) -> float:
     """Studentized-range quantile q_{1−α}(k, df); cached because it costs ~0.1–0.4 s per call."""
     return float(stats.studentized_range.ppf(1 - alpha, k, df))
 
 
-def _tukey(means: np.ndarray, se: float, k: int, df: float, alpha: float, pvalues: bool):
+def _tukey(means: np.ndarray, se: float, k: int, df: float, alpha: float, pvalues: bool | None):
     """Tukey–Kramer comparison of all pairs of ``means`` with standard error ``se`` of one mean.
 
     q_ij = |m_i − m_j| / se; significant iff q_ij > q_{1−α}(k, df), the studentized-range
@@ -465,6 +501,8 @@ def _tukey(means: np.ndarray, se: float, k: int, df: float, alpha: float, pvalue
         q = diff / se if se > 0 else np.where(diff > 0, np.inf, np.nan)
     crit = _q_critical(float(alpha), int(k), float(df))
     sig = np.where(np.isnan(q), False, q > crit)
+    if pvalues is None:
+        pvalues = math.isinf(df) or len(q) <= _AUTO_PVALUES
     if pvalues:
         p = np.where(np.isnan(q), np.nan, stats.studentized_range.sf(np.nan_to_num(q, posinf=1e300), k, df))
     else:
@@ -472,7 +510,7 @@ def _tukey(means: np.ndarray, se: float, k: int, df: float, alpha: float, pvalue
     return i, j, q, p, sig, float(crit)
 
 
-def anova1_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool = True) -> PairwiseTest:
+def anova1_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None = None) -> PairwiseTest:
     r"""One-way ANOVA with the system as factor, then Tukey HSD on all pairs (FFF21 §7.3).
 
     Model y_ij = μ + α_j + ε_ij (topics are replicates). With T topics, S systems, ȳ_j the mean of
@@ -483,8 +521,9 @@ def anova1_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool = True
         F = \frac{SS_{sys}/(S-1)}{SS_{err}/(S(T-1))}
 
     Tukey HSD: q_ij = |ȳ_i − ȳ_j| / sqrt(MSE/T), significant iff q_ij > q_{1−α}(S, S(T−1)).
-    ``pvalues=False`` skips the (slow, ~0.4 ms each) studentized-range p-values; decisions do not
-    need them.
+    ``pvalues``: compute the per-pair studentized-range p-values (``None``: only for ≤ 100 pairs;
+    scipy needs ~1–30 ms each). Decisions use the critical value and never need them; pairs
+    without a computed p-value get NaN.
     """
     sc = _prepare(scores, systems)
     _alpha(alpha)
@@ -504,7 +543,7 @@ def anova1_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool = True
     return PairwiseTest("anova1", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
 
 
-def anova2_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool = True) -> PairwiseTest:
+def anova2_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None = None) -> PairwiseTest:
     r"""Two-way ANOVA topic + system (Tague-Sutcliffe & Blustein), Tukey HSD on systems (FFF21 §7.3).
 
     Model y_ij = μ + τ_i + α_j + ε_ij, one observation per (topic i, system j), no interaction.
@@ -543,7 +582,7 @@ def anova2_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool = True
     return PairwiseTest("anova2", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
 
 
-def kruskal_wallis_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool = True) -> PairwiseTest:
+def kruskal_wallis_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None = None) -> PairwiseTest:
     r"""Kruskal–Wallis test, then Tukey-type comparison of mean ranks (FFF21 §7.3; MATLAB).
 
     All N = T·S scores are ranked together (average ranks for ties); R̄_j is the mean rank of system
@@ -573,7 +612,7 @@ def kruskal_wallis_tukey(scores, alpha: float = 0.05, systems=None, pvalues: boo
     return PairwiseTest("kruskalwallis", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
 
 
-def friedman_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool = True) -> PairwiseTest:
+def friedman_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None = None) -> PairwiseTest:
     r"""Friedman test, then Tukey-type comparison of mean ranks (FFF21 §7.3; MATLAB).
 
     Systems are ranked within each topic (average ranks for ties); R̄_j is the mean rank of system
@@ -609,11 +648,13 @@ _PROCEDURES = {
 
 
 def significance_tests(scores, tests=TESTS, alpha: float = 0.05, systems=None,
-                       pvalues: bool = True) -> SignificanceResult:
+                       pvalues: bool | None = None) -> SignificanceResult:
     """Run several procedures (keys of :data:`TESTS`) on one ``(T, S)`` score matrix.
 
-    ``pvalues=False`` skips the studentized-range p-values of the Tukey-type procedures (their
-    decisions use the critical value and do not need them); it saves seconds at TREC scale.
+    ``pvalues``: whether the Tukey-type procedures compute studentized-range p-values for every
+    pair (their decisions use the critical value and do not need them). ``None`` (default): always
+    for the rank procedures (infinite df, cheap), and for the ANOVAs only up to 100 pairs, because
+    scipy takes minutes for TREC-scale 8,256 pairs with finite df.
     """
     unknown = [k for k in tests if k not in _PROCEDURES]
     if unknown:
