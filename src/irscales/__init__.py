@@ -2,9 +2,24 @@
 
 Rooms (one concern per module):
 
-- :mod:`irscales.measures`     evaluation measures as declared, vectorised objects
-- :mod:`irscales.io`           TREC run and qrels files → relevance arrays
-- :mod:`irscales.paths`        where shared data, caches and figures live (settings)
+- :mod:`irscales.measures`       evaluation measures as declared, vectorised objects (exact where rational)
+- :mod:`irscales.enumeration`    scales of measures over all runs REL^N, the ranked measure φ (FFF21 §5)
+- :mod:`irscales.orders`         orders on runs, covers, rank functions, FFP17's Δ (FFP19, FFP17)
+- :mod:`irscales.scales`         checkers: ordinal / interval / interval-like scale properties
+- :mod:`irscales.meaningfulness` meaningful statements under permissible transformations (FFF21 §2)
+- :mod:`irscales.setbased`       P, R, F1 on S[N, K] (FFF21 §3.4)
+- :mod:`irscales.hasse`          Hasse diagrams of runs (FFF21 Fig. 1)
+- :mod:`irscales.ipso`           innate pairwise SERP orderings (MM23)
+- :mod:`irscales.corroboration`  MM23's † / ‡ reporting rule
+- :mod:`irscales.correlation`    Kendall τ, τ_AP, overall and topic-by-topic
+- :mod:`irscales.significance`   the eight significance procedures of FFF21 §7.3
+- :mod:`irscales.io`             TREC run and qrels files → relevance arrays
+- :mod:`irscales.collections`    the Collection data layer (TREC or simulated)
+- :mod:`irscales.simulate`       simulated TREC-like collections (labelled simulated)
+- :mod:`irscales.published`      the papers' printed numbers and the comparison with ours
+- :mod:`irscales.report`         the companion report
+- :mod:`irscales.paths`          settings: shared folder, cache, figures
+- :mod:`irscales.cli`            the ``irscales`` command line
 """
 
 from importlib.metadata import PackageNotFoundError, version
