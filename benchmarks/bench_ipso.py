@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import time
 
 import numpy as np
@@ -22,10 +23,22 @@ import numpy as np
 from irscales import ipso
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (Monte Carlo workers)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + ch.ru_utime + ch.ru_stime
+
+
 def timed(fn, *args, **kw):
-    t = time.perf_counter()
+    """(result, (wall seconds, CPU seconds)); on a busy machine the CPU time is the steadier one."""
+    c, t = _cpu(), time.perf_counter()
     out = fn(*args, **kw)
-    return out, time.perf_counter() - t
+    return out, (time.perf_counter() - t, _cpu() - c)
+
+
+def scale(t: tuple[float, float], f: float) -> tuple[float, float]:
+    return (t[0] * f, t[1] * f)
 
 
 def main() -> None:
@@ -60,7 +73,7 @@ def main() -> None:
                  f"largest distance of an estimate from the exact value: {worst:.2f} SE"))
     if n_mc != 10**9:
         rows.append(("Monte Carlo, 10^9 pairs (EXTRAPOLATED linearly from the row above)",
-                     t_mc * 1e9 / n_mc, "extrapolated"))
+                     scale(t_mc, 1e9 / n_mc), "extrapolated"))
 
     # the same pairs through the per-pair loop and through the vectorised Algorithm 1
     m, k = args.loop_pairs, 100
@@ -73,22 +86,23 @@ def main() -> None:
     same = bool(np.array_equal(np.array([int(r) for r in ref]), vec.relation))
     rows.append((f"per-pair Python loop (authors' shape), {m:,} pairs, k = 100", t_loop, f"agrees with compare(): {same}"))
     rows.append((f"vectorised compare(), same {m:,} pairs, k = 100", t_vec,
-                 f"loop / vectorised = {t_loop / t_vec:.0f}×"))
-    loop_1e9 = t_loop * 1e9 / m
+                 f"loop / vectorised = {t_loop[1] / t_vec[1]:.0f}× (CPU)"))
+    loop_1e9 = scale(t_loop, 1e9 / m)
     rows.append(("per-pair Python loop, 10^9 pairs, k = 100 (EXTRAPOLATED)", loop_1e9,
-                 f"loop / Monte Carlo kernel = {loop_1e9 / (t_mc * 1e9 / n_mc):.0f}×"))
+                 f"loop / Monte Carlo = {loop_1e9[1] / (t_mc[1] * 1e9 / n_mc):.0f}× (CPU)"))
     k15 = 15
     la15, lb15 = a[:, :k15].tolist(), b[:, :k15].tolist()
     _, t_loop15 = timed(lambda: [ipso.compare_reference(x, y, k15) for x, y in zip(la15, lb15)])
-    loop_all15 = t_loop15 * 4**15 / m
+    loop_all15 = scale(t_loop15, 4**15 / m)
     rows.append(("per-pair Python loop over all 4^15 pairs, k = 15 (EXTRAPOLATED)", loop_all15,
-                 f"loop / brute force = {loop_all15 / t_bf:.0f}×"))
+                 f"loop / brute force = {loop_all15[1] / t_bf[1]:.0f}× (CPU)"))
 
     print(f"Machine: {platform.machine()}, {os.cpu_count()} CPUs visible, Python {platform.python_version()}, numpy {np.__version__}\n")
-    print("| computation | seconds | check |")
-    print("|---|---:|---|")
+    print(f"Load average at the end: {os.getloadavg()[0]:.2f} (wall times grow with other load; CPU times less so)\n")
+    print("| computation | wall seconds | CPU seconds | check |")
+    print("|---|---:|---:|---|")
     for name, t, note in rows:
-        print(f"| {name} | {t:,.3f} | {note} |")
+        print(f"| {name} | {t[0]:,.3f} | {t[1]:,.3f} | {note} |")
 
 
 if __name__ == "__main__":
