@@ -245,3 +245,17 @@ def test_qlog3_equality_and_hash_are_consistent():
     b = H.QLog3(F(3, 2), F(1))
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
     assert str(b) == "3/2 + 1/log2(3)" and str(H.QLog3(F(0), F(1))) == "1/log2(3)"
+
+
+@pytest.mark.parametrize("N", range(1, 7))
+def test_cross_check_with_orders_weak_top_heaviness(N):
+    """The FFF21 Fig. 1 order is FFP17's weak top-heaviness for binary runs (irscales.orders)."""
+    from irscales import orders as O
+
+    runs = [tuple(int(x) for x in r) for r in O.binary_runs(N)]
+    wth = O.WeakTopHeaviness()
+    le = wth.leq_matrix(np.array(runs))
+    assert {(runs[i], runs[j]) for i, j in zip(*np.nonzero(le))} == {
+        (r, s) for r in runs for s in runs if H.leq(r, s)}
+    lo, hi = wth.covers(np.array(runs))
+    assert {(runs[i], runs[j]) for i, j in zip(lo, hi)} == set(H.cover_edges(N))
