@@ -237,3 +237,9 @@ def test_from_trec_error_surfaces_path_and_line(tmp_path):
 def test_unknown_preset():
     with pytest.raises(KeyError, match="unknown preset 'sim-x'"):
         load_preset("sim-x")
+
+
+def test_repr_is_short_and_says_simulated():
+    r = repr(load_preset("sim-t27", depth=5, seed=0))
+    assert r == ("Collection(72 systems x 50 topics, depth 5, grades 0..2, labels ['corpus', 'track']; "
+                 "simulated: sim-t27 seed=0 depth=5)")

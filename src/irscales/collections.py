@@ -93,6 +93,12 @@ class Collection:
         if len(set(self.topics)) != T or len(set(self.systems)) != S:
             raise ValueError("topic and system names must be unique")
 
+    def __repr__(self) -> str:
+        S, T, N = self.rel.shape
+        labels = sorted(list(self.topic_labels) + list(self.system_labels))
+        return (f"Collection({S} systems x {T} topics, depth {N}, grades 0..{self.max_grade}, "
+                f"labels {labels}; {self.provenance})")
+
     # ------------------------------------------------------------------ basic views
     @property
     def depth(self) -> int:
