@@ -372,3 +372,82 @@ def test_ffp17_rates_table_and_conclusions():
     none = df[df.restriction == "none"].groupby("measure")["violations"].sum()
     assert (none > 0).all()
     assert set(df.columns) >= {"N", "measure", "restriction", "checked", "violations", "rate"}
+
+
+# ------------------------------------------------------------------ reproduction helpers
+
+
+def test_section5_helper_and_reproduced_items():
+    from irscales.scales import ffp19_section5
+
+    sec5 = ffp19_section5([1, 0, 2, 0, 1], [1, 1, 0, 0, 0])
+    assert sec5["order"] == "r ≺ s" and sec5["G"] == Fraction(1, 2)
+    assert sec5["2gRBP(r)"] == "(1 - p)(1 + 2p^2 + p^4)" and sec5["2gRBP(s)"] == "(1 - p)(1 + p)"
+    lo, hi = sec5["gRBP threshold"]
+    assert lo**3 + 2 * lo - 1 < 0 < hi**3 + 2 * hi - 1
+    from irscales.scales import ffp19_reproduced
+
+    rep = ffp19_reproduced(ffp19_summary(range(1, 5), range(1, 4)), sec5, "r ≺ s")
+    cmp = published.compare("ffp19", rep)
+    # the only mismatch is the rounded-up threshold 0.454 (exact root 0.45340)
+    assert cmp.mismatches()["item"].tolist() == ["s5/gRBP_threshold"]
+
+
+def test_relation_and_gain_gap_helpers():
+    from irscales.scales import min_gain_gap, relation_str, vec_str
+
+    w = WeakTopHeaviness(1)
+    assert relation_str(w, [1, 0, 0], [0, 1, 1]) == "r ∥ s"
+    assert relation_str(w, [0, 1], [1, 0]) == "r ≺ s" and relation_str(w, [1, 0], [0, 1]) == "s ≺ r"
+    assert relation_str(SetBased(1), [0, 1], [1, 0]) == "r ~ s"
+    assert min_gain_gap([0, 1, 3]) == Fraction(1, 3) and min_gain_gap([0, 1, 2]) == Fraction(1, 2)
+    with pytest.raises(ValueError, match="increase strictly"):
+        min_gain_gap([0, 2, 1])
+    assert vec_str(np.array([0, 1, 2])) == "(0,1,2)"
+
+
+def test_interval_agrees_on_ffp17_examples():
+    from irscales.scales import interval_agrees
+
+    r, s, u, v = (np.array(ERR_EX[k]) for k in "rsuv")
+    assert not interval_agrees(ERR(), r, s, u, v)
+    assert interval_agrees(RBP(p=0.8), r, s, u, v) and interval_agrees(DCG(), r, s, u, v)
+
+
+def test_mass_gap_triples_shape_and_thresholds():
+    from irscales.scales import mass_gap_triples
+
+    df = mass_gap_triples(5)
+    runs = binary_runs(5)
+    assert len(df) > 0
+    for row in df.head(50).itertuples(index=False):
+        r, s, u = runs[row.r], runs[row.s], runs[row.u]
+        assert u.sum() == s.sum() == r.sum() + 2
+        d1, d2 = delta(r, s), delta(s, u)
+        assert np.all(d1 <= d2) and np.any(d1 < d2)
+        # RBP violates just above the threshold and not just below it (exactly)
+        p_hi = Fraction(row.rbp_threshold) + Fraction(1, 10**6)
+        p_lo = Fraction(row.rbp_threshold) - Fraction(1, 10**6)
+        vals_hi = RBP(p=p_hi).exact(np.stack([r, s, u]))
+        vals_lo = RBP(p=p_lo).exact(np.stack([r, s, u]))
+        assert vals_hi[1] - vals_hi[0] > vals_hi[2] - vals_hi[1]
+        assert vals_lo[1] - vals_lo[0] <= vals_lo[2] - vals_lo[1]
+    assert 0.5 < df.rbp_threshold.min() and df.rbp_threshold.max() < 1
+
+
+def test_figures_are_written(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from irscales.scales import plot_interval_like_rates, plot_vs_rank, save_figure
+
+    monkeypatch.setenv("IRSCALES_FIGURES", str(tmp_path))
+    fig, ax = plt.subplots()
+    plot_vs_rank({"RBP": RBP(p=0.5)}, StrongTopHeaviness(1), binary_runs(3), ax=ax)
+    assert save_figure(fig, "ffp19", "t") == ["ffp19/t.png", "ffp19/t.pdf"]
+    assert (tmp_path / "ffp19" / "t.png").exists()
+    plt.close(fig)
+    fig = plot_interval_like_rates(interval_like_rates({"RBP": RBP(p=0.8)}, [2, 3]))
+    plt.close(fig)

@@ -33,6 +33,7 @@ with the smallest total natural length (ρ distances), ties broken by run index.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,6 +50,8 @@ __all__ = [
     "check_interval_like", "first_failure", "intervals", "checks_frame", "p_threshold", "poly_root",
     "grbp_difference_poly", "poly_str", "contribution_terms", "terms_str", "Case", "ffp19_cases",
     "run_case", "ffp19_summary", "interval_like_rates", "rbp_interval_like_threshold",
+    "relation_str", "vec_str", "min_gain_gap", "ffp19_section5", "ffp19_reproduced", "interval_agrees",
+    "mass_gap_triples", "save_figure", "plot_vs_rank", "plot_interval_like_rates",
 ]
 
 FLOAT_TIE = 1e-9
@@ -283,10 +286,10 @@ def check_interval(measure, order: RunOrder, runs, *, rb=None, label: str | None
 
 
 def _cover_pair(runs, mv, lo, hi, a, b) -> dict:
-    out = {"cover1": f"{tuple(runs[lo[a]].tolist())}⋖{tuple(runs[hi[a]].tolist())}",
+    out = {"cover1": f"{_fmt_val(tuple(runs[lo[a]].tolist()))}⋖{_fmt_val(tuple(runs[hi[a]].tolist()))}",
            "step1": _val_diff(mv, hi[a], lo[a])}
     if b is not None:
-        out.update({"cover2": f"{tuple(runs[lo[b]].tolist())}⋖{tuple(runs[hi[b]].tolist())}",
+        out.update({"cover2": f"{_fmt_val(tuple(runs[lo[b]].tolist()))}⋖{_fmt_val(tuple(runs[hi[b]].tolist()))}",
                     "step2": _val_diff(mv, hi[b], lo[b])})
     return out
 
@@ -613,7 +616,7 @@ def run_case(case: Case, ns) -> dict:
                 first = res
         out[prop] = "yes" if first is None else "no"
         out[f"{prop} first failing N"] = str(first.N) if first else "-"
-        out[f"{prop} rate (N={last.N})"] = last.violation_rate
+        out[f"{prop} rate at largest N"] = last.violation_rate
         out[f"{prop} counterexample"] = _fmt_cex(first.counterexample) if first else ""
         out[f"{prop} exact"] = last.exact
     return out
@@ -670,3 +673,225 @@ def rbp_interval_like_threshold(n: int, *, equal_mass: bool = False, lo=Fraction
     if not violates(Fraction(hi)):
         return None
     return p_threshold(violates, Fraction(lo), Fraction(hi), width)
+
+
+# -------------------------------------------------------- FFP19 §5 / FFP17 examples reproduced
+
+
+def relation_str(order: RunOrder, r, s) -> str:
+    """``"r ≺ s"``, ``"s ≺ r"``, ``"r ~ s"`` (equivalent) or ``"r ∥ s"`` (incomparable)."""
+    a, b = bool(order.leq(r, s)), bool(order.leq(s, r))
+    return {(True, False): "r ≺ s", (False, True): "s ≺ r", (True, True): "r ~ s"}.get((a, b), "r ∥ s")
+
+
+def vec_str(v) -> str:
+    """``(0,1,2)``: the compact vector form used in ``data/published/ffp17.csv``."""
+    return "(" + ",".join(str(int(x)) for x in np.asarray(v).reshape(-1)) + ")"
+
+
+def _yes(b) -> str:
+    return "yes" if bool(b) else "no"
+
+
+def min_gain_gap(gains) -> Fraction:
+    """FFP19 §5: G = min_j (g(a_j) − g(a_{j−1})) / g(a_c)."""
+    g = [Fraction(x) for x in gains]
+    if any(b <= a for a, b in itertools.pairwise(g)) or g[0] != 0:
+        raise ValueError(f"gains must start at 0 and increase strictly, got {list(gains)}")
+    return min(b - a for a, b in itertools.pairwise(g)) / g[-1]
+
+
+def ffp19_section5(r, s, gains=(0, 1, 2)) -> dict:
+    """FFP19 §5's counterexample recomputed for runs ``r``, ``s`` (degrees 0..c): the order, the
+    per-rank terms of DCG_2, ERR, RB·AP (lenient), the 2gRBP polynomials, and the exact p above which
+    gRBP_p prefers r (a root of Σ_i (g(r_i) − g(s_i)) p^{i−1} after removing the factor p^k)."""
+    from .measures import ERR, SP
+    from .orders import StrongTopHeaviness
+
+    r = _as_runs(r, what="r").reshape(-1)
+    s = _as_runs(s, what="s").reshape(-1)
+    c = len(gains) - 1
+    pair = np.stack([r, s])
+    dcg = [sum(_term_value(t) for t in contribution_terms("DCG", x)) for x in (r, s)]
+    err = ERR(max_grade=c).exact(pair)
+    sp = SP().exact(pair)
+    g = np.asarray(gains)
+    coef = grbp_difference_poly(r, s, gains)
+    while coef and coef[0] == 0:  # divide by p: the root at 0 is not a crossing in (0, 1)
+        coef = coef[1:]
+    lo, hi = poly_root(coef, Fraction(0), Fraction(1)) if coef else (None, None)
+    scale = int(g[-1] // min(gains[1:])) if all(int(x) == x for x in gains) else 1
+    return {
+        "order": relation_str(StrongTopHeaviness(c), r, s),
+        "DCG2(r)": terms_str(contribution_terms("DCG", r)),
+        "DCG2(s)": terms_str(contribution_terms("DCG", s)),
+        "DCG2 r>s": _yes(dcg[0] > dcg[1]),
+        "ERR(r)": terms_str(contribution_terms("ERR", r, max_grade=c)),
+        "ERR(s)": terms_str(contribution_terms("ERR", s, max_grade=c)),
+        "ERR r>s": _yes(err[0] > err[1]),
+        "RB·AP(r)": terms_str(contribution_terms("SP", r)),
+        "RB·AP(s)": terms_str(contribution_terms("SP", s)),
+        "RB·AP r>s": _yes(sp[0] > sp[1]),
+        f"{scale}gRBP(r)": f"(1 - p)({poly_str([int(x) for x in g[r]])})",
+        f"{scale}gRBP(s)": f"(1 - p)({poly_str([int(x) for x in g[s]])})",
+        "gRBP threshold": (lo, hi),
+        "G": min_gain_gap(gains),
+    }
+
+
+def _term_value(t) -> float:
+    if isinstance(t, Fraction):
+        return float(t)
+    g, rest = t.split("/log")
+    b, i = rest.split(" ")
+    return int(g) / math.log(int(i), int(b))
+
+
+def ffp19_reproduced(summary: pd.DataFrame, section5: dict, gp_order: str) -> dict:
+    """Items of ``data/published/ffp19.csv`` from :func:`ffp19_summary`, :func:`ffp19_section5` and
+    the relation of FFP19 §4.2's gP pair (``gp_order``). Verdicts the paper does not state (e.g.
+    "P is ordinal", implied by "interval") are left out, so every key is a published item."""
+    from .published import load
+
+    printed = set(load("ffp19")["item"])
+    rep: dict = {}
+    for row in summary.itertuples(index=False):
+        for prop in ("ordinal", "interval"):
+            key = f"{row.item}/{prop}"
+            if key in printed:
+                rep[key] = getattr(row, prop)
+    s5 = section5
+    lo, hi = s5["gRBP threshold"]
+    rep.update({
+        "s5/example/order": s5["order"], "s5/DCG2(r)": s5["DCG2(r)"], "s5/DCG2(s)": s5["DCG2(s)"],
+        "s5/DCG2/r>s": s5["DCG2 r>s"], "s5/ERR(r)": s5["ERR(r)"], "s5/ERR(s)": s5["ERR(s)"],
+        "s5/ERR/r>s": s5["ERR r>s"], "s5/2gRBP(r)": s5["2gRBP(r)"], "s5/2gRBP(s)": s5["2gRBP(s)"],
+        "s5/gRBP_threshold": float((lo + hi) / 2), "s5/G": s5["G"],
+        "s5/RB·AP(r)": s5["RB·AP(r)"], "s5/RB·AP(s)": s5["RB·AP(s)"], "s5/RB·AP/r>s": s5["RB·AP r>s"],
+        "s4.2/gP_example/order": gp_order,
+    })
+    return rep
+
+
+def interval_agrees(measure, r, s, u, v, rb=None) -> bool:
+    """M(s) − M(r) ≤ M(v) − M(u), exactly for rational measures (FFP17 §3.3 examples)."""
+    runs = np.stack([_as_runs(x).reshape(-1) for x in (r, s, u, v)])
+    mv = measure_values(measure, runs, rb=rb)
+    k = mv.keys
+    return not bool(_gt(k[1] - k[0], k[3] - k[2], mv.tol))
+
+
+def mass_gap_triples(n: int, gap: int = 2, measures: dict | None = None) -> pd.DataFrame:
+    """FFP17's last example, searched for: all r̂ ≺ ŝ ≺ û in {0,1}^N with Σû = Σŝ = Σr̂ + ``gap``
+    and Δ_ŝr̂ ⪯_d Δ_ûŝ with at least one strict entry. For each triple: the p above which RBP_p
+    violates (M(ŝ) − M(r̂) > M(û) − M(ŝ)) — the largest root in (0, 1) of
+    Σ_j p^{j−1}((ŝ − r̂) − (û − ŝ))_j, computed per distinct polynomial with numpy and then refined
+    exactly — and whether each measure in ``measures`` (default: DCG b=2 and DCG log2(i+1))
+    violates."""
+    from .measures import DCG
+    from .orders import binary_runs
+
+    measures = measures or {"DCG_b02": DCG(), "DCG_log2p1": DCG(discount="log2p1")}
+    runs = binary_runs(n)
+    mass = runs.sum(1)
+    cs = np.cumsum(runs, 1)
+    le = WeakTopHeaviness(1).leq_matrix(runs)
+    vals = {k: measure_values(m, runs) for k, m in measures.items()}
+    out = []
+    for s in range(len(runs)):
+        rs = np.flatnonzero(le[:, s] & (mass == mass[s] - gap))
+        us = np.flatnonzero(le[s, :] & (mass == mass[s]))
+        us = us[us != s]
+        if not len(rs) or not len(us):
+            continue
+        d_sr = np.cumsum(cs[s] - cs[rs], 1)
+        d_us = np.cumsum(cs[us] - cs[s], 1)
+        ok = np.all(d_sr[:, None] <= d_us[None], -1) & np.any(d_sr[:, None] < d_us[None], -1)
+        i, j = np.nonzero(ok)
+        if len(i):
+            out.append((np.full(len(i), s), rs[i], us[j]))
+    if not out:
+        return pd.DataFrame(columns=["r", "s", "u", "rbp_threshold", *measures])
+    s_idx, r_idx, u_idx = (np.concatenate(x) for x in zip(*out))
+    e = (runs[s_idx] - runs[r_idx]) - (runs[u_idx] - runs[s_idx])
+    ue, inv = np.unique(e, axis=0, return_inverse=True)
+    thr = np.array([_largest_root_01([int(x) for x in row]) for row in ue])[inv.reshape(-1)]
+    df = pd.DataFrame({"r": r_idx, "s": s_idx, "u": u_idx, "rbp_threshold": thr})
+    for k, mv in vals.items():
+        kk = mv.keys
+        df[k] = _gt(kk[s_idx] - kk[r_idx], kk[u_idx] - kk[s_idx], mv.tol)
+    return df
+
+
+def _largest_root_01(coeffs: list[int]) -> float:
+    """Largest p in (0, 1) where Σ coeffs[k] p^k changes sign (float; 0 if none). Used for the
+    distribution over many triples; single thresholds are bracketed exactly with :func:`poly_root`."""
+    while coeffs and coeffs[-1] == 0:
+        coeffs = coeffs[:-1]
+    while coeffs and coeffs[0] == 0:
+        coeffs = coeffs[1:]
+    if len(coeffs) < 2:
+        return 0.0
+    c = np.array(coeffs[::-1], dtype=float)
+    roots = np.roots(c)
+    real = np.sort(roots[np.abs(roots.imag) < 1e-9].real)
+    real = real[(real > 1e-9) & (real < 1 - 1e-9)]
+    for x in real[::-1]:
+        if np.sign(np.polyval(c, x - 1e-7)) != np.sign(np.polyval(c, x + 1e-7)):
+            return float(x)
+    return 0.0
+
+
+# ------------------------------------------------------------------------------------- figures
+
+
+def save_figure(fig, paper: str, name: str) -> list[str]:
+    """Write ``fig`` as PNG and PDF to ``figures/<paper>/`` (see :func:`irscales.paths.figures_dir`);
+    returns the relative names (no absolute paths, so notebook outputs are stable)."""
+    from .paths import figures_dir
+
+    d = figures_dir(paper)
+    out = []
+    for ext in ("png", "pdf"):
+        fig.savefig(d / f"{name}.{ext}", dpi=150, bbox_inches="tight", metadata={"CreationDate": None} if ext == "pdf" else None)
+        out.append(f"{paper}/{name}.{ext}")
+    return out
+
+
+def plot_vs_rank(measures: dict[str, object], order: RunOrder, runs, ax=None, title: str = ""):
+    """Each measure (min-max normalised) against the rank function ρ of ``order``: a straight line
+    is an interval scale (FFP19 §2), a monotone curve an ordinal one."""
+    import matplotlib.pyplot as plt
+
+    runs = _space(runs, order)
+    rho = np.asarray(order.rank(runs), dtype=float)
+    srt = np.argsort(rho, kind="stable")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    for lab, m in measures.items():
+        mv = measure_values(m, runs, label=lab)
+        v = np.array([float(mv.value(i)) for i in range(len(runs))])
+        span = v.max() - v.min()
+        ax.plot(rho[srt], (v[srt] - v.min()) / (span if span else 1), lw=1, label=lab)
+    ax.set_xlabel(f"ρ ({order})")
+    ax.set_ylabel("measure, min-max normalised")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_interval_like_rates(rates: pd.DataFrame, title: str = ""):
+    """Violation rate against N, one panel per restriction (output of :func:`interval_like_rates`)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    for ax, restr in zip(axes, ["none", "equal #relevant"]):
+        sub = rates[rates.restriction == restr]
+        for lab, g in sub.groupby("measure", sort=False):
+            ax.plot(g["N"], 100 * g["rate"], marker="o", ms=3, label=lab)
+        ax.set_title("all comparable intervals" if restr == "none" else "endpoints with equal #relevant")
+        ax.set_xlabel("N")
+    axes[0].set_ylabel("violating pairs of comparable intervals (%)")
+    axes[1].legend(fontsize=8)
+    fig.suptitle(title)
+    return fig
