@@ -147,8 +147,8 @@ def test_float_path_agrees_with_integer_path():
     exact = E._Kernel(M.RBP(p=0.8), N, 1)
     flt = E._Kernel(M.RBP(p=0.8), N, 1, int_bits=20)
     assert exact.mode == "int" and flt.mode == "float"
-    ke, ce = exact.reduce_chunk(None, None)
-    kf, cf = flt.reduce_chunk(None, None)
+    ke, ce, _ = exact.reduce_chunk(None, None)
+    kf, cf, multi = flt.reduce_chunk(None, None)
     assert len(ke) == len(kf) == 2**N and ce.tolist() == cf.tolist()
     ids = np.arange(2**N)
     order_int = np.argsort(exact.keys_of_ids(ids)[0], kind="stable")
@@ -156,6 +156,28 @@ def test_float_path_agrees_with_integer_path():
     fk = flt.keys_of_ids(ids)[0]
     assert np.all(np.diff(fk[order_int]) >= -flt.delta)
     assert np.allclose(np.sort(fk), kf)
+
+
+@pytest.mark.parametrize("m", [M.RBP(p=0.8), M.DCG(base=2), M.DCG(discount="log2p1")], ids=str)
+def test_exact_adjudication_of_near_ties(m, monkeypatch):
+    """Real near-ties (float gap ≤ δ between distinct values) are rare below N = 25, so δ is
+    inflated here to send most values through the exact adjudication (Fractions for RBP, Decimal
+    for DCG) and through phi_runs' identity lookup; the result must still be the exact scale."""
+    N = 11
+    k = E._Kernel(m, N, 1, int_bits=20)
+    assert k.mode == "float"
+    k.delta = 0.02
+    monkeypatch.setattr(E, "_kernel", lambda *a: k)
+    s = E.scale(m, N, cache=False, workers=1, method="engine")
+    assert len(s.chunks[0].multi) > 200  # many entries came out of multi-identity clusters
+    rel = all_runs(N)
+    if isinstance(m, M.RBP):
+        u, cnt, phi = exact_rank(m.exact(rel).tolist())
+    else:
+        u, cnt, phi = decimal_distinct(decimal_dcg(rel, 2, m.discount))
+    assert s.n_distinct == len(u) and s.counts.tolist() == cnt
+    assert np.array_equal(s.phi_runs(rel), phi)
+    assert np.allclose(s.values, [float(x) for x in u], atol=0.05)
 
 
 def test_float_mode_near_ties_are_adjudicated():

@@ -86,7 +86,7 @@ __all__ = [
     "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values",
 ]
 
-KERNEL_VERSION = "1"  # bump when a kernel changes its keys: cached chunks then read as stale
+KERNEL_VERSION = "2"  # bump when a kernel or the chunk format changes: old caches read as stale
 _BYTES_PER_RUN = 96  # peak bytes per enumerated run in a chunk task (values, ids, sort buffers)
 
 
@@ -379,22 +379,6 @@ class _Kernel:
         hi = max(g.a_key[-1] + g.b_key.max() for g in self.groups if len(g.a_key))
         return lo, hi
 
-    def count_below(self, t) -> int:
-        """Number of runs with key < t (float mode: fl(a + b) < t)."""
-        total = 0
-        for g in self.groups:
-            if not len(g.a_key):
-                continue
-            if self.is_int:
-                total += int(np.searchsorted(g.a_key, t - g.b_key, "left").sum())
-            else:
-                lo = np.searchsorted(g.a_key, t - g.b_key - self.delta, "left")
-                hi = np.searchsorted(g.a_key, t - g.b_key + self.delta, "left")
-                total += int(lo.sum())
-                for bi in np.nonzero(hi > lo)[0]:  # the few candidates whose rounding decides
-                    total += int(((g.a_key[lo[bi]:hi[bi]] + g.b_key[bi]) < t).sum())
-        return total
-
     def gather(self, t0, t1, want_ids: bool = False):
         """Keys (and identities, run ids) of all runs with key in [t0, t1) (None = unbounded)."""
         keys, idents, ids = [], [], []
@@ -460,45 +444,51 @@ class _Kernel:
 
     # -- one chunk: sorted distinct values with counts --------------------------------------------
 
-    def reduce_chunk(self, t0, t1) -> tuple[np.ndarray, np.ndarray]:
-        """Distinct keys in [t0, t1) in increasing exact order, with their multiplicities."""
+    def reduce_chunk(self, t0, t1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Distinct keys in [t0, t1) in increasing exact order, their multiplicities, and (float
+        mode) the (position, identity) pairs of the entries that came from multi-identity clusters,
+        which :meth:`Scale.phi_runs` needs to place a run exactly among near-equal values."""
         k, ident, _ = self.gather(t0, t1)
+        no_multi = np.empty((0, 2), np.int64)
         if self.is_int:
             u, cnt = np.unique(k, return_counts=True)
-            return u, cnt.astype(np.int64)
+            return u, cnt.astype(np.int64), no_multi
         # the order inside a near-tie cluster is irrelevant (clusters are reduced to identity sets),
         # so sorting the floats alone suffices
         order = np.argsort(k)
         k, ident = k[order], ident[order]
         del order
         if not len(k):
-            return k, np.empty(0, np.int64)
+            return k, np.empty(0, np.int64), no_multi
         new_cluster = np.concatenate([[True], np.diff(k) > self.delta])
         starts = np.nonzero(new_cluster)[0]
         imin = np.minimum.reduceat(ident, starts)
         imax = np.maximum.reduceat(ident, starts)
         sizes = np.diff(np.append(starts, len(k)))
         vals = k[starts]  # smallest float of a one-identity cluster (deterministic)
-        out_v, out_c = [], []
-        prev = 0
+        out_v, out_c, multi = [], [], []
+        prev, n_out = 0, 0
         for ci in np.nonzero(imin != imax)[0]:  # clusters with several identities: exact order
             out_v.append(vals[prev:ci])
             out_c.append(sizes[prev:ci])
+            n_out += ci - prev
             s, e = starts[ci], starts[ci] + sizes[ci]
             ids_c, cnt_c = np.unique(ident[s:e], return_counts=True)
             counts = dict(zip(ids_c.tolist(), cnt_c.tolist()))
-            mins = {}
+            mins: dict = {}
             for x, i in zip(k[s:e].tolist(), ident[s:e].tolist()):
                 mins[i] = min(mins.get(i, x), x)
             ordered = self.adjudicate(list(counts))
             # floats of exactly ordered values must be non-decreasing for searchsorted
-            fv = np.maximum.accumulate(np.array([mins[i] for i in ordered]))
-            out_v.append(fv)
+            out_v.append(np.maximum.accumulate(np.array([mins[i] for i in ordered])))
             out_c.append(np.array([counts[i] for i in ordered], dtype=np.int64))
+            multi.extend((n_out + j, i) for j, i in enumerate(ordered))
+            n_out += len(ordered)
             prev = ci + 1
         out_v.append(vals[prev:])
         out_c.append(sizes[prev:])
-        return np.concatenate(out_v), np.concatenate(out_c).astype(np.int64)
+        multi_arr = np.array(multi, dtype=np.int64).reshape(-1, 2)
+        return np.concatenate(out_v), np.concatenate(out_c).astype(np.int64), multi_arr
 
     def snap(self, t: float) -> float:
         """A float cut point near t lying in a gap wider than 2δ between run values."""
@@ -545,8 +535,8 @@ def rank_values(x, ties: str = "unq") -> np.ndarray:
     return out[idx].reshape(np.shape(x))
 
 
-def _chunk_task(measure: M.Measure, N: int, c: int, t0, t1) -> tuple[np.ndarray, np.ndarray]:
-    """Pure chunk task: distinct keys in [t0, t1) and counts (runs in worker processes)."""
+def _chunk_task(measure: M.Measure, N: int, c: int, t0, t1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pure chunk task: distinct keys in [t0, t1), counts, multi-identity entries (see reduce_chunk)."""
     return _kernel(measure, N, c).reduce_chunk(t0, t1)
 
 
@@ -611,8 +601,9 @@ class _Chunk:
     without ties stores no counts file).
     """
 
-    def __init__(self, keys, counts=None, n_runs: int | None = None):
+    def __init__(self, keys, counts=None, n_runs: int | None = None, multi=None):
         self._keys, self._counts = keys, counts
+        self.multi = np.empty((0, 2), np.int64) if multi is None else multi
         self.n_distinct = len(keys)
         self.n_runs = int(n_runs if n_runs is not None else
                           (self.n_distinct if counts is None else np.asarray(counts).sum(dtype=np.int64)))
@@ -634,6 +625,7 @@ class _IdRangeChunk(_Chunk):
     def __init__(self, lo: int, hi: int):
         self.lo, self.hi = lo, hi
         self._counts = None
+        self.multi = np.empty((0, 2), np.int64)
         self.n_distinct = self.n_runs = hi - lo
         self.first, self.last = lo, hi - 1
 
@@ -831,25 +823,30 @@ class Scale:
                     raise CacheError(f"{self!r}: a run's exact key is missing from the scale (corrupt cache?)")
                 pos[s] = p
                 continue
-            # float mode: the run's entry is the one of its exact identity among near-equal floats
-            lo = np.searchsorted(kc, key[s] - ker.delta, "left")
-            hi = np.searchsorted(kc, key[s] + ker.delta, "right")
-            pos[s] = lo
-            for j in np.nonzero(hi - lo != 1)[0]:
-                pos[s[j]] = self._adjudicated_position(ker, kc, int(lo[j]), int(hi[j]), int(ident[s[j]]))
+            # float mode. A run's float is within δ/8 of its exact value and its entry's stored float
+            # within [−δ/8, +3δ/8] of it (the maximum.accumulate of reduce_chunk), so the entry lies
+            # in [key − δ/2, key + δ/2]. Entries of one-identity clusters are > δ apart, so at most
+            # one of them is that close; entries of multi-identity clusters are told apart by the
+            # identities stored with them.
+            lo = np.searchsorted(kc, key[s] - ker.delta / 2, "left")
+            hi = np.searchsorted(kc, key[s] + ker.delta / 2, "right")
+            multi = self.chunks[ci].multi
+            mpos = dict(zip(multi[:, 1].tolist(), multi[:, 0].tolist())) if len(multi) else {}
+            mset = set(mpos.values())
+            easy = (hi - lo == 1) & ~np.isin(lo, multi[:, 0])
+            pos[s[easy]] = lo[easy]
+            for j in np.nonzero(~easy)[0].tolist():
+                i = int(s[j])
+                p = mpos.get(int(ident[i]))
+                if p is not None and lo[j] <= p < hi[j]:
+                    pos[i] = p
+                    continue
+                single = [q for q in range(int(lo[j]), int(hi[j])) if q not in mset]
+                if len(single) != 1:
+                    raise TieUndecidable(f"phi_runs: cannot place run {rel.reshape(-1, self.N)[i].tolist()}"
+                                         f" among {hi[j] - lo[j]} near-equal scale values (corrupt cache?)")
+                pos[i] = single[0]
         return self._ranks(chunk, pos, ties).reshape(shape)
-
-    @staticmethod
-    def _adjudicated_position(ker, kc, lo: int, hi: int, ident: int) -> int:
-        # entries lo..hi−1 hold, in exact order, the distinct identities of the runs with floats in
-        # the window; recompute those identities and find the run's place among them
-        if hi <= lo:
-            raise CacheError("phi_runs: no scale value near the run's value (corrupt cache?)")
-        _, idd, _ = ker.gather(float(kc[lo]), float(np.nextafter(kc[hi - 1], np.inf)))
-        order = ker.adjudicate(sorted(set(idd.tolist())))
-        if len(order) != hi - lo or ident not in order:
-            raise TieUndecidable("phi_runs: the near-tie window does not match the stored scale")
-        return lo + order.index(ident)
 
     def quantiles(self, q) -> np.ndarray:
         """Values at run quantiles q ∈ [0, 1]: the value of the run at position ⌊q·(n_runs − 1)⌋
@@ -978,29 +975,29 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
 
 
 def _plan(ker: _Kernel, memory_mb: int, workers: int) -> list:
-    """Chunk cut points: each chunk holds at most memory_mb/workers worth of runs."""
+    """Chunk ranges [t0, t1) of the key axis, each holding about memory_mb/workers worth of runs.
+
+    Cut points are quantiles of the keys of a fixed pseudo-random sample of runs (seeded, so the
+    plan is reproducible; it is also stored in the manifest), aiming at 80% of the budget so that
+    sampling error does not push a chunk over it. Float cut points are moved into gaps wider than
+    4δ between run values, so that no near-tie cluster is split between two chunks.
+    """
     total = ker.base**ker.N
-    per = max(1 << 12, int(memory_mb * 2**20 / (_BYTES_PER_RUN * max(workers, 1))))
+    per = max(1 << 12, int(0.8 * memory_mb * 2**20 / (_BYTES_PER_RUN * max(workers, 1))))
     n = max(1, -(-total // per))
-    lo, hi = ker.key_bounds()
+    if n == 1:
+        return [(None, None)]
+    rng = np.random.default_rng(20210101)
+    sample = rng.integers(0, total, size=min(total, max(1 << 16, 256 * n)), dtype=np.int64)
+    keys = np.sort(ker.keys_of_ids(sample)[0])
+    qs = keys[(np.arange(1, n) * len(keys)) // n]
     cuts = [None]
-    for j in range(1, n):
-        target = total * j // n
-        a, b = (lo, hi + 1) if ker.is_int else (float(lo), float(hi) + ker.delta)
-        for _ in range(200):  # bisection on the key for count_below ≈ target
-            mid = (a + b) // 2 if ker.is_int else (a + b) / 2
-            if ker.count_below(mid) < target:
-                a = mid
-            else:
-                b = mid
-            if (ker.is_int and b - a <= 1) or (not ker.is_int and b - a <= 1e-9 * max(hi, 1)):
-                break
-        t = int(b) if ker.is_int else ker.snap(b)
-        if t != cuts[-1]:
+    for t in qs:
+        t = int(t) if ker.is_int else ker.snap(float(t))
+        if cuts[-1] is None or t > cuts[-1]:
             cuts.append(t)
     cuts.append(None)
-    return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1) if cuts[i] is None or cuts[i + 1] is None
-            or cuts[i] < cuts[i + 1]]
+    return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
 
 
 def _params(ker: _Kernel) -> dict:
@@ -1018,10 +1015,10 @@ def _cache_path(ker: _Kernel, cache) -> Path | None:
 
 def _load_chunk(d: Path, entry: dict, verify: str) -> _Chunk | None:
     """The stored chunk, or None when a file is missing, truncated or fails its checksum."""
-    arrs = []
-    for name in ("keys", "counts"):
-        if entry.get(name) is None:  # no counts file: every count is 1
-            arrs.append(None)
+    arrs = {}
+    for name in ("keys", "counts", "multi"):
+        if entry.get(name) is None:  # no counts file: every count is 1; no multi file: none
+            arrs[name] = None
             continue
         p = d / entry[name]
         if not p.exists():
@@ -1032,12 +1029,14 @@ def _load_chunk(d: Path, entry: dict, verify: str) -> _Chunk | None:
             a = np.load(p, mmap_mode="r", allow_pickle=False)
         except (ValueError, OSError, EOFError):
             return None
-        if a.ndim != 1 or len(a) != entry["n_distinct"]:
+        want = entry["n_multi"] if name == "multi" else entry["n_distinct"]
+        if len(a) != want or a.ndim != (2 if name == "multi" else 1):
             return None
-        arrs.append(a)
-    if arrs[0] is None:
+        arrs[name] = a
+    if arrs["keys"] is None:
         return None
-    return _Chunk(arrs[0], arrs[1], n_runs=entry["n_runs"])
+    multi = None if arrs["multi"] is None else np.asarray(arrs["multi"])
+    return _Chunk(arrs["keys"], arrs["counts"], n_runs=entry["n_runs"], multi=multi)
 
 
 def _run_engine(ker, cache, memory_mb, workers, client, progress, verify):
@@ -1075,21 +1074,20 @@ def _run_engine(ker, cache, memory_mb, workers, client, progress, verify):
         todo.append(i)
 
     def store(i, res):
-        keys, cnt = res
+        keys, cnt, multi = res
         n_runs = int(cnt.sum(dtype=np.int64))
         cnt = None if (len(cnt) == 0 or cnt.max() == 1) else cnt.astype(_counts_dtype(cnt))
         if d is None:
-            results[i] = _Chunk(keys, cnt, n_runs=n_runs)
+            results[i] = _Chunk(keys, cnt, n_runs=n_runs, multi=multi)
             return
         e = entries[i]
-        e["keys"] = f"chunk{i:05d}_keys.npy"
-        e["keys_sha256"] = _atomic_save(keys, d / e["keys"])
-        if cnt is None:
-            e["counts"] = e["counts_sha256"] = None
-        else:
-            e["counts"] = f"chunk{i:05d}_counts.npy"
-            e["counts_sha256"] = _atomic_save(cnt, d / e["counts"])
-        e["n_distinct"], e["n_runs"], e["done"] = int(len(keys)), n_runs, True
+        for name, arr in (("keys", keys), ("counts", cnt), ("multi", multi if len(multi) else None)):
+            if arr is None:
+                e[name] = e[name + "_sha256"] = None
+            else:
+                e[name] = f"chunk{i:05d}_{name}.npy"
+                e[name + "_sha256"] = _atomic_save(arr, d / e[name])
+        e["n_distinct"], e["n_runs"], e["n_multi"], e["done"] = int(len(keys)), n_runs, int(len(multi)), True
         _atomic_json(manifest, d / "manifest.json")  # the chunk counts as done only after this
         results[i] = _load_chunk(d, e, "size")
 
