@@ -187,7 +187,6 @@ class _Kernel:
         a_dig = runs_from_ids(np.arange(na), self.h, c)
         b_dig = runs_from_ids(np.arange(self.nb), N - self.h, c)
         self.denominator: Fraction = Fraction(1)  # int mode: value = key / denominator
-        self.ident_decoder = None
         m = measure
         # grades enter as gains only for graded measures; binary ones read rel > 0 (lenient, FFF21 §6)
         graded = c > 1 and (m.gains == "graded" if isinstance(m, M.DCG) else not m.binary)
@@ -293,9 +292,11 @@ class _Kernel:
         bk = gb.astype(float) @ wf[self.h :]
         ai = ga @ ident[: self.h]
         bi = gb @ ident[self.h :]
-        # |fl(value) − value| ≤ (N + 2)·ε·vmax for a sum of N non-negative terms each with a relative
-        # error ≤ 2ε; δ is 8 times that, so floats farther apart than δ are ordered correctly.
-        self.delta = 8.0 * (self.N + 2) * np.finfo(float).eps * max(vmax, 1.0)
+        # Error bound: weights carry a relative error ≤ 3ε (a log, a division, a product), a sum of
+        # N non-negative terms adds ≤ (N − 1)ε·Σ (any order, FMA or not), the a + b join one more ε:
+        # |fl(value) − value| ≤ (N + 3)ε·vmax. δ is 16 times (N + 4)ε·vmax, so floats farther apart
+        # than δ are ordered correctly, and each float is within δ/16 of its exact value.
+        self.delta = 16.0 * (self.N + 4) * np.finfo(float).eps * max(vmax, 1.0)
         self.groups = [self._group(np.arange(len(ak)), ak, bk, ai, bi)]
 
     def _init_dcg(self, a_dig, b_dig, graded):
@@ -823,9 +824,9 @@ class Scale:
                     raise CacheError(f"{self!r}: a run's exact key is missing from the scale (corrupt cache?)")
                 pos[s] = p
                 continue
-            # float mode. A run's float is within δ/8 of its exact value and its entry's stored float
-            # within [−δ/8, +3δ/8] of it (the maximum.accumulate of reduce_chunk), so the entry lies
-            # in [key − δ/2, key + δ/2]. Entries of one-identity clusters are > δ apart, so at most
+            # float mode. A run's float is within δ/16 of its exact value and its entry's stored float
+            # within [−δ/16, +δ/8 + δ/16] of it (the maximum.accumulate of reduce_chunk), so the entry
+            # lies in [key − δ/2, key + δ/2]. Entries of one-identity clusters are > δ apart, so at most
             # one of them is that close; entries of multi-identity clusters are told apart by the
             # identities stored with them.
             lo = np.searchsorted(kc, key[s] - ker.delta / 2, "left")
