@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import pytrec_eval
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from irscales import io
 from irscales.collections import Collection, load_preset
@@ -243,3 +245,66 @@ def test_repr_is_short_and_says_simulated():
     r = repr(load_preset("sim-t27", depth=5, seed=0))
     assert r == ("Collection(72 systems x 50 topics, depth 5, grades 0..2, labels ['corpus', 'track']; "
                  "simulated: sim-t27 seed=0 depth=5)")
+
+
+def test_from_trec_with_a_qrels_frame(tmp_path):
+    io.write_run(tmp_path / "input.r", ["1", "1"], ["a", "b"], [2, 1], "r")
+    io.write_qrels(tmp_path / "q", ["1", "1"], ["a", "b"], [0, 2])
+    q = io.read_qrels(tmp_path / "q")
+    c = Collection.from_trec([tmp_path / "input.r"], q, depth=3)
+    assert c.rel.tolist() == [[[0, 2, 0]]] and str(tmp_path / "q") in c.provenance
+    with pytest.raises(io.TrecFormatError, match="outside the declared scale 0..1"):
+        Collection.from_trec([tmp_path / "input.r"], q, depth=3, max_grade=1)
+
+
+@st.composite
+def collections_(draw):
+    S, T, N = draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 6))
+    G = draw(st.integers(1, 3))
+    judg = np.array([[draw(st.integers(0, 5)) for _ in range(G + 1)] for _ in range(T)], dtype=np.int64)
+    rel = np.zeros((S, T, N), np.int8)
+    lengths = np.zeros((S, T), np.int64)
+    for s in range(S):
+        for t in range(T):
+            left = judg[t].copy()
+            L = draw(st.sampled_from([0, 1, N, N + 2, draw(st.integers(0, N + 2))]))
+            lengths[s, t] = L
+            for i in range(min(L, N)):
+                g = draw(st.integers(0, G))
+                if g > 0 and left[g] == 0:
+                    g = 0
+                left[g] -= g > 0
+                rel[s, t, i] = g
+    return Collection(rel=rel, judgments=judg, run_lengths=lengths, topics=tuple(str(10 - t) for t in range(T)),
+                      systems=tuple(f"s{s}" for s in range(S)), provenance="trec: generated", max_grade=G)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(collections_())
+def test_round_trip_property(tmp_path_factory, c):
+    """Any consistent collection (incl. empty runs, topics without relevant or without any judged
+    documents) survives to_trec → from_trec; runs with no line for a topic need 'pad'."""
+    assume((c.run_lengths > 0).any(1).all())  # an all-empty run has no TREC file (tested below)
+    d = tmp_path_factory.mktemp("rt")
+    rundir, q = c.to_trec(d)
+    judged = c.judgments.sum(1) > 0
+    retrieved = (c.run_lengths > 0).any(0)
+    keep_t = judged & retrieved  # topics TREC files can carry: in the qrels and in some run
+    if not keep_t.any():
+        return
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = Collection.from_trec(rundir, q, depth=c.depth, on_no_relevant="keep", on_uneven_topics="pad",
+                                    on_missing_topic="skip", max_grade=c.max_grade)
+    ref = c.subset(topics=np.flatnonzero(keep_t))
+    back = back.subset(topics=list(ref.topics), systems=list(ref.systems))
+    np.testing.assert_array_equal(back.rel, ref.rel)
+    np.testing.assert_array_equal(back.judgments, ref.judgments)
+    np.testing.assert_array_equal(back.run_lengths, np.minimum(ref.run_lengths, c.depth))
+
+
+def test_export_refuses_systems_without_any_document(tmp_path):
+    c = small([[[0, 0]], [[1, 0]]], [[1, 1]], run_lengths=[[0], [1]])
+    with pytest.raises(ValueError, match="system\\(s\\) 's0' retrieve no document for any topic"):
+        c.to_trec(tmp_path)

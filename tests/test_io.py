@@ -285,3 +285,51 @@ def test_large_input_uses_the_fast_path(tmp_path):
     out = io.read_trec([tmp_path / "r"], tmp_path / "q", depth=100, on_no_relevant="keep")
     assert out.rel.shape == (1, 200, 100)
     assert time.perf_counter() - t0 < 10  # generous bound (2 cores); measured ~0.3 s
+
+
+# ------------------------------------------------------------------ ir_datasets qrels (optional)
+
+
+class _FakeDataset:
+    """Duck-typed stand-in for an ir_datasets dataset (no network, no package needed)."""
+
+    def __init__(self, recs):
+        self.recs = recs
+
+    def dataset_id(self):
+        return "fake/test"
+
+    def qrels_iter(self):
+        from collections import namedtuple
+        Q = namedtuple("TrecQrel", "query_id doc_id relevance iteration")
+        return (Q(*r, "0") for r in self.recs)
+
+
+def test_qrels_from_ir_datasets_object(tmp_path):
+    q = io.qrels_from_ir_datasets(_FakeDataset([("1", "a", 1), ("1", "b", 0), ("1", "c", 2), ("2", "x", 1)]))
+    assert q[["topic", "docno", "rel"]].values.tolist() == [["1", "a", 1], ["1", "b", 0], ["1", "c", 2], ["2", "x", 1]]
+    r = write(tmp_path / "r", "1 Q0 c 1 3 s\n2 Q0 x 1 1 s\n")
+    d = io.read_trec([r], q, depth=2)
+    assert d.rel.tolist() == [[[2, 0], [1, 0]]]
+
+
+@pytest.mark.parametrize("recs, what", [
+    ([("1", "a", 1), ("1", "a", 0)], "ir_datasets:fake/test:2: duplicate judgment for topic '1', document 'a' (first at record 1)"),
+    ([("1", "a", 1), ("1", "b", -1)], "ir_datasets:fake/test:2: negative grade -1"),
+    ([("1", "a", "high")], "ir_datasets:fake/test:1: relevance must be an integer, got 'high'"),
+    ([], "ir_datasets:fake/test: no qrels records"),
+])
+def test_qrels_from_ir_datasets_errors(recs, what):
+    with pytest.raises(io.TrecFormatError) as e:
+        io.qrels_from_ir_datasets(_FakeDataset(recs))
+    assert str(e.value).startswith(what)
+
+
+def test_ir_datasets_missing_package_message():
+    try:
+        import ir_datasets  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match=r"pip install ir_datasets"):
+            io.qrels_from_ir_datasets("trec-robust04")
+    else:
+        pytest.skip("ir_datasets is installed; the missing-package message cannot be triggered")

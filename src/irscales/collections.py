@@ -231,22 +231,25 @@ class Collection:
 
     # ------------------------------------------------------------------ TREC
     @classmethod
-    def from_trec(cls, runs: PathLike | Sequence[PathLike], qrels: PathLike, depth: int = 1000, *,
+    def from_trec(cls, runs: PathLike | Sequence[PathLike], qrels, depth: int = 1000, *,
                   max_grade: int | None = None, negative: Literal["error", "zero"] = "error",
                   on_missing_topic: Literal["error", "skip"] = "error",
                   on_no_relevant: Literal["error", "skip", "keep"] = "skip",
                   on_uneven_topics: Literal["error", "pad"] = "error",
                   system_labels: Mapping[str, Sequence[str]] | None = None) -> "Collection":
-        """Read run files (a directory of NIST ``input.*`` files, gz allowed, or a list) and a qrels
-        file; the policies are those of :func:`irscales.io.relevance_arrays`."""
+        """Read run files (a directory of NIST ``input.*`` files, gz allowed, or a list) and qrels
+        (a file, or a frame from :func:`irscales.io.read_qrels` or
+        :func:`irscales.io.qrels_from_ir_datasets`); the policies are those of
+        :func:`irscales.io.relevance_arrays`."""
         files = trec_io.find_runs(runs)
         d = trec_io.read_trec(files, qrels, depth, max_grade=max_grade, negative=negative,
                               on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
                               on_uneven_topics=on_uneven_topics)
         src = str(runs) if isinstance(runs, (str, os.PathLike)) else f"{len(files)} run files"
+        qsrc = qrels.attrs.get("path", "qrels frame") if hasattr(qrels, "attrs") else str(qrels)
         return cls(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths,
                    topics=tuple(d.topics), systems=tuple(d.systems),
-                   provenance=f"trec: {src} + {qrels} depth={depth}",
+                   provenance=f"trec: {src} + {qsrc} depth={depth}",
                    max_grade=d.judgments.shape[1] - 1,
                    system_labels={k: tuple(v) for k, v in (system_labels or {}).items()})
 
@@ -279,6 +282,10 @@ class Collection:
         lengths = np.minimum(self.run_lengths, N)
         pool = np.maximum(self.judgments[:, 0] * 4, N)  # judged + unjudged not relevant documents
         ranks = np.arange(N)
+        empty = [n for n, L in zip(self.systems, lengths) if not L.any()]
+        if empty:
+            raise ValueError(f"system(s) {', '.join(map(repr, empty[:5]))} retrieve no document for any "
+                             "topic; an empty run file is not valid TREC input")
         for s, sname in enumerate(self.systems):
             r = self.rel[s].astype(np.int64)  # [T, N]
             keep = ranks[None, :] < lengths[s][:, None]

@@ -37,7 +37,7 @@ import pandas as pd
 
 __all__ = [
     "TrecFormatError", "RelevanceData", "read_run", "read_qrels", "find_runs", "relevance_arrays",
-    "read_trec", "write_run", "write_qrels", "lenient_binary", "recall_bases",
+    "read_trec", "write_run", "write_qrels", "lenient_binary", "recall_bases", "qrels_from_ir_datasets",
 ]
 
 PathLike = str | os.PathLike
@@ -140,17 +140,27 @@ def _read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str]) -> t
     return df, text
 
 
-def _check_duplicates(df: pd.DataFrame, path: Path, text: str, what: str) -> None:
+def _check_duplicates(df: pd.DataFrame, path, lines: np.ndarray, what: str, unit: str = "line") -> None:
+    """``lines[i]`` is the line (or record) number of row i, used only to report an error."""
     dup = df.duplicated(["topic", "docno"], keep="first").to_numpy()
     if dup.any():
         row = int(np.argmax(dup))
         first = int(np.flatnonzero(
             (df["topic"] == df["topic"].iloc[row]).to_numpy() & (df["docno"] == df["docno"].iloc[row]).to_numpy()
         )[0])
-        lines = _line_numbers(text)
         raise TrecFormatError(
             path, int(lines[row]), f"duplicate {what} for topic {df['topic'].iloc[row]!r}, document "
-            f"{df['docno'].iloc[row]!r} (first at line {int(lines[first])})")
+            f"{df['docno'].iloc[row]!r} (first at {unit} {int(lines[first])})")
+
+
+class _LazyLines:
+    """Line numbers of the non-blank lines, computed only when an error needs them."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __getitem__(self, i):
+        return _line_numbers(self.text)[i]
 
 
 def read_run(path: PathLike) -> pd.DataFrame:
@@ -163,7 +173,7 @@ def read_run(path: PathLike) -> pd.DataFrame:
     """
     path = Path(path)
     df, text = _read_table(path, 6, "run", {3: "int", 4: "float"})
-    _check_duplicates(df, path, text, "document")
+    _check_duplicates(df, path, _LazyLines(text), "document")
     tags = pd.unique(df["tag"])
     if len(tags) != 1:
         second = int(np.argmax((df["tag"] != tags[0]).to_numpy()))
@@ -185,23 +195,58 @@ def read_qrels(path: PathLike, max_grade: int | None = None,
     Returns columns ``topic``, ``docno`` (str) and ``rel`` (int), in file order.
     """
     path = Path(path)
+    df, text = _read_table(path, 4, "qrels", {3: "int"})
+    return _validated_qrels(df, path, _LazyLines(text), max_grade, negative)
+
+
+def _validated_qrels(df: pd.DataFrame, path, lines, max_grade: int | None, negative: str,
+                     unit: str = "line") -> pd.DataFrame:
     if negative not in ("error", "zero"):
         raise ValueError(f"negative must be 'error' or 'zero', got {negative!r}")
-    df, text = _read_table(path, 4, "qrels", {3: "int"})
-    _check_duplicates(df, path, text, "judgment")
+    _check_duplicates(df, path, lines, "judgment", unit)
     rel = df["rel"].to_numpy()
     if negative == "error" and (rel < 0).any():
         row = int(np.argmax(rel < 0))
-        raise TrecFormatError(path, int(_line_numbers(text)[row]),
+        raise TrecFormatError(path, int(lines[row]),
                               f"negative grade {int(rel[row])} (pass negative='zero' to read it as not relevant)")
     if max_grade is not None and (rel > max_grade).any():
         row = int(np.argmax(rel > max_grade))
-        raise TrecFormatError(path, int(_line_numbers(text)[row]),
+        raise TrecFormatError(path, int(lines[row]),
                               f"grade {int(rel[row])} is outside the declared scale 0..{max_grade}")
     out = df[["topic", "docno", "rel"]].reset_index(drop=True)
     out["rel"] = np.maximum(out["rel"].to_numpy(), 0)
     out.attrs.update(path=str(path))
     return out
+
+
+def qrels_from_ir_datasets(dataset, max_grade: int | None = None,
+                           negative: Literal["error", "zero"] = "error") -> pd.DataFrame:
+    """Qrels of an ir_datasets dataset (optional extra: ``pip install ir_datasets``; its data must
+    already be downloaded where ir_datasets looks for it). ``dataset`` is an ir_datasets id such as
+    ``"trec-robust04"`` or a loaded dataset object (anything with ``qrels_iter()`` yielding records
+    with ``query_id``, ``doc_id``, ``relevance``). Same checks and result as :func:`read_qrels`;
+    errors name the record number: ``ir_datasets:<id>:<record>: what``.
+    """
+    name = dataset if isinstance(dataset, str) else getattr(dataset, "dataset_id", lambda: "dataset")()
+    if isinstance(dataset, str):
+        try:
+            import ir_datasets
+        except ImportError:
+            raise ImportError("reading qrels from ir_datasets needs the optional package ir_datasets "
+                              "(pip install ir_datasets)") from None
+        dataset = ir_datasets.load(dataset)
+    if not hasattr(dataset, "qrels_iter"):
+        raise TypeError(f"{name!r} has no qrels (no qrels_iter())")
+    recs = [(str(q.query_id), str(q.doc_id), q.relevance) for q in dataset.qrels_iter()]
+    where = f"ir_datasets:{name}"
+    if not recs:
+        raise TrecFormatError(where, None, "no qrels records")
+    for i, (_, _, r) in enumerate(recs, start=1):
+        if not isinstance(r, (int, np.integer)):
+            raise TrecFormatError(where, i, f"relevance must be an integer, got {r!r}")
+    df = pd.DataFrame(recs, columns=["topic", "docno", "rel"])
+    df["rel"] = df["rel"].astype(np.int64)
+    return _validated_qrels(df, where, np.arange(1, len(df) + 1), max_grade, negative, unit="record")
 
 
 def find_runs(source: PathLike | Iterable[PathLike]) -> list[Path]:
@@ -387,12 +432,19 @@ def relevance_arrays(
                          run_lengths=run_lengths, sources=[str(p) for p in paths])
 
 
-def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike, depth: int, *,
+def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFrame, depth: int, *,
               max_grade: int | None = None, negative: Literal["error", "zero"] = "error",
               **policies) -> RelevanceData:
-    """Read run files (a directory or a list) and a qrels file into :class:`RelevanceData`;
+    """Read run files (a directory or a list) and qrels (a file, or a frame from
+    :func:`read_qrels` / :func:`qrels_from_ir_datasets`) into :class:`RelevanceData`;
     ``policies`` are those of :func:`relevance_arrays`."""
-    q = read_qrels(qrels, max_grade=max_grade, negative=negative)
+    if isinstance(qrels, pd.DataFrame):
+        q = qrels
+        if max_grade is not None and len(q) and int(q["rel"].max()) > max_grade:
+            raise TrecFormatError(q.attrs.get("path"), None, f"grade {int(q['rel'].max())} is outside "
+                                  f"the declared scale 0..{max_grade}")
+    else:
+        q = read_qrels(qrels, max_grade=max_grade, negative=negative)
     frames = [read_run(p) for p in find_runs(runs)]
     return relevance_arrays(frames, q, depth, max_grade=max_grade, **policies)
 
