@@ -13,6 +13,9 @@ from fractions import Fraction
 
 import numpy as np
 
+import pandas as pd
+
+from irscales import anova
 from irscales import correlation as corr
 from irscales import significance as sg
 
@@ -65,8 +68,23 @@ def correlation_table(h: int = 100, seed: int = 0) -> str:
     return "Batches of H ranking pairs (Fer17 §4.1 design: H = 100 per cell).\n" + "\n".join(rows)
 
 
+def anova_table(seed: int = 0) -> str:
+    """Fer17 eq. (8) at full size: 100 subjects × 28 pairs × 7 topic sizes × 10 system sizes."""
+    rng = np.random.default_rng(seed)
+    idx = pd.MultiIndex.from_product([range(100), range(28), (10, 20, 30, 40, 50, 60, 70),
+                                      (10, 20, 50, 75, 100, 125, 150, 200, 250, 500)],
+                                     names=["subject", "pair", "topics", "systems"])
+    d = idx.to_frame(index=False)
+    d["tau"] = 0.5 + 0.01 * d["pair"] + 0.003 * d["topics"] + rng.normal(0, 0.07, len(d))
+    t = _time(lambda: anova.balanced_anova(d, "tau", anova.CROSSED_TERMS), repeat=1)
+    return (f"| model | observations | balanced_anova (s) |\n|---|---|---|\n"
+            f"| Fer17 eq. (8), simulated τ | {len(d):,} | {t:.2f} |")
+
+
 if __name__ == "__main__":
     print("## Significance tests (FFF21 §7.3 scale)\n")
     print(significance_table())
     print("\n## Rank correlation (Fer17 scale)\n")
     print(correlation_table())
+    print("\n## ANOVA (Fer17 scale)\n")
+    print(anova_table())
