@@ -134,3 +134,20 @@ def test_bad_arguments():
         sm.simulate("sim-nope")
     with pytest.raises(ValueError, match="depth must be >= 1"):
         sm.simulate("sim-t08", depth=0)
+
+
+def test_plot_marginals_says_simulated(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    s = sm.simulate("sim-t27", depth=20, seed=0)
+    fig = sm.plot_marginals(s)
+    assert len(fig.axes) == 4
+    assert fig._suptitle.get_text().startswith("simulated collection sim-t27 (seed=0, depth=20)")
+    rb_counts = sum(p.get_height() for p in fig.axes[0].patches)
+    assert rb_counts == 50  # every topic's recall base is in the histogram
+    fig.savefig(tmp_path / "simulated_marginals.png")
+    plt.close(fig)
+    assert (tmp_path / "simulated_marginals.png").stat().st_size > 0

@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-__all__ = ["Track", "Preset", "PRESETS", "Simulation", "simulate", "marginals",
+__all__ = ["Track", "Preset", "PRESETS", "Simulation", "simulate", "marginals", "plot_marginals",
            "GOP_STOP", "GOP_LUG", "GOP_MODEL"]
 
 GOP_STOP = ("nostop", "indri", "lucene", "snowball", "smart", "terrier")
@@ -292,3 +292,37 @@ def marginals(sim: Simulation, k: int = 10) -> dict[str, pd.DataFrame]:
     for name, vals in sim.system_labels.items():
         systems[name] = vals
     return {"topics": topics, "systems": systems}
+
+
+def plot_marginals(sim: Simulation, k: int = 10):
+    """Figure of the model's marginals (issue 7): recall bases with the cut-offs 5/10/20/30,
+    per-system and per-topic mean P@k (effectiveness spread, topic difficulty) and precision by
+    rank for the best, median and worst thirds of the systems (top-heaviness). The title says
+    "simulated". Returns a matplotlib Figure (the caller saves it, e.g. under figures_dir())."""
+    import matplotlib.pyplot as plt
+
+    m = marginals(sim, k=k)
+    fig, ax = plt.subplots(2, 2, figsize=(10, 7))
+    rb = m["topics"]["rb"].to_numpy()
+    bins = np.unique(np.geomspace(1, max(rb.max(), 2) + 1, 30).astype(int))
+    ax[0, 0].hist(rb, bins=bins, color="C0")
+    ax[0, 0].set_xscale("log")
+    for c in (5, 10, 20, 30):
+        ax[0, 0].axvline(c, color="grey", ls=":", lw=1)
+    ax[0, 0].set(title=f"recall base per topic ({(rb < 30).sum()} of {len(rb)} below 30)",
+                 xlabel="relevant documents (log scale)", ylabel="topics")
+    ax[0, 1].hist(m["systems"][f"mean_P@{k}"], bins=30, color="C1")
+    ax[0, 1].set(title=f"system effectiveness: mean P@{k} over topics", xlabel=f"mean P@{k}", ylabel="systems")
+    ax[1, 0].hist(m["topics"][f"mean_P@{k}"], bins=30, color="C2")
+    ax[1, 0].set(title=f"topic difficulty: mean P@{k} over systems", xlabel=f"mean P@{k}", ylabel="topics")
+    order = np.argsort(-m["systems"][f"mean_P@{k}"].to_numpy())
+    thirds = np.array_split(order, 3)
+    ranks = np.arange(1, sim.depth + 1)
+    for name, idx in zip(("best third", "middle third", "worst third"), thirds):
+        ax[1, 1].plot(ranks, (sim.rel[idx] > 0).mean(axis=(0, 1)), label=name)
+    ax[1, 1].set(title="precision at each rank (top-heaviness)", xlabel="rank", ylabel="share relevant")
+    ax[1, 1].legend()
+    fig.suptitle(f"simulated collection {sim.preset} (seed={sim.seed}, depth={sim.depth}): "
+                 "marginals of the generative model")
+    fig.tight_layout()
+    return fig
