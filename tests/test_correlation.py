@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from irscales.correlation import (
-    kendall_counts, kendall_tau, overall_tau, rank_codes, system_means, tau_ap, tau_ap_symmetric,
-    topic_by_topic_tau,
+    kendall_counts, kendall_tau, measure_pair_taus, overall_tau, rank_codes, system_means, tau_ap,
+    tau_ap_symmetric, topic_by_topic_tau,
 )
 
 
@@ -251,3 +251,18 @@ def test_tau_ap_exact_fractions_and_ties_raise():
         tau_ap([1, 2, 3], [1, 1, 2])
     with pytest.raises(ValueError, match=r"reference ranking at index \(1,\)"):
         tau_ap([[1, 2, 3], [2, 2, 3]], [[1, 2, 3], [1, 2, 3]])
+
+
+def test_measure_pair_taus_table4_layout():
+    # P and R on the two-topic example above: τ(P, R) = -1; their "ranked versions" here are the
+    # per-topic ranks, which agree (τ = 1): Δ = (1 - (-1)) / -1 = -2.
+    k = [[2, 1, 0], [0, 3, 6]]
+    prec = fr_array([[Fr(v, 10) for v in row] for row in k])
+    rec = fr_array([[Fr(v, r) for v in row] for row, r in zip(k, [2, 20])])
+    ranked = {"P": np.array(k), "R": np.array(k)}
+    table = measure_pair_taus({"P": prec, "R": rec}, ranked)
+    assert list(table.columns) == ["measure_a", "measure_b", "tau", "tau_ranked", "delta"]
+    row = table.iloc[0]
+    assert (row["measure_a"], row["measure_b"], row["tau"], row["tau_ranked"], row["delta"]) == ("P", "R", -1.0, 1.0, -2.0)
+    with pytest.raises(ValueError, match="ranked versions"):
+        measure_pair_taus({"P": prec, "R": rec}, {"P": prec})

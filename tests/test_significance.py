@@ -319,6 +319,20 @@ def test_compare_significance_counts():
     assert "75.00\\%" in sg.compare_significance(orig, rank).to_latex()
 
 
+def test_significance_changes_and_grand_mean():
+    rng = np.random.default_rng(21)
+    s = rng.integers(0, 11, size=(20, 8)) / 10 + np.linspace(0, 0.3, 8)
+    same = sg.significance_changes(s, 2 * s - 1)       # affine: nothing changes
+    assert (same.frame["s2ns"] + same.frame["ns2s"] == 0).all()
+    squashed = sg.significance_changes(s, s ** 4)      # order-preserving, not affine
+    f = squashed.frame.set_index("test")
+    for key in ("sign", "ranksum", "kruskalwallis", "friedman"):  # ordinal tests cannot change
+        assert f.loc[key, "s2ns"] == 0 and f.loc[key, "ns2s"] == 0
+    mean, sd = sg.grand_mean_delta([same, squashed])
+    deltas = pd.concat([same.frame["delta"], squashed.frame["delta"]]).dropna()
+    assert mean == pytest.approx(deltas.mean()) and sd == pytest.approx(deltas.std(ddof=1))
+
+
 def test_compare_significance_rejects_mismatch():
     orig = sg.SignificanceResult({"ttest": _fake("ttest", [True] * 6)})
     other = sg.SignificanceResult({"sign": _fake("sign", [True] * 6)})

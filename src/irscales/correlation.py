@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, Mapping
 
 import numpy as np
+import pandas as pd
 
 __all__ = [
     "rank_codes", "system_means", "KendallCounts", "kendall_counts", "kendall_tau", "overall_tau",
-    "topic_by_topic_tau", "tau_ap", "tau_ap_symmetric",
+    "topic_by_topic_tau", "tau_ap", "tau_ap_symmetric", "measure_pair_taus",
 ]
 
 # Upper bound on the elements of one (chunk, S, S) comparison block, to bound memory (~20 MB int8).
@@ -271,3 +272,31 @@ def tau_ap_symmetric(x, y) -> np.ndarray | float:
     """Symmetric τ_AP of Yilmaz et al. (2008): the average of τ_AP(x, y) and τ_AP(y, x)."""
     res = (np.asarray(tau_ap(x, y)) + np.asarray(tau_ap(y, x))) / 2.0
     return float(res) if res.ndim == 0 else res
+
+
+def measure_pair_taus(original: Mapping[str, object], ranked: Mapping[str, object] | None = None,
+                      decimals: int | None = None) -> pd.DataFrame:
+    """Overall τ between every pair of measures, and between their ranked versions (FFF21 Table 4).
+
+    ``original`` (and ``ranked``) map a measure name to its ``(T, S)`` score matrix; all on the same
+    topics and systems. One row per unordered pair, in the order of the mapping: ``tau`` for the
+    measures, ``tau_ranked`` for their ranked versions and ``delta`` = (tau_ranked − tau)/tau, the
+    "Δ%" column of Table 4 (as a fraction).
+    """
+    names = list(original)
+    if ranked is not None and set(ranked) != set(names):
+        raise ValueError(f"ranked versions given for {sorted(ranked)} but measures are {sorted(names)}")
+    means = {k: system_means(np.asarray(v), decimals) for k, v in original.items()}
+    rmeans = {k: system_means(np.asarray(v), decimals) for k, v in ranked.items()} if ranked else {}
+    shapes = {np.asarray(v).shape for v in original.values()}
+    if len(shapes) != 1:
+        raise ValueError(f"all score matrices must have the same shape, got {sorted(shapes)}")
+    rows = []
+    for a_idx, a in enumerate(names):
+        for b in names[a_idx + 1:]:
+            row = {"measure_a": a, "measure_b": b, "tau": kendall_tau(means[a], means[b])}
+            if ranked:
+                row["tau_ranked"] = kendall_tau(rmeans[a], rmeans[b])
+                row["delta"] = (row["tau_ranked"] - row["tau"]) / row["tau"] if row["tau"] else np.nan
+            rows.append(row)
+    return pd.DataFrame(rows)

@@ -56,7 +56,7 @@ __all__ = [
     "TESTS", "TEST_LABELS", "ORDINAL_TESTS", "PairwiseTest", "SignificanceResult", "SignificanceChange",
     "sign_test", "rank_sum_test", "signed_rank_test", "paired_t_test", "anova1_tukey",
     "kruskal_wallis_tukey", "anova2_tukey", "friedman_tukey", "significance_tests",
-    "compare_significance", "pairs",
+    "compare_significance", "significance_changes", "grand_mean_delta", "pairs",
 ]
 
 #: Test keys in the order of FFF21 Tables 5–6.
@@ -720,3 +720,26 @@ def compare_significance(original: SignificanceResult, ranked: SignificanceResul
                      "ns2s": ns2s, "ns2s_ratio": ratio(ns2s), "delta": ratio(s2ns + ns2s),
                      "sig_ranked": int(r.significant.sum())})
     return SignificanceChange(pd.DataFrame(rows))
+
+
+def significance_changes(original_scores, ranked_scores, tests=TESTS, alpha: float = 0.05,
+                         systems=None) -> SignificanceChange:
+    """Run ``tests`` on a measure's and on its ranked version's ``(T, S)`` scores and compare them:
+    one block of FFF21 Table 5/6 (Tukey p-values are skipped: decisions do not need them)."""
+    orig = significance_tests(original_scores, tests=tests, alpha=alpha, systems=systems, pvalues=False)
+    rank = significance_tests(ranked_scores, tests=tests, alpha=alpha, systems=systems, pvalues=False)
+    return compare_significance(orig, rank)
+
+
+def grand_mean_delta(changes) -> tuple[float, float]:
+    """Mean and standard deviation of Δ% over several :class:`SignificanceChange` (FFF21 §7.3: "the
+    grand mean across all the tracks, measures, and significance tests", reported as 25% ± 11%).
+
+    Tests with Sig = 0 (Δ% undefined) are left out. The standard deviation is the sample one
+    (ddof = 1), as MATLAB's ``std``.
+    """
+    deltas = np.concatenate([np.asarray(c.frame["delta"], dtype=float) for c in changes])
+    deltas = deltas[~np.isnan(deltas)]
+    if deltas.size == 0:
+        raise ValueError("no defined Δ% values (every test had Sig = 0)")
+    return float(deltas.mean()), float(deltas.std(ddof=1)) if deltas.size > 1 else float("nan")
