@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
-from itertools import product
 
 import numpy as np
 import pandas as pd
@@ -237,6 +236,8 @@ def compare(s1, s2, k: int | None = None) -> IPSOResult:
     i1, i2 = _exact_ints(a1, a2)
     # the narrowest integer type that holds every prefix sum (speed; values stay exact)
     bound = k * max(int(np.abs(i1).max(initial=0)), int(np.abs(i2).max(initial=0)), 1)
+    if 2 * bound >= 2**63:
+        raise ValueError(f"SERP values too large: prefix sums up to {bound} overflow 64-bit integers")
     dt = np.int16 if 2 * bound < 2**15 else (np.int32 if 2 * bound < 2**31 else np.int64)
     cumul = np.cumsum(np.subtract(i1, i2, dtype=dt), axis=-1, dtype=dt)
     pos, neg = cumul > 0, cumul < 0
@@ -652,7 +653,7 @@ def exact_sign(x1, x2, k: int) -> int:
 
 
 def _table1_metrics(k: int) -> dict[str, object]:
-    # imported here so that irscales.ipso does not import the measures at module load
+    # imported inside: measures is only needed for Table 1, not by Algorithm 1
     from .measures import AP, NDCG, RBP, RR, P, Succ
 
     return {
@@ -900,21 +901,6 @@ def plot_fig3(k: int = 6, tie_break: str = "lex"):
                   title=f"({tag}) {r} rows, {c} cols, τ = {float(tau):.3f}")
     fig.tight_layout()
     return fig, taus
-
-
-# -------------------------------------------------------------------- small helpers for tables
-
-
-def all_pair_relations(k: int) -> np.ndarray:
-    """Relations of all 2^k × 2^k ordered pairs of binary k-SERPs, via :func:`compare` (for
-    small k; the direct, unoptimised route used to check the counting methods)."""
-    s = all_serps(k)
-    return relation_grid(s)
-
-
-def _product_serps(values: Sequence, k: int) -> np.ndarray:
-    """All len(values)^k SERPs over a gain alphabet (tests of graded input)."""
-    return np.array(list(product(values, repeat=k)))
 
 
 # ------------------------------------------------------------ published-vs-reproduced (Part A)
