@@ -333,3 +333,28 @@ def test_ir_datasets_missing_package_message():
             io.qrels_from_ir_datasets("trec-robust04")
     else:
         pytest.skip("ir_datasets is installed; the missing-package message cannot be triggered")
+
+
+def test_uneven_only_on_topics_that_are_kept(tmp_path):
+    # topic 99 has no judgments and is skipped: that system B lacks it is not an inconsistency
+    q = write(tmp_path / "q", QRELS)
+    a = write(tmp_path / "a", "1 Q0 a 1 1 A\n2 Q0 x 1 1 A\n99 Q0 z 1 1 A\n")
+    b = write(tmp_path / "b", "1 Q0 c 1 1 B\n2 Q0 x 1 1 B\n")
+    with pytest.warns(UserWarning, match="no judgments"):
+        d = io.read_trec([a, b], q, depth=1, on_missing_topic="skip")
+    assert d.topics == ["1", "2"] and d.systems == ["A", "B"]
+
+
+@pytest.mark.parametrize("text", [
+    "1 Q0 a 1 2.5 s\r\n1 Q0 b 2 2 s\r\n",          # Windows line ends
+    "  1 Q0 a 1 2.5 s\n\t1 Q0 b 2 2 s   \n",      # leading/trailing blanks and tabs
+])
+def test_whitespace_variants(tmp_path, text):
+    df = io.read_run(write(tmp_path / "r", text))
+    assert df[["topic", "docno", "rank", "score", "tag"]].values.tolist() == [
+        ["1", "a", 1, 2.5, "s"], ["1", "b", 2, 2.0, "s"]]
+
+
+def test_quotes_are_part_of_docnos(tmp_path):
+    df = io.read_run(write(tmp_path / "r", '1 Q0 "a 1 2.5 s\n1 Q0 b" 2 2 s\n'))
+    assert df["docno"].tolist() == ['"a', 'b"']

@@ -338,15 +338,6 @@ def relevance_arrays(
     # topics: per-system sets must agree; then filter by the qrels
     topic_sets = [set(pd.unique(r["topic"])) for r in runs]
     all_topics = set().union(*topic_sets)
-    if on_uneven_topics == "error":
-        for s, ts, p in zip(systems, topic_sets, paths):
-            missing = all_topics - ts
-            if missing:
-                ex = ", ".join(sorted(missing)[:5])
-                raise TrecFormatError(
-                    p, None, f"system {s!r} has no results for {len(missing)} topic(s) that other runs "
-                    f"have ({ex}{', …' if len(missing) > 5 else ''}); pass on_uneven_topics='pad' to "
-                    "count them as empty runs")
     judged = set(pd.unique(qrels["topic"]))
     absent = sorted(all_topics - judged)
     if absent:
@@ -380,6 +371,17 @@ def relevance_arrays(
         q = q[q["topic"].isin(topics)]
     if not topics:
         raise TrecFormatError(qpath, None, "no topic is both in the runs and (with a relevant document) in the qrels")
+    if on_uneven_topics == "error":
+        # checked on the topics kept, so a topic dropped above cannot make the runs uneven
+        final = set(topics)
+        for s, ts, p in zip(systems, topic_sets, paths):
+            missing = final - ts
+            if missing:
+                ex = ", ".join(sorted(missing, key=_topic_key)[:5])
+                raise TrecFormatError(
+                    p, None, f"system {s!r} has no results for {len(missing)} topic(s) that other runs "
+                    f"have ({ex}{', …' if len(missing) > 5 else ''}); pass on_uneven_topics='pad' to "
+                    "count them as empty runs")
 
     # One vectorised pass over all runs: integer codes for topic and docno; docno codes follow
     # the sorted order of the strings, so sorting codes descending is trec_eval's strcmp tie-break.
