@@ -376,3 +376,11 @@ def test_only_one_reading_reproduces_figure3():
 def test_axis_order_snap_merges_float_near_ties():
     v = np.array([0.3, 0.1 + 0.2, 0.2])
     assert list(ipso.axis_order(v, float_ties="snap")) == [1, 2, 0]
+
+
+def test_category_counts_depth_checked():
+    c = ipso.count_categories(5)
+    with pytest.raises(ValueError, match="depth must be in 1..5"):
+        c.row(6)
+    with pytest.raises(ValueError, match="depth must be in 1..5"):
+        c.fractions(0)

@@ -307,8 +307,8 @@ def hasse_edges(serps: np.ndarray) -> list[tuple[int, int]]:
 class CategoryCounts:
     """Exact category counts of all SERP pairs at depths 1..k (row d−1 is depth d).
 
-    ``counts[:, r]`` counts relation ``Relation(r)``; each row sums to ``total(d)`` (4^d pairs
-    for uniform binary SERPs, or 1 when the DP is run on probabilities).
+    ``counts[:, r]`` counts relation ``Relation(r)``; row d−1 sums to 4^d (all pairs of binary
+    d-SERPs), or to 1 when :func:`count_categories` is run on probabilities.
     """
 
     counts: np.ndarray  # object array (k, 4) of Python ints or Fractions
@@ -318,12 +318,19 @@ class CategoryCounts:
     def k(self) -> int:
         return self.counts.shape[0]
 
+    def _check(self, depth: int) -> None:
+        if not 1 <= depth <= self.k:
+            raise ValueError(f"depth must be in 1..{self.k} for these counts, got {depth}")
+
     def row(self, depth: int) -> dict[str, object]:
+        """Counts at ``depth`` keyed by the paper's labels ``=``, ``ni``, ``ns``, ``**``."""
+        self._check(depth)
         r = self.counts[depth - 1]
         return {Relation(i).label: r[i] for i in range(4)}
 
     def fractions(self, depth: int) -> dict[str, Fraction]:
         """Exact fractions of equal / separable (ni + ns) / non-separable pairs at ``depth``."""
+        self._check(depth)
         r = [Fraction(x) for x in self.counts[depth - 1]]
         tot = sum(r)
         return {"equal": r[0] / tot, "separable": (r[1] + r[2]) / tot, "nonsep": r[3] / tot}
