@@ -451,3 +451,17 @@ def test_figures_are_written(tmp_path, monkeypatch):
     plt.close(fig)
     fig = plot_interval_like_rates(interval_like_rates({"RBP": RBP(p=0.8)}, [2, 3]))
     plt.close(fig)
+
+
+def test_huge_integers_are_compared_exactly_not_through_floats():
+    K = 2**70  # K + 1 and K are the same double
+    runs = binary_runs(2)
+    st1 = StrongTopHeaviness(1)
+    vals = np.array([0, K, 2 * K + 1, 3 * K + 1], dtype=object)  # steps K, K + 1, K
+    res = check_interval(vals, st1, runs)
+    assert not res.holds and res.n_violations == 2
+    assert check_interval(np.array([0, K, 2 * K, 3 * K], dtype=object), st1, runs).holds
+    weak = np.array([0, K + 1, 2 * K, 3 * K], dtype=object)  # weak ρ = 0, 1, 2, 3; M(01) one too high
+    res = check_interval_like(weak, runs)
+    assert not res.holds
+    assert res.counterexample["r"] == (0, 0) and res.counterexample["s"] == (0, 1)

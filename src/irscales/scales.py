@@ -27,8 +27,11 @@ the tolerance :data:`FLOAT_TIE`: two differences within it are a tie. That this 
 is proved for DCG in ``tests/test_scales.py`` (every integer combination of the DCG weights that
 can occur for N ≤ 8, c ≤ 2 is either exactly 0 or farther than 1e-6 from 0).
 
-Violation rate = violations / checked pairs. The smallest counterexample is the violating pair
-with the smallest total natural length (ρ distances), ties broken by run index.
+Violation rate = violations / checked pairs. Smallest counterexample: ordinal — the violating
+pair of runs closest in ρ (then lowest run indices); interval — the lowest cover (by ρ of its
+bottom) and the lowest cover whose step differs from it; interval-like — the violating pair of
+intervals with the smallest total natural length Δ[N]. Across N, :func:`first_failure` takes the
+smallest N.
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ __all__ = [
     "relation_str", "vec_str", "min_gain_gap", "ffp19_section5", "ffp19_reproduced", "interval_agrees",
     "mass_gap_triples", "save_figure", "plot_vs_rank", "plot_interval_like_rates",
 ]
+
+MeasureLike = Measure | Callable[[np.ndarray], np.ndarray] | np.ndarray
+"""A measure object, a callable ``runs -> values``, or precomputed values (one per run)."""
 
 FLOAT_TIE = 1e-9
 """Float differences of irrational measures closer than this are ties (see module docstring)."""
@@ -101,7 +107,7 @@ def _to_keys(vals: np.ndarray, label: str) -> MeasureValues:
     raise TypeError(f"{label}: cannot compare values of dtype {vals.dtype}")
 
 
-def measure_values(measure, runs, *, rb=None, label: str | None = None) -> MeasureValues:
+def measure_values(measure: MeasureLike, runs: np.ndarray, *, rb=None, label: str | None = None) -> MeasureValues:
     """Values of ``measure`` on ``runs`` (shape (n, N)) as exact comparison keys when possible.
 
     ``measure`` is an :class:`irscales.measures.Measure` (exact path if it is rational), a
@@ -194,6 +200,14 @@ def _eq(a, b, tol: float):
     return np.abs(a - b) <= tol if tol else a == b
 
 
+def _argsort_exact(a: np.ndarray) -> np.ndarray:
+    """Stable argsort; object arrays (huge exact integers) are sorted by Python comparison, since a
+    detour through floats could misorder values that differ beyond double precision."""
+    if a.dtype == object:
+        return np.array(sorted(range(len(a)), key=a.__getitem__), dtype=np.int64)
+    return np.argsort(a, kind="stable")
+
+
 def _space(runs, order: RunOrder | None = None) -> np.ndarray:
     a = _as_runs(runs, order.c if order is not None else None)
     if a.ndim != 2 or a.shape[0] == 0:
@@ -211,7 +225,7 @@ def _rank_or_none(order: RunOrder, runs: np.ndarray):
 # ----------------------------------------------------------------------------------- ordinal
 
 
-def check_ordinal(measure, order: RunOrder, runs, *, strict: bool = True, rb=None,
+def check_ordinal(measure: MeasureLike, order: RunOrder, runs: np.ndarray, *, strict: bool = True, rb=None,
                   label: str | None = None) -> ScaleCheck:
     """Is ``measure`` an ordinal scale for ``order`` on the run space ``runs``? (module docstring)"""
     runs = _space(runs, order)
@@ -248,7 +262,7 @@ def check_ordinal(measure, order: RunOrder, runs, *, strict: bool = True, rb=Non
 # ---------------------------------------------------------------------------------- interval
 
 
-def check_interval(measure, order: RunOrder, runs, *, rb=None, label: str | None = None) -> ScaleCheck:
+def check_interval(measure: MeasureLike, order: RunOrder, runs: np.ndarray, *, rb=None, label: str | None = None) -> ScaleCheck:
     """Is ``measure`` = aρ + b (a > 0) on ``runs``, ρ the order's rank function? (module docstring)
 
     ``runs`` must be the whole space the order is graded on (e.g. :func:`graded_runs` for the
@@ -264,7 +278,7 @@ def check_interval(measure, order: RunOrder, runs, *, rb=None, label: str | None
     lo, hi = lo[srt], hi[srt]
     steps = mv.keys[hi] - mv.keys[lo]
     # group equal steps (exact ints, or floats within tol) to count unequal pairs of covers
-    order_s = np.argsort(steps.astype(float) if steps.dtype == object else steps, kind="stable")
+    order_s = _argsort_exact(steps)
     ss = steps[order_s]
     new = np.ones(len(ss), dtype=bool)
     new[1:] = ~_eq(ss[1:], ss[:-1], mv.tol)
@@ -295,13 +309,15 @@ def _cover_pair(runs, mv, lo, hi, a, b) -> dict:
 
 
 def _val_diff(mv: MeasureValues, i, j):
-    return mv.value(int(i)) - mv.value(int(j))
+    d = mv.value(int(i)) - mv.value(int(j))
+    # a float difference within the tie tolerance is exactly 0 (module docstring); show it as such
+    return 0.0 if not mv.exact and abs(d) <= mv.tol else d
 
 
 # ----------------------------------------------------------------------------- interval-like
 
 
-def intervals(runs, *, equal_mass: bool = False, c: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def intervals(runs: np.ndarray, *, equal_mass: bool = False, c: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All intervals [r̂, ŝ] (r̂ ≺ ŝ, weak top-heaviness) of a run space: (lo, hi, Δ) with Δ of shape
     (n_intervals, N) from FFP17 Def. 2. ``equal_mass`` keeps Σ r̂ = Σ ŝ."""
     runs = _space(runs)
@@ -315,7 +331,7 @@ def intervals(runs, *, equal_mass: bool = False, c: int = 1) -> tuple[np.ndarray
     return lo, hi, d
 
 
-def check_interval_like(measure, runs, *, equal_mass: bool = False, rb=None, c: int = 1,
+def check_interval_like(measure: MeasureLike, runs: np.ndarray, *, equal_mass: bool = False, rb=None, c: int = 1,
                         label: str | None = None) -> ScaleCheck:
     """FFP17 interval-like check over all ordered pairs of comparable intervals (module docstring).
 
@@ -338,8 +354,7 @@ def check_interval_like(measure, runs, *, equal_mass: bool = False, rb=None, c: 
     cmp = np.ones((nclass, nclass), dtype=bool)  # cmp[a, b] = class a ⪯_d class b
     for col in classes.T:
         cmp &= col[:, None] <= col[None, :]
-    dkey = diff.astype(float) if diff.dtype == object else diff
-    srt = np.argsort(dkey, kind="stable")
+    srt = _argsort_exact(diff)
     sorted_diff = diff[srt]
     sorted_cls = cls[srt]
     length = d[:, -1]  # natural length of each interval
@@ -357,7 +372,7 @@ def check_interval_like(measure, runs, *, equal_mass: bool = False, rb=None, c: 
         nv = int(cnt.sum())
         if nv:
             n_viol += nv
-            jstar = js[int(np.argmin(dkey[js]))]
+            jstar = js[int(_argsort_exact(diff[js])[0])]
             g_idx = srt[mask]
             bad = g_idx[_gt(diff[g_idx], diff[jstar], mv.tol)]
             i = int(bad[np.lexsort((bad, length[bad]))[0]])
@@ -635,7 +650,7 @@ def ffp19_summary(n_binary=range(1, 9), n_graded=range(1, 6)) -> pd.DataFrame:
 # ------------------------------------------------------------------------- FFP17 §3.3 rates
 
 
-def interval_like_rates(measures: dict[str, object], ns, *, rb=None) -> pd.DataFrame:
+def interval_like_rates(measures: dict[str, MeasureLike], ns, *, rb=None) -> pd.DataFrame:
     """Exhaustive FFP17 interval-like violation rates on {0,1}^N for every N in ``ns``, over all
     comparable pairs of intervals and over equal-#relevant intervals only.
 
@@ -773,7 +788,7 @@ def ffp19_reproduced(summary: pd.DataFrame, section5: dict, gp_order: str) -> di
     return rep
 
 
-def interval_agrees(measure, r, s, u, v, rb=None) -> bool:
+def interval_agrees(measure: MeasureLike, r, s, u, v, rb=None) -> bool:
     """M(s) − M(r) ≤ M(v) − M(u), exactly for rational measures (FFP17 §3.3 examples)."""
     runs = np.stack([_as_runs(x).reshape(-1) for x in (r, s, u, v)])
     mv = measure_values(measure, runs, rb=rb)
@@ -858,7 +873,7 @@ def save_figure(fig, paper: str, name: str) -> list[str]:
     return out
 
 
-def plot_vs_rank(measures: dict[str, object], order: RunOrder, runs, ax=None, title: str = ""):
+def plot_vs_rank(measures: dict[str, MeasureLike], order: RunOrder, runs: np.ndarray, ax=None, title: str = ""):
     """Each measure (min-max normalised) against the rank function ρ of ``order``: a straight line
     is an interval scale (FFP19 §2), a monotone curve an ordinal one."""
     import matplotlib.pyplot as plt
