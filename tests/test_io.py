@@ -50,7 +50,7 @@ def _pytrec_positions(run: dict[str, float]) -> dict[str, int]:
     return {d: round(1 / res[f"q{i}"]["recip_rank"]) for i, d in enumerate(run)}
 
 
-docnos = st.text(alphabet="aAbB019-_xyZ", min_size=1, max_size=6)
+docnos = st.text(alphabet="aAbB019-_xyZéü", min_size=1, max_size=6)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -358,3 +358,13 @@ def test_whitespace_variants(tmp_path, text):
 def test_quotes_are_part_of_docnos(tmp_path):
     df = io.read_run(write(tmp_path / "r", '1 Q0 "a 1 2.5 s\n1 Q0 b" 2 2 s\n'))
     assert df["docno"].tolist() == ['"a', 'b"']
+
+
+def test_long_docno_sort_path_gives_the_same_order(tmp_path, monkeypatch):
+    q = write(tmp_path / "q", "1 0 é 1\n1 0 e 2\n1 0 doc10 1\n")
+    r = write(tmp_path / "r", "1 Q0 é 1 1 s\n1 Q0 e 2 1 s\n1 Q0 doc10 3 1 s\n1 Q0 doc9 4 1 s\n1 Q0 Z 5 1 s\n")
+    fast = io.read_trec([r], q, depth=5).rel
+    monkeypatch.setattr(io, "_FIXED_WIDTH_SORT_BYTES", 0)
+    slow = io.read_trec([r], q, depth=5).rel
+    # strcmp order descending: 'é' (0xC3 0xA9) > 'e' > 'doc9' > 'doc10' > 'Z'
+    assert fast.tolist() == slow.tolist() == [[[1, 2, 0, 1, 0]]]

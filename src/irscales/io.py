@@ -42,6 +42,8 @@ __all__ = [
 
 PathLike = str | os.PathLike
 
+_FIXED_WIDTH_SORT_BYTES = 2**29  # above this, docnos are sorted as Python strings (see relevance_arrays)
+
 RUN_COLUMNS = ("topic", "q0", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("topic", "iteration", "docno", "rel")
 
@@ -313,7 +315,8 @@ def relevance_arrays(
 
     on_missing_topic  a run topic that has no judgments: ``'error'`` or ``'skip'`` it (warning).
     on_no_relevant    a topic whose judgments hold no relevant document: ``'error'``, ``'skip'``
-                      (warning; trec_eval averages would count it as 0) or ``'keep'``.
+                      (warning) or ``'keep'`` (pytrec_eval reports such a topic with every
+                      measure 0, so keeping it lowers averages).
     on_uneven_topics  systems whose topic sets differ: ``'error'``, or ``'pad'`` the missing
                       topics with empty runs (all not relevant, like ``trec_eval -c``).
     """
@@ -399,7 +402,11 @@ def relevance_arrays(
     codes, uniq = pd.factorize(all_docs)
     # rank the distinct docnos in code-point order (= strcmp order of their UTF-8 bytes): a
     # fixed-width unicode array sorts in C, much faster than sorting Python strings
-    order_u = np.argsort(np.asarray(uniq, dtype=str), kind="stable")
+    width = max(map(len, uniq)) if len(uniq) else 1
+    if width * len(uniq) * 4 <= _FIXED_WIDTH_SORT_BYTES:
+        order_u = np.argsort(np.asarray(uniq, dtype=str), kind="stable")
+    else:  # very long docnos (URLs): sort the Python strings rather than allocate > 512 MB
+        order_u = np.argsort(np.asarray(uniq, dtype=object), kind="stable")
     rank_u = np.empty(len(uniq), dtype=np.int64)
     rank_u[order_u] = np.arange(len(uniq))
     codes = rank_u[codes]

@@ -21,11 +21,15 @@ Systems
     TREC-like presets: a_s ~ N(μ_a, σ_a); a fraction ``weak`` of runs (broken or exploratory
     submissions) has a_s ~ N(μ_a − Δ, σ_a): a wide spread of effectiveness.
     Grid of Points (Fer17 §3.2): a_s = μ + α_stop + β_lug + γ_model + (αβ) + (βγ) + (αγ)
-    + corpus × lug + corpus × model + ε_s: additive component effects plus interactions.
+    + corpus × lug + corpus × model + ε_s: additive component effects plus interactions, with
+    α ~ N(0.05, 0.05) and −0.25 for no stop list; β = 0 for no LUG, ~ N(0.15, 0.08) for the five
+    stemmers, −0.3 … −0.9 (+ N(0, 0.05)) for 4- … 10-grams; γ ~ N(0, 0.3); interaction standard
+    deviations 0.08 (stop × LUG), 0.12 (LUG × model), 0.05 (stop × model), 0.15 (corpus × LUG,
+    corpus × model), ε_s 0.05.
 Runs
     location μ_st = a_s + b_t + e_st, with a system × topic interaction e_st ~ N(0, σ_e) (for the
-    grid e_st = lug × topic + model × topic + stop × topic + ε_st, so systems sharing components
-    agree across topics).
+    grid e_st = lug × topic + model × topic + stop × topic + ε_st with standard deviations 0.3,
+    0.25, 0.1 and 0.2, so systems sharing components agree across topics).
     Document scores: a relevant document of grade g scores N(μ_st + δ (g − 1), 1), a not relevant
     one N(0, 1); the run ranks documents by score, which makes rankings top-heavy for good
     systems. Only the top ``depth`` documents of each group matter, and the top k of n iid normals
