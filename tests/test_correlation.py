@@ -125,6 +125,27 @@ def test_tau_matches_brute_force_and_scipy(xy):
 
 
 @settings(max_examples=100, deadline=None)
+@given(hs.integers(1, 6), hs.integers(2, 40), hs.integers(1, 12), hs.integers(0, 2**32 - 1))
+def test_sorted_and_pairwise_counts_agree(rows, s, levels, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, levels, size=(rows, s)).astype(float)
+    y = rng.integers(0, levels, size=(rows, s))
+    a, b = kendall_counts(x, y, method="pairwise"), kendall_counts(x, y, method="sorted")
+    for name in ("concordant", "discordant", "ties_x", "ties_y", "ties_both"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+
+
+def test_auto_method_uses_sorting_for_many_systems_and_matches_scipy():
+    rng = np.random.default_rng(12)
+    x = rng.integers(0, 60, size=(3, 300))
+    y = x + rng.integers(0, 40, size=(3, 300))
+    ref = [st.kendalltau(a, b).statistic for a, b in zip(x, y)]
+    np.testing.assert_allclose(kendall_tau(x, y), ref, atol=1e-13)
+    with pytest.raises(ValueError, match="method"):
+        kendall_counts(x, y, method="fast")
+
+
+@settings(max_examples=100, deadline=None)
 @given(rankings, hs.sampled_from(["cube", "exp", "affine"]))
 def test_tau_invariant_under_strictly_increasing_transforms(xy, kind):
     x, y = np.array(xy[0], dtype=float), np.array(xy[1], dtype=float)
