@@ -1,0 +1,171 @@
+"""Plots of the scale of a measure: "all the possible values" of FFF21 Figs. 3–5 (§7.1.1).
+
+FFF21 Figs. 3–5 put all the (c+1)^N runs of length N on the x axis, sorted by the value of the
+measure, and the value on the y axis; the x labels give the fraction of runs up to that point. A
+horizontal segment is a set of tied runs, a vertical jump a gap between consecutive values, so the
+picture shows at once whether the values are equi-spaced (interval scale) and where ties sit.
+
+The figures are drawn from an :class:`irscales.enumeration.Scale` through
+:meth:`~irscales.enumeration.Scale.quantiles`, never from the runs themselves: at most
+``max_points`` run positions are read, chunk by chunk, so N = 30 (2^30 runs) plots in bounded
+memory. When a scale has at most ``max_points`` runs every run is drawn. :func:`tie_summary` gives
+the numbers behind "where ties occur", also chunk by chunk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["run_positions", "all_values", "all_values_grid", "tie_summary", "save_figure"]
+
+
+def _check_scale(scale, where: str) -> None:
+    # duck-typed so that tests can pass small stand-ins; a clear message beats an AttributeError
+    for attr in ("quantiles", "n_runs", "iter_chunks", "measure", "N"):
+        if not hasattr(scale, attr):
+            raise TypeError(f"{where}: expected an irscales.enumeration.Scale, got {type(scale).__name__}"
+                            f" (no attribute {attr!r})")
+
+
+def run_positions(n_runs: int, max_points: int = 2001) -> np.ndarray:
+    """Fractions q ∈ [0, 1] of the runs to draw: q_i = i/(n_runs − 1) for every run when
+    n_runs ≤ max_points (so :meth:`Scale.quantiles` returns run i exactly), else max_points evenly
+    spaced fractions including 0 and 1 (the smallest and the largest value are always drawn)."""
+    if not isinstance(n_runs, (int, np.integer)) or n_runs < 1:
+        raise ValueError(f"run_positions: n_runs must be a positive integer, got {n_runs!r}")
+    if not isinstance(max_points, (int, np.integer)) or max_points < 2:
+        raise ValueError(f"run_positions: max_points must be an integer ≥ 2, got {max_points!r}")
+    if n_runs == 1:
+        return np.zeros(1)
+    if n_runs <= max_points:
+        return np.arange(n_runs) / (n_runs - 1)
+    return np.linspace(0.0, 1.0, int(max_points))
+
+
+def _query(q: np.ndarray, n_runs: int) -> np.ndarray:
+    """Fractions to pass to :meth:`Scale.quantiles` so that it returns run ⌊q·(n_runs − 1)⌉.
+
+    ``quantiles`` reads run ⌊q·(n_runs − 1)⌋, and in floating point (i/(n−1))·(n−1) is often just
+    below i, which would draw run i − 1's value at run i's position; half a run of slack fixes it.
+    """
+    if n_runs <= 1:
+        return np.zeros_like(q)
+    return np.minimum(q + 0.5 / (n_runs - 1), 1.0)
+
+
+def all_values(ax, scale, *, max_points: int = 2001, color: str | None = None,
+               title: str | None = None, ylabel: str | None = None):
+    """One panel of FFF21 Figs. 3–5: the runs sorted by value (x, as fraction of runs) against the
+    value (y). Returns the :class:`matplotlib.lines.Line2D` drawn (its data are the points).
+
+    Points are joined by a step line (``steps-post``), so ties show as horizontal segments; with
+    few runs (≤ 64 drawn points) each run is also marked.
+    """
+    _check_scale(scale, "all_values")
+    from matplotlib.ticker import PercentFormatter
+
+    q = run_positions(scale.n_runs, max_points)
+    y = scale.quantiles(_query(q, scale.n_runs))
+    marker = "." if len(q) <= 64 else None
+    (line,) = ax.plot(q, y, drawstyle="steps-post", marker=marker, ms=3, lw=1.0, color=color)
+    ax.set_xlim(-0.02, 1.02)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xticks(np.linspace(0, 1, 5))
+    ax.tick_params(labelsize=7)
+    ax.grid(True, lw=0.3, alpha=0.5)
+    ax.set_title(title if title is not None else f"{scale.measure.key}, N = {scale.N}", fontsize=9)
+    if ylabel is not None:
+        ax.set_ylabel(ylabel, fontsize=8)
+    return line
+
+
+def all_values_grid(scales: Mapping[str, Mapping[int, object]], *, title: str, max_points: int = 2001,
+                    panel_size: tuple[float, float] = (3.2, 2.4)):
+    """A grid of :func:`all_values` panels: one row per measure (keys of ``scales``), one column
+    per run length N (keys of each inner mapping, sorted). Every row must have the same run lengths.
+
+    The x labels (fraction of runs, FFF21 §7.1.1) are on the bottom row, the measure names on the
+    left column. Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    if not scales:
+        raise ValueError("all_values_grid: no scales given")
+    names = list(scales)
+    ns = sorted(scales[names[0]])
+    if not ns:
+        raise ValueError(f"all_values_grid: no run lengths for {names[0]!r}")
+    for name in names:
+        if sorted(scales[name]) != ns:
+            raise ValueError(f"all_values_grid: row {name!r} has run lengths {sorted(scales[name])},"
+                             f" row {names[0]!r} has {ns}; every row needs the same N")
+    fig, axes = plt.subplots(len(names), len(ns), squeeze=False,
+                             figsize=(panel_size[0] * len(ns), panel_size[1] * len(names)))
+    for i, name in enumerate(names):
+        for j, n in enumerate(ns):
+            ax = axes[i, j]
+            all_values(ax, scales[name][n], max_points=max_points, title=f"{name}, N = {n}",
+                       ylabel=name if j == 0 else None)
+            if i == len(names) - 1:
+                ax.set_xlabel("runs sorted by value (fraction of runs)", fontsize=8)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def tie_summary(scale) -> dict:
+    """Where ties occur in a scale, read chunk by chunk (bounded memory).
+
+    Returns ``n_runs``, ``n_distinct``, ``n_tied_values`` (values taken by ≥ 2 runs),
+    ``runs_in_ties`` (runs sharing their value with another run), ``largest_tie`` (the largest
+    multiplicity), ``tie_sizes`` (multiplicity → number of values with it, for multiplicities ≥ 2)
+    and ``tied_value_range`` (smallest and largest tied value, or None when there are no ties).
+    """
+    _check_scale(scale, "tie_summary")
+    n_distinct = n_runs = n_tied = in_ties = largest = 0
+    sizes: dict[int, int] = {}
+    lo = hi = None
+    for values, counts in scale.iter_chunks():
+        counts = np.asarray(counts, dtype=np.int64)
+        n_distinct += len(counts)
+        n_runs += int(counts.sum())
+        tied = counts > 1
+        if tied.any():
+            n_tied += int(tied.sum())
+            in_ties += int(counts[tied].sum())
+            largest = max(largest, int(counts.max()))
+            u, k = np.unique(counts[tied], return_counts=True)
+            for a, b in zip(u.tolist(), k.tolist()):
+                sizes[a] = sizes.get(a, 0) + b
+            v = np.asarray(values)[tied]
+            lo = float(v[0]) if lo is None else lo
+            hi = float(v[-1])
+    return {"n_runs": n_runs, "n_distinct": n_distinct, "n_tied_values": n_tied, "runs_in_ties": in_ties,
+            "largest_tie": max(largest, 1 if n_runs else 0), "tie_sizes": dict(sorted(sizes.items())),
+            "tied_value_range": None if lo is None else (lo, hi)}
+
+
+def save_figure(fig, directory: str | Path, stem: str, formats: Sequence[str] = ("png", "pdf"),
+                dpi: int = 150) -> list[Path]:
+    """Save ``fig`` as ``directory/stem.<fmt>`` for each format, reproducibly (no creation date in
+    the PDF), close it, and return the paths."""
+    if not stem or "/" in stem or "\\" in stem:
+        raise ValueError(f"save_figure: stem must be a plain file name without extension, got {stem!r}")
+    bad = [f for f in formats if f not in ("png", "pdf", "svg")]
+    if bad or not formats:
+        raise ValueError(f"save_figure: formats must be among png, pdf, svg, got {list(formats)!r}")
+    import matplotlib.pyplot as plt
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext in formats:
+        meta = {"CreationDate": None} if ext == "pdf" else ({"Date": None} if ext == "svg" else {})
+        p = directory / f"{stem}.{ext}"
+        fig.savefig(p, dpi=dpi, bbox_inches="tight", metadata=meta)
+        paths.append(p)
+    plt.close(fig)
+    return paths
