@@ -465,3 +465,44 @@ def test_huge_integers_are_compared_exactly_not_through_floats():
     res = check_interval_like(weak, runs)
     assert not res.holds
     assert res.counterexample["r"] == (0, 0) and res.counterexample["s"] == (0, 1)
+
+
+def test_bad_inputs_have_clear_messages():
+    runs = binary_runs(3)
+    with pytest.raises(TypeError, match="not a string"):
+        check_ordinal("AP", StrongTopHeaviness(1), runs)
+    with pytest.raises(ValueError, match="whole run space"):
+        check_interval(RBP(p=0.5), StrongTopHeaviness(1), runs[::2])
+    with pytest.raises(ValueError, match="exceeds the top degree"):
+        check_interval_like(RBP(), graded_runs(2, 2))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=8, max_size=8), st.sampled_from(["strong", "weak"]))
+def test_random_measures_match_brute_force(vals, which):
+    runs = binary_runs(3)
+    order = StrongTopHeaviness(1) if which == "strong" else WeakTopHeaviness(1)
+    v = np.array(vals, dtype=np.int64)
+    res = check_ordinal(v, order, runs)
+    pairs = [(i, j) for i in range(8) for j in range(8)
+             if order.leq(runs[i], runs[j]) and not order.leq(runs[j], runs[i])]
+    assert res.n_checked == len(pairs)
+    assert res.n_violations == sum(v[i] >= v[j] for i, j in pairs)
+    il = check_interval_like(v, runs)
+    assert (il.n_checked, il.n_violations) == brute_interval_like(v.astype(object), runs, False, 0)
+    # interval: holds iff v is a positive affine function of ρ (strong: ρ = row index)
+    if which == "strong":
+        steps = np.diff(v)
+        assert check_interval(v, order, runs).holds == bool(np.all(steps == steps[0]) and steps[0] > 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 5), st.fractions(Fraction(1, 10), Fraction(10)), st.integers(-5, 5))
+def test_positive_affine_of_rho_is_interval_on_every_order(n, a, b):
+    for order, runs in ((StrongTopHeaviness(1), binary_runs(n)), (WeakTopHeaviness(1), binary_runs(n)),
+                        (SetBased(2), multiset_runs(n, 2))):
+        rho = order.rank(runs)
+        vals = np.array([a * int(x) + b for x in rho], dtype=object)
+        assert check_interval(vals, order, runs).holds
+        assert check_ordinal(vals, order, runs).holds
+        assert not check_interval(np.array([-x for x in vals], dtype=object), order, runs).holds

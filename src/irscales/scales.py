@@ -114,6 +114,8 @@ def measure_values(measure: MeasureLike, runs: np.ndarray, *, rb=None, label: st
     callable ``runs -> values``, or an array of precomputed values aligned with ``runs``.
     """
     runs = np.asarray(runs)
+    if isinstance(measure, (str, bytes)):
+        raise TypeError(f"pass a measure object (e.g. irscales.measures.parse({measure!r})), not a string")
     if isinstance(measure, Measure):
         lab = label or measure.key
         if measure.rational:
@@ -270,10 +272,16 @@ def check_interval(measure: MeasureLike, order: RunOrder, runs: np.ndarray, *, r
     """
     runs = _space(runs, order)
     mv = measure_values(measure, runs, rb=rb, label=label)
+    rho = _rank_or_none(order, runs)
+    if rho is not None:
+        levels = np.unique(rho)
+        if levels[0] != 0 or len(levels) != int(levels[-1]) + 1:
+            raise ValueError(f"check_interval needs a whole run space (ranks 0..max without gaps); the "
+                             f"{len(runs)} runs given have {len(levels)} distinct ranks between "
+                             f"{int(levels[0])} and {int(levels[-1])}")
     lo, hi = order.covers(runs)
     if len(lo) == 0:
         return ScaleCheck("interval", mv.label, str(order), runs.shape[1], True, 0, 0, mv.exact)
-    rho = _rank_or_none(order, runs)
     srt = np.lexsort((hi, lo, rho[lo] if rho is not None else lo))
     lo, hi = lo[srt], hi[srt]
     steps = mv.keys[hi] - mv.keys[lo]
