@@ -28,6 +28,7 @@ import math
 import re
 import warnings
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -162,7 +163,8 @@ def _check_orthogonal(codes: dict[str, np.ndarray], parent: dict[str, str]) -> N
                          "unbalanced data")
 
 
-def balanced_anova(data: pd.DataFrame, response: str, terms=CROSSED_TERMS, alpha: float = 0.05) -> pd.DataFrame:
+def balanced_anova(data: pd.DataFrame, response: str, terms: Sequence[str] = CROSSED_TERMS,
+                   alpha: float = 0.05) -> pd.DataFrame:
     r"""ANOVA table of a balanced design from cell means (Fer17 Tables 2–3 and 7–8 layout).
 
     For a set of factors A let M(A) = Σ_obs (ȳ_A(obs) − ȳ)², the between-cells sum of squares of the
@@ -231,7 +233,8 @@ def _table(rows, ss_err, df_err, ss_total, df_total, n, alpha) -> pd.DataFrame:
     return pd.DataFrame(out).set_index("source")
 
 
-def ols_anova(data: pd.DataFrame, response: str, terms=CROSSED_TERMS, alpha: float = 0.05) -> pd.DataFrame:
+def ols_anova(data: pd.DataFrame, response: str, terms: Sequence[str] = CROSSED_TERMS,
+              alpha: float = 0.05) -> pd.DataFrame:
     """The same ANOVA table from statsmodels OLS fits: sequential (type I) sums of squares.
 
     Term k's SS is the drop in residual SS when it is added to the model with terms 1..k−1, and its
@@ -266,7 +269,7 @@ def ols_anova(data: pd.DataFrame, response: str, terms=CROSSED_TERMS, alpha: flo
     return _table(rows, prev_rss, int(round(prev_df)), ss_total, len(y) - 1, len(y), alpha)
 
 
-def marginal_means(data: pd.DataFrame, response: str, factors) -> pd.Series:
+def marginal_means(data: pd.DataFrame, response: str, factors: str | Sequence[str]) -> pd.Series:
     """Mean response per level (or level combination) of ``factors``: the main-effects and
     interaction plots of Fer17 (Figs. 4–6, 12–14) plot these."""
     factors = [factors] if isinstance(factors, str) else list(factors)

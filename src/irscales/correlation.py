@@ -26,6 +26,7 @@ from typing import Literal, Mapping
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 __all__ = [
     "rank_codes", "system_means", "KendallCounts", "kendall_counts", "kendall_tau", "overall_tau",
@@ -36,7 +37,7 @@ __all__ = [
 _BLOCK = 20_000_000
 
 
-def rank_codes(values) -> np.ndarray:
+def rank_codes(values: ArrayLike) -> np.ndarray:
     """Order-preserving integer codes of ``values`` over the whole array (dense ranks from 0).
 
     ``a < b`` ⇔ ``code(a) < code(b)`` and ``a == b`` ⇔ ``code(a) == code(b)`` for every pair of
@@ -90,7 +91,7 @@ def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
     return _ordinal(xa, "first ranking"), _ordinal(ya, "second ranking")
 
 
-def system_means(scores, decimals: int | None = None) -> np.ndarray:
+def system_means(scores: ArrayLike, decimals: int | None = None) -> np.ndarray:
     """Mean score of each system over the topics: ``Φ̄_j = (1/T) Σ_i Φ_ij`` (FFF21 §3.3).
 
     ``scores`` has shape ``(..., T, S)``. For an object array of Fractions the means are exact
@@ -226,7 +227,8 @@ def _counts_sorted(xr: np.ndarray, yr: np.ndarray) -> np.ndarray:
 _SORTED_FROM = 200
 
 
-def kendall_counts(x, y, method: Literal["auto", "pairwise", "sorted"] = "auto") -> KendallCounts:
+def kendall_counts(x: ArrayLike, y: ArrayLike,
+                   method: Literal["auto", "pairwise", "sorted"] = "auto") -> KendallCounts:
     """Concordant, discordant and tied pairs of two rankings (vectorised over leading axes).
 
     ``x`` and ``y`` have the same shape ``(..., S)``; systems are on the last axis. ``method``:
@@ -247,7 +249,7 @@ def kendall_counts(x, y, method: Literal["auto", "pairwise", "sorted"] = "auto")
     return KendallCounts(*(c.reshape(lead) for c in out))
 
 
-def kendall_tau(x, y) -> np.ndarray | float:
+def kendall_tau(x: ArrayLike, y: ArrayLike) -> np.ndarray | float:
     r"""Kendall's τ between two rankings, exactly as FFF21 §3.3 and Fer17 eq. (1) define it.
 
     .. math:: \tau(X, Y) = \frac{P - Q}{\sqrt{(P + Q + T)(P + Q + U)}}
@@ -267,7 +269,7 @@ def kendall_tau(x, y) -> np.ndarray | float:
     return float(tau) if np.ndim(tau) == 0 else tau
 
 
-def overall_tau(scores_x, scores_y, decimals: int | None = None) -> np.ndarray | float:
+def overall_tau(scores_x: ArrayLike, scores_y: ArrayLike, decimals: int | None = None) -> np.ndarray | float:
     """Overall τ (FFF21 §3.3): rank systems by their mean over topics under each measure, then τ.
 
     ``scores_x``, ``scores_y``: score matrices ``(..., T, S)`` of two measures on the same topics and
@@ -280,7 +282,7 @@ def overall_tau(scores_x, scores_y, decimals: int | None = None) -> np.ndarray |
     return kendall_tau(system_means(xa, decimals), system_means(ya, decimals))
 
 
-def topic_by_topic_tau(scores_x, scores_y) -> np.ndarray:
+def topic_by_topic_tau(scores_x: ArrayLike, scores_y: ArrayLike) -> np.ndarray:
     """Topic-by-topic τ (FFF21 §3.3): τ between the two measures' rankings of systems on each topic.
 
     ``(..., T, S)`` score matrices give τ of shape ``(..., T)``; NaN on a topic where one measure
@@ -292,7 +294,7 @@ def topic_by_topic_tau(scores_x, scores_y) -> np.ndarray:
     return np.asarray(kendall_tau(xa, ya))
 
 
-def tau_ap(reference, other, ties: Literal["raise"] = "raise") -> np.ndarray | float:
+def tau_ap(reference: ArrayLike, other: ArrayLike, ties: Literal["raise"] = "raise") -> np.ndarray | float:
     r"""AP correlation τ_AP of ``other`` with ``reference`` as the reference ranking (Fer17 eq. 2).
 
     .. math:: \tau_{AP}(Y, X) = \frac{2}{m - 1} \sum_{i=2}^{m} \frac{C(i)}{i - 1} - 1
@@ -340,13 +342,13 @@ def tau_ap(reference, other, ties: Literal["raise"] = "raise") -> np.ndarray | f
     return float(res) if res.ndim == 0 else res
 
 
-def tau_ap_symmetric(x, y) -> np.ndarray | float:
+def tau_ap_symmetric(x: ArrayLike, y: ArrayLike) -> np.ndarray | float:
     """Symmetric τ_AP of Yilmaz et al. (2008): the average of τ_AP(x, y) and τ_AP(y, x)."""
     res = (np.asarray(tau_ap(x, y)) + np.asarray(tau_ap(y, x))) / 2.0
     return float(res) if res.ndim == 0 else res
 
 
-def measure_pair_taus(original: Mapping[str, object], ranked: Mapping[str, object] | None = None,
+def measure_pair_taus(original: Mapping[str, ArrayLike], ranked: Mapping[str, ArrayLike] | None = None,
                       decimals: int | None = None) -> pd.DataFrame:
     """Overall τ between every pair of measures, and between their ranked versions (FFF21 Table 4).
 

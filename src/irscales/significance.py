@@ -44,10 +44,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Iterable, Sequence
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from irscales.correlation import rank_codes
@@ -97,7 +99,7 @@ def _common_denominator(exact: np.ndarray) -> np.ndarray | None:
     return np.array(nums, dtype=np.int64).reshape(exact.shape)
 
 
-def _prepare(scores, systems=None) -> _Scores:
+def _prepare(scores: ArrayLike, systems: Sequence[str] | None = None) -> _Scores:
     a = np.asarray(scores)
     if a.ndim != 2:
         raise ValueError(f"scores must be a (T topics, S systems) matrix, got shape {a.shape}")
@@ -264,7 +266,7 @@ def _pair_arrays(sc: _Scores):
     return i, j
 
 
-def sign_test(scores, alpha: float = 0.05, systems=None) -> PairwiseTest:
+def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None) -> PairwiseTest:
     r"""Sign test for every system pair, ties discarded, exact binomial (FFF21 §2.5).
 
     For systems x, y over topics: n₊ = #{x_t > y_t}, n₋ = #{x_t < y_t}, n = n₊ + n₋ (tied topics
@@ -302,7 +304,7 @@ def sign_test(scores, alpha: float = 0.05, systems=None) -> PairwiseTest:
                         sig_table[n, k], "n_positive")
 
 
-def rank_sum_test(scores, alpha: float = 0.05, systems=None) -> PairwiseTest:
+def rank_sum_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None) -> PairwiseTest:
     r"""Wilcoxon rank-sum (Mann–Whitney) test for every system pair (FFF21 §2.5).
 
     The 2T scores of x and y are ranked together (average ranks for ties); W = sum of the ranks of
@@ -353,7 +355,8 @@ def _signrank_exact_counts(r2: np.ndarray, n: np.ndarray, w2: np.ndarray) -> np.
     return np.take_along_axis(cum, np.clip(w2, 0, total - 1)[:, None].astype(np.int64), axis=1)[:, 0]
 
 
-def signed_rank_test(scores, alpha: float = 0.05, systems=None, method: str = "auto",
+def signed_rank_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None,
+                     method: str = "auto",
                      decimals: int | None = None) -> PairwiseTest:
     r"""Wilcoxon signed-rank test for every system pair, zero differences discarded (FFF21 §2.5).
 
@@ -433,7 +436,7 @@ def signed_rank_test(scores, alpha: float = 0.05, systems=None, method: str = "a
     return PairwiseTest("signrank", float(alpha), sc.systems, i, j, w_pos, p, sig, "W_plus")
 
 
-def paired_t_test(scores, alpha: float = 0.05, systems=None) -> PairwiseTest:
+def paired_t_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None) -> PairwiseTest:
     r"""Paired Student's t test for every system pair (FFF21 §2.5), as MATLAB ``ttest(x, y)``.
 
     d_t = x_t − y_t over all T topics (zeros kept):
@@ -510,7 +513,8 @@ def _tukey(means: np.ndarray, se: float, k: int, df: float, alpha: float, pvalue
     return i, j, q, p, sig, float(crit)
 
 
-def anova1_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None = None) -> PairwiseTest:
+def anova1_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None,
+                 pvalues: bool | None = None) -> PairwiseTest:
     r"""One-way ANOVA with the system as factor, then Tukey HSD on all pairs (FFF21 §7.3).
 
     Model y_ij = μ + α_j + ε_ij (topics are replicates). With T topics, S systems, ȳ_j the mean of
@@ -543,7 +547,8 @@ def anova1_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None
     return PairwiseTest("anova1", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
 
 
-def anova2_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None = None) -> PairwiseTest:
+def anova2_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None,
+                 pvalues: bool | None = None) -> PairwiseTest:
     r"""Two-way ANOVA topic + system (Tague-Sutcliffe & Blustein), Tukey HSD on systems (FFF21 §7.3).
 
     Model y_ij = μ + τ_i + α_j + ε_ij, one observation per (topic i, system j), no interaction.
@@ -582,7 +587,8 @@ def anova2_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None
     return PairwiseTest("anova2", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
 
 
-def kruskal_wallis_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None = None) -> PairwiseTest:
+def kruskal_wallis_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None,
+                         pvalues: bool | None = None) -> PairwiseTest:
     r"""Kruskal–Wallis test, then Tukey-type comparison of mean ranks (FFF21 §7.3; MATLAB).
 
     All N = T·S scores are ranked together (average ranks for ties); R̄_j is the mean rank of system
@@ -612,7 +618,8 @@ def kruskal_wallis_tukey(scores, alpha: float = 0.05, systems=None, pvalues: boo
     return PairwiseTest("kruskalwallis", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
 
 
-def friedman_tukey(scores, alpha: float = 0.05, systems=None, pvalues: bool | None = None) -> PairwiseTest:
+def friedman_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None,
+                   pvalues: bool | None = None) -> PairwiseTest:
     r"""Friedman test, then Tukey-type comparison of mean ranks (FFF21 §7.3; MATLAB).
 
     Systems are ranked within each topic (average ranks for ties); R̄_j is the mean rank of system
@@ -647,7 +654,8 @@ _PROCEDURES = {
 }
 
 
-def significance_tests(scores, tests=TESTS, alpha: float = 0.05, systems=None,
+def significance_tests(scores: ArrayLike, tests: Sequence[str] = TESTS, alpha: float = 0.05,
+                       systems: Sequence[str] | None = None,
                        pvalues: bool | None = None) -> SignificanceResult:
     """Run several procedures (keys of :data:`TESTS`) on one ``(T, S)`` score matrix.
 
@@ -722,8 +730,8 @@ def compare_significance(original: SignificanceResult, ranked: SignificanceResul
     return SignificanceChange(pd.DataFrame(rows))
 
 
-def significance_changes(original_scores, ranked_scores, tests=TESTS, alpha: float = 0.05,
-                         systems=None) -> SignificanceChange:
+def significance_changes(original_scores: ArrayLike, ranked_scores: ArrayLike, tests: Sequence[str] = TESTS,
+                         alpha: float = 0.05, systems: Sequence[str] | None = None) -> SignificanceChange:
     """Run ``tests`` on a measure's and on its ranked version's ``(T, S)`` scores and compare them:
     one block of FFF21 Table 5/6 (Tukey p-values are skipped: decisions do not need them)."""
     orig = significance_tests(original_scores, tests=tests, alpha=alpha, systems=systems, pvalues=False)
@@ -731,7 +739,7 @@ def significance_changes(original_scores, ranked_scores, tests=TESTS, alpha: flo
     return compare_significance(orig, rank)
 
 
-def grand_mean_delta(changes) -> tuple[float, float]:
+def grand_mean_delta(changes: Iterable[SignificanceChange]) -> tuple[float, float]:
     """Mean and standard deviation of Δ% over several :class:`SignificanceChange` (FFF21 §7.3: "the
     grand mean across all the tracks, measures, and significance tests", reported as 25% ± 11%).
 
