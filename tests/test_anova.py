@@ -12,8 +12,8 @@ import pytest
 import scipy.stats as st
 
 from irscales.anova import (
-    CROSSED_TERMS, NESTED_TERMS, balanced_anova, effect_size_class, marginal_means, ols_anova,
-    omega_squared, power, tukey_levels,
+    CROSSED_TERMS, NESTED_TERMS, balanced_anova, effect_size_class, interaction_plot, main_effects_plot,
+    marginal_means, ols_anova, omega_squared, power, tukey_levels,
 )
 
 
@@ -157,3 +157,19 @@ def test_tukey_levels_matches_statsmodels_one_way():
     assert 0 < res["significant"].sum() < len(res)
     means = marginal_means(d, "tau", "topics")
     assert list(means.index) == [10, 20, 30, 40, 50]
+
+
+def test_plots_draw_the_marginal_means():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    d = _crossed_data(np.random.default_rng(3))
+    fig = main_effects_plot(d, "tau", ["pair", "topics"], title="simulated")
+    lines = [ax.get_lines()[0] for ax in fig.axes]
+    np.testing.assert_allclose(lines[0].get_ydata(), marginal_means(d, "tau", "pair").to_numpy())
+    np.testing.assert_allclose(lines[1].get_ydata(), marginal_means(d, "tau", "topics").to_numpy())
+    fig2 = interaction_plot(d, "tau", "topics", "pair")
+    got = np.array([ln.get_ydata() for ln in fig2.axes[0].get_lines()])
+    np.testing.assert_allclose(got, marginal_means(d, "tau", ["pair", "topics"]).unstack("topics").to_numpy())
+    plt.close(fig)
+    plt.close(fig2)

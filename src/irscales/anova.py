@@ -36,7 +36,7 @@ from scipy import stats
 
 __all__ = [
     "CROSSED_TERMS", "NESTED_TERMS", "omega_squared", "effect_size_class", "power", "balanced_anova",
-    "ols_anova", "tukey_levels", "marginal_means",
+    "ols_anova", "tukey_levels", "marginal_means", "main_effects_plot", "interaction_plot",
 ]
 
 #: Fer17 eq. (8): subject + measure pair + topic size + system size + two-way interactions.
@@ -308,3 +308,42 @@ def tukey_levels(data: pd.DataFrame, response: str, factor: str, ms_error: float
                      "mean_v": means.iloc[v], "diff": diff, "abs_t": t, "critical": crit,
                      "significant": bool(t > crit)})
     return pd.DataFrame(rows)
+
+
+def main_effects_plot(data: pd.DataFrame, response: str, factors: Sequence[str], title: str = ""):
+    """Main-effects plot (Fer17 Figs. 4, 12): the marginal mean of ``response`` at each level of each
+    factor, one panel per factor. Returns the matplotlib Figure (the caller saves it; say
+    "simulated" in ``title`` when the data are)."""
+    import matplotlib.pyplot as plt
+
+    factors = list(factors)
+    fig, axes = plt.subplots(1, len(factors), figsize=(3.2 * len(factors), 3), sharey=True, squeeze=False)
+    for ax, f in zip(axes[0], factors):
+        m = marginal_means(data, response, f)
+        ax.plot(range(len(m)), m.to_numpy(), marker="o")
+        ax.set_xticks(range(len(m)), [str(v) for v in m.index], rotation=90 if len(m) > 8 else 0)
+        ax.set_xlabel(f)
+    axes[0][0].set_ylabel(f"mean {response}")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def interaction_plot(data: pd.DataFrame, response: str, x: str, trace: str, title: str = ""):
+    """Interaction plot (Fer17 Figs. 5–6, 13–14): mean ``response`` per level of ``x`` (horizontal
+    axis), one line per level of ``trace``. Returns the matplotlib Figure."""
+    import matplotlib.pyplot as plt
+
+    m = marginal_means(data, response, [trace, x]).unstack(x)
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for level, row in m.iterrows():
+        ax.plot(range(m.shape[1]), row.to_numpy(), marker="o", label=str(level))
+    ax.set_xticks(range(m.shape[1]), [str(v) for v in m.columns])
+    ax.set_xlabel(x)
+    ax.set_ylabel(f"mean {response}")
+    ax.legend(title=trace, fontsize="small", ncol=2 if len(m) > 8 else 1)
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return fig
