@@ -506,3 +506,16 @@ def test_positive_affine_of_rho_is_interval_on_every_order(n, a, b):
         assert check_interval(vals, order, runs).holds
         assert check_ordinal(vals, order, runs).holds
         assert not check_interval(np.array([-x for x in vals], dtype=object), order, runs).holds
+
+
+@pytest.mark.parametrize("K", [1, 2, 5])
+def test_grbp_interval_for_any_proportional_gain(K):
+    # FFP19 §5: interval iff p = G/(G+1) = 1/(c+1) and g(a_i) = K·δ(a_i)
+    runs = graded_runs(3, 2)
+    st2 = StrongTopHeaviness(2)
+    gains = np.array([0, K, 2 * K])
+    m = GRBP(p=Fraction(1, 3), max_gain=2 * K)
+    assert check_interval(lambda r: m.exact(gains[r]), st2, runs).holds
+    bent = np.array([0, K, 3 * K])  # not proportional to δ
+    m2 = GRBP(p=Fraction(1, 3), max_gain=3 * K)
+    assert not check_interval(lambda r: m2.exact(bent[r]), st2, runs).holds
