@@ -99,6 +99,9 @@ def _pytrec(rundir, qrels, measures):
 @pytest.mark.parametrize("k", [5, 10, 20])
 def test_measures_equal_pytrec_eval_on_exported_files(graded, exported, k):
     rundir, qrels = exported
+    # the fixture must exercise the edge cases: short runs, tiny recall bases, grade 2, no hits
+    assert (graded.run_lengths < DEPTH).any() and (graded.rb < 5).any()
+    assert (graded.rel == 2).any() and (graded.rel.sum(-1) == 0).any()
     names = {f"P_{k}", f"recall_{k}", f"map_cut_{k}", f"ndcg_cut_{k}", "recip_rank"}
     ref = _pytrec(rundir, qrels, names)
     ours = {
