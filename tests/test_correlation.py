@@ -287,3 +287,43 @@ def test_measure_pair_taus_table4_layout():
     assert (row["measure_a"], row["measure_b"], row["tau"], row["tau_ranked"], row["delta"]) == ("P", "R", -1.0, 1.0, -2.0)
     with pytest.raises(ValueError, match="ranked versions"):
         measure_pair_taus({"P": prec, "R": rec}, {"P": prec})
+
+
+def brute_tau_ap_average(ref, other) -> Fr:
+    """Average of τ_AP over every tie-breaking of both rankings (exact, by enumeration)."""
+    def orders(scores):
+        # every strict order consistent with the scores: permute within tie groups
+        groups = [sorted(k for k in range(len(scores)) if scores[k] == v) for v in sorted(set(scores), reverse=True)]
+        for combo in itertools.product(*(itertools.permutations(g) for g in groups)):
+            yield [k for grp in combo for k in grp]
+    total, count = Fr(0), 0
+    m = len(ref)
+    for o_order in orders(other):
+        for r_order in orders(ref):
+            rpos = {k: p for p, k in enumerate(r_order)}
+            acc = Fr(0)
+            for i in range(1, m):
+                acc += Fr(sum(1 for j in range(i) if rpos[o_order[j]] < rpos[o_order[i]]), i)
+            total += Fr(2, m - 1) * acc - 1
+            count += 1
+    return total / count
+
+
+@settings(max_examples=80, deadline=None)
+@given(hs.integers(2, 6).flatmap(lambda s: hs.tuples(hs.lists(hs.integers(0, 2), min_size=s, max_size=s),
+                                                      hs.lists(hs.integers(0, 3), min_size=s, max_size=s))))
+def test_tau_ap_average_is_the_mean_over_all_tie_breakings(pair):
+    ref, other = pair
+    assert tau_ap(ref, other, ties="average") == pytest.approx(float(brute_tau_ap_average(ref, other)), abs=1e-12)
+
+
+def test_tau_ap_average_without_ties_is_plain_and_hand_case():
+    rng = np.random.default_rng(5)
+    ref = np.array([rng.permutation(12) for _ in range(10)], dtype=float)
+    oth = np.array([rng.permutation(12) for _ in range(10)], dtype=float)
+    np.testing.assert_allclose(tau_ap(ref, oth, ties="average"), tau_ap(ref, oth), atol=1e-12)
+    # other ties systems 1 and 2 below system 0; reference 0 > 1 > 2. Orders of X: (0,1,2) gives
+    # τ_AP = 1, (0,2,1) gives C = 1/1 + 1/2 -> 2/2 * 3/2 - 1 = 1/2; average 3/4.
+    assert tau_ap([3, 2, 1], [5, 4, 4], ties="average") == pytest.approx(0.75)
+    with pytest.raises(ValueError, match="ties must be"):
+        tau_ap([1, 2], [2, 1], ties="random")
