@@ -384,3 +384,14 @@ def test_category_counts_depth_checked():
         c.row(6)
     with pytest.raises(ValueError, match="depth must be in 1..5"):
         c.fractions(0)
+
+
+def test_monte_carlo_deep_uses_wider_counters_and_compaction():
+    # k = 200 needs int16 counters and drops settled pairs after ranks 16, 48 and 160
+    n = 2**17
+    r = ipso.monte_carlo([7, 160, 200], n, np.random.default_rng(11), chunk=2**15)
+    f = r.to_frame()
+    for k in (7, 160, 200):
+        p = float(ipso.count_categories(k).fractions(k)["nonsep"])
+        assert abs(f.loc[k, "nonsep"] - p) < 5 * math.sqrt(p * (1 - p) / n), k
+    assert r.counts.sum(1).tolist() == [n] * 3
