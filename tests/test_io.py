@@ -368,3 +368,32 @@ def test_long_docno_sort_path_gives_the_same_order(tmp_path, monkeypatch):
     slow = io.read_trec([r], q, depth=5).rel
     # strcmp order descending: 'é' (0xC3 0xA9) > 'e' > 'doc9' > 'doc10' > 'Z'
     assert fast.tolist() == slow.tolist() == [[[1, 2, 0, 1, 0]]]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(1, 7))
+def test_chunked_processing_gives_the_same_arrays(tmp_path, chunk_rows):
+    # many small runs processed in chunks of a few lines == all at once
+    rng = np.random.default_rng(chunk_rows)
+    q = write(tmp_path / "q", "".join(f"{t} 0 d{i} {rng.integers(0, 3)}\n" for t in (1, 2, 3) for i in range(8))
+              + "1 0 d0x 1\n2 0 d0x 1\n3 0 d0x 1\n")
+    files = []
+    for s in range(5):
+        lines = [f"{t} Q0 d{i} 1 {rng.integers(0, 3)} r{s}\n" for t in (1, 2, 3) for i in rng.permutation(8)[:5]]
+        files.append(write(tmp_path / f"input.r{s}", "".join(lines)))
+    whole = io.read_trec(files, q, depth=4, on_no_relevant="keep")
+    import unittest.mock as mock
+    with mock.patch.object(io, "_CHUNK_ROWS", chunk_rows):
+        parts = io.read_trec(files, q, depth=4, on_no_relevant="keep")
+    np.testing.assert_array_equal(parts.rel, whole.rel)
+    np.testing.assert_array_equal(parts.run_lengths, whole.run_lengths)
+    assert parts.systems == whole.systems == [f"r{s}" for s in range(5)]
+
+
+def test_runs_may_be_an_iterator(tmp_path):
+    q = io.read_qrels(write(tmp_path / "q", QRELS))
+    frames = (io.read_run(write(tmp_path / f"r{i}", f"1 Q0 c 1 1 s{i}\n2 Q0 x 1 1 s{i}\n")) for i in range(3))
+    d = io.relevance_arrays(frames, q, 1)
+    assert d.systems == ["s0", "s1", "s2"] and d.rel[:, :, 0].tolist() == [[2, 1]] * 3
+    with pytest.raises(ValueError, match="no runs given"):
+        io.relevance_arrays(iter([]), q, 1)

@@ -299,7 +299,7 @@ def _warn_or_raise(policy: str, path, what: str) -> None:
 
 
 def relevance_arrays(
-    runs: Sequence[pd.DataFrame],
+    runs: Iterable[pd.DataFrame],
     qrels: pd.DataFrame,
     depth: int,
     *,
@@ -310,8 +310,10 @@ def relevance_arrays(
 ) -> RelevanceData:
     """Relevance arrays ``[system, topic, rank]`` at cut-off ``depth`` (issue 2 item 5).
 
-    ``runs`` are frames from :func:`read_run`; ``qrels`` from :func:`read_qrels`. Topics are those
-    of the runs, numeric ids in numeric order, then other ids as strings.
+    ``runs`` are frames from :func:`read_run` (a list, or any iterable: they are consumed in
+    chunks of about a million lines, so memory stays bounded by the chunk and the output);
+    ``qrels`` from :func:`read_qrels`. Topics are those of the runs, numeric ids in numeric
+    order, then other ids as strings.
 
     on_missing_topic  a run topic that has no judgments: ``'error'`` or ``'skip'`` it (warning).
     on_no_relevant    a topic whose judgments hold no relevant document: ``'error'``, ``'skip'``
@@ -327,83 +329,115 @@ def relevance_arrays(
                                ("on_uneven_topics", on_uneven_topics, ("error", "pad"))):
         if val not in allowed:
             raise ValueError(f"{name} must be one of {allowed}, got {val!r}")
-    if not runs:
-        raise ValueError("no runs given")
     qpath = qrels.attrs.get("path", "<qrels>")
-    systems = [str(r.attrs.get("system", f"run{i}")) for i, r in enumerate(runs)]
-    paths = [r.attrs.get("path", f"<run {systems[i]}>") for i, r in enumerate(runs)]
-    seen: dict[str, str] = {}
-    for s, p in zip(systems, paths):
-        if s in seen:
-            raise TrecFormatError(p, None, f"run tag {s!r} is also the tag of {seen[s]}; system names must be unique")
-        seen[s] = p
 
-    # topics: per-system sets must agree; then filter by the qrels
-    topic_sets = [set(pd.unique(r["topic"])) for r in runs]
-    all_topics = set().union(*topic_sets)
-    judged = set(pd.unique(qrels["topic"]))
-    absent = sorted(all_topics - judged)
-    if absent:
-        ex = ", ".join(absent[:5]) + (", …" if len(absent) > 5 else "")
-        _warn_or_raise(on_missing_topic, qpath,
-                       f"{len(absent)} run topic(s) have no judgments in the qrels ({ex})"
-                       + ("; pass on_missing_topic='skip' to drop them" if on_missing_topic == "error"
-                          else "; skipped"))
-    topics = sorted(all_topics & judged, key=_topic_key)
-
-    q = qrels[qrels["topic"].isin(topics)]
-    gmax = int(q["rel"].max()) if len(q) else 0
+    # every judged topic gets a row; topics no run retrieves are dropped at the end
+    qtopics = sorted(pd.unique(qrels["topic"]), key=_topic_key)
+    tindex = pd.Index(qtopics)
+    q_t = tindex.get_indexer(qrels["topic"]).astype(np.int64)
+    q_rel = qrels["rel"].to_numpy(np.int64)
+    gmax = int(q_rel.max()) if len(q_rel) else 0
     if max_grade is not None:
         if gmax > max_grade:
             raise TrecFormatError(qpath, None, f"grade {gmax} is outside the declared scale 0..{max_grade}")
         gmax = max_grade
-    tidx = {t: i for i, t in enumerate(topics)}
-    qt = q["topic"].map(tidx).to_numpy(np.int64)
-    judgments = np.zeros((len(topics), max(gmax, 1) + 1), dtype=np.int64)
-    np.add.at(judgments, (qt, q["rel"].to_numpy(np.int64)), 1)
-    norel = [t for t in topics if judgments[tidx[t], 1:].sum() == 0]
-    if norel and on_no_relevant != "keep":
-        ex = ", ".join(norel[:5]) + (", …" if len(norel) > 5 else "")
+    judgments = np.zeros((len(qtopics), max(gmax, 1) + 1), dtype=np.int64)
+    np.add.at(judgments, (q_t, q_rel), 1)
+    q_doc = qrels["docno"].to_numpy(dtype=object)
+
+    systems: list[str] = []
+    paths: list[str] = []
+    seen: dict[str, str] = {}
+    blocks: list[tuple[np.ndarray, np.ndarray]] = []  # (rel [s, Tq, depth], lengths [s, Tq]) per chunk
+    absent: set[str] = set()
+    chunk: list[pd.DataFrame] = []
+    rows = 0
+
+    def flush() -> None:
+        nonlocal chunk, rows
+        if chunk:
+            blocks.append(_chunk_arrays(chunk, tindex, q_t, q_doc, q_rel, depth, absent))
+        chunk, rows = [], 0
+
+    for i, r in enumerate(runs):
+        name = str(r.attrs.get("system", f"run{i}"))
+        path = str(r.attrs.get("path", f"<run {name}>"))
+        if name in seen:
+            raise TrecFormatError(path, None, f"run tag {name!r} is also the tag of {seen[name]}; "
+                                  "system names must be unique")
+        seen[name] = path
+        systems.append(name)
+        paths.append(path)
+        chunk.append(r)
+        rows += len(r)
+        if rows >= _CHUNK_ROWS:
+            flush()
+    flush()
+    if not systems:
+        raise ValueError("no runs given")
+    rel = np.concatenate([b[0] for b in blocks], axis=0)
+    run_lengths = np.concatenate([b[1] for b in blocks], axis=0)
+
+    if absent:
+        ab = sorted(absent, key=_topic_key)
+        ex = ", ".join(ab[:5]) + (", …" if len(ab) > 5 else "")
+        _warn_or_raise(on_missing_topic, qpath,
+                       f"{len(ab)} run topic(s) have no judgments in the qrels ({ex})"
+                       + ("; pass on_missing_topic='skip' to drop them" if on_missing_topic == "error"
+                          else "; skipped"))
+    keep = (run_lengths > 0).any(0)  # judged topics some run retrieved
+    norel = keep & (judgments[:, 1:].sum(1) == 0)
+    if norel.any() and on_no_relevant != "keep":
+        names = [qtopics[i] for i in np.flatnonzero(norel)]
+        ex = ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
         _warn_or_raise(on_no_relevant, qpath,
-                       f"{len(norel)} topic(s) have no relevant document ({ex})"
+                       f"{len(names)} topic(s) have no relevant document ({ex})"
                        + ("; pass on_no_relevant='skip' or 'keep'" if on_no_relevant == "error" else "; skipped"))
-        keep = [t for t in topics if t not in set(norel)]
-        judgments = judgments[[tidx[t] for t in keep]]
-        topics = keep
-        tidx = {t: i for i, t in enumerate(topics)}
-        q = q[q["topic"].isin(topics)]
-    if not topics:
+        keep &= ~norel
+    if not keep.any():
         raise TrecFormatError(qpath, None, "no topic is both in the runs and (with a relevant document) in the qrels")
+    kept = np.flatnonzero(keep)
+    topics = [qtopics[i] for i in kept]
+    rel, run_lengths, judgments = rel[:, kept], run_lengths[:, kept], judgments[kept]
     if on_uneven_topics == "error":
         # checked on the topics kept, so a topic dropped above cannot make the runs uneven
-        final = set(topics)
-        for s, ts, p in zip(systems, topic_sets, paths):
-            missing = final - ts
+        for s in range(len(systems)):
+            missing = [topics[i] for i in np.flatnonzero(run_lengths[s] == 0)]
             if missing:
-                ex = ", ".join(sorted(missing, key=_topic_key)[:5])
+                ex = ", ".join(missing[:5])
                 raise TrecFormatError(
-                    p, None, f"system {s!r} has no results for {len(missing)} topic(s) that other runs "
-                    f"have ({ex}{', …' if len(missing) > 5 else ''}); pass on_uneven_topics='pad' to "
-                    "count them as empty runs")
+                    paths[s], None, f"system {systems[s]!r} has no results for {len(missing)} topic(s) "
+                    f"that other runs have ({ex}{', …' if len(missing) > 5 else ''}); pass "
+                    "on_uneven_topics='pad' to count them as empty runs")
+    return RelevanceData(rel=rel, topics=topics, systems=systems, judgments=judgments,
+                         run_lengths=run_lengths, sources=paths)
 
-    # One vectorised pass over all runs: integer codes for topic and docno; docno codes follow
-    # the sorted order of the strings, so sorting codes descending is trec_eval's strcmp tie-break.
+
+_CHUNK_ROWS = 1_000_000
+
+
+def _chunk_arrays(runs: list[pd.DataFrame], tindex: pd.Index, q_t: np.ndarray, q_doc: np.ndarray,
+                  q_rel: np.ndarray, depth: int, absent: set[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Arrays for a chunk of runs over all judged topics, in one vectorised pass: integer codes
+    for topic and docno, docno codes ranked in strcmp order so that sorting them descending is
+    trec_eval's tie-break, then a sorted-key lookup of the grades."""
+    T = len(tindex)
     sizes = np.array([len(r) for r in runs], dtype=np.int64)
     sys_code = np.repeat(np.arange(len(runs), dtype=np.int64), sizes)
-    top = pd.concat([r["topic"] for r in runs], ignore_index=True)
-    doc = pd.concat([r["docno"] for r in runs], ignore_index=True)
+    top = np.concatenate([r["topic"].to_numpy(dtype=object) for r in runs])
+    doc = np.concatenate([r["docno"].to_numpy(dtype=object) for r in runs])
     score = np.concatenate([r["score"].to_numpy(float) for r in runs])
-    t_code = pd.Index(topics).get_indexer(top)
+    t_code = tindex.get_indexer(top)
     ok = t_code >= 0
+    if not ok.all():
+        absent.update(pd.unique(top[~ok]))
     t_code = t_code[ok].astype(np.int64)
-    sys_code, score, doc = sys_code[ok], score[ok], doc[ok].to_numpy(dtype=object)
+    sys_code, score, doc = sys_code[ok], score[ok], doc[ok]
 
-    all_docs = np.concatenate([doc, q["docno"].to_numpy(dtype=object)])
-    codes, uniq = pd.factorize(all_docs)
-    # rank the distinct docnos in code-point order (= strcmp order of their UTF-8 bytes): a
-    # fixed-width unicode array sorts in C, much faster than sorting Python strings
+    codes, uniq = pd.factorize(np.concatenate([doc, q_doc]))
     width = max(map(len, uniq)) if len(uniq) else 1
     if width * len(uniq) * 4 <= _FIXED_WIDTH_SORT_BYTES:
+        # code-point order = strcmp order of the UTF-8 bytes; a fixed-width array sorts in C
         order_u = np.argsort(np.asarray(uniq, dtype=str), kind="stable")
     else:  # very long docnos (URLs): sort the Python strings rather than allocate > 512 MB
         order_u = np.argsort(np.asarray(uniq, dtype=object), kind="stable")
@@ -414,31 +448,28 @@ def relevance_arrays(
 
     order = np.lexsort((-d_code, -score, t_code, sys_code))
     sys_code, t_code, d_code = sys_code[order], t_code[order], d_code[order]
-    group = sys_code * len(topics) + t_code
-    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    group = sys_code * T + t_code
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if len(group) else np.zeros(0, np.int64)
     counts = np.diff(np.r_[starts, len(group)])
     rank = np.arange(len(group)) - np.repeat(starts, counts)
-
-    run_lengths = np.zeros((len(runs), len(topics)), dtype=np.int64)
+    run_lengths = np.zeros((len(runs), T), dtype=np.int64)
     run_lengths[sys_code[starts], t_code[starts]] = counts
 
-    keep = rank < depth
-    sys_code, t_code, d_code, rank = sys_code[keep], t_code[keep], d_code[keep], rank[keep]
-    ndocs = int(codes.max()) + 1 if len(codes) else 1
-    qkey = pd.Index(topics).get_indexer(q["topic"]).astype(np.int64) * ndocs + qd_code
-    qrel = q["rel"].to_numpy(np.int64)
+    sel = rank < depth
+    sys_code, t_code, d_code, rank = sys_code[sel], t_code[sel], d_code[sel], rank[sel]
+    ndocs = max(len(uniq), 1)
+    qkey = q_t * ndocs + qd_code
     qo = np.argsort(qkey, kind="stable")
-    qkey, qrel = qkey[qo], qrel[qo]
+    qkey, qrel = qkey[qo], q_rel[qo]
     rkey = t_code * ndocs + d_code
-    pos = np.searchsorted(qkey, rkey)
-    pos_c = np.minimum(pos, max(len(qkey) - 1, 0))
-    hit = (pos < len(qkey)) & (qkey[pos_c] == rkey) if len(qkey) else np.zeros(len(rkey), bool)
-    grade = np.where(hit, qrel[pos_c] if len(qkey) else 0, 0)
-
-    rel = np.zeros((len(runs), len(topics), depth), dtype=np.int8)
+    grade = np.zeros(len(rkey), dtype=np.int64)
+    if len(qkey):
+        pos = np.minimum(np.searchsorted(qkey, rkey), len(qkey) - 1)
+        hit = qkey[pos] == rkey
+        grade[hit] = qrel[pos[hit]]
+    rel = np.zeros((len(runs), T, depth), dtype=np.int8)
     rel[sys_code, t_code, rank] = grade
-    return RelevanceData(rel=rel, topics=list(topics), systems=systems, judgments=judgments,
-                         run_lengths=run_lengths, sources=[str(p) for p in paths])
+    return rel, run_lengths
 
 
 def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFrame, depth: int, *,
@@ -454,7 +485,7 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
                                   f"the declared scale 0..{max_grade}")
     else:
         q = read_qrels(qrels, max_grade=max_grade, negative=negative)
-    frames = [read_run(p) for p in find_runs(runs)]
+    frames = (read_run(p) for p in find_runs(runs))  # a generator: runs are read chunk by chunk
     return relevance_arrays(frames, q, depth, max_grade=max_grade, **policies)
 
 
