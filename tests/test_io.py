@@ -401,3 +401,12 @@ def test_runs_may_be_an_iterator(tmp_path):
     assert d.systems == ["s0", "s1", "s2"] and d.rel[:, :, 0].tolist() == [[2, 1]] * 3
     with pytest.raises(ValueError, match="no runs given"):
         io.relevance_arrays(iter([]), q, 1)
+
+
+def test_integral_floats_are_integers_on_both_paths(tmp_path):
+    # '2.0' is accepted as rank 2 by the fast path; the per-line scan (used when another line is
+    # bad) must agree and report the real error
+    ok = io.read_run(write(tmp_path / "a", "1 Q0 a 1 2.5 s\n1 Q0 b 2.0 2 s\n"))
+    assert ok["rank"].tolist() == [1, 2]
+    with pytest.raises(io.TrecFormatError, match=r":3: score must be a number, got 'x'"):
+        io.read_run(write(tmp_path / "b", "1 Q0 a 1 2.5 s\n1 Q0 b 2.0 2 s\n1 Q0 c 3 x s\n"))

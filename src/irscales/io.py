@@ -94,15 +94,17 @@ def _slow_scan(path: Path, text: str, ncols: int, kind: str, numeric: dict[int, 
                 path, no, f"expected {ncols} whitespace-separated columns in a {kind} line, found "
                 f"{len(parts)}: {line.strip()[:80]!r}")
         for col, what in numeric.items():
+            name = (RUN_COLUMNS if kind == "run" else QRELS_COLUMNS)[col]
             try:
-                v = float(parts[col]) if what == "float" else int(parts[col])
+                v = float(parts[col])  # as the fast path: '3' and '3.0' are both the integer 3
             except ValueError:
-                name = (RUN_COLUMNS if kind == "run" else QRELS_COLUMNS)[col]
-                raise TrecFormatError(
-                    path, no, f"{name} must be {'a number' if what == 'float' else 'an integer'}, "
-                    f"got {parts[col]!r}") from None
+                v = None
+            if what == "float" and v is None:
+                raise TrecFormatError(path, no, f"{name} must be a number, got {parts[col]!r}")
             if what == "float" and not np.isfinite(v):
-                raise TrecFormatError(path, no, f"score must be finite, got {parts[col]!r}")
+                raise TrecFormatError(path, no, f"{name} must be finite, got {parts[col]!r}")
+            if what == "int" and (v is None or not np.isfinite(v) or not v.is_integer()):
+                raise TrecFormatError(path, no, f"{name} must be an integer, got {parts[col]!r}")
 
 
 def _line_numbers(text: str) -> np.ndarray:
