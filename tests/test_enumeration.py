@@ -451,9 +451,9 @@ def test_corrupt_truncated_and_stale_chunks_are_recomputed(tmp_path, monkeypatch
 
 
 def test_process_pool_equals_serial(tmp_path):
-    m = F["DCG_b10"]
+    m = F["DCG_b02"]
     a = E.scale(m, 16, cache=False, workers=1)
-    b = E.scale(m, 16, cache=tmp_path, memory_mb=2, workers=2)
+    b = E.scale(m, 16, cache=tmp_path, memory_mb=1, workers=2)
     assert len(b.chunks) > 1
     assert np.array_equal(a.keys, b.keys) and np.array_equal(a.counts, b.counts)
 
@@ -546,7 +546,8 @@ def test_engine_equals_vectorised_brute_force_n20(name):
     N = 20
     rel = all_runs(N)
     s = E.scale(F[name], N, rb=7, method="engine", cache=False, memory_mb=40, workers=1)
-    assert len(s.chunks) > 1
+    # P, R, RR and DCG_b10 have few distinct half runs (deduplicated): one chunk suffices
+    assert len(s.chunks) > 1 or name in ("P", "R", "RR", "DCG_b10")
     if name.startswith("DCG"):
         # floats of the definition; at N = 20 distinct values are ≥ 5e-9 apart and float noise is
         # ~1e-14, so gaps > 1e-10 separate values and smaller ones are float noise on ties

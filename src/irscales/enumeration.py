@@ -15,8 +15,10 @@ ids follow the strong top-heaviness order of FFP19 eq. 4). A run splits into its
 (ranks 1..h, id ``a``) and bottom half (ranks h+1..N, id ``b``); for every supported measure the value
 is ``A[a] + B_g[b]`` for a group ``g`` of top halves (one group for additive measures such as P, RBP,
 DCG; the popcount of the top half for SP, since SP = SP_top + SP_bottom + k·Σ_{bottom, rel} 1/i; two
-groups for RR). Tables of size (c+1)^h are tiny, and the runs whose values lie in a key range
-[t0, t1) are found per ``b`` by binary search in the sorted ``A``. The key axis is cut into chunks that
+groups for RR). Tables of size (c+1)^h are tiny; half runs with the same exact half value are merged
+into one entry with a multiplicity (ranks 1..9 of DCG_b10 all weigh 1, so its top-half table shrinks
+from 2^15 to 352 entries), and the entry pairs whose values lie in a key range [t0, t1) are found
+per bottom entry by binary search in the sorted top entries. The key axis is cut into chunks that
 fit a memory budget; each chunk (a pure function of the parameters and its range) is sorted and
 reduced to distinct values + counts and stored as ``.npy`` files (read back with ``mmap_mode='r'``)
 under :func:`irscales.paths.cache_dir`, listed in a manifest with SHA-256 checksums.
@@ -90,8 +92,8 @@ __all__ = [
     "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values",
 ]
 
-KERNEL_VERSION = "2"  # bump when a kernel or the chunk format changes: old caches read as stale
-_BYTES_PER_RUN = 96  # peak bytes per enumerated run in a chunk task (values, ids, sort buffers)
+KERNEL_VERSION = "3"  # bump when a kernel or the chunk format changes: old caches read as stale
+_BYTES_PER_RUN = 96  # peak bytes per enumerated (top, bottom) pair in a chunk task (keys, sort buffers)
 
 
 class TieUndecidable(ArithmeticError):
@@ -150,11 +152,40 @@ def _rational_p(p: float) -> Fraction:
 
 @dataclass
 class _Group:
-    a_ids: np.ndarray  # top-half ids of this group, sorted by a_key
-    a_key: np.ndarray  # int64 or float64, sorted
-    b_key: np.ndarray  # indexed by bottom-half id
-    a_ident: np.ndarray | None = None  # float mode: exact identity parts (aligned with a_key)
+    """Runs whose value is a_key[i] + b_key[j]: the distinct top halves (sorted by key) and the
+    distinct bottom halves of one group, with how many half runs share each entry."""
+
+    a_ids: np.ndarray  # all top-half run ids in this group
+    a_pos: np.ndarray  # for each of a_ids, its entry in a_key
+    a_key: np.ndarray  # int64 or float64, sorted, distinct entries
+    a_mult: np.ndarray  # half runs per entry
+    b_pos: np.ndarray  # for every bottom-half id, its entry in b_key
+    b_key: np.ndarray
+    b_mult: np.ndarray
+    a_ident: np.ndarray | None = None  # float mode: exact identity parts of the entries
     b_ident: np.ndarray | None = None
+
+    @property
+    def pairs(self) -> int:
+        return len(self.a_key) * len(self.b_key)
+
+
+def _dedupe(key: np.ndarray, ident: np.ndarray | None):
+    """Distinct half runs: (entry of each input, entry keys sorted, multiplicities, identities).
+
+    Int mode dedupes on the exact key; float mode on the exact identity (equal identity ⇒ equal
+    exact value), keeping the smallest float of each identity so the result is deterministic.
+    """
+    by = key if ident is None else ident
+    u, inv, mult = np.unique(by, return_inverse=True, return_counts=True)
+    if ident is None:
+        return inv, u, mult, None
+    fk = np.full(len(u), np.inf)
+    np.minimum.at(fk, inv, key)
+    order = np.argsort(fk, kind="stable")
+    rank = np.empty(len(u), np.int64)
+    rank[order] = np.arange(len(u))
+    return rank[inv], fk[order], mult[order], u[order]
 
 
 def _gains(digits: np.ndarray, graded: bool) -> np.ndarray:
@@ -248,9 +279,9 @@ class _Kernel:
         self.groups = [self._group(np.arange(len(ak)), ak, bk)]
 
     def _group(self, a_ids, ak, bk, ai=None, bi=None) -> _Group:
-        order = np.argsort(ak, kind="stable")
-        return _Group(a_ids[order].astype(np.int64), ak[order], bk,
-                      None if ai is None else ai[order], bi)
+        a_pos, a_key, a_mult, a_ident = _dedupe(ak, ai)
+        b_pos, b_key, b_mult, b_ident = _dedupe(bk, bi)
+        return _Group(np.asarray(a_ids, np.int64), a_pos, a_key, a_mult, b_pos, b_key, b_mult, a_ident, b_ident)
 
     def _init_sp(self, a_dig, b_dig):
         self.mode = "int"
@@ -384,9 +415,10 @@ class _Kernel:
         hi = max(g.a_key[-1] + g.b_key.max() for g in self.groups if len(g.a_key))
         return lo, hi
 
-    def gather(self, t0, t1, want_ids: bool = False):
-        """Keys (and identities, run ids) of all runs with key in [t0, t1) (None = unbounded)."""
-        keys, idents, ids = [], [], []
+    def gather(self, t0, t1):
+        """Keys, identities (float mode) and multiplicities of all (top, bottom) entry pairs with
+        key in [t0, t1) (None = unbounded); a pair stands for a_mult·b_mult runs."""
+        keys, idents, mults = [], [], []
         slack = 0 if self.is_int else self.delta
         for g in self.groups:
             if not len(g.a_key):
@@ -400,24 +432,22 @@ class _Kernel:
             if tot == 0:
                 continue
             bidx = np.repeat(np.arange(len(g.b_key)), n)
-            starts = np.repeat(lo - np.concatenate([[0], np.cumsum(n)[:-1]]), n)
-            apos = np.arange(tot) + starts
+            apos = np.arange(tot) + np.repeat(lo - np.concatenate([[0], np.cumsum(n)[:-1]]), n)
             k = g.a_key[apos] + g.b_key[bidx]
-            sel = np.ones(tot, bool)
+            sel = None
             if not self.is_int:  # membership decided by the float sum itself, consistently
+                sel = np.ones(tot, bool)
                 if t0 is not None:
                     sel &= k >= t0
                 if t1 is not None:
                     sel &= k < t1
-            keys.append(k[sel])
-            if not self.is_int:
-                idents.append((g.a_ident[apos] + g.b_ident[bidx])[sel])
-            if want_ids:
-                ids.append((g.a_ids[apos] * self.nb + bidx)[sel])
+                apos, bidx, k = apos[sel], bidx[sel], k[sel]
+                idents.append(g.a_ident[apos] + g.b_ident[bidx])
+            keys.append(k)
+            mults.append(g.a_mult[apos] * g.b_mult[bidx])
         dt = np.int64 if self.is_int else np.float64
         cat = (lambda xs, d: np.concatenate(xs) if xs else np.empty(0, d))
-        return cat(keys, dt), (cat(idents, np.int64) if not self.is_int else None), (
-            cat(ids, np.int64) if want_ids else None)
+        return cat(keys, dt), (cat(idents, np.int64) if not self.is_int else None), cat(mults, np.int64)
 
     def keys_of_ids(self, ids: np.ndarray):
         """Keys (float mode: also identities) of the given run ids, computed as in :meth:`gather`."""
@@ -430,16 +460,17 @@ class _Kernel:
             self._a_pos = np.zeros(na, np.int64)
             for gi, g in enumerate(self.groups):
                 self._a_group[g.a_ids] = gi
-                self._a_pos[g.a_ids] = np.arange(len(g.a_ids))
+                self._a_pos[g.a_ids] = g.a_pos
         a, b = ids // self.nb, ids % self.nb
         gi, pa = self._a_group[a], self._a_pos[a]
         key = np.zeros(ids.shape, dtype=np.int64 if self.is_int else float)
         ident = None if self.is_int else np.zeros(ids.shape, np.int64)
         for j, g in enumerate(self.groups):
             s = gi == j
-            key[s] = g.a_key[pa[s]] + g.b_key[b[s]]
+            pb = g.b_pos[b[s]]
+            key[s] = g.a_key[pa[s]] + g.b_key[pb]
             if ident is not None:
-                ident[s] = g.a_ident[pa[s]] + g.b_ident[b[s]]
+                ident[s] = g.a_ident[pa[s]] + g.b_ident[pb]
         return key, ident
 
     def float_of_ids(self, ids: np.ndarray) -> np.ndarray:
@@ -453,15 +484,20 @@ class _Kernel:
         """Distinct keys in [t0, t1) in increasing exact order, their multiplicities, and (float
         mode) the (position, identity) pairs of the entries that came from multi-identity clusters,
         which :meth:`Scale.phi_runs` needs to place a run exactly among near-equal values."""
-        k, ident, _ = self.gather(t0, t1)
+        k, ident, mult = self.gather(t0, t1)
         no_multi = np.empty((0, 2), np.int64)
         if self.is_int:
-            u, cnt = np.unique(k, return_counts=True)
-            return u, cnt.astype(np.int64), no_multi
+            if np.all(mult == 1):
+                u, cnt = np.unique(k, return_counts=True)
+                return u, cnt.astype(np.int64), no_multi
+            order = np.argsort(k)
+            k, mult = k[order], mult[order]
+            starts = np.flatnonzero(np.concatenate([[True], k[1:] != k[:-1]])) if len(k) else np.empty(0, np.int64)
+            return k[starts], np.add.reduceat(mult, starts) if len(k) else mult, no_multi
         # the order inside a near-tie cluster is irrelevant (clusters are reduced to identity sets),
         # so sorting the floats alone suffices
         order = np.argsort(k)
-        k, ident = k[order], ident[order]
+        k, ident, mult = k[order], ident[order], mult[order]
         del order
         if not len(k):
             return k, np.empty(0, np.int64), no_multi
@@ -469,7 +505,7 @@ class _Kernel:
         starts = np.nonzero(new_cluster)[0]
         imin = np.minimum.reduceat(ident, starts)
         imax = np.maximum.reduceat(ident, starts)
-        sizes = np.diff(np.append(starts, len(k)))
+        sizes = np.add.reduceat(mult, starts)  # runs per cluster
         vals = k[starts]  # smallest float of a one-identity cluster (deterministic)
         out_v, out_c, multi = [], [], []
         prev, n_out = 0, 0
@@ -477,9 +513,9 @@ class _Kernel:
             out_v.append(vals[prev:ci])
             out_c.append(sizes[prev:ci])
             n_out += ci - prev
-            s, e = starts[ci], starts[ci] + sizes[ci]
-            ids_c, cnt_c = np.unique(ident[s:e], return_counts=True)
-            counts = dict(zip(ids_c.tolist(), cnt_c.tolist()))
+            s, e = starts[ci], (starts[ci + 1] if ci + 1 < len(starts) else len(k))
+            ids_c, inv_c = np.unique(ident[s:e], return_inverse=True)
+            counts = dict(zip(ids_c.tolist(), np.bincount(inv_c, weights=mult[s:e]).astype(np.int64).tolist()))
             mins: dict = {}
             for x, i in zip(k[s:e].tolist(), ident[s:e].tolist()):
                 mins[i] = min(mins.get(i, x), x)
@@ -982,19 +1018,27 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
 def _plan(ker: _Kernel, memory_mb: int, workers: int) -> list:
     """Chunk ranges [t0, t1) of the key axis, each holding about memory_mb/workers worth of runs.
 
-    Cut points are quantiles of the keys of a fixed pseudo-random sample of runs (seeded, so the
-    plan is reproducible; it is also stored in the manifest), aiming at 80% of the budget so that
-    sampling error does not push a chunk over it. Float cut points are moved into gaps wider than
+    The unit of work is a pair (distinct top half, distinct bottom half) of one group (see
+    :class:`_Group`). Cut points are quantiles of the keys of a fixed pseudo-random sample of pairs
+    (seeded, so the plan is reproducible; it is also stored in the manifest), aiming at 80% of the
+    budget so that sampling error does not push a chunk over it. Float cut points are moved into gaps wider than
     4δ between run values, so that no near-tie cluster is split between two chunks.
     """
-    total = ker.base**ker.N
+    total = sum(g.pairs for g in ker.groups)  # (top, bottom) entry pairs, the unit of work
     per = max(1 << 12, int(0.8 * memory_mb * 2**20 / (_BYTES_PER_RUN * max(workers, 1))))
     n = max(1, -(-total // per))
     if n == 1:
         return [(None, None)]
     rng = np.random.default_rng(20210101)
-    sample = rng.integers(0, total, size=min(total, max(1 << 16, 256 * n)), dtype=np.int64)
-    keys = np.sort(ker.keys_of_ids(sample)[0])
+    size = max(1 << 16, 256 * n)
+    sizes = np.array([g.pairs for g in ker.groups], dtype=float)
+    gi = rng.choice(len(ker.groups), size=size, p=sizes / sizes.sum())
+    keys = []
+    for j, g in enumerate(ker.groups):
+        m = int((gi == j).sum())
+        if m:
+            keys.append(g.a_key[rng.integers(0, len(g.a_key), m)] + g.b_key[rng.integers(0, len(g.b_key), m)])
+    keys = np.sort(np.concatenate(keys))
     qs = keys[(np.arange(1, n) * len(keys)) // n]
     cuts = [None]
     for t in qs:
