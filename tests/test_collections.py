@@ -311,3 +311,19 @@ def test_export_refuses_systems_without_any_document(tmp_path):
     c = small([[[0, 0]], [[1, 0]]], [[1, 1]], run_lengths=[[0], [1]])
     with pytest.raises(ValueError, match="system\\(s\\) 's0' retrieve no document for any topic"):
         c.to_trec(tmp_path)
+
+
+def test_evaluate_exact_and_generalised_recall():
+    from fractions import Fraction
+
+    from irscales.measures import GR, SP
+
+    c = small([[[2, 0, 1, 0]], [[0, 0, 0, 1]]], [[5, 2, 1]])
+    assert c.total_gain.tolist() == [4]
+    # gR divides the run's gain by the topic's total gain: (2 + 1) / 4
+    assert c.evaluate(GR())[:, 0].tolist() == [0.75, 0.25]
+    assert c.evaluate(AP(), exact=True)[:, 0].tolist() == [(Fraction(1) + Fraction(2, 3)) / 3, Fraction(1, 4) / 3]
+    assert c.evaluate(SP(), exact=True)[1, 0] == Fraction(1, 4)
+    got = c.evaluate(AP(), exact=True).astype(float)
+    # the float kernel is within an ulp or two of the exact value (not always the rounded Fraction)
+    np.testing.assert_allclose(c.evaluate(AP()), got, rtol=4e-16, atol=0)

@@ -31,7 +31,7 @@ from typing import Literal, Mapping, Sequence
 import numpy as np
 
 from . import io as trec_io
-from .measures import Measure
+from .measures import GR, Measure
 
 __all__ = ["Collection", "load_preset", "PRESET_NAMES"]
 
@@ -152,13 +152,22 @@ class Collection:
             out[ranks[None, :] < at_least[:, g - 1][:, None]] = g
         return out
 
-    def evaluate(self, measure: Measure, depth: int | None = None) -> np.ndarray:
+    @property
+    def total_gain(self) -> np.ndarray:
+        """Total gain per topic Σ_g g · (judged documents of grade g): the recall base of gR (FFP19 §4.2)."""
+        return self.judgments @ np.arange(self.max_grade + 1)
+
+    def evaluate(self, measure: Measure, depth: int | None = None, exact: bool = False) -> np.ndarray:
         """Values ``[system, topic]`` of ``measure`` at cut-off ``depth``, passing the topic's
-        recall base and (for graded gains) its ideal run."""
+        recall base (the total gain for gR) and, for graded gains, its ideal run. ``exact=True``
+        returns :meth:`Measure.exact` Fractions (rational measures only; meant for small slices)."""
         rel = self.rel_at(depth)
         graded = getattr(measure, "gains", "binary") == "graded"
         ideal = self.ideal(rel.shape[-1])[None] if graded else None
-        return measure(rel, rb=self.rb[None, :], ideal=ideal)
+        rb = (self.total_gain if isinstance(measure, GR) else self.rb)[None, :]
+        if exact:
+            return measure.exact(rel, rb=np.broadcast_to(rb, rel.shape[:-1]), ideal=ideal)
+        return measure(rel, rb=rb, ideal=ideal)
 
     # ------------------------------------------------------------------ slicing
     def subset(self, topics=None, systems=None) -> "Collection":
