@@ -44,16 +44,16 @@ def scale(t: tuple[float, float], f: float) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=float, default=1e9, help="Monte Carlo pairs (default 1e9)")
-    ap.add_argument("--workers", type=int, default=ipso.default_workers(), help="processes for Monte Carlo")
+    ap.add_argument("--workers", type=int, default=ipso.default_workers(), help="processes for brute force and Monte Carlo")
     ap.add_argument("--loop-pairs", type=int, default=100_000, help="pairs timed with the per-pair loop")
     ap.add_argument("--seed", type=int, default=20230601)
     args = ap.parse_args()
     n_mc = int(args.pairs)
     rows = []
 
-    ex, t_bf = timed(ipso.enumerate_counts, 15)
+    ex, t_bf = timed(ipso.enumerate_counts, 15, workers=args.workers)
     ok = ex.row(15) == ipso.closed_form_counts(15)
-    rows.append(("brute force, all 4^15 = 1,073,741,824 pairs, k = 15 (all depths ≤ 15)", t_bf,
+    rows.append((f"brute force, all 4^15 = 1,073,741,824 pairs, k = 15 (all depths ≤ 15), {args.workers} processes", t_bf,
                  f"equals closed form: {ok}"))
 
     dp, t_dp = timed(ipso.count_categories, 1000)

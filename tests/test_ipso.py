@@ -395,3 +395,9 @@ def test_monte_carlo_deep_uses_wider_counters_and_compaction():
         p = float(ipso.count_categories(k).fractions(k)["nonsep"])
         assert abs(f.loc[k, "nonsep"] - p) < 5 * math.sqrt(p * (1 - p) / n), k
     assert r.counts.sum(1).tolist() == [n] * 3
+
+
+def test_enumeration_in_two_processes_gives_the_same_counts():
+    one = ipso.enumerate_counts(9, block=5)
+    two = ipso.enumerate_counts(9, block=5, workers=2)
+    assert (one.counts == two.counts).all()

@@ -347,14 +347,15 @@ class CategoryCounts:
 _STEPS = np.array([1, 0, 0, -1], dtype=np.int8)  # (a_i, b_i) = (1,0), (0,0), (1,1), (0,1)
 
 
-def enumerate_counts(k: int, block: int = 11) -> CategoryCounts:
+def enumerate_counts(k: int, block: int = 11, workers: int = 1) -> CategoryCounts:
     """Exhaustive count over all 4^k pairs of binary k-SERPs (MM23 Table 2, k ≤ 15).
 
     Every pair is visited: the pairs form a 4-ary tree of prefixes (rank i adds one of the four
     bit pairs (a_i, b_i)), and Algorithm 1's state (cumul, ever ahead, ever behind) of a pair at
     depth i is computed from its own parent prefix. No two pairs are merged, so each leaf is
     one pair; the level-d tallies are the counts of all 4^d pairs of d-SERPs. Memory is bounded by
-    expanding the last ``block`` ranks per prefix of the first k − block ranks (4^block states).
+    expanding the last ``block`` ranks per prefix of the first k − block ranks (4^block states);
+    with ``workers`` > 1 the prefixes are shared out among that many processes.
     """
     if not 1 <= k <= 16:
         raise ValueError(f"exhaustive enumeration visits 4^k pairs; k must be in 1..16, got {k}")
@@ -366,15 +367,31 @@ def enumerate_counts(k: int, block: int = 11) -> CategoryCounts:
     for d in range(outer):  # the outer prefixes, kept whole (4^outer states)
         cum, flg = _expand(cum, flg)
         counts[d] = np.bincount(flg, minlength=4)
-    for c0, f0 in zip(cum.tolist(), flg.tolist()):
-        c = np.array([c0], dtype=np.int8)
-        f = np.array([f0], dtype=np.uint8)
-        for d in range(outer, k):
-            c, f = _expand(c, f)
-            counts[d] += np.bincount(f, minlength=4)
+    prefixes = list(zip(cum.tolist(), flg.tolist()))
+    parts = [(prefixes[i::max(workers, 1)], k - outer) for i in range(max(workers, 1))]
+    if workers > 1 and len(prefixes) > 1:
+        with ProcessPoolExecutor(max_workers=workers) as ex:
+            tallies = list(ex.map(_enumerate_below, parts))
+    else:
+        tallies = [_enumerate_below(p) for p in parts]
+    for t in tallies:
+        counts[outer:] += t
     obj = np.empty((k, 4), dtype=object)
     obj[...] = [[int(x) for x in r] for r in counts]
     return CategoryCounts(obj, "exhaustive")
+
+
+def _enumerate_below(args) -> np.ndarray:
+    """Tallies at the next ``depth`` levels below each given prefix state (cumul, flags)."""
+    prefixes, depth = args
+    out = np.zeros((depth, 4), dtype=np.int64)
+    for c0, f0 in prefixes:
+        c = np.array([c0], dtype=np.int8)
+        f = np.array([f0], dtype=np.uint8)
+        for d in range(depth):
+            c, f = _expand(c, f)
+            out[d] += np.bincount(f, minlength=4)
+    return out
 
 
 def _expand(cum: np.ndarray, flg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
