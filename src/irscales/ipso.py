@@ -7,12 +7,10 @@ MM23 §4 "graded relevance") are compared by Algorithm 1 (MM23 §2): walk the ra
 
 and record whether ``cumul`` was ever > 0 (S1 ahead) and ever < 0 (S2 ahead). Then
 
-===========  =====  ==========================================================
-never either  ``=``   equal: S1 ⪰ S2 and S2 ⪰ S1
-only > 0      ``ni``  S1 is non-inferior to S2 (S1 ⪰ S2, Rules 1 and 2)
-only < 0      ``ns``  S1 is non-superior to S2 (S1 ⪯ S2)
-both          ``**``  non-separable: a metric is free to order the pair either way
-===========  =====  ==========================================================
+* neither: ``=`` equal (S1 ⪰ S2 and S2 ⪰ S1);
+* only > 0: ``ni``, S1 is non-inferior to S2 (S1 ⪰ S2 by Rules 1 and 2);
+* only < 0: ``ns``, S1 is non-superior to S2 (S1 ⪯ S2);
+* both: ``**`` non-separable — a metric is free to order the pair either way.
 
 The depth at which each category first holds (MM23 Fig. 4) follows from the first depth where
 ``cumul > 0`` and the first where ``cumul < 0``; :class:`IPSOResult` keeps both, so one call
@@ -32,6 +30,13 @@ Counting all pairs (MM23 Table 2)
     :func:`closed_form_counts` is the formula it reduces to for uniform bits,
     ``#(S1 ⪰ S2, S1 ≠ S2) = C(2k+1, k) − 2^k``; :func:`monte_carlo` samples uniform pairs as the
     paper did, with Wilson confidence intervals.
+
+Conventions that reproduce the paper (MM23 Table 1 and Fig. 3)
+    On an exhaustive universe there is no recall base: AP@k is normalised by k (SP/k; any
+    constant gives the same order), NDCG@k uses the 1/log2(i+1) discount with an ideal of k
+    relevant documents, and ties on a Fig. 3 axis are broken by ascending lexicographic
+    (= RBP(0.5)) order. Of the readings tried (:func:`fig3_convention_taus`) only this one gives
+    the paper's τ = 0.796, 0.786, 0.976 (exactly 401/504, 11/14, 41/42).
 """
 
 from __future__ import annotations
@@ -49,11 +54,13 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "Relation", "IPSOResult", "compare", "compare_reference", "all_serps", "relation_grid",
-    "hasse_edges", "CategoryCounts", "enumerate_counts", "count_categories", "closed_form_counts",
-    "MonteCarloResult", "monte_carlo", "exact_sign", "golden_rbp_exact", "QSqrt5",
-    "table1", "TABLE1_METRICS", "axis_order", "fig3_convention_taus", "axis_tau", "fig3_scores", "plot_hasse",
-    "plot_grid", "plot_fig3",
+    "Relation", "LABELS", "IPSOResult", "compare", "compare_reference", "all_serps",
+    "relation_grid", "hasse_edges", "CategoryCounts", "enumerate_counts", "count_categories",
+    "closed_form_counts", "MonteCarloResult", "monte_carlo", "default_workers", "exact_sign",
+    "QSqrt5", "PHI", "golden_rbp_exact", "table1", "TABLE1_METRICS", "fig3_scores",
+    "fig3_convention_taus", "axis_order", "axis_tau", "diagonal_blocks", "plot_hasse", "plot_grid",
+    "plot_fig3", "reproduce_part_a", "save_figure", "save_table2", "FIG4_S1", "FIG4_S2",
+    "GRADED_EXAMPLE", "TABLE2_DEPTHS",
 ]
 
 
