@@ -67,6 +67,15 @@ def test_precision_N3_hand_computed():
     assert labels == ["0%", "25%", "50%", "75%", "100%"]
 
 
+def test_annotation_counts_values_and_runs():
+    fig, ax = plt.subplots()
+    plots.all_values(ax, _scale(M.DCG(base=2), 5))
+    assert [t.get_text() for t in ax.texts] == ["24 values\n32 runs"]
+    plots.all_values(ax, _scale(M.P(), 11), annotate=False)
+    assert len(ax.texts) == 1
+    plt.close(fig)
+
+
 def test_rr_N4_hand_computed():
     # 16 runs: 0 (1 run), 1/4 (1), 1/3 (2), 1/2 (4), 1 (8)
     _, y, _ = _panel(_scale(M.RR(), 4))
@@ -79,6 +88,7 @@ class _RunListScale:
     def __init__(self, values):
         self.values = np.sort(np.asarray(values, dtype=float))
         self.n_runs, self.N = len(self.values), 0
+        self.n_distinct = len(np.unique(self.values))
         self.measure = M.P()
 
     def quantiles(self, q):
@@ -142,6 +152,24 @@ def test_tie_summary_precision_N4_hand_computed():
     assert t["n_tied_values"] == 3 and t["runs_in_ties"] == 14 and t["largest_tie"] == 6
     assert t["tie_sizes"] == {4: 2, 6: 1}
     assert t["tied_value_range"] == (0.25, 0.75)
+
+
+def test_tie_summary_bins_precision_N4():
+    # values 0, 1/4, 1/2, 3/4, 1 (ties at 1/4, 1/2, 3/4) in two bins [0, 1/2) and [1/2, 1]
+    t = plots.tie_summary(_scale(M.P(), 4), bins=2)
+    assert t["by_bin"] == [{"lo": 0.0, "hi": 0.5, "n_values": 2, "n_tied_values": 1},
+                           {"lo": 0.5, "hi": 1.0, "n_values": 3, "n_tied_values": 2}]
+    with pytest.raises(ValueError, match="bins"):
+        plots.tie_summary(_scale(M.P(), 4), bins=0)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(MEASURES), st.integers(1, 9), st.integers(1, 12))
+def test_tie_summary_bins_add_up(m, N, k):
+    t = plots.tie_summary(_scale(m, N), bins=k)
+    assert len(t["by_bin"]) == k or (t["n_distinct"] == 1 and len(t["by_bin"]) == 1)
+    assert sum(b["n_values"] for b in t["by_bin"]) == t["n_distinct"]
+    assert sum(b["n_tied_values"] for b in t["by_bin"]) == t["n_tied_values"]
 
 
 def test_tie_summary_no_ties_rbp08():

@@ -24,7 +24,7 @@ __all__ = ["run_positions", "all_values", "all_values_grid", "tie_summary", "sav
 
 def _check_scale(scale, where: str) -> None:
     # duck-typed so that tests can pass small stand-ins; a clear message beats an AttributeError
-    for attr in ("quantiles", "n_runs", "iter_chunks", "measure", "N"):
+    for attr in ("quantiles", "n_runs", "n_distinct", "iter_chunks", "measure", "N"):
         if not hasattr(scale, attr):
             raise TypeError(f"{where}: expected an irscales.enumeration.Scale, got {type(scale).__name__}"
                             f" (no attribute {attr!r})")
@@ -57,12 +57,13 @@ def _query(q: np.ndarray, n_runs: int) -> np.ndarray:
 
 
 def all_values(ax, scale, *, max_points: int = 2001, color: str | None = None,
-               title: str | None = None, ylabel: str | None = None):
+               title: str | None = None, ylabel: str | None = None, annotate: bool = True):
     """One panel of FFF21 Figs. 3–5: the runs sorted by value (x, as fraction of runs) against the
     value (y). Returns the :class:`matplotlib.lines.Line2D` drawn (its data are the points).
 
     Points are joined by a step line (``steps-post``), so ties show as horizontal segments; with
-    few runs (≤ 64 drawn points) each run is also marked.
+    few runs (≤ 64 drawn points) each run is also marked. ``annotate`` writes the number of
+    distinct values and of runs in the upper left corner.
     """
     _check_scale(scale, "all_values")
     from matplotlib.ticker import PercentFormatter
@@ -76,6 +77,9 @@ def all_values(ax, scale, *, max_points: int = 2001, color: str | None = None,
     ax.set_xticks(np.linspace(0, 1, 5))
     ax.tick_params(labelsize=7)
     ax.grid(True, lw=0.3, alpha=0.5)
+    if annotate:
+        ax.text(0.03, 0.97, f"{scale.n_distinct:,} values\n{scale.n_runs:,} runs", transform=ax.transAxes,
+                va="top", ha="left", fontsize=7, color="0.3")
     ax.set_title(title if title is not None else f"{scale.measure.key}, N = {scale.N}", fontsize=9)
     if ylabel is not None:
         ax.set_ylabel(ylabel, fontsize=8)
@@ -116,36 +120,55 @@ def all_values_grid(scales: Mapping[str, Mapping[int, object]], *, title: str, m
     return fig
 
 
-def tie_summary(scale) -> dict:
+def tie_summary(scale, bins: int | None = None) -> dict:
     """Where ties occur in a scale, read chunk by chunk (bounded memory).
 
     Returns ``n_runs``, ``n_distinct``, ``n_tied_values`` (values taken by ≥ 2 runs),
     ``runs_in_ties`` (runs sharing their value with another run), ``largest_tie`` (the largest
     multiplicity), ``tie_sizes`` (multiplicity → number of values with it, for multiplicities ≥ 2)
     and ``tied_value_range`` (smallest and largest tied value, or None when there are no ties).
+    With ``bins = k`` also ``by_bin``: k equal-width bins over [smallest, largest value], each a
+    dict ``lo``, ``hi``, ``n_values`` (distinct values in the bin), ``n_tied_values``; a bin is
+    [lo, hi) except the last, which includes the largest value.
     """
     _check_scale(scale, "tie_summary")
+    if bins is not None and (not isinstance(bins, (int, np.integer)) or bins < 1):
+        raise ValueError(f"tie_summary: bins must be a positive integer or None, got {bins!r}")
+    edges = None
+    if bins is not None:
+        lo_v, hi_v = (float(v) for v in scale.quantiles(np.array([0.0, 1.0])))
+        edges = np.linspace(lo_v, hi_v, int(bins) + 1) if hi_v > lo_v else np.array([lo_v, lo_v + 1.0])
+        per_bin = np.zeros((len(edges) - 1, 2), dtype=np.int64)  # distinct values, tied values
     n_distinct = n_runs = n_tied = in_ties = largest = 0
     sizes: dict[int, int] = {}
     lo = hi = None
     for values, counts in scale.iter_chunks():
         counts = np.asarray(counts, dtype=np.int64)
+        values = np.asarray(values, dtype=float)
         n_distinct += len(counts)
         n_runs += int(counts.sum())
         tied = counts > 1
+        if edges is not None:
+            b = np.clip(np.searchsorted(edges, values, "right") - 1, 0, len(edges) - 2)
+            per_bin[:, 0] += np.bincount(b, minlength=len(edges) - 1)
+            per_bin[:, 1] += np.bincount(b[tied], minlength=len(edges) - 1)
         if tied.any():
             n_tied += int(tied.sum())
             in_ties += int(counts[tied].sum())
             largest = max(largest, int(counts.max()))
             u, k = np.unique(counts[tied], return_counts=True)
-            for a, b in zip(u.tolist(), k.tolist()):
-                sizes[a] = sizes.get(a, 0) + b
-            v = np.asarray(values)[tied]
+            for a, c in zip(u.tolist(), k.tolist()):
+                sizes[a] = sizes.get(a, 0) + c
+            v = values[tied]
             lo = float(v[0]) if lo is None else lo
             hi = float(v[-1])
-    return {"n_runs": n_runs, "n_distinct": n_distinct, "n_tied_values": n_tied, "runs_in_ties": in_ties,
-            "largest_tie": max(largest, 1 if n_runs else 0), "tie_sizes": dict(sorted(sizes.items())),
-            "tied_value_range": None if lo is None else (lo, hi)}
+    out = {"n_runs": n_runs, "n_distinct": n_distinct, "n_tied_values": n_tied, "runs_in_ties": in_ties,
+           "largest_tie": max(largest, 1 if n_runs else 0), "tie_sizes": dict(sorted(sizes.items())),
+           "tied_value_range": None if lo is None else (lo, hi)}
+    if edges is not None:
+        out["by_bin"] = [{"lo": float(edges[i]), "hi": float(edges[i + 1]), "n_values": int(per_bin[i, 0]),
+                          "n_tied_values": int(per_bin[i, 1])} for i in range(len(edges) - 1)]
+    return out
 
 
 def save_figure(fig, directory: str | Path, stem: str, formats: Sequence[str] = ("png", "pdf"),
