@@ -9,7 +9,7 @@ On the simulated Grid of Points (sim-gop), T13+T14+T15 topics: 1,326 systems x 1
    (P_30, recall_30, map_cut_30, recip_rank, ndcg_cut_30), and ours for the same five;
    the ratio pytrec_eval time / our time is the figure of merit.
 
-Usage: python benchmarks/bench_collections.py [--systems 1326] [--depth 30] [--seed 0]
+Usage: python benchmarks/bench_collections.py [--systems 1326] [--depth 30] [--seed 0] [--quick]
 All data are simulated; timings are wall-clock on the machine that runs it.
 """
 
@@ -41,7 +41,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, default=30)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--skip-pytrec", action="store_true", help="do not time pytrec_eval")
+    ap.add_argument("--quick", action="store_true", help="100 systems only (for benchmarks/run.py --quick)")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.systems = min(args.systems, 100)
 
     import pytrec_eval
 
