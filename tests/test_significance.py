@@ -4,7 +4,6 @@ cross-checks one pair at a time, exactness of ties, invariances, and the Tables 
 from __future__ import annotations
 
 import math
-import time
 from fractions import Fraction as Fr
 
 import numpy as np
@@ -371,11 +370,9 @@ def test_bad_input_messages():
 # --------------------------------------------------------------------------- speed at TREC-8 scale
 
 
-def test_all_eight_tests_at_trec8_scale_are_fast():
+def test_all_eight_tests_run_at_trec8_scale():
     rng = np.random.default_rng(0)
     s = rng.integers(0, 31, size=(50, 129)) / 30  # P@30-like scores: 129 systems, 50 topics
-    t0 = time.perf_counter()
     res = sg.significance_tests(s)  # default: rank-test Tukey p-values computed, ANOVA ones skipped
-    elapsed = time.perf_counter() - t0
     assert all(len(res[k].significant) == 8256 for k in sg.TESTS)
-    assert elapsed < 20  # about 1 s on the 2-core machine; generous for loaded CI runners
+    # speed is measured in benchmarks/bench_significance.py (docs/benchmarks.md), not asserted here
