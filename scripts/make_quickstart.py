@@ -44,6 +44,20 @@ if simulated:
 col = Collection.from_trec(RUNS, QRELS, depth=depth)
 tag = "simulated_" if simulated else ""
 print(f"{len(col.systems)} systems x {len(col.topics)} topics, cut at N = {depth}; data: {'simulated (sim-t08)' if simulated else 'user runs'}")""")
+md("""## The simulated data
+What the default data looks like (the generative model is documented in `irscales.simulate`): recall bases per
+topic, system effectiveness, and precision by rank (top-heavy runs). Skipped when you point the notebook at your
+own runs.""")
+code("""from irscales import simulate
+
+if simulated:
+    fig = simulate.plot_marginals(simulate.simulate("sim-t08", depth=30, seed=seed))
+    out = figures_dir("quickstart") / "simulated_sim-t08_marginals.png"
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    summary = simulate.marginals(simulate.simulate("sim-t08", depth=30, seed=seed))
+    print("saved", out.relative_to(out.parents[2]))
+    print(sorted(summary))""")
 md("""## Scores and their interval-scaled versions
 Mean AP and mean ranked AP (φ over all 2^N runs, ties `unq`) per system. The recall base only rescales AP on a
 topic, so φ of AP is the same map on every topic (see `irscales.enumeration`).""")
