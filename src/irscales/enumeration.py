@@ -592,9 +592,17 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def _file_mode() -> int:
+    """0o666 minus the umask: what open() would give (mkstemp makes private 0o600 files)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def _atomic_save(arr: np.ndarray, path: Path) -> str:
     """Write arr as .npy via a temporary file + fsync + rename; returns its SHA-256."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    os.chmod(tmp, _file_mode())
     try:
         with os.fdopen(fd, "wb") as fh:
             np.save(fh, arr, allow_pickle=False)
@@ -610,6 +618,7 @@ def _atomic_save(arr: np.ndarray, path: Path) -> str:
 
 def _atomic_json(obj, path: Path) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="manifest.", suffix=".tmp")
+    os.chmod(tmp, _file_mode())
     with os.fdopen(fd, "w") as fh:
         json.dump(obj, fh, indent=1, sort_keys=True)
         fh.flush()
@@ -807,7 +816,9 @@ class Scale:
 
         Each value must lie within ``rtol``·max(1, |largest value|) of exactly one value of the scale;
         otherwise ``ValueError`` says which input failed (not a value of the measure, or floats too
-        close to tell two scale values apart — then use the exact :meth:`phi_runs`).
+        close to tell two scale values apart — then use the exact :meth:`phi_runs`). That happens
+        for long runs: at N = 30 distinct AP values can be 1/lcm(1..30) ≈ 4e-13 apart, distinct
+        RBP_p08 values closer still, so float measure values cannot be ranked reliably there.
         """
         v = np.asarray(values, dtype=float)
         shape = v.shape
