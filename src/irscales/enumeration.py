@@ -1021,6 +1021,7 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
     common = dict(measure=measure, N=N, c=c, mode=ker.mode, rb=rb, ideal=ideal, _norm=norm,
                   _denominator=ker.denominator)
     if closed is not None and method != "engine":
+        common["mode"] = "int"  # closed forms have exact integer keys (counts, ranks or run ids)
         return Scale(chunks=closed[0], key_kind=closed[1], method="closed", **common)
     chunks, directory = _run_engine(ker, cache, memory_mb, workers, client, progress, verify)
     return Scale(chunks=chunks, method="engine", directory=directory, **common)
