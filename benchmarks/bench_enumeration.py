@@ -28,11 +28,17 @@ def _one(measure: str, N: int, cache: str, memory_mb: int, workers: int) -> None
     from irscales import enumeration as E
     from irscales import measures as M
 
+    import resource
+
     t = time.perf_counter()
     s = E.scale(M.FFF21_MEASURES[measure], N, rb=N, cache=Path(cache), memory_mb=memory_mb, workers=workers,
                 progress=False)
+    # CPU seconds of this process and its (joined) worker processes: less sensitive than wall time
+    # to other jobs sharing the machine
+    cpu = sum(getattr(resource.getrusage(w), f) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+              for f in ("ru_utime", "ru_stime"))
     print(json.dumps({"n_distinct": s.n_distinct, "n_runs": s.n_runs, "method": s.method, "mode": s.mode,
-                      "chunks": len(s.chunks), "inner_seconds": time.perf_counter() - t}))
+                      "chunks": len(s.chunks), "inner_seconds": time.perf_counter() - t, "cpu": cpu}))
 
 
 def _tree_rss(proc) -> int:
@@ -95,23 +101,25 @@ def main(argv: list[str] | None = None) -> int:
     names = a.measures or list(M.FFF21_MEASURES)
     root = Path(a.cache) if a.cache else Path(tempfile.mkdtemp(prefix="irscales-bench-"))
     print(f"memory budget {a.memory_mb} MB, {a.workers} workers, {os.cpu_count()} cores\n")
-    print("| N | measure | method | mode | distinct values | chunks | wall (s) | peak RSS (MB) | cache (MB) |")
-    print("|---|---|---|---|---:|---:|---:|---:|---:|")
+    print("| N | measure | method | mode | distinct values | chunks | wall (s) | CPU (s) | peak RSS (MB) | cache (MB) |")
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
     try:
         for N in Ns:
             cache = root / f"N{N}"
             cache.mkdir(parents=True, exist_ok=True)
-            tot_wall, tot_peak = 0.0, 0.0
+            tot_wall, tot_cpu, tot_peak = 0.0, 0.0, 0.0
             for name in names:
                 before = _du(cache)
                 r = _run(name, N, cache, a.memory_mb, a.workers)
                 grew = (_du(cache) - before) / 2**20
                 tot_wall += r["wall"]
+                tot_cpu += r["cpu"]
                 tot_peak = max(tot_peak, r["peak_mb"])
                 print(f"| {N} | {name} | {r['method']} | {r['mode']} | {r['n_distinct']:,} | {r['chunks']} | "
-                      f"{r['wall']:.1f} | {r['peak_mb']:.0f} | {grew:.0f} |", flush=True)
-            print(f"| {N} | **all {len(names)}** | | | | | **{tot_wall:.1f}** | **{tot_peak:.0f}** (max) | "
-                  f"**{_du(cache) / 2**20:.0f}** |", flush=True)
+                      f"{r['wall']:.1f} | {r['cpu']:.1f} | {r['peak_mb']:.0f} | {grew:.0f} |", flush=True)
+            print(f"| {N} | **all {len(names)}** | | | | | **{tot_wall:.1f}** | **{tot_cpu:.1f}** | "
+                  f"**{tot_peak:.0f}** (max) | **{_du(cache) / 2**20:.0f}** |", flush=True)
+            print(f"\nload average during N={N}: {os.getloadavg()[0]:.1f} (1 min, at the end)", flush=True)
     finally:
         if not a.cache:
             shutil.rmtree(root, ignore_errors=True)
