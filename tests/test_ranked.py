@@ -1,0 +1,380 @@
+"""FFF21 Tables 2–6 (irscales.ranked): hand-worked ranked measures, brute-force cross-checks of φ,
+the invariants of issue 8 item 6 on the simulated collections, and the published rows' own consistency."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction as Fr
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from irscales import measures as M
+from irscales import published
+from irscales import ranked as RK
+from irscales import significance as SG
+from irscales.collections import Collection, load_preset
+
+NO_CACHE = {"cache": False, "progress": False}
+
+
+def make_collection(rel, rb, simulated=True, name="hand") -> Collection:
+    rel = np.asarray(rel, dtype=np.int8)
+    S, T, N = rel.shape
+    rb = np.asarray(rb, dtype=np.int64)
+    judgments = np.stack([np.full(T, 50, dtype=np.int64), rb], axis=1)
+    prov = f"simulated: {name} seed=0 depth={N}" if simulated else f"trec: {name}"
+    return Collection(rel=rel, judgments=judgments, run_lengths=np.full((S, T), N, dtype=np.int64),
+                      topics=tuple(f"q{t}" for t in range(T)), systems=tuple(f"s{s}" for s in range(S)),
+                      provenance=prov)
+
+
+# ------------------------------------------------------------------------------ hand-worked
+
+
+def test_hand_worked_N2():
+    # Runs of length 2: [0 0], [0 1], [1 0], [1 1].
+    # P   values 0, 1/2, 1/2, 1 -> unq φ 1, 2, 2, 3; mid ranks among the 4 runs 1, 2.5, 2.5, 4.
+    # RR  values 0, 1/2, 1, 1   -> unq φ 1, 2, 3, 3; mid 1, 2, 3.5, 3.5.
+    # RBP p = .5: 0, 1/4, 1/2, 3/4 (×(1-p)) -> φ 1, 2, 3, 4 (no ties: mid = unq).
+    runs = [[0, 0], [0, 1], [1, 0], [1, 1]]
+    c = make_collection([[r, r] for r in runs], rb=[2, 3])  # 4 systems × 2 topics, same run on both
+    rs = RK.ranked_scores(c, 2, measures=["P", "RR", "RBP_p05", "R"], **NO_CACHE)
+    assert rs.ranked["unq"]["P"][0].tolist() == [1, 2, 2, 3]
+    assert rs.ranked["mid"]["P"][0].tolist() == [1, 2.5, 2.5, 4]
+    assert rs.ranked["unq"]["RR"][0].tolist() == [1, 2, 3, 3]
+    assert rs.ranked["mid"]["RR"][0].tolist() == [1, 2, 3.5, 3.5]
+    assert rs.ranked["unq"]["RBP_p05"][0].tolist() == [1, 2, 3, 4]
+    assert rs.ranked["mid"]["RBP_p05"][0].tolist() == [1, 2, 3, 4]
+    # FFF21 Example 13: R with RB = 2 and RB = 3 maps to the same ranked values as P
+    assert rs.original["R"][0].tolist() == [0, Fr(1, 2), Fr(1, 2), 1]
+    assert rs.original["R"][1].tolist() == [0, Fr(1, 3), Fr(1, 3), Fr(2, 3)]
+    assert (rs.ranked["unq"]["R"] == rs.ranked["unq"]["P"]).all()
+    assert rs.original["P"].dtype == object and isinstance(rs.original["P"][0, 1], Fr)
+
+
+def test_hand_worked_N3_mid_ranks_and_tau():
+    # Two topics, three systems. P: A = [1 1 0], B = [1 0 0], C = [0 1 1] on topic 1 and
+    # A = [0 0 0], B = [1 1 1], C = [1 0 0] on topic 2 (N = 3).
+    # P means: A = (2/3 + 0)/2 = 1/3, B = (1/3 + 1)/2 = 2/3, C = (2/3 + 1/3)/2 = 1/2 -> order A < C < B.
+    # unq φ = 1 + #rel: A = (3 + 1)/2 = 2, B = (2 + 4)/2 = 3, C = (3 + 2)/2 = 2.5: same order, τ = 1.
+    # mid ranks among the 8 runs (counts 1, 3, 3, 1): #rel 0 -> 1, 1 -> 3, 2 -> 6, 3 -> 8:
+    # A = (6 + 1)/2 = 3.5, B = (3 + 8)/2 = 5.5, C = (6 + 3)/2 = 4.5: same order again, τ = 1.
+    rel = [[[1, 1, 0], [0, 0, 0]], [[1, 0, 0], [1, 1, 1]], [[0, 1, 1], [1, 0, 0]]]
+    c = make_collection(rel, rb=[3, 3])
+    rs = RK.ranked_scores(c, 3, measures=["P"], **NO_CACHE)
+    assert rs.ranked["mid"]["P"].T.tolist() == [[6, 1], [3, 8], [6, 3]]
+    t2, t3 = RK.table2([rs]), RK.table3([rs])
+    assert t2.loc["sim-HAND_03", "P"] == 1.0 and t3.loc["sim-HAND_03", "P"] == 1.0
+    # Make B's topic-2 run [1 1 0] (P = 2/3): B = (1/3 + 2/3)/2 = 1/2 ties C in P; unq φ: B = (2 + 3)/2 = 2.5
+    # ties C too, but mid: B = (3 + 6)/2 = 4.5 = C. All tie the same way: τ = 1 for unq and mid.
+    rel[1][1] = [1, 1, 0]
+    rs = RK.ranked_scores(make_collection(rel, rb=[3, 3]), 3, measures=["P", "RR"], **NO_CACHE)
+    assert RK.table2([rs]).loc["sim-HAND_03", "P"] == 1.0
+    # RR: topic 1 A = 1, B = 1, C = 1/2; topic 2 A = 0, B = 1, C = 1 -> means 1/2, 1, 3/4 (A < C < B).
+    # unq φ (values 0, 1/3, 1/2, 1 -> 1..4): A = (4 + 1)/2, B = (4 + 4)/2, C = (3 + 4)/2: A < C < B, τ = 1.
+    # mid (counts 1, 1, 2, 4 -> mid ranks 1, 2, 3.5, 6.5): A = 3.75, B = 6.5, C = 5: τ = 1 as well.
+    assert RK.table2([rs]).loc["sim-HAND_03", "RR"] == 1.0
+    assert rs.ranked["mid"]["RR"].T.tolist() == [[6.5, 1.0], [6.5, 6.5], [3.5, 6.5]]
+
+
+def test_hand_worked_tau_below_one_for_rr():
+    # RR on N = 3, values 0 < 1/3 < 1/2 < 1 (φ 1..4). A = (1, 0) mean 1/2, φ mean (4 + 1)/2 = 2.5;
+    # B = (1/2, 1/2) mean 1/2, φ mean 3; C = (1/3, 1/3) mean 1/3, φ mean 2.
+    # RR ranks C < A = B; RR_R ranks C < A < B: pairs (A,B) tied in RR only -> P = 2, Q = 0, T = 1, U = 0:
+    # τ_b = 2 / sqrt(3 · 2) = 0.8164…
+    rel = [[[1, 0, 0], [0, 0, 0]], [[0, 1, 0], [0, 1, 0]], [[0, 0, 1], [0, 0, 1]]]
+    rs = RK.ranked_scores(make_collection(rel, rb=[1, 1]), 3, measures=["RR"], ties=["unq"], **NO_CACHE)
+    assert RK.table2([rs]).loc["sim-HAND_03", "RR"] == pytest.approx(2 / np.sqrt(6), abs=1e-15)
+
+
+# ------------------------------------------------------------------------ brute-force φ checks
+
+
+def _brute_phi(values: list, ties: str) -> dict:
+    """φ of every distinct value among all runs: unq = dense rank, mid = average rank of the runs."""
+    distinct = sorted(set(values))
+    if ties == "unq":
+        return {v: k + 1 for k, v in enumerate(distinct)}
+    out, below = {}, 0
+    for v in distinct:
+        n = values.count(v)
+        out[v] = below + (n + 1) / 2
+        below += n
+    return out
+
+
+@pytest.mark.parametrize("name", ["P", "R", "AP", "RR", "RBP_p03", "RBP_p05", "RBP_p08"])
+def test_phi_matches_brute_force_rational(name):
+    N = 5
+    allruns = np.array(list(itertools.product([0, 1], repeat=N)), dtype=np.int8)
+    rng = np.random.default_rng(7)
+    rel = rng.integers(0, 2, size=(6, 3, N))
+    c = make_collection(rel, rb=[4, 7, 9])
+    rs = RK.ranked_scores(c, N, measures=[name], **NO_CACHE)
+    m = M.FFF21_MEASURES[name]
+    for t, rb in enumerate([4, 7, 9]):
+        vals = m.exact(allruns, rb=np.full(len(allruns), rb)).tolist()
+        for ties in ("unq", "mid"):
+            phi = _brute_phi(vals, ties)
+            got = rs.ranked[ties][name][t]
+            want = [phi[v] for v in m.exact(rel[:, t], rb=np.full(6, rb)).tolist()]
+            assert got.tolist() == want, (name, ties, t)
+
+
+@pytest.mark.parametrize("name", ["DCG_b02", "DCG_b10", "nDCG_b02", "nDCG_b10"])
+def test_phi_matches_brute_force_dcg(name):
+    # N = 6: distinct DCG values are > 1e-3 apart, so rounding to 9 decimals identifies them.
+    N = 6
+    allruns = np.array(list(itertools.product([0, 1], repeat=N)), dtype=np.int8)
+    rng = np.random.default_rng(11)
+    rel = rng.integers(0, 2, size=(8, 2, N))
+    c = make_collection(rel, rb=[3, 8])
+    rs = RK.ranked_scores(c, N, measures=[name], **NO_CACHE)
+    m = M.FFF21_MEASURES[name]
+    for t, rb in enumerate([3, 8]):
+        vals = np.round(m(allruns, rb=rb), 9).tolist()
+        for ties in ("unq", "mid"):
+            phi = _brute_phi(vals, ties)
+            want = [phi[v] for v in np.round(m(rel[:, t], rb=rb), 9).tolist()]
+            assert rs.ranked[ties][name][t].tolist() == want
+    # the snapped originals are the measure's values
+    np.testing.assert_allclose(rs.original[name], m(rel, rb=np.array([3, 8])).T, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(hs.integers(2, 6), hs.integers(2, 4), hs.integers(2, 7), hs.integers(0, 2**32 - 1))
+def test_ranked_keeps_the_order_of_runs_on_every_topic(S, T, N, seed):
+    rng = np.random.default_rng(seed)
+    rel = rng.integers(0, 2, size=(S, T, N))
+    rb = rng.integers(1, 12, size=T)
+    rs = RK.ranked_scores(make_collection(rel, rb), N, **NO_CACHE)
+    for m in rs.measures:
+        o = rs.original[m]
+        for ties in RK.TIES:
+            r = rs.ranked[ties][m]
+            for t in range(T):
+                so = np.sign(np.subtract.outer(o[t], o[t]).astype(float))
+                sr = np.sign(np.subtract.outer(r[t], r[t]).astype(float))
+                assert (so == sr).all(), (m, ties, t)
+    ck = RK.topic_by_topic_check([rs])
+    assert ck["all_one"].all()
+
+
+# ------------------------------------------------------------------------ invariants (item 6)
+
+
+@pytest.fixture(scope="module", params=["sim-t08", "sim-t26", "sim-t27"])
+def sim(request):
+    """A simulated track cut at N = 5 and 10, 30 systems (the first 30 of the preset)."""
+    c = load_preset(request.param, depth=10).subset(systems=list(range(30)))
+    return [RK.ranked_scores(c, N) for N in (5, 10)]
+
+
+def test_tables_label_simulated_rows(sim):
+    t2 = RK.table2(sim)
+    assert list(t2.columns) == list(RK.PAPER_ORDER)
+    assert all(r.startswith("sim-T") and r[-3:] in ("_05", "_10") for r in t2.index)
+
+
+def test_invariant_tau_one_for_P_RBP05_and_DCG10_upto_10(sim):
+    t2 = RK.table2(sim)
+    assert (t2["P"] == 1.0).all() and (t2["RBP_p05"] == 1.0).all()
+    assert (t2["DCG_b10"] == 1.0).all()  # N ≤ 10: DCG_b10 counts relevant documents, the scale of P
+    t3 = RK.table3(sim)
+    assert (t3["RBP_p05"] == 1.0).all()  # no ties: mid = unq
+    assert (t3["P"] == t3["DCG_b10"]).all()  # DCG_b10 = #relevant for N ≤ 10: same runs, same mid ranks
+    # RBP_p03 has no ties either, so its mid and unq rankings coincide
+    assert (t3["RBP_p03"] == t2["RBP_p03"]).all()
+
+
+def test_invariant_shared_ranked_versions(sim):
+    for rs in sim:
+        for ties in RK.TIES:
+            r = rs.ranked[ties]
+            assert np.array_equal(r["RBP_p03"], r["RBP_p05"])
+            assert np.array_equal(r["R"], r["P"])
+            assert np.array_equal(r["nDCG_b02"], r["DCG_b02"]) and np.array_equal(r["nDCG_b10"], r["DCG_b10"])
+            if rs.N <= 10:
+                assert np.array_equal(r["DCG_b10"], r["P"])
+        t4 = RK.table4(rs)
+        # τ(RBP_p03, RBP_p05) on ranked versions is 1, and Table 2's RBP_p03 equals Table 4's Msr
+        assert t4.loc["RBP_p05 vs RBP_p03", "RnkMsr"] == 1.0
+        assert t4.loc["RBP_p05 vs RBP_p03", "Msr"] == RK.table2([rs]).loc[rs.row, "RBP_p03"]
+        assert t4.loc["R vs P", "RnkMsr"] == 1.0
+        assert t4.loc["P vs RBP_p05", "RnkMsr"] == t4.loc["P vs RBP_p05", "Msr"]
+
+
+def test_invariant_topic_by_topic_tau_is_one(sim):
+    ck = RK.topic_by_topic_check(sim)
+    assert ck["all_one"].all()
+    assert (ck["defined"] > 0).all()
+
+
+def test_invariant_significance(sim):
+    rs = sim[1]  # N = 10
+    f = RK.table56(rs)
+    assert len(f) == 11 * 8
+    pr = f[f.measure.isin(["P", "RBP_p05"])]
+    assert (pr.s2ns == 0).all() and (pr.ns2s == 0).all() and (pr.sig > 0).all()
+    # measures not depending on the recall base: ordinal tests see the same per-topic order
+    # (Sign, Friedman) and the same order over the whole matrix (rank sum, Kruskal-Wallis)
+    free_ord = f[f.measure.isin(RK.RECALL_BASE_FREE) & f.test.isin(["sign", "ranksum", "kruskalwallis", "friedman"])]
+    assert (free_ord.s2ns == 0).all() and (free_ord.ns2s == 0).all()
+    # recall-base measures: Sign and Friedman work within a topic, so they do not change either
+    rb_topic = f[f.measure.isin(RK.RECALL_BASE) & f.test.isin(["sign", "friedman"])]
+    assert (rb_topic.s2ns == 0).all() and (rb_topic.ns2s == 0).all()
+    # DCG_b10 at N = 10 is P's scale: nothing changes in any test
+    d10 = f[f.measure == "DCG_b10"]
+    assert (d10.s2ns == 0).all() and (d10.ns2s == 0).all()
+    # the ratios are the counts over Sig; Δ = (S2NS + NS2S)/Sig
+    ok = f.sig > 0
+    assert np.allclose(f.delta[ok], (f.s2ns + f.ns2s)[ok] / f.sig[ok])
+    mean, sd = RK.grand_mean_delta([f])
+    assert mean == pytest.approx(f.delta.dropna().mean()) and sd == pytest.approx(f.delta.dropna().std(ddof=1))
+
+
+def test_significance_shared_ranked_versions_are_tested_once(sim):
+    rs = sim[0]
+    rs._sig_cache.clear()
+    RK.table56(rs, measures=["P", "R", "RBP_p03", "RBP_p05"], tests=["sign", "ttest"])
+    assert len(rs._sig_cache) == 2  # P_R = R_R and RBP_p03_R = RBP_p05_R
+
+
+def test_rounding_means_to_8_decimals_option(sim):
+    t = RK.table2(sim, decimals=8)
+    assert (t["P"] == 1.0).all()
+    assert t.shape == RK.table2(sim).shape
+
+
+# ------------------------------------------------------------------------ exactness and errors
+
+
+def test_snap_detects_floats_out_of_order():
+    snapped, codes, floats = RK._snap(np.array([0.5, 0.5 + 1e-17, 0.25]), np.array([2, 2, 1]), "x")
+    assert snapped.tolist() == [0.5, 0.5, 0.25]
+    RK._check_increasing(codes, floats, "x")
+    with pytest.raises(ArithmeticError, match="distinct exact values"):
+        RK._check_increasing(np.array([1, 2]), np.array([0.5, 0.5]), "DCG")
+    with pytest.raises(ArithmeticError, match="same exact value"):
+        RK._snap(np.array([0.5, 0.7]), np.array([1, 1]), "DCG")
+
+
+def test_dcg_ties_are_exact_after_snapping():
+    # Ranks 1 and 2 both weigh 1 in DCG_b02: [1 0 1] and [0 1 1] tie exactly, and so do their snapped floats;
+    # [1 0 0] on both topics vs [0 1 0]: the per-topic values must be identical floats.
+    rel = [[[1, 0, 1], [1, 0, 0]], [[0, 1, 1], [0, 1, 0]], [[0, 0, 1], [0, 0, 1]]]
+    rs = RK.ranked_scores(make_collection(rel, rb=[2, 2]), 3, measures=["DCG_b02"], **NO_CACHE)
+    o = rs.original["DCG_b02"]
+    assert o[0, 0] == o[0, 1] and o[1, 0] == o[1, 1]
+    assert RK.table2([rs]).loc["sim-HAND_03", "DCG_b02"] == 1.0
+
+
+def test_errors_are_clear():
+    c = make_collection(np.zeros((3, 2, 4)), rb=[0, 2])
+    with pytest.raises(ValueError, match="topic 'q0' has no relevant documents"):
+        RK.ranked_scores(c, 4, **NO_CACHE)
+    RK.ranked_scores(c, 4, measures=["P", "RR"], **NO_CACHE)  # fine without recall-base measures
+    with pytest.raises(ValueError, match="N must be a positive integer"):
+        RK.ranked_scores(c, 0, measures=["P"])
+    with pytest.raises(ValueError, match="unknown measure"):
+        RK.ranked_scores(c, 4, measures=["MAP"])
+    with pytest.raises(ValueError, match="ties must be among"):
+        RK.ranked_scores(c, 4, measures=["P"], ties=["max"])
+    with pytest.raises(TypeError, match="expected a Collection"):
+        RK.ranked_scores(np.zeros((3, 2, 4)), 4)
+    real = make_collection(np.zeros((3, 2, 4)), rb=[1, 2], simulated=False)
+    with pytest.raises(ValueError, match="pass a name"):
+        RK.track_name(real)
+    assert RK.track_name(real, "T08") == "T08"
+    rs = RK.ranked_scores(real, 4, measures=["P"], ties=["unq"], track="T08", **NO_CACHE)
+    with pytest.raises(ValueError, match="ties='mid' were not computed"):
+        RK.table3([rs])
+    with pytest.raises(ValueError, match="not computed"):
+        RK.table56(rs, measures=["AP"])
+
+
+def test_save_table_names_simulated_files(tmp_path):
+    df = pd.DataFrame({"P": [1.0]}, index=pd.Index(["sim-T08_05"], name="Track"))
+    p = RK.save_table(df, "table2", "sim-T08", simulated=True, directory=tmp_path)
+    assert p.name == "simulated_table2_sim-t08.csv"
+    assert RK.save_table(df, "table4", "T08", simulated=False, N=30, directory=tmp_path).name == "table4_t08_N30.csv"
+    assert pd.read_csv(p, index_col=0).loc["sim-T08_05", "P"] == 1.0
+
+
+# ------------------------------------------------------------------------ published rows
+
+
+def test_table4_pairs_cover_all_55_pairs_once():
+    assert len(RK.TABLE4_PAIRS) == 55
+    assert {frozenset(p) for p in RK.TABLE4_PAIRS} == {frozenset(p) for p in itertools.combinations(RK.PAPER_ORDER, 2)}
+
+
+def test_published_items_map_real_tracks_only():
+    pub = published.load("fff21")
+    items = set(pub["item"])
+    t2 = pd.DataFrame({m: [0.5, 0.5] for m in RK.PAPER_ORDER}, index=["T08_05", "sim-T08_05"])
+    t4 = {"T08_30": pd.DataFrame({"Msr": [0.5] * 55, "RnkMsr": [0.5] * 55, "Delta%": [0.0] * 55},
+                                 index=[f"{a} vs {b}" for a, b in RK.TABLE4_PAIRS]),
+          "sim-T08_30": pd.DataFrame({"Msr": [0.5], "RnkMsr": [0.5], "Delta%": [0.0]}, index=["P vs RR"])}
+    rows = [{"track": tr, "measure": m, "label": SG.TEST_LABELS[t], "sig": 10, "s2ns": 1, "ns2s": 2,
+             "s2ns_ratio": 0.1, "ns2s_ratio": 0.2, "delta": 0.3}
+            for tr in ("T26_30", "sim-T26_30") for m in RK.PAPER_ORDER for t in SG.TESTS]
+    got = RK.published_items(t2=t2, t3=t2, t4=t4, t56=[pd.DataFrame(rows)], grand=(0.25, 0.11))
+    assert set(got) <= items
+    assert len(got) == 2 * 11 + 55 * 3 + 11 * 8 * 6 + 2
+    cmp = published.compare("fff21", got)
+    assert cmp.frame.set_index("item").loc["table2/T08_05/P", "status"] == "differs"
+    assert cmp.frame.set_index("item").loc["table5/T26_30/P/Sign Test/S2NS", "status"] == "differs"
+    assert cmp.frame.set_index("item").loc["s7.3/grand_mean_delta/mean", "status"] == "match"
+    assert got["table6/T26_30/R/Student's t Test/Delta%"] == "30.00%"
+
+
+def test_published_tables_are_consistent_with_the_invariants():
+    """The paper's own Tables 2–6 obey the invariants (none shows what theory says cannot happen)."""
+    pub = published.load("fff21")
+    v = pub[pub.kind == "trec"].set_index("item")["value"]
+    tracks = ("T08", "T26", "T27")
+    assert len(v) == 12 * 11 * 2 + 55 * 9 + 11 * 8 * 18 + 2
+    for tr in tracks:
+        for n in ("05", "10", "20", "30"):
+            assert v[f"table2/{tr}_{n}/P"] == v[f"table2/{tr}_{n}/RBP_p05"] == "1.0000"
+            assert v[f"table3/{tr}_{n}/RBP_p05"] == "1.0000"
+            assert v[f"table3/{tr}_{n}/RBP_p03"] == v[f"table2/{tr}_{n}/RBP_p03"]
+            if n in ("05", "10"):
+                assert v[f"table2/{tr}_{n}/DCG_b10"] == "1.0000"
+                assert v[f"table3/{tr}_{n}/DCG_b10"] == v[f"table3/{tr}_{n}/P"]
+        row = f"{tr}_30"
+        assert v[f"table4/{row}/RBP_p05 vs RBP_p03/Msr"] == v[f"table2/{row}/RBP_p03"]
+        assert v[f"table4/{row}/R vs P/Msr"] == v[f"table2/{row}/R"]
+        for other in ("P", "RR", "RBP_p08", "DCG_b02", "DCG_b10"):  # RBP_p03_R = RBP_p05_R
+            a = v.get(f"table4/{row}/RBP_p05 vs {other}/RnkMsr", v.get(f"table4/{row}/{other} vs RBP_p05/RnkMsr"))
+            b = v.get(f"table4/{row}/RBP_p03 vs {other}/RnkMsr", v.get(f"table4/{row}/{other} vs RBP_p03/RnkMsr"))
+            assert a is not None and a == b, (row, other)
+        for t in ("Sign Test", "Wilcoxon Rank Sum Test", "Kruskal-Wallis Test", "Friedman Test"):
+            for m in RK.RECALL_BASE_FREE:
+                assert v[f"table5/{row}/{m}/{t}/S2NS"] == v[f"table5/{row}/{m}/{t}/NS2S"] == "0"
+        for t in SG.TEST_LABELS.values():
+            for m in ("P", "RBP_p05"):
+                assert v[f"table5/{row}/{m}/{t}/S2NS"] == v[f"table5/{row}/{m}/{t}/NS2S"] == "0"
+        for m, num in (("R", "P"), ("nDCG_b02", "DCG_b02"), ("nDCG_b10", "DCG_b10")):
+            for t in ("Sign Test", "Friedman Test"):
+                assert v[f"table6/{row}/{m}/{t}/Sig"] == v[f"table5/{row}/{num}/{t}/Sig"]
+
+
+def test_plot_significance_changes_says_simulated(sim, tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    f = RK.table56(sim[0], measures=["P", "RR", "AP"], tests=["sign", "ttest"])
+    fig = RK.plot_significance_changes([f, f], simulated=True)
+    assert "simulated" in fig._suptitle.get_text().lower()
+    heat = [ax for ax in fig.axes if ax.get_images()]
+    assert len(heat) == 4  # S2NS and NS2S for each of the two tracks
+    assert heat[0].get_images()[0].get_array().shape == (2, 3)
+    with pytest.raises(ValueError, match="no table56 frames"):
+        RK.plot_significance_changes([], simulated=True)
+    import matplotlib.pyplot as plt
+    plt.close(fig)
