@@ -329,7 +329,14 @@ PRESET_NAMES = ("sim-t08", "sim-t26", "sim-t27", "sim-r04", "sim-gop")
 
 def load_preset(name: str, depth: int = 100, seed: int = 0) -> Collection:
     """A simulated collection (see :mod:`irscales.simulate` for the model and the presets:
-    sim-t08, sim-t26, sim-t27, sim-r04, sim-gop). Deterministic in (name, depth, seed)."""
+    sim-t08, sim-t26, sim-t27, sim-r04, sim-gop). Deterministic in (name, depth, seed).
+
+    Names starting with ``gop-`` are the public Grid of Points on real collections
+    (:func:`irscales.gop.load_preset`: gop-cranfield, gop-cisi, gop-cacm, gop-combined)."""
+    if name.startswith("gop-"):
+        from . import gop
+
+        return gop.load_preset(name, depth=depth, seed=seed)
     from . import simulate
 
     if name not in simulate.PRESETS:
