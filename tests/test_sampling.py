@@ -293,3 +293,55 @@ def test_pair_table_layout():
     t = sampling.pair_table(eff, ["AP", "RBP", "ERR"])
     assert t.loc["AP", "RBP"] == 0.7 and t.loc["RBP", "ERR"] == 0.6 and t.loc["AP", "AP"] == 1.0
     assert np.isnan(t.loc["ERR", "AP"])
+
+
+# --------------------------------------------------------------------------- published-vs-reproduced helpers
+
+
+def test_recompute_published_anova_reproduces_fer17_printed_columns():
+    from irscales import published
+
+    values, tol = fer17.recompute_published_anova(published.load("fer17"))
+    cmp = published.compare("fer17", values, tolerances=tol)
+    f = cmp.frame.set_index("item")
+    # ω² from eq. (3) at the printed F, DF: 10 of the 11 effect rows of Tables 2 and 7 (helper of anova.py)
+    assert f.loc["table2/Measure Pair/omega2", "match"] and f.loc["table7/Measure Pair*Topic Set(Corpus)/omega2", "match"]
+    assert not f.loc["table2/Topic Size*System Size/omega2", "match"]  # 0.00028 vs printed 0.0002
+    # F = (SS/DF)/MS_err from the printed SS, within their rounding
+    assert f.loc["table2/Measure Pair/F", "match"] and f.loc["table8/Corpus/F", "match"]
+    # p in scientific notation is matched at the mantissa's precision, not to ±0.5
+    assert tol["table2/Topic Size*System Size/p"] == pytest.approx(0.5e-7)
+    assert not f.loc["table2/Topic Size*System Size/p", "match"]  # 1.62e-05 from F = 2.0079, printed 1.69e-05
+    # power of a zero effect is α, not the printed 0.8043
+    assert values["table2/Measure Pair*System Size/power"] == pytest.approx(0.05)
+    done = cmp.frame[cmp.frame.status != "not reproduced"]
+    assert len(done) == 126 and int(done.match.sum()) == 114  # the 12 differences are listed in the notebook
+
+
+def test_qualitative_anova_items_from_a_table():
+    rng = np.random.default_rng(0)
+    rows = [(h, p, t, s) for h in range(5) for p in "ab" for t in (1, 2) for s in (1, 2)]
+    d = pd.DataFrame(rows, columns=["subject", "pair", "topics", "systems"])
+    d["tau"] = (d.pair == "b") * 1.0 + rng.normal(0, 0.01, len(d))  # only the pair effect is real
+    items = fer17.qualitative_anova_items(anova.balanced_anova(d, "tau"), "table2")
+    assert items["table2/Measure Pair/significant"] == "yes"
+    assert items["table2/Measure Pair/effect_class"] == "large"
+    assert "table2/Subject/significant" not in items
+    assert set(items) >= {f"table2/{fer17.SOURCE_NAMES[k]}/effect_class" for k in anova.CROSSED_TERMS[1:]}
+
+
+def test_plots_return_figures(tmp_path, monkeypatch):
+    import matplotlib
+    matplotlib.use("Agg")
+    monkeypatch.setenv("IRSCALES_FIGURES", str(tmp_path))
+    scores = random_scores()
+    df = sampling.correlation_design(scores, np.random.default_rng(0), (3, 5), (6, 8), 4, no1q=True, progress=False)
+    fig = fer17.plot_size_curves(df, "AP vs RBP", variants=("allQ", "no1Q"), title="simulated")
+    assert len(fig.axes) == 2
+    names = fer17.save_figure(fig, "test_simulated")
+    assert names == ["test_simulated.png", "test_simulated.pdf"] and (tmp_path / "fer17" / "test_simulated.png").exists()
+    m = df.groupby(["variant", "pair"], observed=True).tau.mean()
+    fer17.save_figure(fer17.plot_romp(m.loc["allQ"], m.loc["no1Q"]), "romp_simulated")
+    fer17.save_figure(fer17.plot_kde({"a": [0.1, 0.2], "b": [0.2, 0.3]}), "kde_simulated")
+    with pytest.raises(ValueError, match="no rows"):
+        fer17.plot_size_curves(df, "X vs Y")

@@ -39,7 +39,8 @@ from .collections import Collection
 from .measures import AP, ERR, NDCG, P, RBP, Measure, RPrec
 
 __all__ = ["MEASURE_NAMES", "fer17_measures", "score_matrices", "INTEGER_SCALE", "kde", "kl_divergence",
-           "BANDWIDTH"]
+           "BANDWIDTH", "save_figure", "plot_kde", "plot_size_curves", "plot_romp", "plot_across_collections",
+           "SOURCE_NAMES", "qualitative_anova_items", "recompute_published_anova"]
 
 #: The Fer17 §3.3 measures we implement, in the paper's order (Twist left out: see the module docstring).
 MEASURE_NAMES = ("AP", "P@10", "R-prec", "RBP", "nDCG", "nDCG@20", "ERR")
@@ -142,3 +143,195 @@ def kl_divergence(x: ArrayLike, y: ArrayLike, bandwidth: float = BANDWIDTH, n_po
     if (py[pos] == 0).any():
         return float("inf")
     return float(np.sum(px[pos] * np.log(px[pos] / py[pos])))
+
+
+# --------------------------------------------------------------------------- figures (Fer17 Figs. 1, 3, 6, 8, 9, 11, 14)
+
+
+def save_figure(fig, stem: str) -> list[str]:
+    """Write ``fig`` as PNG and PDF to ``figures/fer17/`` reproducibly and close it; returns the
+    file names (relative). Put "simulated" in ``stem`` when the data are simulated."""
+    from .paths import figures_dir
+    from .plots import save_figure as _save
+
+    return [p.name for p in _save(fig, figures_dir("fer17"), stem)]
+
+
+def plot_kde(samples: Mapping[str, ArrayLike], title: str = "", bandwidth: float = BANDWIDTH):
+    """Estimated PDFs of several samples (Fer17 Fig. 1), one line each, with D_KL of the first
+    against each other in the legend. Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    items = list(samples.items())
+    if not items:
+        raise ValueError("plot_kde needs at least one sample")
+    allv = np.concatenate([np.asarray(v, float).ravel() for _, v in items])
+    grid = np.linspace(allv.min() - 4 * bandwidth, allv.max() + 4 * bandwidth, 400)
+    fig, ax = plt.subplots(figsize=(4.5, 3))
+    first = items[0][1]
+    for k, (name, v) in enumerate(items):
+        lab = name if k == 0 else f"{name} (D_KL(first‖this) = {kl_divergence(first, v, bandwidth):.4f})"
+        ax.plot(grid, kde(v, grid, bandwidth), ls="-" if k == 0 else "--", label=lab)
+    ax.set_xlabel("score")
+    ax.set_ylabel("density")
+    ax.legend(fontsize="small")
+    if title:
+        ax.set_title(title, fontsize="medium")
+    fig.tight_layout()
+    return fig
+
+
+def plot_size_curves(data, pair: str, topic_sizes: Sequence[int] | None = None,
+                     variants: Sequence[str] = ("allQ",), title: str = ""):
+    """Mean τ and τ_AP of one measure pair against system size, one panel per topic size, with a
+    95% normal confidence band over the H samples (Fer17 Figs. 3 and 8). Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    d = data[data["pair"] == pair]
+    if d.empty:
+        raise ValueError(f"no rows for measure pair {pair!r}")
+    tsizes = sorted(d["topics"].unique()) if topic_sizes is None else list(topic_sizes)
+    fig, axes = plt.subplots(1, len(tsizes), figsize=(3 * len(tsizes), 3), sharey=True, squeeze=False)
+    styles = {("tau", "allQ"): ("tab:blue", "-"), ("tau_ap", "allQ"): ("tab:green", "--"),
+              ("tau", "no1Q"): ("tab:red", "-."), ("tau_ap", "no1Q"): ("tab:orange", ":")}
+    for ax, t in zip(axes[0], tsizes):
+        for v in variants:
+            for resp in ("tau", "tau_ap"):
+                g = d[(d["topics"] == t) & (d["variant"] == v)].groupby("systems")[resp]
+                m, se = g.mean(), g.std(ddof=1) / np.sqrt(g.size())
+                x = np.arange(len(m))
+                color, ls = styles[(resp, v)]
+                ax.plot(x, m.to_numpy(), color=color, ls=ls, label=f"{'τ' if resp == 'tau' else 'τ_AP'} {v}")
+                ax.fill_between(x, (m - 1.96 * se).to_numpy(), (m + 1.96 * se).to_numpy(), color=color, alpha=0.2)
+                ax.set_xticks(x, [str(s) for s in m.index], rotation=90)
+        ax.set_title(f"{t} topics", fontsize="small")
+        ax.set_xlabel("systems")
+    axes[0][0].set_ylabel("correlation")
+    axes[0][-1].legend(fontsize="x-small")
+    if title:
+        fig.suptitle(title, fontsize="medium")
+    fig.tight_layout()
+    return fig
+
+
+def plot_romp(a, b, labels: tuple[str, str] = ("τ", "τ_AP"), title: str = ""):
+    """Two Rankings of Measure Pairs side by side (parallel coordinates, left) and the two curves
+    centred on their means (right), as Fer17 Figs. 6, 9 and 14. ``a``, ``b``: Series indexed by
+    measure pair. Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    b = b.reindex(a.index)
+    ra = a.rank(ascending=False, method="first")
+    rb = b.rank(ascending=False, method="first")
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.25 * len(a) + 2))
+    for p in a.index:
+        ax1.plot([0, 1], [ra[p], rb[p]], color="tab:gray" if ra[p] != rb[p] else "tab:blue", lw=1)
+    ax1.set_yticks(ra.to_numpy(), list(ra.index), fontsize="x-small")
+    ax1.invert_yaxis()
+    ax1b = ax1.twinx()
+    ax1b.set_ylim(ax1.get_ylim())
+    ax1b.set_yticks(rb.to_numpy(), list(rb.index), fontsize="x-small")
+    ax1.set_xticks([0, 1], [f"RoMP by {labels[0]}", f"RoMP by {labels[1]}"])
+    order = a.sort_values(ascending=False).index
+    x = np.arange(len(order))
+    ax2.plot(x, (a - a.mean())[order].to_numpy(), "-o", ms=3, label=f"{labels[0]} (centred)")
+    ax2.plot(x, (b - b.mean())[order].to_numpy(), "--s", ms=3, label=f"{labels[1]} (centred)")
+    ax2.set_xticks(x, list(order), rotation=90, fontsize="x-small")
+    ax2.legend(fontsize="small")
+    if title:
+        fig.suptitle(title, fontsize="medium")
+    fig.tight_layout()
+    return fig
+
+
+def plot_across_collections(data, response: str = "tau", title: str = ""):
+    """Mean correlation of every measure pair on each topic set (Fer17 Fig. 11, left): one line per
+    pair, topic sets on the x axis in data order. Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    m = data.groupby(["pair", "topic_set"], observed=True, sort=False)[response].mean().unstack("topic_set")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    x = np.arange(m.shape[1])
+    for p, row in m.iterrows():
+        ax.plot(x, row.to_numpy(), marker=".", lw=1, label=str(p))
+    ax.set_xticks(x, [str(c) for c in m.columns])
+    ax.set_ylabel(f"mean {response}")
+    ax.legend(fontsize="xx-small", ncol=2, bbox_to_anchor=(1.02, 1), loc="upper left")
+    if title:
+        ax.set_title(title, fontsize="medium")
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- published-vs-reproduced helpers
+
+#: Our ANOVA term names -> the source names of Fer17 Tables 2, 3, 7 and 8.
+SOURCE_NAMES = {"subject": "Subject", "pair": "Measure Pair", "topics": "Topic Size", "systems": "System Size",
+                "pair*topics": "Measure Pair*Topic Size", "pair*systems": "Measure Pair*System Size",
+                "topics*systems": "Topic Size*System Size", "corpus": "Corpus",
+                "topic_set(corpus)": "Topic Set(Corpus)", "pair*corpus": "Measure Pair*Corpus",
+                "pair*topic_set(corpus)": "Measure Pair*Topic Set(Corpus)"}
+
+
+def qualitative_anova_items(table, tab: str, alpha: float = 0.05) -> dict[str, str]:
+    """Items ``<tab>/<source>/significant`` (yes/no at ``alpha``) and ``<tab>/<source>/effect_class``
+    (Fer17 §2.6 ω² class) from an ANOVA table of :func:`irscales.anova.balanced_anova` — the
+    qualitative findings that can be compared between the paper's TREC data and ours."""
+    out = {}
+    for term, row in table.iterrows():
+        if term in ("Error", "Total", "subject") or term not in SOURCE_NAMES:
+            continue
+        src = SOURCE_NAMES[term]
+        out[f"{tab}/{src}/significant"] = "yes" if row["p_value"] < alpha else "no"
+        out[f"{tab}/{src}/effect_class"] = row["effect"]
+    return out
+
+
+def recompute_published_anova(published, tables: Sequence[str] = ("table2", "table3", "table7", "table8"),
+                              alpha: float = 0.05) -> tuple[dict[str, float], dict[str, float]]:
+    """Recompute the derived columns of Fer17's printed ANOVA tables from their printed inputs:
+    MS = SS/DF, F = MS/MS_error, p from the F distribution at the printed F and DF, ω² from eq. (3)
+    at the printed F and DF with N = total DF + 1, and power (:func:`irscales.anova.power`) at that
+    ω². ``published`` is :func:`irscales.published.load` ``("fer17")``. Returns (item -> value,
+    item -> tolerance): a reproduction *from published inputs*, not from data. MS and F are computed
+    from SS printed to 4 decimals, so their tolerance is that rounding error propagated plus half a
+    unit of the printed last place; the other items use the default printed-precision match."""
+    from scipy import stats
+
+    from .anova import omega_squared, power
+    from .published import _parse_number
+
+    raw = {r.item: str(r.value) for r in published.itertuples(index=False)}
+    val = {k: _parse_number(v)[0] for k, v in raw.items()}
+    out: dict[str, float] = {}
+    tol: dict[str, float] = {}
+    r = 0.5e-4  # SS are printed to 4 decimals
+    for tab in tables:
+        try:
+            df_err, ss_err = val[f"{tab}/Error/DF"], val[f"{tab}/Error/SS"]
+            n_total = int(val[f"{tab}/Total/DF"]) + 1
+        except KeyError as e:
+            raise KeyError(f"published data lack {e.args[0]!r}: not Fer17's CSV?") from None
+        ms_err = ss_err / df_err
+        out[f"{tab}/Error/MS"] = ms_err
+        for src in SOURCE_NAMES.values():
+            key = f"{tab}/{src}"
+            if f"{key}/DF" not in val:
+                continue
+            dfv, ssv, fv = val[f"{key}/DF"], val[f"{key}/SS"], val[f"{key}/F"]
+            out[f"{key}/MS"] = ssv / dfv
+            out[f"{key}/F"] = (ssv / dfv) / ms_err
+            tol[f"{key}/MS"] = r / dfv + r
+            tol[f"{key}/F"] = out[f"{key}/F"] * (r / ssv + r / ss_err) + r
+            p = float(stats.f.sf(fv, dfv, df_err))
+            out[f"{key}/p"] = p
+            printed = raw.get(f"{key}/p", "")
+            if "e" in printed.lower():  # scientific notation: half a unit of the mantissa's last digit
+                mant, exp = printed.lower().split("e")
+                digits = len(mant.split(".")[1]) if "." in mant else 0
+                tol[f"{key}/p"] = 0.5 * 10.0 ** (int(exp) - digits)
+            if src != "Subject":
+                w2 = omega_squared(fv, dfv, n_total)
+                out[f"{key}/omega2"] = w2
+                out[f"{key}/power"] = power(w2, dfv, df_err, n_total, alpha)
+    return out, tol
