@@ -58,3 +58,7 @@ clean: ## remove caches and executed copies (keeps .venv)
 test-browser: $(STAMP) ## install Debian's chromium (root) and run the browser test of the report
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 	$(PY) -m pytest tests/test_report_browser.py -p no:cacheprovider
+
+data: $(STAMP) ## find or fetch Cranfield, CISI, CACM (mirror: IRSCALES_COLLECTIONS; else data/external/) and build the public Grid of Points cache
+	$(PY) -m irscales.datasets
+	$(PY) -m irscales.gop
