@@ -287,3 +287,30 @@ def test_missing_data_is_a_clear_error(tmp_path, monkeypatch):
     assert gop.main(["cisi"]) == 1
     with pytest.raises(KeyError, match="unknown preset"):
         gop.load_preset("gop-trec")
+
+
+# ----------------------------------------------------------------------------- bm25s cross-check
+
+
+@pytest.mark.parametrize("model, k1, b", [("BM25", 1.2, 0.75), ("BM25b", 0.9, 0.4)])
+def test_bm25_equals_bm25s_on_cranfield(model, k1, b):
+    """Our BM25 against bm25s (method 'lucene': the same idf, tf part without the (k1 + 1)
+    factor, float32 scores) on the Cranfield index with the Lucene stop list and Porter."""
+    bm25s = pytest.importorskip("bm25s")
+    _mirror_or_skip("cranfield")
+    coll = datasets.load("cranfield")
+    w = gop._words(coll, coll.judged_topics[:40])
+    idx = gop.build_index(w, "lucene", "porter")
+    qbin = idx.Q.copy()
+    qbin.data[:] = 1  # bm25s scores each distinct query token once
+    S, match = gop.score(gop.Index(idx.X, qbin, idx.docnos, idx.topics[:40]), model)
+    X = idx.X.tocsr()
+    corpus = [[str(u) for u, n in zip(X.indices[X.indptr[d]:X.indptr[d + 1]],
+                                      X.data[X.indptr[d]:X.indptr[d + 1]]) for _ in range(int(n))]
+              for d in range(X.shape[0])]
+    r = bm25s.BM25(method="lucene", k1=k1, b=b)
+    r.index(corpus, show_progress=False)
+    for t in range(qbin.shape[0]):
+        toks = [str(u) for u in qbin.indices[qbin.indptr[t]:qbin.indptr[t + 1]]]
+        ref = np.asarray(r.get_scores(toks), np.float64)
+        np.testing.assert_allclose(S[:, t] / (k1 + 1), ref, rtol=2e-6, atol=1e-6)
