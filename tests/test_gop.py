@@ -314,3 +314,24 @@ def test_bm25_equals_bm25s_on_cranfield(model, k1, b):
         toks = [str(u) for u in qbin.indices[qbin.indptr[t]:qbin.indptr[t + 1]]]
         ref = np.asarray(r.get_scores(toks), np.float64)
         np.testing.assert_allclose(S[:, t] / (k1 + 1), ref, rtol=2e-6, atol=1e-6)
+
+
+def test_trec_files_read_back_to_the_same_arrays(tiny_grid):
+    from irscales.collections import Collection
+
+    c, files, qrels = tiny_grid
+    full = [f for f, depth in files if depth == 1000]
+    back = Collection.from_trec(full, qrels, depth=1000)
+    mine = c.subset(systems=list(back.systems))
+    assert back.topics == mine.topics
+    assert (back.rel == mine.rel).all() and (back.run_lengths == mine.run_lengths).all()
+    assert (back.judgments == mine.judgments).all()
+
+
+def test_collections_load_preset_delegates_gop_names(monkeypatch):
+    from irscales import collections
+
+    calls = []
+    monkeypatch.setattr(gop, "load_preset", lambda name, depth, seed: calls.append((name, depth, seed)) or "ok")
+    assert collections.load_preset("gop-cisi", depth=20, seed=4) == "ok"
+    assert calls == [("gop-cisi", 20, 4)]
