@@ -354,3 +354,13 @@ def test_simulated_values_never_count_as_reproductions(small):
     real = Collection(**{**small.__dict__, "provenance": "trec: test"})
     keep2, notes2 = IR.split_simulated(real, out, pub)
     assert keep2 == out and notes2 == {}
+
+
+def test_fig7_float_scores_decide_as_exact_scores(small):
+    """The float scores' ties give the same decisions as exact Fractions (rational metrics)."""
+    col = small.subset(systems=list(range(8)))
+    r = IR.pair_relations(col.binary())
+    rational = {k: m for k, m in IR.metrics_at(10).items() if m.rational}
+    a = IR.fig7(col, depths=(10,), rels=r, metrics=rational, tests=("sign", "wilcoxon"))
+    b = IR.fig7(col, depths=(10,), rels=r, metrics=rational, tests=("sign", "wilcoxon"), exact=True)
+    assert a["pairs"].tolist() == b["pairs"].tolist()

@@ -52,12 +52,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from . import ipso
 from .ipso import LABELS, Relation
+
+if TYPE_CHECKING:  # annotations only; matplotlib is imported lazily by the plots
+    import matplotlib.axes
+    import matplotlib.figure
+
+    from .collections import Collection
 
 __all__ = [
     "PairRelations", "pair_relations", "pair_relations_reference", "table3", "TABLE3_DEPTHS",
@@ -201,7 +208,7 @@ def pair_relations_reference(rel, k: int) -> np.ndarray:
     return np.array(out, dtype=np.int8).reshape(-1, T)
 
 
-def _relations_of(col, gains: str = "binary") -> PairRelations:
+def _relations_of(col: "Collection", gains: str = "binary") -> PairRelations:
     if gains not in ("binary", "graded"):
         raise ValueError(f"gains must be 'binary' or 'graded', got {gains!r}")
     rel = col.binary() if gains == "binary" else col.rel
@@ -350,10 +357,16 @@ def agreement(metric_sig, ipso_sig) -> np.ndarray:
     return np.where(m & i, 0, np.where(~m & ~i, 1, np.where(m, 2, 3))).astype(np.int8)
 
 
-def fig7(col, depths: Sequence[int] = FIG7_DEPTHS, tests: Sequence[str] = TESTS, alpha: float = 0.05,
-         rels: PairRelations | None = None, metrics: Mapping[str, object] | None = None) -> pd.DataFrame:
+def fig7(col: "Collection", depths: Sequence[int] = FIG7_DEPTHS, tests: Sequence[str] = TESTS, alpha: float = 0.05,
+         rels: PairRelations | None = None, metrics: Mapping[str, object] | None = None,
+         exact: bool = False) -> pd.DataFrame:
     """MM23 Fig. 7: for each metric × depth × test, the number and fraction of system pairs in
-    each agreement category. Long frame: metric, depth, test, category, pairs, fraction."""
+    each agreement category. Long frame: metric, depth, test, category, pairs, fraction.
+
+    Scores are floats by default, as :mod:`irscales.significance` takes them (score ties = equal
+    floats). ``exact=True`` passes exact Fractions for the rational metrics, so ties are decided
+    exactly (about 100× slower on 5,995 pairs; the tests check both give the same decisions).
+    """
     rels = rels if rels is not None else _relations_of(col)
     rows = []
     for k in depths:
@@ -361,7 +374,7 @@ def fig7(col, depths: Sequence[int] = FIG7_DEPTHS, tests: Sequence[str] = TESTS,
         ms = metrics if metrics is not None else metrics_at(k)
         for name, m in ms.items():
             label = name.replace(f"@{k}", "@k")
-            res = metric_tests(col.evaluate(m, k), tests, alpha)
+            res = metric_tests(col.evaluate(m, k, exact=exact and getattr(m, "rational", False)), tests, alpha)
             for t in tests:
                 cat = agreement(res[t][1], ip.significant)
                 cnt = np.bincount(cat, minlength=4)
@@ -371,7 +384,7 @@ def fig7(col, depths: Sequence[int] = FIG7_DEPTHS, tests: Sequence[str] = TESTS,
     return pd.DataFrame(rows)
 
 
-def plot_fig7(frame: pd.DataFrame, title: str = ""):
+def plot_fig7(frame: pd.DataFrame, title: str = "") -> "matplotlib.figure.Figure":
     """Stacked bars (one per depth) of the agreement categories; panes = tests × metrics."""
     import matplotlib.pyplot as plt
 
@@ -406,7 +419,7 @@ def plot_fig7(frame: pd.DataFrame, title: str = ""):
 # --------------------------------------------------------------------------- Figs 5-6
 
 
-def _order_by_mean(col, measure, depth: int, topics=None) -> np.ndarray:
+def _order_by_mean(col: "Collection", measure, depth: int, topics=None) -> np.ndarray:
     """System positions by decreasing mean score (exact Fractions for rational measures, so ties
     are true ties), ties kept in collection order."""
     sub = col if topics is None else col.subset(topics=topics)
@@ -419,7 +432,7 @@ def _order_by_mean(col, measure, depth: int, topics=None) -> np.ndarray:
     return np.argsort(-means, kind="stable")
 
 
-def fig5_pair(col, depth: int = 10, quantile: float = 0.25) -> tuple[int, int]:
+def fig5_pair(col: "Collection", depth: int = 10, quantile: float = 0.25) -> tuple[int, int]:
     """MM23 Figs 5–6 pair (system positions): the best system by mean Prec@depth and the one at
     0-based position round(quantile · (S − 1)) of that order (see the module docstring)."""
     from .measures import P
@@ -442,7 +455,7 @@ def _exact_diff_sign(x1, x2, same_serp: bool, k: int) -> int:
     return ipso.exact_sign(x1, x2, k)
 
 
-def pair_topics(col, a: int, b: int, depth: int = 10, topics=None,
+def pair_topics(col: "Collection", a: int, b: int, depth: int = 10, topics=None,
                 metrics: Mapping[str, object] | None = None) -> pd.DataFrame:
     """MM23 Figs 5–6: systems ``a`` (A) and ``b`` (B) (positions) on each topic at ``depth``.
 
@@ -490,7 +503,7 @@ def pair_topics(col, a: int, b: int, depth: int = 10, topics=None,
     return df.iloc[order].reset_index(drop=True)
 
 
-def plot_pair_topics(frame: pd.DataFrame, title: str = "", pieces: int = 1):
+def plot_pair_topics(frame: pd.DataFrame, title: str = "", pieces: int = 1) -> "matplotlib.figure.Figure":
     """Draw :func:`pair_topics` as MM23 Figs 5–6: per row the IPSO relation at each depth
     (colours of MM23 Figs 2 and 4) and the six metric differences (dark blue equal, yellow
     A higher, light blue B higher); ``pieces`` > 1 splits the rows side by side (Fig. 6)."""
@@ -547,7 +560,7 @@ def plot_pair_topics(frame: pd.DataFrame, title: str = "", pieces: int = 1):
 # --------------------------------------------------------------------------- Fig. 8
 
 
-def triangle(col, depth: int = 10, test: str = "t", alpha: float = 0.05, topics=None,
+def triangle(col: "Collection", depth: int = 10, test: str = "t", alpha: float = 0.05, topics=None,
              measure=None, rels: PairRelations | None = None) -> pd.DataFrame:
     """MM23 Fig. 8: one row per system pair, systems ranked by mean ``measure`` (default
     Prec@depth) over ``topics`` (1 = best); the metric test on the paired scores and the IPSO
@@ -584,7 +597,7 @@ def triangle(col, depth: int = 10, test: str = "t", alpha: float = 0.05, topics=
     })
 
 
-def plot_triangle(frame: pd.DataFrame, ax=None, title: str = ""):
+def plot_triangle(frame: pd.DataFrame, ax=None, title: str = "") -> "matplotlib.axes.Axes":
     """One dot per pair at (rank_a, rank_b), coloured by agreement category (MM23 Fig. 8)."""
     import matplotlib.pyplot as plt
 
@@ -610,7 +623,7 @@ def plot_triangle(frame: pd.DataFrame, ax=None, title: str = ""):
 # --------------------------------------------------------------------------- published vs reproduced
 
 
-def reproduce_part_b(col, rels: PairRelations | None = None, fig7_frame: pd.DataFrame | None = None,
+def reproduce_part_b(col: "Collection", rels: PairRelations | None = None, fig7_frame: pd.DataFrame | None = None,
                      fig5_topics: Sequence[str] | None = None) -> dict[str, object]:
     """Every Part-B item of ``data/published/mm23.csv`` recomputed on ``col`` (keys = items).
 
@@ -681,7 +694,7 @@ def reproduce_part_b(col, rels: PairRelations | None = None, fig7_frame: pd.Data
     return out
 
 
-def split_simulated(col, reproduced: Mapping[str, object], published: pd.DataFrame) -> tuple[dict, dict]:
+def split_simulated(col: "Collection", reproduced: Mapping[str, object], published: pd.DataFrame) -> tuple[dict, dict]:
     """(values to compare, notes): on a simulated collection, items of kind ``trec`` are moved to
     the notes as "simulated analogue: …" so they are never counted as reproductions."""
     if not col.is_simulated:
