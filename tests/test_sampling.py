@@ -345,3 +345,19 @@ def test_plots_return_figures(tmp_path, monkeypatch):
     fer17.save_figure(fer17.plot_kde({"a": [0.1, 0.2], "b": [0.2, 0.3]}), "kde_simulated")
     with pytest.raises(ValueError, match="no rows"):
         fer17.plot_size_curves(df, "X vs Y")
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.lists(hs.lists(hs.integers(0, 10), min_size=5, max_size=5), min_size=1, max_size=6))
+def test_p10_ranking_keys_order_like_exact_fraction_means(hits):
+    # P@10 = hits/10 per topic: the keys must order (and tie) systems exactly as Fraction means do
+    from fractions import Fraction
+
+    h = np.array(hits)                      # (T, 5 systems)
+    s = h / 10
+    keys = sampling.ranking_keys(np.stack([s, s]), ["P@10", "AP"], np.arange(len(h))[None], np.arange(5)[None])[0, 0]
+    exact = [sum(Fraction(int(x), 10) for x in h[:, j]) / len(h) for j in range(5)]
+    for a in range(5):
+        for b in range(5):
+            assert (keys[a] < keys[b]) == (exact[a] < exact[b])
+            assert (keys[a] == keys[b]) == (exact[a] == exact[b])
