@@ -285,6 +285,7 @@ def test_missing_data_is_a_clear_error(tmp_path, monkeypatch):
     with pytest.raises(datasets.DataUnavailable, match="make data"):
         gop.build("cisi", SAMPLE[:1], cache=False, progress=False)
     assert gop.main(["cisi"]) == 1
+    assert gop.main(["trec8"]) == 2
     with pytest.raises(KeyError, match="unknown preset"):
         gop.load_preset("gop-trec")
 

@@ -609,10 +609,12 @@ def load_preset(name: str, depth: int = 100, seed: int = 0) -> Collection:
 
 
 def write_runs(name: str, systems: Sequence[System | str], directory: str | Path,
-               depth: int = DEPTH, grades: Literal["graded", "binary"] = "graded") -> tuple[list[Path], Path]:
+               depth: int = DEPTH, grades: Literal["graded", "binary"] = "graded",
+               gz: bool = False, progress: bool = False) -> tuple[list[Path], Path]:
     """Write systems of the grid on collection ``name`` as TREC run files
-    ``<directory>/runs/input.<system>`` (depth ``depth``; judged queries) and the qrels as
-    ``<directory>/qrels.txt``. Returns (run files, qrels path)."""
+    ``<directory>/runs/input.<system>[.gz]`` (depth ``depth``; judged queries) and the qrels as
+    ``<directory>/qrels.txt``. Returns (run files, qrels path). The whole grid of a collection
+    is ~140 million lines for Cranfield: use ``gz=True`` for it."""
     from . import io as trec_io
 
     coll = datasets.load(name)
@@ -621,7 +623,7 @@ def write_runs(name: str, systems: Sequence[System | str], directory: str | Path
     d = Path(directory)
     files = []
     by_pair: dict[tuple[str, str], Index] = {}
-    for s in systems:
+    for s in _progress(systems, len(systems), f"TREC {name}", progress):
         if isinstance(s, str):
             parts = s.split(".", 1)
             stop, rest = parts[0], parts[1]
@@ -637,7 +639,7 @@ def write_runs(name: str, systems: Sequence[System | str], directory: str | Path
             tt += [topic] * len(idx)
             dd += [words.docnos[i] for i in idx]
             ss.append(as_trec_scores(S[idx, t]))
-        path = d / "runs" / f"input.{s.name}"
+        path = d / "runs" / (f"input.{s.name}" + (".gz" if gz else ""))
         trec_io.write_run(path, tt, dd, np.concatenate(ss) if ss else [], s.name)
         files.append(path)
     q = coll.qrels if grades == "graded" else coll.binary_qrels()
@@ -657,15 +659,27 @@ def baseline(name: str = "cranfield", stop: str = "lucene", lug: str = "porter",
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m irscales.gop [corpus ...]``: build (or find cached) grids, print a summary."""
+    """``python -m irscales.gop [corpus ...] [--trec DIR [--gz]]``: build (or find cached) grids
+    and print a summary; with ``--trec``, also write every run as TREC files under DIR/<corpus>/."""
+    import argparse
     import time
 
-    names = (argv if argv is not None else sys.argv[1:]) or list(smart.NAMES)
-    for n in names:
+    ap = argparse.ArgumentParser(prog="python -m irscales.gop", description=main.__doc__.splitlines()[0])
+    ap.add_argument("corpora", nargs="*", default=list(smart.NAMES), help=f"among {', '.join(smart.NAMES)}")
+    ap.add_argument("--trec", metavar="DIR", help="write every run of the grid as TREC files under DIR/<corpus>/")
+    ap.add_argument("--gz", action="store_true", help="gzip the TREC run files")
+    args = ap.parse_args(argv)
+    bad = [n for n in args.corpora if n not in smart.NAMES]
+    if bad:
+        print(f"unknown collection(s) {bad}; choose among {', '.join(smart.NAMES)}", file=sys.stderr)
+        return 2
+    for n in args.corpora:
         t0 = time.perf_counter()
         try:
             c = build(n)  # type: ignore[arg-type]
-        except (datasets.DataUnavailable, smart.SmartFormatError) as e:
+            if args.trec:
+                write_runs(n, grid_systems(), Path(args.trec) / n, gz=args.gz, progress=True)
+        except (datasets.DataUnavailable, smart.SmartFormatError, ImportError) as e:
             print(f"{n}: {e}", file=sys.stderr)
             return 1
         print(f"{n}: {c!r} in {time.perf_counter() - t0:.1f} s")
