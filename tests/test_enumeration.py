@@ -439,6 +439,19 @@ def test_corrupt_truncated_and_stale_chunks_are_recomputed(tmp_path, monkeypatch
     assert _files(d) == ref
 
 
+def test_prune_cache_removes_only_stale_folders(tmp_path):
+    keep = E.scale(F["AP"], 8, cache=tmp_path).directory
+    old = E.scale(F["DCG_b02"], 8, cache=tmp_path).directory
+    man = json.loads((old / "manifest.json").read_text())
+    man["params"]["kernel_version"] = "0"
+    (old / "manifest.json").write_text(json.dumps(man))
+    broken = tmp_path / "scales" / "leftover"
+    broken.mkdir()
+    assert E.prune_cache(tmp_path, dry_run=True) == [old, broken] and old.exists()
+    assert E.prune_cache(tmp_path) == [old, broken]
+    assert keep.exists() and not old.exists() and not broken.exists()
+
+
 def test_process_pool_equals_serial(tmp_path):
     m = F["DCG_b02"]
     a = E.scale(m, 16, cache=False, workers=1)

@@ -89,7 +89,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Scale", "scale", "TieUndecidable", "CacheError", "run_ids", "runs_from_ids", "brute_force_scale",
-    "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values",
+    "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values", "prune_cache",
 ]
 
 KERNEL_VERSION = "3"  # bump when a kernel or the chunk format changes: old caches read as stale
@@ -1184,6 +1184,28 @@ def _run_engine(ker, cache, memory_mb, workers, client, progress, verify):
     finally:
         bar.close()
     return [results[i] for i in range(len(entries))], d
+
+
+def prune_cache(root: str | Path | None = None, dry_run: bool = False) -> list[Path]:
+    """Remove scale caches written by another kernel version (or without a readable manifest).
+
+    Such folders are never read (their parameters do not match), but a version bump leaves them on
+    disk; N = 30 scales take several GB each. Returns the folders removed (or that would be).
+    """
+    import shutil
+
+    base = (cache_dir() if root is None else Path(root)) / "scales"
+    gone = []
+    for d in sorted(base.iterdir()) if base.is_dir() else []:
+        try:
+            version = json.loads((d / "manifest.json").read_text())["params"]["kernel_version"]
+        except (OSError, ValueError, KeyError, TypeError):
+            version = None
+        if version != KERNEL_VERSION:
+            gone.append(d)
+            if not dry_run:
+                shutil.rmtree(d)
+    return gone
 
 
 def _unjson(x, ker):
