@@ -439,6 +439,19 @@ def test_corrupt_truncated_and_stale_chunks_are_recomputed(tmp_path, monkeypatch
     assert _files(d) == ref
 
 
+def test_concurrent_writers_compute_each_chunk_once(tmp_path, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    calls = []
+    real = E._chunk_task
+    monkeypatch.setattr(E, "_chunk_task", lambda *a: calls.append(a) or real(*a))
+    run = lambda _: E.scale(F["DCG_b02"], 14, cache=tmp_path, memory_mb=1, workers=1)
+    with ThreadPoolExecutor(2) as ex:
+        a, b = ex.map(run, range(2))
+    assert np.array_equal(a.keys, b.keys) and np.array_equal(a.counts, b.counts)
+    assert len(calls) == len(a.chunks) > 1  # the second writer waited and read the first's chunks
+
+
 def test_prune_cache_removes_only_stale_folders(tmp_path):
     keep = E.scale(F["AP"], 8, cache=tmp_path).directory
     old = E.scale(F["DCG_b02"], 8, cache=tmp_path).directory

@@ -1104,10 +1104,24 @@ def _run_engine(ker, cache, memory_mb, workers, client, progress, verify):
     if verify not in ("full", "size"):
         raise ValueError(f"verify must be 'full' or 'size', got {verify!r}")
     d = _cache_path(ker, cache)
+    if d is None:
+        return _run_engine_locked(ker, None, memory_mb, workers, client, progress, verify)
+    d.mkdir(parents=True, exist_ok=True)
+    import fcntl
+
+    # one writer per cache folder: a second process computing the same scale waits, then reads it
+    with open(d / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return _run_engine_locked(ker, d, memory_mb, workers, client, progress, verify)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _run_engine_locked(ker, d, memory_mb, workers, client, progress, verify):
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     manifest = None
     if d is not None:
-        d.mkdir(parents=True, exist_ok=True)
         mp = d / "manifest.json"
         if mp.exists():
             try:
