@@ -49,6 +49,23 @@ Exact ties
   1/ln m) is not known to be impossible (it would follow from Schanuel's conjecture), so it is
   *checked*, never assumed: an unresolvable cluster raises :class:`TieUndecidable`.
 
+What the engine finds about ties (binary runs; ``data/derived/distinct_counts.csv``)
+-----------------------------------------------------------------------------------
+* P, R: N + 1 values, C(N, k) runs each. RR: N + 1 values (1/k for 2^{N−k} runs, 0 once).
+* RBP with any rational p: no ties, 2^N values (proof above).
+* DCG_b02 (JK discount): the only ties swap ranks 1 and 2 (w_1 = w_2 = 1), so 3·2^{N−2} values,
+  multiplicity ≤ 2, for every N checked (up to 30) — FFF21 §5.1's 24, 768, 24,576 for N = 5, 10, 15.
+  The log2(i+1) discount gives no ties at all (2^N values), so FFF21 used the JK discount.
+* DCG_b10: ranks 1..10 weigh 1, so N + 1 values (the P scale) for N ≤ 10 and 11·2^{N−10} beyond.
+* AP (SP): many ties: 810, 644,203, 18,269,373 and 426,591,837 values for N = 10, 20, 25, 30.
+* FFF21 §5's closed forms φ(m) = 2^N m (RBP, p = 1/2) and φ(m) = N + 1 − 1/m (RR) count from 0;
+  eq. (2) gives one more (φ of the empty run's value 0 is 1).
+* Rounding values to 8 decimals (FFF21 fn. 9 rounds averages so) merges distinct values from N ≈ 14
+  on (RBP_p08: 16,382 instead of 16,384 at N = 14); ``np.unique`` on raw floats splits equal DCG
+  values (3,307 instead of 3,072 at N = 12). At N = 30 distinct AP values can be 1/lcm(1..30) ≈ 4e-13
+  apart and ~10^5 RBP_p08 / DCG_b02 values per 10^9 runs lie within the float error bound δ of a
+  neighbour; they are separated exactly (Fractions, Decimal).
+
 Recall-base dependent measures (FFF21 §5.2.2)
 ---------------------------------------------
 R = count/RB, AP = SP/RB and nDCG = DCG/IDCG(min(RB, N)) divide a recall-base-free numerator by a
