@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path

@@ -88,7 +88,6 @@ import math
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
