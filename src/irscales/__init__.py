@@ -10,12 +10,20 @@ Rooms (one concern per module):
 - :mod:`irscales.setbased`       P, R, F1 on S[N, K] (FFF21 §3.4)
 - :mod:`irscales.hasse`          Hasse diagrams of runs (FFF21 Fig. 1)
 - :mod:`irscales.ipso`           innate pairwise SERP orderings (MM23)
+- :mod:`irscales.ipso_runs`      IPSO on a set of runs: Table 3, Figs 5–8, IPSO sign test (MM23 §3)
 - :mod:`irscales.corroboration`  MM23's † / ‡ reporting rule
 - :mod:`irscales.correlation`    Kendall τ, τ_AP, overall and topic-by-topic
 - :mod:`irscales.significance`   the eight significance procedures of FFF21 §7.3
+- :mod:`irscales.ranked`         measures vs their ranked versions on a collection (FFF21 Tables 2–6)
+- :mod:`irscales.anova`          ω², power, crossed/nested ANOVA, Tukey HSD on factor levels (Fer17)
+- :mod:`irscales.fer17`          Fer17's measures on a collection
+- :mod:`irscales.sampling`       Fer17's sampling designs (RQ1–RQ3), KDE + KL validation
 - :mod:`irscales.io`             TREC run and qrels files → relevance arrays
 - :mod:`irscales.collections`    the Collection data layer (TREC or simulated)
 - :mod:`irscales.simulate`       simulated TREC-like collections (labelled simulated)
+- :mod:`irscales.smart`          SMART-format parsers (Cranfield, CISI, CACM)
+- :mod:`irscales.datasets`       getting the public collections (mirror or download)
+- :mod:`irscales.gop`            a public Grid of Points: stop lists × stemmers × retrieval models
 - :mod:`irscales.published`      the papers' printed numbers and the comparison with ours
 - :mod:`irscales.report`         the companion report
 - :mod:`irscales.paths`          settings: shared folder, cache, figures
