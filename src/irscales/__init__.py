@@ -9,6 +9,7 @@ Rooms (one concern per module):
 - :mod:`irscales.meaningfulness` meaningful statements under permissible transformations (FFF21 §2)
 - :mod:`irscales.setbased`       P, R, F1 on S[N, K] (FFF21 §3.4)
 - :mod:`irscales.hasse`          Hasse diagrams of runs (FFF21 Fig. 1)
+- :mod:`irscales.plots`          "all possible values" plots from exact scales (FFF21 Figs 3–5)
 - :mod:`irscales.ipso`           innate pairwise SERP orderings (MM23)
 - :mod:`irscales.ipso_runs`      IPSO on a set of runs: Table 3, Figs 5–8, IPSO sign test (MM23 §3)
 - :mod:`irscales.corroboration`  MM23's † / ‡ reporting rule

@@ -389,9 +389,13 @@ def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = No
     """Reproduced values keyed by the items of ``data/published/fff21.csv`` (Tables 2–6 rows).
 
     Only rows of real TREC tracks named like the paper's (``T08_30``) map to published items; rows
-    of simulated tracks (``sim-…``) are never compared with the paper. ``t4`` maps a row label
+    of simulated tracks (``sim-…``) are never compared with the paper, and values the paper does not
+    print (Table 4 at N = 10, a track it did not use) are left out. ``t4`` maps a row label
     (``T08_30``) to its :func:`table4` frame. Ratios are given in percent, as printed.
     """
+    from . import published
+
+    known = set(published.load("fff21")["item"])
     out: dict[str, object] = {}
     real = (lambda row: not str(row).startswith("sim-"))
     for key, tab in (("table2", t2), ("table3", t3)):
@@ -421,4 +425,4 @@ def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = No
     if grand is not None:
         out["s7.3/grand_mean_delta/mean"] = f"{grand[0] * 100:.0f}%"
         out["s7.3/grand_mean_delta/sd"] = f"{grand[1] * 100:.0f}%"
-    return out
+    return {k: v for k, v in out.items() if k in known}
