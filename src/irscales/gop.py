@@ -77,7 +77,7 @@ __all__ = ["STOPLISTS", "LUGS", "MODELS", "System", "grid_systems", "Index", "bu
            "PRESET_NAMES", "load_preset", "baseline", "available_lugs"]
 
 DEPTH = 1000
-_VERSION = "gop-1"  # bump when anything that changes runs changes; part of the cache key
+_VERSION = "gop-2"  # bump when anything that changes runs changes; part of the cache key
 
 PRESET_NAMES = ("gop-cranfield", "gop-cisi", "gop-cacm", "gop-combined")
 
@@ -542,7 +542,7 @@ def build(name: Literal["cranfield", "cisi", "cacm"], systems: Sequence[System] 
         bar.close()
     out = Collection(rel=rel, judgments=J, run_lengths=lengths, topics=tuple(topics),
                      systems=tuple(s.name for s in systems),
-                     provenance=f"public: gop-{name} ({grades} qrels; {coll.source}) depth={DEPTH}",
+                     provenance=f"public: gop-{name} ({grades} qrels) depth={DEPTH}",  # no paths: notebooks print it
                      max_grade=G, topic_labels={"corpus": (name,) * T},
                      system_labels={"stop": tuple(s.stop for s in systems),
                                     "lug": tuple(s.lug for s in systems),
