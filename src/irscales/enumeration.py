@@ -1090,6 +1090,9 @@ def _cache_path(ker: _Kernel, cache) -> Path | None:
     return root / "scales" / f"{ker.measure.key}_N{ker.N}_c{ker.c}_{tag}"
 
 
+_VERIFIED: set = set()  # (path, size, mtime, sha256) of files whose checksum this process checked
+
+
 def _load_chunk(d: Path, entry: dict, verify: str) -> _Chunk | None:
     """The stored chunk, or None when a file is missing, truncated or fails its checksum."""
     arrs = {}
@@ -1100,8 +1103,13 @@ def _load_chunk(d: Path, entry: dict, verify: str) -> _Chunk | None:
         p = d / entry[name]
         if not p.exists():
             return None
-        if verify == "full" and _sha256(p) != entry[name + "_sha256"]:
-            return None
+        if verify == "full":
+            st = p.stat()
+            stamp = (str(p), st.st_size, st.st_mtime_ns, entry[name + "_sha256"])
+            if stamp not in _VERIFIED:  # hash each file once per process (N = 30: ~19 GB)
+                if _sha256(p) != entry[name + "_sha256"]:
+                    return None
+                _VERIFIED.add(stamp)
         try:
             a = np.load(p, mmap_mode="r", allow_pickle=False)
         except (ValueError, OSError, EOFError):
