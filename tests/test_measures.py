@@ -245,3 +245,38 @@ def test_rbp_against_ir_measures():
     for p in (0.3, 0.5, 0.8):
         for res in irm.iter_calc([irm.RBP(p=p, rel=1)], qrels, runs):
             assert M.RBP(p=p)(rels[res.query_id]) == pytest.approx(res.value, abs=1e-12)
+
+
+# ------------------------------------------------- float values tie exactly when exact values do
+
+
+def _all_runs(n):
+    return np.array(list(itertools.product([0, 1], repeat=n)))
+
+
+@pytest.mark.parametrize("n", [6, 10, 12])
+def test_float_ties_follow_exact_ties_for_rational_measures(n):
+    """Equal exact values give bit-identical floats, distinct ones distinct floats (all 2^n runs)."""
+    runs = _all_runs(n)
+    for m in [M.SP(), M.AP(), M.RR(), M.P(), M.RBP(p=0.5), M.RBP(p=0.8), M.RBP(p=0.3)]:
+        fl = m(runs, rb=7)
+        ex = m.exact(runs, rb=7)
+        groups = {}
+        for f, e in zip(fl.tolist(), ex.tolist()):
+            groups.setdefault(e, set()).add(f)
+        assert all(len(v) == 1 for v in groups.values()), m  # never split equal values
+        assert len(set(fl.tolist())) == len(groups), m  # never merge distinct ones
+
+
+def test_dcg_float_ties_are_the_swap_plateau():
+    """DCG_b02: ranks 1 and 2 both weigh 1; the runs differing by that swap must be bit-identical
+    (a BLAS product gets ~60 of 512 such pairs 1 ulp apart at N = 10), giving 3·2^(N−2) values."""
+    for n in (5, 10, 12):
+        runs = _all_runs(n)
+        vals = M.DCG(base=2)(runs)
+        swapped = runs.copy()
+        swapped[:, [0, 1]] = swapped[:, [1, 0]]
+        assert np.array_equal(vals, M.DCG(base=2)(swapped))
+        assert len(np.unique(vals)) == 3 * 2 ** (n - 2)
+    runs = _all_runs(12)
+    assert len(np.unique(M.DCG(base=10)(runs))) == 11 * 2**2  # ranks 1..10 weigh 1: count + ranks 11, 12

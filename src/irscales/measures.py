@@ -69,6 +69,39 @@ def _binary(rel: np.ndarray) -> np.ndarray:
     return (rel > 0).astype(np.int64)
 
 
+def _seq_dot(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Σ_i x[..., i]·w[i] accumulated rank by rank, in the same order for every run.
+
+    A BLAS product or numpy's pairwise sum groups terms by position, so two runs whose values are
+    mathematically equal (e.g. DCG_b02 runs differing by a swap of ranks 1 and 2, which both weigh 1)
+    can come out one ulp apart and then look distinct to any tie-sensitive code. Accumulating in rank
+    order gives bit-identical results whenever the partial sums agree exactly (tested).
+    """
+    x = np.asarray(x, dtype=float)
+    out = np.zeros(x.shape[:-1])
+    for i in range(x.shape[-1]):
+        out += x[..., i] * w[i]
+    return out
+
+
+_LCM_MAX_N = 40  # lcm(1..40)·40 < 2^63: SP's integer numerator fits in int64 up to this N
+
+
+def _sp_float(b: np.ndarray) -> np.ndarray:
+    """SP = Σ_i b_i·c_i/i as a float that is equal for runs with equal exact SP.
+
+    Up to N = 40 the exact numerator over lcm(1..N) is summed in int64 and divided once, so equal
+    rationals give identical floats; beyond that a rank-ordered float sum is used.
+    """
+    n = b.shape[-1]
+    hits = np.cumsum(b, axis=-1)
+    if n <= _LCM_MAX_N:
+        lcm = math.lcm(*range(1, n + 1))
+        num = (b * hits * (lcm // np.arange(1, n + 1, dtype=np.int64))).sum(-1)
+        return num / lcm
+    return _seq_dot(b * hits, 1.0 / np.arange(1, n + 1))
+
+
 def _broadcast_topic(x, rel: np.ndarray, what: str) -> np.ndarray:
     if x is None:
         label = {"rb": "recall base"}.get(what, what)
@@ -263,11 +296,6 @@ class Succ(Measure):
 # -------------------------------------------------------------------------- rank-based measures
 
 
-def _cumprec(b: np.ndarray) -> np.ndarray:
-    ranks = np.arange(1, b.shape[-1] + 1)
-    return np.cumsum(b, axis=-1) / ranks
-
-
 @dataclass(frozen=True, repr=False)
 class SP(Measure):
     """Sum of precisions at relevant ranks: SP = Σ_i 1[rel_i>0] · (Σ_{j≤i} 1[rel_j>0]) / i.
@@ -280,7 +308,7 @@ class SP(Measure):
 
     def _compute(self, rel, rb=None, ideal=None):
         b = _binary(rel)
-        return (b * _cumprec(b)).sum(-1)
+        return _sp_float(b)
 
     def _exact_one(self, row, rb):
         total, hits = Fraction(0), 0
@@ -360,7 +388,7 @@ class RBP(Measure):
 
     def _compute(self, rel, rb=None, ideal=None):
         w = (1 - self.p) * self.p ** np.arange(rel.shape[-1])
-        return _binary(rel) @ w
+        return _seq_dot(_binary(rel), w)
 
     def _exact_one(self, row, rb):
         p = _frac(self.p)
@@ -382,7 +410,7 @@ class GRBP(Measure):
 
     def _compute(self, rel, rb=None, ideal=None):
         w = (1 - self.p) * self.p ** np.arange(rel.shape[-1])
-        return (rel / self.max_gain) @ w
+        return _seq_dot(rel / self.max_gain, w)
 
     def _exact_one(self, row, rb):
         p, g = _frac(self.p), _frac(self.max_gain)
@@ -432,7 +460,7 @@ class DCG(Measure):
         return _binary(rel).astype(float) if self.gains == "binary" else rel.astype(float)
 
     def _compute(self, rel, rb=None, ideal=None):
-        return self._gains(rel) @ dcg_discount(rel.shape[-1], self.base, self.discount)
+        return _seq_dot(self._gains(rel), dcg_discount(rel.shape[-1], self.base, self.discount))
 
 
 @dataclass(frozen=True, repr=False)
@@ -448,17 +476,17 @@ class NDCG(DCG):
     def _compute(self, rel, rb=None, ideal=None):
         n = rel.shape[-1]
         w = dcg_discount(n, self.base, self.discount)
-        dcg = self._gains(rel) @ w
+        dcg = _seq_dot(self._gains(rel), w)
         if ideal is not None:
             ideal = np.asarray(ideal, dtype=float)
             ideal = -np.sort(-ideal, axis=-1)[..., :n]
             pad = n - ideal.shape[-1]
             if pad > 0:
                 ideal = np.concatenate([ideal, np.zeros(ideal.shape[:-1] + (pad,))], axis=-1)
-            idcg = np.broadcast_to(ideal @ w, rel.shape[:-1])
+            idcg = np.broadcast_to(_seq_dot(ideal, w), rel.shape[:-1])
         else:
             rbv = _broadcast_topic(rb, rel, "rb")
-            cw = np.concatenate([[0.0], np.cumsum(w)])
+            cw = np.concatenate([[0.0], np.cumsum(w)])  # sequential, like _seq_dot
             idcg = cw[np.minimum(rbv, n).astype(int)]
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1), 0.0)
@@ -555,7 +583,7 @@ class RBTO(Measure):
     def _compute(self, rel, rb=None, ideal=None):
         n = rel.shape[-1]
         w = float(self.c + 1) ** np.arange(n - 1, -1, -1)
-        return rel.astype(float) @ w
+        return _seq_dot(rel, w)
 
     def _exact_one(self, row, rb):
         n = len(row)
