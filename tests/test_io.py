@@ -410,3 +410,15 @@ def test_integral_floats_are_integers_on_both_paths(tmp_path):
     assert ok["rank"].tolist() == [1, 2]
     with pytest.raises(io.TrecFormatError, match=r":3: score must be a number, got 'x'"):
         io.read_run(write(tmp_path / "b", "1 Q0 a 1 2.5 s\n1 Q0 b 2.0 2 s\n1 Q0 c 3 x s\n"))
+
+
+def test_scores_equal_in_single_precision_tie_like_trec_eval(tmp_path):
+    """trec_eval stores scores as C floats: 1 + 1e-12 and 1.0 tie, and the docno decides."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    (tmp_path / "run").write_text("1 Q0 a 1 1.000000000001 r\n1 Q0 b 2 1.0 r\n")
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n")
+    out = io.read_trec([tmp_path / "run"], tmp_path / "qrels", depth=2)
+    assert out.rel[0, 0].tolist() == [0, 1]  # b before a: tie on score, docno descending
+    rr = pytrec_eval.RelevanceEvaluator({"1": {"a": 1, "b": 0}}, {"recip_rank"}).evaluate(
+        {"1": {"a": 1.000000000001, "b": 1.0}})
+    assert rr["1"]["recip_rank"] == 0.5

@@ -7,6 +7,8 @@ qrels  ``topic iteration docno rel`` (4 columns; ``rel`` an integer grade, 0 = n
 
 Ordering (issue 2 item 5). trec_eval ignores the rank column: within a topic it sorts by score
 descending and breaks ties on equal scores by docno *descending* in byte order (``strcmp``).
+Scores are compared in single precision, as trec_eval stores them (``float sim``): two scores
+that differ only beyond float32 are tied.
 We do the same; ``tests/test_io.py::test_tie_break_matches_pytrec_eval`` checks it empirically
 against pytrec_eval, which wraps trec_eval's C code.
 
@@ -448,7 +450,8 @@ def _chunk_arrays(runs: list[pd.DataFrame], tindex: pd.Index, q_t: np.ndarray, q
     codes = rank_u[codes]
     d_code, qd_code = codes[: len(doc)], codes[len(doc):]
 
-    order = np.lexsort((-d_code, -score, t_code, sys_code))
+    # trec_eval keeps scores as C floats: scores equal in single precision tie (then docno decides)
+    order = np.lexsort((-d_code, -score.astype(np.float32), t_code, sys_code))
     sys_code, t_code, d_code = sys_code[order], t_code[order], d_code[order]
     group = sys_code * T + t_code
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if len(group) else np.zeros(0, np.int64)
