@@ -142,7 +142,9 @@ def test_phi_matches_brute_force_dcg(name):
             want = [phi[v] for v in np.round(m(rel[:, t], rb=rb), 9).tolist()]
             assert rs.ranked[ties][name][t].tolist() == want
     # the snapped originals are the measure's values
-    np.testing.assert_allclose(rs.original[name], m(rel, rb=np.array([3, 8])).T, rtol=0, atol=1e-12)
+    # b10 at N = 6 ≤ 10 is rational (Fractions), b02 snapped floats
+    np.testing.assert_allclose(rs.original[name].astype(float), m(rel, rb=np.array([3, 8])).T, rtol=0, atol=1e-12)
+    assert (rs.original[name].dtype == object) == name.endswith("b10")
 
 
 @settings(max_examples=30, deadline=None)
@@ -379,3 +381,31 @@ def test_plot_significance_changes_says_simulated(sim, tmp_path):
         RK.plot_significance_changes([], simulated=True)
     import matplotlib.pyplot as plt
     plt.close(fig)
+
+
+def test_mean_guard_refuses_ties_decided_by_rounding():
+    # 0.1 + 0.2 != 0.3 in floats: the means of these two systems differ only by rounding
+    s = np.array([[0.1, 0.3], [0.2, 0.0]])
+    with pytest.raises(ArithmeticError, match="too little to tell a tie from rounding"):
+        RK._means(s, None, "x")
+    assert RK._means(s, 8, "x").tolist() == [0.15, 0.15]  # FFF21's rounding makes it a tie
+    # the same multiset of values: an exact tie, accepted
+    m = RK._means(np.array([[0.1, 0.2], [0.2, 0.1]]), None, "x")
+    assert m[0] == m[1]
+    # Fractions are exact: 1/10 + 2/10 = 3/10
+    f = np.array([[Fr(1, 10), Fr(3, 10)], [Fr(2, 10), Fr(0)]], dtype=object)
+    assert RK._means(f, None, "x").tolist() == [Fr(3, 20), Fr(3, 20)]
+
+
+def test_ndcg_b10_is_exact_for_short_runs():
+    # N = 3 ≤ 10: nDCG_b10 = #rel / min(RB, 3), topic RBs 3 and 2. Systems (topic 1, topic 2):
+    # A = (1/3, 2/2) mean 2/3; B = (2/3, 2/2) 5/6; C = (3/3, 1/2) 3/4; D = (2/3, 1/2) 7/12;
+    # E = (3/3, 0/2) mean 1/2... and F = (0/3, 2/2) mean 1/2: an exact tie between different multisets.
+    rel = [[[1, 0, 0], [1, 1, 0]], [[1, 1, 0], [1, 1, 0]], [[1, 1, 1], [1, 0, 0]], [[0, 1, 1], [0, 1, 0]],
+           [[1, 1, 1], [0, 0, 0]], [[0, 0, 0], [1, 1, 0]]]
+    rs = RK.ranked_scores(make_collection(rel, rb=[3, 2]), 3, measures=["nDCG_b10", "DCG_b10"], **NO_CACHE)
+    o = rs.original["nDCG_b10"]
+    assert o.dtype == object and o[:, 0].tolist() == [Fr(1, 3), 1]
+    means = RK._means(o, None, "x")
+    assert means[0] == Fr(2, 3) and means[4] == means[5] == Fr(1, 2)
+    assert rs.original["DCG_b10"][:, 2].tolist() == [3, 1]

@@ -27,20 +27,25 @@ The tables (score matrices are ``(T topics, S systems)`` as in :mod:`irscales.co
   measures and tests; tests with Sig = 0 left out).
 
 Exactness: overall τ compares system means, and ties among means decide τ. Rational measures (P, R,
-AP, RR, RBP) are evaluated as :class:`fractions.Fraction` (``Measure.exact``), so their means are
-exact; ranked values are integers (``unq``) or half-integers (``mid``), whose float sums over ≤ 2^20
+AP, RR, RBP) are evaluated as :class:`fractions.Fraction` (``Measure.exact``), and so are DCG and
+nDCG when N ≤ their log base (every discount is 1: DCG = #relevant, nDCG = #relevant/min(RB, N));
+so their means are exact; ranked values are integers (``unq``) or half-integers (``mid``), whose float sums over ≤ 2^20
 topics are exact. DCG and nDCG are irrational; their floats are *snapped*: every run with the same
 exact value (same φ, decided exactly by the engine) gets one float, and a check asserts that distinct
-values keep distinct, correctly ordered floats (:func:`_snap`). nDCG values of different topics are
-then compared as floats (as FFF21 does; its option of rounding means to 8 decimals is ``decimals=8``).
+values keep distinct, correctly ordered floats (:func:`_snap`). Their system means are guarded
+(:func:`_means`): a near tie between means that is not provably exact raises instead of being
+decided by rounding. nDCG values of different topics are compared as floats (as FFF21 does; its
+option of rounding means to 8 decimals is ``decimals=8``). The significance tests receive the same
+arrays (:mod:`irscales.significance` decides ties between scores on exact order codes).
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -49,8 +54,11 @@ from . import enumeration as E
 from . import measures as M
 from . import significance as SG
 from .collections import Collection
-from .correlation import kendall_tau, overall_tau, system_means, topic_by_topic_tau
+from .correlation import kendall_tau, system_means, topic_by_topic_tau
 from .paths import figures_dir
+
+if TYPE_CHECKING:
+    import matplotlib.figure
 
 __all__ = [
     "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "TABLE4_PAIRS", "RankedScores",
@@ -127,9 +135,10 @@ class RankedScores:
         return tuple(self.original)
 
 
-def _snap(values: np.ndarray, key: np.ndarray, what: str) -> np.ndarray:
+def _snap(values: np.ndarray, key: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One float per exact value: runs with the same exact key get the smallest of their floats.
 
+    Returns (snapped values, the distinct keys in increasing order, their floats).
     ``key`` is an exact integer code of the value (φ, possibly combined with the topic); the check
     that the snapped floats are strictly increasing in the key proves that no two distinct exact
     values were merged or swapped by float rounding, so float comparisons of the result are exact.
@@ -149,6 +158,18 @@ def _check_increasing(codes: np.ndarray, floats: np.ndarray, what: str) -> None:
         i = int(np.nonzero(np.diff(floats) <= 0)[0][0])
         raise ArithmeticError(f"{what}: distinct exact values {codes[i]} < {codes[i + 1]} have floats "
                               f"{floats[i]!r} >= {floats[i + 1]!r}; float means cannot be trusted")
+
+
+def _exact_small_dcg(rel: np.ndarray, rb: np.ndarray, N: int, name: str, floats: np.ndarray) -> np.ndarray:
+    """DCG/nDCG as Fractions when N ≤ the log base (every discount is 1), checked against the floats."""
+    count = rel.sum(-1).T.astype(np.int64)  # (T, S)
+    den = np.minimum(rb, N)[:, None] if name in RECALL_BASE else np.ones((count.shape[0], 1), np.int64)
+    exact = np.empty(count.shape, dtype=object)
+    for idx, c in np.ndenumerate(count):
+        exact[idx] = Fraction(int(c), int(den[idx[0], 0]))
+    if np.abs(exact.astype(float) - floats).max(initial=0) > 1e-12:
+        raise ArithmeticError(f"{name}: the rational form for N ≤ base disagrees with the measure's floats")
+    return exact
 
 
 def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPER_ORDER,
@@ -195,6 +216,10 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
             original[name] = collection.evaluate(m, depth=N, exact=True).T
             continue
         vals = np.asarray(collection.evaluate(m, depth=N), dtype=float).T  # (T, S)
+        if isinstance(m, M.DCG) and m.discount == "jk" and m.gains == "binary" and N <= m.base:
+            # ranks 1..base all weigh 1: DCG = #relevant and nDCG = #relevant / min(RB, N), rational
+            original[name] = _exact_small_dcg(rel, rb, N, name, vals)
+            continue
         phi = phis[sname]["unq"]
         if name in RECALL_BASE:  # nDCG: one normaliser per topic, so equal (topic, φ) ⇒ equal value
             key = phi.astype(np.int64) * len(collection.topics) + np.arange(len(collection.topics))[:, None]
@@ -214,6 +239,35 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
 # ----------------------------------------------------------------------------------- Tables 2–3
 
 
+def _means(scores: np.ndarray, decimals: int | None, what: str) -> np.ndarray:
+    """System means (FFF21 §3.3), with a guard that makes float means safe to compare exactly.
+
+    Fractions and integers give exact means. For float (DCG, nDCG) scores, two means closer than
+    1e-9 (relative) are accepted only when they are bit-identical *and* provably equal: the two
+    systems have the same multiset of per-topic values, or all their values are integers (exact
+    floats, exact sums below 2^53); any other near tie could be an
+    artefact of rounding and raises, pointing to ``decimals=8``. Distinct means farther apart than
+    1e-9 are ordered correctly, since the float error of a mean of ≤ 10^4 values is below 1e-11.
+    """
+    means = system_means(scores, decimals)
+    a = np.asarray(scores)
+    if decimals is not None or a.dtype == object or not np.issubdtype(a.dtype, np.floating):
+        return means
+    order = np.argsort(means, kind="stable")
+    m = means[order]
+    tol = 1e-9 * max(1.0, float(np.abs(m).max()))
+    for k in np.nonzero(np.diff(m) <= tol)[0]:
+        i, j = order[k], order[k + 1]
+        # provably equal exact means: the same multiset of values, or integer values (DCG_b10 at
+        # N ≤ 10 counts relevant documents) whose float sums are exact
+        same = np.array_equal(np.sort(a[:, i]), np.sort(a[:, j]))
+        integral = bool(np.all(a[:, [i, j]] == np.round(a[:, [i, j]])))
+        if m[k] != m[k + 1] or not (same or integral):
+            raise ArithmeticError(f"{what}: the means of systems {i} and {j} differ by {m[k + 1] - m[k]:.3g}, "
+                                  "too little to tell a tie from rounding; use decimals=8 (FFF21 footnote 9)")
+    return means
+
+
 def table2(results: Iterable[RankedScores], ties: str = "unq", decimals: int | None = None) -> pd.DataFrame:
     """FFF21 Table 2 (``ties="unq"``) / Table 3 (``"mid"``): overall τ between M and M_R.
 
@@ -225,7 +279,9 @@ def table2(results: Iterable[RankedScores], ties: str = "unq", decimals: int | N
     for rs in results:
         if ties not in rs.ranked:
             raise ValueError(f"{rs.row}: ranked scores with ties={ties!r} were not computed")
-        rows[rs.row] = {m: float(overall_tau(rs.original[m], rs.ranked[ties][m], decimals)) for m in rs.measures}
+        rows[rs.row] = {m: float(kendall_tau(_means(rs.original[m], decimals, f"{rs.row} {m}"),
+                                             system_means(rs.ranked[ties][m], decimals)))
+                        for m in rs.measures}
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "Track"
     return out[[m for m in PAPER_ORDER if m in out.columns] + [m for m in out.columns if m not in PAPER_ORDER]]
@@ -267,7 +323,7 @@ def table4(rs: RankedScores, pairs: Sequence[tuple[str, str]] | None = None, tie
     """
     have = set(rs.measures)
     pairs = [p for p in (TABLE4_PAIRS if pairs is None else pairs) if p[0] in have and p[1] in have]
-    means = {m: system_means(rs.original[m], decimals) for m in have}
+    means = {m: _means(rs.original[m], decimals, f"{rs.row} {m}") for m in have}
     rmeans = {m: system_means(rs.ranked[ties][m], decimals) for m in have}
     rows = []
     for a, b in pairs:
@@ -346,7 +402,8 @@ def save_table(frame: pd.DataFrame, table: str, track: str, simulated: bool, N: 
     return path
 
 
-def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool, title: str | None = None):
+def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool,
+                              title: str | None = None) -> "matplotlib.figure.Figure":
     """Heat maps of S2NS and NS2S (% of Sig) by measure (columns) and test (rows), one column of panels
     per track: the changes of FFF21 Tables 5–6 at a glance. Returns the matplotlib Figure; the title
     says "simulated" when the data are. Grey labels mark the tests assuming only an ordinal scale."""
@@ -385,7 +442,8 @@ def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool, t
 
 def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = None,
                     t4: Mapping[str, pd.DataFrame] | None = None,
-                    t56: Iterable[pd.DataFrame] = (), grand: tuple[float, float] | None = None) -> dict:
+                    t56: Iterable[pd.DataFrame] = (),
+                    grand: tuple[float, float] | None = None) -> dict[str, object]:
     """Reproduced values keyed by the items of ``data/published/fff21.csv`` (Tables 2–6 rows).
 
     Only rows of real TREC tracks named like the paper's (``T08_30``) map to published items; rows
