@@ -931,7 +931,7 @@ class Scale:
             out[s] = self._disp(self.chunks[ci].keys()[j])
         return out.reshape(q.shape)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """Distinct values, counts and φ (unq) as a pandas DataFrame (small scales)."""
         import pandas as pd
         return pd.DataFrame({"value": self.values, "count": self.counts,
@@ -1262,7 +1262,7 @@ def _progress(total: int, progress: bool | None, desc: str):
 # ----------------------------------------------------------------------------------- brute force
 
 
-def brute_force_scale(measure: M.Measure, N: int, c: int = 1, rb=None, exact: bool = True):
+def brute_force_scale(measure: M.Measure, N: int, c: int = 1, rb=None, exact: bool = True) -> tuple[list, list]:
     """Reference scale by evaluating the measure on every run (small N only).
 
     Returns (distinct values, counts); with ``exact=True`` the values are Fractions from
