@@ -5,12 +5,12 @@ Published numbers live only in ``data/published/<paper>.csv`` (never in computat
 ``item``      a stable identifier, e.g. ``table1/k3/RBP(0.8)`` or ``s5.1/dcg_b02_distinct/N=10``
 ``location``  where to find it in the paper, e.g. ``Table 2, row T08_10, column RR``
 ``context``   page or section text that helps an auditor find it (``p. 12, §5.1``)
-``value``     exactly as printed (string: ``0.8588``, ``24,576``, ``1/2``, ``yes``)
+``value``     exactly as printed (string: ``0.1234``, ``12,345``, ``1/2``, ``yes``)
 ``kind``      ``exhaustive`` | ``theory`` | ``example`` | ``trec`` (needs TREC data we do not have)
 ``note``      free text (a known typo, a convention)
 
 A reproduced value *matches* a printed number when it agrees to the number of decimals printed
-(``0.8588`` matches 0.858849 and 0.85875, but not 0.8590); integers and strings must be equal.
+(``0.1234`` matches 0.123449 and 0.12335, but not 0.1236); integers and strings must be equal.
 """
 
 from __future__ import annotations
