@@ -62,6 +62,8 @@ def test_published_file_errors_name_the_line(tmp_path, bad, msg):
 @pytest.mark.parametrize("pub, rep, ok", [
     ("0.8588", 0.858849, True), ("0.8588", 0.8590, False), ("24,576", 24576, True),
     ("1/2", 0.5, True), ("yes", "Yes", True), ("12", 12.4, True), ("12", 12.6, False),
+    ("1.69e-05", 1.6949e-05, True), ("1.69e-05", 1.62e-05, False), ("3.64e-85", 3.648e-85, False),
+    ("2.5E+03", 2549, True),
 ])
 def test_matches_at_printed_precision(pub, rep, ok):
     assert published.matches(pub, rep) is ok

@@ -69,7 +69,10 @@ def _parse_number(text: str):
         val = float(t)
     except ValueError:
         return None, None, pct
-    decimals = len(t.split(".")[1]) if "." in t and "e" not in t.lower() else 0
+    mantissa, _, exponent = t.lower().partition("e")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    if exponent:  # 1.69e-05 is printed to 2 + 5 = 7 decimals
+        decimals -= int(exponent)
     return val, decimals, pct
 
 
