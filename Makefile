@@ -62,3 +62,9 @@ test-browser: $(STAMP) ## install Debian's chromium (root) and run the browser t
 data: $(STAMP) ## find or fetch Cranfield, CISI, CACM (mirror: IRSCALES_COLLECTIONS; else data/external/) and build the public Grid of Points cache
 	$(PY) -m irscales.datasets
 	$(PY) -m irscales.gop
+
+bench-enum: $(STAMP) ## enumeration benchmark: the 11 FFF21 scales at N = 20, 25, 30 (~10 min, ~19 GB cache)
+	$(PY) benchmarks/bench_enumeration.py
+
+distinct-counts: $(STAMP) ## distinct values per measure for N in {4,5,10,15,20,25,30} -> data/derived/distinct_counts.csv
+	$(PY) -m irscales.enumeration --N 4 5 10 15 20 25 30
