@@ -1255,7 +1255,7 @@ def _unjson(x, ker):
 def _progress(total: int, progress: bool | None, desc: str):
     if progress is None:
         progress = sys.stderr.isatty() and total > 1
-    from tqdm.auto import tqdm
+    from tqdm import tqdm  # plain bar: tqdm.auto warns (with a path) in kernels without ipywidgets
     return tqdm(total=total, desc=desc, disable=not progress, leave=False)
 
 
