@@ -41,6 +41,23 @@ def test_report_statuses_and_nothing_dropped(tmp_path):
     assert "id='summary'" in page.read_text()
 
 
+def test_simulated_comparisons_never_count_as_reproduced_trec_items(tmp_path):
+    pub = tmp_path / "pub"
+    pub.mkdir()
+    _write_pub(pub / "fer17.csv", [
+        ["t2/a", "Table 2", "p. 9", "0.50", "trec", ""],
+        ["t2/b", "Table 2", "p. 9", "0.25", "trec", ""],
+        ["t2/c", "Table 2", "p. 9", "0.75", "trec", ""],
+    ])
+    load = published.load("fer17", pub / "fer17.csv")
+    figs = tmp_path / "figs"
+    published.compare("fer17", {"t2/a": 0.5, "t2/b": 0.25}, published=load, notes={
+        "t2/b": report.RECOMPUTED_PREFIX + " F and DF"}).save(figs / "fer17" / "published_vs_reproduced_simulated.csv")
+    published.compare("fer17", {"t2/c": 0.75}, published=load).save(figs / "fer17" / "published_vs_reproduced.csv")
+    st = report.paper_table("fer17", figs, pub).set_index("item")["status"].to_dict()
+    assert st == {"t2/a": "simulated only", "t2/b": "reproduced", "t2/c": "reproduced"}
+
+
 def test_compare_rejects_unknown_items(tmp_path):
     _write_pub(tmp_path / "x.csv", [["a", "T", "p", "1", "theory", ""]])
     with pytest.raises(KeyError, match="not in data/published"):

@@ -36,20 +36,45 @@ PAPERS = {
 STATUSES = ["reproduced", "differs", "simulated only", "not attempted"]
 
 
+RECOMPUTED_PREFIX = "recomputed from the paper's printed"
+
+
+def _comparisons(folder: Path) -> dict[str, tuple[dict, bool]]:
+    """item -> (comparison row, from a simulated-data file?) over every
+    ``published_vs_reproduced*.csv`` of a paper's folder; a reproduced row beats a
+    "not reproduced" one, and a row from real data beats one from simulated data."""
+    got: dict[str, tuple[dict, bool]] = {}
+    for path in sorted(folder.glob("published_vs_reproduced*.csv")) if folder.is_dir() else []:
+        simulated = "simulated" in path.stem
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+        for row in frame.to_dict("records"):
+            have = got.get(row["item"])
+            rank = (row.get("status") not in ("", "not reproduced"), not simulated)
+            if have is None or rank > (have[0].get("status") not in ("", "not reproduced"), not have[1]):
+                got[row["item"]] = (row, simulated)
+    return got
+
+
 def paper_table(paper: str, figures: Path, pub_dir: Path | None = None) -> pd.DataFrame:
-    """One row per published item of ``paper`` with its status (none dropped)."""
+    """One row per published item of ``paper`` with its status (none dropped).
+
+    A TREC-data item (kind ``trec``) compared on simulated data (a comparison file whose name says
+    ``simulated``) is "simulated only", whether or not it happens to agree — unless its note says the
+    value was recomputed from the paper's own printed inputs (note starting with
+    ``recomputed from the paper's printed``), which is a reproduction.
+    """
     pub = published.load(paper, (pub_dir or published_dir()) / f"{paper}.csv")
-    comp_path = figures / paper / "published_vs_reproduced.csv"
-    comp = pd.read_csv(comp_path, dtype=str, keep_default_na=False) if comp_path.exists() else None
-    got = {} if comp is None else {r["item"]: r for _, r in comp.iterrows()}
+    got = _comparisons(figures / paper)
     rows = []
     for r in pub.itertuples(index=False):
-        c = got.get(r.item)
+        c, simulated = got.get(r.item, (None, False))
         if c is not None and c.get("status") not in (None, "", "not reproduced"):
             status = "reproduced" if str(c["match"]) == "True" else "differs"
-            if r.kind == "trec" and status == "differs":
+            note = c.get("note", "") or r.note
+            recomputed = note.startswith(RECOMPUTED_PREFIX)
+            if r.kind == "trec" and (status == "differs" or simulated) and not recomputed:
                 status = "simulated only"
-            rep, note = c["reproduced"], c.get("note", "") or r.note
+            rep = c["reproduced"]
         else:
             status = "simulated only" if r.kind == "trec" else "not attempted"
             rep, note = "", r.note
