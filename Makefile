@@ -41,6 +41,13 @@ reproduce: $(STAMP) ## run every notebook with papermill (full=$(FULL)) into fig
 	  echo "== $$nb (full=$(FULL))"; \
 	  $(PY) -m papermill --cwd notebooks "$$nb" "figures/executed/$$(basename $$nb)" -k python3 -p full $(FULL) || exit 1; \
 	done
+	@if $(PY) -c "import sys; from irscales import datasets as d; sys.exit(0 if all(d.available(n) for n in ('cranfield', 'cisi', 'cacm')) else 1)"; then \
+	  echo "== public Grid of Points variants (real runs, real judgments) -> figures/public/"; \
+	  export IRSCALES_FIGURES=$(abspath figures/public); \
+	  $(PY) -m papermill --cwd notebooks notebooks/01b_fff21_tables.ipynb figures/executed/01b_fff21_tables_gop.ipynb -k python3 -p full $(FULL) -y 'collections: ["gop-cranfield", "gop-cisi", "gop-cacm"]' || exit 1; \
+	  $(PY) -m papermill --cwd notebooks notebooks/05_mm23_ipso.ipynb figures/executed/05_mm23_ipso_gop-cranfield.ipynb -k python3 -p full $(FULL) -p PRESET gop-cranfield || exit 1; \
+	  $(PY) -m papermill --cwd notebooks notebooks/03_fer17_correlation.ipynb figures/executed/03_fer17_correlation_gop.ipynb -k python3 -p full $(FULL) -p PRESET gop-combined -y 'RQ1_SETS: ["cranfield-1", "cranfield-2"]' || exit 1; \
+	else echo "public collections not found: run 'make data' first for the real-data variants"; fi
 	$(PY) -m irscales.report figures
 
 report: $(STAMP) ## build figures/REPORT.md and figures/report.html from the notebooks' outputs

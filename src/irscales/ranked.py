@@ -95,12 +95,14 @@ _SCALE_OF = {"R": "P", "AP": "SP", "nDCG_b02": "DCG_b02", "nDCG_b10": "DCG_b10"}
 def track_name(collection: Collection, name: str | None = None) -> str:
     """Row prefix of a collection: the paper's ``T08`` style, ``sim-`` prefixed when simulated.
 
-    ``name`` defaults to the preset name of a simulated collection (``sim-t08`` → ``sim-T08``).
+    ``name`` defaults to the preset name of a simulated collection (``sim-t08`` → ``sim-T08``) or of a
+    public grid (``gop-cisi``).
     """
     if name is None:
-        if not collection.is_simulated:
+        kind, _, rest = collection.provenance.partition(":")
+        if kind.strip() not in ("simulated", "public"):  # presets: "simulated: sim-t08 …", "public: gop-cisi …"
             raise ValueError("track_name: pass a name (e.g. 'T08') for a collection that is not a preset")
-        name = collection.provenance.split(":", 1)[1].split()[0]  # "simulated: sim-t08 seed=0 …"
+        name = rest.split()[0]
     if collection.is_simulated:
         base = name[4:] if name.lower().startswith("sim-") else name
         return "sim-" + base.upper()
