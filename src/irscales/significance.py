@@ -100,6 +100,8 @@ def _common_denominator(exact: np.ndarray) -> np.ndarray | None:
 
 
 def _prepare(scores: ArrayLike, systems: Sequence[str] | None = None) -> _Scores:
+    if isinstance(scores, _Scores):  # prepared once by significance_tests for all its procedures
+        return scores
     a = np.asarray(scores)
     if a.ndim != 2:
         raise ValueError(f"scores must be a (T topics, S systems) matrix, got shape {a.shape}")
@@ -667,6 +669,8 @@ def significance_tests(scores: ArrayLike, tests: Sequence[str] = TESTS, alpha: f
     unknown = [k for k in tests if k not in _PROCEDURES]
     if unknown:
         raise ValueError(f"unknown test(s) {unknown}; choose from {list(TESTS)}")
+    scores = _prepare(scores, systems)  # exact order codes once, not once per procedure
+    systems = scores.systems
     out = {}
     for key in tests:
         fn = _PROCEDURES[key]
