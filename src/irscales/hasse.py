@@ -36,6 +36,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from . import measures as M
+from .orders import WeakTopHeaviness
 
 __all__ = [
     "all_runs", "leq", "comparable", "level", "cover_edges", "transitive_reduction", "QLog3",
@@ -62,12 +63,15 @@ def _run(r: Sequence[int], where: str = "run") -> Run:
     return t
 
 
+_WEAK = WeakTopHeaviness(c=1)  # the same partial order as FFP17 eq. (1) / MM23 Rules 1–2
+
+
 def leq(r: Sequence[int], s: Sequence[int]) -> bool:
     """r ⪯ s: every prefix of s holds at least as many relevant documents as that of r."""
     a, b = _run(r, "r"), _run(s, "s")
     if len(a) != len(b):
         raise ValueError(f"runs of different length cannot be compared: {a} and {b}")
-    return bool(np.all(np.cumsum(a) <= np.cumsum(b)))
+    return bool(_WEAK.leq(np.array(a), np.array(b)))
 
 
 def comparable(r: Sequence[int], s: Sequence[int]) -> bool:
@@ -76,9 +80,7 @@ def comparable(r: Sequence[int], s: Sequence[int]) -> bool:
 
 def level(r: Sequence[int]) -> int:
     """Rank in the graded poset: Σ_i r_i (N − i + 1) = Σ_k (cumulated relevance at k)."""
-    a = _run(r)
-    n = len(a)
-    return sum(x * (n - i) for i, x in enumerate(a))
+    return int(_WEAK.rank(np.array(_run(r))))
 
 
 def cover_edges(N: int) -> list[tuple[Run, Run]]:
