@@ -376,3 +376,13 @@ def test_all_eight_tests_run_at_trec8_scale():
     res = sg.significance_tests(s)  # default: rank-test Tukey p-values computed, ANOVA ones skipped
     assert all(len(res[k].significant) == 8256 for k in sg.TESTS)
     # speed is measured in benchmarks/bench_significance.py (docs/benchmarks.md), not asserted here
+
+
+def test_binomial_table_matches_scipy():
+    from scipy import stats
+
+    table = sg.binomial_two_sided_table(30)
+    for n in range(1, 31):
+        for k in range(n + 1):
+            p = table[n, min(k, n - k)]
+            assert float(p) == pytest.approx(stats.binomtest(k, n, 0.5).pvalue, rel=1e-12)

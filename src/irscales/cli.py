@@ -57,9 +57,7 @@ def _measures(text: str) -> list[M.Measure]:
 def _collection(runs, qrels, depth: int, on_missing_topic: str):
     from .collections import Collection
 
-    files: list = []
-    for r in runs:
-        files.append(Path(r))
+    files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
     return Collection.from_trec(src, qrels, depth=depth, on_missing_topic=on_missing_topic)
 

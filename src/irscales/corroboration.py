@@ -14,24 +14,21 @@ For a champion A and a challenger B over topics:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import comb
-
 import numpy as np
 from scipy import stats
 
 from . import ipso
 from .measures import Measure
+from .significance import binomial_two_sided_table
 
 TESTS = ("t", "wilcoxon", "sign")
 
 
 def binomial_two_sided(k: int, n: int) -> float:
     """Exact two-tailed sign-test p-value: P(X ≤ min(k, n−k)) + P(X ≥ max(k, n−k)), X ~ Bin(n, 1/2)."""
-    if n == 0:
-        return 1.0
-    lo = min(k, n - k)
-    tail = sum(comb(n, i) for i in range(lo + 1))
-    return min(1.0, 2 * tail / 2**n)
+    if not 0 <= k <= n:
+        raise ValueError(f"sign test needs 0 <= k <= n, got k={k}, n={n}")
+    return float(binomial_two_sided_table(n)[n, min(k, n - k)])
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ import pandas as pd
 
 from . import ipso
 from .ipso import LABELS, Relation
+from .significance import binomial_two_sided_table
 
 if TYPE_CHECKING:  # annotations only; matplotlib is imported lazily by the plots
     import matplotlib.axes
@@ -255,18 +256,9 @@ def relevant_mix(rel, depths: Sequence[int] = TABLE3_DEPTHS) -> pd.DataFrame:
 
 @lru_cache(maxsize=64)
 def _binom_tables(n_max: int, alpha: Fraction) -> tuple[np.ndarray, np.ndarray]:
-    """p[n, m] = min(1, 2·P(X ≤ m)), X ~ Bin(n, 1/2), and sig[n, m] = (p < α) decided exactly,
-    for 0 ≤ m ≤ n ≤ n_max."""
-    p = np.ones((n_max + 1, n_max + 1))
-    sig = np.zeros((n_max + 1, n_max + 1), dtype=bool)
-    for n in range(1, n_max + 1):
-        acc, den = 0, 2**n
-        for m in range(n // 2 + 1):
-            acc += math.comb(n, m)
-            frac = min(Fraction(2 * acc, den), Fraction(1))
-            p[n, m] = float(frac)
-            sig[n, m] = frac < alpha
-    return p, sig
+    """p[n, m] as floats and sig[n, m] = (p < α) decided exactly (MM23: "p < α"), 0 ≤ m ≤ n ≤ n_max."""
+    exact = binomial_two_sided_table(n_max)
+    return np.vectorize(float, otypes=[float])(exact), exact < alpha
 
 
 def _alpha(alpha: float) -> Fraction:

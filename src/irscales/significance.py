@@ -58,7 +58,7 @@ __all__ = [
     "TESTS", "TEST_LABELS", "ORDINAL_TESTS", "PairwiseTest", "SignificanceResult", "SignificanceChange",
     "sign_test", "rank_sum_test", "signed_rank_test", "paired_t_test", "anova1_tukey",
     "kruskal_wallis_tukey", "anova2_tukey", "friedman_tukey", "significance_tests",
-    "compare_significance", "significance_changes", "grand_mean_delta", "pairs",
+    "compare_significance", "significance_changes", "grand_mean_delta", "pairs", "binomial_two_sided_table",
 ]
 
 #: Test keys in the order of FFF21 Tables 5–6.
@@ -268,6 +268,22 @@ def _pair_arrays(sc: _Scores):
     return i, j
 
 
+@lru_cache(maxsize=64)
+def binomial_two_sided_table(n_max: int) -> np.ndarray:
+    r"""Exact two-sided sign-test p-values: ``P[n, m] = min(1, 2·2^{-n} Σ_{k ≤ m} C(n, k))`` for
+    0 ≤ m ≤ n ≤ n_max (Fractions; ``P[0, 0] = 1``; entries with m > n/2 are 1). Shared by the
+    sign test here and the IPSO sign tests (:mod:`irscales.ipso_runs`, :mod:`irscales.corroboration`).
+    """
+    out = np.full((n_max + 1, n_max + 1), Fraction(1), dtype=object)
+    for n in range(1, n_max + 1):
+        acc = 0
+        for m in range(n // 2 + 1):
+            acc += math.comb(n, m)
+            out[n, m] = min(Fraction(2 * acc, 2**n), Fraction(1))
+    out.flags.writeable = False
+    return out
+
+
 def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None) -> PairwiseTest:
     r"""Sign test for every system pair, ties discarded, exact binomial (FFF21 §2.5).
 
@@ -287,21 +303,9 @@ def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | N
     nneg = (cx < cy).sum(axis=0)
     n = npos + nneg
     k = np.minimum(npos, nneg)
-    t = sc.values.shape[0]
-    # Exact tail counts Σ_{k'≤k} C(n, k') for every (n, k) that can occur, as Python ints.
-    tail = [[0] * (t + 1) for _ in range(t + 1)]
-    for nn in range(t + 1):
-        acc = 0
-        for kk in range(nn + 1):
-            acc += math.comb(nn, kk)
-            tail[nn][kk] = acc
-    sig_table = np.zeros((t + 1, t + 1), dtype=bool)
-    p_table = np.ones((t + 1, t + 1))
-    for nn in range(1, t + 1):
-        for kk in range(nn // 2 + 1):
-            num = 2 * tail[nn][kk]
-            p_table[nn, kk] = min(1.0, num / 2**nn)
-            sig_table[nn, kk] = min(Fraction(num, 2**nn), Fraction(1)) <= a
+    p_exact = binomial_two_sided_table(sc.values.shape[0])
+    p_table = np.vectorize(float, otypes=[float])(p_exact)
+    sig_table = p_exact <= a  # MATLAB's signtest: significant when p ≤ α
     return PairwiseTest("sign", float(alpha), sc.systems, i, j, npos.astype(float), p_table[n, k],
                         sig_table[n, k], "n_positive")
 
