@@ -98,6 +98,13 @@ def matches(published: str, reproduced, tol: float | None = None) -> bool:
     return abs(float(rep) - pub) <= half_ulp * (1 + 1e-9)
 
 
+#: How a reproduced value was obtained (the ``route`` column of a comparison file):
+#: ``exhaustive`` exact computation over all runs / SERP pairs or the formal theory (no data);
+#: ``printed`` recomputed from numbers the paper itself prints; ``real`` computed on real runs
+#: (TREC files or a public collection); ``simulated`` computed on simulated data.
+ROUTES = ("exhaustive", "printed", "real", "simulated")
+
+
 @dataclass
 class Comparison:
     """Published beside reproduced for one paper (``.frame`` has one row per item)."""
@@ -125,8 +132,12 @@ def compare(
     notes: dict[str, str] | None = None,
     tolerances: dict[str, float] | None = None,
     published: pd.DataFrame | None = None,
+    route: str | dict[str, str] | None = None,
 ) -> Comparison:
     """Put every published item of ``paper`` beside its reproduced value.
+
+    ``route`` says how each reproduced value was obtained, one of :data:`ROUTES` (a single
+    route for all items, or one per item); the report turns it into the item's status.
 
     Items without a reproduced value are kept (reproduced empty, ``match`` False, status
     ``not reproduced``) so nothing is silently dropped; reproduced items that are not in the
@@ -135,6 +146,10 @@ def compare(
     pub = published if published is not None else load(paper)
     notes = notes or {}
     tolerances = tolerances or {}
+    routes = route if isinstance(route, dict) else {}
+    bad = sorted({r for r in [route, *routes.values()] if isinstance(r, str) and r not in ROUTES})
+    if bad:
+        raise ValueError(f"unknown route(s) {bad}; expected one of {ROUTES}")
     unknown = sorted(set(reproduced) - set(pub["item"]))
     if unknown:
         raise KeyError(f"reproduced items not in data/published/{paper}.csv: {unknown[:5]}")
@@ -148,6 +163,7 @@ def compare(
             "item": r.item, "location": r.location, "kind": r.kind, "published": r.value,
             "reproduced": _fmt(rep) if have else "", "match": ok, "status": status,
             "note": notes.get(r.item, r.note),
+            "route": (routes.get(r.item, "") if isinstance(route, dict) else (route or "")) if have else "",
         })
     return Comparison(paper, pd.DataFrame(rows))
 
