@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from io import StringIO
 import shlex
 from pathlib import Path
 
@@ -37,11 +38,12 @@ def test_help_on_every_subcommand():
 
 def test_scores_matches_library(trec):
     d, rundir, qrels, col = trec
-    r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "AP,RBP_p05", "--format", "csv"])
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "AP,RBP_p05", "--format", "csv",
+             "--ranked"])
     assert r.exit_code == 0, r.output
     from io import StringIO
 
-    f = pd.read_csv(StringIO(r.output), dtype={"topic": str})
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
     assert set(f["measure"]) == {"AP", "RBP_p05"}
     per = f[(f.measure == "AP") & (f.topic != "all")]
     ap = col.evaluate(M.AP(), 10)
@@ -61,7 +63,7 @@ def test_compare_and_ipso(trec):
     r = run(["compare", a, b, "--qrels", qrels, "--depth", "10", "--measure", "RBP_p05", "--format", "csv"])
     from io import StringIO
 
-    f = pd.read_csv(StringIO(r.output))
+    f = pd.read_csv(StringIO(r.stdout))
     assert not f["changed"].any()  # RBP p=1/2 is an interval scale: no verdict may change
     r = run(["ipso", a, b, qrels, "--depth", "10", "--metric", "P@10", "--test", "sign"])
     assert r.exit_code == 0 and "report: B" in r.output
@@ -76,7 +78,7 @@ def test_scale_and_correlate(trec):
     assert r.exit_code == 0, r.output
     from io import StringIO
 
-    f = pd.read_csv(StringIO(r.output))
+    f = pd.read_csv(StringIO(r.stdout))
     assert len(f) == 3 and f["tau"].between(-1, 1).all()
 
 
@@ -122,3 +124,282 @@ def test_readme_commands_run(trec, monkeypatch):
         args = shlex.split(c)[1:]
         r = CliRunner().invoke(main, args)
         assert r.exit_code == 0, f"{c}\n{r.output}"
+
+
+# ----------------------------------------------------------- issue 18: a command line a user can trust
+
+
+def one_line_error(r, *needles):
+    """Exit code 1, one error line on stderr ('irscales: error: …', the last line; any others are
+    one-line notes or warnings), no traceback."""
+    assert r.exit_code == 1, r.output
+    lines = r.stderr.strip().splitlines()
+    err = lines[-1]
+    assert err.startswith("irscales: error:"), r.stderr
+    assert all(ln.startswith(("irscales: note:", "irscales: warning:")) for ln in lines[:-1]), r.stderr
+    assert "Traceback" not in r.output and r.stdout == ""
+    for n in needles:
+        assert n in err, (n, err)
+    return err
+
+
+@pytest.fixture
+def small(tmp_path):
+    """The issue's 5-line run with a 4-line qrels."""
+    run_ = tmp_path / "a.run"
+    run_.write_text("1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n1 Q0 d3 3 1.0 r\n2 Q0 d1 1 1.0 r\n2 Q0 d4 2 0.5 r\n")
+    q = tmp_path / "q.txt"
+    q.write_text("1 0 d1 1\n1 0 d3 2\n2 0 d4 1\n2 0 d9 1\n")
+    return run_, q
+
+
+def test_defaults_answer_without_building_scales(small, tmp_path, monkeypatch):
+    """`irscales scores a.run --qrels q.txt` took 6 minutes and 11 GB (ranked versions at N = 30):
+    defaults now give plain scores over the whole run and write no cache."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("IRSCALES_CACHE", str(cache))
+    run_, q = small
+    r = run(["scores", run_, "--qrels", q, "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    assert list(f.columns) == ["system", "topic", "measure", "value"]
+    ap = f[(f.measure == "AP")].set_index("topic")["value"]
+    assert ap["1"] == pytest.approx(5 / 6) and ap["2"] == pytest.approx(1 / 4)
+    assert not cache.exists() or not any(cache.rglob("*.npy"))
+
+
+def test_expensive_scale_build_is_announced_and_needs_a_flag(small, tmp_path, monkeypatch):
+    monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "cache"))
+    run_, q = small
+    r = run(["scores", run_, "--qrels", q, "--ranked", "--depth", "30"])
+    err = one_line_error(r, "--build-scales", "1,073,741,824 runs", "GB", str(tmp_path / "cache" / "scales"))
+    assert "AP at N=30" in err and "nDCG_b02 at N=30" in err
+    assert not any((tmp_path / "cache").rglob("*.npy"))
+    # a cheap build goes ahead, says what it builds on stderr (not a terminal here), with a progress bar
+    r = run(["scale", "--measure", "DCG_b02", "--depth", "8"])
+    assert r.exit_code == 0 and "building the scale of DCG_b02 at N=8" in r.stderr
+    assert "DCG_b02 N=8" in r.stderr  # the tqdm bar's label
+    r = run(["scale", "--measure", "DCG_b02", "--depth", "8"])
+    assert "building" not in r.stderr  # cached now
+
+
+@pytest.mark.parametrize("name", ["P@0", "DCG_b00", "DCG(base=-2)", "DCG_b01", "nDCG_b1", "RBP(p=1.5)", "FOO"])
+@pytest.mark.parametrize("sub", ["scores", "compare", "scale", "correlate", "ipso"])
+def test_invalid_measures_give_one_line(trec, sub, name):
+    d, rundir, qrels, col = trec
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    args = {"scores": ["scores", rundir, "--qrels", qrels, "--measures", name],
+            "correlate": ["correlate", rundir, "--qrels", qrels, "--measures", name],
+            "compare": ["compare", a, b, "--qrels", qrels, "--measure", name],
+            "ipso": ["ipso", a, b, qrels, "--metric", name],
+            "scale": ["scale", "--measure", name, "--depth", "5"]}[sub]
+    allowed = {"P@0": "k >= 1", "RBP(p=1.5)": "0 < p < 1", "FOO": "unknown measure"}.get(name, "log base b > 1")
+    one_line_error(run(args), allowed)
+
+
+def test_measures_without_a_scale(trec):
+    """F1, Rprec, ERR: plain values always; the ranked version is a per-measure note in scores,
+    a one-line error where it is the point (compare, scale)."""
+    d, rundir, qrels, col = trec
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "F1,ERR(),AP",
+             "--ranked", "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    assert f[f.measure != "AP"]["ranked"].isna().all() and f[f.measure == "AP"]["ranked"].notna().all()
+    assert "no ranked F1 at depth 10: no enumeration kernel" in r.stderr
+    assert "no ranked ERR: it uses relevance grades" in r.stderr
+    got = f[(f.measure == "F1") & (f.topic != "all")].pivot(index="system", columns="topic", values="value")
+    assert np.allclose(got.loc[list(col.systems), list(col.topics)], col.evaluate(M.F1(), 10))
+    one_line_error(run(["compare", a, b, "--qrels", qrels, "--measure", "Rprec"]), "no enumeration kernel for RPrec")
+    one_line_error(run(["scale", "--measure", "ERR", "--depth", "5"]), "no enumeration kernel for ERR")
+    one_line_error(run(["scale", "--measure", "F1", "--depth", "5"]), "no enumeration kernel for F1")
+
+
+def test_graded_measures_get_no_ranked_column_from_binary_runs(trec):
+    d, rundir, qrels, col = trec
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "5", "--ranked", "--format", "csv",
+             "--measures", "NDCG(discount='log2p1', gains='graded'),nDCG_b02"])
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout))
+    assert set(f.measure) == {"gnDCG_log2p1", "nDCG_b02"}
+    assert f[f.measure == "gnDCG_log2p1"]["ranked"].isna().all() and f[f.measure == "nDCG_b02"]["ranked"].notna().all()
+    assert "no ranked gnDCG_log2p1: it uses relevance grades" in r.stderr
+    one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", "5", "--measure", "ndcg_cut_5"]),
+                   "relevance grades")
+
+
+@pytest.mark.parametrize("measure, depth, reason", [
+    ("AP", 41, "SP·lcm(1..N)"), ("AP", 64, "SP·lcm(1..N)"), ("RR", 62, "2^⌈N/2⌉ half runs"),
+    ("RR", 64, "2^⌈N/2⌉ half runs"), ("DCG_b02", 50, "at most N=40"),
+])
+def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth, reason):
+    """--depth 41–64 used to fail deep inside (AP: overflow; RR at 62: a 496 GiB allocation; RR at
+    64: OverflowError)."""
+    d, rundir, qrels, col = trec
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    one_line_error(run(["scale", "--measure", measure, "--depth", depth]), reason, f"N={depth}")
+    one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", depth, "--measure", measure]), reason)
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", depth, "--measures", measure, "--ranked"])
+    assert r.exit_code == 0 and reason in r.stderr
+
+
+def test_ordinary_values_at_any_depth_match_trec_eval(tmp_path):
+    """AP, RR, nDCG, P_k, … at depth 1000 on runs of up to 300 documents with uneven topics,
+    topics without relevant documents, negative grades and run topics absent from the qrels:
+    the trec_eval options reproduce pytrec_eval's per-topic values and means."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(18)
+    qrels, runs = {}, {"sysA": {}, "sysB": {}}
+    for t in range(1, 13):
+        grades = rng.integers(-1, 4, size=80) * (rng.random(80) < 0.4)
+        if t == 3:
+            grades[:] = np.minimum(grades, 0)  # judged, but nothing relevant
+        qrels[str(t)] = {f"d{i}": int(g) for i, g in enumerate(grades) if rng.random() < 0.9}
+        for s in runs:
+            if s == "sysB" and t == 5:
+                continue  # uneven topics: sysB has no run for topic 5
+            n = int(rng.integers(1, 300))
+            docs = rng.choice(400, size=n, replace=False)
+            runs[s][str(t)] = {f"d{d}": float(n - i) for i, d in enumerate(docs)}
+    runs["sysA"]["99"] = {"d1": 1.0}  # a run topic with no judgments (trec_eval ignores it)
+    rundir = tmp_path / "runs"
+    rundir.mkdir()
+    for s, per in runs.items():
+        lines = [f"{t} Q0 {d} {i + 1} {sc} {s}" for t, docs in per.items()
+                 for i, (d, sc) in enumerate(sorted(docs.items(), key=lambda kv: -kv[1]))]
+        (rundir / s).write_text("\n".join(lines) + "\n")
+    qf = tmp_path / "qrels.txt"
+    qf.write_text("".join(f"{t} 0 {d} {g}\n" for t, docs in qrels.items() for d, g in docs.items()))
+    names = ["map", "recip_rank", "ndcg", "Rprec", "P_10", "map_cut_100", "ndcg_cut_10", "recall_20", "AP@10",
+             "nDCG@20", "RR", "AP"]
+    trec_keys = {"map": "map", "recip_rank": "recip_rank", "ndcg": "ndcg", "Rprec": "Rprec", "P_10": "P_10",
+                 "map_cut_100": "map_cut_100", "ndcg_cut_10": "ndcg_cut_10", "recall_20": "recall_20",
+                 "AP@10": "map_cut_10", "nDCG@20": "ndcg_cut_20", "RR": "recip_rank", "AP": "map"}
+    base = ["scores", rundir, "--qrels", qf, "--measures", ",".join(names), "--format", "csv"]
+    one_line_error(run(base), "negative", "qrels.txt")  # the API's defaults: errors, not guesses
+    trec = ["--negative", "zero", "--on-missing-topic", "skip", "--on-no-relevant", "keep",
+            "--on-uneven-topics", "pad"]
+    r = run(base + trec)
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    ev = pytrec_eval.RelevanceEvaluator(qrels, {"map", "recip_rank", "ndcg", "Rprec", "P.10", "map_cut.10,100",
+                                                "ndcg_cut.10,20", "recall.20"})
+    judged = {t for t, d in qrels.items() if d}
+    for s, per in runs.items():
+        res = ev.evaluate(per)
+        padded = sorted(judged & set(runs["sysA"]) | judged & set(runs["sysB"]), key=int)  # trec_eval -c
+        for name in names:
+            key = trec_keys[name]
+            mine = f[(f.system == s) & (f.measure == name)].set_index("topic")["value"]
+            want = {t: res[t][key] if t in res else 0.0 for t in padded}
+            assert sorted(mine.index.drop("all"), key=int) == padded, name
+            assert np.allclose([mine[t] for t in padded], [want[t] for t in padded], atol=1e-12), (s, name)
+            assert mine["all"] == pytest.approx(np.mean(list(want.values())), abs=1e-12)
+    # topics without relevant documents are dropped by default: means then differ from trec_eval
+    r = run(base + trec[:4] + ["--on-uneven-topics", "pad"])
+    f2 = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    assert r.exit_code == 0 and "3" not in set(f2.topic) and "3" in set(f.topic)
+    assert "irscales: warning: 1 topic(s) have no relevant document (3); skipped" in r.stderr.splitlines()
+    # grades go up to 3 here: ERR() (max_grade=1) would exceed 1, so it is refused with the fix
+    one_line_error(run(base[:4] + ["--measures", "ERR"] + trec), "ERR(max_grade=3)")
+    r = run(base[:4] + ["--measures", "ERR(max_grade=3)", "--format", "csv"] + trec)
+    assert r.exit_code == 0 and pd.read_csv(StringIO(r.stdout))["value"].between(0, 1).all()
+
+
+def test_whole_run_names_and_cut_offs_need_a_deep_enough_run(trec):
+    d, rundir, qrels, col = trec
+    one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "map"]),
+                   "whole run", "--depth 30")
+    one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "5", "--measures", "P_10"]),
+                   "P_10 looks at 10 ranks", "--depth 10")
+    one_line_error(run(["scores", rundir, "--qrels", qrels, "--measures", "AP,map,AP"]), "more than once")
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "30", "--measures", "map,AP", "--format", "csv"])
+    f = pd.read_csv(StringIO(r.stdout))
+    assert r.exit_code == 0
+    assert np.array_equal(f[f.measure == "map"]["value"].to_numpy(), f[f.measure == "AP"]["value"].to_numpy())
+
+
+def test_unusable_cache_gives_one_line(small, tmp_path, monkeypatch):
+    """An IRSCALES_CACHE that cannot be written (a file in the way; a permission error) ends in one
+    line naming the path and the way out, not a traceback."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("IRSCALES_CACHE", str(blocker / "cache"))
+    one_line_error(run(["scale", "--measure", "DCG_b02", "--depth", "6"]), str(blocker), "IRSCALES_CACHE", "--no-cache")
+    r = run(["scale", "--measure", "DCG_b02", "--depth", "6", "--no-cache"])
+    assert r.exit_code == 0, r.output
+
+    from irscales import enumeration
+
+    def denied():
+        raise PermissionError(13, "Permission denied", str(blocker / "cache"))
+
+    monkeypatch.setattr(enumeration, "cache_dir", denied)
+    one_line_error(run(["scale", "--measure", "DCG_b02", "--depth", "6"]), "Permission denied", "IRSCALES_CACHE")
+
+
+def test_unreadable_run_directory(trec, monkeypatch):
+    """The API wraps an unreadable directory into TrecFormatError with the path; the CLI prints it."""
+    from irscales.collections import Collection
+    from irscales.io import TrecFormatError
+
+    d, rundir, qrels, col = trec
+    real = Path.iterdir
+
+    def deny(self):
+        if self == Path(rundir):
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "iterdir", deny)
+    with pytest.raises(TrecFormatError, match=re.escape(f"{rundir}: cannot list this directory: Permission denied")):
+        Collection.from_trec(rundir, qrels, depth=5)
+    one_line_error(run(["scores", rundir, "--qrels", qrels]), str(rundir), "Permission denied")
+
+
+def test_unexpected_errors_are_one_line_too(trec, monkeypatch):
+    d, rundir, qrels, col = trec
+    from irscales import cli
+
+    def boom(*a, **k):
+        raise TypeError("something unforeseen")
+
+    monkeypatch.setattr(cli, "_collection", boom)
+    one_line_error(run(["scores", rundir, "--qrels", qrels]), "internal error (TypeError: something unforeseen)",
+                   "IRSCALES_DEBUG=1")
+    monkeypatch.setenv("IRSCALES_DEBUG", "1")
+    with pytest.raises(TypeError):
+        run(["scores", rundir, "--qrels", qrels])
+
+
+def test_help_documents_synonyms_and_trec_eval_recipe():
+    r = run(["scores", "--help"])
+    text = " ".join(r.output.split())
+    for s in ["map_cut_10", "ndcg_cut_10", "recip_rank", "nDCG@10", "RBP(rel=1,p=0.8)", "--on-no-relevant",
+              "--negative", "--on-uneven-topics", "--build-scales", "trec_eval -c", "NOT trec_eval's ndcg"]:
+        assert s in text, s
+
+
+def test_process_exit_code_and_stderr(small, tmp_path):
+    """The installed entry point as a process: one stderr line, exit 1, nothing on stdout."""
+    import os
+    import subprocess
+    import sys
+
+    run_, q = small
+    env = dict(os.environ, IRSCALES_CACHE=str(tmp_path / "c"))
+    p = subprocess.run([sys.executable, "-m", "irscales.cli", "scores", str(run_), "--qrels", str(q),
+                        "--measures", "P@0"], capture_output=True, text=True, env=env)
+    assert p.returncode == 1 and p.stdout == ""
+    assert p.stderr.strip().count("\n") == 0 and "k >= 1" in p.stderr
+
+
+def test_csv_keeps_every_digit(trec):
+    """CSV values read back as the very doubles computed (no rounding that merges or splits ties)."""
+    d, rundir, qrels, col = trec
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "30", "--measures", "RBP_p08", "--format", "csv"])
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    got = f[f.topic != "all"].pivot(index="system", columns="topic", values="value")
+    assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), col.evaluate(M.RBP(p=0.8), 30))

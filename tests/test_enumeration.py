@@ -601,3 +601,20 @@ def test_engine_equals_vectorised_brute_force_n20(name):
         assert sc.n_distinct == phi.max()
         assert np.array_equal(sc.counts, np.bincount(phi)[1:])
         assert np.array_equal(sc.phi_runs(rel[sample]), phi[sample])
+
+
+def test_max_enumerable_depth_and_build_cost(tmp_path):
+    """Each measure's largest N with its reason, checked by scale() before any work (issue 18: AP
+    overflowed above 40, RR at 62 asked for 496 GiB, RR at 64 raised OverflowError)."""
+    assert E.max_enumerable_depth(M.AP())[0] == 40 and "SP·lcm(1..N)" in E.max_enumerable_depth(M.AP())[1]
+    assert E.max_enumerable_depth(M.RR()) == E.max_enumerable_depth(M.P())
+    assert E.max_enumerable_depth(M.F1())[0] == 0 and E.max_enumerable_depth(M.DCG(base=1.5))[0] == 0
+    assert E.max_enumerable_depth(M.GRBP(p=0.8, max_gain=3), c=3)[0] <= 20
+    for m, n in [(M.AP(), 41), (M.RR(), 62), (M.RR(), 64)]:
+        with pytest.raises(ValueError, match=f"at N={n} \\(at most N=40\\)"):
+            E.scale(m, n)
+    cost = E.build_cost(M.DCG(base=2), 9, cache=tmp_path)
+    assert cost.runs == 2**9 and not cost.cached and cost.directory.parent == tmp_path / "scales"
+    E.scale(M.DCG(base=2), 9, cache=tmp_path)
+    assert E.build_cost(M.DCG(base=2), 9, cache=tmp_path).cached
+    assert E.build_cost(M.RR(), 40).runs == 0  # closed form

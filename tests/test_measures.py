@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -280,3 +281,92 @@ def test_dcg_float_ties_are_the_swap_plateau():
         assert len(np.unique(vals)) == 3 * 2 ** (n - 2)
     runs = _all_runs(12)
     assert len(np.unique(M.DCG(base=10)(runs))) == 11 * 2**2  # ranks 1..10 weigh 1: count + ranks 11, 12
+
+
+# ------------------------------------------------- parameters, names and parsing (issue 18)
+
+
+@pytest.mark.parametrize("text, allowed", [
+    ("P@0", "k >= 1"), ("P_0", "k >= 1"), ("AP@0", "k >= 1"), ("Succ@0", "k >= 1"), ("P(k=-3)", "k >= 1"),
+    ("DCG_b00", "b > 1"), ("DCG(base=-2)", "b > 1"), ("DCG_b01", "b > 1"), ("nDCG_b1", "b > 1"),
+    ("DCG(base='x')", "b > 1"), ("NDCG(discount='log3')", "'jk' or 'log2p1'"),
+    ("RBP(p=1)", "0 < p < 1"), ("RBP(p=0)", "0 < p < 1"), ("RBP_p00", "0 < p < 1"), ("gRBP(p=2)", "0 < p < 1"),
+    ("ERR(max_grade=0)", "max_grade >= 1"), ("GP(max_gain=0)", "max_gain > 0"), ("SBTO(c=0)", "c >= 1"),
+    ("RBP(rel=2, p=0.8)", "rel=1"), ("AP(k=3)", "no parameter 'k'"), ("AP@x", "integer"),
+    ("NDCG(discount='log2p1', gains='graded'", "unclosed"), ("FOO", "unknown measure 'FOO'"),
+])
+def test_invalid_parameters_are_refused_when_parsed(text, allowed):
+    """Invalid parameters fail at construction with what is allowed (P@0 gave NaN, DCG_b00 a
+    'math domain error', DCG_b01 a NotImplementedError deep in the engine)."""
+    with pytest.raises(ValueError, match=re.escape(allowed)) as e:
+        M.parse(text)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("map", M.AP()), ("map_cut_10", M.Cut(M.AP(), 10)), ("AP@10", M.Cut(M.AP(), 10)),
+    ("P_10", M.P(k=10)), ("P@10", M.P(k=10)), ("recall_10", M.Cut(M.R(), 10)), ("R@10", M.Cut(M.R(), 10)),
+    ("recip_rank", M.RR()), ("RR", M.RR()), ("RR@5", M.Cut(M.RR(), 5)), ("Rprec", M.RPrec()),
+    ("success_5", M.Succ(k=5)), ("Success@5", M.Succ(k=5)),
+    ("ndcg", M.NDCG(discount="log2p1", gains="graded")), ("nDCG", M.NDCG(discount="log2p1", gains="graded")),
+    ("ndcg_cut_10", M.Cut(M.NDCG(discount="log2p1", gains="graded"), 10)),
+    ("nDCG@10", M.Cut(M.NDCG(discount="log2p1", gains="graded"), 10)),
+    ("nDCG_b02", M.NDCG(base=2)), ("gnDCG_log2p1", M.NDCG(discount="log2p1", gains="graded")),
+    ("RBP(rel=1,p=0.8)", M.RBP(p=0.8)), ("RBP(rel=1)", M.RBP(p=0.8)), ("ERR", M.ERR()), ("ERR()", M.ERR()),
+    ("NDCG(discount='log2p1', gains='graded')", M.NDCG(discount="log2p1", gains="graded")),
+])
+def test_trec_eval_and_ir_measures_names(text, expected):
+    m = M.parse(text)
+    assert m == expected
+    assert M.parse(repr(m)) == m and M.parse(m.key) == m
+
+
+def test_lists_split_only_at_top_level_commas():
+    text = "AP, NDCG(discount='log2p1', gains='graded'),RBP(rel=1, p=0.5) ,map_cut_10"
+    assert M.split_top_level(text)[1] == "NDCG(discount='log2p1', gains='graded')"
+    assert M.parse_list(text) == [M.AP(), M.NDCG(discount="log2p1", gains="graded"), M.RBP(p=0.5),
+                                  M.Cut(M.AP(), 10)]
+    assert M.split_top_level("ERR(max_grade=2),X('a,b')") == ["ERR(max_grade=2)", "X('a,b')"]
+    with pytest.raises(ValueError, match="no measure"):
+        M.parse_list(" , ")
+
+
+def test_cut_pads_short_runs_and_keeps_the_topic():
+    """AP@k divides by the full recall base; a run shorter than k counts as padded (map_cut_k)."""
+    rel = np.array([[1, 0, 1], [0, 1, 0]])
+    cut = M.Cut(M.AP(), 5)
+    assert np.array_equal(cut.exact(rel, rb=4), M.AP().exact(np.pad(rel, ((0, 0), (0, 2))), rb=4))
+    assert M.Cut(M.AP(), 2).exact(rel, rb=4).tolist() == [Fraction(1, 4), Fraction(1, 8)]
+    assert cut.needs_rb and cut.rational and cut.binary and cut.key == "AP@5"
+    with pytest.raises(ValueError, match="carry their own cut-off"):
+        M.Cut(M.P(), 3)
+
+
+def test_err_refuses_grades_above_max_grade():
+    """ERR(max_grade=1) on grade 3 would give R_i = 7/2 > 1: a silent wrong number."""
+    with pytest.raises(ValueError, match=r"ERR\(max_grade=3\)"):
+        M.ERR()(np.array([0, 3, 1]))
+    assert M.ERR(max_grade=3)(np.array([0, 3, 1])) == pytest.approx(float(M.ERR(max_grade=3).exact([0, 3, 1])))
+
+
+def test_whole_run_names_against_pytrec_eval():
+    """map, recip_rank, Rprec and ndcg over whole (uncut) runs, and P_k, map_cut_k, ndcg_cut_k,
+    recall_k, success_k through their parsed names, equal trec_eval's."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(18)
+    qrels, runs, rels = {}, {}, {}
+    for t in range(25):
+        q, r, rel = _random_topic(rng, graded=True, depth=int(rng.integers(5, 40)))
+        qrels[str(t)], runs[str(t)], rels[str(t)] = q, r, rel
+    names = {"map": "map", "recip_rank": "recip_rank", "Rprec": "Rprec", "ndcg": "ndcg",
+             "P_10": "P_10", "map_cut_10": "map_cut_10", "ndcg_cut_10": "ndcg_cut_10", "recall_10": "recall_10",
+             "success_5": "success_5", "nDCG@10": "ndcg_cut_10", "AP@10": "map_cut_10", "R@10": "recall_10"}
+    res = pytrec_eval.RelevanceEvaluator(qrels, {"map", "recip_rank", "Rprec", "ndcg", "P.10", "map_cut.10",
+                                                 "ndcg_cut.10", "recall.10", "success.5"}).evaluate(runs)
+    for t, rel in rels.items():
+        rb = sum(1 for v in qrels[t].values() if v > 0)
+        ideal = sorted(qrels[t].values(), reverse=True) or [0]
+        whole = np.pad(rel, (0, max(0, rb - len(rel))))  # trec_eval's ideal ndcg run holds all rb documents
+        for name, key in names.items():
+            got = M.parse(name)(whole[None], rb=rb, ideal=ideal)[0]
+            assert got == pytest.approx(res[t][key], abs=1e-12), (name, t)

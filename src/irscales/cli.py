@@ -2,18 +2,22 @@
 
 Subcommands (``irscales SUBCOMMAND --help`` for each):
 
-``scores``     per-topic and mean scores of measures and of their interval-scaled (ranked) versions
+``scores``     per-topic and mean scores of measures (any depth); ``--ranked`` adds their
+               interval-scaled (ranked) versions where a scale is computable
 ``compare``    two runs: FFF21 §7.3 paired tests on the original and the ranked measure, + IPSO
 ``scale``      the scale of a measure at a run length: size, ties, cache location
 ``correlate``  Kendall τ and τ_AP among measures, original and ranked
 ``ipso``       MM23's reporting rule: metric test (†) corroborated by the IPSO sign test (‡)
 
-Bad input ends with exit code 1 and one line saying what was wrong (``path:line: …`` for files).
+Every error ends the command with exit code 1 and one line on stderr (``path:line: …`` for files):
+the group's :meth:`_Cli.invoke` is the single place where exceptions become messages.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import warnings
 from itertools import combinations
 from pathlib import Path
 
@@ -24,6 +28,13 @@ import pandas as pd
 from . import measures as M
 
 FORMATS = ("table", "csv", "tsv")
+# a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs)
+BUILD_SECONDS_OK = 10.0
+BUILD_BYTES_OK = 100e6
+
+TREC_EVAL_RECIPE = ("--negative zero --on-missing-topic skip --on-no-relevant keep, --depth at least the "
+                    "longest run, trec_eval names (map, P_10, ndcg_cut_10, recip_rank …); add "
+                    "--on-uneven-topics pad for trec_eval -c")
 
 
 class _Fail(click.ClickException):
@@ -31,105 +42,296 @@ class _Fail(click.ClickException):
         click.echo(f"irscales: error: {self.format_message()}", err=True)
 
 
-def _guard(fn):
-    """Turn expected errors (bad files, bad names, missing data) into one-line messages."""
-    import functools
+def _one_line(e: BaseException) -> str:
+    """The message of an expected error, on one line."""
+    if isinstance(e, KeyError) and e.args:
+        msg = str(e.args[0])
+    elif isinstance(e, OSError) and e.filename is not None:
+        msg = f"{e.filename}: {e.strerror or e}"
+        if _under_cache(e.filename):
+            msg += (" (the scale cache: set IRSCALES_CACHE to a writable folder, or pass --no-cache)")
+    else:
+        msg = str(e) or type(e).__name__
+    return " ".join(msg.split())
 
-    from .paths import MissingSharedData
 
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+def _under_cache(path) -> bool:
+    env = os.environ.get("IRSCALES_CACHE")
+    if env:
+        root = Path(env).expanduser()
+    else:
+        from .paths import repo_root
+
+        rr = repo_root()
+        root = rr / "data" / "cache" if rr else Path.home() / ".cache" / "irscales"
+    try:
+        Path(path).resolve().relative_to(root.resolve())
+        return True
+    except (ValueError, OSError):
+        return False
+
+
+class _Cli(click.Group):
+    """The error boundary: expected errors become one line; anything else one line that says it is a
+    bug (``IRSCALES_DEBUG=1`` re-raises it with its traceback). Warnings become one line each."""
+
+    def invoke(self, ctx):
+        from .enumeration import CacheError, TieUndecidable
+
         try:
-            return fn(*args, **kwargs)
-        except (ValueError, KeyError, FileNotFoundError, MissingSharedData, MemoryError) as e:
-            msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-            raise _Fail(str(msg)) from None
-    return wrapper
+            with warnings.catch_warnings():  # library warnings (a skipped topic …) as one line each
+                warnings.simplefilter("default")
+                warnings.showwarning = lambda message, *a, **k: _note(f"warning: {message}")
+                return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except (ValueError, KeyError, OSError, MemoryError, NotImplementedError, OverflowError,
+                ArithmeticError, CacheError, TieUndecidable) as e:
+            if os.environ.get("IRSCALES_DEBUG"):
+                raise
+            raise _Fail(_one_line(e)) from None
+        except Exception as e:  # a bug: still one line, and how to see more
+            if os.environ.get("IRSCALES_DEBUG"):
+                raise
+            raise _Fail(f"internal error ({type(e).__name__}: {_one_line(e)}); please report it "
+                        "(IRSCALES_DEBUG=1 shows the traceback)") from None
 
 
-def _measures(text: str) -> list[M.Measure]:
-    out = [M.parse(x) for x in text.split(",") if x.strip()]
-    if not out:
+# ----------------------------------------------------------------------------------- helpers
+
+
+def _note(msg: str) -> None:
+    click.echo(f"irscales: {msg}", err=True)
+
+
+def _measure_specs(text: str) -> list[tuple[str, M.Measure]]:
+    """(label, measure) pairs: a name is shown as typed (map, P_10, nDCG@10, RBP_p08), a constructor
+    form by its key (``NDCG(discount='log2p1', gains='graded')`` → gnDCG_log2p1)."""
+    names = [x for x in M.split_top_level(text) if x]
+    if not names:
         raise ValueError("no measure given (e.g. --measures AP,nDCG_b02,RR)")
-    return out
+    specs = []
+    for x in names:
+        m = M.parse(x)
+        specs.append(("".join(x.split()) if "(" not in x else m.key, m))
+    labels = [lab for lab, _ in specs]
+    dup = sorted({lab for lab in labels if labels.count(lab) > 1})
+    if dup:
+        raise ValueError(f"measure {dup[0]} is given more than once in {text!r}")
+    return specs
 
 
-def _collection(runs, qrels, depth: int, on_missing_topic: str):
+def _check_depth(specs, col, depth: int) -> None:
+    """Refuse measures whose meaning the cut at --depth would change (never a silent wrong number)."""
+    longest = int(col.run_lengths.max(initial=0))
+    for name, m in specs:
+        k = getattr(m, "k", None)
+        if k is not None and k > depth:
+            raise ValueError(f"{name} looks at {k} ranks but runs are cut at --depth {depth}; pass --depth {k}")
+        if name not in M.WHOLE_RUN:
+            continue
+        need, why = longest, f"the longest run has {longest} documents"
+        top_rb = int(col.rb.max(initial=0))
+        if isinstance(m, M.NDCG) and top_rb > need:  # its ideal run holds every relevant document
+            need, why = top_rb, f"a topic has {top_rb} relevant documents"
+        elif isinstance(m, M.RPrec) and top_rb < need:  # only the top RB ranks count
+            need, why = top_rb, f"a topic has {top_rb} relevant documents"
+        if depth < need:
+            raise ValueError(f"{name} is computed over the whole run as trec_eval does, but runs are cut at "
+                             f"--depth {depth} ({why}); pass --depth {need}, or name a cut-off measure "
+                             f"(e.g. {m.key}@{depth})")
+
+
+def _collection(runs, qrels, depth: int, reading: dict):
     from .collections import Collection
 
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
-    return Collection.from_trec(src, qrels, depth=depth, on_missing_topic=on_missing_topic)
+    return Collection.from_trec(src, qrels, depth=depth, **reading)
 
 
-def _ranked(measure: M.Measure, depth: int, rel_binary: np.ndarray, progress: bool) -> np.ndarray:
+def _scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
+    """The measure and run length whose scale gives ``m``'s ranked version: a measure cut at k ranks
+    takes the same distinct values over REL^N as the uncut one over REL^k, so φ is the same."""
+    if isinstance(m, M.Cut):
+        return m.measure, m.k
+    if isinstance(m, M.P) and m.k is not None:
+        return M.P(), m.k
+    return m, depth
+
+
+def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, build: bool, require: bool,
+                 graded_ok: bool = False) -> dict:
+    """For each measure label, (measure, N, cost) of its scale, or None with a note saying why not.
+
+    Refuses up front (one line) a build whose estimated cost is above the thresholds without
+    ``--build-scales``; announces the others on stderr. ``require``: a missing ranked version is an error.
+    ``graded_ok``: a graded measure over binary runs is what is asked for (the ``scale`` command).
+    """
+    from .enumeration import build_cost
+
+    plan, expensive = {}, []
+    for label, m in specs:
+        if not graded_ok and (not m.binary or getattr(m, "gains", "binary") == "graded"):
+            why = (f"no ranked {label}: it uses relevance grades, and the scales here are over binary runs "
+                   "(lenient relevance), which are not its scale")
+            plan[label] = None
+        else:
+            target, n = _scale_target(m, depth)
+            try:
+                cost = build_cost(target, n, cache=cache)
+            except (ValueError, NotImplementedError) as e:
+                why, cost = f"no ranked {label} at depth {depth}: {e}", None
+            plan[label] = None if cost is None else (target, n, cost)
+            if cost is not None:
+                if cost.runs and (cost.seconds > BUILD_SECONDS_OK or cost.bytes > BUILD_BYTES_OK) and not build:
+                    expensive.append(str(cost))
+                continue
+        if require:
+            raise ValueError(why)
+        _note(f"note: {why}")
+    if expensive:
+        raise ValueError("the ranked versions need a one-time scale build: " + "; ".join(expensive)
+                         + "; pass --build-scales to build it, or use a smaller --depth")
+    return plan
+
+
+def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool) -> np.ndarray:
     from .enumeration import scale
 
-    sc = scale(measure, depth, progress=progress)
-    return np.asarray(sc.phi_runs(rel_binary), dtype=float)
+    target, n, cost = plan_entry
+    if cost.runs:
+        _note(f"building the scale of {cost}")
+    sc = scale(target, n, cache=cache, progress=progress)
+    return np.asarray(sc.phi_runs(rel_binary[..., :n]), dtype=float)
 
 
 def _emit(frame: pd.DataFrame, fmt: str, output: str | None) -> None:
     if fmt == "table":
         text = frame.to_string(index=False, float_format=lambda x: f"{x:.6g}")
     else:
-        text = frame.to_csv(index=False, sep="," if fmt == "csv" else "\t", float_format="%.10g")
+        # shortest round-trip digits: distinct values stay distinct and equal ones equal (ties matter)
+        text = frame.to_csv(index=False, sep="," if fmt == "csv" else "\t")
     if output:
         Path(output).write_text(text if text.endswith("\n") else text + "\n")
     else:
         click.echo(text.rstrip("\n"))
 
 
+def _two_runs(col) -> None:
+    if len(col.systems) != 2:
+        raise ValueError(f"expected two runs with different run tags, found systems {list(col.systems)}")
+
+
+# ----------------------------------------------------------------------------------- options
+
+MEASURE_HELP = (
+    "comma-separated measures. Paper keys: AP RR P R F1 Rprec ERR SP RBP_p08 DCG_b02 nDCG_b10 P@10 …; "
+    "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3). "
+    "Exact synonyms: trec_eval map P_10 map_cut_10 ndcg ndcg_cut_10 recall_10 recip_rank Rprec success_5; "
+    "ir_measures AP@10 nDCG@10 RR@10 R@10 P@10 RBP(rel=1,p=0.8). Paper keys are computed at --depth: "
+    "nDCG_b02 is FFF21's binary nDCG with the Järvelin–Kekäläinen discount, NOT trec_eval's ndcg (graded "
+    "gains, 1/log2(i+1)); AP is trec_eval's map_cut_<depth> (full recall base), = map when --depth covers "
+    "the runs. map, ndcg, nDCG, recip_rank, Rprec mean the whole run and need such a --depth.")
+
 _runs_arg = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True))
 _qrels_opt = click.option("--qrels", required=True, type=click.Path(exists=True, dir_okay=False),
                           help="qrels file (topic iter docno grade)")
-_depth_opt = click.option("--depth", default=30, show_default=True, type=click.IntRange(1, 64),
-                          help="run length N: runs are cut at N, shorter runs padded (FFF21 §5.1)")
 _fmt_opt = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 _out_opt = click.option("--output", "-o", type=click.Path(dir_okay=False), help="write to a file")
-_missing_opt = click.option("--on-missing-topic", type=click.Choice(["error", "skip"]), default="error",
-                            show_default=True, help="a run topic absent from the qrels")
-_progress_opt = click.option("--progress/--no-progress", default=None,
-                             help="progress bars for long enumerations (default: when a terminal)")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _depth_opt(default: int, ranked: bool = False):
+    extra = " Ranked versions need a scale over all 2^N runs: N <= 40, and a build beyond N ~ 23 is refused " \
+            "without --build-scales." if ranked else ""
+    return click.option("--depth", default=default, show_default=True, type=click.IntRange(1, None),
+                        help="run length N: runs are cut at N, shorter runs padded (FFF21 §5.1)." + extra)
+
+
+def _reading_options(fn):
+    """How TREC files are read; names and defaults are those of Collection.from_trec."""
+    opts = [
+        click.option("--negative", type=click.Choice(["error", "zero"]), default="error", show_default=True,
+                     help="negative qrels grades: an error, or read as 0 (not relevant) like trec_eval"),
+        click.option("--on-missing-topic", type=click.Choice(["error", "skip"]), default="error",
+                     show_default=True, help="a run topic absent from the qrels (trec_eval: skip)"),
+        click.option("--on-no-relevant", type=click.Choice(["error", "skip", "keep"]), default="skip",
+                     show_default=True, help="a topic whose qrels hold no relevant document: skipping it changes "
+                     "means; trec_eval keeps it with every measure 0 (keep)"),
+        click.option("--on-uneven-topics", type=click.Choice(["error", "pad"]), default="error",
+                     show_default=True, help="runs with different topic sets: an error, or pad missing topics "
+                     "with empty runs (trec_eval -c)"),
+    ]
+    for o in reversed(opts):
+        fn = o(fn)
+    return fn
+
+
+def _reading(kw: dict) -> dict:
+    return {k: kw.pop(k) for k in ("negative", "on_missing_topic", "on_no_relevant", "on_uneven_topics")}
+
+
+def _scale_options(fn):
+    opts = [
+        click.option("--build-scales", is_flag=True,
+                     help=f"build scales whose estimated cost is above {BUILD_SECONDS_OK:.0f} s or "
+                     f"{BUILD_BYTES_OK / 1e6:.0f} MB (the estimate and the cache folder are printed first)"),
+        click.option("--cache/--no-cache", default=True, show_default=True,
+                     help="keep built scales under IRSCALES_CACHE"),
+        click.option("--progress/--no-progress", default=True, show_default=True,
+                     help="progress of scale builds on stderr"),
+    ]
+    for o in reversed(opts):
+        fn = o(fn)
+    return fn
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=f"To reproduce trec_eval's numbers: {TREC_EVAL_RECIPE}.")
 @click.version_option(package_name="irscales")
 def main() -> None:
     """Measurement theory of IR evaluation on your own runs (see the README)."""
 
 
-@main.command()
+@main.command(epilog=f"To reproduce trec_eval: {TREC_EVAL_RECIPE}.")
 @_runs_arg
 @_qrels_opt
-@_depth_opt
-@click.option("--measures", "measure_names", default="AP,nDCG_b02,RR", show_default=True,
-              help="comma-separated measure names (paper keys like RBP_p08 or forms like RBP(p=0.8))")
+@_depth_opt(1000, ranked=True)
+@click.option("--measures", "measure_names", default="AP,nDCG_b02,RR", show_default=True, help=MEASURE_HELP)
+@click.option("--ranked/--no-ranked", default=False, show_default=True,
+              help="add the interval-scaled value (FFF21 eq. 2) of each measure whose scale is computable")
 @click.option("--per-topic/--means-only", default=True, show_default=True)
 @_fmt_opt
 @_out_opt
-@_missing_opt
-@_progress_opt
-@_guard
-def scores(runs, qrels, depth, measure_names, per_topic, fmt, output, on_missing_topic, progress):
-    """Scores of each measure and of its interval-scaled version (FFF21 §5), per topic and mean.
+@_reading_options
+@_scale_options
+def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, build_scales, cache, progress,
+           **kw):
+    """Scores of each measure per topic and mean, at any depth; with --ranked also their
+    interval-scaled version (FFF21 §5).
 
     RUNS are TREC run files or one directory of them. The ranked value of a run is φ of its score
-    (FFF21 eq. 2, ties 'unq') over all 2^N binary runs of length N; relevance is lenient binary.
+    (FFF21 eq. 2, ties 'unq') over all 2^N binary runs of length N (lenient relevance); it is left
+    empty, with a note on stderr, for measures whose scale is not computable at N.
     """
-    ms = _measures(measure_names)
-    col = _collection(runs, qrels, depth, on_missing_topic)
-    rel = col.binary(depth)
+    specs = _measure_specs(measure_names)
+    plan = _ranked_plan(specs, depth, cache, build_scales, require=False) if ranked else {}
+    col = _collection(runs, qrels, depth, _reading(kw))
+    _check_depth(specs, col, depth)
+    rel = col.binary(depth) if ranked else None
     rows = []
-    for m in ms:
+    for label, m in specs:
         orig = col.evaluate(m, depth)
-        rank = _ranked(m, depth, rel, progress)
+        rank = (_ranked(plan[label], rel, cache, progress) if plan.get(label)
+                else np.full(orig.shape, np.nan))
         for s, sys_name in enumerate(col.systems):
             if per_topic:
                 for t, topic in enumerate(col.topics):
-                    rows.append((sys_name, topic, m.key, orig[s, t], rank[s, t]))
-            rows.append((sys_name, "all", m.key, orig[s].mean(), rank[s].mean()))
+                    rows.append((sys_name, topic, label, orig[s, t], rank[s, t]))
+            rows.append((sys_name, "all", label, orig[s].mean(), rank[s].mean()))
     frame = pd.DataFrame(rows, columns=["system", "topic", "measure", "value", "ranked"])
+    if not ranked:
+        frame = frame.drop(columns="ranked")
     _emit(frame, fmt, output)
 
 
@@ -137,15 +339,14 @@ def scores(runs, qrels, depth, measure_names, per_topic, fmt, output, on_missing
 @click.argument("run_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("run_b", type=click.Path(exists=True, dir_okay=False))
 @_qrels_opt
-@_depth_opt
-@click.option("--measure", "measure_name", default="AP", show_default=True)
+@_depth_opt(10, ranked=True)
+@click.option("--measure", "measure_name", default="AP", show_default=True, help="one measure (see scores --help)")
 @click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
 @_fmt_opt
 @_out_opt
-@_missing_opt
-@_progress_opt
-@_guard
-def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, on_missing_topic, progress):
+@_reading_options
+@_scale_options
+def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_scales, cache, progress, **kw):
     """Two runs: FFF21 §7.3 paired tests on the original and the ranked measure, side by side.
 
     Does the verdict change when the measure is mapped to an interval scale? The last lines give
@@ -154,12 +355,16 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, on_mis
     from . import significance as S
     from .corroboration import ipso_sign_test
 
-    m = M.parse(measure_name)
-    col = _collection([run_a, run_b], qrels, depth, on_missing_topic)
-    if len(col.systems) != 2:
-        raise ValueError(f"expected two runs with different run tags, found systems {list(col.systems)}")
+    specs = _measure_specs(measure_name)
+    if len(specs) != 1:
+        raise ValueError(f"--measure takes one measure, got {len(specs)}: {measure_name!r}")
+    label, m = specs[0]
+    plan = _ranked_plan(specs, depth, cache, build_scales, require=True)
+    col = _collection([run_a, run_b], qrels, depth, _reading(kw))
+    _two_runs(col)
+    _check_depth(specs, col, depth)
     orig = col.evaluate(m, depth).T  # (T, 2)
-    rank = _ranked(m, depth, col.binary(depth), progress).T
+    rank = _ranked(plan[label], col.binary(depth), cache, progress).T
     rows = []
     for key, fn in (("sign", S.sign_test), ("ranksum", S.rank_sum_test), ("signrank", S.signed_rank_test),
                     ("ttest", S.paired_t_test)):
@@ -172,26 +377,30 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, on_mis
     ip = ipso_sign_test(col.binary(depth)[0], col.binary(depth)[1], depth)
     if fmt == "table" and not output:
         a, b = col.systems
-        click.echo(f"\n{m.key}@{depth}: mean {a} = {orig[:, 0].mean():.4f}, mean {b} = {orig[:, 1].mean():.4f}; "
+        click.echo(f"\n{label} at depth {depth}: mean {a} = {orig[:, 0].mean():.4f}, mean {b} = {orig[:, 1].mean():.4f}; "
                    f"ranked means {rank[:, 0].mean():.2f}, {rank[:, 1].mean():.2f}")
         click.echo(f"IPSO {b} vs {a}: = {ip.equal}, ni {ip.ni}, ns {ip.ns}, non-separable {ip.nonseparable}; "
                    f"IPSO sign test p = {ip.pvalue:.4g}")
 
 
 @main.command()
-@click.option("--measure", "measure_name", required=True, help="e.g. DCG_b02, RBP_p08, AP")
-@click.option("--depth", required=True, type=click.IntRange(1, 40), help="run length N")
-@click.option("--cache/--no-cache", default=True, show_default=True)
-@_progress_opt
-@_guard
-def scale(measure_name, depth, cache, progress):
+@click.option("--measure", "measure_name", required=True, help="e.g. DCG_b02, RBP_p08, AP (see scores --help)")
+@click.option("--depth", required=True, type=click.IntRange(1, None),
+              help="run length N (each measure has a largest N; the error says which and why)")
+@_scale_options
+def scale(measure_name, depth, build_scales, cache, progress):
     """The scale of a measure over all 2^N binary runs: size, ties and where its cache lives."""
     from .enumeration import scale as make_scale
 
     m = M.parse(measure_name)
-    sc = make_scale(m, depth, cache=cache, progress=progress)
+    plan = _ranked_plan([(m.key, m)], depth, cache, build_scales, require=True, graded_ok=True)
+    target, n, cost = plan[m.key]
+    if cost.runs:
+        _note(f"building the scale of {cost}")
+    sc = make_scale(target, n, cache=cache, progress=progress)
     click.echo(f"measure      {m.key}  ({m!r})")
-    click.echo(f"run length   N = {depth}: {sc.n_runs:,} runs")
+    click.echo(f"run length   N = {depth}: {sc.n_runs:,} runs" + (f" (scale of {target.key} at N = {n})"
+                                                                     if n != depth else ""))
     click.echo(f"distinct     {sc.n_distinct:,} values (the ranked measure takes 1..{sc.n_distinct:,})")
     if sc.n_distinct <= 50_000_000:
         counts = sc.counts
@@ -206,37 +415,41 @@ def scale(measure_name, depth, cache, progress):
 @main.command()
 @_runs_arg
 @_qrels_opt
-@_depth_opt
-@click.option("--measures", "measure_names", default=",".join(M.FFF21_MEASURES), show_default=True)
+@_depth_opt(10, ranked=True)
+@click.option("--measures", "measure_names", default=",".join(M.FFF21_MEASURES), show_default=True,
+              help=MEASURE_HELP)
 @_fmt_opt
 @_out_opt
-@_missing_opt
-@_progress_opt
-@_guard
-def correlate(runs, qrels, depth, measure_names, fmt, output, on_missing_topic, progress):
+@_reading_options
+@_scale_options
+def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cache, progress, **kw):
     """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2) among measures, original and ranked.
 
     Systems are ranked by their mean score over topics; τ_AP is symmetric (average of both
-    directions). Needs at least three runs.
+    directions). Needs at least three runs. Ranked columns are empty for measures without a scale.
     """
     from .correlation import kendall_tau, tau_ap_symmetric
 
-    ms = _measures(measure_names)
-    col = _collection(runs, qrels, depth, on_missing_topic)
+    specs = _measure_specs(measure_names)
+    plan = _ranked_plan(specs, depth, cache, build_scales, require=False)
+    col = _collection(runs, qrels, depth, _reading(kw))
     if len(col.systems) < 3:
         raise ValueError(f"correlation needs at least 3 runs, got {len(col.systems)}")
+    _check_depth(specs, col, depth)
     rel = col.binary(depth)
-    means = {m.key: col.evaluate(m, depth).mean(1) for m in ms}
-    rmeans = {m.key: _ranked(m, depth, rel, progress).mean(1) for m in ms}
+    means = {lab: col.evaluate(m, depth).mean(1) for lab, m in specs}
+    rmeans = {lab: _ranked(plan[lab], rel, cache, progress).mean(1) for lab, _ in specs if plan[lab]}
+    nan = float("nan")
     rows = []
-    for a, b in combinations([m.key for m in ms], 2):
+    for a, b in combinations([lab for lab, _ in specs], 2):
+        both = a in rmeans and b in rmeans
         row = {"measure_a": a, "measure_b": b, "tau": float(kendall_tau(means[a], means[b])),
-               "tau_ranked": float(kendall_tau(rmeans[a], rmeans[b]))}
+               "tau_ranked": float(kendall_tau(rmeans[a], rmeans[b])) if both else nan}
         try:
             row["tau_ap"] = float(tau_ap_symmetric(means[a], means[b]))
-            row["tau_ap_ranked"] = float(tau_ap_symmetric(rmeans[a], rmeans[b]))
+            row["tau_ap_ranked"] = float(tau_ap_symmetric(rmeans[a], rmeans[b])) if both else nan
         except ValueError:  # τ_AP is undefined with tied system means
-            row["tau_ap"] = row["tau_ap_ranked"] = float("nan")
+            row["tau_ap"] = row["tau_ap_ranked"] = nan
         rows.append(row)
     _emit(pd.DataFrame(rows), fmt, output)
 
@@ -245,23 +458,25 @@ def correlate(runs, qrels, depth, measure_names, fmt, output, on_missing_topic, 
 @click.argument("run_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("run_b", type=click.Path(exists=True, dir_okay=False))
 @click.argument("qrels", type=click.Path(exists=True, dir_okay=False))
-@click.option("--depth", default=10, show_default=True, type=click.IntRange(1, 10_000))
-@click.option("--metric", "measure_name", default="AP", show_default=True)
+@_depth_opt(10)
+@click.option("--metric", "measure_name", default="AP", show_default=True, help="one measure (see scores --help)")
 @click.option("--test", type=click.Choice(["t", "wilcoxon", "sign"]), default="t", show_default=True)
 @click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
-@_missing_opt
-@_guard
-def ipso(run_a, run_b, qrels, depth, measure_name, test, alpha, on_missing_topic):
+@_reading_options
+def ipso(run_a, run_b, qrels, depth, measure_name, test, alpha, **kw):
     """MM23 §3: is challenger RUN_B better than champion RUN_A? Metric test (†) + IPSO sign test (‡)."""
     from .corroboration import corroborate
 
-    m = M.parse(measure_name)
-    col = _collection([run_a, run_b], qrels, depth, on_missing_topic)
-    if len(col.systems) != 2:
-        raise ValueError(f"expected two runs with different run tags, found systems {list(col.systems)}")
+    specs = _measure_specs(measure_name)
+    if len(specs) != 1:
+        raise ValueError(f"--metric takes one measure, got {len(specs)}: {measure_name!r}")
+    m = specs[0][1]
+    col = _collection([run_a, run_b], qrels, depth, _reading(kw))
+    _two_runs(col)
+    _check_depth(specs, col, depth)
     rel = col.rel_at(depth)
     graded = getattr(m, "gains", "binary") == "graded"
-    use = rel if graded else col.binary(depth)
+    use = rel if graded or not m.binary else col.binary(depth)
     ideal = col.ideal(depth) if graded else None
     res = corroborate(use[0], use[1], m, depth, rb=col.rb, ideal=ideal, test=test, alpha=alpha)
     click.echo(f"A = {col.systems[0]}   B = {col.systems[1]}   topics = {len(col.topics)}")

@@ -106,6 +106,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Scale", "scale", "TieUndecidable", "CacheError", "run_ids", "runs_from_ids", "brute_force_scale",
     "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values", "prune_cache",
+    "max_enumerable_depth", "BuildCost", "build_cost",
 ]
 
 KERNEL_VERSION = "3"  # bump when a kernel or the chunk format changes: old caches read as stale
@@ -352,26 +353,8 @@ class _Kernel:
 
     def _init_dcg(self, a_dig, b_dig, graded):
         m, N = self.measure, self.N
-        B = m.base
-        if float(B) != int(B) or int(B) < 2:
-            raise NotImplementedError(f"exact DCG ties need an integer log base ≥ 2, got base={B!r}")
-        B = int(B)
-        if m.discount == "jk":
-            unit = _perfect_root(B)
-            cls = [unit if i < B else _perfect_root(i) for i in range(1, N + 1)]
-            logbase = B
-        else:  # log2p1: w_i = 1/log2(i + 1) = u_{root(i+1)}/k with u_m = ln 2 / ln m
-            cls = [_perfect_root(i + 1) for i in range(1, N + 1)]
-            logbase = 2
         gmax = self.c if graded else 1
-        roots = sorted({r for r, _ in cls})
-        lcms = {r: math.lcm(*[k for rr, k in cls if rr == r]) for r in roots}
-        coef = [lcms[r] // k for r, k in cls]  # rank i adds g_i · coef_i to the coefficient of u_r
-        radix = {r: gmax * sum(coef[i] for i in range(N) if cls[i][0] == r) + 1 for r in roots}
-        stride, s = {}, 1
-        for r in roots:
-            stride[r] = s
-            s *= radix[r]
+        cls, roots, lcms, coef, radix, stride, s, logbase = _dcg_layout(m, N, gmax)
         if s >= 2**62:
             raise NotImplementedError(f"{m!r} at N={N}, c={self.c}: the exact identity needs more than 62 bits")
         ident = [coef[i] * stride[cls[i][0]] for i in range(N)]
@@ -563,6 +546,31 @@ class _Kernel:
                 return float(pts[j] + gaps[j] / 2)
             eps *= 4
         raise TieUndecidable(f"no gap wider than 4δ near {t} for {self.measure!r}, N={self.N}")
+
+
+def _dcg_layout(m: M.DCG, N: int, gmax: int):
+    """The exact DCG identity of the module docstring: for each rank its perfect-power class, the
+    mixed-radix packing of the coefficient vector, and ``size`` = the number of identities."""
+    B = m.base
+    if float(B) != int(B) or int(B) < 2:
+        raise NotImplementedError(f"exact DCG ties need an integer log base ≥ 2, got base={B!r}")
+    B = int(B)
+    if m.discount == "jk":
+        unit = _perfect_root(B)
+        cls = [unit if i < B else _perfect_root(i) for i in range(1, N + 1)]
+        logbase = B
+    else:  # log2p1: w_i = 1/log2(i + 1) = u_{root(i+1)}/k with u_m = ln 2 / ln m
+        cls = [_perfect_root(i + 1) for i in range(1, N + 1)]
+        logbase = 2
+    roots = sorted({r for r, _ in cls})
+    lcms = {r: math.lcm(*[k for rr, k in cls if rr == r]) for r in roots}
+    coef = [lcms[r] // k for r, k in cls]  # rank i adds g_i · coef_i to the coefficient of u_r
+    radix = {r: gmax * sum(coef[i] for i in range(N) if cls[i][0] == r) + 1 for r in roots}
+    stride, size = {}, 1
+    for r in roots:
+        stride[r] = size
+        size *= radix[r]
+    return cls, roots, lcms, coef, radix, stride, size, logbase
 
 
 @functools.lru_cache(maxsize=8)
@@ -1026,6 +1034,11 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
         raise ValueError(f"scale: N must be a positive integer, got {N!r}")
     if method not in ("auto", "engine", "closed"):
         raise ValueError(f"scale: method must be 'auto', 'engine' or 'closed', got {method!r}")
+    limit, why = max_enumerable_depth(measure, c)
+    if N > limit:
+        if limit == 0:
+            raise NotImplementedError(why)
+        raise ValueError(f"no scale of {measure.key} at N={N} (at most N={limit}): {why}")
     num = _numerator(measure)
     norm = _normaliser(measure, N, rb, ideal)
     if isinstance(measure, M.R):
@@ -1257,6 +1270,119 @@ def _progress(total: int, progress: bool | None, desc: str):
         progress = sys.stderr.isatty() and total > 1
     from tqdm import tqdm  # plain bar: tqdm.auto warns (with a path) in kernels without ipywidgets
     return tqdm(total=total, desc=desc, disable=not progress, leave=False)
+
+
+# ------------------------------------------------------------------------------ limits and costs
+
+_TABLE_MAX = 2**20  # half-run tables (c+1)^⌈N/2⌉ entries: 2^20 (binary N = 40) take ~0.5 GB to build
+# engine wall time per enumerated run on 2 cores, from the N = 30 benchmark (docs/benchmarks.md: AP via SP
+# 81 s, RBP_p08 149 s, DCG_b02 380 s for 2^30 runs), rounded up
+_SECONDS_PER_RUN = {M.SP: 1e-7, M.RBP: 1.5e-7}
+_SECONDS_PER_RUN_DEFAULT = 4e-7
+_BYTES_PER_VALUE = 8.5  # cache bytes per distinct value (N = 30: RBP_p08 8.1 GB for 2^30 values)
+
+
+def max_enumerable_depth(measure: M.Measure, c: int = 1) -> tuple[int, str]:
+    """The largest run length N whose scale (and ranked version) this engine can compute for
+    ``measure`` with grades 0..c, and the reason it cannot go further. 0 when it has no kernel.
+
+    This is what is *representable*; the time and disk a build takes are :func:`build_cost`'s.
+    """
+    num = _numerator(measure)
+    if not supported(num):
+        return 0, (f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, RBP, gRBP, DCG, "
+                   "nDCG, RBTO, gP")
+    h = 0
+    while (c + 1) ** (h + 1) <= _TABLE_MAX:
+        h += 1
+    best, why = 2 * h, (f"the exact keys use tables of all {c + 1}^⌈N/2⌉ half runs, which beyond N = {2 * h} "
+                        "need more than ~0.5 GB")
+    if isinstance(num, M.SP):
+        n = 1
+        while (n + 1) * math.lcm(*range(1, n + 2)) < 2**62:
+            n += 1
+        if n <= best:
+            best, why = n, f"exact AP keys are SP·lcm(1..N), which must fit 62 bits (N ≤ {n})"
+    elif isinstance(num, M.DCG):
+        try:
+            _dcg_layout(num, 1, 1)
+        except NotImplementedError as e:
+            return 0, f"{measure!r}: {e}"
+        graded = c > 1 and num.gains == "graded"
+        n = 0
+        while n < best and _dcg_layout(num, n + 1, c if graded else 1)[6] < 2**62:
+            n += 1
+        if n < best:
+            best, why = n, f"the exact identity that separates tied DCG values must fit 62 bits (N ≤ {n})"
+    elif isinstance(num, (M.RBP, M.GRBP)) and c > 1 and not num.binary:
+        p = _rational_p(num.p)
+        n = 0
+        while n < best and sum(p.numerator**i * p.denominator ** (n - i) for i in range(n + 1)) * c < 2**62:
+            n += 1
+        if n < best:
+            best, why = n, f"graded RBP can tie, so its exact integer keys must fit 62 bits (N ≤ {n})"
+    return best, why
+
+
+@dataclass(frozen=True)
+class BuildCost:
+    """What computing a scale will cost: 0 when it is a closed form or already cached."""
+
+    measure: M.Measure
+    N: int
+    runs: int  # runs the engine enumerates (0: closed form or complete cache)
+    seconds: float  # estimated wall time on 2 cores (docs/benchmarks.md)
+    bytes: int  # upper bound on the cache written (one entry per distinct value)
+    directory: Path | None  # where the cache goes
+    cached: bool
+
+    def __str__(self) -> str:
+        if not self.runs:
+            return f"{self.measure.key} at N={self.N}: {'cached' if self.cached else 'closed form'}, no build"
+        return (f"{self.measure.key} at N={self.N}: enumerates {self.runs:,} runs once, about "
+                f"{_human_seconds(self.seconds)} and up to {_human_bytes(self.bytes)} of cache in "
+                f"{self.directory or 'memory'}")
+
+
+def _human_seconds(s: float) -> str:
+    return f"{s:.0f} s" if s < 120 else f"{s / 60:.0f} min" if s < 7200 else f"{s / 3600:.1f} h"
+
+
+def _human_bytes(b: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if b < 1000 or unit == "TB":
+            return f"{b:.0f} {unit}" if unit == "B" else f"{b:.1f} {unit}"
+        b /= 1000
+    return ""  # pragma: no cover
+
+
+def build_cost(measure: M.Measure, N: int, *, c: int = 1, cache: bool | str | Path = True) -> BuildCost:
+    """Estimated cost of ``scale(measure, N, c=c, cache=cache)`` before running it (so a caller can
+    ask first): closed forms and complete caches cost nothing; otherwise all (c+1)^N runs are
+    enumerated once (time from the N = 30 benchmark) and at most one cache entry per run is written.
+    Raises like :func:`scale` when N is beyond :func:`max_enumerable_depth`."""
+    limit, why = max_enumerable_depth(measure, c)
+    if N > limit:
+        if limit == 0:
+            raise NotImplementedError(why)
+        raise ValueError(f"no scale of {measure.key} at N={N} (at most N={limit}): {why}")
+    num = _numerator(measure)
+    if c == 1 and _closed_form(num, N) is not None:
+        return BuildCost(measure, N, 0, 0.0, 0, None, False)
+    ker = _kernel(num, N, c)
+    d = _cache_path(ker, cache)
+    done = False
+    if d is not None and (d / "manifest.json").exists():
+        try:
+            man = json.loads((d / "manifest.json").read_text())
+            done = man.get("params") == _params(ker) and all(e.get("done") for e in man["chunks"])
+        except (OSError, ValueError, KeyError, TypeError):
+            done = False
+    if done:
+        return BuildCost(measure, N, 0, 0.0, 0, d, True)
+    runs = (c + 1) ** N
+    rate = _SECONDS_PER_RUN.get(type(num), _SECONDS_PER_RUN_DEFAULT)
+    return BuildCost(measure, N, runs, runs * rate, int(runs * _BYTES_PER_VALUE) if d else 0, d, False)
 
 
 # ----------------------------------------------------------------------------------- brute force

@@ -259,7 +259,10 @@ def find_runs(source: PathLike | Iterable[PathLike]) -> list[Path]:
     """Run files of a directory (every non-hidden regular file, sorted by name; NIST names such
     as ``input.xyz`` or ``input.xyz.gz`` included) or an explicit list of files."""
     if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
-        files = sorted(p for p in Path(source).iterdir() if p.is_file() and not p.name.startswith("."))
+        try:
+            files = sorted(p for p in Path(source).iterdir() if p.is_file() and not p.name.startswith("."))
+        except OSError as e:  # e.g. an unreadable directory
+            raise TrecFormatError(source, None, f"cannot list this directory: {e.strerror or e}") from None
         if not files:
             raise TrecFormatError(source, None, "no run files in this directory")
         return files

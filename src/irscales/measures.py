@@ -38,8 +38,8 @@ import numpy as np
 
 __all__ = [
     "Measure", "NotRationalError", "P", "R", "F1", "SP", "AP", "RR", "RBP", "GRBP", "DCG", "NDCG",
-    "ERR", "Succ", "RPrec", "GP", "GR", "SBTO", "RBTO", "parse", "FFF21_MEASURES", "fff21_measures",
-    "REGISTRY",
+    "ERR", "Succ", "RPrec", "GP", "GR", "SBTO", "RBTO", "Cut", "parse", "parse_list", "split_top_level",
+    "WHOLE_RUN", "FFF21_MEASURES", "fff21_measures", "REGISTRY",
 ]
 
 
@@ -54,6 +54,28 @@ def _frac(x: float | int | Fraction) -> Fraction:
     if isinstance(x, int):
         return Fraction(x)
     return Fraction(repr(float(x)))
+
+
+def _check_cut(name: str, k) -> None:
+    """A cut-off k is None (the whole run) or an integer ≥ 1."""
+    if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
+        raise ValueError(f"{name}@k needs an integer cut-off k >= 1 (e.g. {name}@10), got k={k!r}")
+
+
+def _check_positive(cls: str, name: str, x) -> None:
+    if isinstance(x, bool) or not isinstance(x, (int, float, Fraction, np.number)) or not x > 0 \
+            or not math.isfinite(x):
+        raise ValueError(f"{cls} needs {name} > 0 (the highest gain of the qrels), got {name}={x!r}")
+
+
+def _check_grades(cls: str, name: str, x) -> None:
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
+        raise ValueError(f"{cls} needs an integer {name} >= 1 (the highest relevance grade), got {name}={x!r}")
+
+
+def _check_p(cls: str, p) -> None:
+    if isinstance(p, bool) or not isinstance(p, (int, float, Fraction, np.number)) or not 0 < float(p) < 1:
+        raise ValueError(f"{cls} needs a persistence 0 < p < 1 (e.g. {cls}(p=0.8)), got p={p!r}")
 
 
 def _as_rel(rel) -> np.ndarray:
@@ -190,6 +212,9 @@ class P(Measure):
     k: int | None = None
     family: ClassVar[str] = "P"
 
+    def __post_init__(self):
+        _check_cut("P", self.k)
+
     @property
     def key(self) -> str:
         return "P" if self.k is None else f"P@{self.k}"
@@ -248,6 +273,9 @@ class GP(Measure):
     family: ClassVar[str] = "gP"
     binary: ClassVar[bool] = False
 
+    def __post_init__(self):
+        _check_positive("gP", "max_gain", self.max_gain)
+
     def _compute(self, rel, rb=None, ideal=None):
         return rel.sum(-1) / (self.max_gain * rel.shape[-1])
 
@@ -279,6 +307,9 @@ class Succ(Measure):
 
     k: int | None = None
     family: ClassVar[str] = "Succ"
+
+    def __post_init__(self):
+        _check_cut("Succ", self.k)
 
     @property
     def key(self) -> str:
@@ -379,8 +410,7 @@ class RBP(Measure):
     family: ClassVar[str] = "RBP"
 
     def __post_init__(self):
-        if not 0 < float(self.p) < 1:
-            raise ValueError(f"RBP needs 0 < p < 1, got p={self.p!r}")
+        _check_p("RBP", self.p)
 
     @property
     def key(self) -> str:
@@ -403,6 +433,10 @@ class GRBP(Measure):
     max_gain: float = 1
     family: ClassVar[str] = "gRBP"
     binary: ClassVar[bool] = False
+
+    def __post_init__(self):
+        _check_p("gRBP", self.p)
+        _check_positive("gRBP", "max_gain", self.max_gain)
 
     @property
     def key(self) -> str:
@@ -448,12 +482,18 @@ class DCG(Measure):
 
     def __post_init__(self):
         if self.gains not in ("binary", "graded"):
-            raise ValueError(f"gains must be 'binary' or 'graded', got {self.gains!r}")
-        dcg_discount(1, self.base, self.discount)
+            raise ValueError(f"{self.family} gains must be 'binary' or 'graded', got {self.gains!r}")
+        if self.discount not in ("jk", "log2p1"):
+            raise ValueError(f"unknown {self.family} discount {self.discount!r}; use 'jk' or 'log2p1'")
+        b = self.base
+        if isinstance(b, bool) or not isinstance(b, (int, float, np.number)) or not math.isfinite(b) or not b > 1:
+            raise ValueError(f"{self.family} needs a log base b > 1 (e.g. {self.family}_b02 or "
+                             f"{self.family}(base=10)), got base={b!r}")
 
     @property
     def key(self) -> str:
-        k = f"{self.family}_b{int(self.base):02d}" if self.discount == "jk" else f"{self.family}_log2p1"
+        b = f"{int(self.base):02d}" if float(self.base).is_integer() else repr(float(self.base))
+        k = f"{self.family}_b{b}" if self.discount == "jk" else f"{self.family}_log2p1"
         return k if self.gains == "binary" else f"g{k}"
 
     def _gains(self, rel):
@@ -502,13 +542,23 @@ class ERR(Measure):
     family: ClassVar[str] = "ERR"
     binary: ClassVar[bool] = False
 
+    def __post_init__(self):
+        _check_grades("ERR", "max_grade", self.max_grade)
+
+    def _check(self, top) -> None:
+        if top > self.max_grade:
+            raise ValueError(f"{self!r} got grade {top}: pass max_grade >= the highest grade of the "
+                             f"qrels (e.g. ERR(max_grade={int(top)}))")
+
     def _compute(self, rel, rb=None, ideal=None):
+        self._check(rel.max(initial=0))
         r = (np.exp2(rel.astype(float)) - 1) / 2.0**self.max_grade
         stop = np.cumprod(1 - r, axis=-1)
         cont = np.concatenate([np.ones(r.shape[:-1] + (1,)), stop[..., :-1]], axis=-1)
         return (r * cont / np.arange(1, r.shape[-1] + 1)).sum(-1)
 
     def _exact_one(self, row, rb):
+        self._check(max(row, default=0))
         total, cont = Fraction(0), Fraction(1)
         for i, g in enumerate(row, start=1):
             r = Fraction(2 ** int(g) - 1, 2**self.max_grade)
@@ -555,6 +605,9 @@ class SBTO(Measure):
     family: ClassVar[str] = "SBTO"
     binary: ClassVar[bool] = False
 
+    def __post_init__(self):
+        _check_grades("SBTO", "c", self.c)
+
     def _compute(self, rel, rb=None, ideal=None):
         g = -np.sort(-rel.astype(np.int64), axis=-1)
         n = g.shape[-1]
@@ -580,6 +633,9 @@ class RBTO(Measure):
     family: ClassVar[str] = "RBTO"
     binary: ClassVar[bool] = False
 
+    def __post_init__(self):
+        _check_grades("RBTO", "c", self.c)
+
     def _compute(self, rel, rb=None, ideal=None):
         n = rel.shape[-1]
         w = float(self.c + 1) ** np.arange(n - 1, -1, -1)
@@ -590,6 +646,58 @@ class RBTO(Measure):
         return Fraction(sum(int(x) * (self.c + 1) ** (n - i) for i, x in enumerate(row, start=1)))
 
 
+# ------------------------------------------------------------------------------------ cut-offs
+
+
+@dataclass(frozen=True, repr=False)
+class Cut(Measure):
+    """``measure`` on the top ``k`` ranks only (trec_eval's ``map_cut_k``, ``ndcg_cut_k``, ``recall_k``;
+    ir_measures' ``AP@k``, ``nDCG@k``). Topic quantities are not cut: AP@k divides by the full recall
+    base, nDCG@k by the ideal run cut at k. Runs shorter than k count as padded with non-relevant
+    documents (FFF21 §5.1). ``repr`` is ``AP()@10``, which :func:`parse` reads back.
+    """
+
+    measure: Measure
+    k: int
+
+    def __post_init__(self):
+        if not isinstance(self.measure, Measure) or isinstance(self.measure, (Cut, P, Succ, GR)):
+            what = self.measure.key if isinstance(self.measure, Measure) else repr(self.measure)
+            hint = " (P@k and Succ@k carry their own cut-off)" if isinstance(self.measure, (P, Succ)) else ""
+            raise ValueError(f"cannot cut {what} at a rank{hint}")
+        _check_cut(self.measure.key, self.k)
+
+    # what callers ask of a measure is that of the cut one
+    needs_rb = property(lambda self: self.measure.needs_rb)  # type: ignore[assignment]
+    rational = property(lambda self: self.measure.rational)  # type: ignore[assignment]
+    binary = property(lambda self: self.measure.binary)  # type: ignore[assignment]
+    family = property(lambda self: self.measure.family)  # type: ignore[assignment]
+
+    @property
+    def gains(self) -> str:
+        return getattr(self.measure, "gains", "binary")
+
+    @property
+    def key(self) -> str:
+        return f"{self.measure.key}@{self.k}"
+
+    def __repr__(self) -> str:
+        return f"{self.measure!r}@{self.k}"
+
+    def _top(self, rel: np.ndarray) -> np.ndarray:
+        r = rel[..., : self.k]
+        if r.shape[-1] < self.k:
+            r = np.concatenate([r, np.zeros(r.shape[:-1] + (self.k - r.shape[-1],), r.dtype)], axis=-1)
+        return r
+
+    def _compute(self, rel, rb=None, ideal=None):
+        return self.measure._compute(self._top(rel), rb=rb, ideal=ideal)
+
+    def _exact_one(self, row, rb):
+        top = tuple(row[: self.k]) + (0,) * max(0, self.k - len(row))
+        return self.measure._exact_one(top, rb)
+
+
 # ----------------------------------------------------------------------------------- registry
 
 REGISTRY: dict[str, type[Measure]] = {
@@ -597,43 +705,119 @@ REGISTRY: dict[str, type[Measure]] = {
     for cls in (P, R, F1, GP, GR, Succ, SP, AP, RR, RBP, GRBP, DCG, NDCG, ERR, RPrec, SBTO, RBTO)
 }
 
+_TREC_NDCG = NDCG(discount="log2p1", gains="graded")  # trec_eval's ndcg: gain = grade, 1/log2(i + 1)
+
 _KEY_RE = {
     re.compile(r"^RBP_p0(\d+)$"): lambda m: RBP(p=float("0." + m.group(1))),
-    re.compile(r"^DCG_b(\d+)$"): lambda m: DCG(base=int(m.group(1))),
-    re.compile(r"^nDCG_b(\d+)$"): lambda m: NDCG(base=int(m.group(1))),
-    re.compile(r"^DCG_log2p1$"): lambda m: DCG(discount="log2p1"),
-    re.compile(r"^nDCG_log2p1$"): lambda m: NDCG(discount="log2p1"),
+    re.compile(r"^gRBP_p0(\d+)$"): lambda m: GRBP(p=float("0." + m.group(1))),
+    re.compile(r"^(g?)(n?)DCG_b(\d+)$"): lambda m: (NDCG if m.group(2) else DCG)(
+        base=int(m.group(3)), gains="graded" if m.group(1) else "binary"),
+    re.compile(r"^(g?)(n?)DCG_log2p1$"): lambda m: (NDCG if m.group(2) else DCG)(
+        discount="log2p1", gains="graded" if m.group(1) else "binary"),
     re.compile(r"^P@(\d+)$"): lambda m: P(k=int(m.group(1))),
-    re.compile(r"^Succ@(\d+)$"): lambda m: Succ(k=int(m.group(1))),
+    re.compile(r"^(?:Succ|Success)@(\d+)$"): lambda m: Succ(k=int(m.group(1))),
+    # trec_eval names with a cut-off
+    re.compile(r"^P_(\d+)$"): lambda m: P(k=int(m.group(1))),
+    re.compile(r"^success_(\d+)$"): lambda m: Succ(k=int(m.group(1))),
+    re.compile(r"^map_cut_(\d+)$"): lambda m: Cut(AP(), int(m.group(1))),
+    re.compile(r"^ndcg_cut_(\d+)$"): lambda m: Cut(_TREC_NDCG, int(m.group(1))),
+    re.compile(r"^recall_(\d+)$"): lambda m: Cut(R(), int(m.group(1))),
 }
-_SIMPLE = {"P": P, "R": R, "F1": F1, "AP": AP, "SP": SP, "RR": RR, "Succ": Succ, "Rprec": RPrec}
-_CALL_RE = re.compile(r"^(\w+)\((.*)\)$")
+_SIMPLE = {"P": P, "R": R, "F1": F1, "AP": AP, "SP": SP, "RR": RR, "Succ": Succ, "Rprec": RPrec,
+           "ERR": ERR, "gP": GP, "gR": GR}
+
+#: trec_eval / ir_measures names that mean a measure over the *whole* run (trec_eval evaluates every
+#: retrieved document): they equal our measure only when runs are not cut (``--depth`` at least the
+#: longest run; for ndcg also at least the recall base, as its ideal run holds every relevant
+#: document), which the command line checks.
+WHOLE_RUN: dict[str, Measure] = {
+    "map": AP(), "recip_rank": RR(), "Rprec": RPrec(), "ndcg": _TREC_NDCG, "nDCG": _TREC_NDCG,
+}
+_FAMILIES = {"gP": GP, "gR": GR, "gRBP": GRBP, "nDCG": NDCG, "Rprec": RPrec}  # papers' spellings
+_CALL_RE = re.compile(r"^(\w+)\((.*)\)$", re.S)
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split ``text`` at ``sep`` outside parentheses and quotes:
+    ``"AP,NDCG(discount='log2p1', gains='graded')"`` → ``['AP', "NDCG(discount='log2p1', gains='graded')"]``."""
+    parts, depth, quote, cur = [], 0, None, []
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"unbalanced ')' in {text!r}")
+        elif ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    if quote or depth:
+        raise ValueError(f"unclosed {'quote' if quote else '('} in {text!r}")
+    parts.append("".join(cur))
+    return [p.strip() for p in parts]
+
+
+def parse_list(text: str) -> list[Measure]:
+    """Measures from a comma-separated list; commas inside ``NDCG(…, …)`` do not split."""
+    names = [x for x in split_top_level(text) if x]
+    if not names:
+        raise ValueError("no measure given (e.g. AP,nDCG_b02,RR)")
+    return [parse(x) for x in names]
 
 
 def parse(text: str) -> Measure:
-    """Read a measure from its paper key (``RBP_p08``, ``nDCG_b02``, ``P@10``) or its repr
-    (``RBP(p=0.8)``, ``DCG(base=10, discount='jk', gains='binary')``)."""
+    """Read a measure from its paper key (``RBP_p08``, ``nDCG_b02``, ``P@10``), its repr
+    (``RBP(p=0.8)``, ``DCG(base=10, discount='jk', gains='binary')``, ``AP()@10``), a trec_eval name
+    (``map``, ``P_10``, ``map_cut_10``, ``ndcg_cut_10``, ``recall_10``, ``recip_rank``, ``Rprec``,
+    ``success_5``) or an ir_measures name (``AP@10``, ``nDCG@10``, ``RR@10``, ``R@10``,
+    ``RBP(rel=1, p=0.8)``). Names are exact synonyms only (see :data:`WHOLE_RUN` for those that
+    assume an uncut run); invalid parameters raise ``ValueError`` saying what is allowed."""
     s = text.strip()
+    split_top_level(s)  # unbalanced parentheses or quotes: say so
     if s in _SIMPLE:
         return _SIMPLE[s]()
+    if s in WHOLE_RUN:
+        return WHOLE_RUN[s]
     for rx, make in _KEY_RE.items():
         m = rx.match(s)
         if m:
             return make(m)
+    if "@" in s and not s.startswith("P@"):  # a cut-off: AP@10, nDCG@10, AP()@10
+        inner, _, k = s.rpartition("@")
+        if not k.isdigit():
+            raise ValueError(f"cannot parse measure {text!r}: the cut-off after '@' must be an integer >= 1")
+        return Cut(parse(inner), int(k))
     m = _CALL_RE.match(s)
-    if m and m.group(1) in REGISTRY:
-        cls = REGISTRY[m.group(1)]
+    if m and (m.group(1) in REGISTRY or m.group(1) in _FAMILIES):
+        cls = REGISTRY.get(m.group(1)) or _FAMILIES[m.group(1)]
         kwargs = {}
         names = {f.name for f in fields(cls)}
-        for part in filter(None, (x.strip() for x in m.group(2).split(","))):
+        for part in filter(None, split_top_level(m.group(2))):
             if "=" not in part:
                 raise ValueError(f"cannot parse measure {text!r}: expected name=value, got {part!r}")
             k, v = (x.strip() for x in part.split("=", 1))
+            if cls is RBP and k == "rel":  # ir_measures: rel=1 is the lenient binary mapping we use
+                if _literal(v, text) != 1:
+                    raise ValueError(f"cannot parse measure {text!r}: RBP here is binary with grade > 0 "
+                                     "relevant, i.e. ir_measures' rel=1; graded RBP is gRBP(p=…, max_gain=…)")
+                continue
             if k not in names:
-                raise ValueError(f"cannot parse measure {text!r}: {cls.__name__} has no parameter {k!r}")
+                allowed = ", ".join(sorted(names)) or "none"
+                raise ValueError(f"cannot parse measure {text!r}: {cls.__name__} has no parameter {k!r} "
+                                 f"(parameters: {allowed})")
             kwargs[k] = _literal(v, text)
-        return cls(**kwargs)
-    known = ", ".join(sorted(list(_SIMPLE) + ["RBP_p08", "DCG_b02", "nDCG_b10", "P@10", "RBP(p=0.8)"]))
+        try:
+            return cls(**kwargs)
+        except TypeError as e:  # e.g. a value of the wrong kind reaching a formula
+            raise ValueError(f"cannot parse measure {text!r}: {e}") from None
+    known = ", ".join(["AP", "RR", "P@10", "nDCG_b02", "RBP_p08", "RBP(p=0.8)", "ERR(max_grade=3)",
+                       "map", "map_cut_10", "ndcg_cut_10", "recip_rank", "nDCG@10", "AP@10"])
     raise ValueError(f"unknown measure {text!r}; examples of valid names: {known}")
 
 
@@ -647,9 +831,12 @@ def _literal(v: str, text: str):
     except ValueError:
         pass
     try:
-        return float(v)
+        x = float(v)
     except ValueError:
         raise ValueError(f"cannot parse measure {text!r}: bad value {v!r}") from None
+    if not math.isfinite(x):
+        raise ValueError(f"cannot parse measure {text!r}: bad value {v!r}")
+    return x
 
 
 def fff21_measures() -> dict[str, Measure]:
