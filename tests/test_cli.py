@@ -289,6 +289,7 @@ def test_ordinary_values_at_any_depth_match_trec_eval(tmp_path):
     judged = {t for t, d in qrels.items() if d}
     for s, per in runs.items():
         res = ev.evaluate(per)
+        assert "3" in res  # trec_eval reports a topic without relevant documents (every measure 0)
         padded = sorted(judged & set(runs["sysA"]) | judged & set(runs["sysB"]), key=int)  # trec_eval -c
         for name in names:
             key = trec_keys[name]
@@ -403,3 +404,23 @@ def test_csv_keeps_every_digit(trec):
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
     got = f[f.topic != "all"].pivot(index="system", columns="topic", values="value")
     assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), col.evaluate(M.RBP(p=0.8), 30))
+
+
+def test_ranked_cut_off_measures_use_the_scale_at_k(trec):
+    """φ of AP@5 (P@5) over REL^10 is φ of AP (P) over REL^5 on the top five ranks: a cut measure
+    takes the same distinct values."""
+    d, rundir, qrels, col = trec
+    r10 = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "AP@5,P@5", "--ranked",
+               "--format", "csv"])
+    r5 = run(["scores", rundir, "--qrels", qrels, "--depth", "5", "--measures", "AP,P", "--ranked", "--format", "csv"])
+    assert r10.exit_code == 0 and r5.exit_code == 0, r10.output + r5.output
+    f10, f5 = (pd.read_csv(StringIO(r.stdout), dtype={"topic": str}) for r in (r10, r5))
+    for cut, plain in (("AP@5", "AP"), ("P@5", "P")):
+        a, b = f10[f10.measure == cut], f5[f5.measure == plain]
+        assert np.array_equal(a["ranked"].to_numpy(), b["ranked"].to_numpy())
+        assert np.allclose(a["value"].to_numpy(), b["value"].to_numpy(), rtol=0, atol=1e-15)
+    from irscales.enumeration import scale
+
+    want = scale(M.AP(), 5).phi_runs(col.binary(5))
+    got = f10[(f10.measure == "AP@5") & (f10.topic != "all")].pivot(index="system", columns="topic", values="ranked")
+    assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), want)

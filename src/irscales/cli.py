@@ -153,6 +153,9 @@ def _collection(runs, qrels, depth: int, reading: dict):
 def _scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
     """The measure and run length whose scale gives ``m``'s ranked version: a measure cut at k ranks
     takes the same distinct values over REL^N as the uncut one over REL^k, so φ is the same."""
+    k = getattr(m, "k", None)
+    if k is not None and k > depth:
+        raise ValueError(f"{m.key} looks at {k} ranks, more than the run length {depth}")
     if isinstance(m, M.Cut):
         return m.measure, m.k
     if isinstance(m, M.P) and m.k is not None:
