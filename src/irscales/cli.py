@@ -188,7 +188,7 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
             plan[label] = None if cost is None else (target, n, cost)
             if cost is not None:
                 if cost.runs and (cost.seconds > BUILD_SECONDS_OK or cost.bytes > BUILD_BYTES_OK) and not build:
-                    expensive.append(str(cost))
+                    expensive.append(str(cost) + _free_space(cost.directory))
                 continue
         if require:
             raise ValueError(why)
@@ -199,13 +199,28 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
     return plan
 
 
+def _free_space(directory: Path | None) -> str:
+    """' (N GB free there)' for the nearest existing parent of ``directory``."""
+    import shutil
+
+    p = directory
+    while p is not None and not p.exists() and p != p.parent:
+        p = p.parent
+    if p is None:
+        return ""
+    try:
+        return f" ({shutil.disk_usage(p).free / 1e9:.1f} GB free there)"
+    except OSError:
+        return ""
+
+
 def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool) -> np.ndarray:
     from .enumeration import scale
 
     target, n, cost = plan_entry
     if cost.runs:
         _note(f"building the scale of {cost}")
-    sc = scale(target, n, cache=cache, progress=progress)
+    sc = scale(target, n, cache=cache, progress=progress and bool(cost.runs))
     return np.asarray(sc.phi_runs(rel_binary[..., :n]), dtype=float)
 
 
@@ -400,7 +415,7 @@ def scale(measure_name, depth, build_scales, cache, progress):
     target, n, cost = plan[m.key]
     if cost.runs:
         _note(f"building the scale of {cost}")
-    sc = make_scale(target, n, cache=cache, progress=progress)
+    sc = make_scale(target, n, cache=cache, progress=progress and bool(cost.runs))
     click.echo(f"measure      {m.key}  ({m!r})")
     click.echo(f"run length   N = {depth}: {sc.n_runs:,} runs" + (f" (scale of {target.key} at N = {n})"
                                                                      if n != depth else ""))
