@@ -103,6 +103,12 @@ def test_bad_measure_and_bad_depth(trec):
     assert r.exit_code == 1 and "unknown measure 'FOO'" in r.output
     r = CliRunner().invoke(main, ["scale", "--measure", "AP", "--depth", "0"])
     assert r.exit_code == 2
+    assert r.stderr.strip().splitlines() == [
+        "irscales: error: Invalid value for '--depth': 0 is not in the range x>=1. (see irscales scale --help)"]
+    r = CliRunner().invoke(main, ["scores", str(rundir), "--qrels", str(qrels), "--on-no-relevant", "drop"])
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1 and "'keep'" in r.stderr
+    r = CliRunner().invoke(main, ["nonsense"])
+    assert r.exit_code == 2 and r.stderr.startswith("irscales: error: No such command 'nonsense'")
 
 
 def _readme_commands() -> list[str]:

@@ -290,6 +290,7 @@ def test_dcg_float_ties_are_the_swap_plateau():
     ("P@0", "k >= 1"), ("P_0", "k >= 1"), ("AP@0", "k >= 1"), ("Succ@0", "k >= 1"), ("P(k=-3)", "k >= 1"),
     ("DCG_b00", "b > 1"), ("DCG(base=-2)", "b > 1"), ("DCG_b01", "b > 1"), ("nDCG_b1", "b > 1"),
     ("DCG(base='x')", "b > 1"), ("NDCG(discount='log3')", "'jk' or 'log2p1'"),
+    ("NDCG(base=10, discount='log2p1')", "leave base=2"),
     ("RBP(p=1)", "0 < p < 1"), ("RBP(p=0)", "0 < p < 1"), ("RBP_p00", "0 < p < 1"), ("gRBP(p=2)", "0 < p < 1"),
     ("ERR(max_grade=0)", "max_grade >= 1"), ("GP(max_gain=0)", "max_gain > 0"), ("SBTO(c=0)", "c >= 1"),
     ("RBP(rel=2, p=0.8)", "rel=1"), ("AP(k=3)", "no parameter 'k'"), ("AP@x", "integer"),
@@ -370,3 +371,25 @@ def test_whole_run_names_against_pytrec_eval():
         for name, key in names.items():
             got = M.parse(name)(whole[None], rb=rb, ideal=ideal)[0]
             assert got == pytest.approx(res[t][key], abs=1e-12), (name, t)
+
+
+_MEASURE_STRATEGY = st.one_of(
+    st.builds(M.RBP, p=st.sampled_from([0.3, 0.5, 0.8, 0.95])),
+    st.builds(M.DCG, base=st.integers(2, 12), gains=st.sampled_from(["binary", "graded"])),
+    st.builds(M.NDCG, base=st.integers(2, 12), gains=st.sampled_from(["binary", "graded"])),
+    st.builds(M.NDCG, discount=st.just("log2p1"), gains=st.sampled_from(["binary", "graded"])),
+    st.builds(M.P, k=st.one_of(st.none(), st.integers(1, 100))),
+    st.builds(M.ERR, max_grade=st.integers(1, 4)),
+    st.builds(M.Cut, st.sampled_from([M.AP(), M.RR(), M.R(), M.NDCG(discount="log2p1", gains="graded")]),
+              st.integers(1, 1000)),
+    st.sampled_from([M.AP(), M.RR(), M.F1(), M.RPrec(), M.SP(), M.R()]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_MEASURE_STRATEGY, min_size=1, max_size=5), st.sampled_from([",", ", ", " ,"]))
+def test_parse_list_reads_back_any_list_of_reprs_and_keys(ms, sep):
+    assert M.parse_list(sep.join(repr(m) for m in ms)) == ms
+    named = [m for m in ms if not isinstance(m, M.ERR)]  # the paper name ERR does not carry max_grade
+    if named:
+        assert M.parse_list(sep.join(m.key for m in named)) == named

@@ -42,10 +42,20 @@ class _Fail(click.ClickException):
         click.echo(f"irscales: error: {self.format_message()}", err=True)
 
 
+class _Usage(click.UsageError):
+    """A bad option or argument: one line too, pointing at --help (exit code 2, as click's)."""
+
+    def show(self, file=None):
+        sub = f" {self.ctx.info_name}" if self.ctx is not None and self.ctx.parent is not None else ""
+        click.echo(f"irscales: error: {_one_line(self)} (see irscales{sub} --help)", err=True)
+
+
 def _one_line(e: BaseException) -> str:
     """The message of an expected error, on one line."""
     if isinstance(e, KeyError) and e.args:
         msg = str(e.args[0])
+    elif isinstance(e, click.ClickException):
+        msg = e.format_message()
     elif isinstance(e, OSError) and e.filename is not None:
         msg = f"{e.filename}: {e.strerror or e}"
         if _under_cache(e.filename):
@@ -83,6 +93,10 @@ class _Cli(click.Group):
                 warnings.simplefilter("default")
                 warnings.showwarning = lambda message, *a, **k: _note(f"warning: {message}")
                 return super().invoke(ctx)
+        except click.UsageError as e:
+            if isinstance(e, _Usage):
+                raise
+            raise _Usage(e.format_message(), e.ctx) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except (ValueError, KeyError, OSError, MemoryError, NotImplementedError, OverflowError,

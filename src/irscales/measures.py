@@ -489,6 +489,8 @@ class DCG(Measure):
         if isinstance(b, bool) or not isinstance(b, (int, float, np.number)) or not math.isfinite(b) or not b > 1:
             raise ValueError(f"{self.family} needs a log base b > 1 (e.g. {self.family}_b02 or "
                              f"{self.family}(base=10)), got base={b!r}")
+        if self.discount == "log2p1" and b != 2:  # one measure, one name: the discount is 1/log2(i + 1)
+            raise ValueError(f"the log2p1 discount is 1/log2(i + 1) whatever the base; leave base=2, got base={b!r}")
 
     @property
     def key(self) -> str:
