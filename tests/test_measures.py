@@ -343,6 +343,14 @@ def test_cut_pads_short_runs_and_keeps_the_topic():
         M.Cut(M.P(), 3)
 
 
+def test_gp_and_grbp_refuse_gains_above_max_gain():
+    for m in (M.GP(), M.GRBP(p=0.5)):
+        with pytest.raises(ValueError, match="max_gain=2"):
+            m(np.array([0, 2, 1]))
+        with pytest.raises(ValueError, match="max_gain=2"):
+            m.exact(np.array([0, 2, 1]))
+
+
 def test_err_refuses_grades_above_max_grade():
     """ERR(max_grade=1) on grade 3 would give R_i = 7/2 > 1: a silent wrong number."""
     with pytest.raises(ValueError, match=r"ERR\(max_grade=3\)"):

@@ -68,6 +68,13 @@ def _check_positive(cls: str, name: str, x) -> None:
         raise ValueError(f"{cls} needs {name} > 0 (the highest gain of the qrels), got {name}={x!r}")
 
 
+def _check_gain_bound(m: "Measure", top) -> None:
+    """Gains above ``max_gain`` would push a normalised measure above 1: say so instead."""
+    if top > m.max_gain:
+        raise ValueError(f"{m!r} got gain {top}: pass max_gain >= the highest grade of the qrels "
+                         f"(e.g. max_gain={top})")
+
+
 def _check_grades(cls: str, name: str, x) -> None:
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
         raise ValueError(f"{cls} needs an integer {name} >= 1 (the highest relevance grade), got {name}={x!r}")
@@ -277,9 +284,11 @@ class GP(Measure):
         _check_positive("gP", "max_gain", self.max_gain)
 
     def _compute(self, rel, rb=None, ideal=None):
+        _check_gain_bound(self, rel.max(initial=0))
         return rel.sum(-1) / (self.max_gain * rel.shape[-1])
 
     def _exact_one(self, row, rb):
+        _check_gain_bound(self, max(row, default=0))
         return sum((_frac(x) for x in row), Fraction(0)) / (_frac(self.max_gain) * len(row))
 
 
@@ -443,10 +452,12 @@ class GRBP(Measure):
         return f"gRBP_{_pkey(self.p)}"
 
     def _compute(self, rel, rb=None, ideal=None):
+        _check_gain_bound(self, rel.max(initial=0))
         w = (1 - self.p) * self.p ** np.arange(rel.shape[-1])
         return _seq_dot(rel / self.max_gain, w)
 
     def _exact_one(self, row, rb):
+        _check_gain_bound(self, max(row, default=0))
         p, g = _frac(self.p), _frac(self.max_gain)
         return (1 - p) * sum((_frac(x) / g * p**i for i, x in enumerate(row)), Fraction(0))
 
