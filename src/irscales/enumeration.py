@@ -1345,6 +1345,8 @@ class BuildCost:
 
 
 def _human_seconds(s: float) -> str:
+    if s < 1:
+        return "under 1 s"
     return f"{s:.0f} s" if s < 120 else f"{s / 60:.0f} min" if s < 7200 else f"{s / 3600:.1f} h"
 
 
