@@ -43,7 +43,7 @@ __all__ = ["MEASURE_NAMES", "fer17_measures", "score_matrices", "INTEGER_SCALE",
            "SOURCE_NAMES", "qualitative_anova_items", "recompute_published_anova", "PRINTED_NOTE",
            "printed_pair_effects", "printed_romp_items", "printed_rq2_items", "printed_anova_class_items",
            "printed_marginal_changes", "RATIO_CLAIMS", "RATIO_READING", "printed_ratio_items",
-           "printed_ordering_items", "plot_pair_effects"]
+           "printed_ordering_items", "plot_pair_effects", "printed_input_items"]
 
 #: The Fer17 §3.3 measures we implement, in the paper's order (Twist left out: see the module docstring).
 MEASURE_NAMES = ("AP", "P@10", "R-prec", "RBP", "nDCG", "nDCG@20", "ERR")
@@ -533,3 +533,33 @@ def plot_pair_effects(effects, title: str = ""):
         fig.suptitle(title, fontsize="medium")
     fig.tight_layout()
     return fig
+
+
+def printed_input_items(published) -> tuple[dict[str, object], dict[str, float], dict[str, str]]:
+    """Everything of Fer17 that follows from numbers the paper itself prints, in one place: the
+    ANOVA columns (:func:`recompute_published_anova`), §4.2.5 and §6.2.5 (:func:`printed_romp_items`),
+    §5.2.2 (:func:`printed_rq2_items`), significance and ω² classes
+    (:func:`printed_anova_class_items`), §4.2.3's percentage differences
+    (:func:`printed_marginal_changes`), the ratio claims (:func:`printed_ratio_items`) and the
+    stated orderings (:func:`printed_ordering_items`). Returns (item -> value, item -> tolerance,
+    item -> note); every note starts with :data:`PRINTED_NOTE` and ends with the item's CSV note."""
+    csv_notes = {str(r.item): str(r.note) for r in published.itertuples(index=False)}
+    values: dict[str, object] = {}
+    tol: dict[str, float] = {}
+    what: dict[str, str] = {}
+
+    def add(vals, tolerances, source):
+        values.update(vals)
+        tol.update(tolerances)
+        what.update({k: source for k in vals})
+
+    add(*recompute_published_anova(published), "SS, DF and F of Tables 2, 3, 7, 8")
+    add(printed_romp_items(published), {}, "Tables 4 and 9 (ties broken by order of appearance)")
+    add(printed_rq2_items(published), {}, "Tables 5 and 6")
+    add(printed_anova_class_items(published), {}, "p-values and ω² of Tables 2, 3, 7, 8")
+    add(*printed_marginal_changes(published), "marginal means of §4.2.3")
+    add(*printed_ratio_items(published), "ω² of Tables 2, 3, 7, 8")
+    add(printed_ordering_items(published), {}, "Tables 2, 3, 4, 7, 8")
+    notes = {k: f"{PRINTED_NOTE} {src}" + (f"; {csv_notes[k]}" if csv_notes.get(k) else "")
+             for k, src in what.items()}
+    return values, tol, notes
