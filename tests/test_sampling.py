@@ -433,7 +433,7 @@ def test_printed_items_from_fer17_tables():
     assert len(cls) == 2 * (6 + 6 + 5 + 5)
     assert all(published.matches(printed[k], v) for k, v in cls.items())
     rq2 = fer17.printed_rq2_items(pub)
-    assert all(published.matches(printed[k], v) for k, v in rq2.items()) and len(rq2) == 12
+    assert all(published.matches(printed[k], v) for k, v in rq2.items()) and len(rq2) == 14
     ratios, tol = fer17.printed_ratio_items(pub)
     bad = sorted(k for k, v in ratios.items() if not published.matches(printed[k], v, tol.get(k)))
     # §6.2.2 "about 25 times": Table 7 / Table 2 ω² is 0.5686 / 0.0283 = 20.1 (τ_AP: 26.3 holds)

@@ -391,10 +391,15 @@ def printed_romp_items(published) -> dict[str, float]:
 def printed_rq2_items(published, cell: tuple[int, int] = (50, 100)) -> dict[str, float]:
     """§5.2.2 from the printed Tables 5 (τ) and 6 (τ_AP): the grand mean of each row kind (tauCorr,
     apCorr, RMSE) over all (t, s) cells, and the values of the cell (t, s) = ``cell`` that the text
-    and Fig. 9 discuss. Items ``s5.2.2/<resp>/grand/<stat>`` and ``s5.2.2/<resp>/t<t>_s<s>/<stat>``."""
+    and Fig. 9 discuss, plus the swaps that cell's tauCorr implies (1 − 2·swaps/C(n, 2), n the pairs
+    of Table 4). Items ``s5.2.2/<resp>/grand/<stat>`` and ``s5.2.2/<resp>/t<t>_s<s>/<stat>``."""
     val = _printed_values(published)
+    n_pairs = len(printed_pair_effects(published, "table4"))
     out = {}
     for tab, resp in (("table5", "tau"), ("table6", "tau_ap")):
+        t, s = cell
+        # tauCorr of two strict RoMP is 1 − 2·swaps/C(n, 2): the swaps the text counts in Fig. 9
+        out[f"s5.2.2/{resp}/t{t}_s{s}/swaps"] = (1.0 - val[f"{tab}/t{t}/s{s}/tauCorr"]) * n_pairs * (n_pairs - 1) / 4
         for stat in ("tauCorr", "apCorr", "RMSE"):
             cells = [v for k, v in val.items() if k.startswith(f"{tab}/") and k.endswith(f"/{stat}")]
             if not cells:
