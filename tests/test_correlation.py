@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from irscales.correlation import (
-    kendall_counts, kendall_tau, measure_pair_taus, overall_tau, rank_codes, system_means, tau_ap,
+    break_ties_by_order, kendall_counts, kendall_tau, measure_pair_taus, overall_tau, rank_codes, system_means, tau_ap,
     tau_ap_symmetric, topic_by_topic_tau,
 )
 
@@ -327,3 +327,64 @@ def test_tau_ap_average_without_ties_is_plain_and_hand_case():
     assert tau_ap([3, 2, 1], [5, 4, 4], ties="average") == pytest.approx(0.75)
     with pytest.raises(ValueError, match="ties must be"):
         tau_ap([1, 2], [2, 1], ties="random")
+
+
+# --------------------------------------------------------------------------- ties broken by order (Fer17 §4.2.5)
+
+
+def test_ties_broken_by_order_hand_worked():
+    # Systems a, b, c, d. x = a > b > c > d; y ties b and c above a: y = (2, 3, 3, 1).
+    x, y = [4, 3, 2, 1], [2, 3, 3, 1]
+    # By order of appearance b (earlier) goes above c: y scores become b 3, c 2, a 1, d 0.
+    assert break_ties_by_order(y).tolist() == [1, 3, 2, 0]
+    # y's order b, c, a, d against x: discordant (a,b), (a,c); Q = 2 of 6 pairs, τ = 1 − 2·2/6 = 1/3.
+    assert kendall_tau(x, y, ties="order") == pytest.approx(1 / 3)
+    # τ_b on the raw scores: P = 3 (ad, bd, cd), Q = 2, U = 1 (bc tied in y only): 1/sqrt(6·5).
+    assert kendall_tau(x, y) == pytest.approx(1 / math.sqrt(30))
+    # τ_AP(x ref, y other), y order b, c, a, d: C(2)=1 (b above c in x), C(3)=0, C(4)=3
+    # -> 2/3 (1/1 + 0/2 + 3/3) − 1 = 1/3. Breaking the tie c above b instead: C = 0, 0, 3 -> −1/3;
+    # the average over both tie-breakings is 0.
+    assert tau_ap(x, y, ties="order") == pytest.approx(1 / 3)
+    assert tau_ap(x, y, ties="average") == pytest.approx(0.0, abs=1e-12)
+    # Tie in the reference: y ref = (2, 3, 3, 1) read as b, c, a, d; other x order a, b, c, d:
+    # C(2)=0 (a not above b in ref), C(3)=1 (b above c), C(4)=3 -> 2/3 (0 + 1/2 + 1) − 1 = 0;
+    # the other tie-breaking gives C = 0, 0, 3 -> −1/3; average −1/6.
+    assert tau_ap(y, x, ties="order") == pytest.approx(0.0, abs=1e-12)
+    assert tau_ap(y, x, ties="average") == pytest.approx(-1 / 6)
+
+
+def test_ties_broken_by_order_vectorised_and_exact():
+    rows = np.array([[1.0, 2.0, 2.0, 0.5], [3.0, 3.0, 3.0, 3.0]])
+    np.testing.assert_array_equal(break_ties_by_order(rows), [[1, 3, 2, 0], [3, 2, 1, 0]])
+    # Fractions: 1/3 and 2/6 are the same value, so a tie broken by order, not by float rounding
+    np.testing.assert_array_equal(break_ties_by_order(np.array([Fr(1, 3), Fr(2, 6), Fr(1, 2)], dtype=object)),
+                                  [1, 0, 2])
+    # without ties every convention agrees
+    rng = np.random.default_rng(3)
+    a, b = rng.permutation(9).astype(float), rng.permutation(9).astype(float)
+    assert kendall_tau(a, b, ties="order") == pytest.approx(kendall_tau(a, b))
+    assert tau_ap(a, b, ties="order") == pytest.approx(tau_ap(a, b))
+    with pytest.raises(ValueError, match="ties must be"):
+        kendall_tau(a, b, ties="average")
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.integers(2, 6).flatmap(lambda s: hs.tuples(hs.lists(hs.integers(0, 2), min_size=s, max_size=s),
+                                                      hs.lists(hs.integers(0, 3), min_size=s, max_size=s))))
+def test_order_tie_breaking_is_the_stable_sort_ranking(pair):
+    # brute force: rank by a stable descending sort (Python's sorted is stable), then plain τ / τ_AP
+    x, y = pair
+    s = len(x)
+
+    def stable_scores(v):
+        order = sorted(range(s), key=lambda i: -v[i])
+        out = [0] * s
+        for pos, i in enumerate(order):
+            out[i] = s - 1 - pos
+        return out
+
+    xs, ys = stable_scores(x), stable_scores(y)
+    assert break_ties_by_order(x).tolist() == xs
+    q = sum(1 for i, j in itertools.combinations(range(s), 2) if (xs[i] - xs[j]) * (ys[i] - ys[j]) < 0)
+    assert kendall_tau(x, y, ties="order") == pytest.approx(1 - 2 * q / (s * (s - 1) / 2))
+    assert tau_ap(x, y, ties="order") == pytest.approx(float(brute_tau_ap(xs, ys)))

@@ -280,12 +280,53 @@ def test_romp_comparison_hand_cases():
     idx = ["p1", "p2", "p3", "p4"]
     x = pd.Series([0.9, 0.8, 0.7, 0.6], index=idx)
     same = sampling.romp_comparison(x, x - 0.1)  # translated curve: same RoMP, RMSE 0
-    assert same == pytest.approx({"tauCorr": 1.0, "apCorr": 1.0, "RMSE": 0.0})
+    assert same == pytest.approx({"tauCorr": 1.0, "apCorr": 1.0, "swaps": 0, "RMSE": 0.0})
     swap = sampling.romp_comparison(x, pd.Series([0.8, 0.9, 0.7, 0.6], index=idx))
     # one discordant pair of 6: τ = (5 − 1)/6; τ_AP: C = (0, 2, 3) → 2/3 (0 + 1 + 1) − 1 = 1/3
     assert swap["tauCorr"] == pytest.approx(4 / 6)
     assert swap["apCorr"] == pytest.approx(1 / 3)
     assert swap["RMSE"] == pytest.approx(math.sqrt(2 * 0.1 ** 2 / 4))
+    assert swap["swaps"] == 1
+
+
+def test_romp_comparison_breaks_ties_by_order_as_fer17():
+    # Four measure pairs a, b, c, d. RoMP x: a > b > c > d. y ties b and c (like Table 4's τ_AP tie
+    # at 0.8125): y = (0.2, 0.3, 0.3, 0.1). By order of appearance b stays above c, so y's RoMP is
+    # b, c, a, d: discordant pairs (a,b) and (a,c) -> swaps = 2, tauCorr = 1 − 2·2/6 = 1/3;
+    # apCorr (x reference), positions of y: C(2) = 1, C(3) = 0, C(4) = 3 -> 2/3 (1 + 0 + 1) − 1 = 1/3.
+    # Averaged ties instead: τ_b = (3 − 2)/sqrt(6·5) = 1/√30 and τ_AP = (1/3 + (−1/3))/2 = 0.
+    idx = ["a", "b", "c", "d"]
+    x = pd.Series([0.4, 0.3, 0.2, 0.1], index=idx)
+    y = pd.Series([0.2, 0.3, 0.3, 0.1], index=idx)
+    order = sampling.romp_comparison(x, y)
+    assert order["tauCorr"] == pytest.approx(1 / 3) and order["apCorr"] == pytest.approx(1 / 3)
+    assert order["swaps"] == 2
+    avg = sampling.romp_comparison(x, y, ties="average")
+    assert avg["tauCorr"] == pytest.approx(1 / math.sqrt(30)) and avg["apCorr"] == pytest.approx(0.0, abs=1e-12)
+    assert avg["RMSE"] == order["RMSE"]
+    # the tie in the reference RoMP: y as reference, b above c; x's positions: C = 0, 1, 3 ->
+    # 2/3 (0 + 1/2 + 1) − 1 = 0 (averaged: −1/6)
+    assert sampling.romp_comparison(y, x)["apCorr"] == pytest.approx(0.0, abs=1e-12)
+    assert sampling.romp_comparison(y, x, ties="average")["apCorr"] == pytest.approx(-1 / 6)
+    with pytest.raises(ValueError, match="ties must be"):
+        sampling.romp_comparison(x, y, ties="random")
+
+
+def test_romp_comparison_reproduces_fer17_printed_4_2_5_and_6_2_5():
+    # From the printed Tables 4 and 9 (data/published/fer17.csv): tie-by-order gives §4.2.5's and
+    # §6.2.5's printed tauCorr / apCorr; averaged ties do not (0.9775 / 0.8938 for §4.2.5).
+    from irscales import published
+
+    pub = published.load("fer17")
+    got = fer17.printed_romp_items(pub)
+    printed = dict(zip(pub.item, pub.value))
+    for item in ("s4.2.5/tauCorr", "s4.2.5/apCorr", "s4.2.5/romp_swaps", "s4.2.5/RMSE",
+                 "s6.2.5/tau/tauCorr", "s6.2.5/tau/apCorr", "s6.2.5/tau_ap/tauCorr", "s6.2.5/tau_ap/apCorr"):
+        assert published.matches(printed[item], got[item]), item
+    t4 = fer17.printed_pair_effects(pub, "table4")
+    avg = sampling.romp_comparison(t4["tau"], t4["tau_ap"], ties="average")
+    assert not published.matches(printed["s4.2.5/tauCorr"], avg["tauCorr"])
+    assert not published.matches(printed["s4.2.5/apCorr"], avg["apCorr"])
 
 
 def test_pair_table_layout():
@@ -361,3 +402,45 @@ def test_p10_ranking_keys_order_like_exact_fraction_means(hits):
         for b in range(5):
             assert (keys[a] < keys[b]) == (exact[a] < exact[b])
             assert (keys[a] == keys[b]) == (exact[a] == exact[b])
+
+
+def _mini_published(rows) -> pd.DataFrame:
+    return pd.DataFrame([(i, "", "", v, "trec", "") for i, v in rows],
+                        columns=["item", "location", "context", "value", "kind", "note"])
+
+
+def test_printed_marginal_changes_hand_case():
+    pub = _mini_published([("s4.2.3/tau/t=10", "0.5000"), ("s4.2.3/tau/t=30", "0.6000"),
+                           ("s4.2.3/tau_ap/s=10", "0.8000"), ("s4.2.3/tau_ap/s=50", "0.7800"),
+                           ("s4.2.3/change/tau/t=30_vs_t=10", "20.00%"),
+                           ("s4.2.3/change/tau_ap/s=50_vs_s=10", "2.50%")])
+    val, tol = fer17.printed_marginal_changes(pub)
+    assert val["s4.2.3/change/tau/t=30_vs_t=10"] == pytest.approx(20.0)      # 0.1 / 0.5
+    assert val["s4.2.3/change/tau_ap/s=50_vs_s=10"] == pytest.approx(2.5)    # |−0.02| / 0.8, a magnitude
+    # means rounded to 4 decimals: 100 (0.00005/0.5 + 0.00005·0.6/0.25) = 0.022, plus 0.005
+    assert tol["s4.2.3/change/tau/t=30_vs_t=10"] == pytest.approx(0.022 + 0.005)
+
+
+def test_printed_items_from_fer17_tables():
+    from irscales import published
+
+    pub = published.load("fer17")
+    printed = dict(zip(pub.item, pub.value))
+    cls = fer17.printed_anova_class_items(pub)
+    assert cls["table2/Measure Pair*Topic Size/effect_class"] == "small"      # printed ω² 0.0283
+    assert cls["table8/Corpus/effect_class"] == "medium"                      # printed ω² 0.0634
+    assert cls["table2/Measure Pair*System Size/significant"] == "no"         # printed p 1.0000
+    assert len(cls) == 2 * (6 + 6 + 5 + 5)
+    assert all(published.matches(printed[k], v) for k, v in cls.items())
+    rq2 = fer17.printed_rq2_items(pub)
+    assert all(published.matches(printed[k], v) for k, v in rq2.items()) and len(rq2) == 14
+    ratios, tol = fer17.printed_ratio_items(pub)
+    bad = sorted(k for k, v in ratios.items() if not published.matches(printed[k], v, tol.get(k)))
+    # §6.2.2 "about 25 times": Table 7 / Table 2 ω² is 0.5686 / 0.0283 = 20.1 (τ_AP: 26.3 holds)
+    assert bad == ["s6.2.2/ratio/pair_topic_set_over_pair_topic_size/tau"]
+    assert ratios[bad[0]] == pytest.approx(0.5686 / 0.0283)
+    assert set(fer17.printed_ordering_items(pub).values()) == {"yes"}
+    fig = fer17.plot_pair_effects(fer17.printed_pair_effects(pub, "table9"), title="t")
+    assert len(fig.axes) == 2 and len(fig.axes[0].lines[0].get_xdata()) == 28
+    import matplotlib.pyplot as plt
+    plt.close(fig)

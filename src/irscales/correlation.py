@@ -29,7 +29,8 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 __all__ = [
-    "rank_codes", "system_means", "KendallCounts", "kendall_counts", "kendall_tau", "overall_tau",
+    "rank_codes", "break_ties_by_order", "system_means", "KendallCounts", "kendall_counts", "kendall_tau",
+    "overall_tau",
     "topic_by_topic_tau", "tau_ap", "tau_ap_symmetric", "measure_pair_taus",
 ]
 
@@ -64,6 +65,27 @@ def rank_codes(values: ArrayLike) -> np.ndarray:
         raise ValueError(f"scores contain NaN (first at index {where}); a missing score cannot be ranked")
     _, inv = np.unique(a, return_inverse=True)
     return inv.reshape(a.shape).astype(np.int64)
+
+
+def break_ties_by_order(values: ArrayLike) -> np.ndarray:
+    """Strict integer scores (larger = better) that keep the order of ``values`` and break each tie
+    by order of appearance: of two equal values, the one earlier on the last axis ranks higher.
+
+    This is what ranking by a stable descending sort does (MATLAB's ``sort(x, 'descend')`` is
+    stable), and it is how Fer17 ranks measure pairs before computing tauCorr and apCorr (§4.2.5):
+    with it, Table 4's τ_AP tie at 0.8125 gives the printed tauCorr = 0.9735 and apCorr = 0.8815;
+    averaging over the tie does not (0.9775 and 0.8938). Vectorised over leading axes: ``(..., S)``
+    gives ``(..., S)`` with the values S − 1 (top) down to 0 in every row.
+    """
+    a = _ordinal(values, "ranking", min_systems=1)
+    s = a.shape[-1]
+    flat = a.reshape(-1, s)
+    if not np.issubdtype(flat.dtype, np.floating):
+        flat = flat.astype(np.int64)
+    order = np.argsort(-flat, axis=-1, kind="stable")  # descending, equal values keep their order
+    out = np.empty(flat.shape, dtype=np.int64)
+    np.put_along_axis(out, order, np.broadcast_to(np.arange(s - 1, -1, -1), flat.shape).copy(), axis=-1)
+    return out.reshape(a.shape)
 
 
 def _ordinal(values, what: str, min_systems: int = 2) -> np.ndarray:
@@ -249,7 +271,7 @@ def kendall_counts(x: ArrayLike, y: ArrayLike,
     return KendallCounts(*(c.reshape(lead) for c in out))
 
 
-def kendall_tau(x: ArrayLike, y: ArrayLike) -> np.ndarray | float:
+def kendall_tau(x: ArrayLike, y: ArrayLike, ties: Literal["b", "order"] = "b") -> np.ndarray | float:
     r"""Kendall's τ between two rankings, exactly as FFF21 §3.3 and Fer17 eq. (1) define it.
 
     .. math:: \tau(X, Y) = \frac{P - Q}{\sqrt{(P + Q + T)(P + Q + U)}}
@@ -262,9 +284,18 @@ def kendall_tau(x: ArrayLike, y: ArrayLike) -> np.ndarray | float:
     ("the number of ties, respectively, in the first and in the second ranking") is the textbook
     description of τ_b, so τ_b it is.
 
+    ``ties="order"`` first breaks every tie of each ranking by order of appearance
+    (:func:`break_ties_by_order`), so τ = 1 − 2Q/C(S, 2) with Q the discordant pairs: Fer17's
+    tauCorr between two Rankings of Measure Pairs (§4.2.5).
+
     Vectorised: ``x``, ``y`` of shape ``(..., S)`` give τ of shape ``(...)`` (a float for 1-D
     input). NaN where one ranking has all systems tied (τ is undefined there).
     """
+    if ties not in ("b", "order"):
+        raise ValueError(f"ties must be 'b' or 'order', got {ties!r}")
+    if ties == "order":
+        x, y = _pair(x, y)
+        x, y = break_ties_by_order(x), break_ties_by_order(y)
     tau = kendall_counts(x, y).tau
     return float(tau) if np.ndim(tau) == 0 else tau
 
@@ -334,7 +365,7 @@ def _tau_ap_average(rr: np.ndarray, oo: np.ndarray) -> np.ndarray:
 
 
 def tau_ap(reference: ArrayLike, other: ArrayLike,
-           ties: Literal["raise", "average"] = "raise") -> np.ndarray | float:
+           ties: Literal["raise", "average", "order"] = "raise") -> np.ndarray | float:
     r"""AP correlation τ_AP of ``other`` with ``reference`` as the reference ranking (Fer17 eq. 2).
 
     .. math:: \tau_{AP}(Y, X) = \frac{2}{m - 1} \sum_{i=2}^{m} \frac{C(i)}{i - 1} - 1
@@ -350,13 +381,17 @@ def tau_ap(reference: ArrayLike, other: ArrayLike,
     ``ValueError`` naming the first ranking with tied systems. ``ties="average"`` returns the
     average of τ_AP over all ways of breaking the ties of both rankings uniformly at random — what
     Fer17 §2.2 reports its ref. [71] estimating by sampling orders — computed exactly in closed form
-    (see ``_tau_ap_average``); without ties it equals the plain τ_AP.
+    (see ``_tau_ap_average``); without ties it equals the plain τ_AP. ``ties="order"`` breaks the
+    ties of both rankings by order of appearance (:func:`break_ties_by_order`), Fer17's apCorr
+    convention (§4.2.5).
 
     Vectorised: ``(..., S)`` arrays give ``(...)``.
     """
-    if ties not in ("raise", "average"):
-        raise ValueError(f"ties must be 'raise' or 'average', got {ties!r}")
+    if ties not in ("raise", "average", "order"):
+        raise ValueError(f"ties must be 'raise', 'average' or 'order', got {ties!r}")
     ref, oth = _pair(reference, other)
+    if ties == "order":
+        ref, oth = break_ties_by_order(ref), break_ties_by_order(oth)
     s = ref.shape[-1]
     lead = ref.shape[:-1]
     rr, oo = ref.reshape(-1, s), oth.reshape(-1, s)
@@ -389,7 +424,7 @@ def tau_ap(reference: ArrayLike, other: ArrayLike,
 
 
 def tau_ap_symmetric(x: ArrayLike, y: ArrayLike,
-                     ties: Literal["raise", "average"] = "raise") -> np.ndarray | float:
+                     ties: Literal["raise", "average", "order"] = "raise") -> np.ndarray | float:
     """Symmetric τ_AP of Yilmaz et al. (2008): the average of τ_AP(x, y) and τ_AP(y, x)."""
     res = (np.asarray(tau_ap(x, y, ties)) + np.asarray(tau_ap(y, x, ties))) / 2.0
     return float(res) if res.ndim == 0 else res

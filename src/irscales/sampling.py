@@ -41,7 +41,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .correlation import kendall_tau, tau_ap
+from .correlation import break_ties_by_order, kendall_counts, kendall_tau, tau_ap
 from .fer17 import INTEGER_SCALE
 
 __all__ = ["TOPIC_SIZES", "SYSTEM_SIZES", "N_SAMPLES", "measure_pairs", "draw_samples", "ranking_keys",
@@ -228,10 +228,22 @@ def rq3_design(collections: Mapping[str, tuple[str, Mapping[str, np.ndarray]]], 
     return _frame(cols)
 
 
-def romp_comparison(x: pd.Series, y: pd.Series) -> dict[str, float]:
+def romp_comparison(x: pd.Series, y: pd.Series, ties: str = "order") -> dict[str, float]:
     """How close two sets of measure-pair correlations are (Fer17 §4.2.5, §5.1, §6.2.5):
     ``tauCorr`` = Kendall's τ and ``apCorr`` = τ_AP (``x`` as the reference) between the two
-    Rankings of Measure Pairs, and ``RMSE`` between the two curves each centred on its mean."""
+    Rankings of Measure Pairs (RoMP), ``swaps`` = the discordant pairs of the two RoMP, and ``RMSE``
+    between the two curves each centred on its mean.
+
+    ``ties="order"`` (default, Fer17's convention): each RoMP is a strict ranking, tied values
+    ordered by their order of appearance in ``x``'s index, as a stable descending sort (MATLAB's
+    ``sort``) leaves them; then tauCorr = 1 − 2·swaps/C(n, 2). It is the reading that reproduces
+    the printed §4.2.5 and §6.2.5 values from Tables 4 and 9 (Table 4 has a τ_AP tie at 0.8125;
+    breaking it the other way, or averaging over it, does not). ``ties="average"``: Kendall's τ_b
+    and τ_AP averaged over random tie-breakings (``swaps`` then counts only pairs strictly
+    discordant in both RoMP).
+    """
+    if ties not in ("order", "average"):
+        raise ValueError(f"ties must be 'order' or 'average', got {ties!r}")
     if not x.index.equals(y.index):
         y = y.reindex(x.index)
     if y.isna().any():
@@ -240,7 +252,13 @@ def romp_comparison(x: pd.Series, y: pd.Series) -> dict[str, float]:
         raise ValueError(f"comparing rankings of measure pairs needs at least 2 pairs, got {len(x)}")
     xv, yv = x.to_numpy(float), y.to_numpy(float)
     rmse = float(np.sqrt(np.mean(((xv - xv.mean()) - (yv - yv.mean())) ** 2)))
-    return {"tauCorr": float(kendall_tau(xv, yv)), "apCorr": float(tau_ap(xv, yv, ties="average")), "RMSE": rmse}
+    if ties == "order":
+        xv, yv = break_ties_by_order(xv), break_ties_by_order(yv)
+        tau, ap = kendall_tau(xv, yv), tau_ap(xv, yv)
+    else:
+        tau, ap = kendall_tau(xv, yv), tau_ap(xv, yv, ties="average")
+    swaps = int(kendall_counts(xv, yv).discordant)
+    return {"tauCorr": float(tau), "apCorr": float(ap), "swaps": swaps, "RMSE": rmse}
 
 
 def rq2_table(data: pd.DataFrame, response: str = "tau") -> pd.DataFrame:
@@ -253,7 +271,8 @@ def rq2_table(data: pd.DataFrame, response: str = "tau") -> pd.DataFrame:
     rows = []
     for (t, s), cell in means.groupby(level=["topics", "systems"]):
         c = cell.droplevel(["topics", "systems"])
-        rows.append({"topics": t, "systems": s, **romp_comparison(c.loc["allQ"], c.loc["no1Q"])})
+        r = romp_comparison(c.loc["allQ"], c.loc["no1Q"])
+        rows.append({"topics": t, "systems": s, **{k: r[k] for k in ("tauCorr", "apCorr", "RMSE")}})
     return pd.DataFrame(rows).set_index(["topics", "systems"])
 
 
