@@ -948,7 +948,7 @@ def plot_fig3(k: int = 6, tie_break: str = "lex"):
     return fig, taus
 
 
-def plot_fig4(s1: Sequence = None, s2: Sequence = None, title: str | None = None):
+def plot_fig4(s1: Sequence | None = None, s2: Sequence | None = None, title: str | None = None):
     """MM23 Fig. 4: two SERPs rank by rank, the running difference Σ(S1 − S2) and the relation at
     every depth (colours as in Fig. 2). Defaults to the Fig. 4 pair (:data:`FIG4_S1`, :data:`FIG4_S2`)."""
     import matplotlib.pyplot as plt
