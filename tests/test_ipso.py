@@ -350,9 +350,9 @@ def test_published_comparison_has_only_the_documented_mismatches(comparison):
     # k ≥ 20: the paper's Monte Carlo estimates sit 28–67 standard errors below the exact values
     assert bad == {"table2/k10/nonsep"} | {f"table2/k{k}/{c}" for k in (20, 50, 100) for c in ("separable", "nonsep")}
     f = comparison.frame.set_index("item")
-    # Part B items (runs: Table 3, Figs 5-8, §3 sign tests) are reproduced by ipso_runs, not here
+    # Part B items (runs: Table 3, Figs 5-8, §3 arithmetic and sign tests) are reproduced by ipso_runs
     part_b = f.index.str.match(r"(table3|fig5|fig6|fig7|fig8a|s3)/")
-    assert part_b.sum() == 44
+    assert part_b.sum() == 51
     assert (f.loc[~part_b, "status"] != "not reproduced").all()
 
 
@@ -405,3 +405,38 @@ def test_enumeration_in_two_processes_gives_the_same_counts():
     one = ipso.enumerate_counts(9, block=5)
     two = ipso.enumerate_counts(9, block=5, workers=2)
     assert (one.counts == two.counts).all()
+
+
+def test_table2_sampling_gap_in_standard_errors():
+    """MM23 Table 2, k ≥ 20: the printed estimates are tens of standard errors of a 10^9-pair sample
+    from the exact values, but within about 2 of a 10^6-pair sample; the notes say so."""
+    counts = ipso.count_categories(100)
+    gap = ipso.table2_sampling_gap(counts, published.load("mm23"))
+    r = gap.loc["table2/k20/separable"]
+    p = float(counts.fractions(20)["separable"])
+    assert r["SE of 1e+09 pairs (points)"] == pytest.approx(100 * (p * (1 - p) / 1e9) ** 0.5)
+    assert r["gap in SE of 1e+09"] == pytest.approx((r["printed %"] - 100 * p) / r["SE of 1e+09 pairs (points)"])
+    big = gap.loc[[f"table2/k{k}/{c}" for k in (20, 50, 100) for c in ("separable", "nonsep")]]
+    assert big["gap in SE of 1e+09"].abs().between(25, 70).all()
+    assert big["gap in SE of 1e+06"].abs().between(0.5, 2.5).all()
+    notes = ipso.table2_notes(gap, counts)
+    assert set(notes) == {*big.index, "table2/k10/nonsep"}  # exactly the items that differ
+    assert "standard errors of a 10^9-pair sample" in notes["table2/k50/separable"]
+    assert "344,168 of 4^10" in notes["table2/k10/nonsep"]
+
+
+def test_jones_lists_are_the_nonzero_binary_serps():
+    out = ipso.reproduce_part_a(ipso.count_categories(100))
+    assert out["s6/jones_lists_k10"] == 2**10 - 1
+
+
+def test_plot_fig4_shows_the_relation_at_every_depth():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = ipso.plot_fig4()
+    labels = [t.get_text() for t in fig.axes[2].texts]
+    assert labels == ["="] * 3 + ["ni"] * 5 + ["**"] * 2
+    plt.close(fig)

@@ -329,14 +329,49 @@ def test_trec_files_give_the_same_relations(small, tmp_path):
 
 
 def test_worked_sign_tests_of_the_paper():
-    out = IR.reproduce_part_b(_collection(HAND))
+    out, notes = IR.reproduce_from_printed(published.load("mm23"))
     pub = published.load("mm23").set_index("item")
     assert published.matches(pub.loc["s3/ipso_sign_test/p_81_vs_109", "value"], out["s3/ipso_sign_test/p_81_vs_109"])
     assert out["s3/ipso_sign_test/p_81_vs_145_below_0.01"] == "yes"
-    # the paper prints p ≈ 0.25 for 117 vs 109; the exact two-tailed sign test gives 0.64
+    # the paper prints p ≈ 0.25 for 117 vs 109; the exact two-tailed sign test gives 0.64 (0.32 one-tailed)
     assert not published.matches(pub.loc["s3/ipso_sign_test/p_117_vs_109", "value"],
                                  out["s3/ipso_sign_test/p_117_vs_109"])
     assert out["s3/ipso_sign_test/p_117_vs_109"] == pytest.approx(stats.binomtest(117, 226).pvalue)
+    assert "0.64 two-sided (0.32 one-sided)" in notes["s3/ipso_sign_test/p_117_vs_109"]
+
+
+def test_sign_test_one_sided_against_scipy_and_by_hand():
+    assert IR.sign_test_one_sided(3, 0) == Fraction(1, 8)      # P(X ≥ 3), X ~ B(3, 1/2)
+    assert IR.sign_test_one_sided(1, 2) == Fraction(4, 8)      # P(X ≥ 2) = (3 + 1) / 8
+    assert float(IR.sign_test_one_sided(117, 109)) == pytest.approx(
+        stats.binomtest(117, 226, alternative="greater").pvalue)
+
+
+def test_printed_product_is_evaluated_as_printed():
+    assert IR.printed_product("'Across the set of 110×259=27,390 runs'") == ([110, 259], 1, 28490)
+    assert IR.printed_product("'249×110×109/2=1,492,755 resulting'") == ([249, 110, 109], 2, 1492755)
+    with pytest.raises(ValueError, match="no printed product"):
+        IR.printed_product("no arithmetic here")
+
+
+def test_printed_items_follow_the_published_inputs():
+    """Derived from data/published/mm23.csv, never typed: change an input and the outputs follow."""
+    pub = published.load("mm23")
+    out, notes = IR.reproduce_from_printed(pub)
+    cmp = published.compare("mm23", out, notes=notes, route="printed").frame.set_index("item")
+    for item in ("s3/system_pairs", "table3/serp_pairs", "s3/unjudged/share_with_unjudged",
+                 "fig6/topics_total", "fig6/nonsep_topics"):
+        assert cmp.loc[item, "match"], item
+    # the paper's own product 110×259 is not 27,390: a difference with its checkable reason
+    assert not cmp.loc["s3/unjudged/system_query_runs", "match"]
+    assert out["s3/unjudged/system_query_runs"] == 110 * 259
+    assert "110×249 = 27,390" in notes["s3/unjudged/system_query_runs"]
+    changed = pub.copy()
+    changed.loc[changed["item"] == "s3/setup/systems", "value"] = "4"
+    changed.loc[changed["item"] == "fig6/group2_ns", "value"] = "5"
+    out2, _ = IR.reproduce_from_printed(changed)
+    assert out2["s3/system_pairs"] == 6 and out2["table3/serp_pairs"] == 6 * 249
+    assert out2["s3/ipso_sign_test/p_81_vs_109"] == pytest.approx(stats.binomtest(5, 114).pvalue)
 
 
 def test_simulated_values_never_count_as_reproductions(small):
@@ -354,6 +389,10 @@ def test_simulated_values_never_count_as_reproductions(small):
     real = Collection(**{**small.__dict__, "provenance": "trec: test"})
     keep2, notes2 = IR.split_simulated(real, out, pub)
     assert keep2 == out and notes2 == {}
+    # real runs that are not the paper's (a public collection): analogues, never reproductions
+    keep3, notes3 = IR.split_simulated(real, out, pub, paper_runs=False)
+    assert all(kinds[i] != "trec" for i in keep3) and "table3/k5/equal" in notes3
+    assert all("trec: test analogue" in n for n in notes3.values())
 
 
 def test_fig7_float_scores_decide_as_exact_scores(small):

@@ -19,43 +19,109 @@ def _write_pub(path: Path, rows):
         w.writerows(rows)
 
 
-def test_report_statuses_and_nothing_dropped(tmp_path):
+def _table(tmp_path, paper, pub_rows, files):
+    """Write a published file and comparison files (name -> (values, kwargs of compare)); return
+    item -> (status, route, note) from the report."""
     pub = tmp_path / "pub"
-    pub.mkdir()
-    _write_pub(pub / "mm23.csv", [
+    pub.mkdir(exist_ok=True)
+    _write_pub(pub / f"{paper}.csv", pub_rows)
+    load = published.load(paper, pub / f"{paper}.csv")
+    figs = tmp_path / "figs"
+    for name, (values, kw) in files.items():
+        published.compare(paper, values, published=load, **kw).save(figs / paper / f"{name}.csv")
+    t = report.paper_table(paper, figs, pub).set_index("item")
+    return {i: (r.status, r.route, r.note) for i, r in t.iterrows()}, figs, pub
+
+
+def test_report_statuses_and_nothing_dropped(tmp_path):
+    rows = [
         ["t1/a", "Table 1", "p. 3", "0.8588", "exhaustive", ""],
         ["t1/b", "Table 1", "p. 3", "12", "exhaustive", ""],
         ["t3/x", "Table 3", "p. 9", "0.51", "trec", ""],
-        ["t2/y", "Table 2", "p. 7", "0.25", "exhaustive", ""],
-    ])
-    figs = tmp_path / "figs"
-    comp = published.compare("mm23", {"t1/a": 0.85875, "t1/b": 13, "t3/x": 0.47},
-                             notes={"t1/b": "paper counts one more"}, published=published.load("mm23", pub / "mm23.csv"))
-    comp.save(figs / "mm23" / "published_vs_reproduced.csv")
+        ["t2/y", "Table 2", "p. 7", "0.25", "exhaustive", "needs a figure we cannot read"],
+        ["s3/p", "§3", "p. 8", "0.0499", "example", ""],
+    ]
+    got, figs, pub = _table(tmp_path, "mm23", rows, {"published_vs_reproduced": (
+        {"t1/a": 0.85875, "t1/b": 13, "s3/p": 0.04985},
+        {"notes": {"t1/b": "paper counts one more"}, "route": {"t1/a": "exhaustive", "t1/b": "exhaustive",
+                                                                 "s3/p": "printed"}})})
+    assert {i: s for i, (s, _, _) in got.items()} == {
+        "t1/a": "reproduced exhaustively", "t1/b": "differs", "t3/x": "simulated only",
+        "t2/y": "not attempted", "s3/p": "reproduced from printed inputs"}
+    assert got["t1/b"][2] == "paper counts one more"          # the reason of a difference is shown
+    assert "Robust" in got["t3/x"][2]                         # simulated only names the missing runs
+    assert got["t2/y"][2] == "needs a figure we cannot read"  # not attempted says why
     md, page = report.build(figs, pub)
-    t = report.paper_table("mm23", figs, pub)
-    assert t.set_index("item")["status"].to_dict() == {
-        "t1/a": "reproduced", "t1/b": "differs", "t3/x": "simulated only", "t2/y": "not attempted"}
     text = md.read_text()
-    assert "4 published items" in text and "paper counts one more" in text
-    assert "id='summary'" in page.read_text()
+    assert "5 published items" in text and "paper counts one more" in text
+    line = report.summary_line(report.paper_table("mm23", figs, pub))
+    assert line == ("5 items: reproduced 1 exhaustively, 1 from printed inputs, 0 on real data; 1 differ; "
+                    "1 need runs nobody can share (simulated only); 1 not attempted")
+    assert f"**{report.PAPERS['mm23']}** — {line}" in text     # the one-line summary at the top
+    html = page.read_text()
+    assert "id='summary'" in html and line in html
+    assert text.index(line) < text.index("| item |")
 
 
-def test_simulated_comparisons_never_count_as_reproduced_trec_items(tmp_path):
+def test_real_data_that_disagrees_is_differs_and_never_hidden(tmp_path):
+    rows = [["t3/x", "Table 3", "p. 9", "0.51", "trec", ""], ["t3/y", "Table 3", "p. 9", "0.40", "trec", ""]]
+    got, _, _ = _table(tmp_path, "mm23", rows, {
+        "published_vs_reproduced_simulated": ({"t3/x": 0.51, "t3/y": 0.40}, {"route": "simulated"}),
+        "published_vs_reproduced_real": ({"t3/x": 0.47, "t3/y": 0.40}, {"route": "real", "notes": {
+            "t3/x": "10 of 110 runs"}})})
+    assert got["t3/x"] == ("differs", "real", "10 of 110 runs")
+    assert got["t3/y"][:2] == ("reproduced on real data", "real")
+
+
+def test_route_precedence_most_direct_evidence_wins(tmp_path):
+    rows = [["a", "T", "p", "0.50", "trec", ""], ["b", "T", "p", "0.25", "trec", ""],
+            ["c", "T", "p", "0.75", "trec", ""], ["d", "T", "p", "0.10", "example", ""]]
+    got, _, _ = _table(tmp_path, "fer17", rows, {
+        # simulated agreement on every item; it must lose to any direct evidence
+        "published_vs_reproduced_simulated": ({"a": 0.5, "b": 0.25, "c": 0.75, "d": 0.1}, {"route": "simulated"}),
+        "published_vs_reproduced_printed": ({"a": 0.49, "b": 0.25, "d": 0.1}, {"route": "printed"}),
+        # two direct rows of equal directness that disagree: the disagreement is kept
+        "published_vs_reproduced_real": ({"d": 0.2}, {"route": "real"}),
+    })
+    assert got["a"][:2] == ("differs", "printed")
+    assert got["b"][:2] == ("reproduced from printed inputs", "printed")
+    assert got["c"][:2] == ("simulated only", "simulated")  # a TREC item agreeing on simulated data
+    assert "Grid of Points" in got["c"][2]
+    assert got["d"][:2] == ("differs", "real")
+
+
+def test_rows_without_a_route_are_inferred(tmp_path):
+    """Comparison files written before the route column: file name and note decide."""
+    rows = [["t2/a", "Table 2", "p. 9", "0.50", "trec", ""], ["t2/b", "Table 2", "p. 9", "0.25", "trec", ""],
+            ["t2/c", "Table 2", "p. 9", "0.75", "trec", ""], ["t1/d", "Table 1", "p. 2", "3", "theory", ""]]
     pub = tmp_path / "pub"
     pub.mkdir()
-    _write_pub(pub / "fer17.csv", [
-        ["t2/a", "Table 2", "p. 9", "0.50", "trec", ""],
-        ["t2/b", "Table 2", "p. 9", "0.25", "trec", ""],
-        ["t2/c", "Table 2", "p. 9", "0.75", "trec", ""],
-    ])
+    _write_pub(pub / "fer17.csv", rows)
     load = published.load("fer17", pub / "fer17.csv")
     figs = tmp_path / "figs"
-    published.compare("fer17", {"t2/a": 0.5, "t2/b": 0.25}, published=load, notes={
-        "t2/b": report.RECOMPUTED_PREFIX + " F and DF"}).save(figs / "fer17" / "published_vs_reproduced_simulated.csv")
-    published.compare("fer17", {"t2/c": 0.75}, published=load).save(figs / "fer17" / "published_vs_reproduced.csv")
-    st = report.paper_table("fer17", figs, pub).set_index("item")["status"].to_dict()
-    assert st == {"t2/a": "simulated only", "t2/b": "reproduced", "t2/c": "reproduced"}
+    for name, values, notes in [
+        ("published_vs_reproduced_simulated", {"t2/a": 0.5, "t2/b": 0.25}, {"t2/b": report.RECOMPUTED_PREFIX + " F"}),
+        ("published_vs_reproduced", {"t2/c": 0.75, "t1/d": 3}, {}),
+    ]:
+        frame = published.compare("fer17", values, notes=notes, published=load).frame.drop(columns="route")
+        (figs / "fer17").mkdir(parents=True, exist_ok=True)
+        frame.to_csv(figs / "fer17" / f"{name}.csv", index=False)
+    t = report.paper_table("fer17", figs, pub).set_index("item")
+    assert t["route"].to_dict() == {"t2/a": "simulated", "t2/b": "printed", "t2/c": "simulated", "t1/d": "exhaustive"}
+    assert t["status"].to_dict() == {"t2/a": "simulated only", "t2/b": "reproduced from printed inputs",
+                                     "t2/c": "simulated only", "t1/d": "reproduced exhaustively"}
+
+
+def test_trec_items_whose_runs_are_public_are_not_simulated_only():
+    assert report.missing_runs("fff21", "table5/T08_30/RR/Sign Test/Sig") is None
+    assert "T26" in report.missing_runs("fff21", "table5/T26_30/RR/Sign Test/Sig")
+    status, note = report.item_status("trec", None, "", "fff21", "table2/T08_10/AP")
+    assert status == "not attempted" and "public" in note
+
+
+def test_unknown_route_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="unknown route"):
+        report.row_route({"item": "a", "route": "guessed"}, "published_vs_reproduced", "trec")
 
 
 def test_compare_rejects_unknown_items(tmp_path):
@@ -114,3 +180,4 @@ def test_report_builds_from_stored_outputs(tmp_path):
     tables = [report.paper_table(p, md.parent) for p in report.PAPERS if (published_dir() / f"{p}.csv").exists()]
     assert sum(len(t) for t in tables) == total
     assert all(pd.concat(tables)["status"].isin(report.STATUSES))
+    assert all(f"**{report.PAPERS[p]}** — " in md.read_text() for p in report.PAPERS)

@@ -60,7 +60,7 @@ __all__ = [
     "QSqrt5", "PHI", "golden_rbp_exact", "table1", "TABLE1_METRICS", "fig3_scores",
     "fig3_convention_taus", "axis_order", "axis_tau", "diagonal_blocks", "plot_hasse", "plot_grid",
     "plot_fig3", "reproduce_part_a", "save_figure", "save_table2", "FIG4_S1", "FIG4_S2",
-    "GRADED_EXAMPLE", "TABLE2_DEPTHS",
+    "GRADED_EXAMPLE", "TABLE2_DEPTHS", "plot_fig4", "table2_sampling_gap", "table2_notes", "JONES_K",
 ]
 
 
@@ -948,6 +948,45 @@ def plot_fig3(k: int = 6, tie_break: str = "lex"):
     return fig, taus
 
 
+def plot_fig4(s1: Sequence | None = None, s2: Sequence | None = None, title: str | None = None):
+    """MM23 Fig. 4: two SERPs rank by rank, the running difference Σ(S1 − S2) and the relation at
+    every depth (colours as in Fig. 2). Defaults to the Fig. 4 pair (:data:`FIG4_S1`, :data:`FIG4_S2`)."""
+    import matplotlib.pyplot as plt
+
+    s1 = np.asarray(FIG4_S1 if s1 is None else s1)
+    s2 = np.asarray(FIG4_S2 if s2 is None else s2)
+    r = compare(s1, s2)
+    k = len(s1)
+    depth = np.arange(1, k + 1)
+    rel = [Relation(int(r.at(d))) for d in depth]
+    cumul = np.cumsum(s1.astype(float) - s2.astype(float))
+    fig, (top, mid, bot) = plt.subplots(3, 1, figsize=(7, 4.6), sharex=True,
+                                        gridspec_kw={"height_ratios": [1.2, 2, 0.8]})
+    top.imshow(np.vstack([s1, s2]).astype(float), cmap="Greys", vmin=0, vmax=1.6, aspect="auto",
+               extent=(0.5, k + 0.5, 1.5, -0.5))
+    for i in depth:
+        for row, s in enumerate((s1, s2)):
+            top.text(i, row, f"{s[i - 1]:g}", ha="center", va="center", fontsize=9,
+                     color="white" if s[i - 1] else "black")
+    top.set_yticks([0, 1], ["S1", "S2"])
+    top.set_title(title or "MM23 Fig. 4: comparing two SERPs depth by depth (Algorithm 1)", fontsize=10)
+    mid.bar(depth, cumul, color=["#2c7fb8" if c > 0 else ("#d95f0e" if c < 0 else "0.6") for c in cumul])
+    mid.axhline(0, color="0.3", lw=0.8)
+    mid.set_ylabel("Σ (S1 − S2)")
+    lim = max(1.0, float(np.abs(cumul).max())) + 0.5
+    mid.set_ylim(-lim, lim)
+    bot.imshow(np.array([[int(x) for x in rel]]), cmap=_cmap(), vmin=-0.5, vmax=3.5, aspect="auto",
+               extent=(0.5, k + 0.5, 0.5, -0.5))
+    for i, x in zip(depth, rel):
+        bot.text(i, 0, x.label, ha="center", va="center", fontsize=9,
+                 color="white" if x in (Relation.EQUAL, Relation.NONSEP) else "black")
+    bot.set_yticks([0], ["relation"])
+    bot.set_xticks(depth)
+    bot.set_xlabel("depth k")
+    fig.tight_layout()
+    return fig
+
+
 # ------------------------------------------------------------ published-vs-reproduced (Part A)
 
 FIG4_S1 = (1, 0, 1, 1, 0, 0, 1, 0, 0, 0)
@@ -960,6 +999,8 @@ GRADED_EXAMPLE = {
 """The real-valued gain SERPs of MM23 §4 (ratio scale {0, 0.2, 0.8, 1})."""
 
 TABLE2_DEPTHS = (5, 10, 15, 20, 50, 100)
+JONES_K = 10
+"""Depth of the exhaustive lists of Jones et al. (2015) that MM23 §6 counts (all zeros excluded)."""
 
 
 def diagonal_blocks(grid: np.ndarray, block: np.ndarray) -> int:
@@ -1029,11 +1070,76 @@ def reproduce_part_a(table2: CategoryCounts | None = None) -> dict[str, object]:
     ge = GRADED_EXAMPLE
     for a, b in (("S1", "S2"), ("S1", "S3"), ("S2", "S3")):
         out[f"s4/graded/{a}_vs_{b}"] = Relation(int(compare(ge[a], ge[b]).relation)).words
+    out["s6/jones_lists_k10"] = int((all_serps(JONES_K).sum(1) > 0).sum())
     counts = table2 if table2 is not None else count_categories(max(TABLE2_DEPTHS))
     for k in TABLE2_DEPTHS:
         for col, v in counts.fractions(k).items():
             out[f"table2/k{k}/{col}"] = 100 * float(v)
     return out
+
+
+def table2_sampling_gap(counts: CategoryCounts, published: pd.DataFrame,
+                        samples: Sequence[int] = (10**9, 10**6)) -> pd.DataFrame:
+    """Printed Table 2 against the exact fractions, in standard errors of Monte Carlo samples.
+
+    One row per (k, column) of Table 2 (``published``: ``data/published/mm23.csv``): exact %, printed
+    %, printed − exact (percentage points) and, for each sample size n, that gap in units of the
+    standard error √(p(1−p)/n) of an n-pair estimate at the exact p (MM23 used n = 10^9 for k ≥ 20),
+    and how many of those standard errors the printed rounding (half a unit in the last printed
+    place) can account for.
+    """
+    from .published import _parse_number
+
+    pub = published.set_index("item")
+    rows = []
+    for k in TABLE2_DEPTHS:
+        if k > counts.k:
+            continue
+        exact = counts.fractions(k)
+        for col in ("equal", "separable", "nonsep"):
+            item = f"table2/k{k}/{col}"
+            if item not in pub.index:
+                continue
+            printed, decimals, _ = _parse_number(pub.loc[item, "value"])
+            p = float(exact[col])
+            row = {"item": item, "k": k, "column": col, "exact %": 100 * p, "printed %": printed,
+                   "printed decimals": decimals, "printed − exact (points)": printed - 100 * p}
+            for n in samples:
+                se = 100 * math.sqrt(p * (1 - p) / n)
+                row[f"SE of {n:.0e} pairs (points)"] = se
+                row[f"gap in SE of {n:.0e}"] = (printed - 100 * p) / se if se else float("nan")
+                row[f"rounding in SE of {n:.0e}"] = 0.5 * 10.0 ** -decimals / se if se else float("nan")
+            rows.append(row)
+    return pd.DataFrame(rows).set_index("item")
+
+
+def table2_notes(gap: pd.DataFrame, counts: CategoryCounts, samples: Sequence[int] = (10**9, 10**6)) -> dict[str, str]:
+    """Notes for the Table 2 items that differ from the exact values, saying by how much and why
+    (from :func:`table2_sampling_gap`): sampling rows in standard errors of the paper's 10^9-pair
+    sample and of a 10^6-pair one; exhaustive rows with the exact count they should round to."""
+    big, small = samples
+    notes = {}
+    for item, r in gap.iterrows():
+        exact, printed, decimals = r["exact %"], r["printed %"], int(r["printed decimals"])
+        if abs(exact - printed) <= 0.5 * 10.0 ** -decimals * (1 + 1e-9):  # agrees at the printed precision
+            continue
+        k = int(r["k"])
+        if k > 15:
+            z_big, z_small = r[f"gap in SE of {big:.0e}"], r[f"gap in SE of {small:.0e}"]
+            notes[item] = (
+                f"paper's estimate from {big:.0e} random pairs; the exact value is {exact:.4f}% "
+                f"(exact counting, checked against enumeration): the printed value is {abs(z_big):.0f} standard "
+                f"errors of a {big:.0e}-pair sample {'below' if z_big < 0 else 'above'} it (printed rounding "
+                f"accounts for at most {r[f'rounding in SE of {big:.0e}']:.1f}), but only {abs(z_small):.1f} SE of a "
+                f"{small:.0e}-pair sample").replace("1e+09", "10^9").replace("1e+06", "10^6")
+        else:
+            col = str(r["column"])
+            row = counts.row(k)
+            n = {"equal": row["="], "separable": row["ni"] + row["ns"], "nonsep": row["**"]}[col]
+            notes[item] = (f"exhaustive: {n:,} of 4^{k} pairs = {exact:.4f}%, which rounds to "
+                           f"{exact:.{decimals}f}%; the printed row sums to "
+                           f"{gap.loc[[f'table2/k{k}/{c}' for c in ('equal', 'separable', 'nonsep')], 'printed %'].sum():.2f}%")
+    return notes
 
 
 def save_figure(fig, stem: str, paper: str = "mm23") -> list[str]:

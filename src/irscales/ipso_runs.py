@@ -48,6 +48,7 @@ Conventions the text leaves open (our choices, documented where the code makes t
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -72,7 +73,8 @@ __all__ = [
     "FIG7_DEPTHS", "metrics_at", "METRIC_NAMES", "sign_test_pvalues", "IPSOSignTests",
     "ipso_sign_tests", "AGREEMENT", "AGREEMENT_COLORS", "agreement", "metric_tests", "fig7",
     "plot_fig7", "fig5_pair", "pair_topics", "GROUPS", "plot_pair_topics", "triangle",
-    "plot_triangle", "relevant_mix", "reproduce_part_b", "split_simulated",
+    "plot_triangle", "relevant_mix", "reproduce_part_b", "split_simulated", "reproduce_from_printed",
+    "sign_test_one_sided", "printed_product",
 ]
 
 TABLE3_DEPTHS = (5, 10, 15, 20, 50, 100)
@@ -619,20 +621,14 @@ def reproduce_part_b(col: "Collection", rels: PairRelations | None = None, fig7_
                      fig5_topics: Sequence[str] | None = None) -> dict[str, object]:
     """Every Part-B item of ``data/published/mm23.csv`` recomputed on ``col`` (keys = items).
 
-    Items of kind ``example`` are recomputed from the counts printed in the paper; the others
-    come from the collection (on a simulated collection they are the simulated analogue and must
-    not be reported as reproductions — see :func:`split_simulated`). ``fig5_topics`` are the
+    They come from the collection (on a simulated collection they are the simulated analogue and
+    must not be reported as reproductions — see :func:`split_simulated`); the items that follow
+    from the paper's printed numbers are in :func:`reproduce_from_printed`. ``fig5_topics`` are the
     Fig. 5 topics (default: the first 25 in collection order).
     """
     from .measures import NDCG, P
 
     out: dict[str, object] = {}
-    # the §3 worked sign tests, from the printed counts |ns| = 81, |ni| = 109, |**| = 36
-    p, _ = sign_test_pvalues([81, 81, 117], [109, 145, 109])
-    out["s3/ipso_sign_test/p_81_vs_109"] = float(p[0])
-    out["s3/ipso_sign_test/p_81_vs_145_below_0.01"] = "yes" if p[1] < 0.01 else "no"
-    out["s3/ipso_sign_test/p_117_vs_109"] = float(p[2])
-
     rels = rels if rels is not None else _relations_of(col)
     depths = [k for k in TABLE3_DEPTHS if k <= rels.depth]
     t3 = table3(rels, depths) if depths else None
@@ -686,17 +682,110 @@ def reproduce_part_b(col: "Collection", rels: PairRelations | None = None, fig7_
     return out
 
 
-def split_simulated(col: "Collection", reproduced: Mapping[str, object], published: pd.DataFrame) -> tuple[dict, dict]:
-    """(values to compare, notes): on a simulated collection, items of kind ``trec`` are moved to
-    the notes as "simulated analogue: …" so they are never counted as reproductions."""
-    if not col.is_simulated:
+def split_simulated(col: "Collection", reproduced: Mapping[str, object], published: pd.DataFrame,
+                    paper_runs: bool | None = None) -> tuple[dict, dict]:
+    """(values to compare, notes): unless ``col`` holds the paper's own runs, items of kind ``trec``
+    are moved to the notes as "… analogue: …" so they are never counted as reproductions.
+
+    ``paper_runs`` says whether ``col`` is the Robust 2004 runs (default: any non-simulated
+    collection is taken to be); a public collection such as the Grid of Points gives analogues too.
+    """
+    paper_runs = (not col.is_simulated) if paper_runs is None else paper_runs
+    if paper_runs and not col.is_simulated:
         return dict(reproduced), {}
+    what = "simulated" if col.is_simulated else f"{col.provenance}"
     kind = dict(zip(published["item"], published["kind"]))
     keep, notes = {}, {}
     for item, v in reproduced.items():
         if kind.get(item) == "trec":
             shown = f"{v:.4g}" if isinstance(v, float) else str(v)
-            notes[item] = f"needs the Robust 2004 runs; simulated analogue: {shown}"
+            notes[item] = f"needs the Robust 2004 runs; {what} analogue: {shown}"
         else:
             keep[item] = v
     return keep, notes
+
+
+# ------------------------------------------------------------ from the paper's printed numbers
+
+_PRODUCT = re.compile(r"(\d[\d,]*(?:\s*×\s*\d[\d,]*)+(?:\s*/\s*\d+)?)\s*=\s*(\d[\d,]*)")
+
+
+def printed_product(text: str) -> tuple[list[int], int, Fraction]:
+    """The first product the paper prints in ``text`` ("a×b×c/d=v"): (factors, divisor, left side
+    evaluated exactly), so the paper's own arithmetic can be checked against its printed v."""
+    m = _PRODUCT.search(text)
+    if m is None:
+        raise ValueError(f"no printed product 'a×b=v' in {text!r}")
+    left, _, div = m.group(1).partition("/")
+    factors = [int(f.replace(",", "")) for f in left.split("×")]
+    divisor = int(div) if div else 1
+    return factors, divisor, Fraction(math.prod(factors), divisor)
+
+
+def sign_test_one_sided(x: int, y: int) -> Fraction:
+    """Exact one-tailed sign test P(X ≥ max(x, y)) for X ~ Binomial(x + y, 1/2)."""
+    n, hi = x + y, max(x, y)
+    return Fraction(sum(math.comb(n, m) for m in range(hi, n + 1)), 2**n)
+
+
+def _printed_int(pub: pd.DataFrame, item: str) -> int:
+    return int(str(pub.loc[item, "value"]).replace(",", ""))
+
+
+def reproduce_from_printed(published: pd.DataFrame) -> tuple[dict[str, object], dict[str, str]]:
+    """MM23 §3 items that follow from numbers the paper itself prints (route ``printed``), with
+    notes; ``published`` is ``data/published/mm23.csv``, whose printed inputs are read, never typed.
+
+    Inputs: the Robust setup (``s3/setup/systems``, ``s3/setup/topics``), the five Fig. 6 group
+    sizes and the count of runs with unjudged documents. Derived: the system pairs C(S, 2), the
+    SERP pairs T·C(S, 2), the Fig. 6 totals, the share of runs with unjudged documents, the
+    paper's product "110×259", and the three worked IPSO sign tests of §3 "Statistical Testing".
+    """
+    pub = published.set_index("item")
+    systems, topics = _printed_int(pub, "s3/setup/systems"), _printed_int(pub, "s3/setup/topics")
+    g = {key: _printed_int(pub, f"fig6/{key}") for key in (
+        "group1_nonsep_via_ns", "group2_ns", "group3_equal", "group4_ni", "group5_nonsep_via_ni")}
+    out: dict[str, object] = {}
+    notes: dict[str, str] = {}
+    pairs = math.comb(systems, 2)
+    out["s3/system_pairs"] = pairs
+    notes["s3/system_pairs"] = f"recomputed from the printed system count: C({systems}, 2) = {pairs:,}"
+    out["table3/serp_pairs"] = topics * pairs
+    notes["table3/serp_pairs"] = f"recomputed from the printed setup: {topics} topics × C({systems}, 2) = {topics * pairs:,}"
+    runs = systems * topics
+    factors, divisor, exact = printed_product(str(pub.loc["s3/unjudged/system_query_runs", "context"]))
+    product = int(exact) if exact.denominator == 1 else float(exact)
+    out["s3/unjudged/system_query_runs"] = product
+    shown = "×".join(map(str, factors)) + (f"/{divisor}" if divisor != 1 else "")
+    if product == _printed_int(pub, "s3/unjudged/system_query_runs"):
+        notes["s3/unjudged/system_query_runs"] = f"the printed product {shown} = {product:,} checks"
+    else:
+        notes["s3/unjudged/system_query_runs"] = (
+            f"the paper's arithmetic is wrong: {shown} = {product:,}, not the printed "
+            f"{pub.loc['s3/unjudged/system_query_runs', 'value']}; the printed result is {systems}×{topics} = {runs:,} "
+            f"(systems × topics of §3), so the factor {factors[-1]} is a misprint of {topics}")
+    unjudged = _printed_int(pub, "s3/unjudged/runs_with_unjudged")
+    out["s3/unjudged/share_with_unjudged"] = 100 * unjudged / runs
+    notes["s3/unjudged/share_with_unjudged"] = (
+        f"recomputed from the printed counts: {unjudged:,} / ({systems} × {topics} = {runs:,}) = {100 * unjudged / runs:.2f}%")
+    out["fig6/topics_total"] = sum(g.values())
+    notes["fig6/topics_total"] = (f"the five printed group sizes add up to {sum(g.values())}; "
+                                  f"the paper's topic count is {topics}")
+    nonsep = g["group1_nonsep_via_ns"] + g["group5_nonsep_via_ni"]
+    out["fig6/nonsep_topics"] = nonsep
+    notes["fig6/nonsep_topics"] = (f"recomputed from the printed Fig. 6 group sizes: "
+                                   f"{g['group1_nonsep_via_ns']} + {g['group5_nonsep_via_ni']} non-separable topics")
+    ns, ni = g["group2_ns"], g["group4_ni"]
+    p, _ = sign_test_pvalues([ns, ns, ns + nonsep], [ni, ni + nonsep, ni])
+    out["s3/ipso_sign_test/p_81_vs_109"] = float(p[0])
+    notes["s3/ipso_sign_test/p_81_vs_109"] = f"recomputed from the printed counts |ns| = {ns}, |ni| = {ni}: exact two-tailed sign test"
+    out["s3/ipso_sign_test/p_81_vs_145_below_0.01"] = "yes" if p[1] < 0.01 else "no"
+    notes["s3/ipso_sign_test/p_81_vs_145_below_0.01"] = (
+        f"recomputed from the printed counts: {ns} vs {ni} + {nonsep} gives p = {p[1]:.2g} (exact, two-tailed)")
+    out["s3/ipso_sign_test/p_117_vs_109"] = float(p[2])
+    one = sign_test_one_sided(ns + nonsep, ni)
+    notes["s3/ipso_sign_test/p_117_vs_109"] = (
+        f"recomputed from the printed counts: {ns} + {nonsep} = {ns + nonsep} vs {ni} gives p = {p[2]:.2f} two-sided "
+        f"({float(one):.2f} one-sided) by the exact sign test the paper uses for 0.0499; printed as p ≈ 0.25, "
+        f"which we found no reading of the counts to give")
+    return out, notes

@@ -3,21 +3,30 @@
 ``python -m irscales.report [FIGURES_DIR]`` reads
 
 * ``data/published/<paper>.csv``          what the papers print (see :mod:`irscales.published`)
-* ``FIGURES_DIR/<paper>/published_vs_reproduced.csv``  what a notebook reproduced
+* ``FIGURES_DIR/<paper>/published_vs_reproduced*.csv``  what the notebooks reproduced, each row
+  with the ``route`` that produced it (:data:`irscales.published.ROUTES`)
 * ``FIGURES_DIR/<paper>/*.png``           the figures
 
-and writes ``FIGURES_DIR/REPORT.md`` and ``FIGURES_DIR/report.html``. Every published row gets a
-status; none is dropped:
+and writes ``FIGURES_DIR/REPORT.md`` and ``FIGURES_DIR/report.html``. Every published row gets one
+status (none is dropped); the status says what was done:
 
-``reproduced``        a notebook recomputed it and it agrees at the printed precision
-``differs``           recomputed, disagrees (the note says why, when we know)
-``simulated only``    needs TREC runs we do not have; the analysis ran on simulated data
-``not attempted``     no notebook has reproduced it yet
+``reproduced exhaustively``         exact computation over all runs / SERP pairs or the formal theory
+``reproduced from printed inputs``  recomputed from numbers the paper itself prints
+``reproduced on real data``         computed on real runs (TREC files or a public collection)
+``differs``                         recomputed by one of those routes and it disagrees (the note says why)
+``simulated only``                  needs runs nobody can share (the note names them); at most the
+                                    analysis ran on simulated data, which never counts as a reproduction
+``not attempted``                   no route has produced it (the note says why)
+
+When several comparison files cover an item the most direct evidence wins: real data, printed
+inputs or exhaustive computation over simulated data; among equally direct rows a disagreement
+is kept (never hidden behind an agreement).
 """
 
 from __future__ import annotations
 
 import html
+import re
 import sys
 from pathlib import Path
 
@@ -33,54 +42,141 @@ PAPERS = {
     "ffp17": "FFP17 — Ferrante, Ferro, Pontarollo: An interval-like scale property for IR evaluation measures",
     "mm23": "MM23 — Moffat, Mackenzie: How Much Freedom Does An Effectiveness Metric Really Have?",
 }
-STATUSES = ["reproduced", "differs", "simulated only", "not attempted"]
+REPRODUCED = {"exhaustive": "reproduced exhaustively", "printed": "reproduced from printed inputs",
+              "real": "reproduced on real data"}
+STATUSES = [*REPRODUCED.values(), "differs", "simulated only", "not attempted"]
+MEANING = {
+    "reproduced exhaustively": "exact computation over all runs / SERP pairs or the formal theory (no data needed)",
+    "reproduced from printed inputs": "recomputed from numbers the paper itself prints",
+    "reproduced on real data": "computed on real runs (TREC files or a public collection)",
+    "differs": "recomputed by one of the routes above and it disagrees; the note gives the reason",
+    "simulated only": "needs runs nobody can share (the note names them); simulated data never counts",
+    "not attempted": "no route has produced it yet; the note says why",
+}
 
-
+#: Note prefix of comparison rows written before the ``route`` column: recomputed from printed inputs.
 RECOMPUTED_PREFIX = "recomputed from the paper's printed"
+#: Precedence of routes when several files cover an item: the most direct evidence wins.
+_DIRECTNESS = {"real": 2, "printed": 2, "exhaustive": 2, "simulated": 1}
+
+#: The runs each paper's TREC items (kind ``trec``) need that are not public; ``None``: public.
+_FFF21_RUNS = {
+    "T08": None,  # all 129 TREC-8 Ad hoc runs and qrels are public (isoboroff/trec8-scores)
+    "T26": "the TREC 2017 Common Core (T26) runs",
+    "T27": "the TREC 2018 Common Core (T27) runs",
+}
+_PAPER_RUNS = {
+    "fer17": "the Grid of Points runs, built on TREC corpora that are not public",
+    "mm23": "the 110 TREC 2004 Robust runs and the judgments of its 249 topics "
+            "(only 10 runs and 100 topics' judgments are public)",
+}
 
 
-def _comparisons(folder: Path) -> dict[str, tuple[dict, bool]]:
-    """item -> (comparison row, from a simulated-data file?) over every
-    ``published_vs_reproduced*.csv`` of a paper's folder; a reproduced row beats a
-    "not reproduced" one, and a row from real data beats one from simulated data."""
-    got: dict[str, tuple[dict, bool]] = {}
+def missing_runs(paper: str, item: str) -> str | None:
+    """The runs a TREC item needs that nobody can share, or ``None`` if they are public."""
+    if paper == "fff21":
+        found = sorted(set(re.findall(r"\bT(?:08|26|27)\b", item.replace("_", " "))))
+        if not found:
+            return "the TREC-8, 2017 and 2018 Common Core runs of §7 (T26 and T27 are not public)"
+        needed = [_FFF21_RUNS[c] for c in found if _FFF21_RUNS[c]]
+        return " and ".join(needed) if needed else None
+    return _PAPER_RUNS.get(paper, "the TREC runs the paper used")
+
+
+def row_route(row: dict, file_stem: str, kind: str) -> str:
+    """The route of a comparison row; rows written before the ``route`` column are inferred: a file
+    note starting with :data:`RECOMPUTED_PREFIX` → printed (even in a simulated-data file: the value
+    came from the paper's numbers); a file named ``*simulated*`` → simulated; otherwise exhaustive —
+    except a TREC item, which no exhaustive computation covers (simulated)."""
+    route = (row.get("route") or "").strip()
+    if route:
+        if route not in published.ROUTES:
+            raise ValueError(f"{file_stem}.csv: item {row.get('item')!r}: unknown route {route!r}; "
+                             f"expected one of {published.ROUTES}")
+        return route
+    if (row.get("note") or "").startswith(RECOMPUTED_PREFIX):
+        return "printed"
+    if "simulated" in file_stem:
+        return "simulated"
+    return "simulated" if kind == "trec" else "exhaustive"
+
+
+def _has_value(row: dict) -> bool:
+    return row.get("status") not in (None, "", "not reproduced")
+
+
+def _comparisons(folder: Path, kinds: dict[str, str]) -> dict[str, list[tuple[dict, str]]]:
+    """item -> [(comparison row, route)] over every ``published_vs_reproduced*.csv`` of a folder."""
+    got: dict[str, list[tuple[dict, str]]] = {}
     for path in sorted(folder.glob("published_vs_reproduced*.csv")) if folder.is_dir() else []:
-        simulated = "simulated" in path.stem
         frame = pd.read_csv(path, dtype=str, keep_default_na=False)
         for row in frame.to_dict("records"):
-            have = got.get(row["item"])
-            rank = (row.get("status") not in ("", "not reproduced"), not simulated)
-            if have is None or rank > (have[0].get("status") not in ("", "not reproduced"), not have[1]):
-                got[row["item"]] = (row, simulated)
+            route = row_route(row, path.stem, kinds.get(row["item"], "")) if _has_value(row) else ""
+            got.setdefault(row["item"], []).append((row, route))
     return got
 
 
-def paper_table(paper: str, figures: Path, pub_dir: Path | None = None) -> pd.DataFrame:
-    """One row per published item of ``paper`` with its status (none dropped).
+def _best(rows: list[tuple[dict, str]]) -> tuple[dict | None, str]:
+    """The most direct evidence among an item's rows; a disagreement beats an agreement at equal
+    directness. Without any value, the first row with a note (it may say why)."""
+    valued = [(r, route) for r, route in rows if _has_value(r)]
+    if valued:
+        return max(valued, key=lambda rr: (_DIRECTNESS[rr[1]], str(rr[0].get("match")) != "True"))
+    noted = [r for r, _ in rows if r.get("note")]
+    return (noted[0] if noted else None), ""
 
-    A TREC-data item (kind ``trec``) compared on simulated data (a comparison file whose name says
-    ``simulated``) is "simulated only", whether or not it happens to agree — unless its note says the
-    value was recomputed from the paper's own printed inputs (note starting with
-    ``recomputed from the paper's printed``), which is a reproduction.
+
+def item_status(kind: str, row: dict | None, route: str, paper: str, item: str) -> tuple[str, str]:
+    """(status, reason) of one published item from its chosen comparison row."""
+    note = (row or {}).get("note", "") or ""
+    if route and route != "simulated":
+        if str(row.get("match")) == "True":
+            return REPRODUCED[route], note
+        return "differs", note
+    if kind == "trec":
+        runs = missing_runs(paper, item)
+        if runs is None:
+            why = "the runs are public, but no real-data comparison has been run"
+            return "not attempted", f"{why}; {note}" if note else why
+        if note.startswith("needs "):  # a notebook's own "needs …; analogue" note: one statement of the runs
+            note = note.partition("; ")[2]
+        need = f"needs {runs}"
+        return "simulated only", f"{need}; {note}" if note else need
+    if route == "simulated":
+        return "simulated only", note or "computed on simulated data only"
+    return "not attempted", note or "no notebook computes it yet"
+
+
+def paper_table(paper: str, figures: Path, pub_dir: Path | None = None) -> pd.DataFrame:
+    """One row per published item of ``paper`` with its route and status (none dropped).
+
+    A TREC item (kind ``trec``) compared only on simulated data is never a reproduction: it is
+    "simulated only" when the runs it needs are not public, else "not attempted". A row from real
+    data, printed inputs or exhaustive computation that disagrees is "differs".
     """
     pub = published.load(paper, (pub_dir or published_dir()) / f"{paper}.csv")
-    got = _comparisons(figures / paper)
+    got = _comparisons(figures / paper, dict(zip(pub["item"], pub["kind"])))
     rows = []
     for r in pub.itertuples(index=False):
-        c, simulated = got.get(r.item, (None, False))
-        if c is not None and c.get("status") not in (None, "", "not reproduced"):
-            status = "reproduced" if str(c["match"]) == "True" else "differs"
-            note = c.get("note", "") or r.note
-            recomputed = note.startswith(RECOMPUTED_PREFIX)
-            if r.kind == "trec" and (status == "differs" or simulated) and not recomputed:
-                status = "simulated only"
-            rep = c["reproduced"]
-        else:
-            status = "simulated only" if r.kind == "trec" else "not attempted"
-            rep, note = "", r.note
+        c, route = _best(got.get(r.item, []))
+        status, note = item_status(r.kind, c, route, paper, r.item)
+        ours = c["reproduced"] if c is not None and route else ""
         rows.append({"item": r.item, "location": r.location, "kind": r.kind, "published": r.value,
-                     "ours": rep, "status": status, "note": note})
-    return pd.DataFrame(rows, columns=["item", "location", "kind", "published", "ours", "status", "note"])
+                     "ours": ours, "route": route, "status": status, "note": note or r.note})
+    return pd.DataFrame(rows, columns=["item", "location", "kind", "published", "ours", "route", "status", "note"])
+
+
+def status_counts(table: pd.DataFrame) -> dict[str, int]:
+    return {s: int((table["status"] == s).sum()) for s in STATUSES}
+
+
+def summary_line(table: pd.DataFrame) -> str:
+    """One line: items, reproduced by route, differing, needing unavailable runs, not attempted."""
+    c = status_counts(table)
+    return (f"{len(table)} items: reproduced {c['reproduced exhaustively']} exhaustively, "
+            f"{c['reproduced from printed inputs']} from printed inputs, {c['reproduced on real data']} on real data; "
+            f"{c['differs']} differ; {c['simulated only']} need runs nobody can share (simulated only); "
+            f"{c['not attempted']} not attempted")
 
 
 def build(figures: Path, pub_dir: Path | None = None) -> tuple[Path, Path]:
@@ -91,30 +187,36 @@ def build(figures: Path, pub_dir: Path | None = None) -> tuple[Path, Path]:
     papers = [p for p in PAPERS if (pub_dir / f"{p}.csv").exists()]
     tables = {p: paper_table(p, figures, pub_dir) for p in papers}
     total = pd.concat(tables.values()) if tables else pd.DataFrame(columns=["status"])
-    counts = {s: int((total["status"] == s).sum()) for s in STATUSES}
+    counts = status_counts(total)
+    overall = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
 
     md = ["# irscales — published vs reproduced", "",
           "Generated by `make report` from `data/published/` and the notebooks' outputs; do not edit.", "",
-          f"**{len(total)} published items**: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES), ""]
+          f"**{len(total)} published items**: {overall}", ""]
+    md += [f"- **{PAPERS[p]}** — {summary_line(tables[p])}" for p in papers]
+    md += ["", "What each status means:", ""] + [f"- *{s}*: {MEANING[s]}" for s in STATUSES] + [""]
     body = [f"<h1>irscales — published vs reproduced</h1><p id='summary'><b>{len(total)} published items</b>: "
-            + ", ".join(f"{counts[s]} {html.escape(s)}" for s in STATUSES) + "</p>"]
+            f"{html.escape(overall)}</p><ul id='papers'>"]
+    body += [f"<li><a href='#{p}'><b>{html.escape(PAPERS[p])}</b></a> — {html.escape(summary_line(tables[p]))}</li>"
+             for p in papers]
+    body.append("</ul><dl id='statuses'>" + "".join(f"<dt>{html.escape(s)}</dt><dd>{html.escape(MEANING[s])}</dd>"
+                                                    for s in STATUSES) + "</dl>")
     for p in papers:
         t = tables[p]
-        pc = {s: int((t["status"] == s).sum()) for s in STATUSES}
-        md += [f"## {PAPERS[p]}", "", ", ".join(f"{pc[s]} {s}" for s in STATUSES), "",
-               "| item | location | published | ours | status | note |", "|---|---|---|---|---|---|"]
-        md += [f"| {r.item} | {r.location} | {r.published} | {r.ours} | {r.status} | {r.note} |"
+        md += [f"## {PAPERS[p]}", "", summary_line(t), "",
+               "| item | location | published | ours | route | status | note |", "|---|---|---|---|---|---|---|"]
+        md += [f"| {r.item} | {r.location} | {r.published} | {r.ours} | {r.route} | {r.status} | {r.note} |"
                for r in t.itertuples(index=False)]
         pngs = sorted((figures / p).glob("*.png")) if (figures / p).is_dir() else []
         md += [""] + [f"![{f.stem}]({p}/{f.name})" for f in pngs] + [""]
-        body.append(f"<h2>{html.escape(PAPERS[p])}</h2>")
+        body.append(f"<h2 id='{p}'>{html.escape(PAPERS[p])}</h2><p class='paper-summary'>{html.escape(summary_line(t))}</p>")
         body.append(t.to_html(index=False, escape=True, classes="items"))
         body += [f"<figure><img src='{p}/{html.escape(f.name)}' alt='{html.escape(f.stem)}'>"
                  f"<figcaption>{html.escape(f.stem)}</figcaption></figure>" for f in pngs]
     md_path, html_path = figures / "REPORT.md", figures / "report.html"
     md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
     style = ("body{font-family:sans-serif;max-width:1200px;margin:auto}table{border-collapse:collapse;font-size:12px}"
-             "td,th{border:1px solid #ccc;padding:2px 6px}img{max-width:100%}")
+             "td,th{border:1px solid #ccc;padding:2px 6px}img{max-width:100%}dt{font-weight:bold}")
     # records in the DOM how many figures actually decoded, so a headless browser test can check it
     script = ("<script>window.addEventListener('load',function(){var i=document.images,n=0;"
               "for(var k=0;k<i.length;k++){if(i[k].complete&&i[k].naturalWidth>0)n++;}"
