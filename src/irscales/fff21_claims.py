@@ -27,10 +27,12 @@ from typing import Iterable
 
 import pandas as pd
 
+from .published import matches
+
 __all__ = [
     "Claim", "parse_printed", "table2", "table4", "significance_tables", "delta_percent",
     "table4_delta_checks", "significance_percent_checks", "section7_claims", "system_pairs",
-    "pair_count_claims", "footnote_claims",
+    "pair_count_claims", "footnote_claims", "explain",
     "all_runs_memory", "toy_variable", "INTERVAL_TESTS", "ORDINAL_TESTS",
 ]
 
@@ -399,3 +401,26 @@ def _no_duplicates(claims: list[Claim]) -> list[Claim]:
         seen.add(c.item)
     # the report reads this prefix as "a reproduction from printed inputs", not a simulation
     return [replace(c, note=f"{RECOMPUTED}: {c.note}") for c in claims]
+
+
+# Why a printed §7 figure can disagree with the table it summarises (filled in by :func:`explain`).
+_WHY = {
+    "s7.1.1/RBP_p08/loss_min": "the text's figure is 1 minus the upper end of its own τ range, which is itself too low",
+    "s7.1.2/R/loss_min": "the text's figure is 1 minus the upper end of its τ range rounded to one decimal, "
+                         "not 1 minus the largest τ of the table",
+    "s7.1.2/AP/loss_min": "the text's figure is 1 minus the upper end of its own τ range, which is itself too low",
+    "s7.1.2/nDCG/loss_max": "the text's figure is 1 minus the bound 0.9 of 'all above 0.9', not 1 minus the smallest τ",
+    "s7.3/RB_ordinal/S2NS_mean": "no plain average of the printed cells gives the text's figure together with the "
+                                 "NS2S figure of the same sentence (leaving out the all-zero Sign and Friedman rows "
+                                 "doubles both)",
+    "s7.3/RB_interval/NS2S_mean": "'around' — the mean rounds to the next lower integer",
+    "fn8/N=40/bit/TByte": "the footnote counts 2^40·40 bits as bytes",
+}
+
+
+def explain(claim: Claim, printed: str) -> str:
+    """The claim's note, plus why it disagrees with ``printed`` when it does (for the comparison file)."""
+    if matches(printed, claim.value, claim.tolerance):
+        return claim.note
+    why = _WHY.get(claim.item, "the extreme of the table's cells rounds to a different value than printed")
+    return f"{claim.note}. Printed {printed}: {why}"
