@@ -387,7 +387,10 @@ def test_section5_helper_and_reproduced_items():
     assert lo**3 + 2 * lo - 1 < 0 < hi**3 + 2 * hi - 1
     from irscales.scales import ffp19_reproduced
 
+    from irscales.rank_identities import ffp19_identities, ffp19_identity_items
+
     rep = ffp19_reproduced(ffp19_summary(range(1, 5), range(1, 4)), sec5, "r ≺ s")
+    rep.update(ffp19_identity_items(ffp19_identities(range(1, 5), range(1, 4))))
     cmp = published.compare("ffp19", rep)
     # the only mismatch is the rounded-up threshold 0.454 (exact root 0.45340)
     assert cmp.mismatches()["item"].tolist() == ["s5/gRBP_threshold"]
