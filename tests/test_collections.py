@@ -386,3 +386,23 @@ def test_score_precision_is_a_setting_of_from_trec(tmp_path):
     f64 = Collection.from_trec([tmp_path / "r"], tmp_path / "q", depth=2, score_precision="float64")
     assert f32.rel.tolist() == [[[0, 1]]] and f64.rel.tolist() == [[[1, 0]]]
     assert "scores=float64" in f64.provenance and "scores=" not in f32.provenance
+
+
+def test_score_precision_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 100000.1546100 s\n1 Q0 b 2 100000.1530000 s\n")
+    rr = {}
+    for prec in ("float32", "float64"):
+        res = CliRunner().invoke(main, ["--score-precision", prec, "scores", str(tmp_path / "r"), "--qrels",
+                                        str(tmp_path / "q"), "--depth", "2", "--measures", "RR", "--format",
+                                        "csv", "--means-only"])
+        assert res.exit_code == 0, res.output
+        rr[prec] = float(res.output.strip().splitlines()[-1].split(",")[3])
+    assert rr == {"float32": 0.5, "float64": 1.0}
+    bad = CliRunner().invoke(main, ["--score-precision", "double", "scores", str(tmp_path / "r"),
+                                    "--qrels", str(tmp_path / "q")])
+    assert bad.exit_code != 0 and "float32" in bad.output

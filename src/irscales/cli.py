@@ -59,7 +59,9 @@ def _collection(runs, qrels, depth: int, on_missing_topic: str):
 
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
-    return Collection.from_trec(src, qrels, depth=depth, on_missing_topic=on_missing_topic)
+    precision = click.get_current_context().find_root().params.get("score_precision") or "float32"
+    return Collection.from_trec(src, qrels, depth=depth, on_missing_topic=on_missing_topic,
+                                score_precision=precision)
 
 
 def _ranked(measure: M.Measure, depth: int, rel_binary: np.ndarray, progress: bool) -> np.ndarray:
@@ -95,7 +97,10 @@ _progress_opt = click.option("--progress/--no-progress", default=None,
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="irscales")
-def main() -> None:
+@click.option("--score-precision", type=click.Choice(["float32", "float64"]), default="float32", show_default=True,
+              help="precision in which run scores are compared before docno breaks ties: float32 as "
+                   "trec_eval <= 9 and pytrec_eval, float64 as trec_eval >= 10 (give it before the subcommand)")
+def main(score_precision: str) -> None:
     """Measurement theory of IR evaluation on your own runs (see the README)."""
 
 
