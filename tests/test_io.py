@@ -586,3 +586,24 @@ def test_parsed_scores_are_pythons_doubles(tmp_path):
     vals += [f"{x:.20g}" for x in rng.random(300)] + [_HI, _LO]
     p = write(tmp_path / "r", "".join(f"1 Q0 d{i} 1 {v} s\n" for i, v in enumerate(vals)))
     assert io.read_run(p)["score"].tolist() == [float(v) for v in vals]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), docnos,
+                          st.sampled_from([0.0, -0.0, 1.0, -1.0, 1e-40, -3.25, 2.5e38, 100000.1546100,
+                                           100000.1530000, 1 + 2**-30, 1.0 + 2**-52])),
+                min_size=1, max_size=25, unique_by=lambda x: (x[0], x[1])),
+       st.sampled_from(["float32", "float64"]))
+def test_trec_order_equals_a_plain_sort(rows, precision):
+    """The integer-key sort is trec_eval's rule: per topic, score descending at the precision
+    (-0.0 ties +0.0), then docno descending in byte order."""
+    import pandas as pd
+
+    frame = pd.DataFrame(rows, columns=["topic", "docno", "score"])
+    p = io._parsed_frame(frame, 0, precision)
+    cast = np.float32 if precision == "float32" else np.float64
+    for ti, topic in enumerate(p.topics):
+        got = [str(p.docnos[d]) for t, d in zip(p.t_code, p.d_code) if t == ti]
+        mine = [(float(cast(s)), d.encode()) for t, d, s in rows if t == topic]
+        assert got == [d.decode() for _, d in sorted(mine, reverse=True)]
+    assert list(p.t_code) == sorted(p.t_code)  # grouped by topic

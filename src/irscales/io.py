@@ -165,7 +165,7 @@ def _line_numbers(text: str) -> np.ndarray:
     return np.array([i for i, ln in enumerate(lines, start=1) if ln.strip()], dtype=np.int64)
 
 
-_NOT_SIMPLE = (b"\t", b"\r", b"\x0b", b"\x0c", b"  ", b"\n ", b" \n")
+_NOT_SIMPLE = (b"\t", b"\r", b"\x0b", b"\x0c")  # single bytes: each test is one memchr
 
 
 def _parse_fast(data: bytes, ncols: int, numeric: dict[int, str], sep: str) -> pd.DataFrame | None:
@@ -202,7 +202,8 @@ def _read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str],
         raise TrecFormatError(path, 1, f"empty file: expected {kind} lines")
     # single spaces (what most TREC tools write) parse fastest; tabs, runs of blanks, CR or blanks at
     # the ends of lines take the general path
-    simple = not data.startswith(b" ") and not any(x in data for x in _NOT_SIMPLE)
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    simple = data.count(b" ") == (ncols - 1) * lines and not any(x in data for x in _NOT_SIMPLE)
     df = _parse_fast(data, ncols, numeric, " ") if simple else None
     if df is None:
         df = _parse_fast(data, ncols, numeric, r"\s+")
@@ -210,7 +211,7 @@ def _read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str],
         _slow_scan(path, data.decode("utf-8"), ncols, kind, numeric)
         raise TrecFormatError(path, None, f"cannot parse as a {kind} file")  # pragma: no cover
     df.columns = list(RUN_COLUMNS if kind == "run" else QRELS_COLUMNS)
-    df.attrs["_data"] = data
+    df.attrs["_data"] = data  # bytes: pandas' copies of attrs share them
     return df
 
 
@@ -268,14 +269,32 @@ def _strcmp_ranks(names: np.ndarray) -> np.ndarray:
     return rank
 
 
+def _descending_score_codes(score: np.ndarray, precision: str) -> tuple[np.ndarray, int]:
+    """Integer codes, smaller for higher scores at the given precision (equal scores, including
+    -0.0 and +0.0, get equal codes), and the number of possible codes."""
+    if precision == "float32":
+        bits = (score.astype(np.float32) + np.float32(0.0)).view(np.int32).astype(np.int64)  # -0.0 -> +0.0
+        ordered = np.where(bits < 0, -1 - (bits & 0x7FFFFFFF), bits)  # increasing with the float value
+        return (2**31 - 1) - ordered, 2**32
+    uniq, inv = np.unique(score.astype(np.float64), return_inverse=True)
+    return (len(uniq) - 1) - inv.reshape(-1), max(len(uniq), 1)
+
+
 def _trec_order(system: str, path: str, topics: np.ndarray, t: np.ndarray, docnos: np.ndarray,
                 d: np.ndarray, score: np.ndarray, precision: str) -> _ParsedRun:
     drank = _strcmp_ranks(docnos)
     sorted_docnos = np.empty(len(docnos), dtype=object)
     sorted_docnos[drank] = docnos
     d = drank[d]
-    key = score.astype(np.float32) if precision == "float32" else score.astype(np.float64)
-    order = np.lexsort((-d, -key, t))
+    # (topic, score descending), then docno descending inside groups of equal score: two stable
+    # integer sorts, the second on nearly sorted keys (files are usually written in this order)
+    codes, width = _descending_score_codes(score, precision)
+    key = t * width + codes
+    order = np.argsort(key, kind="stable")
+    k = key[order]
+    group = np.cumsum(np.r_[False, k[1:] != k[:-1]]) if len(k) else k
+    nd = max(len(docnos), 1)
+    order = order[np.argsort(group * nd + (nd - 1 - d[order]), kind="stable")]
     return _ParsedRun(system, path, np.asarray(topics, dtype=object), sorted_docnos,
                       t[order].astype(np.int32), d[order].astype(np.int32))
 
@@ -315,13 +334,12 @@ def _store_cached(f: Path, p: _ParsedRun) -> None:
         warnings.warn(f"cannot write the parsed-run cache {f.parent} ({e}); continuing without it", stacklevel=4)
 
 
-def _parse_run_file(path: Path, data: bytes | None = None) -> pd.DataFrame:
-    """A validated run frame with category columns (topic, docno, tag) and float64 scores."""
+def _parse_run_file(path: Path, data: bytes | None = None) -> tuple[pd.DataFrame, tuple]:
+    """A validated run frame (text columns as strings, float64 scores) and the integer codes of its
+    topics and docnos: (topic codes, topics, docno codes, docnos)."""
     df = _read_table(path, 6, "run", {3: "int", 4: "float"}, data)
     t, topics = pd.factorize(df["topic"].to_numpy(dtype=object))
     d, docnos = pd.factorize(df["docno"].to_numpy(dtype=object))
-    df.attrs["_codes"] = (t.astype(np.int64), np.asarray(topics, dtype=object), d.astype(np.int64),
-                          np.asarray(docnos, dtype=object))
     dup = _first_duplicate(t, d, len(docnos))
     if dup is not None:
         row, first = dup
@@ -334,7 +352,8 @@ def _parse_run_file(path: Path, data: bytes | None = None) -> pd.DataFrame:
             path, int(_line_numbers(df.attrs["_data"].decode("utf-8"))[second]),
             f"run tag {df['tag'].iloc[second]!r} differs from {df['tag'].iloc[0]!r} on the first line; "
             "one run per file")
-    return df
+    return df, (t.astype(np.int64), np.asarray(topics, dtype=object), d.astype(np.int64),
+                np.asarray(docnos, dtype=object))
 
 
 def _parsed_run(path: Path, precision: str, cache: Path | None) -> _ParsedRun:
@@ -346,8 +365,7 @@ def _parsed_run(path: Path, precision: str, cache: Path | None) -> _ParsedRun:
         hit = _load_cached(f, str(path))
         if hit is not None:
             return hit
-    df = _parse_run_file(path, data)
-    t, topics, d, docnos = df.attrs["_codes"]
+    df, (t, topics, d, docnos) = _parse_run_file(path, data)
     p = _trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d, df["score"].to_numpy(), precision)
     if f is not None:
         _store_cached(f, p)
@@ -372,7 +390,7 @@ def read_run(path: PathLike) -> pd.DataFrame:
     per topic (trec_eval refuses duplicates too).
     """
     path = Path(path)
-    df = _parse_run_file(path)
+    df, _ = _parse_run_file(path)
     out = pd.DataFrame({"topic": df["topic"].to_numpy(dtype=object), "docno": df["docno"].to_numpy(dtype=object),
                         "rank": _int_column(df["rank"]), "score": df["score"].to_numpy(np.float64),
                         "tag": df["tag"].to_numpy(dtype=object)})
