@@ -35,6 +35,12 @@ the number of its judged documents with grade > 0 (trec_eval's ``num_rel``).
 Errors. Bad input raises :class:`TrecFormatError`, whose message reads ``path:line: what was
 wrong``. Files are parsed with pandas' C reader; only when it reports a problem are the lines
 re-read one by one to name the first bad line, so valid large inputs stay fast.
+
+Speed. :func:`read_trec` (and ``Collection.from_trec``, the CLI) keep each parsed run, already in
+trec_eval's order, in a cache keyed by the SHA-256 of the file's bytes and the score precision
+(:func:`parsed_runs_cache`, under ``IRSCALES_CACHE``; ``cache=False`` turns it off). Reading the
+same files again then costs a read, a hash and a load: ``benchmarks/bench_trec_input.py`` and
+docs/benchmarks.md compare both paths with pytrec_eval end to end.
 """
 
 from __future__ import annotations
