@@ -173,15 +173,19 @@ def _parse_fast(data: bytes, ncols: int, numeric: dict[int, str], sep: str) -> p
     """pandas' C reader: numbers parsed in C (float64), text as strings; None if anything looks
     unusual (the caller then retries with a general separator, and finally scans line by line to
     name the bad line). Grades ('grade') are read as text and checked to be integer tokens."""
-    dtype = {i: (np.float64 if numeric.get(i) in ("float", "int") else str) for i in range(ncols)}
+    # the second column (Q0 / iteration) is never used: with single spaces, whose count the caller
+    # checked, it is not even converted (usecols would hide extra fields on a line otherwise)
+    cols = [i for i in range(ncols) if i != 1] if sep == " " else list(range(ncols))
+    dtype = {i: (np.float64 if numeric.get(i) in ("float", "int") else str) for i in cols}
     try:
         df = pd.read_csv(_io.BytesIO(data), sep=sep, header=None, dtype=dtype, na_filter=False,
-                         quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8")
+                         quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8",
+                         usecols=cols if sep == " " else None)
     except (pd.errors.ParserError, ValueError, TypeError):
         return None
-    if df.shape[1] != ncols or len(df) == 0:
+    if list(df.columns) != cols or len(df) == 0:
         return None
-    for i in range(ncols):
+    for i in cols:
         what = numeric.get(i)
         if what in ("float", "int"):
             v = df[i].to_numpy()
@@ -211,7 +215,9 @@ def _read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str],
     if df is None:
         _slow_scan(path, data.decode("utf-8"), ncols, kind, numeric)
         raise TrecFormatError(path, None, f"cannot parse as a {kind} file")  # pragma: no cover
-    df.columns = list(RUN_COLUMNS if kind == "run" else QRELS_COLUMNS)
+    names = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+    df = df[[i for i in range(ncols) if i != 1]]
+    df.columns = [names[i] for i in range(ncols) if i != 1]
     df.attrs["_data"] = data  # bytes: pandas' copies of attrs share them
     return df
 
