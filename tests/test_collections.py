@@ -406,3 +406,19 @@ def test_score_precision_on_the_command_line(tmp_path):
     bad = CliRunner().invoke(main, ["--score-precision", "double", "scores", str(tmp_path / "r"),
                                     "--qrels", str(tmp_path / "q")])
     assert bad.exit_code != 0 and "float32" in bad.output
+
+
+@pytest.mark.parametrize("grade, what", [("1000000000", "grade 1000000000 is above 32767"),
+                                         ("1.5", "rel must be an integer, got '1.5'")])
+def test_bad_grades_on_the_command_line_are_one_line_errors(tmp_path, grade, what):
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    (tmp_path / "q").write_text(f"1 0 a 1\n1 0 b {grade}\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 4 s\n")
+    res = CliRunner().invoke(main, ["scores", str(tmp_path / "r"), "--qrels", str(tmp_path / "q"),
+                                    "--depth", "2", "--measures", "AP"])
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and f"{tmp_path / 'q'}:2: " in lines[0] and what in lines[0]
