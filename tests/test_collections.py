@@ -327,3 +327,98 @@ def test_evaluate_exact_and_generalised_recall():
     got = c.evaluate(AP(), exact=True).astype(float)
     # the float kernel is within an ulp or two of the exact value (not always the rounded Fraction)
     np.testing.assert_allclose(c.evaluate(AP()), got, rtol=4e-16, atol=0)
+
+
+# ------------------------------------------------------------------ grades and score precision (issues 18, 15)
+
+
+def test_ideal_run_with_large_grades_and_its_dtype():
+    from irscales import io as trec_io
+
+    G = 300
+    judgments = np.zeros((2, G + 1), dtype=np.int64)
+    judgments[0, [0, 1, 2, G]] = [5, 2, 1, 1]
+    judgments[1, [0, 129]] = [1, 3]
+    rel = np.zeros((1, 2, 6), dtype=trec_io.grade_dtype(G))
+    c = Collection(rel=rel, judgments=judgments, run_lengths=np.ones((1, 2), np.int64), topics=("1", "2"),
+                   systems=("s",), provenance="hand-made", max_grade=G)
+    assert c.ideal().dtype == np.int16
+    assert c.ideal().tolist() == [[G, 2, 1, 1, 0, 0], [129, 129, 129, 0, 0, 0]]
+    assert c.ideal(2).tolist() == [[G, 2], [129, 129]]
+    assert c.total_gain.tolist() == [G + 2 + 2, 3 * 129]
+
+
+def test_constructor_refuses_non_integer_or_unstorable_grades():
+    base = dict(judgments=np.array([[1, 1]]), run_lengths=np.ones((1, 1), np.int64), topics=("1",),
+                systems=("s",), provenance="hand-made", max_grade=1)
+    with pytest.raises(ValueError, match="integer grades"):
+        Collection(rel=np.zeros((1, 1, 2), float), **base)
+    with pytest.raises(ValueError, match=r"grades in rel must lie in 0..1, found 0..2"):
+        Collection(rel=np.array([[[2, 0]]], np.int16), **base)
+    with pytest.raises(ValueError, match="max_grade must lie in 0..32767"):
+        Collection(rel=np.zeros((1, 1, 2), np.int16), **{**base, "max_grade": 40000,
+                                                         "judgments": np.zeros((1, 40001), np.int64)})
+
+
+def test_grade_256_through_the_command_line(tmp_path):
+    # the case of issue 18: one relevant document of grade 256 at rank 4; pytrec_eval gives AP 0.25
+    import pytrec_eval
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    (tmp_path / "q").write_text("1 0 a 256\n1 0 b 0\n")
+    (tmp_path / "r").write_text("1 Q0 w 1 4 s\n1 Q0 x 2 3 s\n1 Q0 b 3 2 s\n1 Q0 a 4 1 s\n")
+    ref = pytrec_eval.RelevanceEvaluator({"1": {"a": 256, "b": 0}}, {"map"}).evaluate(
+        {"1": {"w": 4, "x": 3, "b": 2, "a": 1}})["1"]["map"]
+    assert ref == 0.25
+    res = CliRunner().invoke(main, ["scores", str(tmp_path / "r"), "--qrels", str(tmp_path / "q"),
+                                    "--depth", "4", "--measures", "AP", "--format", "csv", "--means-only"])
+    assert res.exit_code == 0, res.output
+    row = res.output.strip().splitlines()[-1].split(",")
+    assert row[:3] == ["s", "all", "AP"] and float(row[3]) == ref
+
+
+def test_score_precision_is_a_setting_of_from_trec(tmp_path):
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 100000.1546100 s\n1 Q0 b 2 100000.1530000 s\n")
+    f32 = Collection.from_trec([tmp_path / "r"], tmp_path / "q", depth=2)
+    f64 = Collection.from_trec([tmp_path / "r"], tmp_path / "q", depth=2, score_precision="float64")
+    assert f32.rel.tolist() == [[[0, 1]]] and f64.rel.tolist() == [[[1, 0]]]
+    assert "scores=float64" in f64.provenance and "scores=" not in f32.provenance
+
+
+def test_score_precision_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 100000.1546100 s\n1 Q0 b 2 100000.1530000 s\n")
+    rr = {}
+    for prec in ("float32", "float64"):
+        res = CliRunner().invoke(main, ["scores", str(tmp_path / "r"), "--qrels", str(tmp_path / "q"),
+                                        "--score-precision", prec, "--depth", "2", "--measures", "RR",
+                                        "--format", "csv", "--means-only"])
+        assert res.exit_code == 0, res.output
+        rr[prec] = float(res.output.strip().splitlines()[-1].split(",")[3])
+    assert rr == {"float32": 0.5, "float64": 1.0}
+    bad = CliRunner().invoke(main, ["scores", str(tmp_path / "r"), "--qrels", str(tmp_path / "q"),
+                                    "--score-precision", "double"])
+    assert bad.exit_code != 0 and "float32" in bad.output
+
+
+@pytest.mark.parametrize("grade, what", [("1000000000", "grade 1000000000 is above 32767"),
+                                         ("1.5", "rel must be an integer, got '1.5'")])
+def test_bad_grades_on_the_command_line_are_one_line_errors(tmp_path, grade, what):
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    (tmp_path / "q").write_text(f"1 0 a 1\n1 0 b {grade}\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 4 s\n")
+    res = CliRunner().invoke(main, ["scores", str(tmp_path / "r"), "--qrels", str(tmp_path / "q"),
+                                    "--depth", "2", "--measures", "AP"])
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and f"{tmp_path / 'q'}:2: " in lines[0] and what in lines[0]

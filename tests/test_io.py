@@ -6,6 +6,7 @@ Fixtures are written in code to tmp_path. Cross-checks use pytrec_eval (trec_eva
 from __future__ import annotations
 
 import gzip
+import re
 import warnings
 
 import numpy as np
@@ -375,23 +376,51 @@ def test_long_docno_sort_path_gives_the_same_order(tmp_path, monkeypatch):
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.integers(1, 7))
-def test_chunked_processing_gives_the_same_arrays(tmp_path, chunk_rows):
-    # many small runs processed in chunks of a few lines == all at once
-    rng = np.random.default_rng(chunk_rows)
-    q = write(tmp_path / "q", "".join(f"{t} 0 d{i} {rng.integers(0, 3)}\n" for t in (1, 2, 3) for i in range(8))
+@given(st.integers(0, 10**6), st.sampled_from(["float32", "float64"]))
+def test_cache_frames_and_files_give_the_same_arrays(tmp_path, seed, precision):
+    # the three routes to the arrays agree: files parsed now, files from the cache of parsed runs
+    # (second read), and frames from read_run
+    rng = np.random.default_rng(seed)
+    d = tmp_path / str(seed) / precision
+    d.mkdir(parents=True)
+    q = write(d / "q", "".join(f"{t} 0 d{i} {rng.integers(0, 3)}\n" for t in (1, 2, 3) for i in range(8))
               + "1 0 d0x 1\n2 0 d0x 1\n3 0 d0x 1\n")
     files = []
     for s in range(5):
-        lines = [f"{t} Q0 d{i} 1 {rng.integers(0, 3)} r{s}\n" for t in (1, 2, 3) for i in rng.permutation(8)[:5]]
-        files.append(write(tmp_path / f"input.r{s}", "".join(lines)))
-    whole = io.read_trec(files, q, depth=4, on_no_relevant="keep")
-    import unittest.mock as mock
-    with mock.patch.object(io, "_CHUNK_ROWS", chunk_rows):
-        parts = io.read_trec(files, q, depth=4, on_no_relevant="keep")
-    np.testing.assert_array_equal(parts.rel, whole.rel)
-    np.testing.assert_array_equal(parts.run_lengths, whole.run_lengths)
-    assert parts.systems == whole.systems == [f"r{s}" for s in range(5)]
+        lines = [f"{t} Q0 d{i} 1 {100000 + rng.integers(0, 3) / 64 + rng.integers(0, 2) * 1e-7} r{s}\n"
+                 for t in (1, 2, 3) for i in rng.permutation(8)[:5]]
+        files.append(write(d / f"input.r{s}", "".join(lines)))
+    kw = dict(on_no_relevant="keep", score_precision=precision)
+    fresh = io.read_trec(files, q, depth=4, cache=False, **kw)
+    first = io.read_trec(files, q, depth=4, cache=d / "cache", **kw)
+    again = io.read_trec(files, q, depth=4, cache=d / "cache", **kw)
+    frames = io.relevance_arrays([io.read_run(f) for f in files], io.read_qrels(q), 4, **kw)
+    assert len(list((d / "cache").iterdir())) == 5
+    for other in (first, again, frames):
+        np.testing.assert_array_equal(other.rel, fresh.rel)
+        np.testing.assert_array_equal(other.run_lengths, fresh.run_lengths)
+        assert other.systems == fresh.systems == [f"r{s}" for s in range(5)]
+
+
+def test_cache_is_keyed_by_content_and_survives_a_bad_entry(tmp_path):
+    q = write(tmp_path / "q", "1 0 a 1\n1 0 b 1\n")
+    r = write(tmp_path / "r", "1 Q0 a 1 2 s\n1 Q0 b 2 1 s\n")
+    cache = tmp_path / "cache"
+    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[1, 1]]]
+    write(r, "1 Q0 a 1 2 s\n1 Q0 z 2 1 s\n")  # same name, new content: a new key
+    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[1, 0]]]
+    for f in cache.iterdir():
+        f.write_bytes(b"garbage")  # a damaged entry is parsed again, not trusted
+    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[1, 0]]]
+
+
+def test_unwritable_cache_warns_and_reads_anyway(tmp_path):
+    q = write(tmp_path / "q", "1 0 a 1\n")
+    r = write(tmp_path / "r", "1 Q0 a 1 2 s\n")
+    blocker = write(tmp_path / "file", "not a folder")
+    with pytest.warns(UserWarning, match="cannot write the parsed-run cache"):
+        out = io.read_trec([r], q, depth=1, cache=blocker / "sub")
+    assert out.rel.tolist() == [[[1]]]
 
 
 def test_runs_may_be_an_iterator(tmp_path):
@@ -422,3 +451,159 @@ def test_scores_equal_in_single_precision_tie_like_trec_eval(tmp_path):
     rr = pytrec_eval.RelevanceEvaluator({"1": {"a": 1, "b": 0}}, {"recip_rank"}).evaluate(
         {"1": {"a": 1.000000000001, "b": 1.0}})
     assert rr["1"]["recip_rank"] == 0.5
+
+
+# ------------------------------------------------------------------ grades (issue 18): never wrap around
+
+
+def _pytrec(qrels: dict, run: dict, measures=("map", "P_5", "recip_rank", "ndcg_cut_5")) -> dict:
+    return pytrec_eval.RelevanceEvaluator(qrels, set(measures)).evaluate(run)
+
+
+@pytest.mark.parametrize("grade", [1, 127, 128, 255, 256, 1000, io.MAX_GRADE])
+def test_large_grades_are_kept_and_match_pytrec_eval(tmp_path, grade):
+    # grades above 127 used to wrap around in int8 (256 -> 0: AP 0 instead of pytrec_eval's 0.25)
+    from irscales.collections import Collection
+    from irscales.measures import AP, NDCG, RR, P
+
+    q = write(tmp_path / "q", f"1 0 a {grade}\n1 0 b 0\n1 0 c 1\n2 0 x {grade}\n")
+    r = write(tmp_path / "r", "1 Q0 z 1 9 s\n1 Q0 b 2 8 s\n1 Q0 y 3 7 s\n1 Q0 a 4 6 s\n"
+                              "2 Q0 x 1 5 s\n2 Q0 w 2 4 s\n")
+    c = Collection.from_trec([r], q, depth=5, cache=False)
+    assert c.rel.dtype == io.grade_dtype(grade) and c.rel[0, 0, 3] == grade and c.max_grade == grade
+    ref = _pytrec({"1": {"a": grade, "b": 0, "c": 1}, "2": {"x": grade}},
+                  {"1": {"z": 9, "b": 8, "y": 7, "a": 6}, "2": {"x": 5, "w": 4}})
+    ours = {"map": c.evaluate(AP()), "P_5": c.evaluate(P(k=5)), "recip_rank": c.evaluate(RR()),
+            "ndcg_cut_5": c.evaluate(NDCG(discount="log2p1", gains="graded"))}
+    for name, v in ours.items():
+        for t, topic in enumerate(c.topics):
+            assert v[0, t] == pytest.approx(ref[topic][name], abs=1e-15), (name, topic)
+    assert ours["map"][0, 0] == pytest.approx(0.125)  # a at rank 4: (1/4) / 2 relevant
+
+
+@pytest.mark.parametrize("token, what", [
+    ("1000000000", f"grade 1000000000 is above {io.MAX_GRADE}"),
+    (str(io.MAX_GRADE + 1), f"grade {io.MAX_GRADE + 1} is above {io.MAX_GRADE}"),
+    ("99999999999999999999999", "grade beyond 2^62 is above"),
+    ("1.5", "rel must be an integer, got '1.5'"),
+    ("1e3", "rel must be an integer, got '1e3'"),  # trec_eval's atol would read 1: refuse, never guess
+    ("0x10", "rel must be an integer, got '0x10'"),
+])
+def test_out_of_range_and_non_integer_grades_are_one_line_errors(tmp_path, token, what):
+    import time
+
+    p = write(tmp_path / "q", f"1 0 a 1\n1 0 b {token}\n")
+    t0 = time.process_time()
+    with pytest.raises(io.TrecFormatError) as e:
+        io.read_trec([write(tmp_path / "r", "1 Q0 a 1 1 s\n")], p, depth=1, cache=False)
+    assert time.process_time() - t0 < 5  # refused up front, not after allocating per-grade counts
+    assert str(e.value).startswith(f"{p}:2: ") and what in str(e.value) and "\n" not in str(e.value)
+
+
+def test_integral_grade_tokens(tmp_path):
+    q = io.read_qrels(write(tmp_path / "q", "1 0 a 2.0\n1 0 b +3\n1 0 c 007\n"))
+    assert q["rel"].tolist() == [2, 3, 7]
+
+
+def test_negative_grades_match_pytrec_eval(tmp_path):
+    # trec_eval counts a negative grade as judged not relevant; negative='zero' does the same
+    from irscales.collections import Collection
+    from irscales.measures import AP, NDCG
+
+    q = write(tmp_path / "q", "1 0 a 2\n1 0 b -2\n1 0 c 1\n1 0 d -1\n")
+    r = write(tmp_path / "r", "1 Q0 b 1 9 s\n1 Q0 c 2 8 s\n1 Q0 d 3 7 s\n1 Q0 a 4 6 s\n")
+    with pytest.raises(io.TrecFormatError, match=r":2: negative grade -2 \(pass negative='zero'"):
+        Collection.from_trec([r], q, depth=4, cache=False)
+    c = Collection.from_trec([r], q, depth=4, negative="zero", cache=False)
+    assert c.judgments.tolist() == [[2, 1, 1]]
+    ref = _pytrec({"1": {"a": 2, "b": -2, "c": 1, "d": -1}}, {"1": {"b": 9, "c": 8, "d": 7, "a": 6}})["1"]
+    assert c.evaluate(AP())[0, 0] == pytest.approx(ref["map"], abs=1e-15)
+    assert c.evaluate(NDCG(discount="log2p1", gains="graded"), depth=4)[0, 0] == pytest.approx(
+        ref["ndcg_cut_5"], abs=1e-15)
+
+
+def test_qrels_frames_with_bad_grades_are_refused(tmp_path):
+    import pandas as pd
+
+    r = io.read_run(write(tmp_path / "r", "1 Q0 a 1 1 s\n"))
+    for g, what in ((-1, "negative grade -1 in qrels row 2"), (40000, "grade 40000 (qrels row 2)")):
+        q = pd.DataFrame({"topic": ["1", "1"], "docno": ["a", "b"], "rel": [1, g]})
+        with pytest.raises(io.TrecFormatError, match=re.escape(what)):
+            io.relevance_arrays([r], q, 1)
+
+
+# ------------------------------------------------------------------ score precision (issue 15 item 3)
+
+# Scores shaped like TREC-8 input.uwmt8a0's: 100000.1546100 and 100000.1530000 are distinct doubles
+# but the same float32 (100000.15625; float32 steps are 2^-7 near 10^5). 100000.1476190 is a float32
+# step below them (100000.1484375).
+_HI, _LO, _BELOW = "100000.1546100", "100000.1530000", "100000.1476190"
+
+
+def test_scores_that_collide_in_float32(tmp_path):
+    assert np.float32(float(_HI)) == np.float32(float(_LO)) and float(_HI) != float(_LO)
+    assert np.float32(float(_BELOW)) < np.float32(float(_LO))
+    q = write(tmp_path / "q", "1 0 a 1\n1 0 b 0\n")
+    r = write(tmp_path / "r", f"1 Q0 a 1 {_HI} s\n1 Q0 b 2 {_LO} s\n")
+    # float32: tied, docno descending puts b first; float64: a's higher score puts it first
+    assert io.read_trec([r], q, depth=2, cache=False).rel.tolist() == [[[0, 1]]]
+    assert io.read_trec([r], q, depth=2, cache=False, score_precision="float32").rel.tolist() == [[[0, 1]]]
+    assert io.read_trec([r], q, depth=2, cache=False, score_precision="float64").rel.tolist() == [[[1, 0]]]
+    # pytrec_eval (trec_eval 9 code: float sim) agrees with float32
+    rr = _pytrec({"1": {"a": 1, "b": 0}}, {"1": {"a": float(_HI), "b": float(_LO)}}, ["recip_rank"])
+    assert rr["1"]["recip_rank"] == 0.5
+    with pytest.raises(ValueError, match="score_precision must be 'float32'"):
+        io.read_trec([r], q, depth=2, score_precision="double")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2), st.booleans()), min_size=1, max_size=9, unique_by=lambda x: x[0:2]))
+def test_float32_convention_matches_pytrec_eval_on_near_ties(tmp_path, docs):
+    """Runs whose scores differ only beyond float32: our float32 order is pytrec_eval's, and the
+    float64 order is the exact sort by (double score desc, docno desc)."""
+    base = [_HI, _LO, _BELOW]
+    run = {f"d{a}{b}": float(base[b]) + (1e-9 if c else 0.0) for a, b, c in docs}
+    lines = "".join(f"1 Q0 {d} 1 {s!r} s\n" for d, s in run.items())
+    p = write(tmp_path / "r", lines)
+    pos = _pytrec_positions(run)
+    frame = io.read_run(p)
+    for precision in ("float32", "float64"):
+        order = _order_of(io._parsed_frame(frame, 0, precision))
+        if precision == "float32":
+            assert [pos[d] for d in order] == list(range(1, len(run) + 1))
+        else:
+            assert order == sorted(run, key=lambda d: (run[d], d.encode()), reverse=True)
+
+
+def _order_of(p) -> list[str]:
+    return [str(p.docnos[i]) for i in p.d_code]
+
+
+def test_parsed_scores_are_pythons_doubles(tmp_path):
+    # the C reader's decimal -> double conversion is the correctly rounded one (as C's strtod)
+    rng = np.random.default_rng(7)
+    vals = [repr(float(x)) for x in rng.random(300) * 10.0 ** rng.integers(-8, 9, 300)]
+    vals += [f"{x:.20g}" for x in rng.random(300)] + [_HI, _LO]
+    p = write(tmp_path / "r", "".join(f"1 Q0 d{i} 1 {v} s\n" for i, v in enumerate(vals)))
+    assert io.read_run(p)["score"].tolist() == [float(v) for v in vals]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), docnos,
+                          st.sampled_from([0.0, -0.0, 1.0, -1.0, 1e-40, -3.25, 2.5e38, 100000.1546100,
+                                           100000.1530000, 1 + 2**-30, 1.0 + 2**-52])),
+                min_size=1, max_size=25, unique_by=lambda x: (x[0], x[1])),
+       st.sampled_from(["float32", "float64"]))
+def test_trec_order_equals_a_plain_sort(rows, precision):
+    """The integer-key sort is trec_eval's rule: per topic, score descending at the precision
+    (-0.0 ties +0.0), then docno descending in byte order."""
+    import pandas as pd
+
+    frame = pd.DataFrame(rows, columns=["topic", "docno", "score"])
+    p = io._parsed_frame(frame, 0, precision)
+    cast = np.float32 if precision == "float32" else np.float64
+    for ti, topic in enumerate(p.topics):
+        got = [str(p.docnos[d]) for t, d in zip(p.t_code, p.d_code) if t == ti]
+        mine = [(float(cast(s)), d.encode()) for t, d, s in rows if t == topic]
+        assert got == [d.decode() for _, d in sorted(mine, reverse=True)]
+    assert list(p.t_code) == sorted(p.t_code)  # grouped by topic

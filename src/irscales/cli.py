@@ -293,6 +293,9 @@ def _reading_options(fn):
         click.option("--on-uneven-topics", type=click.Choice(["error", "pad"]), default="error",
                      show_default=True, help="runs with different topic sets: an error, or pad missing topics "
                      "with empty runs (trec_eval -c)"),
+        click.option("--score-precision", type=click.Choice(["float32", "float64"]), default="float32",
+                     show_default=True, help="precision in which run scores are compared before docno breaks "
+                     "ties: float32 as trec_eval <= 9 and pytrec_eval (FFF21's tables), float64 as trec_eval >= 10"),
     ]
     for o in reversed(opts):
         fn = o(fn)
@@ -300,7 +303,8 @@ def _reading_options(fn):
 
 
 def _reading(kw: dict) -> dict:
-    return {k: kw.pop(k) for k in ("negative", "on_missing_topic", "on_no_relevant", "on_uneven_topics")}
+    return {k: kw.pop(k) for k in ("negative", "on_missing_topic", "on_no_relevant", "on_uneven_topics",
+                                "score_precision")}
 
 
 def _scale_options(fn):

@@ -2,7 +2,8 @@
 
 A collection holds, for S systems and T topics:
 
-- ``rel``: int8 relevance arrays ``[system, topic, rank]`` of grades at depth N, padded with not
+- ``rel``: relevance arrays ``[system, topic, rank]`` of grades at depth N (int8, or int16 when a
+  grade exceeds 127: :func:`irscales.io.grade_dtype`; never narrowed further), padded with not
   relevant documents when a run is shorter than N (FFF21 §5.1); ``binary()`` is the lenient
   mapping rel > 0 (FFF21 §6);
 - ``judgments``: int64 ``[topic, grade]``, the number of judged documents of each grade (column
@@ -84,8 +85,13 @@ class Collection:
             raise ValueError(f"run_lengths has shape {self.run_lengths.shape}, expected ({S}, {T})")
         if (self.judgments < 0).any():
             raise ValueError("judgment counts must be >= 0")
-        if self.rel.min(initial=0) < 0 or self.rel.max(initial=0) > self.max_grade:
-            raise ValueError(f"grades in rel must lie in 0..{self.max_grade}")
+        if not 0 <= self.max_grade <= trec_io.MAX_GRADE:
+            raise ValueError(f"max_grade must lie in 0..{trec_io.MAX_GRADE}, got {self.max_grade}")
+        if self.rel.dtype.kind not in "iu":
+            raise ValueError(f"rel must hold integer grades, got dtype {self.rel.dtype}")
+        lo, hi = int(self.rel.min(initial=0)), int(self.rel.max(initial=0))
+        if lo < 0 or hi > self.max_grade:
+            raise ValueError(f"grades in rel must lie in 0..{self.max_grade}, found {lo}..{hi}")
         for what, labels, n in (("topic", self.topic_labels, T), ("system", self.system_labels, S)):
             for k, v in labels.items():
                 if len(v) != n:
@@ -144,13 +150,13 @@ class Collection:
         """Ideal run per topic: judged grades in decreasing order, cut at ``depth``; shape [T, N]."""
         n = self.depth if depth is None else depth
         G = self.max_grade
-        out = np.zeros((len(self.topics), n), dtype=np.int8)
-        # counts of grade >= g give, for each rank, the grade of the ideal run there
-        at_least = np.cumsum(self.judgments[:, :0:-1], axis=1)[:, ::-1]  # [T, G]: #docs with grade >= g
+        # at_least[t, k] = documents with grade >= G - k; the document at rank i has the grade
+        # G - k for the first k with at_least[t, k] > i (0 past the last relevant document)
+        at_least = np.cumsum(self.judgments[:, :0:-1], axis=1)  # [T, G]
         ranks = np.arange(n)
-        for g in range(1, G + 1):
-            out[ranks[None, :] < at_least[:, g - 1][:, None]] = g
-        return out
+        k = np.stack([np.searchsorted(row, ranks, side="right") for row in at_least]) if len(at_least) else \
+            np.zeros((0, n), dtype=np.int64)
+        return (G - k).astype(trec_io.grade_dtype(G))
 
     @property
     def total_gain(self) -> np.ndarray:
@@ -245,20 +251,28 @@ class Collection:
                   on_missing_topic: Literal["error", "skip"] = "error",
                   on_no_relevant: Literal["error", "skip", "keep"] = "skip",
                   on_uneven_topics: Literal["error", "pad"] = "error",
+                  score_precision: Literal["float32", "float64"] = "float32",
+                  cache: bool | PathLike = True,
                   system_labels: Mapping[str, Sequence[str]] | None = None) -> "Collection":
         """Read run files (a directory of NIST ``input.*`` files, gz allowed, or a list) and qrels
         (a file, or a frame from :func:`irscales.io.read_qrels` or
         :func:`irscales.io.qrels_from_ir_datasets`); the policies are those of
-        :func:`irscales.io.relevance_arrays`."""
+        :func:`irscales.io.relevance_arrays`.
+
+        ``score_precision`` decides which scores tie before the docno breaks the tie:
+        ``"float32"`` (default) as trec_eval <= 9.x and pytrec_eval, which FFF21's TREC-8 numbers
+        need; ``"float64"`` as trec_eval >= 10.0 and the official TREC-8 per-topic evaluations.
+        ``cache``: the cache of parsed runs of :func:`irscales.io.read_trec` (``False`` = off)."""
         files = trec_io.find_runs(runs)
         d = trec_io.read_trec(files, qrels, depth, max_grade=max_grade, negative=negative,
                               on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
-                              on_uneven_topics=on_uneven_topics)
+                              on_uneven_topics=on_uneven_topics, score_precision=score_precision, cache=cache)
         src = str(runs) if isinstance(runs, (str, os.PathLike)) else f"{len(files)} run files"
         qsrc = qrels.attrs.get("path", "qrels frame") if hasattr(qrels, "attrs") else str(qrels)
         return cls(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths,
                    topics=tuple(d.topics), systems=tuple(d.systems),
-                   provenance=f"trec: {src} + {qsrc} depth={depth}",
+                   provenance=f"trec: {src} + {qsrc} depth={depth}"
+                   + ("" if score_precision == "float32" else f" scores={score_precision}"),
                    max_grade=d.judgments.shape[1] - 1,
                    system_labels={k: tuple(v) for k, v in (system_labels or {}).items()})
 
