@@ -365,7 +365,8 @@ def load_preset(name: str, depth: int = 100, seed: int = 0) -> Collection:
 
     if name not in simulate.PRESETS:
         raise KeyError(f"unknown preset {name!r}; choose one of {', '.join(simulate.PRESETS)} (simulated) "
-                       "or gop-cranfield, gop-cisi, gop-cacm, gop-combined (public grid, after `make data`)")
+                       "or gop-cranfield, gop-cisi, gop-cacm, gop-combined "
+                       "(public grid: real runs on the shipped collections)")
     sim = simulate.simulate(name, depth=depth, seed=seed)
     return Collection(rel=sim.rel, judgments=sim.judgments, run_lengths=sim.run_lengths,
                       topics=tuple(sim.topics), systems=tuple(sim.systems),

@@ -52,7 +52,8 @@ ARCHIVE_MEMBERS: dict[str, tuple[str, ...]] = {
 
 
 class DataUnavailable(FileNotFoundError):
-    """A public collection is neither in the mirror nor downloaded, and cannot be fetched."""
+    """A public collection is in none of the mirror, the shipped archives (or one is damaged) and
+    the download folder, and cannot be fetched."""
 
 
 def mirror_dir() -> Path | None:
