@@ -199,6 +199,20 @@ def test_simulated_labelling():
     assert small([[[1]]], [[0, 1]]).label("x") == "x"
 
 
+def test_data_label_names_the_data():
+    from dataclasses import replace
+
+    from irscales.collections import data_label
+
+    sim = load_preset("sim-t08", depth=5, seed=0)
+    pub = replace(small([[[1]]], [[0, 1]]), provenance="public: gop-combined (binary qrels; parts=2 seed=0) depth=5")
+    trec = replace(pub, provenance="trec: runs + qrels.txt depth=5")
+    assert (sim.data_label, pub.data_label, trec.data_label) == ("simulated", "gop-combined", "trec")
+    assert pub.subset(topics=[0]).data_label == "gop-combined"  # a subset keeps its data's name
+    assert data_label([pub, pub.subset(topics=[0])]) == "gop-combined"
+    assert data_label([pub, sim]) == "simulated" and data_label([pub, trec]) == "gop-combined+trec"
+
+
 def test_save_load_round_trip(tmp_path):
     c = load_preset("sim-gop", depth=5, seed=1).where(track="T08")
     base = c.save(tmp_path / "gop_t08")

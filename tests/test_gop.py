@@ -1,6 +1,7 @@
 """Tests of irscales.gop: model formulas checked by hand and against scalar re-implementations,
-indexing (stop lists, stemmers, n-grams as matrices), the trec_eval ordering, and, on the public
-mirror (skipped when absent), a tiny grid whose TREC files pytrec_eval scores exactly as we do."""
+indexing (stop lists, stemmers, n-grams as matrices), the trec_eval ordering, and, on the shipped
+public collections (skipped when absent), a tiny grid whose TREC files pytrec_eval scores exactly
+as we do."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def _mirror_or_skip(name: str = "cranfield"):
     try:
         datasets.locate(name)
     except datasets.DataUnavailable as e:
-        pytest.skip(f"public collection mirror absent: {e}")
+        pytest.skip(f"public collection absent: {e}")
 
 
 # ----------------------------------------------------------------------------- hand-checked
@@ -201,7 +202,7 @@ def test_grid_size_and_labels():
         gop.stoplist("german")
 
 
-# ----------------------------------------------------------------------------- on the mirror
+# ----------------------------------------------------------------------------- on the shipped collections
 
 SAMPLE = [gop.System("lucene", "porter", "BM25"), gop.System("none", "4grams", "DPH"),
           gop.System("stopwords-en", "lovins", "LMDir2000"), gop.System("cacm-common", "snowball", "BB2"),
@@ -281,6 +282,7 @@ def test_presets_and_combined(tmp_path, monkeypatch):
 
 def test_missing_data_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("IRSCALES_COLLECTIONS", str(tmp_path / "none"))
+    monkeypatch.setattr(datasets, "archive_dir", lambda: tmp_path / "no-archives")
     monkeypatch.setattr(datasets, "external_dir", lambda: tmp_path / "ext")
     with pytest.raises(datasets.DataUnavailable, match="make data"):
         gop.build("cisi", SAMPLE[:1], cache=False, progress=False)

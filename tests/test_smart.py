@@ -1,8 +1,8 @@
 """Tests of irscales.smart (SMART parsers) and irscales.datasets (finding / fetching the data).
 
 Small hand-made collections are written in code (CRLF, repeated fields, a blank after a marker,
-Cranfield's numbering and grades); the real files are read from the mirror when it is present
-(skipped with the reason otherwise)."""
+Cranfield's numbering and grades); the real files are read from wherever :func:`datasets.locate`
+finds them (the shipped archives on a checkout; skipped with the reason otherwise)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _mirror_or_skip(name: str):
     try:
         return datasets.locate(name)
     except datasets.DataUnavailable as e:
-        pytest.skip(f"public collection mirror absent: {e}")
+        pytest.skip(f"public collection absent: {e}")
 
 
 # ----------------------------------------------------------------------------- parse_records
@@ -159,6 +159,7 @@ def test_mirror_cisi_cacm_unjudged():
 @pytest.fixture
 def no_data(tmp_path, monkeypatch):
     monkeypatch.setenv("IRSCALES_COLLECTIONS", str(tmp_path / "mirror"))
+    monkeypatch.setattr(datasets, "archive_dir", lambda: tmp_path / "no-archives")
     monkeypatch.setattr(datasets, "external_dir", lambda: tmp_path / "external")
     return tmp_path
 

@@ -23,7 +23,7 @@ Rooms (one concern per module):
 - :mod:`irscales.collections`    the Collection data layer (TREC or simulated)
 - :mod:`irscales.simulate`       simulated TREC-like collections (labelled simulated)
 - :mod:`irscales.smart`          SMART-format parsers (Cranfield, CISI, CACM)
-- :mod:`irscales.datasets`       getting the public collections (mirror or download)
+- :mod:`irscales.datasets`       the public collections (shipped archives, mirror or download)
 - :mod:`irscales.gop`            a public Grid of Points: stop lists × stemmers × retrieval models
 - :mod:`irscales.published`      the papers' printed numbers and the comparison with ours
 - :mod:`irscales.report`         the companion report

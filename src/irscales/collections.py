@@ -13,7 +13,8 @@ A collection holds, for S systems and T topics:
 - names of topics and systems, optional labels (systems: stop list / LUG / model; topics: track,
   corpus) and a provenance string: ``"simulated: <preset> seed=<s> depth=<N>"`` or
   ``"trec: <runs> + <qrels>"``. :attr:`Collection.is_simulated` tells which; simulated results
-  must say "simulated" in titles and file names (:meth:`Collection.label`).
+  must say "simulated" in titles and file names (:meth:`Collection.label`); results on other data
+  name their data (:attr:`Collection.data_label`: a public grid such as ``gop-cranfield``, or ``trec``).
 
 Sources: :meth:`Collection.from_trec` (a directory of NIST run files or a list, plus qrels),
 :func:`load_preset` (simulated presets of :mod:`irscales.simulate`), :meth:`Collection.load`
@@ -27,14 +28,14 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal, Mapping, Sequence
+from typing import Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
 from . import io as trec_io
 from .measures import GR, Measure
 
-__all__ = ["Collection", "load_preset", "PRESET_NAMES"]
+__all__ = ["Collection", "load_preset", "PRESET_NAMES", "data_label"]
 
 PathLike = str | os.PathLike
 
@@ -126,6 +127,17 @@ class Collection:
     def label(self, name: str) -> str:
         """``name`` prefixed with ``simulated_`` for a simulated collection (for titles/file names)."""
         return f"simulated_{name}" if self.is_simulated else name
+
+    @property
+    def data_label(self) -> str:
+        """What the data are, for titles and file names: ``simulated``, the public preset
+        (``gop-cranfield``, ``gop-combined`` …: real runs on a public collection) or ``trec``."""
+        kind, _, rest = self.provenance.partition(":")
+        if self.is_simulated:
+            return "simulated"
+        if kind.strip() == "public" and rest.split():
+            return rest.split()[0]
+        return kind.strip() or "unknown"
 
     def rel_at(self, depth: int | None = None) -> np.ndarray:
         """Grades at cut-off ``depth`` (default: the stored depth). Deeper than stored is exact only
@@ -341,6 +353,18 @@ class Collection:
 PRESET_NAMES = ("sim-t08", "sim-t26", "sim-t27", "sim-r04", "sim-gop")
 
 
+def data_label(collections: Iterable[Collection]) -> str:
+    """One :attr:`Collection.data_label` for collections analysed together: ``simulated`` if any is
+    simulated, else their common label (``gop-cranfield``, ``trec`` …), else the labels joined by
+    ``+`` in first-seen order."""
+    labels = [c.data_label for c in collections]
+    if not labels:
+        raise ValueError("data_label: no collections")
+    if "simulated" in labels:
+        return "simulated"
+    return "+".join(dict.fromkeys(labels))
+
+
 def load_preset(name: str, depth: int = 100, seed: int = 0) -> Collection:
     """A simulated collection (see :mod:`irscales.simulate` for the model and the presets:
     sim-t08, sim-t26, sim-t27, sim-r04, sim-gop). Deterministic in (name, depth, seed).
@@ -355,7 +379,8 @@ def load_preset(name: str, depth: int = 100, seed: int = 0) -> Collection:
 
     if name not in simulate.PRESETS:
         raise KeyError(f"unknown preset {name!r}; choose one of {', '.join(simulate.PRESETS)} (simulated) "
-                       "or gop-cranfield, gop-cisi, gop-cacm, gop-combined (public grid, after `make data`)")
+                       "or gop-cranfield, gop-cisi, gop-cacm, gop-combined "
+                       "(public grid: real runs on the shipped collections)")
     sim = simulate.simulate(name, depth=depth, seed=seed)
     return Collection(rel=sim.rel, judgments=sim.judgments, run_lengths=sim.run_lengths,
                       topics=tuple(sim.topics), systems=tuple(sim.systems),

@@ -1,37 +1,40 @@
-"""Getting the public collections Cranfield, CISI and CACM (issue 11, item 1).
+"""Getting the public collections Cranfield, CISI and CACM (issues 11 and 17).
 
 Where the files are looked for, in order:
 
-1. the mirror folder given by the setting ``IRSCALES_COLLECTIONS`` (default:
-   ``<shared>/collections`` with ``<shared>`` from :func:`irscales.paths.shared_dir`), holding
+1. the mirror folder given by the setting ``IRSCALES_COLLECTIONS`` (only when it is set), holding
    one sub-folder per collection (``cranfield/``, ``cisi/``, ``cacm/``) with the files of
    :data:`irscales.smart.FILES`;
-2. ``data/external/<name>/`` in the repository (``~/.cache/irscales/external`` for an installed
+2. the archives shipped with the repository, ``data/collections/<name>.tar.xz`` (the default on
+   every checkout): checked against ``data/collections/SHA256SUMS`` and extracted once into
+   ``<cache>/collections/<name>-<sha12>/`` (:func:`irscales.paths.cache_dir`);
+3. ``data/external/<name>/`` in the repository (``~/.cache/irscales/external`` for an installed
    package), where :func:`download` puts them.
 
 :func:`download` fetches the archives from the canonical source, the University of Glasgow IR
 group's test-collection pages (:data:`SOURCES`), and extracts only the files the parsers need.
-With neither a mirror nor a network, :class:`DataUnavailable` says what is missing and how to get
-it. Whatever the source, :func:`load` validates the content (counts of documents, queries, judged
-queries, judgments; :data:`irscales.smart.EXPECTED`), not the bytes of one particular copy.
-
-Files of the collections are never copied into the repository's tracked tree (``data/external``
-is a download cache).
+With none of these, :class:`DataUnavailable` says what is missing and how to get it. Whatever the
+source, :func:`load` validates the content (counts of documents, queries, judged queries,
+judgments; :data:`irscales.smart.EXPECTED`). Source, licence statement and checksums of the
+shipped archives: ``data/collections/PROVENANCE.md``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
+import shutil
 import tarfile
+import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 from . import paths, smart
 
-__all__ = ["DataUnavailable", "SOURCES", "mirror_dir", "external_dir", "locate", "download", "load",
-           "available"]
+__all__ = ["DataUnavailable", "SOURCES", "ARCHIVE_MEMBERS", "mirror_dir", "archive_dir", "archive_path",
+           "checksums", "extract_archive", "external_dir", "locate", "download", "load", "available"]
 
 SOURCES: dict[str, str] = {
     "cranfield": "http://ir.dcs.gla.ac.uk/resources/test_collections/cran/cran.tar.gz",
@@ -40,14 +43,95 @@ SOURCES: dict[str, str] = {
 }
 
 
+# members of the shipped archives, under "<name>/": what smart reads, plus the source's readme
+ARCHIVE_MEMBERS: dict[str, tuple[str, ...]] = {
+    "cranfield": (*smart.FILES["cranfield"].values(), "cranqrel.readme"),
+    "cisi": tuple(smart.FILES["cisi"].values()),
+    "cacm": tuple(smart.FILES["cacm"].values()),
+}
+
+
 class DataUnavailable(FileNotFoundError):
-    """A public collection is neither in the mirror nor downloaded, and cannot be fetched."""
+    """A public collection is in none of the mirror, the shipped archives (or one is damaged) and
+    the download folder, and cannot be fetched."""
 
 
-def mirror_dir() -> Path:
-    """The mirror folder: ``$IRSCALES_COLLECTIONS``, else ``<shared>/collections``."""
+def mirror_dir() -> Path | None:
+    """The mirror folder ``$IRSCALES_COLLECTIONS``, or None when the setting is absent."""
     env = os.environ.get("IRSCALES_COLLECTIONS")
-    return Path(env).expanduser() if env else paths.shared_dir() / "collections"
+    return Path(env).expanduser() if env else None
+
+
+def archive_dir() -> Path | None:
+    """``data/collections`` of the source checkout (the shipped archives), if there is one."""
+    root = paths.repo_root()
+    return root / "data" / "collections" if root else None
+
+
+def archive_path(name: str) -> Path | None:
+    """The shipped archive of collection ``name``, if present."""
+    d = archive_dir()
+    p = d / f"{name}.tar.xz" if d else None
+    return p if p and p.is_file() else None
+
+
+def checksums() -> dict[str, str]:
+    """path (relative to ``data/collections``) -> SHA-256, read from ``SHA256SUMS``."""
+    d = archive_dir()
+    f = d / "SHA256SUMS" if d else None
+    if f is None or not f.is_file():
+        return {}
+    out = {}
+    for n, line in enumerate(f.read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2 or len(parts[0]) != 64:
+            raise ValueError(f"{f}:{n}: expected '<sha256>  <path>', found {line!r}")
+        out[parts[1].lstrip("*")] = parts[0]
+    return out
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def extract_archive(name: str) -> Path | None:
+    """Extract the shipped archive of ``name`` (once) and return the folder, or None when the
+    checkout has no archive. The archive and every member must match ``SHA256SUMS``; a mismatch
+    is a :class:`DataUnavailable` naming the file (a corrupted or edited copy is never read)."""
+    arc = archive_path(name)
+    if arc is None:
+        return None
+    sums = checksums()
+    payload = arc.read_bytes()
+    digest = _sha256(payload)
+    if sums.get(arc.name) != digest:
+        raise DataUnavailable(f"{arc}: SHA-256 {digest} does not match data/collections/SHA256SUMS "
+                              f"({sums.get(arc.name, 'no entry')}); restore the file with git")
+    folder = paths.cache_dir() / "collections" / f"{name}-{digest[:12]}"
+    if _complete(folder, name):
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{name}-"))  # renamed when complete
+    try:
+        with tarfile.open(fileobj=io.BytesIO(payload), mode="r:xz") as tar:
+            for f in ARCHIVE_MEMBERS[name]:
+                fh = tar.extractfile(f"{name}/{f}")
+                data = fh.read() if fh else b""
+                if sums.get(f"{name}/{f}") != _sha256(data):
+                    raise DataUnavailable(f"{arc}: member {name}/{f} does not match data/collections/SHA256SUMS")
+                (tmp / f).write_bytes(data)
+        try:
+            tmp.rename(folder)
+        except OSError:  # another process extracted it first
+            if not _complete(folder, name):
+                raise
+    except (KeyError, tarfile.TarError) as e:
+        raise DataUnavailable(f"{arc} is not a readable archive of {name} ({e}); restore it with git") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return folder
 
 
 def external_dir() -> Path:
@@ -66,20 +150,29 @@ def _complete(folder: Path, name: str) -> bool:
 
 
 def locate(name: str) -> Path:
-    """The folder holding collection ``name``'s files (mirror first, then ``data/external``).
+    """The folder holding collection ``name``'s files: the ``IRSCALES_COLLECTIONS`` mirror if set
+    and complete, else the shipped archive (extracted), else ``data/external``.
 
-    Raises :class:`DataUnavailable` with instructions when neither has them.
+    Raises :class:`DataUnavailable` with instructions when none has them.
     """
     _check_name(name)
     tried = []
-    for base in (mirror_dir(), external_dir()):
-        folder = base / name
-        tried.append(str(folder))
-        if _complete(folder, name):
-            return folder
+    mirror = mirror_dir()
+    if mirror is not None:
+        tried.append(str(mirror / name))
+        if _complete(mirror / name, name):
+            return mirror / name
+    shipped = extract_archive(name)
+    if shipped is not None:
+        return shipped
+    tried.append(f"{archive_dir() or 'data/collections'}/{name}.tar.xz")
+    folder = external_dir() / name
+    tried.append(str(folder))
+    if _complete(folder, name):
+        return folder
     files = ", ".join(smart.FILES[name].values())
     raise DataUnavailable(
-        f"collection {name!r} not found (looked in {' and '.join(tried)}, for {files}). "
+        f"collection {name!r} not found (looked in {', '.join(tried)}, for {files}). "
         f"Get it with `make data` or `python -m irscales.datasets {name}` on a machine with a network "
         f"(source: {SOURCES[name]}), or point IRSCALES_COLLECTIONS at a folder with a '{name}/' "
         "sub-folder holding those files.")

@@ -1,9 +1,12 @@
-"""Where things live: the shared folder (papers, public collections), caches, figures.
+"""Where things live: the optional shared folder, caches, figures.
 
 Settings come from environment variables so notebooks, the CLI and CI agree:
 
-``IRSCALES_SHARED``  folder holding ``papers/`` and ``collections/`` (default: ``../shared``
-                     beside the repository). Nothing from it is ever copied into the repository.
+``IRSCALES_SHARED``  optional folder with inputs that cannot be redistributed, such as real TREC
+                     runs (default: ``../shared`` beside the repository). Nothing from it is copied
+                     into the repository, and nothing the tests, notebooks or report need lives
+                     there: the public collections ship in ``data/collections/``
+                     (:mod:`irscales.datasets`); tests that use it skip when it is absent.
 ``IRSCALES_CACHE``   cache of enumerated scales (default: ``data/cache`` in the repository, or
                      ``~/.cache/irscales`` for an installed package).
 ``IRSCALES_FIGURES`` output folder for figures and tables (default: ``figures`` in the repository).
@@ -24,7 +27,7 @@ def repo_root() -> Path | None:
 
 
 class MissingSharedData(FileNotFoundError):
-    """A shared input (paper text, public collection) is not where the settings say."""
+    """An optional shared input (e.g. real TREC runs) is not where the settings say."""
 
 
 def shared_dir(required: bool = False) -> Path:
@@ -36,8 +39,8 @@ def shared_dir(required: bool = False) -> Path:
         p = (root.parent / "shared") if root else Path.cwd() / "shared"
     if required and not p.is_dir():
         raise MissingSharedData(
-            f"shared folder not found at {p}; set IRSCALES_SHARED to the folder holding "
-            "'papers/' and 'collections/'"
+            f"shared folder not found at {p}; set IRSCALES_SHARED to the folder holding the "
+            "optional inputs (e.g. real TREC runs)"
         )
     return p
 

@@ -36,11 +36,16 @@ from . import published
 from .paths import published_dir
 
 PAPERS = {
-    "fff21": "FFF21 — Ferrante, Ferro, Fuhr: Towards Meaningful Statements in IR Evaluation (IEEE Access 2021)",
-    "ffp19": "FFP19 — Ferrante, Ferro, Pontarollo: A Formal Theory to Determine Scale Properties (SEBD 2019)",
-    "fer17": "Fer17 — Ferro: What Does Affect the Correlation Among Evaluation Measures? (TOIS 2017)",
-    "ffp17": "FFP17 — Ferrante, Ferro, Pontarollo: An interval-like scale property for IR evaluation measures",
-    "mm23": "MM23 — Moffat, Mackenzie: How Much Freedom Does An Effectiveness Metric Really Have?",
+    "fff21": "FFF21 — Ferrante, Ferro, Fuhr: Towards Meaningful Statements in IR Evaluation: Mapping Evaluation "
+             "Measures to Interval Scales. IEEE Access 9:136182–136216, 2021. doi:10.1109/ACCESS.2021.3116857",
+    "ffp19": "FFP19 — Ferrante, Ferro, Pontarollo: A Formal Theory to Determine Scale Properties of Evaluation "
+             "Measures. SEBD 2019, CEUR-WS vol. 2400, paper 19 (no DOI; ceur-ws.org/Vol-2400/paper-19.pdf)",
+    "fer17": "Fer17 — Ferro: What Does Affect the Correlation Among Evaluation Measures? ACM TOIS 36(2):19:1–19:40, "
+             "2017. doi:10.1145/3106371",
+    "ffp17": "FFP17 — Ferrante, Ferro, Pontarollo: An Interval-Like Scale Property for IR Evaluation Measures. "
+             "EVIA 2017, CEUR-WS vol. 2008, pp. 10–15 (no DOI; ceur-ws.org/Vol-2008/paper_11.pdf)",
+    "mm23": "MM23 — Moffat, Mackenzie: How Much Freedom Does An Effectiveness Metric Really Have? JASIST "
+            "75(6):686–703, 2024 (preprint arXiv:2309.09477). doi:10.1002/asi.24874",
 }
 REPRODUCED = {"exhaustive": "reproduced exhaustively", "printed": "reproduced from printed inputs",
               "real": "reproduced on real data"}

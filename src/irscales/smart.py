@@ -6,7 +6,7 @@ module reads them. Records follow the SMART convention: a line ``.I <id>`` opens
 lines ``.T`` (title), ``.A`` (authors), ``.B`` (source), ``.W`` (text), ``.X`` (cross references),
 ``.K``, ``.C``, ``.N`` … open its fields, whose text runs to the next marker.
 
-Irregularities handled (each one checked by ``tests/test_smart.py`` on the mirror):
+Irregularities handled (each one checked by ``tests/test_smart.py`` on the shipped files):
 
 - line endings: Cranfield's files use CRLF, the others LF; both are read;
 - a field repeated within one record (Cranfield documents 576 and 578 hold two ``.W``): the texts
