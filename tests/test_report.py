@@ -277,3 +277,17 @@ def test_relative_difference_sorts_the_differs_view():
     assert report.relative_difference("1/2", "0.4081") == pytest.approx(0.1838)
     assert report.relative_difference("yes", "no") is None
     assert report.relative_difference("2^N m", "2^N m + 1") is None
+
+
+def test_simulated_only_items_are_collapsed_with_the_missing_runs():
+    from irscales import report_html
+
+    rows = _rows([("table3/k5/equal", "Table 3, row k=5, column equal", "1%", "0.9", "simulated", "simulated only"),
+                  ("table3/k10/equal", "Table 3, row k=10, column equal", "2%", "", "", "simulated only"),
+                  ("table2/k5/equal", "Table 2, row k=5, column equal", "3%", "3", "exhaustive",
+                   "reproduced exhaustively")])
+    block = report_html.simulated_html("mm23", rows)
+    assert block.startswith("<details><summary>") and "<details open" not in block
+    assert "2 items simulated only" in block and "Robust" in block  # which runs are missing
+    assert "<a href='#mm23-table3'>Table 3</a> (2)" in block
+    assert report_html.simulated_html("mm23", rows.iloc[2:]) == ""

@@ -65,7 +65,7 @@ def test_report_renders_in_headless_chromium(tmp_path):
         w.writerow(["fig1/n", "Figure 1", "p. 4", "12", "exhaustive", ""])
     figs = tmp_path / "figs"
     (figs / "mm23").mkdir(parents=True)
-    published.compare("mm23", {"table1/a/x": 0.5, "table1/b/x": 0.3, "fig1/n": 12}, route="exhaustive",
+    published.compare("mm23", {"table1/a/x": 0.5, "table1/b/x": 0.3, "fig1/n": 15}, route="exhaustive",
                       notes={"table1/b/x": "the paper rounds"}, published=published.load("mm23", pub / "mm23.csv")
                       ).save(figs / "mm23" / "published_vs_reproduced.csv")
     fig, ax = plt.subplots(figsize=(2, 2))
@@ -78,8 +78,15 @@ def test_report_renders_in_headless_chromium(tmp_path):
     m = re.search(r'data-images-loaded="(\d+)/(\d+)"', dom)
     assert m and m.group(1) == m.group(2) == "1", dom[:500]
     assert _card_numbers(dom) == _md_numbers(md.read_text()) != {}
-    assert _card_numbers(dom)["mm23"]["differs"] == 1
+    assert _card_numbers(dom)["mm23"]["differs"] == 2
     assert 'id="mm23-table1"' in dom and 'id="mm23-fig1"' in dom and "the paper rounds" in dom
+    # the differs view sorts by size: click "relative difference" twice (descending)
+    click = ('<script>window.addEventListener("load",function(){var th=document.querySelectorAll('
+             '"#differs-table th")[4];th.click();th.click();});</script></body>')
+    sorted_page = page.with_name("sorted.html")
+    sorted_page.write_text(page.read_text().replace("</body>", click))
+    sizes = [float(v) for v in re.findall(r'<td data-v="([^"]+)"', _dom(sorted_page, tmp_path / "profile"))]
+    assert sizes == [0.25, 0.2]  # 15 vs 12, then 0.3 vs 0.25: largest first
     shot = tmp_path / "report.png"
     _screenshot(page, tmp_path / "profile", shot)
     assert shot.exists() and shot.stat().st_size > 1000

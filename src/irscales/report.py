@@ -263,7 +263,8 @@ def errata_paragraph(table: pd.DataFrame, link=None, escape=str, max_items: int 
     for key, items in found:
         title = unit_title(key)
         name = link(key, title) if link else title
-        shown = ", ".join(escape(i) for i in items[:max_items]) + (f" and {len(items) - max_items} more" if len(items) > max_items else "")
+        more = f" and {len(items) - max_items} more" if len(items) > max_items else ""
+        shown = ", ".join(escape(i) for i in items[:max_items]) + more
         parts.append(f"{name} ({shown})")
     n = sum(len(i) for _, i in found)
     return f"{n} item{'s differ' if n != 1 else ' differs'} — " + "; ".join(parts) + "."
@@ -307,7 +308,8 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path) -> str:
     for p, t in tables.items():
         for r in t[t["status"] == "differs"].itertuples(index=False):
             rel = relative_difference(r.published, r.ours)
-            md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {'' if rel is None else f'{100 * rel:.3g}%'} | {r.note} |")
+            size = "" if rel is None else f"{100 * rel:.3g}%"
+            md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {size} | {r.note} |")
     md.append("")
     for p, t in tables.items():
         md += [f"## {PAPERS[p]}", "", summary_line(t), "",

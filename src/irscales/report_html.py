@@ -296,11 +296,12 @@ def differs_html(tables: dict[str, pd.DataFrame]) -> str:
     for p, t in tables.items():
         for r in t[t["status"] == "differs"].to_dict("records"):
             rel = report.relative_difference(r["published"], r["ours"])
+            size = "—" if rel is None else f"{100 * rel:.3g}%"
             key = report.unit_key(r["item"])
             out.append(f"<tr><td>{p}</td><td><a href='#{anchor(p, key)}'>{_esc(report.unit_title(key))}</a> "
                        f"{_esc(report.short_item(r['item']))}</td><td>{_esc(r['published'])}</td>"
                        f"<td>{_esc(_value(r['ours']))}</td>"
-                       f"<td data-v='{'NaN' if rel is None else repr(rel)}'>{'—' if rel is None else f'{100 * rel:.3g}%'}</td>"
+                       f"<td data-v='{'NaN' if rel is None else repr(rel)}'>{size}</td>"
                        f"<td>{_esc(r['route'])}</td><td class='note'>{_esc(r['note'])}</td></tr>")
     return "".join(out) + "</tbody></table>"
 
@@ -311,7 +312,8 @@ def simulated_html(paper: str, table: pd.DataFrame) -> str:
     sim = table[table["status"] == "simulated only"]
     if sim.empty:
         return ""
-    runs = sorted({report.missing_runs(paper, i) or "" for i in sim["item"]} - {""})
+    needs = pd.Series([report.missing_runs(paper, i) or "" for i in sim["item"]]).value_counts()
+    runs = [f"{r} ({k} items)" if len(needs) > 1 else r for r, k in needs.items() if r]
     per_unit = sim.groupby(sim["item"].map(report.unit_key), sort=False).size()
     links = ", ".join(f"<a href='#{anchor(paper, k)}'>{_esc(report.unit_title(k))}</a> ({per_unit[k]})"
                       for k in report.unit_order(list(per_unit.index)))
@@ -321,7 +323,7 @@ def simulated_html(paper: str, table: pd.DataFrame) -> str:
 
 
 def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path]) -> str:
-    title = report.unit_title(key) if key != "other" else "Further figures"
+    title = _title(key)
     head = f"<h3 id='{anchor(paper, key)}'>{_esc(title)}</h3>"
     if rows.empty:
         cap = ("figures without a table or figure number of the paper" if key == "other"
@@ -352,16 +354,22 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path]) -> str
             + (f"<div class='figs'>{figs}</div>" if figs else "") + "</div></section>")
 
 
+def _title(key: str) -> str:
+    return report.unit_title(key) if key != "other" else "Further figures"
+
+
 def page(tables: dict[str, pd.DataFrame], figures: Path) -> str:
     """The whole report page (see the module docstring)."""
     figures = Path(figures)
     n, overall = report.overall_line(tables)
     legend = "".join(f"<span class='{STATUS_CLASS[s]}' title='{_esc(MEANING[s])}'>{_esc(s)}</span>" for s in STATUSES)
-    nav = "<nav><a href='#cards'>papers</a><a href='#differs'>differs</a><a href='#simulated'>simulated only</a>" + \
-        "".join(f"<a href='#{p}'>{p}</a>" for p in tables) + "</nav>"
+    nav = ("<nav><a href='#cards'>papers</a><a href='#differs'>differs</a><a href='#simulated'>simulated only</a>"
+           + "".join(f"<a href='#{p}'>{p}</a>" for p in tables) + "</nav>")
+    meanings = "".join(f"<dt>{_esc(s)}</dt><dd>{_esc(MEANING[s])}</dd>" for s in STATUSES)
     body = [f"<h1>irscales — how much of each paper reproduces, and where it does not</h1>{nav}",
             f"<p id='summary'><b>{n} published items</b>: {_esc(overall)}</p><div class='legend'>{legend}</div>",
-            "<section id='cards'><div class='cards'>", *(card_html(p, t) for p, t in tables.items()), "</div></section>",
+            "<section id='cards'><div class='cards'>", *(card_html(p, t) for p, t in tables.items()),
+            "</div></section>",
             "<h2 id='differs'>Differs</h2><p class='muted'>Every item recomputed by a direct route (exhaustively, from "
             "printed inputs or on real data) that disagrees with the printed value, with the reason. Click a column "
             "header to sort; the relative difference is |ours − paper| / |paper| where both are numbers.</p>",
@@ -369,11 +377,10 @@ def page(tables: dict[str, pd.DataFrame], figures: Path) -> str:
             "<h2 id='simulated'>Simulated only</h2><p class='muted'>Items that need runs nobody can share; the "
             "notebooks run the analysis on simulated data so the code path is exercised, but that is no "
             "reproduction.</p>", *(simulated_html(p, t) for p, t in tables.items()),
-            "<dl id='statuses'>" + "".join(f"<dt>{_esc(s)}</dt><dd>{_esc(MEANING[s])}</dd>" for s in STATUSES) + "</dl>"]
+            f"<dl id='statuses'>{meanings}</dl>"]
     for p, t in tables.items():
         us = units(p, t, figures)
-        toc = " · ".join(f"<a href='#{anchor(p, k)}'>{_esc(report.unit_title(k) if k != 'other' else 'further figures')}</a>"
-                         for k, _, _ in us)
+        toc = " · ".join(f"<a href='#{anchor(p, k)}'>{_esc(_title(k))}</a>" for k, _, _ in us)
         body.append(f"<h2 id='{p}'>{_esc(PAPERS[p])}</h2><p class='paper-summary'>{_esc(report.summary_line(t))}</p>"
                     f"<p class='toc'>{toc}</p>")
         body += [unit_html(p, k, rows, pngs) for k, rows, pngs in us]
