@@ -7,8 +7,11 @@
   with the ``route`` that produced it (:data:`irscales.published.ROUTES`)
 * ``FIGURES_DIR/<paper>/*.png``           the figures
 
-and writes ``FIGURES_DIR/REPORT.md`` and ``FIGURES_DIR/report.html``. Every published row gets one
-status (none is dropped); the status says what was done:
+and writes ``FIGURES_DIR/REPORT.md`` (the text form, here) and ``FIGURES_DIR/report.html`` (the page,
+:mod:`irscales.report_html`). This module holds what both share: the statuses, the items grouped by
+the table, figure, example or section of the paper they belong to (:func:`unit_key`, in the paper's
+order by :func:`unit_order`) and the errata sentence. Every published row gets one status (none is
+dropped); the status says what was done:
 
 ``reproduced exhaustively``         exact computation over all runs / SERP pairs or the formal theory
 ``reproduced from printed inputs``  recomputed from numbers the paper itself prints
