@@ -265,8 +265,8 @@ def test_units_follow_the_paper_and_every_unit_has_an_anchor(tmp_path):
         (tmp_path / "mm23" / name).write_bytes(b"")
     us = report_html.units("mm23", rows, tmp_path)
     assert [(k, [f.name for f in pngs]) for k, _, pngs in us] == [
-        ("fig2", ["fig2_grid.png"]), ("fig5", ["fig5_only_ours.png"]), ("table1", ["table1_view.png"]),
-        ("other", ["summary.png"])]
+        ("fig2", ["fig2_grid.png"]), ("table1", ["table1_view.png"]), ("fig5", ["fig5_only_ours.png"]),
+        ("other", ["summary.png"])]  # a figure without items follows the last unit numbered before it
     page = report_html.page({"mm23": rows}, tmp_path)
     assert all(f"id='{report_html.anchor('mm23', k)}'" in page for k, _, _ in us)
 

@@ -251,15 +251,22 @@ def figures_by_unit(paper: str, figures: Path, keys: list[str]) -> dict[str, lis
 
 
 def units(paper: str, table: pd.DataFrame, figures: Path) -> list[tuple[str, pd.DataFrame, list[Path]]]:
-    """[(unit key, its report rows, its PNGs)] in the paper's order; units known only from a figure
-    file follow the last unit of the same type with a smaller number, ``other`` comes last."""
+    """[(unit key, its report rows, its PNGs)] in the paper's order; ``other`` comes last.
+
+    A unit known only from a figure file (Fer17 transcribes its tables, not its figures) goes after
+    the last unit before it in numbering: a figure of the same type with a smaller number or a table
+    with a number not larger (Figure 4 after Table 4) — a guess at the paper's layout, stated here
+    because the published file cannot say where such a figure sits."""
     keys = report.unit_order([report.unit_key(i) for i in table["item"]])
     figs = figures_by_unit(paper, figures, keys)
     by_unit = {k: g for k, g in table.groupby(table["item"].map(report.unit_key), sort=False)}
     order = list(keys)
+    other_type = {"fig": "table", "table": "fig"}
     for extra in sorted((k for k in figs if k not in by_unit and k != "other"), key=report._unit_sort):
-        pos = report._unit_sort(extra)
-        before = [i for i, k in enumerate(order) if report._unit_sort(k)[0] == pos[0] and report._unit_sort(k) < pos]
+        kind, num, _ = report._unit_sort(extra)
+        before = [i for i, k in enumerate(order)
+                  if (report._unit_sort(k)[0] == kind and report._unit_sort(k) < (kind, num, ""))
+                  or (report._unit_sort(k)[0] == other_type[kind] and report._unit_sort(k)[1] <= num)]
         order.insert(before[-1] + 1 if before else len(order), extra)
     if "other" in figs:
         order.append("other")
