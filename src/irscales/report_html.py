@@ -354,7 +354,7 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path]) -> str
         diffs = [r for r in grid.cells.values() if r["status"] == "differs"]
         if diffs:
             evidence += f"<p><b>Differing cells</b></p>{items_html(diffs)}"
-    figs = "".join(f"<figure><img src='{paper}/{_esc(f.name)}' alt='{_esc(f.stem)}'>"
+    figs = "".join(f"<figure><a href='{paper}/{_esc(f.name)}'><img src='{paper}/{_esc(f.name)}' alt='{_esc(f.stem)}'></a>"
                    f"<figcaption>{_esc(f.name)}</figcaption></figure>" for f in pngs)
     return (f"<section class='u'>{head}<div class='unit'>"
             + (f"<div class='ev'>{evidence}</div>" if evidence else "")
