@@ -259,3 +259,22 @@ def test_cross_check_with_orders_weak_top_heaviness(N):
         (r, s) for r in runs for s in runs if H.leq(r, s)}
     lo, hi = wth.covers(np.array(runs))
     assert {(runs[i], runs[j]) for i, j in zip(lo, hi)} == set(H.cover_edges(N))
+
+
+def test_spacing_grid_draws_one_panel_per_measure_without_colliding_labels():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from irscales import measures as M
+    from irscales.plots import tick_label_overlaps
+
+    sp = {k: H.spacing(H.exact_values(m, 3), k) for k, m in {"P": M.P(), "RR": M.RR(), "AP": M.AP()}.items()}
+    fig = H.spacing_grid(sp, {"P": "(a) P"}, "exhaustive, N = 3", ncols=2)
+    axes = fig.axes
+    assert [a.get_ylabel() for a in axes[:3]] == ["P", "RR", "AP"] and not axes[3].axison
+    assert axes[0].get_title() == "(a) P" and tick_label_overlaps(fig) == []
+    plt.close(fig)
+    with pytest.raises(ValueError, match="no spacings"):
+        H.spacing_grid({})

@@ -251,3 +251,45 @@ def test_save_figure_bad_arguments(tmp_path, stem, formats):
     with pytest.raises(ValueError, match="save_figure"):
         plots.save_figure(fig, tmp_path, stem, formats)
     plt.close(fig)
+
+
+def test_colliding_tick_labels_are_rotated_until_none_overlap(tmp_path):
+    import matplotlib.pyplot as plt
+
+    from irscales.plots import fit_tick_labels, save_figure, tick_label_overlaps
+
+    fig, ax = plt.subplots(figsize=(3, 2))
+    names = [f"measure {i} vs measure {i + 1}" for i in range(12)]
+    ax.plot(range(12), range(12))
+    ax.set_xticks(range(12), names)
+    assert tick_label_overlaps(fig)  # the crowded axis really collides before the fix
+    fit_tick_labels(fig)
+    assert tick_label_overlaps(fig) == []
+    assert {t.get_rotation() for t in ax.get_xticklabels()} <= {45.0, 90.0}
+    fig2, ax2 = plt.subplots(figsize=(3, 2))
+    ax2.set_xticks(range(3), ["a", "b", "c"])
+    fit_tick_labels(fig2)
+    assert {t.get_rotation() for t in ax2.get_xticklabels()} == {0.0}  # labels that fit stay horizontal
+    save_figure(fig2, tmp_path, "ok", formats=("png",))
+
+
+def test_fer17_main_effects_and_interaction_plots_have_no_overlapping_labels():
+    import itertools
+
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from irscales import anova
+    from irscales.plots import fit_tick_labels, tick_label_overlaps
+
+    measures = ["AP", "P@10", "R-prec", "RBP", "nDCG", "nDCG@20", "ERR"]
+    pairs = [f"{a} vs {b}" for a, b in itertools.combinations(measures, 2)]
+    sets = ["T07", "T08", "T09", "T10", "T13", "T14", "T15"]
+    rows = [{"pair": p, "corpus": ["disks45", "wt10g", "gov2"][k % 3], "topic_set": s, "tau": (i * 7 + k) % 11 / 11}
+            for i, p in enumerate(pairs) for k, s in enumerate(sets)]
+    data = pd.DataFrame(rows)
+    for fig in (anova.main_effects_plot(data, "tau", ["pair", "corpus", "topic_set"], title="simulated"),
+                anova.interaction_plot(data, "tau", "topic_set", "pair", title="simulated")):
+        fit_tick_labels(fig)
+        assert tick_label_overlaps(fig) == []
+        plt.close(fig)

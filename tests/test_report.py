@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -181,3 +182,112 @@ def test_report_builds_from_stored_outputs(tmp_path):
     assert sum(len(t) for t in tables) == total
     assert all(pd.concat(tables)["status"].isin(report.STATUSES))
     assert all(f"**{report.PAPERS[p]}** — " in md.read_text() for p in report.PAPERS)
+
+
+def _rows(items):
+    """Report rows (as paper_table gives them) from (item, location, published, ours, route, status)."""
+    return pd.DataFrame([{"item": i, "location": loc, "context": "ctx", "kind": "exhaustive", "published": pub,
+                          "ours": ours, "route": route, "status": status, "note": f"why {i}"}
+                         for i, loc, pub, ours, route, status in items], columns=report.COLUMNS)
+
+
+def test_grid_keeps_the_printed_layout_blocks_rows_columns():
+    from irscales import report_html
+
+    rows = _rows([
+        ("table5/T08/P/Sign/Sig", "Table 5, block P, row Sign, column T08 Sig", "1", "1", "printed",
+         "reproduced from printed inputs"),
+        ("table5/T26/P/Sign/Sig", "Table 5, block P, row Sign, column T26 Sig", "2", "3", "printed", "differs"),
+        ("table5/T08/P/t/Sig", "Table 5, block P, row t, column T08 Sig", "4", "", "", "not attempted"),
+        ("table5/T08/RR/Sign/Sig", "Table 5, block RR, row Sign, column T08 Sig", "5", "5.2", "simulated",
+         "simulated only"),
+        ("table5/note", "text after Table 5", "yes", "yes", "exhaustive", "reproduced exhaustively"),
+    ])
+    g = report_html.table_grid(rows)
+    assert g.blocks == ["P", "RR"]
+    assert g.rows == {"P": ["Sign", "t"], "RR": ["Sign"]}
+    assert g.columns == ["T08 Sig", "T26 Sig"]
+    assert g.cells[("P", "Sign", "T26 Sig")]["ours"] == "3"
+    assert [r["item"] for r in g.loose] == ["table5/note"]
+    page = report_html.grid_html(g)
+    assert page.count("<tr>") == 1 + 2 + 3  # header, two block rows, three table rows
+    assert "class='st-diff'" in page and "why table5/T26/P/Sign/Sig" in page  # colour and reason in the tooltip
+    assert "<small>3</small>" in page        # both values: the paper's and ours on a second line
+    assert "<small>5.2</small>" not in page  # a simulated value is no reproduction: tooltip only
+    assert "simulated: 5.2" in page
+
+
+@pytest.mark.parametrize("location, item, pos", [
+    ("Table 1, system A, column AP", "table1/A/AP", ("", "system A", "AP")),
+    ("Table 5, topic size 10, system size 25, row tauCorr", "t", ("topic size 10", "tauCorr", "system size 25")),
+    ("Table 1, row M([1,0,0])<M([0,1,1])", "table1/AP@3", ("", "M([1,0,0])<M([0,1,1])", "AP@3")),
+    ("Table 2, row k=5, column non-sep.", "x", ("", "k=5", "non-sep.")),
+    ("text after Table 3", "x", None),
+    ("Table 3", "x", None),
+])
+def test_cell_position_from_printed_location(location, item, pos):
+    from irscales import report_html
+
+    assert report_html.cell_position(location, item) == pos
+
+
+def test_cards_count_like_the_summary_and_name_the_errata():
+    from irscales import report_html
+
+    rows = _rows([
+        ("table1/B/AP", "Table 1, system B, column AP", "0.5575", "0.5521", "printed", "differs"),
+        ("table1/A/AP", "Table 1, system A, column AP", "0.5", "0.5", "printed", "reproduced from printed inputs"),
+        ("ex2/x", "Example 2", "3", "3", "exhaustive", "reproduced exhaustively"),
+        ("ex1/y", "Example 1", "1/2", "0.6", "exhaustive", "differs"),
+        ("table3/T26/AP", "Table 3, row T26, column AP", "0.7", "", "simulated", "simulated only"),
+    ])
+    card = report_html.card_html("fff21", rows)
+    got = dict(re.findall(r"data-status='([^']+)'>(\d+)<", card))
+    assert got == {"items": "5", **{s: str(n) for s, n in report.status_counts(rows).items()}}
+    assert got["differs"] == "2" and got["simulated only"] == "1"
+    # errata in the order the published file names the units, each linked to its section
+    assert report.errata(rows) == [("table1", ["B/AP"]), ("ex1", ["y"])]
+    assert "2 items differ — <a href='#fff21-table1'>Table 1</a> (B/AP); <a href='#fff21-ex1'>Example 1</a> (y)" in card
+    assert report.errata_paragraph(rows.iloc[1:3]).startswith("No differing item")
+
+
+def test_units_follow_the_paper_and_every_unit_has_an_anchor(tmp_path):
+    from irscales import report_html
+
+    assert report.unit_order(["ex3", "s3.2", "fig2", "table1", "ex5", "table3", "ex1", "table2", "s2"]) == \
+        ["ex1", "ex3", "s2", "s3.2", "fig2", "table1", "ex5", "table2", "table3"]
+    assert [report.unit_title(k) for k in ("table2", "fig8a", "s3.4.1", "ex12", "fn8")] == \
+        ["Table 2", "Figure 8(a)", "§3.4.1", "Example 12", "Footnote 8"]
+    rows = _rows([("fig2/x", "Figure 2", "1", "1", "exhaustive", "reproduced exhaustively"),
+                  ("table1/A/B", "Table 1, row A, column B", "1", "1", "exhaustive", "reproduced exhaustively")])
+    (tmp_path / "mm23").mkdir()
+    for name in ("fig2_grid.png", "fig5_only_ours.png", "table1_view.png", "summary.png"):
+        (tmp_path / "mm23" / name).write_bytes(b"")
+    us = report_html.units("mm23", rows, tmp_path)
+    assert [(k, [f.name for f in pngs]) for k, _, pngs in us] == [
+        ("fig2", ["fig2_grid.png"]), ("table1", ["table1_view.png"]), ("fig5", ["fig5_only_ours.png"]),
+        ("other", ["summary.png"])]  # a figure without items follows the last unit numbered before it
+    page = report_html.page({"mm23": rows}, tmp_path)
+    assert all(f"id='{report_html.anchor('mm23', k)}'" in page for k, _, _ in us)
+
+
+def test_relative_difference_sorts_the_differs_view():
+    assert report.relative_difference("0.5575", "0.5520833333333334") == pytest.approx(0.0097160, rel=1e-4)
+    assert report.relative_difference("20%", "15.625") == pytest.approx(0.21875)
+    assert report.relative_difference("1/2", "0.4081") == pytest.approx(0.1838)
+    assert report.relative_difference("yes", "no") is None
+    assert report.relative_difference("2^N m", "2^N m + 1") is None
+
+
+def test_simulated_only_items_are_collapsed_with_the_missing_runs():
+    from irscales import report_html
+
+    rows = _rows([("table3/k5/equal", "Table 3, row k=5, column equal", "1%", "0.9", "simulated", "simulated only"),
+                  ("table3/k10/equal", "Table 3, row k=10, column equal", "2%", "", "", "simulated only"),
+                  ("table2/k5/equal", "Table 2, row k=5, column equal", "3%", "3", "exhaustive",
+                   "reproduced exhaustively")])
+    block = report_html.simulated_html("mm23", rows)
+    assert block.startswith("<details><summary>") and "<details open" not in block
+    assert "2 items simulated only" in block and "Robust" in block  # which runs are missing
+    assert "<a href='#mm23-table3'>Table 3</a> (2)" in block
+    assert report_html.simulated_html("mm23", rows.iloc[2:]) == ""

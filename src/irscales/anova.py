@@ -310,40 +310,56 @@ def tukey_levels(data: pd.DataFrame, response: str, factor: str, ms_error: float
     return pd.DataFrame(rows)
 
 
+#: Axis names of the design factors in the plots.
+FACTOR_LABELS = {"pair": "measure pair", "topics": "topics (t)", "systems": "systems (s)", "topic_set": "topic set"}
+
+
 def main_effects_plot(data: pd.DataFrame, response: str, factors: Sequence[str], title: str = ""):
     """Main-effects plot (Fer17 Figs. 4, 12): the marginal mean of ``response`` at each level of each
-    factor, one panel per factor. Returns the matplotlib Figure (the caller saves it; say
+    factor, one panel per factor, each panel as wide as its number of levels needs (the 21 measure
+    pairs get room for their labels). Returns the matplotlib Figure (the caller saves it; say
     "simulated" in ``title`` when the data are)."""
     import matplotlib.pyplot as plt
 
+    from .plots import RESPONSE_LABELS, styled
+
     factors = list(factors)
-    fig, axes = plt.subplots(1, len(factors), figsize=(3.2 * len(factors), 3), sharey=True, squeeze=False)
-    for ax, f in zip(axes[0], factors):
-        m = marginal_means(data, response, f)
-        ax.plot(range(len(m)), m.to_numpy(), marker="o")
-        ax.set_xticks(range(len(m)), [str(v) for v in m.index], rotation=90 if len(m) > 8 else 0)
-        ax.set_xlabel(f)
-    axes[0][0].set_ylabel(f"mean {response}")
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
+    means = [marginal_means(data, response, f) for f in factors]
+    widths = [max(len(m), 4) for m in means]
+    with styled():
+        fig, axes = plt.subplots(1, len(factors), figsize=(max(6.0, 0.3 * sum(widths) + 1.5), 3.4), sharey=True,
+                                 squeeze=False, width_ratios=widths, layout="constrained")
+        for ax, f, m in zip(axes[0], factors, means):
+            ax.plot(range(len(m)), m.to_numpy(), marker="o")
+            ax.set_xticks(range(len(m)), [str(v) for v in m.index])
+            ax.set_xlim(-0.5, len(m) - 0.5)
+            ax.set_xlabel(FACTOR_LABELS.get(f, f.replace("_", " ")))
+        axes[0][0].set_ylabel(f"mean {RESPONSE_LABELS.get(response, response)}")
+        if title:
+            fig.suptitle(title)
     return fig
 
 
 def interaction_plot(data: pd.DataFrame, response: str, x: str, trace: str, title: str = ""):
     """Interaction plot (Fer17 Figs. 5–6, 13–14): mean ``response`` per level of ``x`` (horizontal
-    axis), one line per level of ``trace``. Returns the matplotlib Figure."""
+    axis), one line per level of ``trace``; the legend sits outside the axes so it hides no line.
+    Returns the matplotlib Figure."""
     import matplotlib.pyplot as plt
 
+    from .plots import RESPONSE_LABELS, styled
+
     m = marginal_means(data, response, [trace, x]).unstack(x)
-    fig, ax = plt.subplots(figsize=(5, 3.5))
-    for level, row in m.iterrows():
-        ax.plot(range(m.shape[1]), row.to_numpy(), marker="o", label=str(level))
-    ax.set_xticks(range(m.shape[1]), [str(v) for v in m.columns])
-    ax.set_xlabel(x)
-    ax.set_ylabel(f"mean {response}")
-    ax.legend(title=trace, fontsize="small", ncol=2 if len(m) > 8 else 1)
-    if title:
-        ax.set_title(title)
-    fig.tight_layout()
+    with styled():
+        fig, ax = plt.subplots(figsize=(7.5, 3.8), layout="constrained")
+        markers = "os^vDP*X"
+        for i, (level, row) in enumerate(m.iterrows()):
+            ax.plot(range(m.shape[1]), row.to_numpy(), marker=markers[i // 10 % len(markers)], ms=3, lw=1,
+                    label=str(level))
+        ax.set_xticks(range(m.shape[1]), [str(v) for v in m.columns])
+        ax.set_xlabel(FACTOR_LABELS.get(x, x.replace("_", " ")))
+        ax.set_ylabel(f"mean {RESPONSE_LABELS.get(response, response)}")
+        ax.legend(title=FACTOR_LABELS.get(trace, trace.replace("_", " ")), ncol=2 if len(m) > 8 else 1,
+                  loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        if title:
+            ax.set_title(title)
     return fig

@@ -37,6 +37,7 @@ from numpy.typing import ArrayLike
 
 from .collections import Collection
 from .measures import AP, ERR, NDCG, P, RBP, Measure, RPrec
+from .plots import RESPONSE_LABELS, styled
 
 __all__ = ["MEASURE_NAMES", "fer17_measures", "score_matrices", "INTEGER_SCALE", "kde", "kl_divergence",
            "BANDWIDTH", "save_figure", "plot_kde", "plot_size_curves", "plot_romp", "plot_across_collections",
@@ -170,17 +171,17 @@ def plot_kde(samples: Mapping[str, ArrayLike], title: str = "", bandwidth: float
         raise ValueError("plot_kde needs at least one sample")
     allv = np.concatenate([np.asarray(v, float).ravel() for _, v in items])
     grid = np.linspace(allv.min() - 4 * bandwidth, allv.max() + 4 * bandwidth, 400)
-    fig, ax = plt.subplots(figsize=(4.5, 3))
-    first = items[0][1]
-    for k, (name, v) in enumerate(items):
-        lab = name if k == 0 else f"{name} (D_KL(first‖this) = {kl_divergence(first, v, bandwidth):.4f})"
-        ax.plot(grid, kde(v, grid, bandwidth), ls="-" if k == 0 else "--", label=lab)
-    ax.set_xlabel("score")
-    ax.set_ylabel("density")
-    ax.legend(fontsize="small")
-    if title:
-        ax.set_title(title, fontsize="medium")
-    fig.tight_layout()
+    with styled():
+        fig, ax = plt.subplots(figsize=(5.2, 3.2), layout="constrained")
+        first = items[0][1]
+        for k, (name, v) in enumerate(items):
+            lab = name if k == 0 else f"{name} (D_KL(first‖this) = {kl_divergence(first, v, bandwidth):.4f})"
+            ax.plot(grid, kde(v, grid, bandwidth), ls="-" if k == 0 else "--", label=lab)
+        ax.set_xlabel("score")
+        ax.set_ylabel("density")
+        ax.legend()
+        if title:
+            ax.set_title(title)
     return fig
 
 
@@ -194,10 +195,21 @@ def plot_size_curves(data, pair: str, topic_sizes: Sequence[int] | None = None,
     if d.empty:
         raise ValueError(f"no rows for measure pair {pair!r}")
     tsizes = sorted(d["topics"].unique()) if topic_sizes is None else list(topic_sizes)
-    fig, axes = plt.subplots(1, len(tsizes), figsize=(3 * len(tsizes), 3), sharey=True, squeeze=False)
+    with styled():
+        fig, axes = plt.subplots(1, len(tsizes), figsize=(max(6.0, 2.6 * len(tsizes)), 3.2), sharey=True,
+                                 squeeze=False, layout="constrained")
+        _size_panels(axes[0], d, tsizes, variants)
+        axes[0][0].set_ylabel("correlation")
+        axes[0][-1].legend()
+        if title:
+            fig.suptitle(title)
+    return fig
+
+
+def _size_panels(axes, d, tsizes, variants) -> None:
     styles = {("tau", "allQ"): ("tab:blue", "-"), ("tau_ap", "allQ"): ("tab:green", "--"),
               ("tau", "no1Q"): ("tab:red", "-."), ("tau_ap", "no1Q"): ("tab:orange", ":")}
-    for ax, t in zip(axes[0], tsizes):
+    for ax, t in zip(axes, tsizes):
         for v in variants:
             for resp in ("tau", "tau_ap"):
                 g = d[(d["topics"] == t) & (d["variant"] == v)].groupby("systems")[resp]
@@ -206,15 +218,9 @@ def plot_size_curves(data, pair: str, topic_sizes: Sequence[int] | None = None,
                 color, ls = styles[(resp, v)]
                 ax.plot(x, m.to_numpy(), color=color, ls=ls, label=f"{'τ' if resp == 'tau' else 'τ_AP'} {v}")
                 ax.fill_between(x, (m - 1.96 * se).to_numpy(), (m + 1.96 * se).to_numpy(), color=color, alpha=0.2)
-                ax.set_xticks(x, [str(s) for s in m.index], rotation=90)
-        ax.set_title(f"{t} topics", fontsize="small")
+                ax.set_xticks(x, [str(s) for s in m.index])
+        ax.set_title(f"{t} topics")
         ax.set_xlabel("systems")
-    axes[0][0].set_ylabel("correlation")
-    axes[0][-1].legend(fontsize="x-small")
-    if title:
-        fig.suptitle(title, fontsize="medium")
-    fig.tight_layout()
-    return fig
 
 
 def plot_romp(a, b, labels: tuple[str, str] = ("τ", "τ_AP"), title: str = ""):
@@ -226,24 +232,26 @@ def plot_romp(a, b, labels: tuple[str, str] = ("τ", "τ_AP"), title: str = ""):
     b = b.reindex(a.index)
     ra = a.rank(ascending=False, method="first")
     rb = b.rank(ascending=False, method="first")
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.25 * len(a) + 2))
-    for p in a.index:
-        ax1.plot([0, 1], [ra[p], rb[p]], color="tab:gray" if ra[p] != rb[p] else "tab:blue", lw=1)
-    ax1.set_yticks(ra.to_numpy(), list(ra.index), fontsize="x-small")
-    ax1.invert_yaxis()
-    ax1b = ax1.twinx()
-    ax1b.set_ylim(ax1.get_ylim())
-    ax1b.set_yticks(rb.to_numpy(), list(rb.index), fontsize="x-small")
-    ax1.set_xticks([0, 1], [f"RoMP by {labels[0]}", f"RoMP by {labels[1]}"])
-    order = a.sort_values(ascending=False).index
-    x = np.arange(len(order))
-    ax2.plot(x, (a - a.mean())[order].to_numpy(), "-o", ms=3, label=f"{labels[0]} (centred)")
-    ax2.plot(x, (b - b.mean())[order].to_numpy(), "--s", ms=3, label=f"{labels[1]} (centred)")
-    ax2.set_xticks(x, list(order), rotation=90, fontsize="x-small")
-    ax2.legend(fontsize="small")
-    if title:
-        fig.suptitle(title, fontsize="medium")
-    fig.tight_layout()
+    with styled():
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 0.22 * len(a) + 2.4), layout="constrained")
+        for p in a.index:
+            ax1.plot([0, 1], [ra[p], rb[p]], color="tab:gray" if ra[p] != rb[p] else "tab:blue", lw=1)
+        ax1.grid(False)
+        ax1.set_yticks(ra.to_numpy(), list(ra.index), fontsize=7.5)
+        ax1.invert_yaxis()
+        ax1b = ax1.twinx()
+        ax1b.set_ylim(ax1.get_ylim())
+        ax1b.set_yticks(rb.to_numpy(), list(rb.index), fontsize=7.5)
+        ax1.set_xticks([0, 1], [f"RoMP by {labels[0]}", f"RoMP by {labels[1]}"])
+        ax1.set_xlim(-0.08, 1.08)
+        order = a.sort_values(ascending=False).index
+        x = np.arange(len(order))
+        ax2.plot(x, (a - a.mean())[order].to_numpy(), "-o", ms=3, label=f"{labels[0]} (centred)")
+        ax2.plot(x, (b - b.mean())[order].to_numpy(), "--s", ms=3, label=f"{labels[1]} (centred)")
+        ax2.set_xticks(x, list(order), rotation=90, fontsize=7.5)
+        ax2.legend()
+        if title:
+            fig.suptitle(title)
     return fig
 
 
@@ -253,16 +261,18 @@ def plot_across_collections(data, response: str = "tau", title: str = ""):
     import matplotlib.pyplot as plt
 
     m = data.groupby(["pair", "topic_set"], observed=True, sort=False)[response].mean().unstack("topic_set")
-    fig, ax = plt.subplots(figsize=(6, 4))
-    x = np.arange(m.shape[1])
-    for p, row in m.iterrows():
-        ax.plot(x, row.to_numpy(), marker=".", lw=1, label=str(p))
-    ax.set_xticks(x, [str(c) for c in m.columns])
-    ax.set_ylabel(f"mean {response}")
-    ax.legend(fontsize="xx-small", ncol=2, bbox_to_anchor=(1.02, 1), loc="upper left")
-    if title:
-        ax.set_title(title, fontsize="medium")
-    fig.tight_layout()
+    with styled():
+        fig, ax = plt.subplots(figsize=(7.5, 3.8), layout="constrained")
+        x = np.arange(m.shape[1])
+        markers = "os^vDP*X"
+        for i, (p, row) in enumerate(m.iterrows()):
+            ax.plot(x, row.to_numpy(), marker=markers[i // 10 % len(markers)], ms=3, lw=1, label=str(p))
+        ax.set_xticks(x, [str(c) for c in m.columns])
+        ax.set_xlabel("topic set")
+        ax.set_ylabel(f"mean {RESPONSE_LABELS.get(response, response)}")
+        ax.legend(title="measure pair", ncol=2, bbox_to_anchor=(1.01, 1), loc="upper left", borderaxespad=0)
+        if title:
+            ax.set_title(title)
     return fig
 
 
@@ -528,15 +538,16 @@ def plot_pair_effects(effects, title: str = ""):
     indexed by pair (e.g. :func:`printed_pair_effects`). Returns the Figure."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
-    x = np.arange(len(effects))
-    for ax, resp, color, lab in ((axes[0], "tau", "tab:blue", "τ"), (axes[1], "tau_ap", "tab:green", "τ_AP")):
-        ax.plot(x, effects[resp].to_numpy(), ":o", color=color, ms=3)
-        ax.set_ylabel(f"mean {lab}")
-    axes[1].set_xticks(x, [str(p) for p in effects.index], rotation=90, fontsize="x-small")
-    if title:
-        fig.suptitle(title, fontsize="medium")
-    fig.tight_layout()
+    with styled():
+        fig, axes = plt.subplots(2, 1, figsize=(8, 6), sharex=True, layout="constrained")
+        x = np.arange(len(effects))
+        for ax, resp, color in ((axes[0], "tau", "tab:blue"), (axes[1], "tau_ap", "tab:green")):
+            ax.plot(x, effects[resp].to_numpy(), ":o", color=color, ms=3)
+            ax.set_ylabel(f"mean {RESPONSE_LABELS[resp]}")
+        axes[1].set_xticks(x, [str(p) for p in effects.index], rotation=90, fontsize=7.5)
+        axes[1].set_xlabel("measure pair")
+        if title:
+            fig.suptitle(title)
     return fig
 
 

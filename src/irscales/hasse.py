@@ -40,7 +40,7 @@ from .orders import WeakTopHeaviness
 
 __all__ = [
     "all_runs", "leq", "comparable", "level", "cover_edges", "transitive_reduction", "QLog3",
-    "exact_values", "Spacing", "spacing", "phi", "draw_hasse", "draw_spacing", "run_label",
+    "exact_values", "Spacing", "spacing", "phi", "draw_hasse", "draw_spacing", "spacing_grid", "run_label",
     "RUN_COLOURS",
 ]
 
@@ -319,7 +319,8 @@ def _spread(ys: list[float], sep: float) -> list[float]:
     return out
 
 
-def draw_spacing(sp: Spacing, ax, title: str | None = None, ylabel: str = "score", per_line: int = 4):
+def draw_spacing(sp: Spacing, ax, title: str | None = None, ylabel: str = "score", per_line: int = 4,
+                 fontsize: float = 6):
     """One panel of FFF21 Fig. 2: a square per distinct value, tied runs written beside it
     (``per_line`` runs per text line; labels of close values are spread apart with a leader)."""
     ys = [float(v) for v in sp.values]
@@ -333,13 +334,39 @@ def draw_spacing(sp: Spacing, ax, title: str | None = None, ylabel: str = "score
     sep = 0.035 * span * max(1, min(nlines))
     label_y = _spread(ys, sep)
     for y, ly, lab in zip(ys, label_y, labels):
-        ax.text(0.12, ly, lab, va="center", fontsize=6)
+        ax.text(0.12, ly, lab, va="center", fontsize=fontsize)
         if abs(ly - y) > 1e-9 * span:
             ax.plot([0.02, 0.11], [y, ly], color="0.6", lw=0.5)
     ax.set_xlim(-0.1, 1.6)
-    ax.set_ylim(min(ys[0], label_y[0]) - 0.05 * span, max(ys[-1], label_y[-1]) + 0.05 * span)
+    # a label of several lines is centred on its value: leave room for its half-height at both ends
+    ax.set_ylim(min(ys[0], label_y[0]) - (0.05 + 0.025 * (nlines[0] - 1)) * span,
+                max(ys[-1], label_y[-1]) + (0.05 + 0.025 * (nlines[-1] - 1)) * span)
     ax.set_xticks([])
     ax.set_ylabel(ylabel, fontsize=8)
     ax.tick_params(axis="y", labelsize=7)
     ax.set_title(title or sp.measure, fontsize=9)
     return ax
+
+
+def spacing_grid(spacings: Mapping[str, Spacing], titles: Mapping[str, str] | None = None, title: str = "",
+                 ncols: int = 4):
+    """FFF21 Fig. 2 as one figure: a :func:`draw_spacing` panel per measure (keys of ``spacings``,
+    also the y labels), ``ncols`` per row, sized so that the run labels stay readable when the
+    figure is shown at its natural size. Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    from .plots import styled
+
+    if not spacings:
+        raise ValueError("spacing_grid: no spacings given")
+    nrows = -(-len(spacings) // ncols)
+    with styled():
+        fig, axes = plt.subplots(nrows, ncols, figsize=(3.1 * ncols, 3.7 * nrows), squeeze=False,
+                                 layout="constrained")
+        for ax, (key, sp) in zip(axes.flat, spacings.items()):
+            draw_spacing(sp, ax, title=(titles or {}).get(key), ylabel=key, per_line=3, fontsize=6.5)
+        for ax in list(axes.flat)[len(spacings):]:
+            ax.axis("off")
+        if title:
+            fig.suptitle(title)
+    return fig

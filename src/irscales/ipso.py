@@ -1146,8 +1146,10 @@ def save_figure(fig, stem: str, paper: str = "mm23") -> list[str]:
     """Write ``fig`` as PNG and PDF to ``figures/<paper>/`` (no timestamps in the PDF, so files
     are reproducible); returns the file names relative to the figures folder."""
     from .paths import figures_dir
+    from .plots import fit_tick_labels
 
     d = figures_dir(paper)
+    fit_tick_labels(fig)
     names = []
     for ext in ("png", "pdf"):
         path = d / f"{stem}.{ext}"

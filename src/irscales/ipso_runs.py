@@ -514,7 +514,11 @@ def plot_pair_topics(frame: pd.DataFrame, title: str = "", pieces: int = 1) -> "
     n = len(frame)
     per = math.ceil(n / pieces) if n else 1
     annotate = per <= 60
-    fig, axes = plt.subplots(1, pieces, figsize=(7.5 * pieces, 0.22 * per + 1.4), squeeze=False)
+    # annotated rows need room for their numbers; unannotated ones only for their colours, so that
+    # Fig. 6's 249 topics stay one readable screen high
+    fig, axes = plt.subplots(1, pieces, figsize=(7.5 * pieces if annotate else 5.0 * pieces,
+                                                 (0.22 if annotate else 0.04) * per + 1.6),
+                             squeeze=False, layout="constrained")
     cm = ipso._cmap()
     cm3 = ListedColormap([ipso._COLORS[Relation.EQUAL], ipso._COLORS[Relation.NI], ipso._COLORS[Relation.NS]])
     gap = 1
@@ -540,14 +544,14 @@ def plot_pair_topics(frame: pd.DataFrame, title: str = "", pieces: int = 1) -> "
                           fontfamily="monospace", fontsize=6)
         else:
             ax.set_yticks([])
+            ax.set_ylabel(f"topics, rows {lo + 1}–{hi} of {n}", fontsize=8)
         ax.set_xlim(-0.5, x0 + len(sign_cols) * 1.6 - 0.5)
         ax.set_xticks(list(range(k)) + [x0 + (j + 0.5) * 1.6 - 0.5 for j in range(len(sign_cols))],
                       [str(i + 1) for i in range(k)] + [c.replace("sign ", "") for c in sign_cols],
-                      fontsize=6, rotation=90)
+                      fontsize=7, rotation=90)
         ax.xaxis.tick_top()
     if title:
         fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
     return fig
 
 

@@ -19,7 +19,62 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["run_positions", "all_values", "all_values_grid", "tie_summary", "save_figure"]
+__all__ = ["run_positions", "all_values", "all_values_grid", "tie_summary", "save_figure", "STYLE", "styled",
+           "tick_label_overlaps", "fit_tick_labels", "RESPONSE_LABELS"]
+
+#: One look for every figure of the companion (matplotlib rc parameters): fonts sized for a figure
+#: shown at its natural size in ``report.html`` (150 dpi PNG, about 1:1 on screen), light grid.
+STYLE = {"font.size": 9, "axes.titlesize": 10, "axes.labelsize": 9, "xtick.labelsize": 8, "ytick.labelsize": 8,
+         "legend.fontsize": 7, "legend.title_fontsize": 8, "figure.titlesize": 11, "axes.grid": True,
+         "grid.linewidth": 0.4, "grid.alpha": 0.5, "lines.markersize": 4}
+#: How a correlation response is written on an axis or in a title.
+RESPONSE_LABELS = {"tau": "τ", "tau_ap": "τ_AP"}
+
+
+def styled():
+    """Context manager applying :data:`STYLE` (``with plots.styled(): fig = ...``)."""
+    import matplotlib
+
+    return matplotlib.rc_context(STYLE)
+
+
+def _collisions(fig, axis) -> list[tuple[str, str]]:
+    """Neighbouring tick labels of one axis whose drawn boxes overlap (more than half a pixel)."""
+    renderer = fig.canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in axis.get_ticklabels()
+             if t.get_visible() and t.get_text()]
+    return [(a, b) for (a, ba), (b, bb) in zip(boxes, boxes[1:])
+            if min(ba.x1, bb.x1) - max(ba.x0, bb.x0) > 0.5 and min(ba.y1, bb.y1) - max(ba.y0, bb.y0) > 0.5]
+
+
+def tick_label_overlaps(fig) -> list[tuple[str, str]]:
+    """Pairs of neighbouring tick labels (same axis) whose drawn boxes overlap, as (label, label)."""
+    fig.canvas.draw()
+    return [pair for ax in fig.axes for axis in (ax.xaxis, ax.yaxis) for pair in _collisions(fig, axis)]
+
+
+def fit_tick_labels(fig, min_size: float = 5.5) -> None:
+    """Make every axis' tick labels readable without overlap: x labels that collide are rotated
+    (45°, then 90°), then shrunk down to ``min_size`` points; colliding y labels are shrunk."""
+    fig.canvas.draw()
+    for ax in fig.axes:
+        for axis, steps in ((ax.xaxis, ("rot45", "rot90", "shrink")), (ax.yaxis, ("shrink",))):
+            for step in steps:
+                if not _collisions(fig, axis):
+                    break
+                labels = axis.get_ticklabels()
+                if step == "rot45":
+                    for t in labels:
+                        t.set(rotation=45, ha="right", rotation_mode="anchor")
+                elif step == "rot90":
+                    for t in labels:
+                        t.set(rotation=90, ha="center", rotation_mode="default")
+                else:
+                    while labels[0].get_fontsize() > min_size and _collisions(fig, axis):
+                        for t in labels:
+                            t.set_fontsize(t.get_fontsize() - 0.5)
+                        fig.canvas.draw()
+                fig.canvas.draw()
 
 
 def _check_scale(scale, where: str) -> None:
@@ -174,7 +229,8 @@ def tie_summary(scale, bins: int | None = None) -> dict:
 def save_figure(fig, directory: str | Path, stem: str, formats: Sequence[str] = ("png", "pdf"),
                 dpi: int = 150) -> list[Path]:
     """Save ``fig`` as ``directory/stem.<fmt>`` for each format, reproducibly (no creation date in
-    the PDF), close it, and return the paths."""
+    the PDF), close it, and return the paths. Colliding tick labels are first rotated or shrunk
+    (:func:`fit_tick_labels`)."""
     if not stem or "/" in stem or "\\" in stem:
         raise ValueError(f"save_figure: stem must be a plain file name without extension, got {stem!r}")
     bad = [f for f in formats if f not in ("png", "pdf", "svg")]
@@ -184,6 +240,7 @@ def save_figure(fig, directory: str | Path, stem: str, formats: Sequence[str] = 
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    fit_tick_labels(fig)
     paths = []
     for ext in formats:
         meta = {"CreationDate": None} if ext == "pdf" else ({"Date": None} if ext == "svg" else {})

@@ -7,8 +7,11 @@
   with the ``route`` that produced it (:data:`irscales.published.ROUTES`)
 * ``FIGURES_DIR/<paper>/*.png``           the figures
 
-and writes ``FIGURES_DIR/REPORT.md`` and ``FIGURES_DIR/report.html``. Every published row gets one
-status (none is dropped); the status says what was done:
+and writes ``FIGURES_DIR/REPORT.md`` (the text form, here) and ``FIGURES_DIR/report.html`` (the page,
+:mod:`irscales.report_html`). This module holds what both share: the statuses, the items grouped by
+the table, figure, example or section of the paper they belong to (:func:`unit_key`, in the paper's
+order by :func:`unit_order`) and the errata sentence. Every published row gets one status (none is
+dropped); the status says what was done:
 
 ``reproduced exhaustively``         exact computation over all runs / SERP pairs or the formal theory
 ``reproduced from printed inputs``  recomputed from numbers the paper itself prints
@@ -25,7 +28,6 @@ is kept (never hidden behind an agreement).
 
 from __future__ import annotations
 
-import html
 import re
 import sys
 from pathlib import Path
@@ -86,6 +88,9 @@ def missing_runs(paper: str, item: str) -> str | None:
         needed = [_FFF21_RUNS[c] for c in found if _FFF21_RUNS[c]]
         return " and ".join(needed) if needed else None
     return _PAPER_RUNS.get(paper, "the TREC runs the paper used")
+
+
+COLUMNS = ["item", "location", "context", "kind", "published", "ours", "route", "status", "note"]
 
 
 def row_route(row: dict, file_stem: str, kind: str) -> str:
@@ -166,9 +171,10 @@ def paper_table(paper: str, figures: Path, pub_dir: Path | None = None) -> pd.Da
         c, route = _best(got.get(r.item, []))
         status, note = item_status(r.kind, c, route, paper, r.item)
         ours = c["reproduced"] if c is not None and route else ""
-        rows.append({"item": r.item, "location": r.location, "kind": r.kind, "published": r.value,
-                     "ours": ours, "route": route, "status": status, "note": note or r.note})
-    return pd.DataFrame(rows, columns=["item", "location", "kind", "published", "ours", "route", "status", "note"])
+        rows.append({"item": r.item, "location": r.location, "context": r.context, "kind": r.kind,
+                     "published": r.value, "ours": ours, "route": route, "status": status,
+                     "note": note or r.note})
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def status_counts(table: pd.DataFrame) -> dict[str, int]:
@@ -184,52 +190,143 @@ def summary_line(table: pd.DataFrame) -> str:
             f"{c['not attempted']} not attempted")
 
 
+_UNIT = re.compile(r"^(table|fig|ex|fn|s)(\d+(?:\.\d+)*)([a-z]?)$")
+_UNIT_NAMES = {"table": "Table", "fig": "Figure", "ex": "Example", "fn": "Footnote", "s": "§"}
+
+
+def unit_key(item: str) -> str:
+    """The table, figure, example or section of the paper an item belongs to: its id's first part
+    (``table2/T08_05/P`` → ``table2``)."""
+    return item.split("/", 1)[0]
+
+
+def unit_title(key: str) -> str:
+    """``table2`` → "Table 2", ``fig8a`` → "Figure 8(a)", ``s3.4.1`` → "§3.4.1", ``ex12`` → "Example 12"."""
+    m = _UNIT.match(key)
+    if not m:
+        return key
+    kind, num, sub = m.groups()
+    return f"{_UNIT_NAMES[kind]}{'' if kind == 's' else ' '}{num}{f'({sub})' if sub else ''}"
+
+
+def _unit_sort(key: str) -> tuple[str, tuple[int, ...], str]:
+    m = _UNIT.match(key)
+    return (m.group(1), tuple(map(int, m.group(2).split("."))), m.group(3)) if m else ("", (), key)
+
+
+def unit_order(keys: list[str]) -> list[str]:
+    """Units in the paper's order: the order in which the published file first names them, except
+    that a unit named later than a unit of the same type with a larger number (an example added at
+    the end of the file) moves in front of the first such unit: tables, figures, examples,
+    footnotes and sections each keep their numbering."""
+    out: list[str] = []
+    for k in dict.fromkeys(keys):
+        kind = _unit_sort(k)
+        later = [i for i, o in enumerate(out) if _unit_sort(o)[0] == kind[0] and _unit_sort(o) > kind]
+        out.insert(later[0] if later else len(out), k)
+    return out
+
+
+def short_item(item: str) -> str:
+    """An item's id without its unit (``table1/B/AP`` → ``B/AP``)."""
+    return item.partition("/")[2] or item
+
+
+def relative_difference(published_value: str, ours: str) -> float | None:
+    """|ours − published| / |published| when both are numbers (percent signs kept on both sides),
+    else ``None``; the size by which the differs view sorts."""
+    from fractions import Fraction
+
+    a = published._parse_number(str(published_value))[0]
+    try:
+        b = Fraction(str(ours).replace(",", "").rstrip("%")) if str(ours).strip() else None
+    except (ValueError, ZeroDivisionError):
+        b = None
+    if a is None or b is None:
+        return None
+    a = Fraction(a) if not isinstance(a, Fraction) else a
+    if a == 0:
+        return None if b != 0 else 0.0
+    return float(abs(b - a) / abs(a))
+
+
+def errata(table: pd.DataFrame) -> list[tuple[str, list[str]]]:
+    """The differing items grouped by unit in the paper's order: [(unit key, [short item ids])]."""
+    d = table[table["status"] == "differs"]
+    groups: dict[str, list[str]] = {}
+    for item in d["item"]:
+        groups.setdefault(unit_key(item), []).append(short_item(item))
+    order = unit_order([unit_key(i) for i in table["item"]])
+    return [(k, groups[k]) for k in order if k in groups]
+
+
+def errata_paragraph(table: pd.DataFrame, link=None, escape=str, max_items: int = 4) -> str:
+    """One generated sentence naming where the paper and our computation disagree, unit by unit
+    (``link(key, title)`` may wrap each unit's name, e.g. in an HTML anchor; ``escape`` is applied
+    to the item ids)."""
+    found = errata(table)
+    if not found:
+        return "No differing item: everything recomputed agrees with the printed values."
+    parts = []
+    for key, items in found:
+        title = unit_title(key)
+        name = link(key, title) if link else title
+        more = f" and {len(items) - max_items} more" if len(items) > max_items else ""
+        shown = ", ".join(escape(i) for i in items[:max_items]) + more
+        parts.append(f"{name} ({shown})")
+    n = sum(len(i) for _, i in found)
+    return f"{n} item{'s differ' if n != 1 else ' differs'} — " + "; ".join(parts) + "."
+
+
 def build(figures: Path, pub_dir: Path | None = None) -> tuple[Path, Path]:
-    """Write REPORT.md and report.html under ``figures``; returns their paths."""
+    """Write REPORT.md (the text form) and report.html (the page, :mod:`irscales.report_html`)
+    under ``figures``; returns their paths."""
+    from . import report_html
+
     figures = Path(figures)
     figures.mkdir(parents=True, exist_ok=True)
     pub_dir = pub_dir or published_dir()
     papers = [p for p in PAPERS if (pub_dir / f"{p}.csv").exists()]
     tables = {p: paper_table(p, figures, pub_dir) for p in papers}
+    md_path, html_path = figures / "REPORT.md", figures / "report.html"
+    md_path.write_text(markdown(tables, figures), encoding="utf-8")
+    html_path.write_text(report_html.page(tables, figures), encoding="utf-8")
+    return md_path, html_path
+
+
+def overall_line(tables: dict[str, pd.DataFrame]) -> tuple[int, str]:
+    """(number of published items, "n status, …") over all papers."""
     total = pd.concat(tables.values()) if tables else pd.DataFrame(columns=["status"])
     counts = status_counts(total)
-    overall = ", ".join(f"{counts[s]} {s}" for s in STATUSES)
+    return len(total), ", ".join(f"{counts[s]} {s}" for s in STATUSES)
 
+
+def markdown(tables: dict[str, pd.DataFrame], figures: Path) -> str:
+    """REPORT.md: the per-paper summary and errata first, then every differing item, then every item."""
+    n, overall = overall_line(tables)
     md = ["# irscales — published vs reproduced", "",
-          "Generated by `make report` from `data/published/` and the notebooks' outputs; do not edit.", "",
-          f"**{len(total)} published items**: {overall}", ""]
-    md += [f"- **{PAPERS[p]}** — {summary_line(tables[p])}" for p in papers]
+          "Generated by `make report` from `data/published/` and the notebooks' outputs; do not edit. "
+          "The page `report.html` shows the same with the paper's tables as grids and our figures beside them.",
+          "", f"**{n} published items**: {overall}", ""]
+    for p, t in tables.items():
+        md += [f"- **{PAPERS[p]}** — {summary_line(t)}", f"  - {errata_paragraph(t)}"]
     md += ["", "What each status means:", ""] + [f"- *{s}*: {MEANING[s]}" for s in STATUSES] + [""]
-    body = [f"<h1>irscales — published vs reproduced</h1><p id='summary'><b>{len(total)} published items</b>: "
-            f"{html.escape(overall)}</p><ul id='papers'>"]
-    body += [f"<li><a href='#{p}'><b>{html.escape(PAPERS[p])}</b></a> — {html.escape(summary_line(tables[p]))}</li>"
-             for p in papers]
-    body.append("</ul><dl id='statuses'>" + "".join(f"<dt>{html.escape(s)}</dt><dd>{html.escape(MEANING[s])}</dd>"
-                                                    for s in STATUSES) + "</dl>")
-    for p in papers:
-        t = tables[p]
+    md += ["## Differing items", "", "| paper | item | published | ours | relative difference | reason |",
+           "|---|---|---|---|---|---|"]
+    for p, t in tables.items():
+        for r in t[t["status"] == "differs"].itertuples(index=False):
+            rel = relative_difference(r.published, r.ours)
+            size = "" if rel is None else f"{100 * rel:.3g}%"
+            md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {size} | {r.note} |")
+    md.append("")
+    for p, t in tables.items():
         md += [f"## {PAPERS[p]}", "", summary_line(t), "",
                "| item | location | published | ours | route | status | note |", "|---|---|---|---|---|---|---|"]
         md += [f"| {r.item} | {r.location} | {r.published} | {r.ours} | {r.route} | {r.status} | {r.note} |"
                for r in t.itertuples(index=False)]
         pngs = sorted((figures / p).glob("*.png")) if (figures / p).is_dir() else []
         md += [""] + [f"![{f.stem}]({p}/{f.name})" for f in pngs] + [""]
-        body.append(f"<h2 id='{p}'>{html.escape(PAPERS[p])}</h2><p class='paper-summary'>{html.escape(summary_line(t))}</p>")
-        body.append(t.to_html(index=False, escape=True, classes="items"))
-        body += [f"<figure><img src='{p}/{html.escape(f.name)}' alt='{html.escape(f.stem)}'>"
-                 f"<figcaption>{html.escape(f.stem)}</figcaption></figure>" for f in pngs]
-    md_path, html_path = figures / "REPORT.md", figures / "report.html"
-    md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
-    style = ("body{font-family:sans-serif;max-width:1200px;margin:auto}table{border-collapse:collapse;font-size:12px}"
-             "td,th{border:1px solid #ccc;padding:2px 6px}img{max-width:100%}dt{font-weight:bold}")
-    # records in the DOM how many figures actually decoded, so a headless browser test can check it
-    script = ("<script>window.addEventListener('load',function(){var i=document.images,n=0;"
-              "for(var k=0;k<i.length;k++){if(i[k].complete&&i[k].naturalWidth>0)n++;}"
-              "document.body.setAttribute('data-images-loaded',n+'/'+i.length);});</script>")
-    html_path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>irscales report</title>"
-                         f"<style>{style}</style>{script}</head><body>{''.join(body)}</body></html>\n",
-                         encoding="utf-8")
-    return md_path, html_path
+    return "\n".join(md) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

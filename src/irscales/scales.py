@@ -872,8 +872,10 @@ def save_figure(fig, paper: str, name: str) -> list[str]:
     """Write ``fig`` as PNG and PDF to ``figures/<paper>/`` (see :func:`irscales.paths.figures_dir`);
     returns the relative names (no absolute paths, so notebook outputs are stable)."""
     from .paths import figures_dir
+    from .plots import fit_tick_labels
 
     d = figures_dir(paper)
+    fit_tick_labels(fig)
     out = []
     for ext in ("png", "pdf"):
         fig.savefig(d / f"{name}.{ext}", dpi=150, bbox_inches="tight", metadata={"CreationDate": None} if ext == "pdf" else None)
@@ -906,14 +908,16 @@ def plot_vs_rank(measures: dict[str, MeasureLike], order: RunOrder, runs: np.nda
 def plot_interval_like_rates(rates: pd.DataFrame, title: str = ""):
     """Violation rate against N, one panel per restriction (output of :func:`interval_like_rates`)."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True, layout="constrained")
     for ax, restr in zip(axes, ["none", "equal #relevant"]):
         sub = rates[rates.restriction == restr]
         for lab, g in sub.groupby("measure", sort=False):
             ax.plot(g["N"], 100 * g["rate"], marker="o", ms=3, label=lab)
         ax.set_title("all comparable intervals" if restr == "none" else "endpoints with equal #relevant")
         ax.set_xlabel("N")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[0].set_ylabel("violating pairs of comparable intervals (%)")
     axes[1].legend(fontsize=8)
     fig.suptitle(title)

@@ -1,0 +1,396 @@
+"""The companion report as one offline HTML page (``figures/report.html``), built by :func:`page`.
+
+Read top to bottom, the page answers what a reader with the paper open beside it asks first:
+
+1. **cards**: per paper, its items by status (route) and a generated sentence naming the errata,
+   each linked to the section that holds the evidence;
+2. **differs**: every differing item with its reason, sortable by paper and size of the difference;
+3. **simulated only**: collapsed (``<details>``), one line per paper naming the runs that are missing;
+4. **one section per table, figure, example and section of each paper** in the paper's order, each
+   with its own anchor (``#fff21-table2``): a one-line caption derived from the published file's
+   location/context columns, our figures beside the items, and tables as a grid in the paper's
+   layout (:func:`table_grid`), each cell coloured by status with both values.
+
+One file, no network: inline CSS and a few lines of JS (sorting the differs table, counting decoded
+images for the browser test). Figures are referenced by relative path (``fer17/fig4_….png``), so
+the page must stay next to the per-paper figure folders under ``figures/``.
+Each figure is shown at its natural size (150 dpi PNG, about 1:1 on screen), shrunk only to the page width,
+which is the size :data:`irscales.plots.STYLE` and :func:`irscales.plots.fit_tick_labels` are tuned for.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from . import report
+from .report import MEANING, PAPERS, STATUSES
+
+#: CSS class of each status (colour in :data:`_STYLE`).
+STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
+                "reproduced on real data": "st-real", "differs": "st-diff", "simulated only": "st-sim",
+                "not attempted": "st-na"}
+#: Short labels of the statuses on the cards (same order as :data:`irscales.report.STATUSES`).
+CARD_LABEL = {"reproduced exhaustively": "exhaustively", "reproduced from printed inputs": "from printed inputs",
+              "reproduced on real data": "on real data", "differs": "differ",
+              "simulated only": "simulated only", "not attempted": "not attempted"}
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;max-width:1280px;margin:auto;padding:0 12px;color:#222;font-size:14px}
+h1{font-size:22px;margin:10px 0 4px}h2{border-bottom:2px solid #444;margin-top:36px}h3{margin:22px 0 4px}
+a{color:#0645ad}nav a{margin-right:12px}.muted{color:#666}.cap{color:#444;font-style:italic;margin:2px 0 8px}
+.legend span{display:inline-block;padding:1px 6px;margin:2px 4px 2px 0;border-radius:3px;font-size:12px}
+.st-exh{background:#b9e4c0}.st-prt{background:#c6e8f2}.st-real{background:#b3cdf5}.st-diff{background:#f7b2ae}
+.st-sim{background:#e6e6e6}.st-na{background:#fff;outline:1px dashed #999;outline-offset:-1px}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(225px,1fr));gap:10px}
+.card{border:1px solid #bbb;border-radius:6px;padding:8px 10px;font-size:13px}
+.card h3{margin:0 0 6px;font-size:15px}.card p{margin:6px 0 0;font-size:12px;overflow-wrap:anywhere}
+.bar{display:flex;height:10px;border-radius:3px;overflow:hidden;margin:4px 0}
+.card table{border-collapse:collapse;width:100%}.card td{padding:0 4px}.card td.n{text-align:right;font-weight:bold}
+.card .key{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}
+table.items,table.grid,table.sortable{border-collapse:collapse;font-size:12px;margin:4px 0}
+table.items td,table.items th,table.sortable td,table.sortable th{border:1px solid #ccc;padding:2px 5px;vertical-align:top}
+table.sortable th{cursor:pointer;background:#f3f3f3}table.sortable th:after{content:" \\2195";color:#999}
+table.grid td,table.grid th{border:1px solid #fff;padding:1px 4px;text-align:right;white-space:nowrap}
+table.grid th{background:#f3f3f3;font-weight:normal}table.grid th.block{text-align:left;font-weight:bold}
+table.grid td small{display:block;color:#333;font-size:10px}
+.unit{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}.unit>.ev{flex:1 1 420px;min-width:0;overflow-x:auto}
+.unit>.figs{flex:0 1 auto;max-width:100%;display:flex;flex-wrap:wrap;gap:10px}.figs figure{margin:0;max-width:100%}
+.figs img{max-width:100%;height:auto;border:1px solid #ddd}
+figcaption{font-size:11px;color:#555}details{margin:4px 0}summary{cursor:pointer}
+td.note{max-width:520px}
+"""
+
+# sorts the differs table by a clicked column (numbers by data-v) and records how many images decoded
+_SCRIPT = """
+document.addEventListener('click',function(e){var th=e.target.closest('table.sortable th');if(!th)return;
+var t=th.closest('table'),b=t.tBodies[0],i=th.cellIndex,asc=th.dataset.asc!=='1';th.dataset.asc=asc?'1':'0';
+var key=function(r){var c=r.cells[i],v=c.dataset.v;return v!==undefined?parseFloat(v):c.textContent;};
+Array.from(b.rows).sort(function(x,y){var a=key(x),c=key(y);if(typeof a==='number'&&isNaN(a))return 1;
+if(typeof c==='number'&&isNaN(c))return -1;return (a<c?-1:a>c?1:0)*(asc?1:-1);}).forEach(function(r){b.appendChild(r);});});
+window.addEventListener('load',function(){var im=document.images,n=0;for(var k=0;k<im.length;k++){
+if(im[k].complete&&im[k].naturalWidth>0)n++;}document.body.setAttribute('data-images-loaded',n+'/'+im.length);});
+"""
+
+_esc = html.escape
+
+
+@dataclass
+class Grid:
+    """A published table in its printed layout: row groups (``blocks``, "" when the table has
+    none), their rows and the columns, each in the order the paper prints them; ``cells`` maps
+    (block, row, column) to the item's report row. Items not placed in the grid (text about the
+    table) are in ``loose``."""
+
+    blocks: list[str] = field(default_factory=list)
+    rows: dict[str, list[str]] = field(default_factory=dict)
+    columns: list[str] = field(default_factory=list)
+    cells: dict[tuple[str, str, str], dict] = field(default_factory=dict)
+    loose: list[dict] = field(default_factory=list)
+
+
+_TABLE_LOC = re.compile(r"^Table\s+\d+[a-z]?\s*(?:,\s*(.*))?$")
+
+
+def _split_top(text: str) -> list[str]:
+    """Split at commas outside brackets ("row M([1,0,0])<M([0,1,1]), column AP" → two parts)."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "([{" and 1 or (ch in ")]}" and -1 or 0)
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return [p for p in [*parts, cur.strip()] if p]
+
+
+def cell_position(location: str, item: str) -> tuple[str, str, str] | None:
+    """(block, row, column) of a table item from its printed location, e.g.
+    "Table 5, block P, row Sign Test, column T08_30 Sig" → ("P", "Sign Test", "T08_30 Sig");
+    unlabelled parts fill a missing row first, then a missing column (last part), then a block
+    ("Table 5, topic size 10, system size 10, row tauCorr" → block "topic size 10", column "system
+    size 10"); a table without columns uses the item's last id part. ``None``: not a table cell."""
+    m = _TABLE_LOC.match(location.strip())
+    if not m or not m.group(1):
+        return None
+    named: dict[str, str] = {}
+    free: list[str] = []
+    for part in _split_top(m.group(1)):
+        word, _, rest = part.partition(" ")
+        if word in ("row", "column", "block") and rest and word not in named:
+            named[word] = rest
+        elif part:
+            free.append(part)
+    if "row" not in named and free:
+        named["row"] = free.pop(0)
+    if "column" not in named and free:
+        named["column"] = free.pop()
+    if "block" not in named and free:
+        named["block"] = free.pop(0)
+    if free:
+        named["column"] = ", ".join([*free, named["column"]])
+    if "row" not in named:
+        return None
+    return named.get("block", ""), named["row"], named.get("column", item.rsplit("/", 1)[-1])
+
+
+def table_grid(rows: pd.DataFrame) -> Grid:
+    """The :class:`Grid` of one table's report rows (``location`` gives each cell's place)."""
+    g = Grid()
+    for r in rows.to_dict("records"):
+        pos = cell_position(r["location"], r["item"])
+        if pos is None or pos in g.cells:
+            g.loose.append(r)
+            continue
+        block, row, col = pos
+        if block not in g.rows:
+            g.blocks.append(block)
+            g.rows[block] = []
+        if row not in g.rows[block]:
+            g.rows[block].append(row)
+        if col not in g.columns:
+            g.columns.append(col)
+        g.cells[pos] = r
+    return g
+
+
+def _tip(r: dict) -> str:
+    note = r["note"] if len(r["note"]) <= 400 else r["note"][:400] + "…"
+    route = f" ({r['route']})" if r["route"] else ""
+    ours = f"simulated: {r['ours']}" if r["route"] == "simulated" else f"ours: {r['ours'] or '—'}"
+    return (f"{r['item']}\npaper: {r['published']}\n{ours}\n{r['status']}{route}"
+            + (f"\n{note}" if note else ""))
+
+
+def _value(v: str) -> str:
+    """A reproduced value as printed in the page: floats to at most 6 significant digits (the tooltip
+    and the comparison files keep the full value)."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return v
+    return v if re.fullmatch(r"-?\d+", v.strip()) else f"{f:.6g}"
+
+
+def grid_html(g: Grid) -> str:
+    """A :class:`Grid` as an HTML table: the paper's value in each cell, ours on a second line when
+    it was computed, the cell coloured by status, everything in the tooltip."""
+    if not g.cells:
+        return ""
+    head = "<tr><th></th>" + "".join(f"<th>{_esc(c)}</th>" for c in g.columns) + "</tr>"
+    body = []
+    for block in g.blocks:
+        if block:
+            body.append(f"<tr><th class='block' colspan='{len(g.columns) + 1}'>{_esc(block)}</th></tr>")
+        for row in g.rows[block]:
+            cells = []
+            for col in g.columns:
+                r = g.cells.get((block, row, col))
+                if r is None:
+                    cells.append("<td></td>")
+                    continue
+                # a value computed on simulated data is no reproduction: only in the tooltip
+                direct = r["ours"] and r["route"] != "simulated"
+                ours = f"<small>{_esc(_value(r['ours']))}</small>" if direct else ""
+                cells.append(f"<td class='{STATUS_CLASS[r['status']]}' title='{_esc(_tip(r))}'>"
+                             f"{_esc(r['published'])}{ours}</td>")
+            body.append(f"<tr><th>{_esc(row)}</th>{''.join(cells)}</tr>")
+    return f"<table class='grid'><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def items_html(rows: list[dict], cls: str = "items") -> str:
+    """Item rows (item, printed, ours, status, reason) as a compact table."""
+    if not rows:
+        return ""
+    out = ["<table class='%s'><tr><th>item</th><th>where</th><th>paper</th><th>ours</th><th>status</th>"
+           "<th>reason / note</th></tr>" % cls]
+    for r in rows:
+        sim = "<i>simulated:</i> " if r["route"] == "simulated" and r["ours"] else ""
+        out.append(f"<tr><td>{_esc(report.short_item(r['item']))}</td><td>{_esc(r['location'])}</td>"
+                   f"<td>{_esc(r['published'])}</td><td>{sim}{_esc(_value(r['ours']))}</td>"
+                   f"<td class='{STATUS_CLASS[r['status']]}'>{_esc(r['status'])}</td>"
+                   f"<td class='note'>{_esc(r['note'])}</td></tr>")
+    return "".join(out) + "</table>"
+
+
+def caption(rows: pd.DataFrame, title: str) -> str:
+    """One line saying what the unit is, from the published file: the context its items share
+    (a table's caption as transcribed), else its distinct printed locations."""
+    ctx = rows["context"].value_counts()
+    if len(ctx) and ctx.iloc[0] * 2 >= len(rows) and len(ctx.index[0]) <= 200:
+        return ctx.index[0]
+    locs = list(dict.fromkeys(rows["location"]))
+    line = "; ".join(locs[:4]) + (f"; … ({len(locs) - 4} more places)" if len(locs) > 4 else "")
+    return f"{title}: {line}"
+
+
+_FIG_FILE = re.compile(r"^(fig|table)(\d+)")
+
+
+def figures_by_unit(paper: str, figures: Path, keys: list[str]) -> dict[str, list[Path]]:
+    """The PNGs of ``figures/<paper>/`` by the unit they show: ``fig12_…`` → Figure 12 (or 12a …),
+    ``table3_…`` → Table 3; a PNG whose unit has no published item gets a unit of its own; a PNG
+    named after no table or figure goes to ``other``."""
+    folder = figures / paper
+    out: dict[str, list[Path]] = {}
+    for png in sorted(folder.glob("*.png")) if folder.is_dir() else []:
+        m = _FIG_FILE.match(png.stem)
+        key = "other"
+        if m:
+            same = [k for k in keys if re.fullmatch(rf"{m.group(1)}{m.group(2)}[a-z]?", k)]
+            key = same[0] if same else f"{m.group(1)}{m.group(2)}"
+        out.setdefault(key, []).append(png)
+    for pngs in out.values():
+        pngs.sort(key=lambda f: [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", f.stem)])
+    return out
+
+
+def units(paper: str, table: pd.DataFrame, figures: Path) -> list[tuple[str, pd.DataFrame, list[Path]]]:
+    """[(unit key, its report rows, its PNGs)] in the paper's order; ``other`` comes last.
+
+    A unit known only from a figure file (Fer17 transcribes its tables, not its figures) goes after
+    the last unit before it in numbering: a figure of the same type with a smaller number or a table
+    with a number not larger (Figure 4 after Table 4) — a guess at the paper's layout, stated here
+    because the published file cannot say where such a figure sits."""
+    keys = report.unit_order([report.unit_key(i) for i in table["item"]])
+    figs = figures_by_unit(paper, figures, keys)
+    by_unit = {k: g for k, g in table.groupby(table["item"].map(report.unit_key), sort=False)}
+    order = list(keys)
+    other_type = {"fig": "table", "table": "fig"}
+    for extra in sorted((k for k in figs if k not in by_unit and k != "other"), key=report._unit_sort):
+        kind, num, _ = report._unit_sort(extra)
+        before = [i for i, k in enumerate(order)
+                  if (report._unit_sort(k)[0] == kind and report._unit_sort(k) < (kind, num, ""))
+                  or (report._unit_sort(k)[0] == other_type[kind] and report._unit_sort(k)[1] <= num)]
+        order.insert(before[-1] + 1 if before else len(order), extra)
+    if "other" in figs:
+        order.append("other")
+    empty = table.iloc[0:0]
+    return [(k, by_unit.get(k, empty), figs.get(k, [])) for k in order]
+
+
+def anchor(paper: str, key: str) -> str:
+    return f"{paper}-{re.sub(r'[^A-Za-z0-9.]+', '-', key)}"
+
+
+def card_html(paper: str, table: pd.DataFrame) -> str:
+    """One paper's card: its items by status (a bar and the numbers, the same as REPORT.md's
+    summary line) and the generated errata sentence with links to the evidence."""
+    counts = report.status_counts(table)
+    n = len(table)
+    bar = "".join(f"<span class='{STATUS_CLASS[s]}' style='width:{100 * counts[s] / n:.3f}%' "
+                  f"title='{counts[s]} {_esc(s)}'></span>" for s in STATUSES if counts[s]) if n else ""
+    rows = "".join(f"<tr><td><span class='key {STATUS_CLASS[s]}'></span>{_esc(CARD_LABEL[s])}</td>"
+                   f"<td class='n' data-status='{_esc(s)}'>{counts[s]}</td></tr>" for s in STATUSES)
+    name, _, rest = PAPERS[paper].partition(" — ")
+    errata = report.errata_paragraph(table, link=lambda k, t: f"<a href='#{anchor(paper, k)}'>{_esc(t)}</a>",
+                                     escape=_esc, max_items=2)
+    return (f"<div class='card' data-paper='{paper}' data-items='{n}'><h3><a href='#{paper}'>{_esc(name)}</a></h3>"
+            f"<div class='muted'>{_esc(rest)}</div><div class='bar'>{bar}</div>"
+            f"<table><tr><td>items</td><td class='n' data-status='items'>{n}</td></tr>{rows}</table>"
+            f"<p class='errata'>{errata}</p></div>")
+
+
+def differs_html(tables: dict[str, pd.DataFrame]) -> str:
+    """Every differing item with its reason; click a header to sort (by paper, by size)."""
+    out = ["<table class='sortable' id='differs-table'><thead><tr><th>paper</th><th>item</th><th>paper's value</th>"
+           "<th>ours</th><th>relative difference</th><th>route</th><th>reason</th></tr></thead><tbody>"]
+    for p, t in tables.items():
+        for r in t[t["status"] == "differs"].to_dict("records"):
+            rel = report.relative_difference(r["published"], r["ours"])
+            size = "—" if rel is None else f"{100 * rel:.3g}%"
+            key = report.unit_key(r["item"])
+            out.append(f"<tr><td>{p}</td><td><a href='#{anchor(p, key)}'>{_esc(report.unit_title(key))}</a> "
+                       f"{_esc(report.short_item(r['item']))}</td><td>{_esc(r['published'])}</td>"
+                       f"<td>{_esc(_value(r['ours']))}</td>"
+                       f"<td data-v='{'NaN' if rel is None else repr(rel)}'>{size}</td>"
+                       f"<td>{_esc(r['route'])}</td><td class='note'>{_esc(r['note'])}</td></tr>")
+    return "".join(out) + "</tbody></table>"
+
+
+def simulated_html(paper: str, table: pd.DataFrame) -> str:
+    """A paper's simulated-only items, collapsed: one line with the runs that are missing, then the
+    count per table/figure with links."""
+    sim = table[table["status"] == "simulated only"]
+    if sim.empty:
+        return ""
+    needs = pd.Series([report.missing_runs(paper, i) or "" for i in sim["item"]]).value_counts()
+    runs = [f"{r} ({k} items)" if len(needs) > 1 else r for r, k in needs.items() if r]
+    per_unit = sim.groupby(sim["item"].map(report.unit_key), sort=False).size()
+    links = ", ".join(f"<a href='#{anchor(paper, k)}'>{_esc(report.unit_title(k))}</a> ({per_unit[k]})"
+                      for k in report.unit_order(list(per_unit.index)))
+    return (f"<details><summary><b>{paper}</b>: {len(sim)} items simulated only — need "
+            f"{_esc('; '.join(runs))}</summary><p>The analysis runs on simulated data, which never counts as a "
+            f"reproduction. Items by table/figure: {links}</p></details>")
+
+
+def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path]) -> str:
+    title = _title(key)
+    head = f"<h3 id='{anchor(paper, key)}'>{_esc(title)}</h3>"
+    if rows.empty:
+        cap = ("figures without a table or figure number of the paper" if key == "other"
+               else "no published item transcribed for it; our figure only")
+        head += f"<p class='cap'>{_esc(cap)}</p>"
+    else:
+        c = report.status_counts(rows)
+        head += (f"<p class='cap'>{_esc(caption(rows, title))}</p><p class='muted'>{len(rows)} items: "
+                 + ", ".join(f"{c[s]} {_esc(s)}" for s in STATUSES if c[s]) + "</p>")
+    evidence = ""
+    if not rows.empty:
+        grid = table_grid(rows) if key.startswith("table") else Grid(loose=rows.to_dict("records"))
+        evidence = grid_html(grid)
+        loose = grid.loose
+        shown = [r for r in loose if r["status"] not in ("simulated only", "not attempted")]
+        hidden = [r for r in loose if r["status"] in ("simulated only", "not attempted")]
+        evidence += items_html(shown)
+        if hidden:
+            evidence += (f"<details><summary>{len(hidden)} items simulated only or not attempted</summary>"
+                         f"{items_html(hidden)}</details>")
+        diffs = [r for r in grid.cells.values() if r["status"] == "differs"]
+        if diffs:
+            evidence += f"<p><b>Differing cells</b></p>{items_html(diffs)}"
+    figs = "".join(f"<figure><a href='{paper}/{_esc(f.name)}'><img src='{paper}/{_esc(f.name)}' alt='{_esc(f.stem)}'></a>"
+                   f"<figcaption>{_esc(f.name)}</figcaption></figure>" for f in pngs)
+    return (f"<section class='u'>{head}<div class='unit'>"
+            + (f"<div class='ev'>{evidence}</div>" if evidence else "")
+            + (f"<div class='figs'>{figs}</div>" if figs else "") + "</div></section>")
+
+
+def _title(key: str) -> str:
+    return report.unit_title(key) if key != "other" else "Further figures"
+
+
+def page(tables: dict[str, pd.DataFrame], figures: Path) -> str:
+    """The whole report page (see the module docstring)."""
+    figures = Path(figures)
+    n, overall = report.overall_line(tables)
+    legend = "".join(f"<span class='{STATUS_CLASS[s]}' title='{_esc(MEANING[s])}'>{_esc(s)}</span>" for s in STATUSES)
+    nav = ("<nav><a href='#cards'>papers</a><a href='#differs'>differs</a><a href='#simulated'>simulated only</a>"
+           + "".join(f"<a href='#{p}'>{p}</a>" for p in tables) + "</nav>")
+    meanings = "".join(f"<dt>{_esc(s)}</dt><dd>{_esc(MEANING[s])}</dd>" for s in STATUSES)
+    body = [f"<h1>irscales — how much of each paper reproduces, and where it does not</h1>{nav}",
+            f"<p id='summary'><b>{n} published items</b>: {_esc(overall)}</p><div class='legend'>{legend}</div>",
+            "<section id='cards'><div class='cards'>", *(card_html(p, t) for p, t in tables.items()),
+            "</div></section>",
+            "<h2 id='differs'>Differs</h2><p class='muted'>Every item recomputed by a direct route (exhaustively, from "
+            "printed inputs or on real data) that disagrees with the printed value, with the reason. Click a column "
+            "header to sort; the relative difference is |ours − paper| / |paper| where both are numbers.</p>",
+            differs_html(tables),
+            "<h2 id='simulated'>Simulated only</h2><p class='muted'>Items that need runs nobody can share; the "
+            "notebooks run the analysis on simulated data so the code path is exercised, but that is no "
+            "reproduction.</p>", *(simulated_html(p, t) for p, t in tables.items()),
+            f"<dl id='statuses'>{meanings}</dl>"]
+    for p, t in tables.items():
+        us = units(p, t, figures)
+        toc = " · ".join(f"<a href='#{anchor(p, k)}'>{_esc(_title(k))}</a>" for k, _, _ in us)
+        body.append(f"<h2 id='{p}'>{_esc(PAPERS[p])}</h2><p class='paper-summary'>{_esc(report.summary_line(t))}</p>"
+                    f"<p class='toc'>{toc}</p>")
+        body += [unit_html(p, k, rows, pngs) for k, rows, pngs in us]
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>irscales report</title>"
+            f"<meta name='viewport' content='width=device-width'><style>{_STYLE}</style>"
+            f"<script>{_SCRIPT}</script></head><body>{''.join(body)}</body></html>\n")
