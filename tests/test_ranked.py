@@ -17,6 +17,7 @@ from irscales import published
 from irscales import ranked as RK
 from irscales import significance as SG
 from irscales.collections import Collection, load_preset
+from irscales.correlation import rank_codes, system_means
 
 NO_CACHE = {"cache": False, "progress": False}
 
@@ -409,3 +410,78 @@ def test_ndcg_b10_is_exact_for_short_runs():
     means = RK._means(o, None, "x")
     assert means[0] == Fr(2, 3) and means[4] == means[5] == Fr(1, 2)
     assert rs.original["DCG_b10"][:, 2].tolist() == [3, 1]
+
+
+# ------------------------------------------------------- exact ties of DCG / nDCG system means (issue 15)
+
+# System A: topic 1 empty, topic 2 relevant at ranks 3-5; system B: ranks 4-5, then rank 3. Both sum
+# to 2·w3 + w4 + w5 exactly (different multisets of per-topic values), yet the float means differ
+# by one ulp: the case that crashed T08_05 DCG_b02 ("differ by 0, too little to tell a tie").
+_TIE_RUNS = [[[0, 0, 0, 0, 0], [0, 0, 1, 1, 1]], [[0, 0, 0, 1, 1], [0, 0, 1, 0, 0]],
+             [[1, 0, 0, 0, 0], [0, 0, 0, 0, 1]]]
+
+
+def test_dcg_means_tied_exactly_while_floats_differ():
+    rs = RK.ranked_scores(make_collection(_TIE_RUNS, rb=[3, 3], simulated=False), 5, measures=["DCG_b02", "nDCG_b02"],
+                          track="T", **NO_CACHE)
+    o = rs.original["DCG_b02"]
+    floats = system_means(o)
+    assert floats[0] != floats[1] and abs(floats[0] - floats[1]) < 1e-15  # one ulp apart
+    with pytest.raises(ArithmeticError, match="too little to tell a tie from rounding"):
+        RK._means(o, None, "x")  # floats alone cannot decide it
+    codes = rs.exact["DCG_b02"].mean_codes()
+    assert codes[0] == codes[1] and codes[2] != codes[0]
+    t2 = RK.table2([rs])  # no error with the defaults
+    assert t2.loc["T_05", "DCG_b02"] == RK.table2([rs], decimals=8).loc["T_05", "DCG_b02"]
+    # nDCG with one normaliser IDCG(3) = 2 + w3 on both topics: A and B still tie exactly ...
+    n = rs.exact["nDCG_b02"].mean_codes()
+    assert n[0] == n[1]
+    # ... but not with IDCG(2) = 2 on topic 1: A = (w3 + w4 + w5)/(2 + w3) < B = (w4 + w5)/2 + w3/(2 + w3)
+    rs2 = RK.ranked_scores(make_collection(_TIE_RUNS, rb=[2, 3]), 5, measures=["nDCG_b02"], **NO_CACHE)
+    n2 = rs2.exact["nDCG_b02"].mean_codes()
+    assert n2[0] < n2[1]
+
+
+def _decimal_mean_order(rel, rb, name):
+    """Independent reference: means in 60-digit Decimal straight from the JK discount formula."""
+    from decimal import Decimal, localcontext
+
+    m = M.FFF21_MEASURES[name]
+    S, T, N = np.asarray(rel).shape
+    with localcontext() as ctx:
+        ctx.prec = 60
+        B = Decimal(int(m.base))
+        w = [Decimal(1) if i <= m.base else B.ln() / Decimal(i).ln() for i in range(1, N + 1)]
+        means = []
+        for s in range(S):
+            tot = Decimal(0)
+            for t in range(T):
+                v = sum((w[i] for i in range(N) if rel[s][t][i]), Decimal(0))
+                if isinstance(m, M.NDCG):
+                    v /= sum(w[: min(rb[t], N)], Decimal(0))
+                tot += v
+            means.append(tot)
+    order = sorted(set(means), key=lambda x: x)
+    codes, prev, k = {}, None, -1
+    for x in order:  # merge values within 1e-40: a true tie up to the reference's rounding
+        if prev is None or x - prev > Decimal("1e-40"):
+            k += 1
+        codes[x], prev = k, x
+    return np.array([codes[x] for x in means])
+
+
+@settings(max_examples=25, deadline=None)
+@given(hs.integers(3, 7), hs.integers(1, 3), hs.integers(3, 12), hs.integers(0, 2**32 - 1),
+       hs.sampled_from(["DCG_b02", "nDCG_b02", "DCG_b10", "nDCG_b10"]))
+def test_exact_dcg_mean_order_matches_a_decimal_reference(S, T, N, seed, name):
+    rng = np.random.default_rng(seed)
+    # few distinct runs, so that exact ties between system means are common
+    pool = rng.integers(0, 2, size=(4, N))
+    rel = pool[rng.integers(0, 4, size=(S, T))]
+    rb = rng.integers(1, N + 2, size=T)
+    rs = RK.ranked_scores(make_collection(rel, rb=rb), N, measures=[name], **NO_CACHE)
+    if name in rs.exact:
+        codes = rs.exact[name].mean_codes()
+    else:  # N ≤ base: rational, exact Fractions
+        codes = rank_codes(RK._means(rs.original[name], None, "x"))
+    assert np.array_equal(codes, _decimal_mean_order(rel.tolist(), rb.tolist(), name))

@@ -32,10 +32,14 @@ nDCG when N ≤ their log base (every discount is 1: DCG = #relevant, nDCG = #re
 so their means are exact; ranked values are integers (``unq``) or half-integers (``mid``), whose float sums over ≤ 2^20
 topics are exact. DCG and nDCG are irrational; their floats are *snapped*: every run with the same
 exact value (same φ, decided exactly by the engine) gets one float, and a check asserts that distinct
-values keep distinct, correctly ordered floats (:func:`_snap`). Their system means are guarded
-(:func:`_means`): a near tie between means that is not provably exact raises instead of being
-decided by rounding. nDCG values of different topics are compared as floats (as FFF21 does; its
-option of rounding means to 8 decimals is ``decimals=8``). The significance tests receive the same
+values keep distinct, correctly ordered floats (:func:`_snap`). Their system means are ordered
+exactly (:class:`ExactDCG`): with an integer log base every discount is u_m/k with u_m = ln B/ln m
+(the engine's identity, :func:`irscales.enumeration.dcg_root_coefficients`), so the sum of a
+system's DCG over the topics is an integer vector over the u_m — equal vectors are an exact tie —
+and distinct sums are ordered in ``Decimal`` at 50 then 120 digits (nDCG: one vector per group of
+topics sharing the ideal DCG). A real collection does tie system means of DCG (two runs with the
+same relevant ranks on every topic). FFF21's option of rounding means to 8 decimals (footnote 9)
+is ``decimals=8``. The significance tests receive the same
 arrays (:mod:`irscales.significance` decides ties between scores on exact order codes).
 """
 
@@ -43,6 +47,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
@@ -61,7 +66,7 @@ if TYPE_CHECKING:
     import matplotlib.figure
 
 __all__ = [
-    "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "TABLE4_PAIRS", "RankedScores",
+    "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "TABLE4_PAIRS", "RankedScores", "ExactDCG",
     "ranked_scores", "track_name", "table2", "table3", "topic_by_topic_check", "table4", "table56",
     "grand_mean_delta", "save_table", "published_items", "plot_significance_changes",
 ]
@@ -125,6 +130,7 @@ class RankedScores:
     original: Mapping[str, np.ndarray]
     ranked: Mapping[str, Mapping[str, np.ndarray]]
     min_rb: int = 0
+    exact: Mapping[str, "ExactDCG"] = field(default_factory=dict, repr=False, compare=False)
     _sig_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -135,6 +141,101 @@ class RankedScores:
     @property
     def measures(self) -> tuple[str, ...]:
         return tuple(self.original)
+
+
+@dataclass(frozen=True)
+class ExactDCG:
+    """Exact DCG (``norm`` None) or nDCG scores ``(T, S)`` of one measure as integer vectors.
+
+    The value on (topic t, system s) is ``Σ_r coef[t, s, r] / lcm[r] · u_r`` with
+    ``u_r = ln logbase / ln roots[r]``, divided for nDCG by the same form of ``norm[t]`` (the ideal
+    DCG of the topic). :meth:`mean_codes` orders the systems' means exactly.
+    """
+
+    coef: np.ndarray  # (T, S, R) int64
+    roots: tuple[int, ...]
+    lcm: tuple[int, ...]
+    logbase: int
+    norm: np.ndarray | None = None  # (T, R) int64
+
+    def _u(self, digits: int) -> list[Decimal]:
+        lnb = Decimal(self.logbase).ln()
+        return [lnb / Decimal(r).ln() / l for r, l in zip(self.roots, self.lcm)]
+
+    def floats(self) -> np.ndarray:
+        """The values in float64 (to check the representation against a measure's floats)."""
+        u = np.array([np.log(self.logbase) / np.log(r) / l for r, l in zip(self.roots, self.lcm)])
+        v = self.coef @ u
+        return v if self.norm is None else v / (self.norm @ u)[:, None]
+
+    def _sums(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """Per system: the summed vectors (S, G·R) — equal rows are equal sums — and the groups'
+        normaliser vectors (G, R) (None for DCG)."""
+        if self.norm is None:
+            return self.coef.sum(axis=0), None
+        norms, group = np.unique(self.norm, axis=0, return_inverse=True)
+        group = np.asarray(group).ravel()
+        g = np.stack([self.coef[group == k].sum(axis=0) for k in range(len(norms))], axis=1)  # (S, G, R)
+        return g.reshape(g.shape[0], -1), norms
+
+    def _values(self, sums: np.ndarray, norms: np.ndarray | None, digits: int) -> list[Decimal]:
+        with localcontext() as ctx:
+            ctx.prec = digits + 10
+            u = self._u(digits)
+            if norms is None:
+                return [+sum((int(c) * x for c, x in zip(row, u) if c), Decimal(0)) for row in sums]
+            R = len(u)
+            den = [sum((int(c) * x for c, x in zip(n, u) if c), Decimal(0)) for n in norms]
+            out = []
+            for row in sums:
+                v = Decimal(0)
+                for k, d in enumerate(den):
+                    num = sum((int(c) * x for c, x in zip(row[k * R:(k + 1) * R], u) if c), Decimal(0))
+                    if num:
+                        v += num / d
+                out.append(+v)
+            return out
+
+    def mean_codes(self) -> np.ndarray:
+        """Dense ranks (int64) of the systems' exact mean scores: equal codes ⇔ equal means.
+
+        Sums with equal vectors are equal; distinct vectors are ordered by ``Decimal`` values at 50
+        digits, and at 120 when two are within 1e-40; a pair still within 1e-110 raises
+        :class:`irscales.enumeration.TieUndecidable` (distinct vectors with equal values would need
+        a Q-linear relation among the 1/ln m, see :mod:`irscales.enumeration`).
+        """
+        sums, norms = self._sums()
+        uniq, inv = np.unique(sums, axis=0, return_inverse=True)
+        inv = np.asarray(inv).ravel()
+        vals = self._values(uniq, norms, 50)
+        order = sorted(range(len(uniq)), key=lambda i: vals[i])
+        close = [k for k in range(len(order) - 1) if vals[order[k + 1]] - vals[order[k]] <= Decimal("1e-40")]
+        if close:
+            fine = self._values(uniq, norms, 120)
+            order = sorted(range(len(uniq)), key=lambda i: fine[i])
+            if any(fine[order[k + 1]] - fine[order[k]] <= Decimal("1e-110") for k in range(len(order) - 1)):
+                raise E.TieUndecidable("system means with distinct exact DCG vectors could not be separated")
+        rank = np.empty(len(uniq), np.int64)
+        rank[order] = np.arange(len(uniq))
+        return rank[inv]
+
+
+def _exact_dcg(m: M.DCG, rel: np.ndarray, rb: np.ndarray, N: int, floats: np.ndarray) -> ExactDCG | None:
+    """The :class:`ExactDCG` of binary DCG/nDCG scores ``floats`` (T, S) of runs ``rel`` (S, T, N),
+    checked against the floats; None when the measure has no exact form here (graded gains,
+    non-integer base)."""
+    if m.gains != "binary" or float(m.base) != int(m.base):
+        return None
+    roots, lcm, w, logbase = E.dcg_root_coefficients(m, N)
+    coef = np.einsum("stn,nr->tsr", (rel > 0).astype(np.int64), w)
+    norm = None
+    if isinstance(m, M.NDCG):
+        ideal = (np.arange(N)[None, :] < np.minimum(rb, N)[:, None]).astype(np.int64)  # min(RB, N) ones
+        norm = ideal @ w
+    ex = ExactDCG(coef, roots, lcm, logbase, norm)
+    if np.abs(ex.floats() - floats).max(initial=0) > 1e-9:
+        raise ArithmeticError(f"{m!r}: the exact form of its values disagrees with the measure's floats")
+    return ex
 
 
 def _snap(values: np.ndarray, key: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -205,6 +306,7 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     original: dict[str, np.ndarray] = {}
     ranked: dict[str, dict[str, np.ndarray]] = {t: {} for t in ties}
     phis: dict[str, dict[str, np.ndarray]] = {}
+    exact: dict[str, ExactDCG] = {}
     for name in measures:
         m = M.FFF21_MEASURES[name]
         sname = _SCALE_OF.get(name, name)
@@ -222,6 +324,9 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
             # ranks 1..base all weigh 1: DCG = #relevant and nDCG = #relevant / min(RB, N), rational
             original[name] = _exact_small_dcg(rel, rb, N, name, vals)
             continue
+        ex = _exact_dcg(m, rel, rb, N, vals) if isinstance(m, M.DCG) else None
+        if ex is not None:
+            exact[name] = ex
         phi = phis[sname]["unq"]
         if name in RECALL_BASE:  # nDCG: one normaliser per topic, so equal (topic, φ) ⇒ equal value
             key = phi.astype(np.int64) * len(collection.topics) + np.arange(len(collection.topics))[:, None]
@@ -235,16 +340,24 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
         original[name] = snapped
     return RankedScores(track=track or track_name(collection), N=int(N), simulated=collection.is_simulated,
                         systems=collection.systems, topics=collection.topics, original=original,
-                        ranked=ranked, min_rb=int(rb.min(initial=0)))
+                        ranked=ranked, min_rb=int(rb.min(initial=0)), exact=exact)
 
 
 # ----------------------------------------------------------------------------------- Tables 2–3
 
 
+def _original_means(rs: RankedScores, m: str, decimals: int | None) -> np.ndarray:
+    """System means of measure ``m`` of ``rs`` for Kendall's τ: exact mean codes for DCG/nDCG
+    (:meth:`ExactDCG.mean_codes`; τ depends only on their order and ties), else :func:`_means`."""
+    if decimals is None and m in rs.exact:
+        return rs.exact[m].mean_codes()
+    return _means(rs.original[m], decimals, f"{rs.row} {m}")
+
+
 def _means(scores: np.ndarray, decimals: int | None, what: str) -> np.ndarray:
     """System means (FFF21 §3.3), with a guard that makes float means safe to compare exactly.
 
-    Fractions and integers give exact means. For float (DCG, nDCG) scores, two means closer than
+    Fractions and integers give exact means. For float scores without an exact form, two means closer than
     1e-9 (relative) are accepted only when they are bit-identical *and* provably equal: the two
     systems have the same multiset of per-topic values, or all their values are integers (exact
     floats, exact sums below 2^53); any other near tie could be an
@@ -281,7 +394,7 @@ def table2(results: Iterable[RankedScores], ties: str = "unq", decimals: int | N
     for rs in results:
         if ties not in rs.ranked:
             raise ValueError(f"{rs.row}: ranked scores with ties={ties!r} were not computed")
-        rows[rs.row] = {m: float(kendall_tau(_means(rs.original[m], decimals, f"{rs.row} {m}"),
+        rows[rs.row] = {m: float(kendall_tau(_original_means(rs, m, decimals),
                                              system_means(rs.ranked[ties][m], decimals)))
                         for m in rs.measures}
     out = pd.DataFrame.from_dict(rows, orient="index")
@@ -325,7 +438,7 @@ def table4(rs: RankedScores, pairs: Sequence[tuple[str, str]] | None = None, tie
     """
     have = set(rs.measures)
     pairs = [p for p in (TABLE4_PAIRS if pairs is None else pairs) if p[0] in have and p[1] in have]
-    means = {m: _means(rs.original[m], decimals, f"{rs.row} {m}") for m in have}
+    means = {m: _original_means(rs, m, decimals) for m in have}
     rmeans = {m: system_means(rs.ranked[ties][m], decimals) for m in have}
     rows = []
     for a, b in pairs:
