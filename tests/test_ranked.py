@@ -485,3 +485,64 @@ def test_exact_dcg_mean_order_matches_a_decimal_reference(S, T, N, seed, name):
     else:  # N ≤ base: rational, exact Fractions
         codes = rank_codes(RK._means(rs.original[name], None, "x"))
     assert np.array_equal(codes, _decimal_mean_order(rel.tolist(), rb.tolist(), name))
+
+
+# ------------------------------------------------- Tukey critical value convention of Tables 5–6 (issue 15)
+
+
+def test_matlab_critical_value_decides_a_pair_between_the_two_critical_values():
+    from irscales.anova import studentized_range_critical
+
+    rng = np.random.default_rng(3)
+    T, S = 61, 3  # one-way error df = S(T − 1) = 180 > 120: MATLAB uses the df = ∞ quantile
+    y = rng.normal(size=(T, S))
+    y -= y.mean(axis=0)
+    mse = ((y - y.mean(axis=0)) ** 2).sum() / (S * (T - 1))
+    lo, hi = studentized_range_critical(0.05, S, S * (T - 1), "matlab"), studentized_range_critical(0.05, S, S * (T - 1))
+    assert lo < hi
+    y[:, 1] += (lo + hi) / 2 * np.sqrt(mse / T)  # pair (0, 1): q halfway between the two critical values
+    y[:, 2] += 10 * np.sqrt(mse / T)
+    res = SG.significance_tests(y, tests=["anova1", "ttest"], pvalues=False)
+    exact, matlab = res["anova1"], RK._with_critical(res, "matlab")["anova1"]
+    assert exact.significant.tolist() == [False, True, True]
+    assert matlab.significant.tolist() == [True, True, True]
+    assert matlab.omnibus["q_critical"] == lo and exact.omnibus["q_critical"] == pytest.approx(hi)
+    assert RK._with_critical(res, "matlab")["ttest"] is res["ttest"]  # only Tukey-type procedures change
+
+
+def test_table56_critical_option(sim):
+    rs = sim[0]
+    a = RK.table56(rs, measures=["RR"], tests=["anova1", "friedman"])
+    b = RK.table56(rs, measures=["RR"], tests=["anova1", "friedman"], critical="matlab")
+    assert (b.sig >= a.sig).all()  # a smaller critical value only adds significant pairs
+    with pytest.raises(ValueError, match="critical must be one of"):
+        RK.table56(rs, critical="spss")
+
+
+def test_published_items_of_simulated_tracks_only_on_request(sim):
+    t2 = RK.table2(sim)
+    assert RK.published_items(t2) == {}
+    items = RK.published_items(t2, simulated=True)
+    assert items and all("/sim-" not in k and k.startswith("table2/T") for k in items)
+
+
+# --------------------------------------------------------- real TREC-8 runs (IRSCALES_TREC, issue 15)
+
+
+def _t08():
+    from irscales.paths import trec_track
+
+    t = trec_track("T08")
+    if t is None:
+        pytest.skip("TREC-8 runs not found: set IRSCALES_TREC to a folder with T08/runs and T08/qrels*")
+    return Collection.from_trec(t.runs, t.qrels, depth=10)
+
+
+def test_real_t08_table2_and_table3_rows_at_N10():
+    c = _t08()
+    rs = RK.ranked_scores(c, 10, track="T08", progress=False)  # no decimals=8 needed
+    items = RK.published_items(RK.table2([rs]), RK.table3([rs]))
+    cmp = published.compare("fff21", items, route="real").frame.set_index("item").loc[list(items)]
+    assert len(cmp) == 22
+    # everything agrees but ranked AP, whose scale in the paper is not the exact one (see 01b, issue 15)
+    assert sorted(cmp.index[~cmp.match]) == ["table2/T08_10/AP", "table3/T08_10/AP"]

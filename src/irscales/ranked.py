@@ -46,7 +46,8 @@ arrays (:mod:`irscales.significance` decides ties between scores on exact order 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
@@ -58,6 +59,7 @@ import pandas as pd
 from . import enumeration as E
 from . import measures as M
 from . import significance as SG
+from .anova import CRITICAL_CONVENTIONS, studentized_range_critical
 from .collections import Collection
 from .correlation import kendall_tau, system_means, topic_by_topic_tau
 from .paths import figures_dir
@@ -68,7 +70,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "TABLE4_PAIRS", "RankedScores", "ExactDCG",
     "ranked_scores", "track_name", "table2", "table3", "topic_by_topic_check", "table4", "table56",
-    "grand_mean_delta", "save_table", "published_items", "plot_significance_changes",
+    "grand_mean_delta", "save_table", "published_items", "plot_significance_changes", "critical_value_flips",
 ]
 
 #: The 11 measures in the column order of FFF21 Tables 2–3.
@@ -456,19 +458,42 @@ def _digest(a: np.ndarray) -> str:
     return hashlib.sha1(a.dtype.str.encode() + str(a.shape).encode() + np.ascontiguousarray(a).tobytes()).hexdigest()
 
 
-def _tests_on(rs: RankedScores, scores: np.ndarray, tests: tuple[str, ...], alpha: float, cache: bool):
+#: Tukey-type procedures of :mod:`irscales.significance` and the error df of their critical value.
+_TUKEY_DF = {"anova1": lambda omni: omni["df"][1], "anova2": lambda omni: omni["df"][1],
+             "kruskalwallis": lambda omni: math.inf, "friedman": lambda omni: math.inf}
+
+
+def _with_critical(res: SG.SignificanceResult, critical: str) -> SG.SignificanceResult:
+    """Re-decide the Tukey-type comparisons with the critical value of ``critical``
+    (:func:`irscales.anova.studentized_range_critical`); q statistics are unchanged."""
+    if critical == "exact":
+        return res
+    out = {}
+    for key, t in res.tests.items():
+        if key in _TUKEY_DF:
+            crit = studentized_range_critical(t.alpha, len(t.systems), _TUKEY_DF[key](t.omnibus), critical)
+            q = np.asarray(t.statistic, dtype=float)
+            t = replace(t, significant=np.where(np.isnan(q), False, q > crit),
+                        omnibus={**t.omnibus, "q_critical": crit, "critical": critical})
+        out[key] = t
+    return SG.SignificanceResult(out)
+
+
+def _tests_on(rs: RankedScores, scores: np.ndarray, tests: tuple[str, ...], alpha: float, cache: bool,
+              critical: str = "exact"):
     # Ranked versions are shared (P_R = R_R, RBP_p03_R = RBP_p05_R, DCG_R = nDCG_R): test each once.
-    key = (_digest(scores), tests, alpha) if cache else None
+    key = (_digest(scores), tests, alpha, critical) if cache else None
     if key is not None and key in rs._sig_cache:
         return rs._sig_cache[key]
     res = SG.significance_tests(scores, tests=tests, alpha=alpha, systems=rs.systems, pvalues=False)
+    res = _with_critical(res, critical)
     if key is not None:
         rs._sig_cache[key] = res
     return res
 
 
 def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequence[str] = SG.TESTS,
-            alpha: float = 0.05, ties: str = "unq") -> pd.DataFrame:
+            alpha: float = 0.05, ties: str = "unq", critical: str = "exact") -> pd.DataFrame:
     """FFF21 Tables 5–6 on one (track, N): significance with M vs with M_R, for each measure and test.
 
     Columns: ``measure``, ``test``, ``label`` (the paper's row name), ``ordinal`` (grey rows),
@@ -476,7 +501,15 @@ def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequ
     not significant / significant with M_R), ``s2ns_ratio`` / ``ns2s_ratio`` (÷ Sig) and ``delta`` =
     (S2NS + NS2S)/Sig (fractions; NaN when Sig = 0), see :func:`irscales.significance.compare_significance`.
     Table 5 is ``measures=RECALL_BASE_FREE``, Table 6 ``RECALL_BASE``.
+
+    ``critical``: the studentized-range critical value of the four Tukey-type procedures,
+    ``"exact"`` or ``"matlab"`` (MATLAB ``multcompare``, which FFF21 used: it treats an error df above
+    120 as infinite, so for T08's 6,321 df its value is 0.063% smaller; see
+    :func:`irscales.anova.studentized_range_critical`). FFF21's one- and two-way ANOVA rows of T08
+    need ``"matlab"``.
     """
+    if critical not in CRITICAL_CONVENTIONS:
+        raise ValueError(f"critical must be one of {CRITICAL_CONVENTIONS}, got {critical!r}")
     measures = [m for m in (rs.measures if measures is None else measures)]
     missing = [m for m in measures if m not in rs.original]
     if missing:
@@ -484,13 +517,39 @@ def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequ
     tests = tuple(tests)
     frames = []
     for m in measures:
-        orig = _tests_on(rs, rs.original[m], tests, alpha, cache=False)
-        rank = _tests_on(rs, rs.ranked[ties][m], tests, alpha, cache=True)
+        orig = _tests_on(rs, rs.original[m], tests, alpha, cache=False, critical=critical)
+        rank = _tests_on(rs, rs.ranked[ties][m], tests, alpha, cache=True, critical=critical)
         f = SG.compare_significance(orig, rank).to_frame()
         f.insert(0, "measure", m)
         f.insert(0, "track", rs.row)
         frames.append(f)
     return pd.concat(frames, ignore_index=True)
+
+
+def critical_value_flips(rs: RankedScores, measures: Sequence[str] | None = None,
+                         tests: Sequence[str] = ("anova1", "anova2"), alpha: float = 0.05,
+                         ties: str = "unq") -> pd.DataFrame:
+    """The system pairs whose Tukey decision differs between the exact and MATLAB's critical value
+    (:func:`irscales.anova.studentized_range_critical`): one row per (measure, version, test, pair)
+    with the studentized statistic q, both critical values and q's distance from each in percent.
+    Versions: ``original`` (M) and ``ranked`` (M_R). The evidence behind ``critical="matlab"``."""
+    measures = list(rs.measures if measures is None else measures)
+    rows = []
+    for m in measures:
+        for version, scores in (("original", rs.original[m]), ("ranked", rs.ranked[ties][m])):
+            res = SG.significance_tests(scores, tests=tuple(tests), alpha=alpha, systems=rs.systems, pvalues=False)
+            for key, t in res.tests.items():
+                df = _TUKEY_DF[key](t.omnibus)
+                exact = studentized_range_critical(alpha, len(rs.systems), df, "exact")
+                matlab = studentized_range_critical(alpha, len(rs.systems), df, "matlab")
+                q = np.asarray(t.statistic, dtype=float)
+                for k in np.nonzero((q > exact) != (q > matlab))[0]:
+                    rows.append({"measure": m, "version": version, "test": key,
+                                 "pair": f"{rs.systems[t.first[k]]} vs {rs.systems[t.second[k]]}", "q": q[k],
+                                 "q_exact": exact, "q_matlab": matlab,
+                                 "vs_exact_%": (q[k] / exact - 1) * 100, "vs_matlab_%": (q[k] / matlab - 1) * 100})
+    return pd.DataFrame(rows, columns=["measure", "version", "test", "pair", "q", "q_exact", "q_matlab",
+                                       "vs_exact_%", "vs_matlab_%"])
 
 
 def grand_mean_delta(frames: Iterable[pd.DataFrame]) -> tuple[float, float]:
@@ -558,19 +617,20 @@ def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool,
 def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = None,
                     t4: Mapping[str, pd.DataFrame] | None = None,
                     t56: Iterable[pd.DataFrame] = (),
-                    grand: tuple[float, float] | None = None) -> dict[str, object]:
+                    grand: tuple[float, float] | None = None, simulated: bool = False) -> dict[str, object]:
     """Reproduced values keyed by the items of ``data/published/fff21.csv`` (Tables 2–6 rows).
 
-    Only rows of real TREC tracks named like the paper's (``T08_30``) map to published items; rows
-    of simulated tracks (``sim-…``) are never compared with the paper, and values the paper does not
-    print (Table 4 at N = 10, a track it did not use) are left out. ``t4`` maps a row label
-    (``T08_30``) to its :func:`table4` frame. Ratios are given in percent, as printed.
+    Rows of real TREC tracks named like the paper's (``T08_30``) map to published items; values the
+    paper does not print (Table 4 at N = 10, a track it did not use) are left out. ``t4`` maps a row
+    label (``T08_30``) to its :func:`table4` frame. Ratios are given in percent, as printed.
+    ``simulated=True`` maps the rows of simulated tracks instead (``sim-T26_30`` → the ``T26_30``
+    items), for a comparison file whose route is ``"simulated"`` — never a reproduction.
     """
     from . import published
 
     known = set(published.load("fff21")["item"])
     out: dict[str, object] = {}
-    real = (lambda row: not str(row).startswith("sim-"))
+    real = (lambda row: str(row).startswith("sim-") == simulated)
     for key, tab in (("table2", t2), ("table3", t3)):
         if tab is None:
             continue
@@ -598,4 +658,5 @@ def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = No
     if grand is not None:
         out["s7.3/grand_mean_delta/mean"] = f"{grand[0] * 100:.0f}%"
         out["s7.3/grand_mean_delta/sd"] = f"{grand[1] * 100:.0f}%"
-    return {k: v for k, v in out.items() if k in known}
+    unsim = (lambda k: k.replace("/sim-", "/", 1)) if simulated else (lambda k: k)
+    return {unsim(k): v for k, v in out.items() if unsim(k) in known}
