@@ -71,6 +71,7 @@ __all__ = [
     "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "TABLE4_PAIRS", "RankedScores", "ExactDCG",
     "ranked_scores", "track_name", "table2", "table3", "topic_by_topic_check", "table4", "table56",
     "grand_mean_delta", "save_table", "published_items", "plot_significance_changes", "critical_value_flips",
+    "difference_notes", "float_ap_taus", "AP_FLOAT_ORDERS",
 ]
 
 #: The 11 measures in the column order of FFF21 Tables 2–3.
@@ -612,6 +613,77 @@ def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool,
         head = "Simulated data: " + head
     fig.suptitle(head, fontsize=10)
     return fig
+
+
+#: Orders of the double-precision sums tried for FFF21's AP scale (:func:`float_ap_taus`).
+AP_FLOAT_ORDERS = ("sum_i(k_i/i) / RB", "sum_i(k_i/i / RB)", "sum_i(k_i / (i*RB))", "float32 sum_i(k_i/i) / RB")
+
+
+def _float_ap(rel: np.ndarray, rb: int, order: str) -> np.ndarray:
+    """AP of binary runs ``rel`` (n, N) in floating point, summed rank by rank in ``order``."""
+    k = np.cumsum(rel, axis=1).astype(float)
+    i = np.arange(1, rel.shape[1] + 1, dtype=float)
+    dtype = np.float32 if order.startswith("float32") else np.float64
+    acc = np.zeros(len(rel), dtype=dtype)
+    for c in range(rel.shape[1]):
+        term = {"sum_i(k_i/i / RB)": k[:, c] / i[c] / rb, "sum_i(k_i / (i*RB))": k[:, c] / (i[c] * rb)}.get(
+            order, k[:, c] / i[c])
+        acc = acc + np.where(rel[:, c] > 0, term, 0.0).astype(dtype)
+    acc = acc.astype(float)
+    return acc if order in ("sum_i(k_i/i / RB)", "sum_i(k_i / (i*RB))") else acc / rb
+
+
+def float_ap_taus(rs: RankedScores, collection: Collection, orders: Sequence[str] = AP_FLOAT_ORDERS) -> pd.DataFrame:
+    """τ between AP and ranked AP (Tables 2–3) when the per-topic scale of AP is built as MATLAB code
+    would: AP of all 2^N runs in double precision, ``unique`` over the floats (equal exact values
+    split by an ulp), φ = number of distinct floats ≤ the run's float. One row per summation order
+    of :data:`AP_FLOAT_ORDERS` plus the exact scale (``unq`` and ``mid`` columns). N ≤ 20.
+    The experiment behind the ranked-AP note of :func:`difference_notes` (issue 15)."""
+    N = rs.N
+    if N > 20:
+        raise ValueError(f"float_ap_taus enumerates 2^N runs per topic; N = {N} is too large (N ≤ 20)")
+    rel = collection.binary(N)
+    ids = np.arange(2**N, dtype=np.int64)
+    runs = ((ids[:, None] >> (N - 1 - np.arange(N))) & 1).astype(np.int8)
+    means = _original_means(rs, "AP", None)
+    rows = [{"scale": "exact (SP, integer keys)",
+             "unq": float(kendall_tau(means, system_means(rs.ranked["unq"]["AP"]))) if "unq" in rs.ranked else np.nan,
+             "mid": float(kendall_tau(means, system_means(rs.ranked["mid"]["AP"]))) if "mid" in rs.ranked else np.nan}]
+    for order in orders:
+        unq = np.zeros((len(rs.topics), len(rs.systems)))
+        mid = np.zeros_like(unq)
+        for t, rb in enumerate(collection.rb):
+            all_ap = np.sort(_float_ap(runs, int(rb), order))
+            ap = _float_ap(rel[:, t, :], int(rb), order)
+            unq[t] = np.searchsorted(np.unique(all_ap), ap, side="right")
+            mid[t] = (np.searchsorted(all_ap, ap, "left") + 1 + np.searchsorted(all_ap, ap, "right")) / 2
+        rows.append({"scale": f"double, {order}", "unq": float(kendall_tau(means, system_means(unq))),
+                     "mid": float(kendall_tau(means, system_means(mid)))})
+    return pd.DataFrame(rows).set_index("scale")
+
+
+_AP_NOTE = ("ranked AP: the paper's scale of AP differs from the exact scale of SP (FFF21 eq. 2); no "
+            "double-precision order of the sums of precisions tried reproduces all printed values (01b, "
+            "'Ranked AP and floating point'; issue 15)")
+_TUKEY_NOTE = ("Tukey critical value: exact studentized range here; FFF21's MATLAB multcompare treats "
+               "df > 120 as infinite (critical='matlab' reproduces it)")
+
+
+def difference_notes(items: Iterable[str], critical: str = "exact") -> dict[str, str]:
+    """Known reasons why FFF21 items computed on real T08 runs differ from the printed value (issue 15),
+    for the items of ``items`` in a known group: ranked AP (Tables 2–4, 6) and, unless
+    ``critical="matlab"``, the one- and two-way ANOVA rows of Tables 5–6."""
+    notes = {}
+    for item in items:
+        parts = item.split("/")
+        if parts[0] in ("table2", "table3", "table6") and len(parts) > 2 and parts[2] == "AP":
+            notes[item] = _AP_NOTE
+        elif parts[0] == "table4" and "AP" in parts[2].split(" vs ") and parts[-1] != "Msr":
+            notes[item] = _AP_NOTE
+        elif parts[0] in ("table5", "table6") and critical == "exact" and parts[3] in (
+                SG.TEST_LABELS["anova1"], SG.TEST_LABELS["anova2"]):
+            notes[item] = _TUKEY_NOTE
+    return notes
 
 
 def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = None,
