@@ -9,7 +9,7 @@ from fractions import Fraction as Fr
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as hs
 
 from irscales import measures as M
@@ -470,9 +470,10 @@ def _decimal_mean_order(rel, rb, name):
     return np.array([codes[x] for x in means])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(hs.integers(3, 7), hs.integers(1, 3), hs.integers(3, 12), hs.integers(0, 2**32 - 1),
        hs.sampled_from(["DCG_b02", "nDCG_b02", "DCG_b10", "nDCG_b10"]))
+@example(3, 3, 5, 203, "nDCG_b02")  # rational parts from topics with different normalisers tie
 def test_exact_dcg_mean_order_matches_a_decimal_reference(S, T, N, seed, name):
     rng = np.random.default_rng(seed)
     # few distinct runs, so that exact ties between system means are common

@@ -171,55 +171,63 @@ class ExactDCG:
         v = self.coef @ u
         return v if self.norm is None else v / (self.norm @ u)[:, None]
 
-    def _sums(self) -> tuple[np.ndarray, np.ndarray | None]:
-        """Per system: the summed vectors (S, G·R) — equal rows are equal sums — and the groups'
-        normaliser vectors (G, R) (None for DCG)."""
+    def _keys(self) -> tuple[list, list]:
+        """Per system: a canonical exact form of the summed scores (equal forms ⇒ equal sums) and
+        the terms to evaluate it: DCG — the integer vector Σ_t coef_t. nDCG — topics are grouped by
+        the direction of their normaliser n (n = f·d, d primitive); a group's sum X = Σ_t coef_t/f_t
+        over d·u is split into a rational part q = X_p/d_p (p the first non-zero entry of d) and a
+        remainder X − q·d with a zero at p, so a topic where the run is ideal (nDCG = 1) or any
+        other rational part ties with the same rational from any group."""
         if self.norm is None:
-            return self.coef.sum(axis=0), None
-        norms, group = np.unique(self.norm, axis=0, return_inverse=True)
-        group = np.asarray(group).ravel()
-        g = np.stack([self.coef[group == k].sum(axis=0) for k in range(len(norms))], axis=1)  # (S, G, R)
-        return g.reshape(g.shape[0], -1), norms
+            tot = self.coef.sum(axis=0)
+            return [tuple(int(x) for x in row) for row in tot], [[(row, None)] for row in tot]
+        groups: dict[tuple, list[tuple[int, int]]] = {}
+        for t, n in enumerate(self.norm):
+            f = math.gcd(*(int(x) for x in n))
+            groups.setdefault(tuple(int(x) // f for x in n), []).append((t, f))
+        keys, terms = [], []
+        for s_ in range(self.coef.shape[1]):
+            q_total, rems, parts = Fraction(0), [], []
+            for d, members in groups.items():
+                x = [sum((Fraction(int(self.coef[t, s_, r]), f) for t, f in members), Fraction(0)) for r in range(len(d))]
+                piv = next(r for r, v in enumerate(d) if v)
+                q = x[piv] / d[piv]
+                q_total += q
+                rems.append(tuple(a - q * b for a, b in zip(x, d)))
+                parts.append((x, d))
+            keys.append((q_total, tuple(rems)))
+            terms.append(parts)
+        return keys, terms
 
-    def _values(self, sums: np.ndarray, norms: np.ndarray | None, digits: int) -> list[Decimal]:
+    def _value(self, parts: list, digits: int) -> Decimal:
         with localcontext() as ctx:
             ctx.prec = digits + 10
             u = self._u(digits)
-            if norms is None:
-                return [+sum((int(c) * x for c, x in zip(row, u) if c), Decimal(0)) for row in sums]
-            R = len(u)
-            den = [sum((int(c) * x for c, x in zip(n, u) if c), Decimal(0)) for n in norms]
-            out = []
-            for row in sums:
-                v = Decimal(0)
-                for k, d in enumerate(den):
-                    num = sum((int(c) * x for c, x in zip(row[k * R:(k + 1) * R], u) if c), Decimal(0))
-                    if num:
-                        v += num / d
-                out.append(+v)
-            return out
+            dot = (lambda v: sum((Decimal(a.numerator) / Decimal(a.denominator) * b if isinstance(a, Fraction)
+                                  else int(a) * b for a, b in zip(v, u) if a), Decimal(0)))
+            return +sum((dot(x) if d is None else dot(x) / dot(d) for x, d in parts), Decimal(0))
 
     def mean_codes(self) -> np.ndarray:
         """Dense ranks (int64) of the systems' exact mean scores: equal codes ⇔ equal means.
 
-        Sums with equal vectors are equal; distinct vectors are ordered by ``Decimal`` values at 50
-        digits, and at 120 when two are within 1e-40; a pair still within 1e-110 raises
-        :class:`irscales.enumeration.TieUndecidable` (distinct vectors with equal values would need
-        a Q-linear relation among the 1/ln m, see :mod:`irscales.enumeration`).
+        Equal canonical forms (:meth:`_keys`) are equal sums; distinct forms are ordered by
+        ``Decimal`` values at 50 digits, and at 120 when two are within 1e-40; a pair still within
+        1e-110 raises :class:`irscales.enumeration.TieUndecidable` (distinct forms with equal values
+        would need an algebraic relation among the ln m, see :mod:`irscales.enumeration`).
         """
-        sums, norms = self._sums()
-        uniq, inv = np.unique(sums, axis=0, return_inverse=True)
-        inv = np.asarray(inv).ravel()
-        vals = self._values(uniq, norms, 50)
-        order = sorted(range(len(uniq)), key=lambda i: vals[i])
-        close = [k for k in range(len(order) - 1) if vals[order[k + 1]] - vals[order[k]] <= Decimal("1e-40")]
-        if close:
-            fine = self._values(uniq, norms, 120)
-            order = sorted(range(len(uniq)), key=lambda i: fine[i])
+        keys, terms = self._keys()
+        index: dict = {}
+        inv = np.array([index.setdefault(k, len(index)) for k in keys], dtype=np.int64)
+        first = {i: terms[keys.index(k)] for k, i in index.items()}
+        vals = [self._value(first[i], 50) for i in range(len(index))]
+        order = sorted(range(len(index)), key=lambda i: vals[i])
+        if any(vals[order[k + 1]] - vals[order[k]] <= Decimal("1e-40") for k in range(len(order) - 1)):
+            fine = [self._value(first[i], 120) for i in range(len(index))]
+            order = sorted(range(len(index)), key=lambda i: fine[i])
             if any(fine[order[k + 1]] - fine[order[k]] <= Decimal("1e-110") for k in range(len(order) - 1)):
-                raise E.TieUndecidable("system means with distinct exact DCG vectors could not be separated")
-        rank = np.empty(len(uniq), np.int64)
-        rank[order] = np.arange(len(uniq))
+                raise E.TieUndecidable("system means with distinct exact DCG forms could not be separated")
+        rank = np.empty(len(index), np.int64)
+        rank[order] = np.arange(len(index))
         return rank[inv]
 
 
