@@ -547,3 +547,13 @@ def test_real_t08_table2_and_table3_rows_at_N10():
     assert len(cmp) == 22
     # everything agrees but ranked AP, whose scale in the paper is not the exact one (see 01b, issue 15)
     assert sorted(cmp.index[~cmp.match]) == ["table2/T08_10/AP", "table3/T08_10/AP"]
+
+
+def test_difference_notes_name_the_known_groups():
+    items = ["table2/T08_10/AP", "table2/T08_10/RR", "table4/T08_30/AP vs P/RnkMsr", "table4/T08_30/AP vs P/Msr",
+             "table6/T08_30/AP/Sign Test/Sig", "table5/T08_30/RR/One-way ANOVA/Sig", "table5/T08_30/RR/Sign Test/Sig"]
+    exact = RK.difference_notes(items)
+    assert set(exact) == {"table2/T08_10/AP", "table4/T08_30/AP vs P/RnkMsr", "table6/T08_30/AP/Sign Test/Sig",
+                          "table5/T08_30/RR/One-way ANOVA/Sig"}
+    assert "critical='matlab'" in exact["table5/T08_30/RR/One-way ANOVA/Sig"]
+    assert "table5/T08_30/RR/One-way ANOVA/Sig" not in RK.difference_notes(items, critical="matlab")

@@ -670,9 +670,10 @@ def float_ap_taus(rs: RankedScores, collection: Collection, orders: Sequence[str
     return pd.DataFrame(rows).set_index("scale")
 
 
-_AP_NOTE = ("ranked AP: the paper's scale of AP differs from the exact scale of SP (FFF21 eq. 2); no "
-            "double-precision order of the sums of precisions tried reproduces all printed values (01b, "
-            "'Ranked AP and floating point'; issue 15)")
+_AP_NOTE = ("AP: the paper computed AP in double precision (its T08 Sign-test Sig is the double sums') and "
+            "its scale of AP from floats; the exact scale of SP (FFF21 eq. 2) and the double-precision "
+            "orders tried do not reproduce every printed ranked-AP value (01b, 'Ranked AP and floating "
+            "point'; issue 15)")
 _TUKEY_NOTE = ("Tukey critical value: exact studentized range here; FFF21's MATLAB multcompare treats "
                "df > 120 as infinite (critical='matlab' reproduces it)")
 
