@@ -722,8 +722,8 @@ def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = No
     for row, tab in (t4 or {}).items():
         if real(row):
             for pair, vals in tab.iterrows():
-                out[f"table4/{row}/{pair}/Msr"] = vals["Msr"]
-                out[f"table4/{row}/{pair}/RnkMsr"] = vals["RnkMsr"]
+                out[f"table4/{row}/{pair}/Msr"] = float(vals["Msr"])
+                out[f"table4/{row}/{pair}/RnkMsr"] = float(vals["RnkMsr"])
                 out[f"table4/{row}/{pair}/Delta%"] = f"{vals['Delta%']:+.2f}%"
     for f in t56:
         for r in f.itertuples(index=False):
