@@ -557,3 +557,29 @@ def test_difference_notes_name_the_known_groups():
                           "table5/T08_30/RR/One-way ANOVA/Sig"}
     assert "critical='matlab'" in exact["table5/T08_30/RR/One-way ANOVA/Sig"]
     assert "table5/T08_30/RR/One-way ANOVA/Sig" not in RK.difference_notes(items, critical="matlab")
+
+
+def test_critical_value_flips_are_the_pairs_between_the_two_critical_values(sim):
+    rs = sim[1]
+    flips = RK.critical_value_flips(rs, measures=["P", "RR"])
+    assert ((flips.q > flips.q_matlab) & (flips.q <= flips.q_exact)).all()
+    # they are exactly the extra significant pairs of critical="matlab" (original versions)
+    a = RK.table56(rs, measures=["P", "RR"], tests=["anova1", "anova2"])
+    b = RK.table56(rs, measures=["P", "RR"], tests=["anova1", "anova2"], critical="matlab")
+    orig = flips[flips.version == "original"].groupby(["measure", "test"]).size()
+    extra = (b.set_index(["measure", "test"]).sig - a.set_index(["measure", "test"]).sig)
+    assert len(orig) > 0 and extra[extra > 0].to_dict() == orig.to_dict()
+
+
+def test_float_ap_taus_exact_row_is_table2_and_table3():
+    rng = np.random.default_rng(5)
+    rel = rng.integers(0, 2, size=(8, 4, 6))
+    c = make_collection(rel, rb=[3, 4, 6, 9])
+    rs = RK.ranked_scores(c, 6, measures=["AP"], **NO_CACHE)
+    f = RK.float_ap_taus(rs, c)
+    assert list(f.index[1:]) == [f"double, {o}" for o in RK.AP_FLOAT_ORDERS]
+    assert f.iloc[0]["unq"] == RK.table2([rs]).iloc[0]["AP"] and f.iloc[0]["mid"] == RK.table3([rs]).iloc[0]["AP"]
+    assert f["unq"].between(-1, 1).all()
+    with pytest.raises(ValueError, match="N ≤ 20"):
+        RK.float_ap_taus(RK.ranked_scores(make_collection(np.zeros((2, 1, 21)), rb=[1]), 21, measures=["AP"],
+                                          **NO_CACHE), make_collection(np.zeros((2, 1, 21)), rb=[1]))
