@@ -583,3 +583,34 @@ def test_float_ap_taus_exact_row_is_table2_and_table3():
     with pytest.raises(ValueError, match="N ≤ 20"):
         RK.float_ap_taus(RK.ranked_scores(make_collection(np.zeros((2, 1, 21)), rb=[1]), 21, measures=["AP"],
                                           **NO_CACHE), make_collection(np.zeros((2, 1, 21)), rb=[1]))
+
+
+# ------------------------------------------------------- FFF21's float convention for ranked AP (issue 15)
+
+
+@pytest.mark.parametrize("N", [3, 6, 9, 10])
+def test_float_sp_phi_matches_brute_force(N):
+    rng = np.random.default_rng(N)
+    rel = rng.integers(0, 2, size=(5, 3, N))
+    runs = ((np.arange(2**N)[:, None] >> (N - 1 - np.arange(N))) & 1)
+    allv = RK._float_sp(runs)
+    u, s = np.unique(allv), np.sort(allv)
+    q = RK._float_sp(rel).T
+    unq, mid = RK._float_sp_phi(rel)
+    assert np.array_equal(unq, np.searchsorted(u, q, "right"))
+    assert np.array_equal(mid, (np.searchsorted(s, q, "left") + 1 + np.searchsorted(s, q, "right")) / 2)
+    if N == 10:  # double sums split exact ties: 866 distinct floats for 810 exact SP values
+        assert len(u) == 866 and RK.ranked_scores(make_collection(rel, rb=[3, 3, 3]), 10, measures=["AP"],
+                                                  **NO_CACHE).ranked["unq"]["AP"].max() <= 810
+
+
+def test_ap_fff21_float_convention():
+    rel = np.array([[[1, 1, 0, 1], [0, 1, 1, 0]], [[1, 0, 1, 1], [1, 1, 1, 0]], [[0, 0, 1, 1], [0, 1, 0, 1]]])
+    c = make_collection(rel, rb=[3, 4])
+    ex = RK.ranked_scores(c, 4, measures=["AP"], **NO_CACHE)
+    fl = RK.ranked_scores(c, 4, measures=["AP"], ap="fff21-float", **NO_CACHE)
+    assert fl.float_measures == {"AP"} and fl.original["AP"].dtype == float
+    assert np.allclose(fl.original["AP"], ex.original["AP"].astype(float), atol=1e-15)
+    assert RK.topic_by_topic_check([fl])["all_one"].all()
+    with pytest.raises(ValueError, match="ap must be one of"):
+        RK.ranked_scores(c, 4, measures=["AP"], ap="matlab", **NO_CACHE)

@@ -71,7 +71,7 @@ __all__ = [
     "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "TABLE4_PAIRS", "RankedScores", "ExactDCG",
     "ranked_scores", "track_name", "table2", "table3", "topic_by_topic_check", "table4", "table56",
     "grand_mean_delta", "save_table", "published_items", "plot_significance_changes", "critical_value_flips",
-    "difference_notes", "float_ap_taus", "AP_FLOAT_ORDERS",
+    "difference_notes", "float_ap_taus", "AP_FLOAT_ORDERS", "AP_CONVENTIONS",
 ]
 
 #: The 11 measures in the column order of FFF21 Tables 2–3.
@@ -134,6 +134,7 @@ class RankedScores:
     ranked: Mapping[str, Mapping[str, np.ndarray]]
     min_rb: int = 0
     exact: Mapping[str, "ExactDCG"] = field(default_factory=dict, repr=False, compare=False)
+    float_measures: frozenset = frozenset()  # measures computed by a float convention (ap="fff21-float")
     _sig_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -249,6 +250,66 @@ def _exact_dcg(m: M.DCG, rel: np.ndarray, rb: np.ndarray, N: int, floats: np.nda
     return ex
 
 
+#: How AP and its ranked version are computed: ``"exact"`` (Fractions; φ on the exact scale of SP)
+#: or ``"fff21-float"`` (the paper's double precision, see :func:`_float_sp`).
+AP_CONVENTIONS = ("exact", "fff21-float")
+
+
+def _float_sp(rel: np.ndarray) -> np.ndarray:
+    """SP = Σ_i rel_i · k_i / i of binary runs ``rel`` (..., N) in double precision, summed rank by
+    rank from rank 1 (k_i = relevant documents in ranks 1..i), as a MATLAB loop would."""
+    N = rel.shape[-1]
+    k = np.cumsum(rel > 0, axis=-1).astype(float)
+    acc = np.zeros(rel.shape[:-1])
+    for i in range(N):
+        acc = acc + np.where(rel[..., i] > 0, k[..., i] / float(i + 1), 0.0)
+    return acc
+
+
+def _float_sp_phi(rel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """FFF21's ranked AP (convention ``"fff21-float"``): φ of each run ``rel`` (S, T, N) on the scale
+    of SP *as floats*: the double-precision SP (:func:`_float_sp`) of all 2^N runs, ``unique`` over
+    the floats (exact ties such as 1 + 2/3 + 3/5 summed in different rank patterns split by an ulp),
+    φ_unq = distinct floats ≤ the run's float, φ_mid = its mid-rank among the 2^N floats. Returns
+    (unq, mid), each (T, S). All 2^N doubles are held in memory (8.6 GB at N = 30) and sorted.
+
+    This reproduces FFF21's printed ranked-AP values on T08 (Tables 2–3 at N = 10, 20: 0.8243,
+    0.8197, 0.8213, 0.8161), where the exact scale gives 0.8240, 0.8195, 0.8214, 0.8161 (issue 15).
+    """
+    S, T, N = rel.shape
+    h, nb = N // 2, N - N // 2
+    top = ((np.arange(2**h)[:, None] >> (h - 1 - np.arange(h))) & 1).astype(np.int8)
+    bot = ((np.arange(2**nb)[:, None] >> (nb - 1 - np.arange(nb))) & 1).astype(np.int8)
+    a, k_top, cb = _float_sp(top), top.sum(axis=1).astype(np.int64), np.cumsum(bot, axis=1)
+    values = np.empty(2**N)
+    block = max(1, (1 << 22) >> nb)
+    for p0 in range(0, 2**h, block):  # continue each top half's float sum over every bottom half
+        p1 = min(2**h, p0 + block)
+        acc = np.repeat(a[p0:p1, None], 2**nb, axis=1)
+        for j in range(nb):
+            term = (k_top[p0:p1, None] + cb[None, :, j]).astype(float) / float(h + j + 1)
+            acc = acc + np.where(bot[None, :, j] > 0, term, 0.0)
+        values[p0 << nb:p1 << nb] = acc.ravel()
+    values.sort()
+    q = _float_sp(rel).T  # (T, S)
+    qs = np.unique(q)
+    right, left = np.searchsorted(values, qs, "right"), np.searchsorted(values, qs, "left")
+    distinct = np.zeros(len(qs), np.int64)  # distinct floats among values[:right], chunk by chunk
+    seen, prev, qi, step = 0, None, 0, 1 << 24
+    for s0 in range(0, len(values), step):
+        chunk = values[s0:s0 + step]
+        new = np.empty(len(chunk), bool)
+        new[0] = prev is None or chunk[0] != prev
+        new[1:] = chunk[1:] != chunk[:-1]
+        cum = np.cumsum(new)
+        while qi < len(qs) and right[qi] <= s0 + len(chunk):
+            distinct[qi] = seen + (cum[right[qi] - s0 - 1] if right[qi] > s0 else 0)
+            qi += 1
+        seen, prev = seen + int(cum[-1]), chunk[-1]
+    idx = np.searchsorted(qs, q)
+    return distinct[idx], (left[idx] + 1 + right[idx]) / 2
+
+
 def _snap(values: np.ndarray, key: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One float per exact value: runs with the same exact key get the smallest of their floats.
 
@@ -287,12 +348,17 @@ def _exact_small_dcg(rel: np.ndarray, rb: np.ndarray, N: int, name: str, floats:
 
 
 def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPER_ORDER,
-                  ties: Sequence[str] = TIES, track: str | None = None, **scale_kwargs) -> RankedScores:
+                  ties: Sequence[str] = TIES, track: str | None = None, ap: str = "exact",
+                  **scale_kwargs) -> RankedScores:
     """The measures and their ranked versions on ``collection`` cut at run length ``N``.
 
     measures      names of FFF21 measures (keys of :data:`irscales.measures.FFF21_MEASURES`)
     ties          ``"unq"`` (FFF21 eq. 2) and/or ``"mid"`` (mid-rank, §7.1.3)
     track         row prefix (default: :func:`track_name`)
+    ap            ``"exact"`` (default) or ``"fff21-float"``: AP in double precision (Σ k_i/i summed
+                  rank by rank, then ÷ RB) and AP_R on the float scale of SP (:func:`_float_sp_phi`),
+                  which is how FFF21's printed ranked-AP values come out (issue 15). Needs 8 bytes
+                  per run of length N in memory (8.6 GB at N = 30) and minutes at N = 30.
     scale_kwargs  passed to :func:`irscales.enumeration.scale` (``cache``, ``workers``, ``memory_mb``)
 
     Scores are ``(T, S)`` matrices (topics × systems). Every topic must have a recall base > 0 for R,
@@ -305,6 +371,8 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     unknown = [m for m in measures if m not in M.FFF21_MEASURES]
     if unknown:
         raise ValueError(f"ranked_scores: unknown measure(s) {unknown}; choose from {list(PAPER_ORDER)}")
+    if ap not in AP_CONVENTIONS:
+        raise ValueError(f"ranked_scores: ap must be one of {AP_CONVENTIONS}, got {ap!r}")
     bad = [t for t in ties if t not in TIES]
     if bad:
         raise ValueError(f"ranked_scores: ties must be among {TIES}, got {bad}")
@@ -318,9 +386,17 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     ranked: dict[str, dict[str, np.ndarray]] = {t: {} for t in ties}
     phis: dict[str, dict[str, np.ndarray]] = {}
     exact: dict[str, ExactDCG] = {}
+    floats: set[str] = set()
     for name in measures:
         m = M.FFF21_MEASURES[name]
         sname = _SCALE_OF.get(name, name)
+        if name == "AP" and ap == "fff21-float":
+            unq, mid = _float_sp_phi(rel)
+            for t in ties:
+                ranked[t][name] = unq.astype(np.int64) if t == "unq" else mid.astype(float)
+            original[name] = _float_sp(rel).T / rb[:, None]
+            floats.add(name)
+            continue
         if sname not in phis:
             sc = E.scale(M.parse(sname), N, **scale_kwargs)
             phis[sname] = {t: sc.phi_runs(rel, ties=t).T for t in set(ties) | {"unq"}}
@@ -351,7 +427,8 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
         original[name] = snapped
     return RankedScores(track=track or track_name(collection), N=int(N), simulated=collection.is_simulated,
                         systems=collection.systems, topics=collection.topics, original=original,
-                        ranked=ranked, min_rb=int(rb.min(initial=0)), exact=exact)
+                        ranked=ranked, min_rb=int(rb.min(initial=0)), exact=exact,
+                        float_measures=frozenset(floats))
 
 
 # ----------------------------------------------------------------------------------- Tables 2–3
@@ -362,6 +439,8 @@ def _original_means(rs: RankedScores, m: str, decimals: int | None) -> np.ndarra
     (:meth:`ExactDCG.mean_codes`; τ depends only on their order and ties), else :func:`_means`."""
     if decimals is None and m in rs.exact:
         return rs.exact[m].mean_codes()
+    if m in rs.float_measures:  # the float convention is the definition: compare its float means
+        return system_means(rs.original[m], decimals)
     return _means(rs.original[m], decimals, f"{rs.row} {m}")
 
 
