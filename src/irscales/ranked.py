@@ -386,7 +386,7 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     ranked: dict[str, dict[str, np.ndarray]] = {t: {} for t in ties}
     phis: dict[str, dict[str, np.ndarray]] = {}
     exact: dict[str, ExactDCG] = {}
-    floats: set[str] = set()
+    float_names: set[str] = set()
     for name in measures:
         m = M.FFF21_MEASURES[name]
         sname = _SCALE_OF.get(name, name)
@@ -395,7 +395,7 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
             for t in ties:
                 ranked[t][name] = unq.astype(np.int64) if t == "unq" else mid.astype(float)
             original[name] = _float_sp(rel).T / rb[:, None]
-            floats.add(name)
+            float_names.add(name)
             continue
         if sname not in phis:
             sc = E.scale(M.parse(sname), N, **scale_kwargs)
@@ -428,7 +428,7 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     return RankedScores(track=track or track_name(collection), N=int(N), simulated=collection.is_simulated,
                         systems=collection.systems, topics=collection.topics, original=original,
                         ranked=ranked, min_rb=int(rb.min(initial=0)), exact=exact,
-                        float_measures=frozenset(floats))
+                        float_measures=frozenset(float_names))
 
 
 # ----------------------------------------------------------------------------------- Tables 2–3
@@ -720,22 +720,21 @@ def _float_ap(rel: np.ndarray, rb: int, order: str) -> np.ndarray:
     return acc if order in ("sum_i(k_i/i / RB)", "sum_i(k_i / (i*RB))") else acc / rb
 
 
-def float_ap_taus(rs: RankedScores, collection: Collection, orders: Sequence[str] = AP_FLOAT_ORDERS) -> pd.DataFrame:
-    """τ between AP and ranked AP (Tables 2–3) when the per-topic scale of AP is built as MATLAB code
-    would: AP of all 2^N runs in double precision, ``unique`` over the floats (equal exact values
-    split by an ulp), φ = number of distinct floats ≤ the run's float. One row per summation order
-    of :data:`AP_FLOAT_ORDERS` plus the exact scale (``unq`` and ``mid`` columns). N ≤ 20.
-    The experiment behind the ranked-AP note of :func:`difference_notes` (issue 15)."""
-    N = rs.N
+def float_ap_taus(collection: Collection, N: int, orders: Sequence[str] = AP_FLOAT_ORDERS) -> pd.DataFrame:
+    """τ between (exact) AP and ranked AP (Tables 2–3) for several float scales: the per-topic scale
+    of AP of all 2^N runs in double precision, ``unique`` over the floats (equal exact values split
+    by an ulp), φ = number of distinct floats ≤ the run's float, one row per summation order of
+    :data:`AP_FLOAT_ORDERS`; then the one float scale of SP (``ap="fff21-float"``), and first the
+    exact scale (``unq`` and ``mid`` columns). N ≤ 20. The experiment of issue 15."""
     if N > 20:
         raise ValueError(f"float_ap_taus enumerates 2^N runs per topic; N = {N} is too large (N ≤ 20)")
+    rs = ranked_scores(collection, N, measures=["AP"], track="x", ap="exact", progress=False)
     rel = collection.binary(N)
     ids = np.arange(2**N, dtype=np.int64)
     runs = ((ids[:, None] >> (N - 1 - np.arange(N))) & 1).astype(np.int8)
     means = _original_means(rs, "AP", None)
-    rows = [{"scale": "exact (SP, integer keys)",
-             "unq": float(kendall_tau(means, system_means(rs.ranked["unq"]["AP"]))) if "unq" in rs.ranked else np.nan,
-             "mid": float(kendall_tau(means, system_means(rs.ranked["mid"]["AP"]))) if "mid" in rs.ranked else np.nan}]
+    rows = [{"scale": "exact (SP, integer keys)", "unq": float(kendall_tau(means, system_means(rs.ranked["unq"]["AP"]))),
+             "mid": float(kendall_tau(means, system_means(rs.ranked["mid"]["AP"])))}]
     for order in orders:
         unq = np.zeros((len(rs.topics), len(rs.systems)))
         mid = np.zeros_like(unq)
@@ -746,27 +745,29 @@ def float_ap_taus(rs: RankedScores, collection: Collection, orders: Sequence[str
             mid[t] = (np.searchsorted(all_ap, ap, "left") + 1 + np.searchsorted(all_ap, ap, "right")) / 2
         rows.append({"scale": f"double, {order}", "unq": float(kendall_tau(means, system_means(unq))),
                      "mid": float(kendall_tau(means, system_means(mid)))})
+    unq, mid = _float_sp_phi(rel)  # the convention that reproduces the paper: one float scale of SP
+    rows.append({"scale": "double, scale of SP: sum_i(k_i/i), no ÷ RB (ap='fff21-float')",
+                 "unq": float(kendall_tau(means, system_means(unq))), "mid": float(kendall_tau(means, system_means(mid)))})
     return pd.DataFrame(rows).set_index("scale")
 
 
-_AP_NOTE = ("AP: the paper computed AP in double precision (its T08 Sign-test Sig is the double sums') and "
-            "its scale of AP from floats; the exact scale of SP (FFF21 eq. 2) and the double-precision "
-            "orders tried do not reproduce every printed ranked-AP value (01b, 'Ranked AP and floating "
-            "point'; issue 15)")
+_AP_NOTE = ("AP: FFF21 computed AP and its scale in double precision; ranked_scores(ap='fff21-float') "
+            "reproduces it, the exact scale of SP (FFF21 eq. 2) gives this value (01b, 'Ranked AP and "
+            "floating point'; issue 15)")
 _TUKEY_NOTE = ("Tukey critical value: exact studentized range here; FFF21's MATLAB multcompare treats "
                "df > 120 as infinite (critical='matlab' reproduces it)")
 
 
-def difference_notes(items: Iterable[str], critical: str = "exact") -> dict[str, str]:
+def difference_notes(items: Iterable[str], critical: str = "exact", ap: str = "exact") -> dict[str, str]:
     """Known reasons why FFF21 items computed on real T08 runs differ from the printed value (issue 15),
-    for the items of ``items`` in a known group: ranked AP (Tables 2–4, 6) and, unless
-    ``critical="matlab"``, the one- and two-way ANOVA rows of Tables 5–6."""
+    for the items of ``items`` in a known group: unless ``ap="fff21-float"``, AP (Tables 2–4, 6);
+    unless ``critical="matlab"``, the one- and two-way ANOVA rows of Tables 5–6."""
     notes = {}
     for item in items:
         parts = item.split("/")
-        if parts[0] in ("table2", "table3", "table6") and len(parts) > 2 and parts[2] == "AP":
+        if ap == "exact" and parts[0] in ("table2", "table3", "table6") and len(parts) > 2 and parts[2] == "AP":
             notes[item] = _AP_NOTE
-        elif parts[0] == "table4" and "AP" in parts[2].split(" vs ") and parts[-1] != "Msr":
+        elif ap == "exact" and parts[0] == "table4" and "AP" in parts[2].split(" vs ") and parts[-1] != "Msr":
             notes[item] = _AP_NOTE
         elif parts[0] in ("table5", "table6") and critical == "exact" and parts[3] in (
                 SG.TEST_LABELS["anova1"], SG.TEST_LABELS["anova2"]):
