@@ -545,8 +545,12 @@ def test_real_t08_table2_and_table3_rows_at_N10():
     items = RK.published_items(RK.table2([rs]), RK.table3([rs]))
     cmp = published.compare("fff21", items, route="real").frame.set_index("item").loc[list(items)]
     assert len(cmp) == 22
-    # everything agrees but ranked AP, whose scale in the paper is not the exact one (see 01b, issue 15)
+    # everything agrees but ranked AP, whose scale in the paper is not the exact one (see 01b, issue 15) ...
     assert sorted(cmp.index[~cmp.match]) == ["table2/T08_10/AP", "table3/T08_10/AP"]
+    # ... and with the paper's double-precision scale of SP everything agrees
+    fl = RK.ranked_scores(c, 10, measures=["AP"], track="T08", ap="fff21-float", progress=False)
+    items = RK.published_items(RK.table2([fl]), RK.table3([fl]))
+    assert len(items) == 2 and published.compare("fff21", items).frame.set_index("item").loc[list(items)].match.all()
 
 
 def test_difference_notes_name_the_known_groups():

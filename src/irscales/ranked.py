@@ -41,6 +41,11 @@ topics sharing the ideal DCG). A real collection does tie system means of DCG (t
 same relevant ranks on every topic). FFF21's option of rounding means to 8 decimals (footnote 9)
 is ``decimals=8``. The significance tests receive the same
 arrays (:mod:`irscales.significance` decides ties between scores on exact order codes).
+
+FFF21's own conventions (issue 15; on the real TREC-8 runs they reproduce its printed values):
+``decimals=8``; ``ranked_scores(ap="fff21-float")`` — AP and the scale of SP in double precision,
+``unique`` over the doubles, which splits exact ties; ``table56(critical="matlab")`` — MATLAB's
+Tukey critical value, which ignores error df above 120. The defaults stay exact.
 """
 
 from __future__ import annotations
