@@ -44,6 +44,7 @@ notebooks: $(STAMP) ## re-execute the stored notebooks in place on their quick d
 
 reproduce: $(STAMP) ## run every notebook with papermill (full=$(FULL)) into figures/executed/, then the report
 	@mkdir -p figures/executed
+	@$(PY) -c "from irscales.paths import trec_dir, trec_tracks as t; print('== real TREC tracks (IRSCALES_TREC=%s): %s; the others stay simulated' % (trec_dir(), ', '.join(t()) or 'none'))"
 	@for nb in $(NOTEBOOKS); do \
 	  echo "== $$nb (full=$(FULL))"; \
 	  $(PY) -m papermill --cwd notebooks "$$nb" "figures/executed/$$(basename $$nb)" -k python3 -p full $(FULL) || exit 1; \

@@ -173,3 +173,47 @@ def test_plots_draw_the_marginal_means():
     np.testing.assert_allclose(got, marginal_means(d, "tau", ["pair", "topics"]).unstack("topics").to_numpy())
     plt.close(fig)
     plt.close(fig2)
+
+
+# ------------------------------------------------------- MATLAB's studentized-range critical value
+
+
+from irscales.anova import _as190_cdf, studentized_range_critical  # noqa: E402
+
+
+@pytest.mark.parametrize("q, k, df", [(3.5, 3, 10), (4.6, 10, 60), (5.0, 20, 120), (3.0, 4, 5)])
+def test_as190_cdf_agrees_with_scipy_for_df_up_to_120(q, k, df):
+    # AS 190 integrates over the chi-square distribution of the variance up to df = 120
+    assert abs(_as190_cdf(q, df, k) - st.studentized_range.cdf(q, k, df)) < 2e-5
+
+
+def test_as190_cdf_treats_df_above_120_as_infinite():
+    # the convention behind FFF21's Tukey rows: MATLAB's stdrcdf drops the chi-square integral above df 120
+    assert _as190_cdf(6.24, 6321, 129) == _as190_cdf(6.24, math.inf, 129)
+    assert abs(_as190_cdf(6.24, math.inf, 129) - st.studentized_range.cdf(6.24, 129, math.inf)) < 1e-5
+    assert abs(_as190_cdf(6.24, 6321, 129) - st.studentized_range.cdf(6.24, 129, 6321)) > 1e-4
+
+
+def test_matlab_critical_value_for_fff21_t08():
+    exact = studentized_range_critical(0.05, 129, 129 * 49)
+    matlab = studentized_range_critical(0.05, 129, 129 * 49, "matlab")
+    assert exact == pytest.approx(st.studentized_range.ppf(0.95, 129, 129 * 49))
+    # the df = ∞ quantile, found to the stopping rule of MATLAB's stdrinv (|cdf − 0.95| < 1e-5·0.95)
+    assert matlab == pytest.approx(st.studentized_range.ppf(0.95, 129, math.inf), rel=1e-5)
+    assert -0.07 < (matlab / exact - 1) * 100 < -0.05  # "about 0.05–0.1% smaller" (issue 15)
+    assert studentized_range_critical(0.05, 129, 49 * 128, "matlab") == matlab  # two-way df: the same value
+
+
+@pytest.mark.parametrize("k, df", [(3, 10), (5, 30), (10, 60), (30, 100)])
+def test_matlab_critical_value_is_accurate_for_small_df(k, df):
+    assert studentized_range_critical(0.05, k, df, "matlab") == pytest.approx(
+        studentized_range_critical(0.05, k, df), rel=1e-4)
+
+
+def test_critical_value_errors():
+    with pytest.raises(ValueError, match="convention must be one of"):
+        studentized_range_critical(0.05, 3, 10, "spss")
+    with pytest.raises(ValueError, match="k ≥ 2 groups"):
+        studentized_range_critical(0.05, 1, 10)
+    with pytest.raises(NotImplementedError, match="alpha ≥ 0.01"):
+        studentized_range_critical(0.001, 3, 10, "matlab")

@@ -9,7 +9,7 @@ from fractions import Fraction as Fr
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as hs
 
 from irscales import measures as M
@@ -17,6 +17,7 @@ from irscales import published
 from irscales import ranked as RK
 from irscales import significance as SG
 from irscales.collections import Collection, load_preset
+from irscales.correlation import rank_codes, system_means
 
 NO_CACHE = {"cache": False, "progress": False}
 
@@ -411,3 +412,210 @@ def test_ndcg_b10_is_exact_for_short_runs():
     means = RK._means(o, None, "x")
     assert means[0] == Fr(2, 3) and means[4] == means[5] == Fr(1, 2)
     assert rs.original["DCG_b10"][:, 2].tolist() == [3, 1]
+
+
+# ------------------------------------------------------- exact ties of DCG / nDCG system means (issue 15)
+
+# System A: topic 1 empty, topic 2 relevant at ranks 3-5; system B: ranks 4-5, then rank 3. Both sum
+# to 2·w3 + w4 + w5 exactly (different multisets of per-topic values), yet the float means differ
+# by one ulp: the case that crashed T08_05 DCG_b02 ("differ by 0, too little to tell a tie").
+_TIE_RUNS = [[[0, 0, 0, 0, 0], [0, 0, 1, 1, 1]], [[0, 0, 0, 1, 1], [0, 0, 1, 0, 0]],
+             [[1, 0, 0, 0, 0], [0, 0, 0, 0, 1]]]
+
+
+def test_dcg_means_tied_exactly_while_floats_differ():
+    rs = RK.ranked_scores(make_collection(_TIE_RUNS, rb=[3, 3], simulated=False), 5, measures=["DCG_b02", "nDCG_b02"],
+                          track="T", **NO_CACHE)
+    o = rs.original["DCG_b02"]
+    floats = system_means(o)
+    assert floats[0] != floats[1] and abs(floats[0] - floats[1]) < 1e-15  # one ulp apart
+    with pytest.raises(ArithmeticError, match="too little to tell a tie from rounding"):
+        RK._means(o, None, "x")  # floats alone cannot decide it
+    codes = rs.exact["DCG_b02"].mean_codes()
+    assert codes[0] == codes[1] and codes[2] != codes[0]
+    t2 = RK.table2([rs])  # no error with the defaults
+    assert t2.loc["T_05", "DCG_b02"] == RK.table2([rs], decimals=8).loc["T_05", "DCG_b02"]
+    # nDCG with one normaliser IDCG(3) = 2 + w3 on both topics: A and B still tie exactly ...
+    n = rs.exact["nDCG_b02"].mean_codes()
+    assert n[0] == n[1]
+    # ... but not with IDCG(2) = 2 on topic 1: A = (w3 + w4 + w5)/(2 + w3) < B = (w4 + w5)/2 + w3/(2 + w3)
+    rs2 = RK.ranked_scores(make_collection(_TIE_RUNS, rb=[2, 3]), 5, measures=["nDCG_b02"], **NO_CACHE)
+    n2 = rs2.exact["nDCG_b02"].mean_codes()
+    assert n2[0] < n2[1]
+
+
+def _decimal_mean_order(rel, rb, name):
+    """Independent reference: means in 60-digit Decimal straight from the JK discount formula."""
+    from decimal import Decimal, localcontext
+
+    m = M.FFF21_MEASURES[name]
+    S, T, N = np.asarray(rel).shape
+    with localcontext() as ctx:
+        ctx.prec = 60
+        B = Decimal(int(m.base))
+        w = [Decimal(1) if i <= m.base else B.ln() / Decimal(i).ln() for i in range(1, N + 1)]
+        means = []
+        for s in range(S):
+            tot = Decimal(0)
+            for t in range(T):
+                v = sum((w[i] for i in range(N) if rel[s][t][i]), Decimal(0))
+                if isinstance(m, M.NDCG):
+                    v /= sum(w[: min(rb[t], N)], Decimal(0))
+                tot += v
+            means.append(tot)
+    order = sorted(set(means), key=lambda x: x)
+    codes, prev, k = {}, None, -1
+    for x in order:  # merge values within 1e-40: a true tie up to the reference's rounding
+        if prev is None or x - prev > Decimal("1e-40"):
+            k += 1
+        codes[x], prev = k, x
+    return np.array([codes[x] for x in means])
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(3, 7), hs.integers(1, 3), hs.integers(3, 12), hs.integers(0, 2**32 - 1),
+       hs.sampled_from(["DCG_b02", "nDCG_b02", "DCG_b10", "nDCG_b10"]))
+@example(3, 3, 5, 203, "nDCG_b02")  # rational parts from topics with different normalisers tie
+def test_exact_dcg_mean_order_matches_a_decimal_reference(S, T, N, seed, name):
+    rng = np.random.default_rng(seed)
+    # few distinct runs, so that exact ties between system means are common
+    pool = rng.integers(0, 2, size=(4, N))
+    rel = pool[rng.integers(0, 4, size=(S, T))]
+    rb = rng.integers(1, N + 2, size=T)
+    rs = RK.ranked_scores(make_collection(rel, rb=rb), N, measures=[name], **NO_CACHE)
+    if name in rs.exact:
+        codes = rs.exact[name].mean_codes()
+    else:  # N ≤ base: rational, exact Fractions
+        codes = rank_codes(RK._means(rs.original[name], None, "x"))
+    assert np.array_equal(codes, _decimal_mean_order(rel.tolist(), rb.tolist(), name))
+
+
+# ------------------------------------------------- Tukey critical value convention of Tables 5–6 (issue 15)
+
+
+def test_matlab_critical_value_decides_a_pair_between_the_two_critical_values():
+    from irscales.anova import studentized_range_critical
+
+    rng = np.random.default_rng(3)
+    T, S = 61, 3  # one-way error df = S(T − 1) = 180 > 120: MATLAB uses the df = ∞ quantile
+    y = rng.normal(size=(T, S))
+    y -= y.mean(axis=0)
+    mse = ((y - y.mean(axis=0)) ** 2).sum() / (S * (T - 1))
+    lo, hi = studentized_range_critical(0.05, S, S * (T - 1), "matlab"), studentized_range_critical(0.05, S, S * (T - 1))
+    assert lo < hi
+    y[:, 1] += (lo + hi) / 2 * np.sqrt(mse / T)  # pair (0, 1): q halfway between the two critical values
+    y[:, 2] += 10 * np.sqrt(mse / T)
+    res = SG.significance_tests(y, tests=["anova1", "ttest"], pvalues=False)
+    exact, matlab = res["anova1"], RK._with_critical(res, "matlab")["anova1"]
+    assert exact.significant.tolist() == [False, True, True]
+    assert matlab.significant.tolist() == [True, True, True]
+    assert matlab.omnibus["q_critical"] == lo and exact.omnibus["q_critical"] == pytest.approx(hi)
+    assert RK._with_critical(res, "matlab")["ttest"] is res["ttest"]  # only Tukey-type procedures change
+
+
+def test_table56_critical_option(sim):
+    rs = sim[0]
+    a = RK.table56(rs, measures=["RR"], tests=["anova1", "friedman"])
+    b = RK.table56(rs, measures=["RR"], tests=["anova1", "friedman"], critical="matlab")
+    assert (b.sig >= a.sig).all()  # a smaller critical value only adds significant pairs
+    with pytest.raises(ValueError, match="critical must be one of"):
+        RK.table56(rs, critical="spss")
+
+
+def test_published_items_of_simulated_tracks_only_on_request(sim):
+    t2 = RK.table2(sim)
+    assert RK.published_items(t2) == {}
+    items = RK.published_items(t2, simulated=True)
+    assert items and all("/sim-" not in k and k.startswith("table2/T") for k in items)
+
+
+# --------------------------------------------------------- real TREC-8 runs (IRSCALES_TREC, issue 15)
+
+
+def _t08():
+    from irscales.paths import trec_track
+
+    t = trec_track("T08")
+    if t is None:
+        pytest.skip("TREC-8 runs not found: set IRSCALES_TREC to a folder with T08/runs and T08/qrels*")
+    return Collection.from_trec(t.runs, t.qrels, depth=10)
+
+
+def test_real_t08_table2_and_table3_rows_at_N10():
+    c = _t08()
+    rs = RK.ranked_scores(c, 10, track="T08", progress=False)  # no decimals=8 needed
+    items = RK.published_items(RK.table2([rs]), RK.table3([rs]))
+    cmp = published.compare("fff21", items, route="real").frame.set_index("item").loc[list(items)]
+    assert len(cmp) == 22
+    # everything agrees but ranked AP, whose scale in the paper is not the exact one (see 01b, issue 15) ...
+    assert sorted(cmp.index[~cmp.match]) == ["table2/T08_10/AP", "table3/T08_10/AP"]
+    # ... and with the paper's double-precision scale of SP everything agrees
+    fl = RK.ranked_scores(c, 10, measures=["AP"], track="T08", ap="fff21-float", progress=False)
+    items = RK.published_items(RK.table2([fl]), RK.table3([fl]))
+    assert len(items) == 2 and published.compare("fff21", items).frame.set_index("item").loc[list(items)].match.all()
+
+
+def test_difference_notes_name_the_known_groups():
+    items = ["table2/T08_10/AP", "table2/T08_10/RR", "table4/T08_30/AP vs P/RnkMsr", "table4/T08_30/AP vs P/Msr",
+             "table6/T08_30/AP/Sign Test/Sig", "table5/T08_30/RR/One-way ANOVA/Sig", "table5/T08_30/RR/Sign Test/Sig"]
+    exact = RK.difference_notes(items)
+    assert set(exact) == {"table2/T08_10/AP", "table4/T08_30/AP vs P/RnkMsr", "table6/T08_30/AP/Sign Test/Sig",
+                          "table5/T08_30/RR/One-way ANOVA/Sig"}
+    assert "critical='matlab'" in exact["table5/T08_30/RR/One-way ANOVA/Sig"]
+    assert "table5/T08_30/RR/One-way ANOVA/Sig" not in RK.difference_notes(items, critical="matlab")
+
+
+def test_critical_value_flips_are_the_pairs_between_the_two_critical_values(sim):
+    rs = sim[1]
+    flips = RK.critical_value_flips(rs)
+    assert ((flips.q > flips.q_matlab) & (flips.q <= flips.q_exact)).all()
+    # they are exactly the extra significant pairs of critical="matlab" (original versions)
+    a = RK.table56(rs, tests=["anova1", "anova2"])
+    b = RK.table56(rs, tests=["anova1", "anova2"], critical="matlab")
+    orig = flips[flips.version == "original"].groupby(["measure", "test"]).size()
+    extra = (b.set_index(["measure", "test"]).sig - a.set_index(["measure", "test"]).sig)
+    assert len(orig) > 0 and extra[extra > 0].to_dict() == orig.to_dict()
+
+
+def test_float_ap_taus_exact_row_is_table2_and_table3():
+    rng = np.random.default_rng(5)
+    rel = rng.integers(0, 2, size=(8, 4, 6))
+    c = make_collection(rel, rb=[3, 4, 6, 9])
+    rs = RK.ranked_scores(c, 6, measures=["AP"], **NO_CACHE)
+    f = RK.float_ap_taus(c, 6)
+    assert list(f.index[1:-1]) == [f"double, {o}" for o in RK.AP_FLOAT_ORDERS] and "fff21-float" in f.index[-1]
+    assert f.iloc[0]["unq"] == RK.table2([rs]).iloc[0]["AP"] and f.iloc[0]["mid"] == RK.table3([rs]).iloc[0]["AP"]
+    assert f["unq"].between(-1, 1).all()
+    with pytest.raises(ValueError, match="N ≤ 20"):
+        RK.float_ap_taus(make_collection(np.zeros((2, 1, 21)), rb=[1]), 21)
+
+
+# ------------------------------------------------------- FFF21's float convention for ranked AP (issue 15)
+
+
+@pytest.mark.parametrize("N", [3, 6, 9, 10])
+def test_float_sp_phi_matches_brute_force(N):
+    rng = np.random.default_rng(N)
+    rel = rng.integers(0, 2, size=(5, 3, N))
+    runs = ((np.arange(2**N)[:, None] >> (N - 1 - np.arange(N))) & 1)
+    allv = RK._float_sp(runs)
+    u, s = np.unique(allv), np.sort(allv)
+    q = RK._float_sp(rel).T
+    unq, mid = RK._float_sp_phi(rel)
+    assert np.array_equal(unq, np.searchsorted(u, q, "right"))
+    assert np.array_equal(mid, (np.searchsorted(s, q, "left") + 1 + np.searchsorted(s, q, "right")) / 2)
+    if N == 10:  # double sums split exact ties: 866 distinct floats for 810 exact SP values
+        assert len(u) == 866 and RK.ranked_scores(make_collection(rel, rb=[3, 3, 3]), 10, measures=["AP"],
+                                                  **NO_CACHE).ranked["unq"]["AP"].max() <= 810
+
+
+def test_ap_fff21_float_convention():
+    rel = np.array([[[1, 1, 0, 1], [0, 1, 1, 0]], [[1, 0, 1, 1], [1, 1, 1, 0]], [[0, 0, 1, 1], [0, 1, 0, 1]]])
+    c = make_collection(rel, rb=[3, 4])
+    ex = RK.ranked_scores(c, 4, measures=["AP"], **NO_CACHE)
+    fl = RK.ranked_scores(c, 4, measures=["AP"], ap="fff21-float", **NO_CACHE)
+    assert fl.float_measures == {"AP"} and fl.original["AP"].dtype == float
+    assert np.allclose(fl.original["AP"], ex.original["AP"].astype(float), atol=1e-15)
+    assert RK.topic_by_topic_check([fl])["all_one"].all()
+    with pytest.raises(ValueError, match="ap must be one of"):
+        RK.ranked_scores(c, 4, measures=["AP"], ap="matlab", **NO_CACHE)

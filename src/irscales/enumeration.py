@@ -106,7 +106,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Scale", "scale", "TieUndecidable", "CacheError", "run_ids", "runs_from_ids", "brute_force_scale",
     "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values", "prune_cache",
-    "max_enumerable_depth", "BuildCost", "build_cost",
+    "max_enumerable_depth", "BuildCost", "build_cost", "dcg_root_coefficients",
 ]
 
 KERNEL_VERSION = "3"  # bump when a kernel or the chunk format changes: old caches read as stale
@@ -161,6 +161,36 @@ def _perfect_root(n: int) -> tuple[int, int]:
             if cand >= 2 and cand**k == n:
                 return _perfect_root(cand)[0], k * _perfect_root(cand)[1]
     return n, 1
+
+
+def _dcg_roots(m: M.DCG, N: int):
+    """Rank i's discount as u_r/k (see the module docstring): ([(r, k)] per rank, sorted roots,
+    {r: lcm of its k}, log base)."""
+    B = m.base
+    if float(B) != int(B) or int(B) < 2:
+        raise NotImplementedError(f"exact DCG ties need an integer log base ≥ 2, got base={B!r}")
+    B = int(B)
+    if m.discount == "jk":
+        unit = _perfect_root(B)
+        cls = [unit if i < B else _perfect_root(i) for i in range(1, N + 1)]
+        logbase = B
+    else:  # log2p1: w_i = 1/log2(i + 1) = u_{root(i+1)}/k with u_m = ln 2 / ln m
+        cls = [_perfect_root(i + 1) for i in range(1, N + 1)]
+        logbase = 2
+    roots = sorted({r for r, _ in cls})
+    lcms = {r: math.lcm(*[k for rr, k in cls if rr == r]) for r in roots}
+    return cls, roots, lcms, logbase
+
+
+def dcg_root_coefficients(m: M.DCG, N: int) -> tuple[tuple[int, ...], tuple[int, ...], np.ndarray, int]:
+    """DCG's exact form: w_i = Σ_r W[i, r] / lcm[r] · u_r with u_r = ln B / ln roots[r] (integer
+    log base B; the engine's identity). Returns (roots, lcm, W (N, R) int64, B); a binary run's
+    DCG is then the integer vector rel @ W over the u_r."""
+    cls, roots, lcms, logbase = _dcg_roots(m, N)
+    w = np.zeros((N, len(roots)), np.int64)
+    for i, (r, k) in enumerate(cls):
+        w[i, roots.index(r)] = lcms[r] // k
+    return tuple(roots), tuple(lcms[r] for r in roots), w, logbase
 
 
 def _rational_p(p: float) -> Fraction:
@@ -551,19 +581,7 @@ class _Kernel:
 def _dcg_layout(m: M.DCG, N: int, gmax: int):
     """The exact DCG identity of the module docstring: for each rank its perfect-power class, the
     mixed-radix packing of the coefficient vector, and ``size`` = the number of identities."""
-    B = m.base
-    if float(B) != int(B) or int(B) < 2:
-        raise NotImplementedError(f"exact DCG ties need an integer log base ≥ 2, got base={B!r}")
-    B = int(B)
-    if m.discount == "jk":
-        unit = _perfect_root(B)
-        cls = [unit if i < B else _perfect_root(i) for i in range(1, N + 1)]
-        logbase = B
-    else:  # log2p1: w_i = 1/log2(i + 1) = u_{root(i+1)}/k with u_m = ln 2 / ln m
-        cls = [_perfect_root(i + 1) for i in range(1, N + 1)]
-        logbase = 2
-    roots = sorted({r for r, _ in cls})
-    lcms = {r: math.lcm(*[k for rr, k in cls if rr == r]) for r in roots}
+    cls, roots, lcms, logbase = _dcg_roots(m, N)
     coef = [lcms[r] // k for r, k in cls]  # rank i adds g_i · coef_i to the coefficient of u_r
     radix = {r: gmax * sum(coef[i] for i in range(N) if cls[i][0] == r) + 1 for r in roots}
     stride, size = {}, 1

@@ -39,7 +39,7 @@ from .collections import Collection
 from .measures import AP, ERR, NDCG, P, RBP, Measure, RPrec
 from .plots import RESPONSE_LABELS, styled
 
-__all__ = ["MEASURE_NAMES", "fer17_measures", "score_matrices", "INTEGER_SCALE", "kde", "kl_divergence",
+__all__ = ["MEASURE_NAMES", "fer17_measures", "score_matrices", "system_performance", "INTEGER_SCALE", "kde", "kl_divergence",
            "BANDWIDTH", "save_figure", "plot_kde", "plot_size_curves", "plot_romp", "plot_across_collections",
            "SOURCE_NAMES", "qualitative_anova_items", "recompute_published_anova", "PRINTED_NOTE",
            "printed_pair_effects", "printed_romp_items", "printed_rq2_items", "printed_anova_class_items",
@@ -104,6 +104,15 @@ def score_matrices(collection: Collection, names: Sequence[str] = MEASURE_NAMES,
             m, cut = ms[n]
             out[n][idx] = sub.evaluate(m, depth=cut).T
     return out
+
+
+def system_performance(collection: Collection, names: Sequence[str] = MEASURE_NAMES) -> dict[str, np.ndarray]:
+    """The performance distribution of a set of systems (Fer17 §3.4, Fig. 1, Table 1): each system's
+    mean score over the topics, ``name -> (S,)``; its KDE (eq. 6) is compared with the GoP systems'
+    by KL divergence (eq. 7). On the real TREC-8 runs (``irscales.paths.trec_track("T08")``, read
+    at full depth) this is the "original systems" side of Fig. 1 and Table 1; the GoP side needs the
+    TIPSTER corpus."""
+    return {n: m.mean(axis=0) for n, m in score_matrices(collection, names).items()}
 
 
 def kde(x: ArrayLike, grid: ArrayLike, bandwidth: float = BANDWIDTH) -> np.ndarray:

@@ -10,11 +10,16 @@ Settings come from environment variables so notebooks, the CLI and CI agree:
 ``IRSCALES_CACHE``   cache of enumerated scales (default: ``data/cache`` in the repository, or
                      ``~/.cache/irscales`` for an installed package).
 ``IRSCALES_FIGURES`` output folder for figures and tables (default: ``figures`` in the repository).
+``IRSCALES_TREC``    your own TREC data, one sub-folder per track named as in the papers (``T08``,
+                     ``T26``, ``T27``, ``R04``), each holding ``runs/`` (NIST run files, ``.gz``
+                     allowed) and one qrels file (a name starting with ``qrels``); default: the
+                     ``trec/`` folder of the shared folder when it exists. Never copied anywhere.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
@@ -85,3 +90,54 @@ def published_dir() -> Path:
     if root is None:
         raise FileNotFoundError("data/published/ is only available from a source checkout of irscales")
     return root / "data" / "published"
+
+
+#: Track names of the papers that :func:`trec_track` looks for (FFF21: T08, T26, T27; MM23: R04).
+TREC_TRACKS = ("T08", "T26", "T27", "R04")
+
+
+@dataclass(frozen=True)
+class TrecTrack:
+    """Where one track's real data is: the folder of run files and the qrels file."""
+
+    name: str
+    runs: Path
+    qrels: Path
+
+
+def trec_dir() -> Path | None:
+    """The folder of the ``IRSCALES_TREC`` setting (default: ``<shared>/trec`` when it exists), or
+    None when there is none. An ``IRSCALES_TREC`` that is set but not a folder is an error."""
+    env = os.environ.get("IRSCALES_TREC")
+    if env:
+        p = Path(env).expanduser()
+        if not p.is_dir():
+            raise MissingSharedData(f"IRSCALES_TREC={env}: not a folder (expected one sub-folder per track, "
+                                    f"e.g. {p / 'T08' / 'runs'} and {p / 'T08' / 'qrels.txt'})")
+        return p
+    p = shared_dir() / "trec"
+    return p if p.is_dir() else None
+
+
+def trec_track(name: str) -> TrecTrack | None:
+    """The runs and qrels of track ``name`` (``"T08"``) under :func:`trec_dir`, or None when the track
+    is not there (it then stays simulated). A track folder without ``runs/`` or without exactly one
+    qrels file raises :class:`MissingSharedData` saying what is expected."""
+    root = trec_dir()
+    if root is None or not (root / name).is_dir():
+        return None
+    d = root / name
+    runs = d / "runs"
+    qrels = sorted(f for f in d.iterdir() if f.is_file() and f.name.lower().startswith("qrels"))
+    if not runs.is_dir() or not any(runs.iterdir()):
+        raise MissingSharedData(f"{d}: expected the track's run files in {runs}/ (input.<tag>[.gz])")
+    if len(qrels) != 1:
+        found = ", ".join(f.name for f in qrels) or "none"
+        raise MissingSharedData(f"{d}: expected exactly one qrels file (a name starting with 'qrels'), found {found}")
+    return TrecTrack(name, runs, qrels[0])
+
+
+def trec_tracks(names: tuple[str, ...] = TREC_TRACKS) -> dict[str, TrecTrack]:
+    """The tracks of ``names`` found under :func:`trec_dir` (the others stay simulated)."""
+    found = {n: trec_track(n) for n in names}
+    return {n: t for n, t in found.items() if t is not None}

@@ -32,17 +32,28 @@ nDCG when N ≤ their log base (every discount is 1: DCG = #relevant, nDCG = #re
 so their means are exact; ranked values are integers (``unq``) or half-integers (``mid``), whose float sums over ≤ 2^20
 topics are exact. DCG and nDCG are irrational; their floats are *snapped*: every run with the same
 exact value (same φ, decided exactly by the engine) gets one float, and a check asserts that distinct
-values keep distinct, correctly ordered floats (:func:`_snap`). Their system means are guarded
-(:func:`_means`): a near tie between means that is not provably exact raises instead of being
-decided by rounding. nDCG values of different topics are compared as floats (as FFF21 does; its
-option of rounding means to 8 decimals is ``decimals=8``). The significance tests receive the same
+values keep distinct, correctly ordered floats (:func:`_snap`). Their system means are ordered
+exactly (:class:`ExactDCG`): with an integer log base every discount is u_m/k with u_m = ln B/ln m
+(the engine's identity, :func:`irscales.enumeration.dcg_root_coefficients`), so the sum of a
+system's DCG over the topics is an integer vector over the u_m — equal vectors are an exact tie —
+and distinct sums are ordered in ``Decimal`` at 50 then 120 digits (nDCG: one vector per group of
+topics sharing the ideal DCG). A real collection does tie system means of DCG (two runs with the
+same relevant ranks on every topic). FFF21's option of rounding means to 8 decimals (footnote 9)
+is ``decimals=8``. The significance tests receive the same
 arrays (:mod:`irscales.significance` decides ties between scores on exact order codes).
+
+FFF21's own conventions (issue 15; on the real TREC-8 runs they reproduce its printed values):
+``decimals=8``; ``ranked_scores(ap="fff21-float")`` — AP and the scale of SP in double precision,
+``unique`` over the doubles, which splits exact ties; ``table56(critical="matlab")`` — MATLAB's
+Tukey critical value, which ignores error df above 120. The defaults stay exact.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
@@ -53,6 +64,7 @@ import pandas as pd
 from . import enumeration as E
 from . import measures as M
 from . import significance as SG
+from .anova import CRITICAL_CONVENTIONS, studentized_range_critical
 from .collections import Collection
 from .correlation import kendall_tau, system_means, topic_by_topic_tau
 from .paths import figures_dir
@@ -61,9 +73,10 @@ if TYPE_CHECKING:
     import matplotlib.figure
 
 __all__ = [
-    "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "TABLE4_PAIRS", "RankedScores",
+    "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "TABLE4_PAIRS", "RankedScores", "ExactDCG",
     "ranked_scores", "track_name", "table2", "table3", "topic_by_topic_check", "table4", "table56",
-    "grand_mean_delta", "save_table", "published_items", "plot_significance_changes",
+    "grand_mean_delta", "save_table", "published_items", "plot_significance_changes", "critical_value_flips",
+    "difference_notes", "float_ap_taus", "AP_FLOAT_ORDERS", "AP_CONVENTIONS",
 ]
 
 #: The 11 measures in the column order of FFF21 Tables 2–3.
@@ -125,6 +138,8 @@ class RankedScores:
     original: Mapping[str, np.ndarray]
     ranked: Mapping[str, Mapping[str, np.ndarray]]
     min_rb: int = 0
+    exact: Mapping[str, "ExactDCG"] = field(default_factory=dict, repr=False, compare=False)
+    float_measures: frozenset = frozenset()  # measures computed by a float convention (ap="fff21-float")
     _sig_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -135,6 +150,169 @@ class RankedScores:
     @property
     def measures(self) -> tuple[str, ...]:
         return tuple(self.original)
+
+
+@dataclass(frozen=True)
+class ExactDCG:
+    """Exact DCG (``norm`` None) or nDCG scores ``(T, S)`` of one measure as integer vectors.
+
+    The value on (topic t, system s) is ``Σ_r coef[t, s, r] / lcm[r] · u_r`` with
+    ``u_r = ln logbase / ln roots[r]``, divided for nDCG by the same form of ``norm[t]`` (the ideal
+    DCG of the topic). :meth:`mean_codes` orders the systems' means exactly.
+    """
+
+    coef: np.ndarray  # (T, S, R) int64
+    roots: tuple[int, ...]
+    lcm: tuple[int, ...]
+    logbase: int
+    norm: np.ndarray | None = None  # (T, R) int64
+
+    def _u(self, digits: int) -> list[Decimal]:
+        lnb = Decimal(self.logbase).ln()
+        return [lnb / Decimal(r).ln() / l for r, l in zip(self.roots, self.lcm)]
+
+    def floats(self) -> np.ndarray:
+        """The values in float64 (to check the representation against a measure's floats)."""
+        u = np.array([np.log(self.logbase) / np.log(r) / l for r, l in zip(self.roots, self.lcm)])
+        v = self.coef @ u
+        return v if self.norm is None else v / (self.norm @ u)[:, None]
+
+    def _keys(self) -> tuple[list, list]:
+        """Per system: a canonical exact form of the summed scores (equal forms ⇒ equal sums) and
+        the terms to evaluate it: DCG — the integer vector Σ_t coef_t. nDCG — topics are grouped by
+        the direction of their normaliser n (n = f·d, d primitive); a group's sum X = Σ_t coef_t/f_t
+        over d·u is split into a rational part q = X_p/d_p (p the first non-zero entry of d) and a
+        remainder X − q·d with a zero at p, so a topic where the run is ideal (nDCG = 1) or any
+        other rational part ties with the same rational from any group."""
+        if self.norm is None:
+            tot = self.coef.sum(axis=0)
+            return [tuple(int(x) for x in row) for row in tot], [[(row, None)] for row in tot]
+        groups: dict[tuple, list[tuple[int, int]]] = {}
+        for t, n in enumerate(self.norm):
+            f = math.gcd(*(int(x) for x in n))
+            groups.setdefault(tuple(int(x) // f for x in n), []).append((t, f))
+        keys, terms = [], []
+        for s_ in range(self.coef.shape[1]):
+            q_total, rems, parts = Fraction(0), [], []
+            for d, members in groups.items():
+                x = [sum((Fraction(int(self.coef[t, s_, r]), f) for t, f in members), Fraction(0)) for r in range(len(d))]
+                piv = next(r for r, v in enumerate(d) if v)
+                q = x[piv] / d[piv]
+                q_total += q
+                rems.append(tuple(a - q * b for a, b in zip(x, d)))
+                parts.append((x, d))
+            keys.append((q_total, tuple(rems)))
+            terms.append(parts)
+        return keys, terms
+
+    def _value(self, parts: list, digits: int) -> Decimal:
+        with localcontext() as ctx:
+            ctx.prec = digits + 10
+            u = self._u(digits)
+            dot = (lambda v: sum((Decimal(a.numerator) / Decimal(a.denominator) * b if isinstance(a, Fraction)
+                                  else int(a) * b for a, b in zip(v, u) if a), Decimal(0)))
+            return +sum((dot(x) if d is None else dot(x) / dot(d) for x, d in parts), Decimal(0))
+
+    def mean_codes(self) -> np.ndarray:
+        """Dense ranks (int64) of the systems' exact mean scores: equal codes ⇔ equal means.
+
+        Equal canonical forms (:meth:`_keys`) are equal sums; distinct forms are ordered by
+        ``Decimal`` values at 50 digits, and at 120 when two are within 1e-40; a pair still within
+        1e-110 raises :class:`irscales.enumeration.TieUndecidable` (distinct forms with equal values
+        would need an algebraic relation among the ln m, see :mod:`irscales.enumeration`).
+        """
+        keys, terms = self._keys()
+        index: dict = {}
+        inv = np.array([index.setdefault(k, len(index)) for k in keys], dtype=np.int64)
+        first = {i: terms[keys.index(k)] for k, i in index.items()}
+        vals = [self._value(first[i], 50) for i in range(len(index))]
+        order = sorted(range(len(index)), key=lambda i: vals[i])
+        if any(vals[order[k + 1]] - vals[order[k]] <= Decimal("1e-40") for k in range(len(order) - 1)):
+            fine = [self._value(first[i], 120) for i in range(len(index))]
+            order = sorted(range(len(index)), key=lambda i: fine[i])
+            if any(fine[order[k + 1]] - fine[order[k]] <= Decimal("1e-110") for k in range(len(order) - 1)):
+                raise E.TieUndecidable("system means with distinct exact DCG forms could not be separated")
+        rank = np.empty(len(index), np.int64)
+        rank[order] = np.arange(len(index))
+        return rank[inv]
+
+
+def _exact_dcg(m: M.DCG, rel: np.ndarray, rb: np.ndarray, N: int, floats: np.ndarray) -> ExactDCG | None:
+    """The :class:`ExactDCG` of binary DCG/nDCG scores ``floats`` (T, S) of runs ``rel`` (S, T, N),
+    checked against the floats; None when the measure has no exact form here (graded gains,
+    non-integer base)."""
+    if m.gains != "binary" or float(m.base) != int(m.base):
+        return None
+    roots, lcm, w, logbase = E.dcg_root_coefficients(m, N)
+    coef = np.einsum("stn,nr->tsr", (rel > 0).astype(np.int64), w)
+    norm = None
+    if isinstance(m, M.NDCG):
+        ideal = (np.arange(N)[None, :] < np.minimum(rb, N)[:, None]).astype(np.int64)  # min(RB, N) ones
+        norm = ideal @ w
+    ex = ExactDCG(coef, roots, lcm, logbase, norm)
+    if np.abs(ex.floats() - floats).max(initial=0) > 1e-9:
+        raise ArithmeticError(f"{m!r}: the exact form of its values disagrees with the measure's floats")
+    return ex
+
+
+#: How AP and its ranked version are computed: ``"exact"`` (Fractions; φ on the exact scale of SP)
+#: or ``"fff21-float"`` (the paper's double precision, see :func:`_float_sp`).
+AP_CONVENTIONS = ("exact", "fff21-float")
+
+
+def _float_sp(rel: np.ndarray) -> np.ndarray:
+    """SP = Σ_i rel_i · k_i / i of binary runs ``rel`` (..., N) in double precision, summed rank by
+    rank from rank 1 (k_i = relevant documents in ranks 1..i), as a MATLAB loop would."""
+    N = rel.shape[-1]
+    k = np.cumsum(rel > 0, axis=-1).astype(float)
+    acc = np.zeros(rel.shape[:-1])
+    for i in range(N):
+        acc = acc + np.where(rel[..., i] > 0, k[..., i] / float(i + 1), 0.0)
+    return acc
+
+
+def _float_sp_phi(rel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """FFF21's ranked AP (convention ``"fff21-float"``): φ of each run ``rel`` (S, T, N) on the scale
+    of SP *as floats*: the double-precision SP (:func:`_float_sp`) of all 2^N runs, ``unique`` over
+    the floats (exact ties such as 1 + 2/3 + 3/5 summed in different rank patterns split by an ulp),
+    φ_unq = distinct floats ≤ the run's float, φ_mid = its mid-rank among the 2^N floats. Returns
+    (unq, mid), each (T, S). All 2^N doubles are held in memory (8.6 GB at N = 30) and sorted.
+
+    This reproduces FFF21's printed ranked-AP values on T08 (Tables 2–3 at N = 10, 20: 0.8243,
+    0.8197, 0.8213, 0.8161), where the exact scale gives 0.8240, 0.8195, 0.8214, 0.8161 (issue 15).
+    """
+    S, T, N = rel.shape
+    h, nb = N // 2, N - N // 2
+    top = ((np.arange(2**h)[:, None] >> (h - 1 - np.arange(h))) & 1).astype(np.int8)
+    bot = ((np.arange(2**nb)[:, None] >> (nb - 1 - np.arange(nb))) & 1).astype(np.int8)
+    a, k_top, cb = _float_sp(top), top.sum(axis=1).astype(np.int64), np.cumsum(bot, axis=1)
+    values = np.empty(2**N)
+    block = max(1, (1 << 22) >> nb)
+    for p0 in range(0, 2**h, block):  # continue each top half's float sum over every bottom half
+        p1 = min(2**h, p0 + block)
+        acc = np.repeat(a[p0:p1, None], 2**nb, axis=1)
+        for j in range(nb):
+            term = (k_top[p0:p1, None] + cb[None, :, j]).astype(float) / float(h + j + 1)
+            acc = acc + np.where(bot[None, :, j] > 0, term, 0.0)
+        values[p0 << nb:p1 << nb] = acc.ravel()
+    values.sort()
+    q = _float_sp(rel).T  # (T, S)
+    qs = np.unique(q)
+    right, left = np.searchsorted(values, qs, "right"), np.searchsorted(values, qs, "left")
+    distinct = np.zeros(len(qs), np.int64)  # distinct floats among values[:right], chunk by chunk
+    seen, prev, qi, step = 0, None, 0, 1 << 24
+    for s0 in range(0, len(values), step):
+        chunk = values[s0:s0 + step]
+        new = np.empty(len(chunk), bool)
+        new[0] = prev is None or chunk[0] != prev
+        new[1:] = chunk[1:] != chunk[:-1]
+        cum = np.cumsum(new)
+        while qi < len(qs) and right[qi] <= s0 + len(chunk):
+            distinct[qi] = seen + (cum[right[qi] - s0 - 1] if right[qi] > s0 else 0)
+            qi += 1
+        seen, prev = seen + int(cum[-1]), chunk[-1]
+    idx = np.searchsorted(qs, q)
+    return distinct[idx], (left[idx] + 1 + right[idx]) / 2
 
 
 def _snap(values: np.ndarray, key: np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -175,12 +353,17 @@ def _exact_small_dcg(rel: np.ndarray, rb: np.ndarray, N: int, name: str, floats:
 
 
 def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPER_ORDER,
-                  ties: Sequence[str] = TIES, track: str | None = None, **scale_kwargs) -> RankedScores:
+                  ties: Sequence[str] = TIES, track: str | None = None, ap: str = "exact",
+                  **scale_kwargs) -> RankedScores:
     """The measures and their ranked versions on ``collection`` cut at run length ``N``.
 
     measures      names of FFF21 measures (keys of :data:`irscales.measures.FFF21_MEASURES`)
     ties          ``"unq"`` (FFF21 eq. 2) and/or ``"mid"`` (mid-rank, §7.1.3)
     track         row prefix (default: :func:`track_name`)
+    ap            ``"exact"`` (default) or ``"fff21-float"``: AP in double precision (Σ k_i/i summed
+                  rank by rank, then ÷ RB) and AP_R on the float scale of SP (:func:`_float_sp_phi`),
+                  which is how FFF21's printed ranked-AP values come out (issue 15). Needs 8 bytes
+                  per run of length N in memory (8.6 GB at N = 30) and minutes at N = 30.
     scale_kwargs  passed to :func:`irscales.enumeration.scale` (``cache``, ``workers``, ``memory_mb``)
 
     Scores are ``(T, S)`` matrices (topics × systems). Every topic must have a recall base > 0 for R,
@@ -193,6 +376,8 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     unknown = [m for m in measures if m not in M.FFF21_MEASURES]
     if unknown:
         raise ValueError(f"ranked_scores: unknown measure(s) {unknown}; choose from {list(PAPER_ORDER)}")
+    if ap not in AP_CONVENTIONS:
+        raise ValueError(f"ranked_scores: ap must be one of {AP_CONVENTIONS}, got {ap!r}")
     bad = [t for t in ties if t not in TIES]
     if bad:
         raise ValueError(f"ranked_scores: ties must be among {TIES}, got {bad}")
@@ -205,9 +390,18 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     original: dict[str, np.ndarray] = {}
     ranked: dict[str, dict[str, np.ndarray]] = {t: {} for t in ties}
     phis: dict[str, dict[str, np.ndarray]] = {}
+    exact: dict[str, ExactDCG] = {}
+    float_names: set[str] = set()
     for name in measures:
         m = M.FFF21_MEASURES[name]
         sname = _SCALE_OF.get(name, name)
+        if name == "AP" and ap == "fff21-float":
+            unq, mid = _float_sp_phi(rel)
+            for t in ties:
+                ranked[t][name] = unq.astype(np.int64) if t == "unq" else mid.astype(float)
+            original[name] = _float_sp(rel).T / rb[:, None]
+            float_names.add(name)
+            continue
         if sname not in phis:
             sc = E.scale(M.parse(sname), N, **scale_kwargs)
             phis[sname] = {t: sc.phi_runs(rel, ties=t).T for t in set(ties) | {"unq"}}
@@ -222,6 +416,9 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
             # ranks 1..base all weigh 1: DCG = #relevant and nDCG = #relevant / min(RB, N), rational
             original[name] = _exact_small_dcg(rel, rb, N, name, vals)
             continue
+        ex = _exact_dcg(m, rel, rb, N, vals) if isinstance(m, M.DCG) else None
+        if ex is not None:
+            exact[name] = ex
         phi = phis[sname]["unq"]
         if name in RECALL_BASE:  # nDCG: one normaliser per topic, so equal (topic, φ) ⇒ equal value
             key = phi.astype(np.int64) * len(collection.topics) + np.arange(len(collection.topics))[:, None]
@@ -235,16 +432,27 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
         original[name] = snapped
     return RankedScores(track=track or track_name(collection), N=int(N), simulated=collection.is_simulated,
                         systems=collection.systems, topics=collection.topics, original=original,
-                        ranked=ranked, min_rb=int(rb.min(initial=0)))
+                        ranked=ranked, min_rb=int(rb.min(initial=0)), exact=exact,
+                        float_measures=frozenset(float_names))
 
 
 # ----------------------------------------------------------------------------------- Tables 2–3
 
 
+def _original_means(rs: RankedScores, m: str, decimals: int | None) -> np.ndarray:
+    """System means of measure ``m`` of ``rs`` for Kendall's τ: exact mean codes for DCG/nDCG
+    (:meth:`ExactDCG.mean_codes`; τ depends only on their order and ties), else :func:`_means`."""
+    if decimals is None and m in rs.exact:
+        return rs.exact[m].mean_codes()
+    if m in rs.float_measures:  # the float convention is the definition: compare its float means
+        return system_means(rs.original[m], decimals)
+    return _means(rs.original[m], decimals, f"{rs.row} {m}")
+
+
 def _means(scores: np.ndarray, decimals: int | None, what: str) -> np.ndarray:
     """System means (FFF21 §3.3), with a guard that makes float means safe to compare exactly.
 
-    Fractions and integers give exact means. For float (DCG, nDCG) scores, two means closer than
+    Fractions and integers give exact means. For float scores without an exact form, two means closer than
     1e-9 (relative) are accepted only when they are bit-identical *and* provably equal: the two
     systems have the same multiset of per-topic values, or all their values are integers (exact
     floats, exact sums below 2^53); any other near tie could be an
@@ -281,7 +489,7 @@ def table2(results: Iterable[RankedScores], ties: str = "unq", decimals: int | N
     for rs in results:
         if ties not in rs.ranked:
             raise ValueError(f"{rs.row}: ranked scores with ties={ties!r} were not computed")
-        rows[rs.row] = {m: float(kendall_tau(_means(rs.original[m], decimals, f"{rs.row} {m}"),
+        rows[rs.row] = {m: float(kendall_tau(_original_means(rs, m, decimals),
                                              system_means(rs.ranked[ties][m], decimals)))
                         for m in rs.measures}
     out = pd.DataFrame.from_dict(rows, orient="index")
@@ -325,7 +533,7 @@ def table4(rs: RankedScores, pairs: Sequence[tuple[str, str]] | None = None, tie
     """
     have = set(rs.measures)
     pairs = [p for p in (TABLE4_PAIRS if pairs is None else pairs) if p[0] in have and p[1] in have]
-    means = {m: _means(rs.original[m], decimals, f"{rs.row} {m}") for m in have}
+    means = {m: _original_means(rs, m, decimals) for m in have}
     rmeans = {m: system_means(rs.ranked[ties][m], decimals) for m in have}
     rows = []
     for a, b in pairs:
@@ -343,19 +551,42 @@ def _digest(a: np.ndarray) -> str:
     return hashlib.sha1(a.dtype.str.encode() + str(a.shape).encode() + np.ascontiguousarray(a).tobytes()).hexdigest()
 
 
-def _tests_on(rs: RankedScores, scores: np.ndarray, tests: tuple[str, ...], alpha: float, cache: bool):
+#: Tukey-type procedures of :mod:`irscales.significance` and the error df of their critical value.
+_TUKEY_DF = {"anova1": lambda omni: omni["df"][1], "anova2": lambda omni: omni["df"][1],
+             "kruskalwallis": lambda omni: math.inf, "friedman": lambda omni: math.inf}
+
+
+def _with_critical(res: SG.SignificanceResult, critical: str) -> SG.SignificanceResult:
+    """Re-decide the Tukey-type comparisons with the critical value of ``critical``
+    (:func:`irscales.anova.studentized_range_critical`); q statistics are unchanged."""
+    if critical == "exact":
+        return res
+    out = {}
+    for key, t in res.tests.items():
+        if key in _TUKEY_DF:
+            crit = studentized_range_critical(t.alpha, len(t.systems), _TUKEY_DF[key](t.omnibus), critical)
+            q = np.asarray(t.statistic, dtype=float)
+            t = replace(t, significant=np.where(np.isnan(q), False, q > crit),
+                        omnibus={**t.omnibus, "q_critical": crit, "critical": critical})
+        out[key] = t
+    return SG.SignificanceResult(out)
+
+
+def _tests_on(rs: RankedScores, scores: np.ndarray, tests: tuple[str, ...], alpha: float, cache: bool,
+              critical: str = "exact"):
     # Ranked versions are shared (P_R = R_R, RBP_p03_R = RBP_p05_R, DCG_R = nDCG_R): test each once.
-    key = (_digest(scores), tests, alpha) if cache else None
+    key = (_digest(scores), tests, alpha, critical) if cache else None
     if key is not None and key in rs._sig_cache:
         return rs._sig_cache[key]
     res = SG.significance_tests(scores, tests=tests, alpha=alpha, systems=rs.systems, pvalues=False)
+    res = _with_critical(res, critical)
     if key is not None:
         rs._sig_cache[key] = res
     return res
 
 
 def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequence[str] = SG.TESTS,
-            alpha: float = 0.05, ties: str = "unq") -> pd.DataFrame:
+            alpha: float = 0.05, ties: str = "unq", critical: str = "exact") -> pd.DataFrame:
     """FFF21 Tables 5–6 on one (track, N): significance with M vs with M_R, for each measure and test.
 
     Columns: ``measure``, ``test``, ``label`` (the paper's row name), ``ordinal`` (grey rows),
@@ -363,7 +594,15 @@ def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequ
     not significant / significant with M_R), ``s2ns_ratio`` / ``ns2s_ratio`` (÷ Sig) and ``delta`` =
     (S2NS + NS2S)/Sig (fractions; NaN when Sig = 0), see :func:`irscales.significance.compare_significance`.
     Table 5 is ``measures=RECALL_BASE_FREE``, Table 6 ``RECALL_BASE``.
+
+    ``critical``: the studentized-range critical value of the four Tukey-type procedures,
+    ``"exact"`` or ``"matlab"`` (MATLAB ``multcompare``, which FFF21 used: it treats an error df above
+    120 as infinite, so for T08's 6,321 df its value is 0.063% smaller; see
+    :func:`irscales.anova.studentized_range_critical`). FFF21's one- and two-way ANOVA rows of T08
+    need ``"matlab"``.
     """
+    if critical not in CRITICAL_CONVENTIONS:
+        raise ValueError(f"critical must be one of {CRITICAL_CONVENTIONS}, got {critical!r}")
     measures = [m for m in (rs.measures if measures is None else measures)]
     missing = [m for m in measures if m not in rs.original]
     if missing:
@@ -371,13 +610,39 @@ def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequ
     tests = tuple(tests)
     frames = []
     for m in measures:
-        orig = _tests_on(rs, rs.original[m], tests, alpha, cache=False)
-        rank = _tests_on(rs, rs.ranked[ties][m], tests, alpha, cache=True)
+        orig = _tests_on(rs, rs.original[m], tests, alpha, cache=False, critical=critical)
+        rank = _tests_on(rs, rs.ranked[ties][m], tests, alpha, cache=True, critical=critical)
         f = SG.compare_significance(orig, rank).to_frame()
         f.insert(0, "measure", m)
         f.insert(0, "track", rs.row)
         frames.append(f)
     return pd.concat(frames, ignore_index=True)
+
+
+def critical_value_flips(rs: RankedScores, measures: Sequence[str] | None = None,
+                         tests: Sequence[str] = ("anova1", "anova2"), alpha: float = 0.05,
+                         ties: str = "unq") -> pd.DataFrame:
+    """The system pairs whose Tukey decision differs between the exact and MATLAB's critical value
+    (:func:`irscales.anova.studentized_range_critical`): one row per (measure, version, test, pair)
+    with the studentized statistic q, both critical values and q's distance from each in percent.
+    Versions: ``original`` (M) and ``ranked`` (M_R). The evidence behind ``critical="matlab"``."""
+    measures = list(rs.measures if measures is None else measures)
+    rows = []
+    for m in measures:
+        for version, scores in (("original", rs.original[m]), ("ranked", rs.ranked[ties][m])):
+            res = SG.significance_tests(scores, tests=tuple(tests), alpha=alpha, systems=rs.systems, pvalues=False)
+            for key, t in res.tests.items():
+                df = _TUKEY_DF[key](t.omnibus)
+                exact = studentized_range_critical(alpha, len(rs.systems), df, "exact")
+                matlab = studentized_range_critical(alpha, len(rs.systems), df, "matlab")
+                q = np.asarray(t.statistic, dtype=float)
+                for k in np.nonzero((q > exact) != (q > matlab))[0]:
+                    rows.append({"measure": m, "version": version, "test": key,
+                                 "pair": f"{rs.systems[t.first[k]]} vs {rs.systems[t.second[k]]}", "q": q[k],
+                                 "q_exact": exact, "q_matlab": matlab,
+                                 "vs_exact_%": (q[k] / exact - 1) * 100, "vs_matlab_%": (q[k] / matlab - 1) * 100})
+    return pd.DataFrame(rows, columns=["measure", "version", "test", "pair", "q", "q_exact", "q_matlab",
+                                       "vs_exact_%", "vs_matlab_%"])
 
 
 def grand_mean_delta(frames: Iterable[pd.DataFrame]) -> tuple[float, float]:
@@ -442,22 +707,96 @@ def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool,
     return fig
 
 
+#: Orders of the double-precision sums tried for FFF21's AP scale (:func:`float_ap_taus`).
+AP_FLOAT_ORDERS = ("sum_i(k_i/i) / RB", "sum_i(k_i/i / RB)", "sum_i(k_i / (i*RB))", "float32 sum_i(k_i/i) / RB")
+
+
+def _float_ap(rel: np.ndarray, rb: int, order: str) -> np.ndarray:
+    """AP of binary runs ``rel`` (n, N) in floating point, summed rank by rank in ``order``."""
+    k = np.cumsum(rel, axis=1).astype(float)
+    i = np.arange(1, rel.shape[1] + 1, dtype=float)
+    dtype = np.float32 if order.startswith("float32") else np.float64
+    acc = np.zeros(len(rel), dtype=dtype)
+    for c in range(rel.shape[1]):
+        term = {"sum_i(k_i/i / RB)": k[:, c] / i[c] / rb, "sum_i(k_i / (i*RB))": k[:, c] / (i[c] * rb)}.get(
+            order, k[:, c] / i[c])
+        acc = acc + np.where(rel[:, c] > 0, term, 0.0).astype(dtype)
+    acc = acc.astype(float)
+    return acc if order in ("sum_i(k_i/i / RB)", "sum_i(k_i / (i*RB))") else acc / rb
+
+
+def float_ap_taus(collection: Collection, N: int, orders: Sequence[str] = AP_FLOAT_ORDERS) -> pd.DataFrame:
+    """τ between (exact) AP and ranked AP (Tables 2–3) for several float scales: the per-topic scale
+    of AP of all 2^N runs in double precision, ``unique`` over the floats (equal exact values split
+    by an ulp), φ = number of distinct floats ≤ the run's float, one row per summation order of
+    :data:`AP_FLOAT_ORDERS`; then the one float scale of SP (``ap="fff21-float"``), and first the
+    exact scale (``unq`` and ``mid`` columns). N ≤ 20. The experiment of issue 15."""
+    if N > 20:
+        raise ValueError(f"float_ap_taus enumerates 2^N runs per topic; N = {N} is too large (N ≤ 20)")
+    rs = ranked_scores(collection, N, measures=["AP"], track="x", ap="exact", progress=False)
+    rel = collection.binary(N)
+    ids = np.arange(2**N, dtype=np.int64)
+    runs = ((ids[:, None] >> (N - 1 - np.arange(N))) & 1).astype(np.int8)
+    means = _original_means(rs, "AP", None)
+    rows = [{"scale": "exact (SP, integer keys)", "unq": float(kendall_tau(means, system_means(rs.ranked["unq"]["AP"]))),
+             "mid": float(kendall_tau(means, system_means(rs.ranked["mid"]["AP"])))}]
+    for order in orders:
+        unq = np.zeros((len(rs.topics), len(rs.systems)))
+        mid = np.zeros_like(unq)
+        for t, rb in enumerate(collection.rb):
+            all_ap = np.sort(_float_ap(runs, int(rb), order))
+            ap = _float_ap(rel[:, t, :], int(rb), order)
+            unq[t] = np.searchsorted(np.unique(all_ap), ap, side="right")
+            mid[t] = (np.searchsorted(all_ap, ap, "left") + 1 + np.searchsorted(all_ap, ap, "right")) / 2
+        rows.append({"scale": f"double, {order}", "unq": float(kendall_tau(means, system_means(unq))),
+                     "mid": float(kendall_tau(means, system_means(mid)))})
+    unq, mid = _float_sp_phi(rel)  # the convention that reproduces the paper: one float scale of SP
+    rows.append({"scale": "double, scale of SP: sum_i(k_i/i), no ÷ RB (ap='fff21-float')",
+                 "unq": float(kendall_tau(means, system_means(unq))), "mid": float(kendall_tau(means, system_means(mid)))})
+    return pd.DataFrame(rows).set_index("scale")
+
+
+_AP_NOTE = ("AP: FFF21 computed AP and its scale in double precision; ranked_scores(ap='fff21-float') "
+            "reproduces it, the exact scale of SP (FFF21 eq. 2) gives this value (01b, 'Ranked AP and "
+            "floating point'; issue 15)")
+_TUKEY_NOTE = ("Tukey critical value: exact studentized range here; FFF21's MATLAB multcompare treats "
+               "df > 120 as infinite (critical='matlab' reproduces it)")
+
+
+def difference_notes(items: Iterable[str], critical: str = "exact", ap: str = "exact") -> dict[str, str]:
+    """Known reasons why FFF21 items computed on real T08 runs differ from the printed value (issue 15),
+    for the items of ``items`` in a known group: unless ``ap="fff21-float"``, AP (Tables 2–4, 6);
+    unless ``critical="matlab"``, the one- and two-way ANOVA rows of Tables 5–6."""
+    notes = {}
+    for item in items:
+        parts = item.split("/")
+        if ap == "exact" and parts[0] in ("table2", "table3", "table6") and len(parts) > 2 and parts[2] == "AP":
+            notes[item] = _AP_NOTE
+        elif ap == "exact" and parts[0] == "table4" and "AP" in parts[2].split(" vs ") and parts[-1] != "Msr":
+            notes[item] = _AP_NOTE
+        elif parts[0] in ("table5", "table6") and critical == "exact" and parts[3] in (
+                SG.TEST_LABELS["anova1"], SG.TEST_LABELS["anova2"]):
+            notes[item] = _TUKEY_NOTE
+    return notes
+
+
 def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = None,
                     t4: Mapping[str, pd.DataFrame] | None = None,
                     t56: Iterable[pd.DataFrame] = (),
-                    grand: tuple[float, float] | None = None) -> dict[str, object]:
+                    grand: tuple[float, float] | None = None, simulated: bool = False) -> dict[str, object]:
     """Reproduced values keyed by the items of ``data/published/fff21.csv`` (Tables 2–6 rows).
 
-    Only rows of real TREC tracks named like the paper's (``T08_30``) map to published items; rows
-    of simulated tracks (``sim-…``) are never compared with the paper, and values the paper does not
-    print (Table 4 at N = 10, a track it did not use) are left out. ``t4`` maps a row label
-    (``T08_30``) to its :func:`table4` frame. Ratios are given in percent, as printed.
+    Rows of real TREC tracks named like the paper's (``T08_30``) map to published items; values the
+    paper does not print (Table 4 at N = 10, a track it did not use) are left out. ``t4`` maps a row
+    label (``T08_30``) to its :func:`table4` frame. Ratios are given in percent, as printed.
+    ``simulated=True`` maps the rows of simulated tracks instead (``sim-T26_30`` → the ``T26_30``
+    items), for a comparison file whose route is ``"simulated"`` — never a reproduction.
     """
     from . import published
 
     known = set(published.load("fff21")["item"])
     out: dict[str, object] = {}
-    real = (lambda row: not str(row).startswith("sim-"))
+    real = (lambda row: str(row).startswith("sim-") == simulated)
     for key, tab in (("table2", t2), ("table3", t3)):
         if tab is None:
             continue
@@ -468,8 +807,8 @@ def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = No
     for row, tab in (t4 or {}).items():
         if real(row):
             for pair, vals in tab.iterrows():
-                out[f"table4/{row}/{pair}/Msr"] = vals["Msr"]
-                out[f"table4/{row}/{pair}/RnkMsr"] = vals["RnkMsr"]
+                out[f"table4/{row}/{pair}/Msr"] = float(vals["Msr"])
+                out[f"table4/{row}/{pair}/RnkMsr"] = float(vals["RnkMsr"])
                 out[f"table4/{row}/{pair}/Delta%"] = f"{vals['Delta%']:+.2f}%"
     for f in t56:
         for r in f.itertuples(index=False):
@@ -485,4 +824,5 @@ def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = No
     if grand is not None:
         out["s7.3/grand_mean_delta/mean"] = f"{grand[0] * 100:.0f}%"
         out["s7.3/grand_mean_delta/sd"] = f"{grand[1] * 100:.0f}%"
-    return {k: v for k, v in out.items() if k in known}
+    unsim = (lambda k: k.replace("/sim-", "/", 1)) if simulated else (lambda k: k)
+    return {unsim(k): v for k, v in out.items() if unsim(k) in known}
