@@ -3,7 +3,7 @@
 Settings come from environment variables so notebooks, the CLI and CI agree:
 
 ``IRSCALES_SHARED``  optional folder with inputs that cannot be redistributed, such as real TREC
-                     runs (default: ``../shared`` beside the repository). Nothing from it is copied
+                     runs in its ``trec/`` sub-folder (no default). Nothing from it is copied
                      into the repository, and nothing the tests, notebooks or report need lives
                      there: the public collections ship in ``data/collections/``
                      (:mod:`irscales.datasets`); tests that use it skip when it is absent.
@@ -13,7 +13,8 @@ Settings come from environment variables so notebooks, the CLI and CI agree:
 ``IRSCALES_TREC``    your own TREC data, one sub-folder per track named as in the papers (``T08``,
                      ``T26``, ``T27``, ``R04``), each holding ``runs/`` (NIST run files, ``.gz``
                      allowed) and one qrels file (a name starting with ``qrels``); default: the
-                     ``trec/`` folder of the shared folder when it exists. Never copied anywhere.
+                     ``trec/`` folder of ``IRSCALES_SHARED`` when that is set and the folder exists.
+                     Never copied anywhere.
 """
 
 from __future__ import annotations
@@ -35,28 +36,15 @@ class MissingSharedData(FileNotFoundError):
     """An optional shared input (e.g. real TREC runs) is not where the settings say."""
 
 
-def shared_dir(required: bool = False) -> Path:
+def shared_dir(required: bool = False) -> Path | None:
+    """The ``IRSCALES_SHARED`` folder, or None when the setting is absent (it has no default: a
+    user's clone needs nothing beside it). ``required``: absent or missing is an error."""
     env = os.environ.get("IRSCALES_SHARED")
-    if env:
-        p = Path(env).expanduser()
-    else:
-        root = repo_root()
-        p = (root.parent / "shared") if root else Path.cwd() / "shared"
-    if required and not p.is_dir():
+    p = Path(env).expanduser() if env else None
+    if required and (p is None or not p.is_dir()):
         raise MissingSharedData(
-            f"shared folder not found at {p}; set IRSCALES_SHARED to the folder holding the "
-            "optional inputs (e.g. real TREC runs)"
-        )
-    return p
-
-
-def shared_path(*parts: str) -> Path:
-    """A path under the shared folder, with a clear error when it is absent."""
-    p = shared_dir().joinpath(*parts)
-    if not p.exists():
-        raise MissingSharedData(
-            f"{'/'.join(parts)} not found under the shared folder {shared_dir()} "
-            "(set IRSCALES_SHARED to the folder that holds it)"
+            f"shared folder not found{f' at {p}' if p else ''}; set IRSCALES_SHARED to the folder holding "
+            "the optional inputs (e.g. real TREC runs in its trec/ sub-folder)"
         )
     return p
 
@@ -106,8 +94,8 @@ class TrecTrack:
 
 
 def trec_dir() -> Path | None:
-    """The folder of the ``IRSCALES_TREC`` setting (default: ``<shared>/trec`` when it exists), or
-    None when there is none. An ``IRSCALES_TREC`` that is set but not a folder is an error."""
+    """The folder of the ``IRSCALES_TREC`` setting (default: ``$IRSCALES_SHARED/trec`` when that is
+    set and exists), or None when there is none. An ``IRSCALES_TREC`` that is set but not a folder is an error."""
     env = os.environ.get("IRSCALES_TREC")
     if env:
         p = Path(env).expanduser()
@@ -115,8 +103,9 @@ def trec_dir() -> Path | None:
             raise MissingSharedData(f"IRSCALES_TREC={env}: not a folder (expected one sub-folder per track, "
                                     f"e.g. {p / 'T08' / 'runs'} and {p / 'T08' / 'qrels.txt'})")
         return p
-    p = shared_dir() / "trec"
-    return p if p.is_dir() else None
+    shared = shared_dir()
+    p = shared / "trec" if shared else None
+    return p if p is not None and p.is_dir() else None
 
 
 def trec_track(name: str) -> TrecTrack | None:
