@@ -115,7 +115,7 @@ def _read_bytes(path: Path) -> bytes:
     except (OSError, EOFError) as e:  # truncated gzip and the like
         raise TrecFormatError(path, None, f"cannot read file: {e}") from None
     try:
-        data.decode("utf-8")
+        data.isascii() or data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise TrecFormatError(path, line, f"not UTF-8 text (byte {data[e.start]:#x})") from None
@@ -623,21 +623,32 @@ def _fast_run(data: bytes):
     for c in (0, 2):
         cols = [np.concatenate([w[k] if k < len(w) else np.zeros(len(w[0]), dtype=np.uint64) for w in words[c]])
                 for k in range(-(-longest[c] // 8))]
-        code, rep = _factorize_words(cols, longest[c])
-        first = np.where(rep > 0, sep[rep - 1, 5].astype(np.int64) + 1, 0) if c == 0 else sep[rep, c - 1].astype(np.int64) + 1
-        names = [data[x: y] for x, y in zip(first.tolist(), sep[rep, c].tolist())]
-        ids[c] = code, names
-    t, topics = ids[0]
-    d, names = ids[2]
-    if _has_duplicate(t, d, len(topics), len(names)):
+        if c == 0:  # topics come in runs of equal lines: factorize the first line of each run
+            heads = np.flatnonzero(np.r_[True, np.logical_or.reduce([w[1:] != w[:-1] for w in cols])])
+            code, rep = _factorize_words([w[heads] for w in cols], longest[c])
+            code, rep = np.repeat(code, np.diff(np.r_[heads, n])), heads[rep]
+        else:
+            code, rep = _factorize_words(cols, longest[c])
+        ids[c] = code, np.stack([w[rep] for w in cols], axis=1)  # the words of each distinct value
+    t, topic_words = ids[0]
+    d, doc_words = ids[2]
+    if _has_duplicate(t, d, len(topic_words), len(doc_words)):
         return None
-    # docnos in byte order, which is strcmp's and, for UTF-8, code point order
-    order = sorted(range(len(names)), key=names.__getitem__)
-    rank = np.empty(len(names), dtype=np.int64)
-    rank[order] = np.arange(len(names))
-    docnos = np.array(b"\n".join([names[i] for i in order]).decode("utf-8").split("\n"), dtype=object)
-    topics = np.array(b"\n".join(topics).decode("utf-8").split("\n"), dtype=object)
-    return tag.decode("utf-8"), t, topics, rank[d], docnos, score
+    # docnos in byte order, which is strcmp's and, for UTF-8, code point order: the words read
+    # big-endian compare as the bytes do (zero padding sorts first, as the end of a C string)
+    order = np.lexsort(doc_words.byteswap().T[::-1])
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return tag.decode("utf-8"), t, _words_to_str(topic_words), rank[d], _words_to_str(doc_words[order]), score
+
+
+def _words_to_str(words: np.ndarray) -> np.ndarray:
+    """Object array of the strings held as zero-padded 8-byte words, one row each."""
+    raw = np.ascontiguousarray(words).view(f"S{8 * words.shape[1]}").ravel()
+    try:
+        return raw.astype(f"U{8 * words.shape[1]}").astype(object)  # ASCII, converted in C
+    except UnicodeDecodeError:
+        return np.array(b"\n".join(raw.tolist()).decode("utf-8").split("\n"), dtype=object)
 
 
 def _has_duplicate(t: np.ndarray, d: np.ndarray, nt: int, nd: int) -> bool:
@@ -927,10 +938,12 @@ def _relevance_arrays(runs: Iterable[_ParsedRun], qrels: pd.DataFrame, depth: in
         length = np.zeros(T, dtype=np.int64)
         length[tmap[tmap >= 0]] = counts[tmap >= 0]
         tg = tmap[p.t_code]
-        sel = np.flatnonzero((tg >= 0) & (rank < depth))
-        tg, rank = tg[sel], rank[sel]
+        d = dindex.get_indexer(p.docnos)[p.d_code]
+        if (tmap < 0).any() or counts.max() > depth:
+            sel = np.flatnonzero((tg >= 0) & (rank < depth))
+            tg, rank, d = tg[sel], rank[sel], d[sel]
         rel_s = np.zeros((T, depth), dtype=dtype)
-        rel_s[tg, rank] = grades(tg, dindex.get_indexer(p.docnos)[p.d_code[sel]])
+        rel_s[tg, rank] = grades(tg, d)
         rels.append(rel_s)
         lens.append(length)
     if not systems:
