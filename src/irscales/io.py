@@ -50,6 +50,7 @@ import gzip
 import hashlib
 import io as _io
 import os
+import queue
 import re
 import sys
 import threading
@@ -347,7 +348,7 @@ def _check_precision(score_precision: str) -> None:
 _CACHE_FORMAT = "irscales.parsed-run/1"
 
 
-def _cache_file(cache: Path, data: bytes, precision: str) -> Path:
+def _cache_file(cache: Path, data, precision: str) -> Path:
     return cache / f"{hashlib.sha256(data).hexdigest()}-{precision}.npz"
 
 
@@ -396,21 +397,21 @@ def _parse_run_file(path: Path, data: bytes | None = None) -> tuple[pd.DataFrame
                 np.asarray(docnos, dtype=object))
 
 
-def _parsed_run(path: Path, precision: str, cache: Path | None) -> _ParsedRun:
+def _parsed_run(path: Path, precision: str, cache: Path | None, scratch: _Scratch | None = None) -> _ParsedRun:
     """A run file in trec_eval's order, from the cache of parsed runs when the same bytes were
     parsed before (the key is the SHA-256 of the file's content and the precision)."""
-    data = _read_bytes(path)
-    f = _cache_file(cache, data, precision) if cache is not None else None
+    b = _read_padded(path, scratch or _Scratch())
+    f = _cache_file(cache, b.array, precision) if cache is not None else None
     if f is not None:
         hit = _load_cached(f, str(path))
         if hit is not None:
             return hit
-    fast = _fast_run(data)
+    fast = _fast_run(b)
     if fast is not None:
         tag, t, topics, d, docnos, score = fast
         p = _trec_order(tag, str(path), topics, t, docnos, d, score, precision, docnos_sorted=True)
     else:
-        df, (t, topics, d, docnos) = _parse_run_file(path, data)
+        df, (t, topics, d, docnos) = _parse_run_file(path, b.array.tobytes())
         p = _trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d, df["score"].to_numpy(), precision)
     if f is not None:
         _store_cached(f, p)
@@ -444,14 +445,28 @@ _PAD = 16  # zero bytes before and after the data: loads of 8 bytes may start be
 
 
 class _Bytes:
-    """The file's bytes, zero padded, with 8-byte little-endian loads at any offset."""
+    """A file's bytes in a zero-padded buffer (``size`` bytes from offset ``_PAD``), with 8-byte
+    little-endian loads at any offset. The buffer may be a scratch buffer reused from file to file."""
 
-    def __init__(self, a: np.ndarray):
-        self.buf = np.empty(len(a) + 2 * _PAD, dtype=np.uint8)
-        self.buf[:_PAD] = self.buf[-_PAD:] = 0
-        self.buf[_PAD: _PAD + len(a)] = a
+    def __init__(self, buf: np.ndarray, size: int):
+        self.buf, self.size = buf, size
+        buf[:_PAD] = 0
+        buf[_PAD + size: 2 * _PAD + size] = 0
         # an unaligned uint64 view starting at every byte (stride 1): loads without copies
-        self.u64 = np.ndarray((len(self.buf) - 7,), dtype="<u8", buffer=self.buf, strides=(1,))
+        self.u64 = np.ndarray((2 * _PAD + size - 7,), dtype="<u8", buffer=buf, strides=(1,))
+
+    @classmethod
+    def of(cls, data: bytes) -> _Bytes:
+        buf = np.empty(len(data) + 2 * _PAD + 1, dtype=np.uint8)
+        buf[_PAD: _PAD + len(data)] = np.frombuffer(data, dtype=np.uint8)
+        return cls(buf, len(data))
+
+    @property
+    def array(self) -> np.ndarray:
+        return self.buf[_PAD: _PAD + self.size]
+
+    def token(self, start: int, end: int) -> bytes:
+        return self.buf[_PAD + start: _PAD + end].tobytes()
 
     def word(self, pos: np.ndarray) -> np.ndarray:
         return self.u64[pos + _PAD]
@@ -459,6 +474,45 @@ class _Bytes:
     def field_word(self, start: np.ndarray, length: np.ndarray, k: int) -> np.ndarray:
         """Bytes 8k..8k+7 of each field, zero beyond its end."""
         return self.word(start + 8 * k) & _LOW_BYTES[np.clip(length - 8 * k, 0, 8)]
+
+
+class _Scratch:
+    """A buffer reused from file to file by one reader (no fresh pages to fault in for each file)."""
+
+    def __init__(self):
+        self.buf = np.empty(0, dtype=np.uint8)
+
+    def get(self, size: int) -> np.ndarray:
+        if len(self.buf) < size:
+            self.buf = np.empty(max(size, len(self.buf) * 5 // 4), dtype=np.uint8)
+        return self.buf
+
+
+def _read_padded(path: Path, scratch: _Scratch) -> _Bytes:
+    """The file's bytes like :func:`_read_bytes` (same errors), read straight into ``scratch``."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(2) == b"\x1f\x8b":
+                return _Bytes.of(_read_bytes(path))
+            size = os.fstat(fh.fileno()).st_size
+            fh.seek(0)
+            buf = scratch.get(size + 2 * _PAD + 1)
+            view, got = memoryview(buf)[_PAD: _PAD + size], 0
+            while got < size:
+                k = fh.readinto(view[got:])
+                if not k:
+                    break
+                got += k
+            if got < size or fh.read(1):  # the file changed while read: read it the plain way
+                return _Bytes.of(_read_bytes(path))
+    except IsADirectoryError:
+        raise TrecFormatError(path, None, "is a directory, expected a file") from None
+    except OSError:
+        return _Bytes.of(_read_bytes(path))  # the same errors, worded once
+    b = _Bytes(buf, size)
+    if size and b.array.max() >= 0x80:
+        _read_bytes(path)  # not ASCII: check the UTF-8 (and name the line) the usual way
+    return b
 
 
 def _factorize_words(words: list[np.ndarray], longest: int) -> tuple[np.ndarray, np.ndarray]:
@@ -504,7 +558,7 @@ def _digits8(w: np.ndarray) -> np.ndarray:
     return ((w & _U(0x0000FFFF0000FFFF)) * _U(42949672960001)) >> _U(32)
 
 
-def _exact_decimals(data: bytes, b: _Bytes, start: np.ndarray, length: np.ndarray) -> np.ndarray | None:
+def _exact_decimals(b: _Bytes, start: np.ndarray, length: np.ndarray) -> np.ndarray | None:
     """float() of each field, or None when a field is not a finite decimal number.
 
     A field of at most 15 digits with an optional sign and point is m / 10^q with m < 2^53 and
@@ -549,7 +603,7 @@ def _exact_decimals(data: bytes, b: _Bytes, start: np.ndarray, length: np.ndarra
     val = m / _POW10_F[q]
     val[first == 45] *= -1.0  # '-0' is -0.0, as float('-0')
     for i in np.flatnonzero(~simple).tolist():
-        tok = data[start[i]: end[i]]
+        tok = b.token(start[i], end[i])
         if not _FLOAT_TOKEN.fullmatch(tok):
             return None
         v = float(tok)
@@ -559,12 +613,12 @@ def _exact_decimals(data: bytes, b: _Bytes, start: np.ndarray, length: np.ndarra
     return val
 
 
-def _all_integers(data: bytes, b: _Bytes, start: np.ndarray, length: np.ndarray) -> bool:
+def _all_integers(b: _Bytes, start: np.ndarray, length: np.ndarray) -> bool:
     """Every field is an integer as the general path reads the rank column ('2', '-1', '2.0', '2e0')."""
     w = b.word(start + length - 8)  # the last 8 bytes, right-aligned
     simple = (length <= 8) & ((_flags_not(w, 48, 10) & _high_bytes(np.minimum(length, 8))) == 0)
     for i in np.flatnonzero(~simple).tolist():
-        tok = data[start[i]: start[i] + length[i]]
+        tok = b.token(start[i], start[i] + length[i])
         if not _FLOAT_TOKEN.fullmatch(tok) or not _int_token_ok(tok.decode("ascii"), integral_float=True):
             return False
     return True
@@ -573,20 +627,22 @@ def _all_integers(data: bytes, b: _Bytes, start: np.ndarray, length: np.ndarray)
 _FAST_BLOCK = 8192  # lines handled at a time: the temporaries stay in cache and need no new pages
 
 
-def _fast_run(data: bytes):
+def _fast_run(data: bytes | _Bytes):
     """(tag, topic codes, topics, docno codes, docnos, scores) of a well-formed run file, with
     docnos in strcmp order (a larger code is a larger docno); None when the general path must decide."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        return None  # a byte order mark: pandas drops it
-    if not data.endswith(b"\n"):
-        data += b"\n"
-    a = np.frombuffer(data, dtype=np.uint8)
+    b = data if isinstance(data, _Bytes) else _Bytes.of(data)
+    a = b.array
+    if not len(a) or (len(a) >= 3 and a[:3].tobytes() == b"\xef\xbb\xbf"):
+        return None  # empty, or a byte order mark (pandas drops it)
+    if a[-1] != 10:  # a last line without a line end: add one in the padding
+        b = _Bytes(b.buf, b.size + 1)  # every buffer has room for it
+        b.buf[_PAD + b.size - 1] = 10
+        a = b.array
     sep = np.flatnonzero(a <= 32)  # blanks and control bytes
     n = len(sep) // 6
     if n == 0 or len(sep) != 6 * n:
         return None  # not 6 fields a line (or blank lines)
     sep = (sep.astype(np.int32) if len(a) < 2**31 else sep).reshape(n, 6)
-    b = _Bytes(a)
     tag = None
     score = np.empty(n)
     words: dict[int, list[list[np.ndarray]]] = {0: [], 2: []}  # topic, docno: words of each block
@@ -604,14 +660,14 @@ def _fast_run(data: bytes):
         if length.min() == 0:
             return None  # empty fields or leading blanks
         if tag is None:
-            tag = data[start[5, 0]: start[5, 0] + length[5, 0]]
+            tag = b.token(start[5, 0], start[5, 0] + length[5, 0])
             tag_words = [b.field_word(start[5, :1], length[5, :1], k) for k in range(-(-len(tag) // 8))]
         if (length[5] != len(tag)).any() or any((b.field_word(start[5], length[5], k) != w).any()
                                                 for k, w in enumerate(tag_words)):
             return None  # one tag a file: the general path names the line that differs
-        if not _all_integers(data, b, start[3], length[3]):
+        if not _all_integers(b, start[3], length[3]):
             return None
-        val = _exact_decimals(data, b, start[4], length[4])
+        val = _exact_decimals(b, start[4], length[4])
         if val is None:
             return None
         score[i: i + _FAST_BLOCK] = val
@@ -913,7 +969,7 @@ def _relevance_arrays(runs: Iterable[_ParsedRun], qrels: pd.DataFrame, depth: in
     judgments = np.zeros((len(qtopics), max(gmax, 1) + 1), dtype=np.int64)
     np.add.at(judgments, (q_t, q_rel), 1)
     q_d, q_docs = pd.factorize(qrels["docno"].astype(str).to_numpy(dtype=object))
-    dindex = pd.Index(q_docs, dtype=object)
+    dindex = {doc: i for i, doc in enumerate(q_docs.tolist())}  # a dict: no dtype inference per run
     grades = _GradeLookup(q_t, q_d.astype(np.int64), q_rel, len(qtopics), len(q_docs), dtype)
 
     systems: list[str] = []
@@ -938,7 +994,7 @@ def _relevance_arrays(runs: Iterable[_ParsedRun], qrels: pd.DataFrame, depth: in
         length = np.zeros(T, dtype=np.int64)
         length[tmap[tmap >= 0]] = counts[tmap >= 0]
         tg = tmap[p.t_code]
-        d = dindex.get_indexer(p.docnos)[p.d_code]
+        d = np.array([dindex.get(x, -1) for x in p.docnos.tolist()], dtype=np.int64)[p.d_code]
         if (tmap < 0).any() or counts.max() > depth:
             sel = np.flatnonzero((tg >= 0) & (rank < depth))
             tg, rank, d = tg[sel], rank[sel], d[sel]
@@ -1012,17 +1068,28 @@ def _parsed_runs(files: list[Path], precision: str, cache: Path | None, progress
 
     bar = tqdm(total=len(files), desc="reading runs", unit="file", file=sys.stderr, leave=False, disable=not progress)
     threads = min(READ_THREADS, len(files))
+    scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end
+    for _ in range(threads):
+        scratch.put(_Scratch())
+
+    def parse(f: Path) -> _ParsedRun:
+        buf = scratch.get()
+        try:
+            return _parsed_run(f, precision, cache, buf)
+        finally:
+            scratch.put(buf)
+
     try:
         if threads <= 1:
             for f in files:
-                yield _parsed_run(f, precision, cache)
+                yield parse(f)
                 bar.update()
             return
         with ThreadPoolExecutor(threads, thread_name_prefix="irscales-read") as pool:
             pending = []
             try:
                 for f in files:
-                    pending.append(pool.submit(_parsed_run, f, precision, cache))
+                    pending.append(pool.submit(parse, f))
                     if len(pending) > 2 * threads:
                         yield pending.pop(0).result()
                         bar.update()
