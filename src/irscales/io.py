@@ -345,20 +345,27 @@ def _check_precision(score_precision: str) -> None:
                          f"(trec_eval >= 10), got {score_precision!r}")
 
 
-_CACHE_FORMAT = "irscales.parsed-run/1"
+_CACHE_FORMAT = "irscales.parsed-run/2"
+_CACHE_FIELDS = ("format", "system", "topics", "docnos", "t_code", "d_code")
 
 
 def _cache_file(cache: Path, data, precision: str) -> Path:
-    return cache / f"{hashlib.sha256(data).hexdigest()}-{precision}.npz"
+    return cache / f"{hashlib.sha256(data).hexdigest()}-{precision}.parsed"
 
 
 def _load_cached(f: Path, path: str) -> _ParsedRun | None:
+    """A cached parsed run: six .npy arrays one after the other (no zip: faster to write and read);
+    a truncated or foreign file fails to load and the run is parsed again."""
     try:
-        with np.load(f, allow_pickle=False) as z:
-            if str(z["format"]) != _CACHE_FORMAT:
+        with open(f, "rb") as fh:
+            z = {k: np.load(fh, allow_pickle=False) for k in _CACHE_FIELDS}
+            if str(z["format"]) != _CACHE_FORMAT or fh.read(1):
                 return None
-            return _ParsedRun(str(z["system"]), path, z["topics"].astype(object), z["docnos"].astype(object),
-                              z["t_code"], z["d_code"])
+        if len(z["t_code"]) != len(z["d_code"]) or (len(z["t_code"]) and (
+                z["t_code"].max() >= len(z["topics"]) or z["d_code"].max() >= len(z["docnos"]))):
+            return None
+        return _ParsedRun(str(z["system"]), path, z["topics"].astype(object), z["docnos"].astype(object),
+                          z["t_code"], z["d_code"])
     except (OSError, ValueError, KeyError, EOFError):  # absent, partial or foreign: parse again
         return None
 
@@ -367,9 +374,11 @@ def _store_cached(f: Path, p: _ParsedRun) -> None:
     try:
         f.parent.mkdir(parents=True, exist_ok=True)
         # unique per process and thread: two files with the same bytes may be parsed at once
-        tmp = f.with_name(f"{f.stem}.{os.getpid()}-{threading.get_ident()}.tmp.npz")
-        np.savez(tmp, format=_CACHE_FORMAT, system=p.system, topics=p.topics.astype(str),
-                 docnos=p.docnos.astype(str), t_code=p.t_code, d_code=p.d_code)
+        tmp = f.with_name(f"{f.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+        with open(tmp, "wb") as fh:
+            for x in (np.array(_CACHE_FORMAT), np.array(p.system), p.topics.astype(str), p.docnos.astype(str),
+                      p.t_code, p.d_code):
+                np.save(fh, x, allow_pickle=False)
         os.replace(tmp, f)  # atomic: a reader never sees half a file
     except OSError as e:
         warnings.warn(f"cannot write the parsed-run cache {f.parent} ({e}); continuing without it", stacklevel=4)
@@ -662,9 +671,15 @@ def _fast_run(data: bytes | _Bytes):
         if tag is None:
             tag = b.token(start[5, 0], start[5, 0] + length[5, 0])
             tag_words = [b.field_word(start[5, :1], length[5, :1], k) for k in range(-(-len(tag) // 8))]
-        if (length[5] != len(tag)).any() or any((b.field_word(start[5], length[5], k) != w).any()
-                                                for k, w in enumerate(tag_words)):
-            return None  # one tag a file: the general path names the line that differs
+            # a short tag: the 8 bytes before each line end must be '<space><tag>' (right-aligned)
+            short = len(tag) <= 7 and int.from_bytes(b" " + tag, "little") << (8 * (7 - len(tag)))
+            tail = _high_bytes(np.array(len(tag) + 1)) if short else None
+        if short:
+            if (((b.word(start[5] + length[5] - 8) ^ _U(short)) & tail) != 0).any():
+                return None  # one tag a file: the general path names the line that differs
+        elif (length[5] != len(tag)).any() or any((b.field_word(start[5], length[5], k) != w).any()
+                                                  for k, w in enumerate(tag_words)):
+            return None
         if not _all_integers(b, start[3], length[3]):
             return None
         val = _exact_decimals(b, start[4], length[4])
