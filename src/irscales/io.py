@@ -441,7 +441,6 @@ def _parsed_frame(r: pd.DataFrame, i: int, precision: str) -> _ParsedRun:
                        np.asarray(docnos, dtype=object), d.astype(np.int64), r["score"].to_numpy(float), precision)
 
 
-
 # ----------------------------------------------------------- fast path for well-formed run files
 #
 # Most run files are single-space separated with one record per line. For those, the fields are
@@ -456,6 +455,8 @@ _POW10_F = np.array([10.0**k for k in range(23)])  # exact doubles
 _POW10_I = 10 ** np.arange(19, dtype=np.int64)
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtype=np.uint64)
 _PAD = 16  # zero bytes before and after the data: loads of 8 bytes may start before a field
+_U = np.uint64
+_B30, _B7F, _B80 = _U(0x3030303030303030), _U(0x7F7F7F7F7F7F7F7F), _U(0x8080808080808080)
 
 
 class _Bytes:
@@ -548,10 +549,6 @@ def _factorize_words(words: list[np.ndarray], longest: int) -> tuple[np.ndarray,
     return codes.astype(np.int64), rep
 
 
-_U = np.uint64
-_B01, _B30, _B7F, _B80 = _U(0x0101010101010101), _U(0x3030303030303030), _U(0x7F7F7F7F7F7F7F7F), _U(0x8080808080808080)
-
-
 def _high_bytes(k: np.ndarray) -> np.ndarray:
     """Words whose ``k`` highest bytes are 0xFF (k in 0..8)."""
     return ~_LOW_BYTES[8 - k]
@@ -597,7 +594,7 @@ def _exact_decimals(b: _Bytes, start: np.ndarray, length: np.ndarray) -> np.ndar
         simple &= length <= 16
     # bytes that are not digits (point, sign, outside the field) read as '0'
     digits = []
-    for i, (w, m, o) in enumerate(zip(words, inside, other)):
+    for w, m, o in zip(words, inside, other):
         z = ((o | (~m & _B80)) >> _U(7)) * _U(0xFF)
         w = (w & ~z) | (_B30 & z)
         if not two:
@@ -608,12 +605,13 @@ def _exact_decimals(b: _Bytes, start: np.ndarray, length: np.ndarray) -> np.ndar
     if two:
         A = (digits[0] * _U(10**8) + digits[1]).astype(np.int64)
         # the point read as a zero digit at place q (the number of digits after it): remove it
-        q = np.where(dots[1] != 0, 7, 15) - (np.bitwise_count((dots[0] | dots[1]) - _U(1)).astype(np.int64) - 7) // 8
+        point = np.bitwise_count((dots[0] | dots[1]) - _U(1)).astype(np.int64) // 8  # its byte in its word
+        q = np.where(dots[1] != 0, 7, 15) - point
         q[ndot != 1] = 0
         m = np.where(ndot == 1, A // _POW10_I[q + 1] * _POW10_I[q] + A % _POW10_I[q], A)
     else:
         m = digits[0].astype(np.int64)
-        q = np.where(ndot == 1, 7 - (np.bitwise_count(dots[0] - _U(1)).astype(np.int64) - 7) // 8, 0)
+        q = np.where(ndot == 1, 7 - np.bitwise_count(dots[0] - _U(1)).astype(np.int64) // 8, 0)
     val = m / _POW10_F[q]
     val[first == 45] *= -1.0  # '-0' is -0.0, as float('-0')
     for i in np.flatnonzero(~simple).tolist():
@@ -1086,7 +1084,8 @@ def _parsed_runs(files: list[Path], precision: str, cache: Path | None, progress
         progress = len(files) > PROGRESS_FILES and sys.stderr is not None and sys.stderr.isatty()
     from tqdm import tqdm  # plain bar: tqdm.auto warns in kernels without ipywidgets
 
-    bar = tqdm(total=len(files), desc="reading runs", unit="file", file=sys.stderr, leave=False, disable=not progress)
+    bar = tqdm(total=len(files), desc="reading runs", unit="file", file=sys.stderr, leave=False,
+               disable=not progress)
     threads = min(READ_THREADS, len(files))
     scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end
     for _ in range(threads):
