@@ -7,9 +7,10 @@ with its neighbour) and ~15 relevant documents per topic: **random runs, not rea
 start from the same files on disk and end with per-topic values of the same measures (AP, P@10,
 nDCG@1000, RR, R@1000), checked to agree:
 
-- irscales: ``Collection.from_trec(runs, qrels, depth=1000)`` then ``Collection.evaluate``, three
-  ways: without the cache of parsed runs (``cache=False``), first read (parse + write the cache, in
-  a fresh folder) and a later read of the same files (cache hit: read + SHA-256 + load);
+- irscales: ``Collection.from_trec(runs, qrels, depth=1000)`` then ``Collection.evaluate``, four
+  ways: without the cache of parsed runs (``cache=False``) on one thread and on
+  ``io.READ_THREADS`` threads, first read (parse + write the cache, in a fresh folder) and a later
+  read of the same files (cache hit: read + SHA-256 + load);
 - pytrec_eval: its own readers ``pytrec_eval.parse_run`` / ``parse_qrel`` (what its README shows)
   then ``RelevanceEvaluator.evaluate`` per run.
 
@@ -72,12 +73,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.runs = min(args.runs, 20)
 
+    import resource
+
     import pytrec_eval
 
+    from irscales import io
     from irscales.collections import Collection
     from irscales.measures import AP, NDCG, RR, P, R
 
     N = args.depth
+    load0 = os.getloadavg()[0]
     ours = {"map": AP(), "P_10": P(k=10), f"ndcg_cut_{N}": NDCG(discount="log2p1", gains="graded"),
             "recip_rank": RR(), f"recall_{N}": R()}
     rows = []
@@ -87,17 +92,24 @@ def main(argv: list[str] | None = None) -> int:
         nlines = sum(1 for f in files for _ in open(f))
         rows.append((f"generate {args.runs} random runs ({nlines:,} lines; setup)", dt, float("nan")))
 
-        def irscales_all(cache):
-            c = Collection.from_trec(rundir, qrels, depth=N, cache=cache)
+        def irscales_all(cache, threads):
+            io.READ_THREADS, default = threads, io.READ_THREADS
+            try:
+                c = Collection.from_trec(rundir, qrels, depth=N, cache=cache)
+            finally:
+                io.READ_THREADS = default
             return c, {k: c.evaluate(m) for k, m in ours.items()}
 
         cache = Path(tmp) / "parsed-runs"
         timings = {}
-        for label, arg in (("no cache", False), ("first read, writes the cache", cache),
-                           ("cache hit", cache)):
-            (col, vals), t_ir, c_ir = _t(lambda: irscales_all(arg))
+        threads = io.READ_THREADS
+        for label, arg, th in (("no cache, 1 thread", False, 1), (f"no cache, {threads} threads", False, threads),
+                               (f"first read, writes the cache, {threads} threads", cache, threads),
+                               (f"cache hit, {threads} threads", cache, threads)):
+            (col, vals), t_ir, c_ir = _t(lambda: irscales_all(arg, th))
             timings[label] = (t_ir, c_ir)
             rows.append((f"irscales: read + evaluate 5 measures ({label})", t_ir, c_ir))
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10
         size = sum(f.stat().st_size for f in cache.iterdir()) / 2**20
         runs_mb = sum(f.stat().st_size for f in files) / 2**20
 
@@ -124,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"TREC input end to end (random CACM-shaped runs: {args.runs} runs x {args.topics} topics x "
           f"{N} documents); {platform.python_implementation()} {platform.python_version()}, "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}\n")
+          f"{os.cpu_count()} CPUs, load average {load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end\n")
     print("| step | wall s | CPU s |")
     print("|---|---:|---:|")
     for name, sec, cpu in rows:
@@ -132,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nratio pytrec_eval / irscales end to end (values agree to {worst:.1g}):")
     for label, (t_ir, c_ir) in timings.items():
         print(f"- {label}: {t_py / t_ir:.1f}x wall, {c_py / c_ir:.1f}x CPU")
-    print(f"\ncache of parsed runs: {size:.0f} MiB for {runs_mb:.0f} MiB of run files")
+    print(f"\ncache of parsed runs: {size:.0f} MiB for {runs_mb:.0f} MiB of run files; peak resident size "
+          f"after the irscales reads (generation included): {peak:.0f} MiB")
     return 0
 
 

@@ -36,11 +36,16 @@ Errors. Bad input raises :class:`TrecFormatError`, whose message reads ``path:li
 wrong``. Files are parsed with pandas' C reader; only when it reports a problem are the lines
 re-read one by one to name the first bad line, so valid large inputs stay fast.
 
-Speed. :func:`read_trec` (and ``Collection.from_trec``, the CLI) keep each parsed run, already in
-trec_eval's order, in a cache keyed by the SHA-256 of the file's bytes and the score precision
-(:func:`parsed_runs_cache`, under ``IRSCALES_CACHE``; ``cache=False`` turns it off). Reading the
-same files again then costs a read, a hash and a load: ``benchmarks/bench_trec_input.py`` and
-docs/benchmarks.md compare both paths with pytrec_eval end to end.
+Speed. :func:`read_trec` (and ``Collection.from_trec``, the CLI) first try a numpy path on each
+run file's bytes (``_fast_run``: fields located with one scan, read as 8-byte words, scores
+converted exactly as ``float()`` does, ids factorized by their words); anything it does not
+recognise as well formed (tabs, CR, blank lines, exotic numbers, duplicates, ...) goes to the
+general path above, which names the bad line. Files are read by :data:`READ_THREADS` threads with a
+progress bar on stderr. Each parsed run, already in trec_eval's order, is kept in a cache keyed by
+the SHA-256 of the file's bytes and the score precision (:func:`parsed_runs_cache`, under
+``IRSCALES_CACHE``; ``cache=False`` turns it off), so reading the same files again costs a read, a
+hash and a load. ``benchmarks/bench_trec_input.py`` and docs/benchmarks.md compare these paths with
+pytrec_eval end to end.
 """
 
 from __future__ import annotations
@@ -50,8 +55,12 @@ import gzip
 import hashlib
 import io as _io
 import os
+import queue
 import re
+import sys
+import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Literal, Sequence
@@ -112,7 +121,7 @@ def _read_bytes(path: Path) -> bytes:
     except (OSError, EOFError) as e:  # truncated gzip and the like
         raise TrecFormatError(path, None, f"cannot read file: {e}") from None
     try:
-        data.decode("utf-8")
+        data.isascii() or data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise TrecFormatError(path, line, f"not UTF-8 text (byte {data[e.start]:#x})") from None
@@ -288,22 +297,51 @@ def _descending_score_codes(score: np.ndarray, precision: str) -> tuple[np.ndarr
 
 
 def _trec_order(system: str, path: str, topics: np.ndarray, t: np.ndarray, docnos: np.ndarray,
-                d: np.ndarray, score: np.ndarray, precision: str) -> _ParsedRun:
-    drank = _strcmp_ranks(docnos)
-    sorted_docnos = np.empty(len(docnos), dtype=object)
-    sorted_docnos[drank] = docnos
-    d = drank[d]
-    # (topic, score descending), then docno descending inside groups of equal score: two stable
-    # integer sorts, the second on nearly sorted keys (files are usually written in this order)
-    codes, width = _descending_score_codes(score, precision)
-    key = t * width + codes
-    order = np.argsort(key, kind="stable")
-    k = key[order]
-    group = np.cumsum(np.r_[False, k[1:] != k[:-1]]) if len(k) else k
-    nd = max(len(docnos), 1)
-    order = order[np.argsort(group * nd + (nd - 1 - d[order]), kind="stable")]
+                d: np.ndarray, score: np.ndarray, precision: str, docnos_sorted: bool = False) -> _ParsedRun:
+    if docnos_sorted:  # d already ranks the docnos in strcmp order
+        sorted_docnos = np.asarray(docnos, dtype=object)
+    else:
+        drank = _strcmp_ranks(docnos)
+        sorted_docnos = np.empty(len(docnos), dtype=object)
+        sorted_docnos[drank] = docnos
+        d = drank[d]
+    order = _presorted_order(t, d, score, precision)
+    if order is None:
+        # (topic, score descending), then docno descending inside groups of equal score: two stable
+        # integer sorts, the second on nearly sorted keys (files are usually written in this order)
+        codes, width = _descending_score_codes(score, precision)
+        key = t * width + codes
+        order = np.argsort(key, kind="stable")
+        k = key[order]
+        group = np.cumsum(np.r_[False, k[1:] != k[:-1]]) if len(k) else k
+        nd = max(len(docnos), 1)
+        order = order[np.argsort(group * nd + (nd - 1 - d[order]), kind="stable")]
+    if isinstance(order, slice):
+        t_out, d_out = t, d
+    else:
+        t_out, d_out = t[order], d[order]
     return _ParsedRun(system, path, np.asarray(topics, dtype=object), sorted_docnos,
-                      t[order].astype(np.int32), d[order].astype(np.int32))
+                      t_out.astype(np.int32), d_out.astype(np.int32))
+
+
+def _presorted_order(t: np.ndarray, d: np.ndarray, score: np.ndarray, precision: str):
+    """The order for a run already grouped by topic code and sorted by score descending (at the
+    precision) in file order, as most run files are: ``slice(None)`` when equal scores are also in
+    docno descending order, else a sort inside the groups of equal scores only; None when the rows
+    are not in that order (the caller sorts them all)."""
+    if len(t) < 2:
+        return slice(None)
+    s = score.astype(np.float32 if precision == "float32" else np.float64)
+    step = np.diff(t)
+    same = step == 0
+    if (step < 0).any() or (same & (s[1:] > s[:-1])).any():
+        return None
+    tie = same & (s[1:] == s[:-1])  # -0.0 == +0.0, as in the general path
+    if not (tie & (d[1:] > d[:-1])).any():
+        return slice(None)
+    group = np.cumsum(np.r_[0, ~tie])
+    nd = int(d.max()) + 1
+    return np.argsort(group * nd + (nd - 1 - d), kind="stable")
 
 
 def _check_precision(score_precision: str) -> None:
@@ -312,20 +350,27 @@ def _check_precision(score_precision: str) -> None:
                          f"(trec_eval >= 10), got {score_precision!r}")
 
 
-_CACHE_FORMAT = "irscales.parsed-run/1"
+_CACHE_FORMAT = "irscales.parsed-run/2"
+_CACHE_FIELDS = ("format", "system", "topics", "docnos", "t_code", "d_code")
 
 
-def _cache_file(cache: Path, data: bytes, precision: str) -> Path:
-    return cache / f"{hashlib.sha256(data).hexdigest()}-{precision}.npz"
+def _cache_file(cache: Path, data, precision: str) -> Path:
+    return cache / f"{hashlib.sha256(data).hexdigest()}-{precision}.parsed"
 
 
 def _load_cached(f: Path, path: str) -> _ParsedRun | None:
+    """A cached parsed run: six .npy arrays one after the other (no zip: faster to write and read);
+    a truncated or foreign file fails to load and the run is parsed again."""
     try:
-        with np.load(f, allow_pickle=False) as z:
-            if str(z["format"]) != _CACHE_FORMAT:
+        with open(f, "rb") as fh:
+            z = {k: np.load(fh, allow_pickle=False) for k in _CACHE_FIELDS}
+            if str(z["format"]) != _CACHE_FORMAT or fh.read(1):
                 return None
-            return _ParsedRun(str(z["system"]), path, z["topics"].astype(object), z["docnos"].astype(object),
-                              z["t_code"], z["d_code"])
+        if len(z["t_code"]) != len(z["d_code"]) or (len(z["t_code"]) and (
+                z["t_code"].max() >= len(z["topics"]) or z["d_code"].max() >= len(z["docnos"]))):
+            return None
+        return _ParsedRun(str(z["system"]), path, z["topics"].astype(object), z["docnos"].astype(object),
+                          z["t_code"], z["d_code"])
     except (OSError, ValueError, KeyError, EOFError):  # absent, partial or foreign: parse again
         return None
 
@@ -333,9 +378,12 @@ def _load_cached(f: Path, path: str) -> _ParsedRun | None:
 def _store_cached(f: Path, p: _ParsedRun) -> None:
     try:
         f.parent.mkdir(parents=True, exist_ok=True)
-        tmp = f.with_name(f"{f.stem}.{os.getpid()}.tmp.npz")
-        np.savez(tmp, format=_CACHE_FORMAT, system=p.system, topics=p.topics.astype(str),
-                 docnos=p.docnos.astype(str), t_code=p.t_code, d_code=p.d_code)
+        # unique per process and thread: two files with the same bytes may be parsed at once
+        tmp = f.with_name(f"{f.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+        with open(tmp, "wb") as fh:
+            for x in (np.array(_CACHE_FORMAT), np.array(p.system), p.topics.astype(str), p.docnos.astype(str),
+                      p.t_code, p.d_code):
+                np.save(fh, x, allow_pickle=False)
         os.replace(tmp, f)  # atomic: a reader never sees half a file
     except OSError as e:
         warnings.warn(f"cannot write the parsed-run cache {f.parent} ({e}); continuing without it", stacklevel=4)
@@ -363,17 +411,22 @@ def _parse_run_file(path: Path, data: bytes | None = None) -> tuple[pd.DataFrame
                 np.asarray(docnos, dtype=object))
 
 
-def _parsed_run(path: Path, precision: str, cache: Path | None) -> _ParsedRun:
+def _parsed_run(path: Path, precision: str, cache: Path | None, scratch: _Scratch | None = None) -> _ParsedRun:
     """A run file in trec_eval's order, from the cache of parsed runs when the same bytes were
     parsed before (the key is the SHA-256 of the file's content and the precision)."""
-    data = _read_bytes(path)
-    f = _cache_file(cache, data, precision) if cache is not None else None
+    b = _read_padded(path, scratch or _Scratch())
+    f = _cache_file(cache, b.array, precision) if cache is not None else None
     if f is not None:
         hit = _load_cached(f, str(path))
         if hit is not None:
             return hit
-    df, (t, topics, d, docnos) = _parse_run_file(path, data)
-    p = _trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d, df["score"].to_numpy(), precision)
+    fast = _fast_run(b)
+    if fast is not None:
+        tag, t, topics, d, docnos, score = fast
+        p = _trec_order(tag, str(path), topics, t, docnos, d, score, precision, docnos_sorted=True)
+    else:
+        df, (t, topics, d, docnos) = _parse_run_file(path, b.array.tobytes())
+        p = _trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d, df["score"].to_numpy(), precision)
     if f is not None:
         _store_cached(f, p)
     return p
@@ -386,6 +439,296 @@ def _parsed_frame(r: pd.DataFrame, i: int, precision: str) -> _ParsedRun:
     d, docnos = pd.factorize(r["docno"].astype(str).to_numpy(dtype=object))
     return _trec_order(name, path, np.asarray(topics, dtype=object), t.astype(np.int64),
                        np.asarray(docnos, dtype=object), d.astype(np.int64), r["score"].to_numpy(float), precision)
+
+
+# ----------------------------------------------------------- fast path for well-formed run files
+#
+# Most run files are single-space separated with one record per line. For those, the fields are
+# located in the file's bytes with numpy, read as 8-byte words (no Python object per field),
+# numbers are converted exactly and ids factorized through their words. Whatever is unusual (tabs,
+# CR, blank lines, a BOM, exotic numbers, duplicates, mixed tags, ...) makes it return None, and the
+# general path above, which accepts the same inputs, decides and names the first bad line.
+
+# a decimal number as both pandas' C reader and Python's float() read it
+_FLOAT_TOKEN = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_POW10_F = np.array([10.0**k for k in range(23)])  # exact doubles
+_POW10_I = 10 ** np.arange(19, dtype=np.int64)
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtype=np.uint64)
+_PAD = 16  # zero bytes before and after the data: loads of 8 bytes may start before a field
+_U = np.uint64
+_B30, _B7F, _B80 = _U(0x3030303030303030), _U(0x7F7F7F7F7F7F7F7F), _U(0x8080808080808080)
+
+
+class _Bytes:
+    """A file's bytes in a zero-padded buffer (``size`` bytes from offset ``_PAD``), with 8-byte
+    little-endian loads at any offset. The buffer may be a scratch buffer reused from file to file."""
+
+    def __init__(self, buf: np.ndarray, size: int):
+        self.buf, self.size = buf, size
+        buf[:_PAD] = 0
+        buf[_PAD + size: 2 * _PAD + size] = 0
+        # an unaligned uint64 view starting at every byte (stride 1): loads without copies
+        self.u64 = np.ndarray((2 * _PAD + size - 7,), dtype="<u8", buffer=buf, strides=(1,))
+
+    @classmethod
+    def of(cls, data: bytes) -> _Bytes:
+        buf = np.empty(len(data) + 2 * _PAD + 1, dtype=np.uint8)
+        buf[_PAD: _PAD + len(data)] = np.frombuffer(data, dtype=np.uint8)
+        return cls(buf, len(data))
+
+    @property
+    def array(self) -> np.ndarray:
+        return self.buf[_PAD: _PAD + self.size]
+
+    def token(self, start: int, end: int) -> bytes:
+        return self.buf[_PAD + start: _PAD + end].tobytes()
+
+    def word(self, pos: np.ndarray) -> np.ndarray:
+        return self.u64[pos + _PAD]
+
+    def field_word(self, start: np.ndarray, length: np.ndarray, k: int) -> np.ndarray:
+        """Bytes 8k..8k+7 of each field, zero beyond its end."""
+        return self.word(start + 8 * k) & _LOW_BYTES[np.clip(length - 8 * k, 0, 8)]
+
+
+class _Scratch:
+    """A buffer reused from file to file by one reader (no fresh pages to fault in for each file)."""
+
+    def __init__(self):
+        self.buf = np.empty(0, dtype=np.uint8)
+
+    def get(self, size: int) -> np.ndarray:
+        if len(self.buf) < size:
+            self.buf = np.empty(max(size, len(self.buf) * 5 // 4), dtype=np.uint8)
+        return self.buf
+
+
+def _read_padded(path: Path, scratch: _Scratch) -> _Bytes:
+    """The file's bytes like :func:`_read_bytes` (same errors), read straight into ``scratch``."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(2) == b"\x1f\x8b":
+                return _Bytes.of(_read_bytes(path))
+            size = os.fstat(fh.fileno()).st_size
+            fh.seek(0)
+            buf = scratch.get(size + 2 * _PAD + 1)
+            view, got = memoryview(buf)[_PAD: _PAD + size], 0
+            while got < size:
+                k = fh.readinto(view[got:])
+                if not k:
+                    break
+                got += k
+            if got < size or fh.read(1):  # the file changed while read: read it the plain way
+                return _Bytes.of(_read_bytes(path))
+    except IsADirectoryError:
+        raise TrecFormatError(path, None, "is a directory, expected a file") from None
+    except OSError:
+        return _Bytes.of(_read_bytes(path))  # the same errors, worded once
+    b = _Bytes(buf, size)
+    if size and b.array.max() >= 0x80:
+        _read_bytes(path)  # not ASCII: check the UTF-8 (and name the line) the usual way
+    return b
+
+
+def _factorize_words(words: list[np.ndarray], longest: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (in order of first appearance) and a row holding each distinct value of a field given
+    as 8-byte words (zero beyond its end), exactly: no NUL byte occurs in a field, so the zero
+    padding of a shorter field differs from the bytes of a longer one. The codes so far and the next
+    word share one integer key when they fit in 63 bits, else the word is factorized on its own."""
+    codes, uniq = pd.factorize(words[0])
+    for k in range(1, len(words)):
+        bits = 8 * min(longest - 8 * k, 8)
+        if len(uniq).bit_length() + bits <= 63:
+            key = (codes.astype(np.uint64) << _U(bits)) | words[k]
+        else:
+            c, u = pd.factorize(words[k])
+            key = codes.astype(np.int64) * len(u) + c
+        codes, uniq = pd.factorize(key)
+    rep = np.empty(len(uniq), dtype=np.int64)
+    rep[codes] = np.arange(len(codes))  # any row of each value will do
+    return codes.astype(np.int64), rep
+
+
+def _high_bytes(k: np.ndarray) -> np.ndarray:
+    """Words whose ``k`` highest bytes are 0xFF (k in 0..8)."""
+    return ~_LOW_BYTES[8 - k]
+
+
+def _flags_not(x: np.ndarray, byte: int, below: int = 1) -> np.ndarray:
+    """0x80 in each byte of ``x`` whose value minus ``byte`` is not in 0..below-1, else 0 (SWAR,
+    exact: no carry crosses a byte)."""
+    v = x ^ _U(byte * 0x0101010101010101)
+    return (((v & _B7F) + _U((0x80 - below) * 0x0101010101010101)) | v) & _B80
+
+
+def _digits8(w: np.ndarray) -> np.ndarray:
+    """Value of 8 ASCII digits in a little-endian word, the first byte most significant
+    (simdjson's parse_eight_digits_unrolled)."""
+    w = ((w & _U(0x0F0F0F0F0F0F0F0F)) * _U(2561)) >> _U(8)
+    w = ((w & _U(0x00FF00FF00FF00FF)) * _U(6553601)) >> _U(16)
+    return ((w & _U(0x0000FFFF0000FFFF)) * _U(42949672960001)) >> _U(32)
+
+
+def _exact_decimals(b: _Bytes, start: np.ndarray, length: np.ndarray) -> np.ndarray | None:
+    """float() of each field, or None when a field is not a finite decimal number.
+
+    A field of at most 15 digits with an optional sign and point is m / 10^q with m < 2^53 and
+    q <= 15, both exact doubles, so the single IEEE division is the correctly rounded value, which
+    is what float() returns (Clinger's fast path). Other fields (exponents, more digits) go
+    through float() itself. The last 8 (or 16) bytes of each field are read right-aligned as one
+    (or two) words, and checked and converted 8 bytes at a time."""
+    end = start + length
+    two = int(length.max()) > 8
+    words = [b.word(end - 16), b.word(end - 8)] if two else [b.word(end - 8)]
+    inside = [_high_bytes(np.clip(length - 8, 0, 8)), _high_bytes(np.minimum(length, 8))] if two else \
+        [_high_bytes(length)]
+    other = [_flags_not(w, 48, 10) & m for w, m in zip(words, inside)]  # 0x80 on bytes that are not digits
+    dots = [~_flags_not(w, 46) & o for w, o in zip(words, other)]  # 0x80 on points
+    ndot = sum(np.bitwise_count(x) for x in dots)
+    nother = sum(np.bitwise_count(x) for x in other)
+    first = b.buf[start + _PAD]  # the field's first byte
+    sign = (first == 45) | (first == 43)
+    ndig = length - ndot - sign
+    simple = (nother == ndot + sign) & (ndot <= 1) & (ndig >= 1) & (ndig <= 15)
+    if two:
+        simple &= length <= 16
+    # bytes that are not digits (point, sign, outside the field) read as '0'
+    digits = []
+    for w, m, o in zip(words, inside, other):
+        z = ((o | (~m & _B80)) >> _U(7)) * _U(0xFF)
+        w = (w & ~z) | (_B30 & z)
+        if not two:
+            # drop the point: the bytes before it (the integer part) move up one place
+            below = _LOW_BYTES[np.minimum(np.bitwise_count(dots[0] - _U(1)) // 8, 8)]
+            w = np.where(ndot == 1, (w & ~below & ~(below << _U(8))) | ((w & below) << _U(8)) | _U(0x30), w)
+        digits.append(_digits8(w))
+    if two:
+        A = (digits[0] * _U(10**8) + digits[1]).astype(np.int64)
+        # the point read as a zero digit at place q (the number of digits after it): remove it
+        point = np.bitwise_count((dots[0] | dots[1]) - _U(1)).astype(np.int64) // 8  # its byte in its word
+        q = np.where(dots[1] != 0, 7, 15) - point
+        q[ndot != 1] = 0
+        m = np.where(ndot == 1, A // _POW10_I[q + 1] * _POW10_I[q] + A % _POW10_I[q], A)
+    else:
+        m = digits[0].astype(np.int64)
+        q = np.where(ndot == 1, 7 - np.bitwise_count(dots[0] - _U(1)).astype(np.int64) // 8, 0)
+    val = m / _POW10_F[q]
+    val[first == 45] *= -1.0  # '-0' is -0.0, as float('-0')
+    for i in np.flatnonzero(~simple).tolist():
+        tok = b.token(start[i], end[i])
+        if not _FLOAT_TOKEN.fullmatch(tok):
+            return None
+        v = float(tok)
+        if not np.isfinite(v):
+            return None
+        val[i] = v
+    return val
+
+
+def _all_integers(b: _Bytes, start: np.ndarray, length: np.ndarray) -> bool:
+    """Every field is an integer as the general path reads the rank column ('2', '-1', '2.0', '2e0')."""
+    w = b.word(start + length - 8)  # the last 8 bytes, right-aligned
+    simple = (length <= 8) & ((_flags_not(w, 48, 10) & _high_bytes(np.minimum(length, 8))) == 0)
+    for i in np.flatnonzero(~simple).tolist():
+        tok = b.token(start[i], start[i] + length[i])
+        if not _FLOAT_TOKEN.fullmatch(tok) or not _int_token_ok(tok.decode("ascii"), integral_float=True):
+            return False
+    return True
+
+
+_FAST_BLOCK = 8192  # lines handled at a time: the temporaries stay in cache and need no new pages
+
+
+def _fast_run(data: bytes | _Bytes):
+    """(tag, topic codes, topics, docno codes, docnos, scores) of a well-formed run file, with
+    docnos in strcmp order (a larger code is a larger docno); None when the general path must decide."""
+    b = data if isinstance(data, _Bytes) else _Bytes.of(data)
+    a = b.array
+    if not len(a) or (len(a) >= 3 and a[:3].tobytes() == b"\xef\xbb\xbf"):
+        return None  # empty, or a byte order mark (pandas drops it)
+    if a[-1] != 10:  # a last line without a line end: add one in the padding
+        b = _Bytes(b.buf, b.size + 1)  # every buffer has room for it
+        b.buf[_PAD + b.size - 1] = 10
+        a = b.array
+    sep = np.flatnonzero(a <= 32)  # blanks and control bytes
+    n = len(sep) // 6
+    if n == 0 or len(sep) != 6 * n:
+        return None  # not 6 fields a line (or blank lines)
+    sep = (sep.astype(np.int32) if len(a) < 2**31 else sep).reshape(n, 6)
+    tag = None
+    score = np.empty(n)
+    words: dict[int, list[list[np.ndarray]]] = {0: [], 2: []}  # topic, docno: words of each block
+    longest = {0: 0, 2: 0}
+    for i in range(0, n, _FAST_BLOCK):
+        sp = sep[i: i + _FAST_BLOCK].T.astype(np.int64)  # one contiguous row per column
+        kind = a[sp]
+        if (kind[:5] != 32).any() or (kind[5] != 10).any():
+            return None  # tabs, CR, other control bytes, or a line not of 6 fields
+        start = np.empty_like(sp)
+        start[0, 0] = sep[i - 1, 5] + 1 if i else 0
+        np.add(sp[5, :-1], 1, out=start[0, 1:])
+        np.add(sp[:5], 1, out=start[1:])
+        length = np.subtract(sp, start, out=sp)
+        if length.min() == 0:
+            return None  # empty fields or leading blanks
+        if tag is None:
+            tag = b.token(start[5, 0], start[5, 0] + length[5, 0])
+            tag_words = [b.field_word(start[5, :1], length[5, :1], k) for k in range(-(-len(tag) // 8))]
+            # a short tag: the 8 bytes before each line end must be '<space><tag>' (right-aligned)
+            short = len(tag) <= 7 and int.from_bytes(b" " + tag, "little") << (8 * (7 - len(tag)))
+            tail = _high_bytes(np.array(len(tag) + 1)) if short else None
+        if short:
+            if (((b.word(start[5] + length[5] - 8) ^ _U(short)) & tail) != 0).any():
+                return None  # one tag a file: the general path names the line that differs
+        elif (length[5] != len(tag)).any() or any((b.field_word(start[5], length[5], k) != w).any()
+                                                  for k, w in enumerate(tag_words)):
+            return None
+        if not _all_integers(b, start[3], length[3]):
+            return None
+        val = _exact_decimals(b, start[4], length[4])
+        if val is None:
+            return None
+        score[i: i + _FAST_BLOCK] = val
+        for c in (0, 2):
+            top = int(length[c].max())
+            longest[c] = max(longest[c], top)
+            words[c].append([b.field_word(start[c], length[c], k) for k in range(-(-top // 8))])
+    ids = {}
+    for c in (0, 2):
+        cols = [np.concatenate([w[k] if k < len(w) else np.zeros(len(w[0]), dtype=np.uint64) for w in words[c]])
+                for k in range(-(-longest[c] // 8))]
+        if c == 0:  # topics come in runs of equal lines: factorize the first line of each run
+            heads = np.flatnonzero(np.r_[True, np.logical_or.reduce([w[1:] != w[:-1] for w in cols])])
+            code, rep = _factorize_words([w[heads] for w in cols], longest[c])
+            code, rep = np.repeat(code, np.diff(np.r_[heads, n])), heads[rep]
+        else:
+            code, rep = _factorize_words(cols, longest[c])
+        ids[c] = code, np.stack([w[rep] for w in cols], axis=1)  # the words of each distinct value
+    t, topic_words = ids[0]
+    d, doc_words = ids[2]
+    if _has_duplicate(t, d, len(topic_words), len(doc_words)):
+        return None
+    # docnos in byte order, which is strcmp's and, for UTF-8, code point order: the words read
+    # big-endian compare as the bytes do (zero padding sorts first, as the end of a C string)
+    order = np.lexsort(doc_words.byteswap().T[::-1])
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return tag.decode("utf-8"), t, _words_to_str(topic_words), rank[d], _words_to_str(doc_words[order]), score
+
+
+def _words_to_str(words: np.ndarray) -> np.ndarray:
+    """Object array of the strings held as zero-padded 8-byte words, one row each."""
+    raw = np.ascontiguousarray(words).view(f"S{8 * words.shape[1]}").ravel()
+    try:
+        return raw.astype(f"U{8 * words.shape[1]}").astype(object)  # ASCII, converted in C
+    except UnicodeDecodeError:
+        return np.array(b"\n".join(raw.tolist()).decode("utf-8").split("\n"), dtype=object)
+
+
+def _has_duplicate(t: np.ndarray, d: np.ndarray, nt: int, nd: int) -> bool:
+    if nt * nd <= 8 * len(t) + 2**16:
+        return bool(np.bincount(t * nd + d, minlength=nt * nd).max() > 1)
+    return _first_duplicate(t, d, nd) is not None
 
 
 def read_run(path: PathLike) -> pd.DataFrame:
@@ -644,7 +987,7 @@ def _relevance_arrays(runs: Iterable[_ParsedRun], qrels: pd.DataFrame, depth: in
     judgments = np.zeros((len(qtopics), max(gmax, 1) + 1), dtype=np.int64)
     np.add.at(judgments, (q_t, q_rel), 1)
     q_d, q_docs = pd.factorize(qrels["docno"].astype(str).to_numpy(dtype=object))
-    dindex = pd.Index(q_docs, dtype=object)
+    dindex = {doc: i for i, doc in enumerate(q_docs.tolist())}  # a dict: no dtype inference per run
     grades = _GradeLookup(q_t, q_d.astype(np.int64), q_rel, len(qtopics), len(q_docs), dtype)
 
     systems: list[str] = []
@@ -669,10 +1012,12 @@ def _relevance_arrays(runs: Iterable[_ParsedRun], qrels: pd.DataFrame, depth: in
         length = np.zeros(T, dtype=np.int64)
         length[tmap[tmap >= 0]] = counts[tmap >= 0]
         tg = tmap[p.t_code]
-        sel = np.flatnonzero((tg >= 0) & (rank < depth))
-        tg, rank = tg[sel], rank[sel]
+        d = np.array([dindex.get(x, -1) for x in p.docnos.tolist()], dtype=np.int64)[p.d_code]
+        if (tmap < 0).any() or counts.max() > depth:
+            sel = np.flatnonzero((tg >= 0) & (rank < depth))
+            tg, rank, d = tg[sel], rank[sel], d[sel]
         rel_s = np.zeros((T, depth), dtype=dtype)
-        rel_s[tg, rank] = grades(tg, dindex.get_indexer(p.docnos)[p.d_code[sel]])
+        rel_s[tg, rank] = grades(tg, d)
         rels.append(rel_s)
         lens.append(length)
     if not systems:
@@ -727,10 +1072,60 @@ def parsed_runs_cache() -> Path | None:
         return None
 
 
+PROGRESS_FILES = 10
+READ_THREADS = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 4)
+
+
+def _parsed_runs(files: list[Path], precision: str, cache: Path | None, progress: bool | None):
+    """Parsed runs in the order of ``files``, parsed by up to :data:`READ_THREADS` threads (reading,
+    hashing and most numpy work release the GIL) with at most two files a thread in flight, so
+    memory stays bounded; the first bad file, in order, raises."""
+    if progress is None:
+        progress = len(files) > PROGRESS_FILES and sys.stderr is not None and sys.stderr.isatty()
+    from tqdm import tqdm  # plain bar: tqdm.auto warns in kernels without ipywidgets
+
+    bar = tqdm(total=len(files), desc="reading runs", unit="file", file=sys.stderr, leave=False,
+               disable=not progress)
+    threads = min(READ_THREADS, len(files))
+    scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end
+    for _ in range(threads):
+        scratch.put(_Scratch())
+
+    def parse(f: Path) -> _ParsedRun:
+        buf = scratch.get()
+        try:
+            return _parsed_run(f, precision, cache, buf)
+        finally:
+            scratch.put(buf)
+
+    try:
+        if threads <= 1:
+            for f in files:
+                yield parse(f)
+                bar.update()
+            return
+        with ThreadPoolExecutor(threads, thread_name_prefix="irscales-read") as pool:
+            pending = []
+            try:
+                for f in files:
+                    pending.append(pool.submit(parse, f))
+                    if len(pending) > 2 * threads:
+                        yield pending.pop(0).result()
+                        bar.update()
+                while pending:
+                    yield pending.pop(0).result()
+                    bar.update()
+            finally:
+                for fut in pending:  # an error or an interrupt: start nothing more
+                    fut.cancel()
+    finally:
+        bar.close()
+
+
 def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFrame, depth: int, *,
               max_grade: int | None = None, negative: Literal["error", "zero"] = "error",
               score_precision: Literal["float32", "float64"] = "float32",
-              cache: bool | PathLike = True, **policies) -> RelevanceData:
+              cache: bool | PathLike = True, progress: bool | None = None, **policies) -> RelevanceData:
     """Read run files (a directory or a list) and qrels (a file, or a frame from
     :func:`read_qrels` / :func:`qrels_from_ir_datasets`) into :class:`RelevanceData`;
     ``policies`` are those of :func:`relevance_arrays`.
@@ -740,6 +1135,8 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     ``cache``: parsed runs are kept in :func:`parsed_runs_cache` (or the folder given), keyed by
     the SHA-256 of each file's bytes, so reading the same files again skips parsing (about a
     quarter of the size of the run files; delete the folder to reclaim it). ``False`` turns it off.
+    ``progress``: a bar of files read on stderr (default: when stderr is a terminal and there are
+    more than :data:`PROGRESS_FILES` files). Files are parsed by :data:`READ_THREADS` threads.
     """
     _check_precision(score_precision)
     if isinstance(qrels, pd.DataFrame):
@@ -750,7 +1147,7 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     else:
         q = read_qrels(qrels, max_grade=max_grade, negative=negative)
     folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
-    parsed = (_parsed_run(p, score_precision, folder) for p in find_runs(runs))  # one run at a time
+    parsed = _parsed_runs(find_runs(runs), score_precision, folder, progress)
     return _relevance_arrays(parsed, q, depth, max_grade=max_grade, on_missing_topic=policies.pop("on_missing_topic", "error"),
                              on_no_relevant=policies.pop("on_no_relevant", "skip"),
                              on_uneven_topics=policies.pop("on_uneven_topics", "error"), **policies)
