@@ -70,9 +70,9 @@ lab: $(STAMP) ## open JupyterLab on the project kernel
 clean: ## remove caches and executed copies (keeps .venv)
 	rm -rf data/cache figures/executed .pytest_cache
 
-test-browser: $(STAMP) ## install Debian's chromium (root) and run the browser test of the report
+test-browser: $(STAMP) ## install Debian's chromium (root), run the browser test of the report, refresh its screenshot
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
-	$(PY) -m pytest tests/test_report_browser.py -p no:cacheprovider
+	IRSCALES_SCREENSHOT=$(abspath figures/report_first_screen.png) $(PY) -m pytest tests/test_report_browser.py -p no:cacheprovider
 
 data: $(STAMP) ## check Cranfield, CISI, CACM (shipped in data/collections/; or IRSCALES_COLLECTIONS; or download) and build the public Grid of Points cache
 	$(PY) -m irscales.datasets
