@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from . import measures as M
+from .paths import cache_root
 
 FORMATS = ("table", "csv", "tsv")
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs)
@@ -66,16 +67,8 @@ def _one_line(e: BaseException) -> str:
 
 
 def _under_cache(path) -> bool:
-    env = os.environ.get("IRSCALES_CACHE")
-    if env:
-        root = Path(env).expanduser()
-    else:
-        from .paths import repo_root
-
-        rr = repo_root()
-        root = rr / "data" / "cache" if rr else Path.home() / ".cache" / "irscales"
     try:
-        Path(path).resolve().relative_to(root.resolve())
+        Path(path).resolve().relative_to(cache_root().resolve())
         return True
     except (ValueError, OSError):
         return False

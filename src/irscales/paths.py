@@ -49,13 +49,19 @@ def shared_dir(required: bool = False) -> Path | None:
     return p
 
 
-def cache_dir() -> Path:
+def cache_root() -> Path:
+    """Where the cache lives (``IRSCALES_CACHE``, else ``data/cache`` in a checkout, else
+    ``~/.cache/irscales``), without creating it."""
     env = os.environ.get("IRSCALES_CACHE")
     if env:
-        p = Path(env).expanduser()
-    else:
-        root = repo_root()
-        p = root / "data" / "cache" if root else Path.home() / ".cache" / "irscales"
+        return Path(env).expanduser()
+    root = repo_root()
+    return root / "data" / "cache" if root else Path.home() / ".cache" / "irscales"
+
+
+def cache_dir() -> Path:
+    """:func:`cache_root`, created if needed."""
+    p = cache_root()
     p.mkdir(parents=True, exist_ok=True)
     return p
 
