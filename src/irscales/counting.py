@@ -1,0 +1,361 @@
+"""The ranked measure φ by *counting* runs instead of enumerating them (issue 20; FFF21 §8).
+
+FFF21 eq. (2) needs, for a run r, only φ_unq(r) = |{x ∈ M(REL^N) : x ≤ M(r)}|, and §7.1.3's
+``min``/``max``/``mid`` need the number of runs below and up to M(r). Where the structure of a
+measure tells its ties, these numbers can be *counted* without storing the scale, at any N the
+arithmetic allows:
+
+* P (and R, whose scale is P's, see :mod:`irscales.enumeration`): k relevant documents in N ranks;
+  φ_unq = k + 1, runs below = Σ_{j<k} C(N, j), runs up to = Σ_{j≤k} C(N, j). Any N.
+* RR: first relevant document at rank f (none: value 0); φ_unq = N + 2 − f (1 for none), runs
+  below 1/f = 2^{N−f} (the runs with a later first hit and the empty run), 2^{N−f} runs tie. Any N.
+* RBP with rational p = a/b (lowest terms). Its exact key K(r) = Σ_i rel_i a^{i−1} b^{N−i}
+  (= RBP·b^{N−1}/(1 − p)) orders runs exactly as RBP does.
+
+  **No ties, any N.** Suppose runs r ≠ s had K(r) = K(s). Then Σ_{i=1}^{N} d_i a^{i−1} b^{N−i} = 0
+  with d_i = rel_i(r) − rel_i(s) ∈ {−1, 0, 1}. Every term with i < N holds the factor b^{N−i}, so
+  modulo b the sum is d_N a^{N−1} ≡ 0; gcd(a, b) = 1 makes a^{N−1} invertible modulo b, so
+  b | d_N, and b ≥ 2 (p < 1) with |d_N| ≤ 1 gives d_N = 0. Dividing the remaining sum by b leaves
+  Σ_{i=1}^{N−1} d_i a^{i−1} b^{N−1−i} = 0, the same statement for N − 1; by induction every d_i = 0,
+  i.e. r = s. Hence all 2^N values are distinct and φ_unq = φ_min = φ_max = φ_mid = 1 + #{runs
+  below}. (``tests/test_counting.py`` also checks it exhaustively for N ≤ 20.)
+
+  - p ≤ 1/2: rank i outweighs all later ranks, runs are ordered by their run id, φ = run id + 1
+    (the engine's closed form), any N.
+  - p > 1/2: *meet in the middle*. Split the ranks into a top part of h = ⌊N/2⌋ ranks and a bottom
+    part of N − h; K = b^{N−h}·V_h(top) + a^h·V_{N−h}(bottom) with V_L(x) = Σ_{i≤L} x_i a^{i−1}
+    b^{L−i} an exact int64. Both half tables are sorted once (2^{N−h} entries). For a query value,
+    top halves far enough below it count all 2^{N−h} bottoms, those above it none; for each top
+    half in between a binary search in the sorted bottom table counts the bottoms below the
+    threshold. Searches run on float64 images of the exact integers with a proven error band;
+    pairs inside the band are compared exactly with Python integers, so every count is exact.
+    Limits: V_L < 2^62 (int64 keys; L ≤ 26 for p = 0.8) and 2^L ≤ 2^26 table entries (memory:
+    16 bytes each), i.e. N ≤ 52 for RBP_p08.
+
+AP, DCG and nDCG are not counted here (yet): their ranked versions still need the stored scale of
+:func:`irscales.enumeration.scale`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from fractions import Fraction
+
+import numpy as np
+
+from . import measures as M
+
+__all__ = ["counting_depth", "countable", "phi_runs", "ranked_runs", "n_distinct", "CountedScale", "MAX_HALF"]
+
+MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
+_TIES = ("unq", "min", "max", "mid")
+_EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
+
+
+def _numerator(m: M.Measure) -> M.Measure:
+    from .enumeration import _numerator as num  # R → P (same order and ties on one topic)
+    return num(m)
+
+
+def _rbp_half_bound(p: Fraction) -> int:
+    """Largest half length L with V_L = Σ_{i≤L} a^{i−1} b^{L−i} < 2^62 and 2^L ≤ 2^MAX_HALF."""
+    a, b = p.numerator, p.denominator
+    L = 0
+    while L < MAX_HALF and sum(a**i * b ** (L - i) for i in range(L + 1)) < 2**62:
+        L += 1
+    return L
+
+
+def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
+    """The largest run length N at which φ of ``measure`` is counted exactly here (``math.inf``:
+    any N), and why not further. 0 when this module cannot count the measure."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    if c != 1:
+        return 0, "counting covers binary runs only (graded relevance is not counted yet)"
+    num = _numerator(m)
+    if isinstance(num, M.P) and num.k is None and type(num) is M.P:
+        return math.inf, "closed form (binomial counts)"
+    if type(num) is M.RR:
+        return math.inf, "closed form (rank of the first relevant document)"
+    if type(num) is M.RBP:
+        p = M._frac(num.p)
+        if p <= Fraction(1, 2):
+            return math.inf, "closed form (p ≤ 1/2: runs are ordered by their run id)"
+        L = _rbp_half_bound(p)
+        why = (f"meet in the middle needs both half tables of 2^⌈N/2⌉ exact int64 keys; beyond N = {2 * L} "
+               + ("they exceed the memory bound of 2^%d entries" % MAX_HALF if L == MAX_HALF
+                  else f"the keys Σ a^(i−1) b^(L−i) of p = {p} exceed 62 bits"))
+        return 2 * L, why
+    return 0, f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p)"
+
+
+def countable(measure: M.Measure | str, N: int, c: int = 1) -> bool:
+    """Whether φ of ``measure`` at run length N is counted here (no scale built)."""
+    return 1 <= N <= counting_depth(measure, c)[0]
+
+
+# ------------------------------------------------------------------------------- closed forms
+
+
+def _bits(rel: np.ndarray) -> np.ndarray:
+    return (np.asarray(rel) > 0)
+
+
+def _as_ints(x: np.ndarray, big: bool) -> np.ndarray:
+    return x.astype(object) if big else x.astype(np.int64)
+
+
+def _finish(below: np.ndarray, ties_count: np.ndarray, unq: np.ndarray, ties: str) -> np.ndarray:
+    if ties == "unq":
+        return unq
+    if ties == "min":
+        return below + 1
+    if ties == "max":
+        return below + ties_count
+    lo, hi = below + 1, below + ties_count
+    return (lo + hi) / 2 if lo.dtype != object else np.array([Fraction(int(x) + int(y), 2) for x, y in
+                                                               zip(lo, hi)], dtype=object)
+
+
+def _phi_p(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
+    k = bits.sum(axis=1)
+    big = N > 61
+    cum = [0]
+    for j in range(N + 1):
+        cum.append(cum[-1] + math.comb(N, j))
+    cum_a = np.array(cum, dtype=object if big else np.int64)
+    comb_a = np.array([math.comb(N, j) for j in range(N + 1)], dtype=object if big else np.int64)
+    return _finish(cum_a[k], comb_a[k], (k + 1).astype(np.int64), ties)
+
+
+def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
+    any_ = bits.any(axis=1)
+    first = np.where(any_, np.argmax(bits, axis=1) + 1, N + 1)  # N + 1: no relevant document
+    big = N > 61
+    pw = np.array([2 ** (N - f) if f <= N else 0 for f in range(N + 2)], dtype=object if big else np.int64)
+    cnt = np.array([2 ** (N - f) if f <= N else 1 for f in range(N + 2)], dtype=object if big else np.int64)
+    below = pw[first]  # 2^{N−f} runs below 1/f; none below 0
+    return _finish(below, cnt[first], (N + 2 - first).astype(np.int64), ties)
+
+
+def _run_id_big(bits: np.ndarray) -> np.ndarray:
+    N = bits.shape[1]
+    if N <= 62:
+        return bits.astype(np.int64) @ (np.int64(1) << np.arange(N - 1, -1, -1, dtype=np.int64))
+    return np.array([int("".join("1" if x else "0" for x in row), 2) for row in bits], dtype=object)
+
+
+# --------------------------------------------------------------------- RBP, meet in the middle
+
+
+@functools.lru_cache(maxsize=3)
+def _half_table(a: int, b: int, L: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Sorted exact keys V_L(x) = Σ_{i≤L} x_i a^{i−1} b^{L−i} of all 2^L binary runs x of length L,
+    their float64 images (each within 2^-52 relative of the key; non-decreasing), and a bucket index
+    for fast searches: ``start[k]`` = number of floats below k·width, k = 0..2^L."""
+    w = [a**i * b ** (L - 1 - i) for i in range(L)]
+    if sum(w) >= 2**62:
+        raise OverflowError(f"V_{L} for p = {a}/{b} exceeds 62 bits")
+    v = np.zeros(1, np.int64)
+    for wi in w:  # v and v + wi are both sorted: the stable sort (timsort) merges two runs in O(n)
+        v = np.sort(np.concatenate([v, v + np.int64(wi)]), kind="stable")
+    vf = v.astype(np.float64)  # int → float rounding is monotone, so the floats stay sorted
+    width = max(float(vf[-1]), 1.0) / len(vf)
+    start = np.searchsorted(vf, np.arange(len(vf) + 1) * width, "left").astype(np.int32)
+    return v, vf, start, width
+
+
+def _search(vf: np.ndarray, start: np.ndarray, width: float, t: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(vf, t, "left")`` for many thresholds: the bucket index gives a position
+    with only smaller floats before it, then steps forward while vf[pos] < t (~1 step on average)."""
+    n = len(vf)
+    # shrinking the quotient by 1e-12 keeps the edge k·width ≤ t despite rounding (t ≤ 0: k = 0),
+    # so start[k] never passes the answer
+    k = np.clip(t / width * (1 - 1e-12), 0, len(start) - 1).astype(np.int64)
+    pos = start[k].astype(np.int64)
+    act = np.nonzero((pos < n) & (vf[np.minimum(pos, n - 1)] < t))[0]
+    while act.size:
+        pos[act] += 1
+        p = pos[act]
+        act = act[(p < n) & (vf[np.minimum(p, n - 1)] < t[act])]
+    return pos
+
+
+def _half_keys(bits: np.ndarray, a: int, b: int) -> np.ndarray:
+    L = bits.shape[1]
+    w = np.array([a**i * b ** (L - 1 - i) for i in range(L)], dtype=np.int64)
+    return bits.astype(np.int64) @ w
+
+
+def _below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: int | None = None) -> np.ndarray:
+    """Exact number of binary runs with a smaller RBP than each row of ``bits`` (shape (n, N))."""
+    a, b = p.numerator, p.denominator
+    N = bits.shape[1]
+    h = N // 2
+    qx = _half_keys(bits[:, :h], a, b) if h else np.zeros(len(bits), np.int64)
+    qy = _half_keys(bits[:, h:], a, b)
+    pairs, inv = np.unique(np.stack([qx, qy], 1), axis=0, return_inverse=True)
+    if h:
+        _half_table(a, b, h)  # built before forking, so worker processes share the tables
+    _half_table(a, b, N - h)
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    step = 64
+    parts = [pairs[i:i + step] for i in range(0, len(pairs), step)]
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(pairs), desc=f"RBP p={p} N={N} (counting)", leave=False)
+    out = []
+    try:
+        if workers > 1 and N >= 36 and len(parts) > 1:
+            import multiprocessing as mp_
+            from concurrent.futures import ProcessPoolExecutor
+            ctx = mp_.get_context("fork" if "fork" in mp_.get_all_start_methods() else "spawn")
+            with ProcessPoolExecutor(workers, mp_context=ctx) as ex:
+                for part, res in zip(parts, ex.map(_below_pairs, parts, *zip(*[(a, b, N)] * len(parts)))):
+                    out.append(res)
+                    if bar is not None:
+                        bar.update(len(part))
+        else:
+            for part in parts:
+                out.append(_below_pairs(part, a, b, N))
+                if bar is not None:
+                    bar.update(len(part))
+    finally:
+        if bar is not None:
+            bar.close()
+    res = np.concatenate(out) if out else np.empty(0, np.int64)
+    return res[inv.reshape(-1)]
+
+
+def _below_pairs(pairs: np.ndarray, a: int, b: int, N: int) -> np.ndarray:
+    """Runs below each query given by its (top key, bottom key) pair (see :func:`_below_rbp`)."""
+    h = N // 2
+    Lb = N - h
+    xt, vt = _half_table(a, b, h)[:2] if h else (np.zeros(1, np.int64), np.zeros(1))
+    yt, wt, start, width = _half_table(a, b, Lb)
+    B1, A1 = b**Lb, a**h  # K = B1·V_h(top) + A1·V_{N−h}(bottom)
+    rho = float(Fraction(A1, B1))  # bottom → top units, relative error ≤ ε
+    n_bot = 1 << Lb
+    ymax = float(yt[-1])
+    umax = float(xt[-1]) + rho * ymax
+    # Error bounds (ε = 2^-52 per operation, all quantities ≥ 0): a table float is within ε of its
+    # key; u_q = fl(x_q + fl(ρ·y_q)) is within 5ε·umax of the exact x_q + ρy_q; the threshold
+    # t = fl(fl(u_q − x)/ρ) within (7ε·umax + 2ε·umax)/ρ of (u_q − x)/ρ. Bands of 16ε·umax (top) and
+    # 16ε·umax/ρ (bottom) therefore contain every comparison the floats cannot decide.
+    band_top = 16 * _EPS * umax
+    band_bot = 16 * _EPS * umax / rho
+    out = np.empty(len(pairs), np.int64)
+    for i, (x_q, y_q) in enumerate(pairs.tolist()):
+        k_q = B1 * x_q + A1 * y_q
+        u_q = float(x_q) + rho * float(y_q)
+        full = int(np.searchsorted(vt, u_q - rho * ymax - band_top, "left"))
+        stop = int(np.searchsorted(vt, u_q + band_top, "left"))
+        total = full * n_bot
+        if stop > full:
+            t = ((u_q - vt[full:stop]) / rho)[::-1]  # increasing: searches with sorted keys
+            lo = _search(wt, start, width, t - band_bot)
+            total += int(lo.sum())
+            amb = np.nonzero((lo < n_bot) & (wt[np.minimum(lo, n_bot - 1)] < t + band_bot))[0]
+            if len(amb):  # bottoms within the band: decided exactly
+                n = np.searchsorted(wt, t[amb] + band_bot, "left") - lo[amb]
+                top_idx = np.repeat((stop - 1 - amb), n)  # undo the reversal
+                bot_idx = np.arange(int(n.sum())) + np.repeat(lo[amb] - np.concatenate([[0], np.cumsum(n)[:-1]]), n)
+                xs = xt[top_idx].astype(object) * B1 + yt[bot_idx].astype(object) * A1
+                total += int(np.count_nonzero(xs < k_q))
+        out[i] = total
+    return out
+
+
+# --------------------------------------------------------------------------------- interface
+
+
+def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool = False,
+             workers: int | None = None) -> np.ndarray:
+    """Exact ranked measure φ (FFF21 eq. 2 for ``ties="unq"``; §7.1.3's min/max/mid) of binary runs
+    ``rel`` of shape (..., N), counted without a scale; N is the last axis. Equal to
+    :meth:`irscales.enumeration.Scale.phi_runs` wherever both exist (tested).
+
+    int64 results (Python ints in an object array when they can exceed 2^62; ``mid`` gives halves).
+    Raises ``ValueError`` when the measure cannot be counted at this N (see :func:`counting_depth`).
+    """
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    if ties not in _TIES:
+        raise ValueError(f"ties must be one of {_TIES}, got {ties!r}")
+    rel = np.asarray(rel)
+    if rel.ndim == 0 or rel.shape[-1] < 1:
+        raise ValueError(f"phi_runs: runs must have shape (..., N) with N ≥ 1, got {rel.shape}")
+    N = rel.shape[-1]
+    limit, why = counting_depth(m)
+    if N > limit:
+        raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
+                         + f": {why}")
+    shape = rel.shape[:-1]
+    bits = _bits(rel.reshape(-1, N))
+    num = _numerator(m)
+    if isinstance(num, M.P):
+        out = _phi_p(bits, N, ties)
+    elif isinstance(num, M.RR):
+        out = _phi_rr(bits, N, ties)
+    else:
+        p = M._frac(num.p)
+        below = _run_id_big(bits) if p <= Fraction(1, 2) else _below_rbp(bits, p, progress, workers)
+        out = below + 1  # no ties: every tie strategy gives the same rank
+        if ties == "mid":
+            out = out.astype(float) if out.dtype != object else out
+    return out.reshape(shape)
+
+
+def n_distinct(measure: M.Measure | str, N: int) -> int:
+    """|M(REL^N)| for a counted measure: N + 1 for P, R, RR; 2^N for RBP (no ties, module doc)."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    limit, why = counting_depth(m)
+    if not 1 <= N <= limit:
+        raise ValueError(f"{m.key} is not counted at N={N}: {why}")
+    return 2**N if isinstance(_numerator(m), M.RBP) else N + 1
+
+
+class CountedScale:
+    """What :func:`irscales.enumeration.scale` returns for a counted measure beyond the engine's reach:
+    the sizes of the scale and the exact :meth:`phi_runs`, with nothing stored (``method="count"``)."""
+
+    method = "count"
+    mode = "count"
+    directory = None
+
+    def __init__(self, measure: M.Measure, N: int, rb: float | None = None):
+        if not countable(measure, N):
+            raise ValueError(f"{measure.key} is not counted at N={N}: {counting_depth(measure)[1]}")
+        self.measure, self.N, self.c, self.rb = measure, N, 1, rb
+
+    def __repr__(self) -> str:
+        return f"CountedScale({self.measure.key}, N={self.N}, n_distinct={self.n_distinct})"
+
+    @property
+    def n_runs(self) -> int:
+        return 2**self.N
+
+    @property
+    def n_distinct(self) -> int:
+        return n_distinct(self.measure, self.N)
+
+    def phi_runs(self, rel, ties: str = "unq") -> np.ndarray:
+        rel = np.asarray(rel)
+        if rel.ndim == 0 or rel.shape[-1] != self.N:
+            raise ValueError(f"phi_runs: runs must have shape (..., {self.N}), got {rel.shape}")
+        return phi_runs(self.measure, rel, ties)
+
+
+def ranked_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool = False,
+                **scale_kwargs) -> np.ndarray:
+    """φ of runs ``rel`` (..., N): counted when :func:`countable`, else from the engine's scale
+    (``scale_kwargs`` go to :func:`irscales.enumeration.scale`; it may build and cache the scale)."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    N = np.asarray(rel).shape[-1]
+    if countable(m, N):
+        return phi_runs(m, rel, ties, progress=progress)
+    from .enumeration import scale
+    return scale(m, N, progress=progress, **scale_kwargs).phi_runs(rel, ties)
+
