@@ -169,3 +169,31 @@ def test_ranked_runs_picks_the_path():
     sc = E.scale(M.AP(), 8, cache=False)
     assert np.array_equal(C.ranked_runs(M.AP(), rel, cache=False), sc.phi_runs(rel))
     assert np.array_equal(C.ranked_runs("RBP_p08", rel), E.scale(M.RBP(p=0.8), 8, cache=False).phi_runs(rel))
+
+
+def test_undecided_pairs_are_decided_exactly(monkeypatch):
+    """Widen the float error band a billion times: most comparisons are then left to the exact
+    integer path, and φ must not change (it equals the engine's)."""
+    monkeypatch.setattr(C, "_EPS", 2.0**-52 * 1e9)
+    m = M.RBP(p=0.8)
+    rng = np.random.default_rng(7)
+    rel = rng.integers(0, 2, (200, 18))
+    assert np.array_equal(C.phi_runs(m, rel), E.scale(m, 18).phi_runs(rel))
+
+
+def test_two_different_splits_give_the_same_counts():
+    """From N = 46 on the split moves one rank to the bottom table (speed): an independent check of
+    the exact counts, since both splits use different tables, windows and undecided pairs."""
+    N = 46
+    f = M._frac(0.8)
+    a, b = f.numerator, f.denominator
+    rng = np.random.default_rng(46)
+    bits = rng.integers(0, 2, (40, N)).astype(bool)
+    h = C._split(N)
+    assert h == N // 2 - 1
+    counts = []
+    for hh in (h, N // 2):
+        pairs = np.stack([C._half_keys(bits[:, :hh], a, b), C._half_keys(bits[:, hh:], a, b)], 1)
+        counts.append(C._below_pairs(pairs, a, b, N, hh))
+    assert np.array_equal(counts[0], counts[1])
+    assert np.array_equal(C.phi_runs(M.RBP(p=0.8), bits), counts[0] + 1)
