@@ -147,6 +147,7 @@ def test_limits_and_scale_chooses_counting_beyond_the_engine():
     assert C.counting_depth(M.RBP(p=0.8))[0] == 52
     assert C.counting_depth(M.RBP(p=0.9))[0] == 36 and "62 bits" in C.counting_depth(M.RBP(p=0.9))[1]
     assert C.counting_depth(M.RR())[0] == math.inf and C.counting_depth(M.AP())[0] == 0
+    assert C.counting_depth(M.DCG(base=2, gains="graded"))[0] == 0
     assert not C.countable(M.RBP(p=0.8), 53) and C.countable(M.RBP(p=0.8), 52)
     with pytest.raises(ValueError, match="at most N=52"):
         C.phi_runs(M.RBP(p=0.8), np.zeros((1, 53), int))
@@ -197,3 +198,51 @@ def test_two_different_splits_give_the_same_counts():
         counts.append(C._below_pairs(pairs, a, b, N, hh))
     assert np.array_equal(counts[0], counts[1])
     assert np.array_equal(C.phi_runs(M.RBP(p=0.8), bits), counts[0] + 1)
+
+
+DCGS = [M.DCG(base=2), M.NDCG(base=2), M.DCG(base=10), M.NDCG(base=10)]
+
+
+@pytest.mark.parametrize("m", DCGS, ids=lambda m: m.key)
+@pytest.mark.parametrize("N", [1, 2, 3, 5, 10, 11])
+def test_counted_dcg_equals_engine_for_every_run(m, N):
+    rel = _all_runs(N)
+    sc = E.scale(m, N, rb=N if m.needs_rb else None, cache=False)
+    for ties in ("unq", "min", "max", "mid"):
+        assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties)), ties
+    assert C.n_distinct(m, N) == sc.n_distinct  # 3·2^{N−2} for B = 2 (FFF21 §5.1)
+
+
+@pytest.mark.parametrize("name, N", [("DCG_b02", 16), ("DCG_b02", 20), ("nDCG_b02", 22), ("DCG_b10", 20)])
+def test_counted_dcg_equals_engine_on_random_runs(name, N):
+    m = M.parse(name)
+    rng = np.random.default_rng(N)
+    rel = np.concatenate([rng.integers(0, 2, (250, N)), np.zeros((1, N), int), np.ones((1, N), int),
+                          np.eye(N, dtype=int)])
+    sc = E.scale(m, N, rb=5 if m.needs_rb else None)
+    for ties in ("unq", "mid"):
+        assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties))
+
+
+@pytest.mark.parametrize("name", ["DCG_b02", "DCG_b10"])
+def test_counted_dcg_equals_the_stored_n30_scale_when_present(name):
+    m = M.parse(name)
+    if not E.build_cost(m, 30).cached:
+        pytest.skip(f"the {name} scale at N = 30 is not cached here (built by make bench)")
+    rng = np.random.default_rng(31)
+    rel = rng.integers(0, 2, (100, 30))
+    sc = E.scale(m, 30, verify="size")
+    assert np.array_equal(C.phi_runs(m, rel, "min"), sc.phi_runs(rel, "min"))
+    assert np.array_equal(C.phi_runs(m, rel), sc.phi_runs(rel))
+
+
+def test_dcg_limits_come_from_the_first_new_tie():
+    """1/log2 4 = 1/log2 8 + 1/log2 64 (FFF21's JK discount): from N = 64 ranks 4 and 8 + 64 tie, so
+    canonical runs stop counting distinct values; memory stops DCG_b02 earlier, at N = 2 + 2·26."""
+    N, example = C._dcg_tie_scan(2)
+    assert N == 64 and example == "rank 4 weighs as much as rank 8 + rank 64"
+    w = M.dcg_discount(64, 2, "jk")
+    assert abs(w[3] - (w[7] + w[63])) < 1e-15 and Fraction(1, 2) == Fraction(1, 3) + Fraction(1, 6)
+    assert C.counting_depth(M.DCG(base=2))[0] == 54 and C.counting_depth(M.NDCG(base=10))[0] == 62
+    assert C.counting_depth(M.DCG(base=2, discount="log2p1"))[0] == 0
+    assert C.counting_depth(M.DCG(base=2.5))[0] == 0

@@ -181,8 +181,8 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
                  graded_ok: bool = False, counting_ok: bool = True) -> dict:
     """For each measure label, (measure, N, cost) of its scale, or None with a note saying why not.
 
-    ``cost`` is None when φ is counted (:mod:`irscales.counting`: P, R, RR, RBP at depths far beyond
-    the engine's): nothing is built and the engine's depth limit does not apply. Refuses up front
+    ``cost`` is None when φ is counted (:mod:`irscales.counting`: P, R, RR, RBP, DCG, nDCG, also
+    beyond the engine's depths): nothing is built and the engine's depth limit does not apply. Refuses up front
     (one line) a build whose estimated cost is above the thresholds without ``--build-scales``;
     announces the others on stderr. ``require``: a missing ranked version is an error.
     ``graded_ok``: a graded measure over binary runs is what is asked for (the ``scale`` command).
@@ -283,7 +283,8 @@ _out_opt = click.option("--output", "-o", type=click.Path(dir_okay=False), help=
 
 
 def _depth_opt(default: int, ranked: bool = False):
-    extra = " Ranked versions of P, R, RR and RBP are counted (RBP_p08: N <= 52); the others need a scale " \
+    extra = " Ranked versions of P, R, RR, RBP and (n)DCG are counted (RBP_p08: N <= 52, DCG_b02: N <= 54, " \
+            "slow beyond ~40); the others need a scale " \
             "over all 2^N runs: N <= 40, and a build beyond N ~ 23 is refused without --build-scales." \
         if ranked else ""
     return click.option("--depth", default=default, show_default=True, type=click.IntRange(1, None),

@@ -33,7 +33,27 @@ arithmetic allows:
     Limits: V_L < 2^62 (int64 keys; L ≤ 26 for p = 0.8) and 2^L ≤ 2^26 table entries (memory:
     20 bytes each, 1.3 GB), i.e. N ≤ 52 for RBP_p08.
 
-AP, DCG and nDCG are not counted here (yet): their ranked versions still need the stored scale of
+* DCG and nDCG with the JK discount and an integer log base B (DCG_b02, DCG_b10; nDCG's order and
+  ties are DCG's): ranks 1..B all weigh 1, so every run has the value of its *canonical* run, the
+  number c = rel_1 + … + rel_B and the ranks after B; C(B, c) runs share it (FFF21 §5.1's
+  3·2^{N−2} values for B = 2). The values of the canonical runs below a query are counted by meet in
+  the middle over ranks B+1..N, once per c, on float64 sums with an error band; pairs inside the band
+  are decided exactly (equal coefficient vectors over the u_m = ln B / ln m of
+  :mod:`irscales.enumeration` are a tie, otherwise a 60- then 120-digit evaluation, else
+  :class:`irscales.enumeration.TieUndecidable`).
+
+  *What is proven.* Counting canonical runs counts distinct values only if distinct canonical runs
+  never tie. Two kinds of ties are possible: (a) rational ones inside one class m (ranks m, m^2, …
+  weigh u_m, u_m/2, …): the first one is 1/log2 4 = 1/log2 8 + 1/log2 64 for B = 2, found by
+  :func:`_dcg_new_tie_depth` by exhaustive search, so counting stops one rank before it; (b) ties
+  across classes, a Q-linear relation among the 1/ln m: impossible if Schanuel's conjecture holds,
+  not proven. The engine's enumeration found none for N ≤ 30 (every near-tie adjudicated), so counted
+  φ is proven by computation up to N = 30 (and equal to the engine's there, tested) and exact
+  *conditionally on (b)* beyond; every comparison with the query run itself is checked.
+  Cost grows as (B + 1)·2^{(N−B)/2} per run (the top halves within the bottom part's range are
+  most of them): fine to N ≈ 40, memory-bound at 2^26-entry tables.
+
+AP is not counted here (yet): its ranked version still needs the stored scale of
 :func:`irscales.enumeration.scale`.
 """
 
@@ -89,7 +109,16 @@ def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
                + ("they exceed the memory bound of 2^%d entries" % MAX_HALF if L == MAX_HALF
                   else f"the keys Σ a^(i−1) b^(L−i) of p = {p} exceed 62 bits"))
         return 2 * L, why
-    return 0, f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p)"
+    if type(num) is M.DCG and num.discount == "jk" and num.gains == "binary" and float(num.base) == int(num.base) \
+            and int(num.base) >= 2:
+        B = int(num.base)
+        tie = _dcg_new_tie_depth(B)
+        mem = B + 2 * MAX_HALF
+        if tie - 1 <= mem:
+            return tie - 1, (f"from N = {tie} on ranks of one class tie in new ways ({_dcg_new_tie_example(B)}), "
+                             "so canonical runs no longer count distinct values")
+        return mem, f"meet in the middle over ranks {B + 1}..N needs half tables of at most 2^{MAX_HALF} entries"
+    return 0, f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p, DCG/nDCG with the JK discount)"
 
 
 def countable(measure: M.Measure | str, N: int, c: int = 1) -> bool:
@@ -163,9 +192,13 @@ def _half_table(a: int, b: int, L: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     for wi in w:  # v and v + wi are both sorted: the stable sort (timsort) merges two runs in O(n)
         v = np.sort(np.concatenate([v, v + np.int64(wi)]), kind="stable")
     vf = v.astype(np.float64)  # int → float rounding is monotone, so the floats stay sorted
+    return (v, vf) + _bucket_index(vf)
+
+
+def _bucket_index(vf: np.ndarray) -> tuple[np.ndarray, float]:
+    """``start[k]`` = number of sorted floats below k·width, k = 0..len(vf), for :func:`_search`."""
     width = max(float(vf[-1]), 1.0) / len(vf)
-    start = np.searchsorted(vf, np.arange(len(vf) + 1) * width, "left").astype(np.int32)
-    return v, vf, start, width
+    return np.searchsorted(vf, np.arange(len(vf) + 1) * width, "left").astype(np.int32), width
 
 
 def _search(vf: np.ndarray, start: np.ndarray, width: float, t: np.ndarray, band: float):
@@ -285,6 +318,155 @@ def _below_pairs(pairs: np.ndarray, a: int, b: int, N: int, h: int) -> np.ndarra
     return out
 
 
+# ------------------------------------------------------------------ DCG, canonical runs + middle
+
+
+def _dcg_classes(B: int, N: int) -> list[tuple[int, Fraction]]:
+    """For ranks 1..N of the JK discount with base B: (class root m, weight in units of u_m), so that
+    w_i = weight·u_m with u_m = ln B / ln m (the engine's exact identity, :func:`_dcg_layout`)."""
+    from .enumeration import _perfect_root
+
+    r0, kB = _perfect_root(B)
+    out = []
+    for i in range(1, N + 1):
+        if i <= B:  # w_i = 1 = u_{r0}/kB
+            out.append((r0, Fraction(1, kB)))
+        else:
+            m, k = _perfect_root(i)
+            out.append((m, Fraction(1, k)))
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _dcg_tie_scan(B: int, n_max: int = 400) -> tuple[int, str]:
+    """The first N at which two canonical runs (c = Σ_{i≤B} rel_i, ranks after B) have the same
+    rational coefficient vector, i.e. tie for certain, and an example; (n_max + 1, "") if none."""
+    for N in range(B + 1, n_max + 1):
+        cls = _dcg_classes(B, N)
+        m_new = cls[N - 1][0]  # only the class of the new rank can gain a tie
+        ranks = [i + 1 for i in range(B, N) if cls[i][0] == m_new]
+        unit = m_new == cls[0][0]
+        seen: dict = {}
+        for c in range(B + 1 if unit else 1):
+            for mask in range(1 << len(ranks)):
+                sub = [ranks[j] for j in range(len(ranks)) if mask >> j & 1]
+                tot = c * cls[0][1] + sum((cls[r - 1][1] for r in sub), Fraction(0))
+                if tot in seen:
+                    (c0, s0) = seen[tot]
+                    what = lambda c_, s_: " + ".join(  # noqa: E731
+                        ([f"{c_} of ranks 1..{B}"] if c_ else []) + [f"rank {r}" for r in s_]) or "nothing"
+                    return N, f"{what(c0, s0)} weighs as much as {what(c, sub)}"
+                seen[tot] = (c, sub)
+    return n_max + 1, ""
+
+
+def _dcg_new_tie_depth(B: int) -> int:
+    return _dcg_tie_scan(B)[0]
+
+
+def _dcg_new_tie_example(B: int) -> str:
+    return _dcg_tie_scan(B)[1]
+
+
+@functools.lru_cache(maxsize=4)
+def _dcg_table(B: int, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Float DCG sums over ranks first..last (1-based, inclusive) of all 2^L subsets, sorted, with the
+    subset of each (bit j ↔ rank first + j) and the bucket index of :func:`_search`."""
+    w = M.dcg_discount(max(last, 1), B, "jk")[first - 1:last]
+    v = np.zeros(1)
+    for wi in w:  # entry index = subset bits, lowest bit = rank ``first``
+        v = np.concatenate([v, v + wi])
+    order = np.argsort(v, kind="stable")
+    vs = v[order]
+    return (vs, order) + _bucket_index(vs)
+
+
+def _dcg_exact_order(B: int, cls, vec_a: dict, vec_b: dict) -> int:
+    """Sign of value(a) − value(b) for coefficient vectors {class root: Fraction} (0: same vector)."""
+    from decimal import Decimal, localcontext
+
+    from .enumeration import TieUndecidable
+
+    d = {m: vec_a.get(m, 0) - vec_b.get(m, 0) for m in set(vec_a) | set(vec_b)}
+    d = {m: x for m, x in d.items() if x}
+    if not d:
+        return 0
+    for digits in (60, 120):
+        with localcontext() as ctx:
+            ctx.prec = digits + 10
+            lnb = Decimal(B).ln()
+            v = sum((Decimal(x.numerator) / Decimal(x.denominator) * lnb / Decimal(m).ln() for m, x in d.items()),
+                    Decimal(0))
+            if abs(v) > Decimal(10) ** (-(digits - 5)):
+                return 1 if v > 0 else -1
+    raise TieUndecidable(f"DCG base {B}: coefficient vectors {vec_a} and {vec_b} could not be separated")
+
+
+def _dcg_vector(cls, c: int, ranks: list[int]) -> dict:
+    vec: dict = {}
+    if c:
+        vec[cls[0][0]] = c * cls[0][1]
+    for r in ranks:
+        m, w = cls[r - 1]
+        vec[m] = vec.get(m, 0) + w
+    return vec
+
+
+def _phi_dcg(bits: np.ndarray, B: int, ties: str) -> np.ndarray:
+    N = bits.shape[1]
+    U = min(B, N)
+    R = N - U
+    h = R // 2
+    cls = _dcg_classes(B, N)
+    top = _dcg_table(B, U + 1, U + h)
+    bot = _dcg_table(B, U + h + 1, N)
+    t_vs, t_ord = top[0], top[1]
+    b_vs, b_ord, start, width = bot
+    n_bot = len(b_vs)
+    w_rest = M.dcg_discount(N, B, "jk")[U:]
+    vmax = U + float(w_rest.sum())
+    # every float here is a sum of at most N non-negative weights (each within 3ε of its exact
+    # value) plus one subtraction: within (N + 4)ε·vmax of the exact value; the band is 16 times that
+    band = 16 * (N + 4) * _EPS * max(vmax, 1.0)
+    canon = np.concatenate([bits[:, :U].sum(1, keepdims=True), bits[:, U:]], 1).astype(np.int64)
+    rows, inv = np.unique(canon, axis=0, return_inverse=True)
+    below_unq = np.empty(len(rows), dtype=object)
+    below_runs = np.empty(len(rows), dtype=object)
+    tie = np.empty(len(rows), dtype=object)
+    for qi, row in enumerate(rows.tolist()):
+        c_q, rest = row[0], row[1:]
+        q_ranks = [U + 1 + j for j, x in enumerate(rest) if x]
+        vec_q = _dcg_vector(cls, c_q, q_ranks)
+        x_f = c_q + float(np.dot(np.asarray(rest, float), w_rest)) if R else float(c_q)
+        unq, runs = 0, 0
+        for c in range(U + 1):
+            y = x_f - c
+            full = int(np.searchsorted(t_vs, y - b_vs[-1] - band, "left"))
+            stop = int(np.searchsorted(t_vs, y + band, "left"))
+            cnt = full * n_bot
+            if stop > full:
+                t = (y - t_vs[full:stop])[::-1]
+                lo, undecided = _search(b_vs, start, width, t, band)
+                cnt += int(lo.sum())
+                for j in np.nonzero(undecided)[0].tolist():
+                    i_top = stop - 1 - j
+                    hi = int(np.searchsorted(b_vs, t[j] + band, "left"))
+                    tb = int(t_ord[i_top])
+                    r_top = [U + 1 + k for k in range(h) if tb >> k & 1]
+                    for jb in range(int(lo[j]), hi):
+                        bb = int(b_ord[jb])
+                        r_bot = [U + h + 1 + k for k in range(R - h) if bb >> k & 1]
+                        cnt += _dcg_exact_order(B, cls, _dcg_vector(cls, c, r_top + r_bot), vec_q) < 0
+            unq += cnt
+            runs += math.comb(U, c) * cnt
+        below_unq[qi], below_runs[qi], tie[qi] = unq, runs, math.comb(U, c_q)
+    inv = inv.reshape(-1)
+    big = N > 61
+    unq_a = (below_unq[inv] + 1).astype(object if big else np.int64)
+    return _finish(below_runs[inv].astype(object if big else np.int64), tie[inv].astype(object if big else np.int64),
+                   unq_a, ties)
+
+
 # --------------------------------------------------------------------------------- interface
 
 
@@ -315,6 +497,8 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
         out = _phi_p(bits, N, ties)
     elif isinstance(num, M.RR):
         out = _phi_rr(bits, N, ties)
+    elif isinstance(num, M.DCG):
+        out = _phi_dcg(bits, int(num.base), ties)
     else:
         p = M._frac(num.p)
         below = _run_id_big(bits) if p <= Fraction(1, 2) else _below_rbp(bits, p, progress, workers)
@@ -325,12 +509,17 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
 
 
 def n_distinct(measure: M.Measure | str, N: int) -> int:
-    """|M(REL^N)| for a counted measure: N + 1 for P, R, RR; 2^N for RBP (no ties, module doc)."""
+    """|M(REL^N)| for a counted measure: N + 1 for P, R, RR; 2^N for RBP (no ties, module doc);
+    (B + 1)·2^{N−B} for DCG/nDCG with base B (distinct canonical runs, module doc)."""
     m = M.parse(measure) if isinstance(measure, str) else measure
     limit, why = counting_depth(m)
     if not 1 <= N <= limit:
         raise ValueError(f"{m.key} is not counted at N={N}: {why}")
-    return 2**N if isinstance(_numerator(m), M.RBP) else N + 1
+    num = _numerator(m)
+    if isinstance(num, M.DCG):  # canonical runs: (B + 1)·2^{N−B} values (3·2^{N−2} for B = 2)
+        B = min(int(num.base), N)
+        return (B + 1) * 2 ** (N - B)
+    return 2**N if isinstance(num, M.RBP) else N + 1
 
 
 class CountedScale:
