@@ -231,19 +231,20 @@ def _half_keys(bits: np.ndarray, a: int, b: int) -> np.ndarray:
     return bits.astype(np.int64) @ w
 
 
-def _split(N: int) -> int:
+def _split(N: int, n_queries: int = 1 << 20) -> int:
     """Top ranks of the split. A query scans the top halves within the bottom part's range of its
     value, about (2p)^h of them, so one rank less on top is ~1/(2p) faster while the bottom table
-    doubles: used from N = 46 on while the bottom keeps at most 2^MAX_HALF entries."""
+    doubles (its build: ~3 s and 3 GB at peak for 2^26): used from N = 46 on for 1,000 queries or
+    more, while the bottom keeps at most 2^MAX_HALF entries."""
     h = N // 2
-    return h - 1 if N >= 46 and N - h + 1 <= MAX_HALF else h
+    return h - 1 if N >= 46 and n_queries >= 1000 and N - h + 1 <= MAX_HALF else h
 
 
 def _below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: int | None = None) -> np.ndarray:
     """Exact number of binary runs with a smaller RBP than each row of ``bits`` (shape (n, N))."""
     a, b = p.numerator, p.denominator
     N = bits.shape[1]
-    h = _split(N)
+    h = _split(N, len(np.unique(bits, axis=0)))
     qx = _half_keys(bits[:, :h], a, b) if h else np.zeros(len(bits), np.int64)
     qy = _half_keys(bits[:, h:], a, b)
     pairs, inv = np.unique(np.stack([qx, qy], 1), axis=0, return_inverse=True)
@@ -412,7 +413,7 @@ def _dcg_vector(cls, c: int, ranks: list[int]) -> dict:
     return vec
 
 
-def _phi_dcg(bits: np.ndarray, B: int, ties: str) -> np.ndarray:
+def _phi_dcg(bits: np.ndarray, B: int, ties: str, progress: bool = False) -> np.ndarray:
     N = bits.shape[1]
     U = min(B, N)
     R = N - U
@@ -433,7 +434,10 @@ def _phi_dcg(bits: np.ndarray, B: int, ties: str) -> np.ndarray:
     below_unq = np.empty(len(rows), dtype=object)
     below_runs = np.empty(len(rows), dtype=object)
     tie = np.empty(len(rows), dtype=object)
-    for qi, row in enumerate(rows.tolist()):
+    from tqdm import tqdm
+
+    for qi, row in enumerate(tqdm(rows.tolist(), desc=f"DCG base {B} N={N} (counting)", leave=False,
+                                  disable=not progress)):
         c_q, rest = row[0], row[1:]
         q_ranks = [U + 1 + j for j, x in enumerate(rest) if x]
         vec_q = _dcg_vector(cls, c_q, q_ranks)
@@ -498,7 +502,7 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     elif isinstance(num, M.RR):
         out = _phi_rr(bits, N, ties)
     elif isinstance(num, M.DCG):
-        out = _phi_dcg(bits, int(num.base), ties)
+        out = _phi_dcg(bits, int(num.base), ties, progress)
     else:
         p = M._frac(num.p)
         below = _run_id_big(bits) if p <= Fraction(1, 2) else _below_rbp(bits, p, progress, workers)
