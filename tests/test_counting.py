@@ -246,3 +246,35 @@ def test_dcg_limits_come_from_the_first_new_tie():
     assert C.counting_depth(M.DCG(base=2))[0] == 54 and C.counting_depth(M.NDCG(base=10))[0] == 62
     assert C.counting_depth(M.DCG(base=2, discount="log2p1"))[0] == 0
     assert C.counting_depth(M.DCG(base=2.5))[0] == 0
+
+
+@pytest.fixture(scope="module")
+def t08():
+    from irscales import paths
+    from irscales.collections import Collection
+
+    try:
+        d = paths.shared_dir() / "trec" / "T08"
+    except Exception:  # no shared folder at all
+        d = None
+    if d is None or not (d / "runs").is_dir() or not (d / "qrels.trec8.adhoc.gz").exists():
+        pytest.skip("real TREC-8 runs not found under <IRSCALES_SHARED>/trec/T08 (not redistributable)")
+    return Collection.from_trec(d / "runs", d / "qrels.trec8.adhoc.gz", depth=30)
+
+
+COUNTED = ["P", "R", "RR", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10", "nDCG_b02", "nDCG_b10"]
+
+
+@pytest.mark.parametrize("N", [5, 10, 20, 30])
+def test_counted_phi_equals_engine_on_every_t08_run(t08, N):
+    """All 129 × 50 real TREC-8 runs (FFF21's T08): counted φ = the engine's φ, unq and min. At N = 30
+    (time) the two float-mode kernels, RBP_p08 and DCG_b02, unq only, where the engine's scale is
+    already cached (8–9 GB each)."""
+    rel = t08.binary(N)
+    for name in (COUNTED if N < 30 else ["RBP_p08", "DCG_b02"]):
+        m = M.parse(name)
+        if N == 30 and not E.build_cost(m, N).cached:
+            continue
+        sc = E.scale(m, N, rb=N if m.needs_rb else None, verify="size")
+        for ties in (("unq", "min") if N < 30 else ("unq",)):
+            assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties)), (name, ties)
