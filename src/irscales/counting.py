@@ -25,13 +25,13 @@ arithmetic allows:
   - p > 1/2: *meet in the middle*. Split the ranks into a top part of h = ⌊N/2⌋ ranks and a bottom
     part of N − h (one rank less on top from N = 46 on, see :func:`_split`);
     K = b^{N−h}·V_h(top) + a^h·V_{N−h}(bottom) with V_L(x) = Σ_{i≤L} x_i a^{i−1}
-    b^{L−i} an exact int64. Both half tables are sorted once (2^{N−h} entries). For a query value,
+    b^{L−i} an exact int64. The half tables (2^h and 2^{N−h} keys) are sorted once. For a query value,
     top halves far enough below it count all 2^{N−h} bottoms, those above it none; for each top
     half in between a search in the sorted bottom table (bucket index + steps) counts the bottoms below the
     threshold. Searches run on float64 images of the exact integers with a proven error band;
     pairs inside the band are compared exactly with Python integers, so every count is exact.
     Limits: V_L < 2^62 (int64 keys; L ≤ 26 for p = 0.8) and 2^L ≤ 2^26 table entries (memory:
-    20 bytes each, 1.3 GB), i.e. N ≤ 52 for RBP_p08.
+    20 bytes each; 1.6 GB at N = 50, 3 GB while building), i.e. N ≤ 52 for RBP_p08.
 
 * DCG and nDCG with the JK discount and an integer log base B (DCG_b02, DCG_b10; nDCG's order and
   ties are DCG's): ranks 1..B all weigh 1, so every run has the value of its *canonical* run, the
@@ -426,8 +426,9 @@ def _phi_dcg(bits: np.ndarray, B: int, ties: str, progress: bool = False) -> np.
     n_bot = len(b_vs)
     w_rest = M.dcg_discount(N, B, "jk")[U:]
     vmax = U + float(w_rest.sum())
-    # every float here is a sum of at most N non-negative weights (each within 3ε of its exact
-    # value) plus one subtraction: within (N + 4)ε·vmax of the exact value; the band is 16 times that
+    # every float here is a sum of at most N non-negative weights (each within 4ε relative of its
+    # exact value: a log, two divisions) plus one subtraction: within (N + 4)ε·vmax of the exact
+    # value, a pair's sum within 2(N + 4)ε·vmax; the band is 16(N + 4)ε·vmax
     band = 16 * (N + 4) * _EPS * max(vmax, 1.0)
     canon = np.concatenate([bits[:, :U].sum(1, keepdims=True), bits[:, U:]], 1).astype(np.int64)
     rows, inv = np.unique(canon, axis=0, return_inverse=True)
