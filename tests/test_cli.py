@@ -179,7 +179,7 @@ def test_expensive_scale_build_is_announced_and_needs_a_flag(small, tmp_path, mo
     run_, q = small
     r = run(["scores", run_, "--qrels", q, "--ranked", "--depth", "30"])
     err = one_line_error(r, "--build-scales", "1,073,741,824 runs", "GB", str(tmp_path / "cache" / "scales"))
-    assert "AP at N=30" in err and "nDCG_b02 at N=30" in err
+    assert "AP at N=30" in err and "nDCG_b02" not in err  # nDCG_b02 is counted (irscales.counting)
     assert not any((tmp_path / "cache").rglob("*.npy"))
     # a cheap build goes ahead, says what it builds on stderr (not a terminal here), with a progress bar
     r = run(["scale", "--measure", "DCG_b02", "--depth", "8"])
@@ -237,8 +237,7 @@ def test_graded_measures_get_no_ranked_column_from_binary_runs(trec):
 
 
 @pytest.mark.parametrize("measure, depth, reason", [
-    ("AP", 41, "SP·lcm(1..N)"), ("AP", 64, "SP·lcm(1..N)"), ("RR", 62, "2^⌈N/2⌉ half runs"),
-    ("RR", 64, "2^⌈N/2⌉ half runs"), ("DCG_b02", 50, "at most N=40"),
+    ("AP", 41, "SP·lcm(1..N)"), ("AP", 64, "SP·lcm(1..N)"), ("DCG_b02", 60, "at most N=40"),
 ])
 def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth, reason):
     """--depth 41–64 used to fail deep inside (AP: overflow; RR at 62: a 496 GiB allocation; RR at
@@ -249,6 +248,33 @@ def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth,
     one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", depth, "--measure", measure]), reason)
     r = run(["scores", rundir, "--qrels", qrels, "--depth", depth, "--measures", measure, "--ranked"])
     assert r.exit_code == 0 and reason in r.stderr
+
+
+def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path, monkeypatch):
+    """Issue 20: RBP_p08 at depth 50 and RR at depth 64 were refused (scales stop at N = 40); their φ
+    is now counted (irscales.counting), equal to counting.phi_runs, and nothing is written to the cache.
+    The scale command still describes stored scales only, and says why not."""
+    from irscales import counting
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("IRSCALES_CACHE", str(cache))
+    d, rundir, qrels, col = trec
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "50", "--measures", "RBP_p08,RR", "--ranked",
+             "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    got = f[(f.measure == "RBP_p08") & (f.topic != "all")].pivot(index="system", columns="topic", values="ranked")
+    rel = np.pad(col.binary(30), [(0, 0), (0, 0), (0, 20)])  # runs hold ≤ 30 documents: padded
+    want = counting.phi_runs(M.RBP(p=0.8), rel).astype(float)
+    assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), want)
+    assert ((want >= 1) & (want <= 2**50)).all() and len(np.unique(want)) > 1
+    rr = f[(f.measure == "RR") & (f.topic != "all")]
+    assert np.allclose(rr["ranked"], np.where(rr["value"] > 0, 52 - 1 / rr["value"].where(rr["value"] > 0, 1), 1))
+    assert not cache.exists() or not any(cache.rglob("*.npy"))
+    r = run(["compare", a, b, "--qrels", qrels, "--depth", "64", "--measure", "RR"])
+    assert r.exit_code == 0, r.output
+    one_line_error(run(["scale", "--measure", "RR", "--depth", "64"]), "2^⌈N/2⌉ half runs", "N=64")
 
 
 def test_ordinary_values_at_any_depth_match_trec_eval(tmp_path):

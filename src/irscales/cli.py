@@ -171,13 +171,16 @@ def _scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
 
 
 def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, build: bool, require: bool,
-                 graded_ok: bool = False) -> dict:
+                 graded_ok: bool = False, counting_ok: bool = True) -> dict:
     """For each measure label, (measure, N, cost) of its scale, or None with a note saying why not.
 
-    Refuses up front (one line) a build whose estimated cost is above the thresholds without
-    ``--build-scales``; announces the others on stderr. ``require``: a missing ranked version is an error.
+    ``cost`` is None when φ is counted (:mod:`irscales.counting`: P, R, RR, RBP, DCG, nDCG, also
+    beyond the engine's depths): nothing is built and the engine's depth limit does not apply. Refuses up front
+    (one line) a build whose estimated cost is above the thresholds without ``--build-scales``;
+    announces the others on stderr. ``require``: a missing ranked version is an error.
     ``graded_ok``: a graded measure over binary runs is what is asked for (the ``scale`` command).
     """
+    from .counting import countable
     from .enumeration import build_cost
 
     plan, expensive = {}, []
@@ -188,6 +191,9 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
             plan[label] = None
         else:
             target, n = _scale_target(m, depth)
+            if counting_ok and countable(target, n):
+                plan[label] = (target, n, None)
+                continue
             try:
                 cost = build_cost(target, n, cache=cache)
             except (ValueError, NotImplementedError) as e:
@@ -222,9 +228,12 @@ def _free_space(directory: Path | None) -> str:
 
 
 def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool) -> np.ndarray:
+    from .counting import phi_runs
     from .enumeration import scale
 
     target, n, cost = plan_entry
+    if cost is None:  # counted, no scale (irscales.counting)
+        return np.asarray(phi_runs(target, rel_binary[..., :n], progress=progress and n >= 36), dtype=float)
     if cost.runs:
         _note(f"building the scale of {cost}")
     sc = scale(target, n, cache=cache, progress=progress and bool(cost.runs))
@@ -267,8 +276,10 @@ _out_opt = click.option("--output", "-o", type=click.Path(dir_okay=False), help=
 
 
 def _depth_opt(default: int, ranked: bool = False):
-    extra = " Ranked versions need a scale over all 2^N runs: N <= 40, and a build beyond N ~ 23 is refused " \
-            "without --build-scales." if ranked else ""
+    extra = " Ranked versions of P, R, RR, RBP and (n)DCG are counted (RBP_p08: N <= 52, DCG_b02: N <= 54, " \
+            "slow beyond ~40); the others need a scale " \
+            "over all 2^N runs: N <= 40, and a build beyond N ~ 23 is refused without --build-scales." \
+        if ranked else ""
     return click.option("--depth", default=default, show_default=True, type=click.IntRange(1, None),
                         help="run length N: runs are cut at N, shorter runs padded (FFF21 §5.1)." + extra)
 
@@ -422,7 +433,7 @@ def scale(measure_name, depth, build_scales, cache, progress):
     from .enumeration import scale as make_scale
 
     m = M.parse(measure_name)
-    plan = _ranked_plan([(m.key, m)], depth, cache, build_scales, require=True, graded_ok=True)
+    plan = _ranked_plan([(m.key, m)], depth, cache, build_scales, require=True, graded_ok=True, counting_ok=False)
     target, n, cost = plan[m.key]
     if cost.runs:
         _note(f"building the scale of {cost}")

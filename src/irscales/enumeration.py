@@ -103,6 +103,8 @@ from .paths import cache_dir
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .counting import CountedScale
+
 __all__ = [
     "Scale", "scale", "TieUndecidable", "CacheError", "run_ids", "runs_from_ids", "brute_force_scale",
     "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values", "prune_cache",
@@ -1030,13 +1032,15 @@ def _closed_form(measure: M.Measure, N: int) -> tuple[list, str] | None:
 def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = None, ideal=None,
           method: str = "auto", cache: bool | str | Path = True, memory_mb: int = 1024,
           workers: int | None = None, client=None, progress: bool | None = None,
-          verify: str = "full") -> Scale:
+          verify: str = "full") -> Scale | CountedScale:
     """The scale of ``measure`` over all (c+1)^N runs of length N (FFF21 §5).
 
     measure   a :class:`irscales.measures.Measure` or its name (``"RBP_p08"``)
     N, c      run length, highest grade (c = 1: binary runs)
     rb        recall base for R, AP, nDCG (only rescales ``values``; φ does not depend on it)
-    method    ``"auto"`` (closed form when one exists, else engine), ``"engine"``, ``"closed"``
+    method    ``"auto"`` (closed form when one exists, else engine; beyond the engine's depth a
+              :class:`irscales.counting.CountedScale` where φ can be counted), ``"engine"``,
+              ``"closed"``, ``"count"`` (always the counted scale: sizes and ``phi_runs`` only)
     cache     True (under :func:`irscales.paths.cache_dir`), a directory, or False (in memory)
     memory_mb peak memory budget of the chunk tasks (all workers together)
     workers   local processes (default: 2 when more than one chunk); ignored with ``client``
@@ -1050,9 +1054,15 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
         raise TypeError(f"scale: measure must be a Measure or a measure name, got {type(measure).__name__}")
     if not isinstance(N, (int, np.integer)) or N < 1:
         raise ValueError(f"scale: N must be a positive integer, got {N!r}")
-    if method not in ("auto", "engine", "closed"):
-        raise ValueError(f"scale: method must be 'auto', 'engine' or 'closed', got {method!r}")
+    if method not in ("auto", "engine", "closed", "count"):
+        raise ValueError(f"scale: method must be 'auto', 'engine', 'closed' or 'count', got {method!r}")
     limit, why = max_enumerable_depth(measure, c)
+    if method == "count" or (method == "auto" and N > limit):  # issue 20: φ counted, nothing stored
+        from .counting import CountedScale, countable, counting_depth
+        if countable(measure, N, c):
+            return CountedScale(measure, N, rb=rb)
+        if method == "count":
+            raise ValueError(f"scale: {measure.key} is not counted at N={N}: {counting_depth(measure, c)[1]}")
     if N > limit:
         if limit == 0:
             raise NotImplementedError(why)

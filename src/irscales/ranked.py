@@ -7,7 +7,8 @@ the 11 measures of FFF21 §6 per (topic, system) and their ranked versions
 
 or the mid-rank of the run among all 2^N runs (``mid``, §7.1.3), read off the exact scale of the
 enumeration engine (:meth:`irscales.enumeration.Scale.phi_runs`: from the run itself, never from a
-float value). Runs are binarised leniently (grade > 0, FFF21 §6) and runs shorter than N are padded
+float value), or counted without a scale where :mod:`irscales.counting` applies (P, R, RR, RBP,
+DCG, nDCG: the same φ, run by run). Runs are binarised leniently (grade > 0, FFF21 §6) and runs shorter than N are padded
 with not relevant documents (§5.1). The recall-base dependent measures R, AP, nDCG are ranked on the
 scale of their numerator (P, SP, DCG), one scale per run length for every topic, which is FFF21's
 "surrogate" of §5.2.2; so R_R = P_R, nDCG_R = DCG_R, and also RBP_p03_R = RBP_p05_R (same order of
@@ -61,6 +62,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from . import counting
 from . import enumeration as E
 from . import measures as M
 from . import significance as SG
@@ -403,8 +405,12 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
             float_names.add(name)
             continue
         if sname not in phis:
-            sc = E.scale(M.parse(sname), N, **scale_kwargs)
-            phis[sname] = {t: sc.phi_runs(rel, ties=t).T for t in set(ties) | {"unq"}}
+            ms = M.parse(sname)
+            if counting.countable(ms, N):  # counted, no scale built; equal φ (tests/test_counting.py)
+                phis[sname] = {t: counting.phi_runs(ms, rel, t).T for t in set(ties) | {"unq"}}
+            else:
+                sc = E.scale(ms, N, **scale_kwargs)
+                phis[sname] = {t: sc.phi_runs(rel, ties=t).T for t in set(ties) | {"unq"}}
         for t in ties:
             r = phis[sname][t]
             ranked[t][name] = r.astype(np.int64) if t == "unq" else r.astype(float)

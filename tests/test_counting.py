@@ -1,0 +1,280 @@
+"""φ by counting (irscales.counting): equal to the enumeration engine's φ run by run, exact beyond it."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from irscales import counting as C
+from irscales import enumeration as E
+from irscales import measures as M
+
+
+def _all_runs(N: int) -> np.ndarray:
+    return E.runs_from_ids(np.arange(2**N), N)
+
+
+@pytest.mark.parametrize("p", [0.8, 0.3, 0.6, 0.75, 0.9, 0.95])
+def test_rbp_has_no_ties_exhaustively(p):
+    """The docstring's proof, checked: all 2^N exact keys K = Σ rel_i a^{i−1} b^{N−i} are distinct
+    for every N ≤ 20. Keys are built by appending a rank, K_N(r, x) = b·K_{N−1}(r) + x·a^{N−1},
+    independently of the module's tables (Python integers once they leave int64)."""
+    f = M._frac(p)
+    a, b = f.numerator, f.denominator
+    keys = np.zeros(1, np.int64)
+    for N in range(1, 21):
+        if keys.dtype != object and sum(a**i * b ** (N - 1 - i) for i in range(N)) >= 2**62:
+            keys = keys.astype(object)
+        keys = np.concatenate([b * keys, b * keys + a ** (N - 1)])
+        n = len(np.unique(keys)) if keys.dtype != object else len(set(keys.tolist()))
+        assert n == 2**N, (p, N)
+
+
+def test_key_order_is_rbp_order():
+    """K/(b^{N−1}/(1 − p)) is RBP itself, so sorting by K sorts by RBP (exact Fractions, N = 9)."""
+    rel = _all_runs(9)
+    f = M._frac(0.8)
+    exact = M.RBP(p=0.8).exact(rel)
+    K = C._half_keys(rel.astype(bool), f.numerator, f.denominator)
+    assert all(Fraction(int(k)) * (1 - f) / f.denominator**8 == v for k, v in zip(K, exact))
+
+
+MEASURES = [M.RBP(p=0.8), M.RBP(p=0.6), M.RBP(p=0.9), M.RBP(p=0.3), M.RBP(p=0.5), M.P(), M.R(), M.RR()]
+
+
+@pytest.mark.parametrize("m", MEASURES, ids=lambda m: m.key)
+@pytest.mark.parametrize("N", [1, 2, 3, 6, 9, 12])
+def test_counted_phi_equals_engine_for_every_run(m, N):
+    rel = _all_runs(N)
+    sc = E.scale(m, N, rb=N if m.needs_rb else None, method="engine", cache=False)
+    for ties in ("unq", "min", "max", "mid"):
+        assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties)), ties
+
+
+def test_counted_phi_equals_engine_rbp_p08_all_runs_n14_and_sampled_n16():
+    m = M.RBP(p=0.8)
+    rel = _all_runs(14)
+    assert np.array_equal(C.phi_runs(m, rel), E.scale(m, 14).phi_runs(rel))
+    rng = np.random.default_rng(16)
+    rel = rng.integers(0, 2, (3000, 16))
+    assert np.array_equal(C.phi_runs(m, rel), E.scale(m, 16).phi_runs(rel))
+
+
+@pytest.mark.parametrize("N", [20, 21, 22])
+def test_counted_phi_equals_engine_on_random_runs_n20_22(N):
+    m = M.RBP(p=0.8)
+    rng = np.random.default_rng(N)
+    rel = np.concatenate([rng.integers(0, 2, (600, N)), np.zeros((1, N), int), np.ones((1, N), int),
+                          np.eye(N, dtype=int)])  # extremes and one relevant document at each rank
+    rel = rel.reshape(1, -1, N)  # any leading shape
+    got = C.phi_runs(m, rel)
+    assert got.shape == rel.shape[:-1]
+    assert np.array_equal(got, E.scale(m, N).phi_runs(rel))
+
+
+def test_counted_phi_equals_the_stored_n30_scale_when_present():
+    """At N = 30 the engine separates RBP_p08 values in float mode with exact adjudication; counting
+    uses exact int64 halves. They agree run by run (only where the 8 GB scale is already cached)."""
+    m = M.RBP(p=0.8)
+    if not E.build_cost(m, 30).cached:
+        pytest.skip("the RBP_p08 scale at N = 30 is not cached here (8 GB; built by make bench)")
+    rng = np.random.default_rng(30)
+    rel = rng.integers(0, 2, (300, 30))
+    assert np.array_equal(C.phi_runs(m, rel), E.scale(m, 30, verify="size").phi_runs(rel))
+
+
+def _exact_rbp(bits, p):
+    f = M._frac(p)
+    return sum((f**i for i, x in enumerate(bits) if x), Fraction(0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([23, 31, 40, 44]), st.data())
+def test_counted_rbp_is_monotone_in_the_exact_value(N, data):
+    """φ orders runs as their exact RBP does, takes values in 1..2^N, and as there are no ties,
+    φ_unq = φ_min = φ_max (hypothesis: pairs of runs far beyond the engine's N ≤ 22 range here)."""
+    runs = np.array(data.draw(st.lists(st.lists(st.integers(0, 1), min_size=N, max_size=N), min_size=2,
+                                       max_size=4)))
+    phi = C.phi_runs(M.RBP(p=0.8), runs)
+    assert np.array_equal(phi, C.phi_runs(M.RBP(p=0.8), runs, "min"))
+    assert np.array_equal(phi, C.phi_runs(M.RBP(p=0.8), runs, "max"))
+    assert ((phi >= 1) & (phi <= 2**N)).all()
+    vals = [_exact_rbp(r, 0.8) for r in runs]
+    for i in range(len(runs)):
+        for j in range(len(runs)):
+            assert (phi[i] < phi[j]) == (vals[i] < vals[j])
+            assert (phi[i] == phi[j]) == (vals[i] == vals[j])
+
+
+def test_extremes_and_neighbours_at_n50():
+    """The empty run is 1, the all-relevant run 2^N; moving a relevant document one rank down
+    lowers φ; a run and its copy agree."""
+    N = 44
+    zero, one = np.zeros(N, int), np.ones(N, int)
+    r = np.zeros(N, int)
+    r[[0, 5, 20]] = 1
+    s = r.copy()
+    s[20], s[21] = 0, 1
+    phi = C.phi_runs(M.RBP(p=0.8), np.stack([zero, one, r, s, r]))
+    assert phi[0] == 1 and phi[1] == 2**N and phi[3] < phi[2] and phi[2] == phi[4]
+
+
+def test_closed_forms_at_any_depth():
+    N = 100
+    rel = np.zeros((3, N), int)
+    rel[1, [3, 50]] = 1
+    rel[2] = 1
+    # P: k relevant of N, φ_unq = k + 1, runs below = Σ_{j<k} C(N, j)
+    assert C.phi_runs(M.P(), rel).tolist() == [1, 3, N + 1]
+    assert C.phi_runs(M.P(), rel, "min")[1] == 1 + 1 + N
+    assert C.phi_runs(M.R(), rel, "max")[2] == 2**N
+    # RR: first hit at rank 4 → value 1/4; runs below: 2^{N−4}; tied: 2^{N−4}
+    assert C.phi_runs(M.RR(), rel).tolist() == [1, N + 2 - 4, N + 1]
+    assert C.phi_runs(M.RR(), rel, "min")[1] == 2 ** (N - 4) + 1
+    assert C.phi_runs(M.RR(), rel, "max")[1] == 2 ** (N - 3)
+    assert C.phi_runs(M.RR(), rel, "mid")[1] == Fraction(2 ** (N - 4) + 1 + 2 ** (N - 3), 2)
+    # RBP p ≤ 1/2: φ = run id + 1
+    assert C.phi_runs(M.RBP(p=0.5), rel).tolist() == [1, 2 ** (N - 4) + 2 ** (N - 51) + 1, 2**N]
+    assert C.n_distinct(M.RR(), N) == N + 1 and C.n_distinct(M.RBP(p=0.3), N) == 2**N
+
+
+def test_limits_and_scale_chooses_counting_beyond_the_engine():
+    assert C.counting_depth(M.RBP(p=0.8))[0] == 52
+    assert C.counting_depth(M.RBP(p=0.9))[0] == 36 and "62 bits" in C.counting_depth(M.RBP(p=0.9))[1]
+    assert C.counting_depth(M.RR())[0] == math.inf and C.counting_depth(M.AP())[0] == 0
+    assert C.counting_depth(M.DCG(base=2, gains="graded"))[0] == 0
+    assert not C.countable(M.RBP(p=0.8), 53) and C.countable(M.RBP(p=0.8), 52)
+    with pytest.raises(ValueError, match="at most N=52"):
+        C.phi_runs(M.RBP(p=0.8), np.zeros((1, 53), int))
+    with pytest.raises(ValueError, match="no counting rule for AP"):
+        C.phi_runs(M.AP(), np.zeros((1, 5), int))
+    sc = E.scale(M.RBP(p=0.8), 45)  # beyond the engine's N ≤ 40: counted, nothing stored
+    assert isinstance(sc, C.CountedScale) and sc.n_distinct == sc.n_runs == 2**45 and sc.directory is None
+    assert sc.phi_runs(np.ones((2, 45), int)).tolist() == [2**45, 2**45]
+    assert isinstance(E.scale(M.RR(), 64), C.CountedScale)
+    assert isinstance(E.scale(M.RBP(p=0.8), 8, method="count"), C.CountedScale)
+    assert isinstance(E.scale(M.RBP(p=0.8), 8, cache=False), E.Scale)  # "auto" below the limit: the engine
+    with pytest.raises(ValueError, match="not counted"):
+        E.scale(M.AP(), 8, method="count")
+    with pytest.raises(ValueError, match="at most N=40"):
+        E.scale(M.AP(), 41)
+
+
+def test_ranked_runs_picks_the_path():
+    rel = _all_runs(8)
+    sc = E.scale(M.AP(), 8, cache=False)
+    assert np.array_equal(C.ranked_runs(M.AP(), rel, cache=False), sc.phi_runs(rel))
+    assert np.array_equal(C.ranked_runs("RBP_p08", rel), E.scale(M.RBP(p=0.8), 8, cache=False).phi_runs(rel))
+
+
+def test_undecided_pairs_are_decided_exactly(monkeypatch):
+    """Widen the float error band a billion times: most comparisons are then left to the exact
+    integer path, and φ must not change (it equals the engine's)."""
+    monkeypatch.setattr(C, "_EPS", 2.0**-52 * 1e9)
+    m = M.RBP(p=0.8)
+    rng = np.random.default_rng(7)
+    rel = rng.integers(0, 2, (200, 18))
+    assert np.array_equal(C.phi_runs(m, rel), E.scale(m, 18).phi_runs(rel))
+
+
+def test_two_different_splits_give_the_same_counts():
+    """From N = 46 on the split moves one rank to the bottom table (speed): an independent check of
+    the exact counts, since both splits use different tables, windows and undecided pairs."""
+    N = 46
+    f = M._frac(0.8)
+    a, b = f.numerator, f.denominator
+    rng = np.random.default_rng(46)
+    bits = rng.integers(0, 2, (40, N)).astype(bool)
+    h = C._split(N)
+    assert h == N // 2 - 1
+    counts = []
+    for hh in (h, N // 2):
+        pairs = np.stack([C._half_keys(bits[:, :hh], a, b), C._half_keys(bits[:, hh:], a, b)], 1)
+        counts.append(C._below_pairs(pairs, a, b, N, hh))
+    assert np.array_equal(counts[0], counts[1])
+    assert np.array_equal(C.phi_runs(M.RBP(p=0.8), bits), counts[0] + 1)
+
+
+DCGS = [M.DCG(base=2), M.NDCG(base=2), M.DCG(base=10), M.NDCG(base=10)]
+
+
+@pytest.mark.parametrize("m", DCGS, ids=lambda m: m.key)
+@pytest.mark.parametrize("N", [1, 2, 3, 5, 10, 11])
+def test_counted_dcg_equals_engine_for_every_run(m, N):
+    rel = _all_runs(N)
+    sc = E.scale(m, N, rb=N if m.needs_rb else None, cache=False)
+    for ties in ("unq", "min", "max", "mid"):
+        assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties)), ties
+    assert C.n_distinct(m, N) == sc.n_distinct  # 3·2^{N−2} for B = 2 (FFF21 §5.1)
+
+
+@pytest.mark.parametrize("name, N", [("DCG_b02", 16), ("DCG_b02", 20), ("nDCG_b02", 22), ("DCG_b10", 20)])
+def test_counted_dcg_equals_engine_on_random_runs(name, N):
+    m = M.parse(name)
+    rng = np.random.default_rng(N)
+    rel = np.concatenate([rng.integers(0, 2, (250, N)), np.zeros((1, N), int), np.ones((1, N), int),
+                          np.eye(N, dtype=int)])
+    sc = E.scale(m, N, rb=5 if m.needs_rb else None)
+    for ties in ("unq", "mid"):
+        assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties))
+
+
+@pytest.mark.parametrize("name", ["DCG_b02", "DCG_b10"])
+def test_counted_dcg_equals_the_stored_n30_scale_when_present(name):
+    m = M.parse(name)
+    if not E.build_cost(m, 30).cached:
+        pytest.skip(f"the {name} scale at N = 30 is not cached here (built by make bench)")
+    rng = np.random.default_rng(31)
+    rel = rng.integers(0, 2, (100, 30))
+    sc = E.scale(m, 30, verify="size")
+    assert np.array_equal(C.phi_runs(m, rel, "min"), sc.phi_runs(rel, "min"))
+    assert np.array_equal(C.phi_runs(m, rel), sc.phi_runs(rel))
+
+
+def test_dcg_limits_come_from_the_first_new_tie():
+    """1/log2 4 = 1/log2 8 + 1/log2 64 (FFF21's JK discount): from N = 64 ranks 4 and 8 + 64 tie, so
+    canonical runs stop counting distinct values; memory stops DCG_b02 earlier, at N = 2 + 2·26."""
+    N, example = C._dcg_tie_scan(2)
+    assert N == 64 and example == "rank 4 weighs as much as rank 8 + rank 64"
+    w = M.dcg_discount(64, 2, "jk")
+    assert abs(w[3] - (w[7] + w[63])) < 1e-15 and Fraction(1, 2) == Fraction(1, 3) + Fraction(1, 6)
+    assert C.counting_depth(M.DCG(base=2))[0] == 54 and C.counting_depth(M.NDCG(base=10))[0] == 62
+    assert C.counting_depth(M.DCG(base=2, discount="log2p1"))[0] == 0
+    assert C.counting_depth(M.DCG(base=2.5))[0] == 0
+
+
+@pytest.fixture(scope="module")
+def t08():
+    from irscales import paths
+    from irscales.collections import Collection
+
+    try:
+        d = paths.shared_dir() / "trec" / "T08"
+    except Exception:  # no shared folder at all
+        d = None
+    if d is None or not (d / "runs").is_dir() or not (d / "qrels.trec8.adhoc.gz").exists():
+        pytest.skip("real TREC-8 runs not found under <IRSCALES_SHARED>/trec/T08 (not redistributable)")
+    return Collection.from_trec(d / "runs", d / "qrels.trec8.adhoc.gz", depth=30)
+
+
+COUNTED = ["P", "R", "RR", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10", "nDCG_b02", "nDCG_b10"]
+
+
+@pytest.mark.parametrize("N", [5, 10, 20, 30])
+def test_counted_phi_equals_engine_on_every_t08_run(t08, N):
+    """All 129 × 50 real TREC-8 runs (FFF21's T08): counted φ = the engine's φ, unq and min. At N = 30
+    (time) the two float-mode kernels, RBP_p08 and DCG_b02, unq only, where the engine's scale is
+    already cached (8–9 GB each)."""
+    rel = t08.binary(N)
+    for name in (COUNTED if N < 30 else ["RBP_p08", "DCG_b02"]):
+        m = M.parse(name)
+        if N == 30 and not E.build_cost(m, N).cached:
+            continue
+        sc = E.scale(m, N, rb=N if m.needs_rb else None, verify="size")
+        for ties in (("unq", "min") if N < 30 else ("unq",)):
+            assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties)), (name, ties)
