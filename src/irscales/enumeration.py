@@ -1063,10 +1063,7 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
             return CountedScale(measure, N, rb=rb)
         if method == "count":
             raise ValueError(f"scale: {measure.key} is not counted at N={N}: {counting_depth(measure, c)[1]}")
-    if N > limit:
-        if limit == 0:
-            raise NotImplementedError(why)
-        raise ValueError(f"no scale of {measure.key} at N={N} (at most N={limit}): {why}")
+    _refuse_beyond(measure, N, limit, why)
     num = _numerator(measure)
     norm = _normaliser(measure, N, rb, ideal)
     if isinstance(measure, M.R):
@@ -1310,6 +1307,14 @@ _SECONDS_PER_RUN_DEFAULT = 4e-7
 _BYTES_PER_VALUE = 8.5  # cache bytes per distinct value (N = 30: RBP_p08 8.1 GB for 2^30 values)
 
 
+def _refuse_beyond(measure: M.Measure, N: int, limit: int, why: str) -> None:
+    """Refuse, with the reason, a run length beyond what the engine can enumerate for ``measure``."""
+    if N > limit:
+        if limit == 0:
+            raise NotImplementedError(why)
+        raise ValueError(f"no scale of {measure.key} at N={N} (at most N={limit}): {why}")
+
+
 def max_enumerable_depth(measure: M.Measure, c: int = 1) -> tuple[int, str]:
     """The largest run length N whose scale (and ranked version) this engine can compute for
     ``measure`` with grades 0..c, and the reason it cannot go further. 0 when it has no kernel.
@@ -1391,11 +1396,7 @@ def build_cost(measure: M.Measure, N: int, *, c: int = 1, cache: bool | str | Pa
     ask first): closed forms and complete caches cost nothing; otherwise all (c+1)^N runs are
     enumerated once (time from the N = 30 benchmark) and at most one cache entry per run is written.
     Raises like :func:`scale` when N is beyond :func:`max_enumerable_depth`."""
-    limit, why = max_enumerable_depth(measure, c)
-    if N > limit:
-        if limit == 0:
-            raise NotImplementedError(why)
-        raise ValueError(f"no scale of {measure.key} at N={N} (at most N={limit}): {why}")
+    _refuse_beyond(measure, N, *max_enumerable_depth(measure, c))
     num = _numerator(measure)
     if c == 1 and _closed_form(num, N) is not None:
         return BuildCost(measure, N, 0, 0.0, 0, None, False)
