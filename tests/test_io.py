@@ -715,3 +715,19 @@ def test_fast_path_scores_are_pythons_doubles():
     data = "".join(f"1 Q0 d{i} 1 {v} s\n" for i, v in enumerate(vals)).encode()
     score = io._fast_run(data)[5]
     assert [x.hex() for x in score.tolist()] == [float(v).hex() for v in vals]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 30)), max_size=60), st.booleans())
+def test_first_duplicate_matches_a_plain_scan(pairs, wide):
+    """The counting shortcut and the sort give the first repeated (topic, docno) in file order."""
+    nd = 31 if not wide else 10**7  # wide: keys beyond the counting bound take the sorting path
+    t = np.array([p[0] for p in pairs], dtype=np.int64)
+    d = np.array([p[1] for p in pairs], dtype=np.int64)
+    seen, want = {}, None
+    for row, p in enumerate(pairs):
+        if p in seen:
+            want = (row, seen[p])
+            break
+        seen[p] = row
+    assert io._first_duplicate(t, d, nd) == want

@@ -243,6 +243,9 @@ def _int_column(col: pd.Series) -> np.ndarray:
 def _first_duplicate(t: np.ndarray, d: np.ndarray, nd: int) -> tuple[int, int] | None:
     """(row, first row) of the first (topic, docno) pair seen twice, rows in file order."""
     key = t.astype(np.int64) * max(nd, 1) + d
+    if len(key) and int(key.max()) < max(1 << 22, 8 * len(key)):  # a count per key is cheaper than a sort
+        if int(np.bincount(key).max()) < 2:
+            return None
     order = np.argsort(key, kind="stable")
     sk = key[order]
     dup = np.flatnonzero(sk[1:] == sk[:-1])
