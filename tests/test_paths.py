@@ -49,3 +49,27 @@ def test_trec_dir_defaults_to_the_shared_folder(tmp_path, monkeypatch):
     assert P.trec_dir() is None and P.trec_tracks() == {}
     _track(tmp_path / "trec", "T08")
     assert P.trec_dir() == tmp_path / "trec" and list(P.trec_tracks()) == ["T08"]
+
+
+def test_trec_qrels_finds_a_tracks_qrels_without_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("IRSCALES_TREC", str(tmp_path))
+    assert P.trec_qrels("T26") is None
+    (tmp_path / "qrels").mkdir()
+    for f in ("qrels.core17.txt.gz", "qrels.core18.txt.gz", "notes.core17"):
+        (tmp_path / "qrels" / f).write_text("")
+    assert P.trec_qrels("T26") == tmp_path / "qrels" / "qrels.core17.txt.gz"
+    assert P.trec_qrels("T27") == tmp_path / "qrels" / "qrels.core18.txt.gz"
+    assert P.trec_qrels("R04") is None  # no key for it in qrels/, no R04/ folder
+    # the track's own folder wins over qrels/
+    (tmp_path / "T26").mkdir()
+    (tmp_path / "T26" / "qrels.mine.txt").write_text("")
+    assert P.trec_qrels("T26") == tmp_path / "T26" / "qrels.mine.txt"
+    (tmp_path / "qrels" / "qrels.core18.v2.txt").write_text("")
+    with pytest.raises(P.MissingSharedData, match="more than one qrels file for T27"):
+        P.trec_qrels("T27")
+
+
+def test_trec_qrels_absent_setting_is_none(monkeypatch, tmp_path):
+    monkeypatch.delenv("IRSCALES_TREC", raising=False)
+    monkeypatch.setenv("IRSCALES_SHARED", str(tmp_path))
+    assert P.trec_qrels("T26") is None

@@ -151,3 +151,88 @@ def test_plot_marginals_says_simulated(tmp_path):
     fig.savefig(tmp_path / "simulated_marginals.png")
     plt.close(fig)
     assert (tmp_path / "simulated_marginals.png").stat().st_size > 0
+
+
+# ---------------------------------------------------------------- recall bases from real qrels (issue 15)
+
+def _fingerprint(c) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    for a in (c.rel, c.judgments, c.run_lengths):
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def test_default_presets_unchanged_by_the_qrels_option():
+    # digests of the arrays before qrels= existed: stored notebook outputs depend on them
+    from irscales.collections import load_preset
+
+    assert _fingerprint(load_preset("sim-t26", depth=20, seed=3)) == \
+        "12e5d720a4f024684b0f617f894b3ab52ce30d3b9c0af93a1c47826f91fd2a94"
+    assert _fingerprint(load_preset("sim-t27", depth=20, seed=3, qrels=None)) == \
+        "8e4b94f8aa78e5bf6d9786dc5fcd68d8d6229789c9da385f0a3fcb47ecd2a4a2"
+
+
+def _write_qrels(path, rows):
+    path.write_text("".join(f"{t} 0 {d} {g}\n" for t, d, g in rows))
+    return path
+
+
+def test_recall_bases_and_grades_from_qrels(tmp_path):
+    from irscales.collections import load_preset
+
+    # topic 10: 2 highly relevant, 1 relevant, 2 not (one judged -1: not relevant, as trec_eval);
+    # topic 9: 1 relevant, 1 not; topic 11: no relevant document (left out)
+    rows = [("10", "a", 2), ("10", "b", 2), ("10", "c", 1), ("10", "d", 0), ("10", "e", -1),
+            ("9", "a", 1), ("9", "b", 0), ("11", "a", 0)]
+    q = _write_qrels(tmp_path / "qrels.core17.txt", rows)
+    topics, counts = sm.qrels_grade_counts(q, 2)
+    assert topics == ["9", "10"]
+    np.testing.assert_array_equal(counts, [[1, 1, 0], [2, 1, 2]])
+    c = load_preset("sim-t26", depth=5, seed=1, qrels=q)
+    assert c.topics == ("9", "10") and len(c.systems) == 75
+    np.testing.assert_array_equal(c.judgments, counts)
+    assert c.is_simulated and c.data_label == "simulated"
+    assert c.provenance == ("simulated: sim-t26 seed=1 depth=5, recall bases and grades from the real qrels "
+                            "qrels.core17.txt")
+    for g in (1, 2):  # runs never retrieve more documents of a grade than the qrels have
+        assert ((c.rel == g).sum(-1) <= c.judgments[None, :, g]).all()
+    assert (c.rel == 2).any()  # the simulated runs do find the real highly relevant documents
+    # the runs stay simulated: they depend on the seed, the judgments do not
+    d = load_preset("sim-t26", depth=5, seed=2, qrels=q)
+    np.testing.assert_array_equal(d.judgments, c.judgments)
+    assert not np.array_equal(d.rel, c.rel)
+    np.testing.assert_array_equal(load_preset("sim-t26", depth=5, seed=1, qrels=q).rel, c.rel)
+
+
+def test_qrels_option_errors(tmp_path):
+    from irscales.collections import load_preset
+
+    graded = _write_qrels(tmp_path / "qrels.g", [("1", "a", 2)])
+    with pytest.raises(ValueError, match=r"qrels.g: grades up to 2, but the preset's scale is 0..1"):
+        load_preset("sim-t08", depth=5, qrels=graded)
+    with pytest.raises(ValueError, match="single-track preset; sim-gop has 7 tracks"):
+        sm.simulate("sim-gop", depth=5, qrels=graded)
+    with pytest.raises(ValueError, match="no topic has a relevant document"):
+        sm.qrels_grade_counts(_write_qrels(tmp_path / "qrels.none", [("1", "a", 0)]), 2)
+    with pytest.raises(ValueError, match="public collection with its own qrels"):
+        load_preset("gop-cranfield", qrels=graded)
+
+
+def test_real_core17_qrels_when_present():
+    from irscales import io
+    from irscales.collections import load_preset
+    from irscales.paths import trec_qrels
+
+    f = trec_qrels("T26")
+    if f is None:
+        pytest.skip("TREC 2017 Common Core qrels not found: put qrels.core17* in $IRSCALES_TREC/qrels/")
+    c = load_preset("sim-t26", depth=10, seed=0, qrels=f)
+    q = io.read_qrels(f, negative="zero")
+    rb = q[q.rel > 0].groupby("topic").size()
+    assert len(c.topics) == len(rb) == 50
+    np.testing.assert_array_equal(c.rb, rb.loc[list(c.topics)].to_numpy())
+    hr = q[q.rel == 2].groupby("topic").size().reindex(list(c.topics), fill_value=0)
+    np.testing.assert_array_equal(c.judgments[:, 2], hr.to_numpy())
+    assert c.provenance.startswith("simulated: sim-t26") and "real qrels qrels.core17" in c.provenance

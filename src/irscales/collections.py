@@ -365,13 +365,19 @@ def data_label(collections: Iterable[Collection]) -> str:
     return "+".join(dict.fromkeys(labels))
 
 
-def load_preset(name: str, depth: int = 100, seed: int = 0) -> Collection:
+def load_preset(name: str, depth: int = 100, seed: int = 0, qrels: PathLike | None = None) -> Collection:
     """A simulated collection (see :mod:`irscales.simulate` for the model and the presets:
     sim-t08, sim-t26, sim-t27, sim-r04, sim-gop). Deterministic in (name, depth, seed).
+
+    ``qrels`` (single-track presets, e.g. ``load_preset("sim-t26", qrels=paths.trec_qrels("T26"))``):
+    topics, recall bases and grade counts from that real qrels file, runs still simulated; the
+    provenance says so ("simulated: … recall bases and grades from the real qrels <file>").
 
     Names starting with ``gop-`` are the public Grid of Points on real collections
     (:func:`irscales.gop.load_preset`: gop-cranfield, gop-cisi, gop-cacm, gop-combined)."""
     if name.startswith("gop-"):
+        if qrels is not None:
+            raise ValueError(f"qrels= is for the simulated presets; {name} is a public collection with its own qrels")
         from . import gop
 
         return gop.load_preset(name, depth=depth, seed=seed)
@@ -381,9 +387,10 @@ def load_preset(name: str, depth: int = 100, seed: int = 0) -> Collection:
         raise KeyError(f"unknown preset {name!r}; choose one of {', '.join(simulate.PRESETS)} (simulated) "
                        "or gop-cranfield, gop-cisi, gop-cacm, gop-combined "
                        "(public grid: real runs on the shipped collections)")
-    sim = simulate.simulate(name, depth=depth, seed=seed)
+    sim = simulate.simulate(name, depth=depth, seed=seed, qrels=qrels)
+    real = f", recall bases and grades from the real qrels {sim.qrels_source}" if sim.qrels_source else ""
     return Collection(rel=sim.rel, judgments=sim.judgments, run_lengths=sim.run_lengths,
                       topics=tuple(sim.topics), systems=tuple(sim.systems),
-                      provenance=f"simulated: {name} seed={seed} depth={depth}", max_grade=sim.max_grade,
+                      provenance=f"simulated: {name} seed={seed} depth={depth}{real}", max_grade=sim.max_grade,
                       topic_labels={k: tuple(v) for k, v in sim.topic_labels.items()},
                       system_labels={k: tuple(v) for k, v in sim.system_labels.items()})

@@ -40,7 +40,7 @@ from .measures import AP, ERR, NDCG, P, RBP, Measure, RPrec
 from .plots import RESPONSE_LABELS, styled
 
 __all__ = ["MEASURE_NAMES", "fer17_measures", "score_matrices", "system_performance", "INTEGER_SCALE", "kde", "kl_divergence",
-           "BANDWIDTH", "save_figure", "plot_kde", "plot_size_curves", "plot_romp", "plot_across_collections",
+           "BANDWIDTH", "kde_curve", "distribution_summary", "save_figure", "plot_kde", "plot_original_beside_gop", "plot_size_curves", "plot_romp", "plot_across_collections",
            "SOURCE_NAMES", "qualitative_anova_items", "recompute_published_anova", "PRINTED_NOTE",
            "printed_pair_effects", "printed_romp_items", "printed_rq2_items", "printed_anova_class_items",
            "printed_marginal_changes", "RATIO_CLAIMS", "RATIO_READING", "printed_ratio_items",
@@ -158,6 +158,42 @@ def kl_divergence(x: ArrayLike, y: ArrayLike, bandwidth: float = BANDWIDTH, n_po
     return float(np.sum(px[pos] * np.log(px[pos] / py[pos])))
 
 
+def kde_curve(x: ArrayLike, bandwidth: float = BANDWIDTH, n_points: int = 401,
+              lo: float | None = None, hi: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The KDE of eq. (6) on ``n_points`` equally spaced points from ``lo`` to ``hi`` (default: the
+    sample's range widened by 4 bandwidths, where the density has fallen below 0.04% of its peak; an
+    odd ``n_points`` puts the centre of that range on the grid). Returns (grid, density)."""
+    xs = np.asarray(x, dtype=float).ravel()
+    if xs.size == 0:
+        raise ValueError("kde_curve needs a non-empty sample")
+    lo = float(xs.min()) - 4 * bandwidth if lo is None else lo
+    hi = float(xs.max()) + 4 * bandwidth if hi is None else hi
+    if not hi > lo:
+        raise ValueError(f"kde_curve: the grid needs lo < hi, got {lo} and {hi}")
+    grid = np.linspace(lo, hi, n_points)
+    return grid, kde(xs, grid, bandwidth)
+
+
+def distribution_summary(performance: Mapping[str, ArrayLike], bandwidth: float = BANDWIDTH) -> "pd.DataFrame":
+    """One side of Fer17 Fig. 1 / Table 1 in numbers: for each measure (``name -> per-system mean
+    scores``, e.g. :func:`system_performance`) the number of systems, mean, standard deviation
+    (ddof = 1), minimum, quartiles, maximum and the mode of the KDE (eq. 6, on :func:`kde_curve`'s
+    grid). Table 1 itself (a KL divergence, eq. 7) needs both sides."""
+    import pandas as pd
+
+    rows = {}
+    for name, v in performance.items():
+        x = np.asarray(v, dtype=float).ravel()
+        if x.size == 0:
+            raise ValueError(f"distribution_summary: no systems for {name!r}")
+        grid, dens = kde_curve(x, bandwidth)
+        q25, q50, q75 = np.quantile(x, [0.25, 0.5, 0.75])
+        rows[name] = {"systems": x.size, "mean": x.mean(), "std": x.std(ddof=1) if x.size > 1 else np.nan,
+                      "min": x.min(), "q25": q25, "median": q50, "q75": q75, "max": x.max(),
+                      "kde_mode": grid[int(np.argmax(dens))]}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
 # --------------------------------------------------------------------------- figures (Fer17 Figs. 1, 3, 6, 8, 9, 11, 14)
 
 
@@ -191,6 +227,42 @@ def plot_kde(samples: Mapping[str, ArrayLike], title: str = "", bandwidth: float
         ax.legend()
         if title:
             ax.set_title(title)
+    return fig
+
+
+def plot_original_beside_gop(original: Mapping[str, ArrayLike], gop: Mapping[str, ArrayLike] | None = None,
+                             measures: Sequence[str] = ("AP", "nDCG@20"),
+                             original_label: str = "TREC-8 original systems (real)",
+                             gop_label: str = "GoP (simulated)", title: str = "", bandwidth: float = BANDWIDTH):
+    """Fer17 Fig. 1 as two sides: one row per measure, the KDE (eq. 6) of the original systems'
+    mean scores on the left and the GoP's on the right (``gop=None``: the left column only), on the
+    same x range per row, with a rug of the systems. No divergence is drawn: when one side is real
+    and the other simulated, their D_KL (Table 1) would compare different things. Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    sides = [(original_label, original)] + ([(gop_label, gop)] if gop is not None else [])
+    for label, d in sides:
+        missing = [m for m in measures if m not in d]
+        if missing:
+            raise KeyError(f"{label}: no scores for {missing}")
+    with styled():
+        fig, axes = plt.subplots(len(measures), len(sides), figsize=(4.6 * len(sides), 2.8 * len(measures)),
+                                 squeeze=False, layout="constrained")
+        for r, m in enumerate(measures):
+            allv = np.concatenate([np.asarray(d[m], float).ravel() for _, d in sides])
+            lo, hi = allv.min() - 4 * bandwidth, allv.max() + 4 * bandwidth
+            for c, (label, d) in enumerate(sides):
+                x = np.asarray(d[m], float).ravel()
+                grid, dens = kde_curve(x, bandwidth, lo=lo, hi=hi)
+                ax = axes[r][c]
+                ax.plot(grid, dens, color=f"C{c}", label=f"{label}, {x.size} systems")
+                ax.plot(x, np.full(x.size, -0.03 * dens.max()), "|", color=f"C{c}", ms=6, alpha=0.5)
+                ax.set_xlim(lo, hi)
+                ax.set_xlabel(f"mean {m} over topics")
+                ax.set_ylabel("density")
+                ax.set_title(f"{label}: {m}", fontsize=9)
+        if title:
+            fig.suptitle(title)
     return fig
 
 

@@ -136,3 +136,31 @@ def trec_tracks(names: tuple[str, ...] = TREC_TRACKS) -> dict[str, TrecTrack]:
     """The tracks of ``names`` found under :func:`trec_dir` (the others stay simulated)."""
     found = {n: trec_track(n) for n in names}
     return {n: t for n, t in found.items() if t is not None}
+
+
+#: How the qrels of a track are named in the ``qrels/`` folder of :func:`trec_dir` (a file whose name
+#: starts with ``qrels`` and contains the key), as distributed by TREC / ``anserini-tools``.
+TREC_QRELS_KEYS = {"T07": "adhoc.351-400", "T08": "adhoc.401-450", "T26": "core17", "T27": "core18"}
+
+
+def trec_qrels(name: str) -> Path | None:
+    """The real qrels file of track ``name`` (``"T26"``) under :func:`trec_dir`, or None when there is
+    none: the track folder's one ``qrels*`` file (``T26/qrels…``), else the file of ``qrels/`` whose
+    name holds :data:`TREC_QRELS_KEYS` of the track (``qrels/qrels.core17.txt.gz``). Unlike
+    :func:`trec_track` it needs no runs: the simulated presets take recall bases from it
+    (``collections.load_preset("sim-t26", qrels=trec_qrels("T26"))``). Two candidates are an error."""
+    root = trec_dir()
+    if root is None:
+        return None
+    d = root / name
+    found = sorted(f for f in d.iterdir() if f.is_file() and f.name.lower().startswith("qrels")) if d.is_dir() else []
+    where = d
+    key = TREC_QRELS_KEYS.get(name)
+    if not found and key and (root / "qrels").is_dir():
+        where = root / "qrels"
+        found = sorted(f for f in where.iterdir() if f.is_file() and f.name.lower().startswith("qrels")
+                       and key in f.name.lower())
+    if len(found) > 1:
+        raise MissingSharedData(f"{where}: more than one qrels file for {name} ({', '.join(f.name for f in found)}); "
+                                "keep exactly one")
+    return found[0] if found else None

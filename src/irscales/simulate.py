@@ -35,6 +35,11 @@ Runs
     systems. Only the top ``depth`` documents of each group matter, and the top k of n iid normals
     are drawn exactly through uniform order statistics (k exponential spacings plus one
     Gamma(n − k + 1) remainder), so the cost is O(S · T · depth), not O(S · T · M_t).
+Real recall bases (optional, single-track presets such as sim-t26 / sim-t27)
+    ``simulate(..., qrels=path)`` takes the topics, their recall bases and grade counts (n_1, n_2)
+    and the judged not relevant counts J_t from a real qrels file (e.g. the TREC 2017 Common Core
+    qrels) instead of drawing them; everything else (systems, runs) is simulated as above, so the
+    result is still simulated and says so. Without ``qrels`` nothing changes.
     Short runs: a fraction ``short`` of systems returns, on a fraction U(0.1, 0.5) of topics,
     L_st = round(exp(U(0, log 1000))) documents instead of 1000; the arrays are padded with not
     relevant documents (FFF21 §5.1).
@@ -44,14 +49,15 @@ Runs
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
-__all__ = ["Track", "Preset", "PRESETS", "Simulation", "simulate", "marginals", "plot_marginals",
-           "GOP_STOP", "GOP_LUG", "GOP_MODEL"]
+__all__ = ["Track", "Preset", "PRESETS", "Simulation", "simulate", "qrels_grade_counts", "marginals",
+           "plot_marginals", "GOP_STOP", "GOP_LUG", "GOP_MODEL"]
 
 GOP_STOP = ("nostop", "indri", "lucene", "snowball", "smart", "terrier")
 GOP_LUG = ("nolug", "krovetz", "lovins", "porter", "snowballPorter", "weakPorter",
@@ -142,6 +148,7 @@ class Simulation:
     topic_labels: dict[str, list[str]]
     system_labels: dict[str, list[str]]
     latent: dict[str, np.ndarray] = field(default_factory=dict)
+    qrels_source: str | None = None  # the real qrels the topics' judgment counts come from, if any
 
 
 def _top_normals(rng: np.random.Generator, n: int, k: int, loc: np.ndarray) -> np.ndarray:
@@ -187,18 +194,60 @@ def _system_effects(p: Preset, rng: np.random.Generator, corpora: list[str]):
     return per_corpus, systems, labels, (i, j, k)
 
 
+def _topic_key(t: str):
+    return (0, int(t), t) if t.isdigit() else (1, 0, t)
+
+
+def qrels_grade_counts(qrels, max_grade: int) -> tuple[list[str], np.ndarray]:
+    """Judged documents per topic and grade of a qrels file (path) or frame of
+    :func:`irscales.io.read_qrels`: (topic ids in numeric order, int64 array [topic, grade 0..max_grade]).
+
+    Negative grades count as judged not relevant (as trec_eval reads them). Topics without a relevant
+    document are left out, as :meth:`~irscales.collections.Collection.from_trec` leaves them out by
+    default; a grade above ``max_grade`` (the preset's scale) is an error.
+    """
+    from . import io
+
+    q = qrels if isinstance(qrels, pd.DataFrame) else io.read_qrels(qrels, negative="zero")
+    src = q.attrs.get("path", "qrels") if isinstance(qrels, pd.DataFrame) else str(qrels)
+    top = int(q["rel"].max()) if len(q) else 0
+    if top > max_grade:
+        raise ValueError(f"{src}: grades up to {top}, but the preset's scale is 0..{max_grade}")
+    grades = np.clip(q["rel"].to_numpy(np.int64), 0, None)
+    topics = sorted(set(map(str, q["topic"])), key=_topic_key)
+    index = {t: i for i, t in enumerate(topics)}
+    counts = np.zeros((len(topics), max_grade + 1), dtype=np.int64)
+    np.add.at(counts, (np.array([index[str(t)] for t in q["topic"]], dtype=np.int64), grades), 1)
+    keep = counts[:, 1:].sum(1) > 0
+    if not keep.any():
+        raise ValueError(f"{src}: no topic has a relevant document")
+    return [t for t, k in zip(topics, keep) if k], counts[keep]
+
+
 def simulate(preset: str | Preset, depth: int = 100, seed: int = 0,
-             rng: np.random.Generator | None = None) -> Simulation:
+             rng: np.random.Generator | None = None, qrels=None) -> Simulation:
     """Simulate a preset at cut-off ``depth`` (see the module docstring for the model).
 
     Deterministic: the same (preset, depth, seed) gives the same arrays. ``rng`` overrides
-    ``seed`` (its state is consumed).
+    ``seed`` (its state is consumed). ``qrels`` (a real qrels file or frame, single-track presets
+    only): the topics and their judgment counts per grade come from it (:func:`qrels_grade_counts`)
+    instead of the model; systems and runs stay simulated.
     """
     if isinstance(preset, str) and preset not in PRESETS:
         raise KeyError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
     p = PRESETS[preset] if isinstance(preset, str) else preset
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}")
+    real_counts = None
+    qrels_source = None
+    if qrels is not None:
+        if len(p.tracks) != 1:
+            raise ValueError(f"qrels= needs a single-track preset; {p.name} has {len(p.tracks)} tracks")
+        tr0 = p.tracks[0]
+        real_topics, real_counts = qrels_grade_counts(qrels, tr0.max_grade)
+        qrels_source = Path(qrels.attrs.get("path", "qrels frame") if isinstance(qrels, pd.DataFrame)
+                            else qrels).name
+        p = replace(p, tracks=(replace(tr0, topics=tuple(real_topics)),))
     rng = rng if rng is not None else np.random.default_rng(seed)
     corpora = sorted({t.corpus for t in p.tracks})
     a_by_corpus, systems, sys_labels, comp = _system_effects(p, rng, corpora)
@@ -222,16 +271,21 @@ def simulate(preset: str | Preset, depth: int = 100, seed: int = 0,
     for tr in p.tracks:
         a = a_by_corpus[tr.corpus]
         for _ in tr.topics:
-            if rng.random() < p.sparse:
-                rb = int(rng.integers(1, 31))
+            if real_counts is not None:
+                judgments[ti] = real_counts[ti]
+                n1 = int(real_counts[ti, 1])
+                n2 = int(real_counts[ti, 2]) if tr.max_grade >= 2 else 0
             else:
-                rb = int(np.clip(round(np.exp(rng.normal(np.log(tr.rb_median), tr.rb_sigma))), 1, tr.rb_max))
-            n2 = int(rng.binomial(rb, rng.beta(2, 5))) if tr.max_grade >= 2 else 0
-            n1 = rb - n2
-            judgments[ti, 0] = round(np.exp(rng.normal(np.log(800), 0.5)))
-            judgments[ti, 1] = n1
-            if tr.max_grade >= 2:
-                judgments[ti, 2] = n2
+                if rng.random() < p.sparse:
+                    rb = int(rng.integers(1, 31))
+                else:
+                    rb = int(np.clip(round(np.exp(rng.normal(np.log(tr.rb_median), tr.rb_sigma))), 1, tr.rb_max))
+                n2 = int(rng.binomial(rb, rng.beta(2, 5))) if tr.max_grade >= 2 else 0
+                n1 = rb - n2
+                judgments[ti, 0] = round(np.exp(rng.normal(np.log(800), 0.5)))
+                judgments[ti, 1] = n1
+                if tr.max_grade >= 2:
+                    judgments[ti, 2] = n2
             m = int(round(np.exp(rng.normal(np.log(20000), 0.5))))
             b = rng.normal(tr.ease_mean, p.sigma_b)
             ease[ti] = b
@@ -267,7 +321,7 @@ def simulate(preset: str | Preset, depth: int = 100, seed: int = 0,
     return Simulation(preset=p.name, seed=seed, depth=depth, max_grade=max_grade, rel=rel,
                       judgments=judgments, run_lengths=run_lengths, topics=topics, systems=systems,
                       topic_labels={"track": t_track, "corpus": t_corpus},
-                      system_labels=sys_labels, latent=latent)
+                      system_labels=sys_labels, latent=latent, qrels_source=qrels_source)
 
 
 def marginals(sim: Simulation, k: int = 10) -> dict[str, pd.DataFrame]:
