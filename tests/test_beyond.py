@@ -69,3 +69,19 @@ def test_graded_ranked_taus_by_hand():
     orig = np.array([[dcg(coll.rel[s, t].tolist()) / dcg([2, 1, 1]) for t in range(2)] for s in range(3)])
     assert nd.loc["gnDCG_b02", "phi"] == "enumerated" and nd.loc["gnDCG_b02", "distinct"] == len(all_dcg)
     assert nd.loc["gnDCG_b02", "tau"] == pytest.approx(float(kendall_tau(orig.mean(1), phi.mean(1))))
+
+
+def test_gp_tau_is_one_because_its_means_are_exact():
+    """gP's ranked version is affine in gP (φ = Σ grades + 1), so τ_b must be exactly 1; float64 means
+    over many topics break exact ties (0.99965 on the Cranfield grid before exact means)."""
+    rng = np.random.default_rng(3)
+    S, T, N = 60, 225, 10
+    rel = np.zeros((S, T, N), np.int8)
+    base = rng.integers(0, 5, size=(T, N))
+    for s in range(S):  # every system holds the same grades per topic set, shuffled across topics
+        rel[s] = base[rng.permutation(T)] if s % 2 else rng.integers(0, 5, size=(T, N))
+    coll = Collection(rel=rel, judgments=np.tile([100, 5, 5, 5, 5], (T, 1)), run_lengths=np.full((S, T), N),
+                      topics=tuple(f"t{i}" for i in range(T)), systems=tuple(f"s{i}" for i in range(S)),
+                      provenance="test: random grades", max_grade=4)
+    out = B.graded_ranked_taus(coll, N, {"gP": M.GP(max_gain=4)}, cache=False, workers=1)
+    assert out.loc["gP", "tau"] == 1.0

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -78,9 +78,12 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
     Table 2, graded) on ``collection`` cut at N, over the (c+1)^N runs of its grades 0..c
     (c = ``collection.max_grade``). φ is counted where possible (gRBP without ties), else enumerated.
 
-    Exactness: per topic the measure is a function of φ (nDCG divides DCG by the topic's ideal DCG), so
-    each topic's float values are snapped to one float per (topic, φ) before averaging: runs with equal
-    exact values always get equal floats. Topics without any relevant document are dropped (no nDCG).
+    Exactness: per topic the measure is a function of φ (nDCG divides DCG by the topic's ideal DCG).
+    Rational measures (gRBP, gP) are averaged exactly (one Fraction per (topic, φ)); φ means are
+    integer sums. For nDCG each topic's floats are snapped to one float per (topic, φ), so equal
+    values get equal floats, but system means are float64 sums: two systems whose *different*
+    per-topic values have exactly equal sums could differ in the last bit (not adjudicated here).
+    Topics without any relevant document are dropped (no nDCG).
     One row per measure: ``tau``, ``systems``, ``topics``, ``N``, ``grades``, ``distinct`` (values of
     the scale), ``phi`` (counted / enumerated)."""
     c = int(collection.max_grade)
@@ -96,11 +99,24 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
         vals = np.asarray(coll.evaluate(m, depth=N), dtype=float)  # (S, T)
         key = phi * T + np.arange(T)[None, :]
         _, first, inv = np.unique(key.ravel(), return_index=True, return_inverse=True)
-        snapped = vals.ravel()[first][inv].reshape(S, T)
-        tau = float(kendall_tau(snapped.mean(axis=1), phi.mean(axis=1)))
+        inv = inv.reshape(S, T)
+        if m.rational:  # exact means: one Fraction per (topic, φ), summed per system
+            reps = rel.reshape(S * T, N)[first]
+            ex = m.exact(reps, rb=coll.rb[first % T]).tolist()
+            means = _dense_ranks([sum((ex[i] for i in row), Fraction(0)) for row in inv.tolist()])
+        else:
+            means = vals.ravel()[first][inv].mean(axis=1)
+        tau = float(kendall_tau(means, _dense_ranks([sum(row) for row in phi.tolist()])))
         rows.append({"measure": name, "tau": tau, "systems": S, "topics": T, "N": N, "grades": c + 1,
                      "distinct": int(n), "phi": how})
     return pd.DataFrame(rows).set_index("measure")
+
+
+def _dense_ranks(xs: list) -> np.ndarray:
+    """Dense ranks of exact numbers (equal numbers, equal ranks): τ_b depends only on the order."""
+    u = sorted(set(xs))
+    where = {x: i for i, x in enumerate(u)}
+    return np.array([where[x] for x in xs], dtype=np.int64)
 
 
 def plot_value_curves(curves: dict[str, pd.DataFrame], title: str, path=None, exhaustive: dict | None = None):
