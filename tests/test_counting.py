@@ -385,3 +385,25 @@ def test_graded_rbp_counting_limits_and_beyond_the_engine():
     for i in range(len(rel)):
         for j in range(len(rel)):
             assert (phi[i] < phi[j]) == (vals[i] < vals[j]) and (phi[i] == phi[j]) == (vals[i] == vals[j])
+
+
+@pytest.mark.parametrize("c,N", [(1, 9), (2, 7), (3, 5), (4, 4)])
+def test_counted_gp_equals_engine_for_every_run(c, N):
+    """gP over grades 0..c is counted at any N (grade sums; coefficients of (1 + … + x^c)^N): every
+    tie strategy equals the engine's on all (c+1)^N runs."""
+    m = M.GP(max_gain=c)
+    rel = _graded_runs(N, c)
+    s = E.scale(m, N, c=c, method="engine", cache=False, workers=1)
+    for ties in ("unq", "min", "max", "mid"):
+        assert np.array_equal(C.phi_runs(m, rel, ties, c=c), s.phi_runs(rel, ties)), ties
+    assert C.n_distinct(m, N, c) == s.n_distinct == c * N + 1
+    assert C.counting_depth(m, c)[0] == math.inf
+
+
+def test_counted_gp_at_depth_100():
+    m = M.GP(max_gain=2)
+    rel = np.array([[0] * 100, [2] * 100, [1] + [0] * 99, [0] * 99 + [1]])
+    phi_min = C.phi_runs(m, rel, "min", c=2)
+    assert C.phi_runs(m, rel, c=2).tolist() == [1, 201, 2, 2]
+    assert phi_min[0] == 1 and phi_min[1] == 3**100 and phi_min[2] == phi_min[3] == 2
+    assert C.phi_runs(m, rel, "max", c=2)[2] == 1 + 100  # 100 runs have grade sum 1

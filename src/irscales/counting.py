@@ -69,6 +69,10 @@ arithmetic allows:
   counted here by the same meet in the middle over (c+1)-ary half tables, up to N = 2L with
   c·V_L < 2^62 and (c+1)^L ≤ 2^MAX_HALF (N ≤ 32 for G = 3, 26 for G = 4).
 
+* gP over grades 0..c (FFP19 §4.2; gains = grades): its value is the grade sum t = Σ g_i / (N·c), so
+  φ_unq = t + 1, and the runs with sum j are the coefficient of x^j in (1 + x + … + x^c)^N (exact
+  integers). Any N, any c.
+
 AP is not counted here (yet): its ranked version still needs the stored scale of
 :func:`irscales.enumeration.scale`.
 """
@@ -76,6 +80,7 @@ AP is not counted here (yet): its ranked version still needs the stored scale of
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import os
 from fractions import Fraction
@@ -121,6 +126,8 @@ def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
     """The largest run length N at which φ of ``measure`` is counted exactly here (``math.inf``:
     any N), and why not further. 0 when this module cannot count the measure."""
     m = M.parse(measure) if isinstance(measure, str) else measure
+    if type(m) is M.GP and c >= 1:
+        return math.inf, "closed form (sum of grades; counts are coefficients of (1 + x + … + x^c)^N)"
     if type(m) is M.GRBP and c >= 1:
         p = M._frac(m.p)
         if graded_rbp_tie(p, c) is not None:
@@ -130,7 +137,7 @@ def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
         return 2 * L, (f"meet in the middle needs both half tables of {c + 1}^⌈N/2⌉ exact int64 keys; beyond "
                        f"N = {2 * L} they exceed 2^{MAX_HALF} entries or 62 bits")
     if c != 1:
-        return 0, "counting covers binary runs only (graded: gRBP without ties)"
+        return 0, "counting covers binary runs only (graded: gP, and gRBP without ties)"
     num = _numerator(m)
     if isinstance(num, M.P) and num.k is None and type(num) is M.P:
         return math.inf, "closed form (binomial counts)"
@@ -204,6 +211,28 @@ def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
     cnt = np.array([2 ** (N - f) if f <= N else 1 for f in range(N + 2)], dtype=object if big else np.int64)
     below = pw[first]  # 2^{N−f} runs below 1/f; none below 0
     return _finish(below, cnt[first], (N + 2 - first).astype(np.int64), ties)
+
+
+@functools.lru_cache(maxsize=16)
+def _grade_sum_counts(N: int, c: int) -> tuple[int, ...]:
+    """Number of runs of length N over grades 0..c with each grade sum 0..cN: (1 + x + … + x^c)^N."""
+    poly = [1]
+    for _ in range(N):
+        nxt = [0] * (len(poly) + c)
+        for j, v in enumerate(poly):
+            for g in range(c + 1):
+                nxt[j + g] += v
+        poly = nxt
+    return tuple(poly)
+
+
+def _phi_gp(grades: np.ndarray, N: int, c: int, ties: str) -> np.ndarray:
+    t = grades.sum(axis=1)
+    cnt = _grade_sum_counts(N, c)
+    big = (c + 1) ** N >= 2**62
+    cum = np.array([0] + list(itertools.accumulate(cnt)), dtype=object if big else np.int64)
+    cnt_a = np.array(cnt, dtype=object if big else np.int64)
+    return _finish(cum[t], cnt_a[t], (t + 1).astype(np.int64), ties)
 
 
 def _run_id_big(bits: np.ndarray) -> np.ndarray:
@@ -535,11 +564,13 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
     shape = rel.shape[:-1]
-    if type(m) is M.GRBP:
+    if type(m) in (M.GRBP, M.GP):
         g = rel.reshape(-1, N)
         if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
             raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
                              f"found {g.min()}..{g.max()}")
+        if type(m) is M.GP:
+            return _phi_gp(g.astype(np.int64), N, c, ties).reshape(shape)
         out = _below_rbp(g.astype(np.int64), M._frac(m.p), progress, workers, c) + 1  # no ties (module doc)
         return (out.astype(float) if ties == "mid" else out).reshape(shape)
     bits = _bits(rel.reshape(-1, N))
@@ -568,6 +599,8 @@ def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
         raise ValueError(f"{m.key} is not counted at N={N}: {why}")
     if type(m) is M.GRBP:
         return (c + 1) ** N  # no ties when counted (module doc)
+    if type(m) is M.GP:
+        return c * N + 1
     num = _numerator(m)
     if isinstance(num, M.DCG):  # canonical runs: (B + 1)·2^{N−B} values (3·2^{N−2} for B = 2)
         B = min(int(num.base), N)
