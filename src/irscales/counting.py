@@ -69,7 +69,7 @@ arithmetic allows:
   counted here by the same meet in the middle over (c+1)-ary half tables, up to N = 2L with
   c·V_L < 2^62 and (c+1)^L ≤ 2^MAX_HALF (N ≤ 32 for G = 3, 26 for G = 4).
 
-* gP over grades 0..c (FFP19 §4.2; gains = grades): its value is the grade sum t = Σ g_i / (N·c), so
+* gP over grades 0..c (FFP19 §4.2; gains = grades): its value is t/(N·c) with t = Σ g_i the grade sum, so
   φ_unq = t + 1, and the runs with sum j are the coefficient of x^j in (1 + x + … + x^c)^N (exact
   integers). Any N, any c.
 
