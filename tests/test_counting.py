@@ -278,3 +278,132 @@ def test_counted_phi_equals_engine_on_every_t08_run(t08, N):
         sc = E.scale(m, N, rb=N if m.needs_rb else None, verify="size")
         for ties in (("unq", "min") if N < 30 else ("unq",)):
             assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties)), (name, ties)
+
+
+# ------------------------------------------------------------------ graded RBP (issue 20, G = c + 1 grades)
+
+
+def _graded_runs(N: int, c: int) -> np.ndarray:
+    return E.runs_from_ids(np.arange((c + 1) ** N), N, c)
+
+
+def _exact_grbp(rel: np.ndarray, p: Fraction) -> list[Fraction]:
+    """Σ_i g_i p^{i−1} by hand (the positive factor (1 − p)/c of gRBP does not change order or ties)."""
+    return [sum((Fraction(int(g)) * p**i for i, g in enumerate(row)), Fraction(0)) for row in rel.tolist()]
+
+
+PS = [Fraction(1, 4), Fraction(1, 3), Fraction(1, 2), Fraction(3, 5), Fraction(2, 3), Fraction(3, 4),
+      Fraction(4, 5), Fraction(5, 6)]
+
+
+@pytest.mark.parametrize("c,N", [(1, 10), (2, 7), (3, 5), (4, 4), (5, 4)])
+def test_graded_rbp_ties_exactly_when_the_denominator_is_at_most_c(c, N):
+    """Exhaustively: all (c+1)^N values of graded RBP with p = a/b are distinct iff b > c (module doc:
+    the mod-b argument with d_i ∈ {−c..c}); when b ≤ c the two runs of ``graded_rbp_tie`` tie."""
+    rel = _graded_runs(N, c)
+    for p in PS:
+        vals = _exact_grbp(rel, p)
+        example = C.graded_rbp_tie(p, c)
+        assert (len(set(vals)) == (c + 1) ** N) == (example is None) == (p.denominator > c), (p, c)
+        if example is not None:
+            r, s = (np.array([list(x) + [0] * (N - 2)]) for x in example)
+            assert max(r.max(), s.max()) <= c and not np.array_equal(r, s)
+            assert _exact_grbp(r, p) == _exact_grbp(s, p)
+            m = M.GRBP(p=p, max_gain=c)
+            assert m.exact(r)[0] == m.exact(s)[0]
+
+
+def test_ffp19_threshold_for_three_grades():
+    """FFP19 §5 with gains = grades over G = 3 grades (c = 2): the smallest normalised gain gap is
+    1/2, the threshold p = (1/2)/(1 + 1/2) = 1/3. Below it gRBP orders runs by strong top-heaviness
+    (the base-3 rank RBTO) without ties; at it gRBP is a positive affine map of RBTO (interval); above
+    it the order breaks, and at p = 1/2 distinct runs tie (3^6 runs, 665 values), as the mod-b
+    argument says (b = 2 ≤ c = 2), while p = 4/5, also above it, has no ties (b = 5 > 2)."""
+    c, N = 2, 6
+    rel = _graded_runs(N, c)
+    rbto = M.RBTO(c=c).exact(rel)
+    order = np.argsort(rbto, kind="stable")
+    gap = Fraction(1, c)
+    threshold = gap / (1 + gap)
+    assert threshold == Fraction(1, 3)
+    for p in (Fraction(1, 4), Fraction(1, 5), threshold):  # ordinal: strictly increasing along RBTO
+        v = _exact_grbp(rel[order], p)
+        assert all(x < y for x, y in zip(v, v[1:]))
+    v = _exact_grbp(rel, threshold)
+    assert len({x * 3 ** (N - 1) - r for x, r in zip(v, rbto)}) == 1  # gRBP·3^{N−1} = RBTO + const
+    for p in (Fraction(2, 5), Fraction(1, 2), Fraction(4, 5)):  # not ordinal above it
+        v = _exact_grbp(rel[order], p)
+        assert any(x >= y for x, y in zip(v, v[1:]))
+    half = _exact_grbp(rel, Fraction(1, 2))
+    assert len(set(half)) < 3**N and C.graded_rbp_tie(0.5, 2) == ((1, 0), (0, 2))
+    assert len(set(_exact_grbp(rel, Fraction(4, 5)))) == 3**N and C.graded_rbp_tie(0.8, 2) is None
+
+
+@pytest.mark.parametrize("p,c,N", [(0.8, 2, 1), (0.8, 2, 8), (Fraction(2, 3), 2, 7), (0.8, 3, 6), (0.75, 3, 5), (Fraction(5, 6), 5, 4)])
+def test_counted_graded_rbp_equals_engine_for_every_run(p, c, N):
+    m = M.GRBP(p=p, max_gain=c)
+    rel = _graded_runs(N, c)
+    ref = E.scale(m, N, c=c, method="engine", cache=False, workers=1).phi_runs(rel)
+    assert np.array_equal(ref, np.arange(1, (c + 1) ** N + 1)[np.argsort(np.argsort(_exact_grbp(rel, M._frac(p))))])
+    for ties in ("unq", "min", "max"):
+        assert np.array_equal(C.phi_runs(m, rel, ties, c=c), ref)
+    assert C.n_distinct(m, N, c) == (c + 1) ** N
+
+
+@pytest.mark.parametrize("c,N", [(2, 13), (3, 10)])
+def test_counted_graded_rbp_equals_engine_on_random_runs(c, N):
+    m = M.GRBP(p=0.8, max_gain=c)
+    rel = np.random.default_rng(N).integers(0, c + 1, size=(400, N))
+    rel[:2] = [[0] * N, [c] * N]
+    ref = E.scale(m, N, c=c, method="engine", cache=False, workers=1).phi_runs(rel)
+    assert np.array_equal(C.phi_runs(m, rel, c=c), ref)
+    assert ref[0] == 1 and ref[1] == (c + 1) ** N
+
+
+def test_graded_rbp_counting_limits_and_beyond_the_engine():
+    """Counted to N = 32 for G = 3 and N = 26 for G = 4 (p = 0.8), beyond the engine's 24 / 20;
+    refused with the reason when graded RBP ties (b ≤ c); scale() switches to counting by itself."""
+    assert C.counting_depth(M.GRBP(p=0.8, max_gain=2), 2)[0] == 32
+    assert C.counting_depth(M.GRBP(p=0.8, max_gain=3), 3)[0] == 26
+    lim, why = C.counting_depth(M.GRBP(p=0.5, max_gain=2), 2)
+    assert lim == 0 and "ties" in why
+    assert C.counting_depth(M.GRBP(p=0.5, max_gain=2), 1)[0] > 0  # binary: b = 2 > 1
+    with pytest.raises(ValueError, match="ties over grades 0..2"):
+        C.phi_runs(M.GRBP(p=0.5, max_gain=2), np.zeros((1, 3), int), c=2)
+    with pytest.raises(ValueError, match="integer grades in 0..2"):
+        C.phi_runs(M.GRBP(p=0.8, max_gain=2), np.full((1, 4), 3), c=2)
+    N = 28
+    s = E.scale(M.GRBP(p=0.8, max_gain=2), N, c=2)
+    assert isinstance(s, C.CountedScale) and s.n_runs == s.n_distinct == 3**N
+    rng = np.random.default_rng(0)
+    rel = rng.integers(0, 3, size=(6, N))
+    rel[1] = rel[0]
+    rel[2, :] = rel[0]
+    rel[2, -1] = (rel[0, -1] + 1) % 3  # differs in the last rank only
+    phi = s.phi_runs(rel)
+    vals = _exact_grbp(rel, Fraction(4, 5))
+    for i in range(len(rel)):
+        for j in range(len(rel)):
+            assert (phi[i] < phi[j]) == (vals[i] < vals[j]) and (phi[i] == phi[j]) == (vals[i] == vals[j])
+
+
+@pytest.mark.parametrize("c,N", [(1, 9), (2, 7), (3, 5), (4, 4)])
+def test_counted_gp_equals_engine_for_every_run(c, N):
+    """gP over grades 0..c is counted at any N (grade sums; coefficients of (1 + … + x^c)^N): every
+    tie strategy equals the engine's on all (c+1)^N runs."""
+    m = M.GP(max_gain=c)
+    rel = _graded_runs(N, c)
+    s = E.scale(m, N, c=c, method="engine", cache=False, workers=1)
+    for ties in ("unq", "min", "max", "mid"):
+        assert np.array_equal(C.phi_runs(m, rel, ties, c=c), s.phi_runs(rel, ties)), ties
+    assert C.n_distinct(m, N, c) == s.n_distinct == c * N + 1
+    assert C.counting_depth(m, c)[0] == math.inf
+
+
+def test_counted_gp_at_depth_100():
+    m = M.GP(max_gain=2)
+    rel = np.array([[0] * 100, [2] * 100, [1] + [0] * 99, [0] * 99 + [1]])
+    phi_min = C.phi_runs(m, rel, "min", c=2)
+    assert C.phi_runs(m, rel, c=2).tolist() == [1, 201, 2, 2]
+    assert phi_min[0] == 1 and phi_min[1] == 3**100 and phi_min[2] == phi_min[3] == 2
+    assert C.phi_runs(m, rel, "max", c=2)[2] == 1 + 100  # 100 runs have grade sum 1

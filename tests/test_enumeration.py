@@ -618,3 +618,79 @@ def test_max_enumerable_depth_and_build_cost(tmp_path):
     E.scale(M.DCG(base=2), 9, cache=tmp_path)
     assert E.build_cost(M.DCG(base=2), 9, cache=tmp_path).cached
     assert E.build_cost(M.RR(), 40).runs == 0  # closed form
+
+
+# ------------------------------------------------------------------ graded scales, G = 3 and 4 (issue 20)
+
+GRADED_RATIONAL = [(M.GRBP, 0.5), (M.GRBP, 0.8), (M.GP, None)]
+
+
+@pytest.mark.parametrize("c,N", [(2, 1), (2, 4), (2, 7), (3, 1), (3, 3), (3, 6)])
+@pytest.mark.parametrize("cls,p", GRADED_RATIONAL, ids=["gRBP_p05", "gRBP_p08", "gP"])
+def test_graded_rational_engine_equals_brute_force(cls, p, c, N):
+    """gRBP and gP over G = c + 1 grades: the engine's distinct values, their counts and φ of every
+    one of the G^N runs equal those of exact Fractions computed run by run from the definition."""
+    m = cls(p=p, max_gain=c) if p is not None else cls(max_gain=c)
+    rel = all_runs(N, c)
+    u, cnt, phi = exact_rank(m.exact(rel).tolist())
+    s = E.scale(m, N, c=c, method="engine", cache=False, workers=1)
+    assert s.n_runs == (c + 1) ** N and (s.n_distinct, s.counts.tolist()) == (len(u), cnt)
+    assert s.exact_values() == u
+    assert np.array_equal(s.phi_runs(rel), phi)
+    assert np.array_equal(s.phi(m(rel)), phi)  # float input lands on the same ranks
+
+
+@pytest.mark.parametrize("c,N", [(2, 2), (2, 7), (3, 5)])
+@pytest.mark.parametrize("base,discount", [(2, "jk"), (10, "jk"), (2, "log2p1")])
+def test_graded_dcg_and_ndcg_engine_equal_brute_force(base, discount, c, N):
+    """Graded DCG (gains = grades) of every run evaluated in 50-digit Decimals straight from the
+    definition: same distinct values, counts and φ as the engine, and nDCG (one ideal run) the
+    same φ with values DCG / ideal DCG."""
+    rel = all_runs(N, c)
+    u, cnt, phi = decimal_distinct(decimal_dcg(rel, base, discount))
+    g = M.DCG(base=base, discount=discount, gains="graded")
+    s = E.scale(g, N, c=c, method="engine", cache=False, workers=1)
+    assert (s.n_distinct, s.counts.tolist()) == (len(u), cnt)
+    assert np.array_equal(s.phi_runs(rel), phi)
+    assert np.allclose(s.values, [float(x) for x in u], rtol=1e-13, atol=0)
+    ideal = [c, c - 1, 1, 0]
+    n = M.NDCG(base=base, discount=discount, gains="graded")
+    sn = E.scale(n, N, c=c, ideal=ideal, method="engine", cache=False, workers=1)
+    assert np.array_equal(sn.phi_runs(rel), phi)
+    idcg = float(M.DCG(base=base, discount=discount, gains="graded")(np.array(sorted(ideal, reverse=True)[:N])))
+    assert np.allclose(sn.values * idcg, s.values, rtol=1e-12)
+    assert np.array_equal(sn.phi(n(rel, ideal=np.broadcast_to(ideal, (len(rel), 4)))), phi)
+
+
+def test_graded_limits_reach_the_issue_depths():
+    """The engine builds G = 3 up to N = 19 and G = 4 up to N = 15 (issue 20) for every graded
+    measure with a kernel; beyond its limit ``scale`` refuses with the reason (no work done)."""
+    graded = [M.DCG(base=2, gains="graded"), M.DCG(base=10, gains="graded"), M.NDCG(base=2, gains="graded"),
+              M.DCG(discount="log2p1", gains="graded"), M.GP(max_gain=2), M.GRBP(p=0.5, max_gain=3),
+              M.GRBP(p=0.8, max_gain=3)]
+    for m in graded:
+        for c, need in ((2, 19), (3, 15)):
+            limit, why = E.max_enumerable_depth(m, c)
+            assert limit >= need, (m, c, limit, why)
+            with pytest.raises(ValueError, match=f"at most N={limit}"):
+                E.scale(m, limit + 1, c=c, method="engine", cache=False)
+    # gRBP's 62-bit exact keys (graded RBP can tie, module doc of irscales.counting) bind first for large b
+    lim, why = E.max_enumerable_depth(M.GRBP(p=0.95, max_gain=2), 2)
+    assert lim < 19 and "62 bits" in why
+    assert E.max_enumerable_depth(M.ERR(max_grade=2), 2)[0] == 0  # ERR has no kernel: brute force only
+    with pytest.raises(NotImplementedError, match="no enumeration kernel"):
+        E.scale(M.ERR(max_grade=2), 4, c=2)
+
+
+def test_err_brute_force_counts_its_ties():
+    """ERR has no kernel; its reference scale at small N comes from exact Fractions (FFP19 §5:
+    ERR(r) > ERR(s) for r = (1,0,2,0,1) ≺ s = (1,1,0,0,0), i.e. not even ordinal)."""
+    m = M.ERR(max_grade=2)
+    vals, cnt = E.brute_force_scale(m, 4, c=2)
+    assert sum(cnt) == 3**4 and vals == sorted(vals) and len(set(vals)) == len(vals)
+    assert vals[0] == 0 and vals[-1] == m.exact(np.array([[2, 2, 2, 2]]))[0]
+    assert len(vals) < 3**4  # ERR already ties at N = 4
+    r, s = np.array([[1, 0, 2, 0, 1]]), np.array([[1, 1, 0, 0, 0]])
+    # by hand, R_g = (2^g − 1)/4: ERR(r) = 1/4 + 3/16 + 3/320, ERR(s) = 1/4 + 3/32
+    assert m.exact(r)[0] == Fraction(1, 4) + Fraction(3, 16) + Fraction(3, 320)
+    assert m.exact(s)[0] == Fraction(1, 4) + Fraction(3, 32) < m.exact(r)[0]

@@ -4,6 +4,7 @@ Rooms (one concern per module):
 
 - :mod:`irscales.measures`       evaluation measures as declared, vectorised objects (exact where rational)
 - :mod:`irscales.enumeration`    scales of measures over all runs REL^N, the ranked measure φ (FFF21 §5)
+- :mod:`irscales.beyond`         beyond FFF21 (issue 20): counted value curves, graded scales, graded Table 2 τ
 - :mod:`irscales.orders`         orders on runs, covers, rank functions, FFP17's Δ (FFP19, FFP17)
 - :mod:`irscales.scales`         checkers: ordinal / interval / interval-like scale properties
 - :mod:`irscales.meaningfulness` meaningful statements under permissible transformations (FFF21 §2)

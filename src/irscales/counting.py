@@ -53,6 +53,26 @@ arithmetic allows:
   Cost grows as (B + 1)·2^{(N−B)/2} per run (the top halves within the bottom part's range are
   most of them): fine to N ≈ 40, memory-bound at 2^26-entry tables.
 
+* Graded RBP (gRBP, FFP19 §5) over grades 0..c (G = c + 1 grades, gains = grades) with p = a/b in
+  lowest terms: K(r) = Σ_i g_i a^{i−1} b^{N−i}, g_i ∈ {0..c}.
+
+  **No ties when b > c, ties when b ≤ c (N ≥ 2).** If K(r) = K(s), the differences
+  d_i = g_i(r) − g_i(s) now lie in {−c..c}; modulo b the sum is d_N a^{N−1} ≡ 0, so b | d_N as
+  above, and |d_N| ≤ c < b forces d_N = 0; the induction goes through unchanged, so all (c+1)^N
+  values are distinct. When b ≤ c the runs (a, 0, …) and (0, b, …) are both in the grade range
+  (a < b ≤ c) and tie: a·b^{N−1} = b·a·b^{N−2} (:func:`graded_rbp_tie`). So p = 1/2 ties from
+  three grades on ((1, 0) and (0, 2): 1 = 2·½), p = 0.8 = 4/5 from six. FFP19 §5 places the
+  threshold at p = G'/(G'+1) with G' the smallest normalised gain gap (1/c for gains = grades,
+  i.e. p = 1/(c+1)): below it gRBP is ordinal (strong top-heaviness; no ties), at it interval (the
+  base-(c+1) rank, RBTO), above it neither — and only above it can ties appear: p = 1/2 > 1/3 for
+  c = 2 ties, while p = 0.8 is above the threshold too but has b = 5 > c, no ties, and its φ is
+  counted here by the same meet in the middle over (c+1)-ary half tables, up to N = 2L with
+  c·V_L < 2^62 and (c+1)^L ≤ 2^MAX_HALF (N ≤ 32 for G = 3, 26 for G = 4).
+
+* gP over grades 0..c (FFP19 §4.2; gains = grades): its value is t/(N·c) with t = Σ g_i the grade sum, so
+  φ_unq = t + 1, and the runs with sum j are the coefficient of x^j in (1 + x + … + x^c)^N (exact
+  integers). Any N, any c.
+
 AP is not counted here (yet): its ranked version still needs the stored scale of
 :func:`irscales.enumeration.scale`.
 """
@@ -60,6 +80,7 @@ AP is not counted here (yet): its ranked version still needs the stored scale of
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import os
 from fractions import Fraction
@@ -68,7 +89,8 @@ import numpy as np
 
 from . import measures as M
 
-__all__ = ["counting_depth", "countable", "phi_runs", "ranked_runs", "n_distinct", "CountedScale", "MAX_HALF"]
+__all__ = ["counting_depth", "countable", "phi_runs", "ranked_runs", "n_distinct", "CountedScale", "MAX_HALF",
+           "graded_rbp_tie"]
 
 MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
 _TIES = ("unq", "min", "max", "mid")
@@ -80,21 +102,42 @@ def _numerator(m: M.Measure) -> M.Measure:
     return num(m)
 
 
-def _rbp_half_bound(p: Fraction) -> int:
-    """Largest half length L with V_L = Σ_{i≤L} a^{i−1} b^{L−i} < 2^62 and 2^L ≤ 2^MAX_HALF."""
+def _rbp_half_bound(p: Fraction, c: int = 1) -> int:
+    """Largest half length L with c·V_L = c·Σ_{i≤L} a^{i−1} b^{L−i} < 2^62 and (c+1)^L ≤ 2^MAX_HALF."""
     a, b = p.numerator, p.denominator
     L = 0
-    while L < MAX_HALF and sum(a**i * b ** (L - i) for i in range(L + 1)) < 2**62:
+    while (c + 1) ** (L + 1) <= 2**MAX_HALF and c * sum(a**i * b ** (L - i) for i in range(L + 1)) < 2**62:
         L += 1
     return L
+
+
+def graded_rbp_tie(p, c: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Two runs of length 2 over grades 0..c with the same graded RBP at p = a/b (lowest terms), or
+    None when there are none at any N (b > c; proof in the module docstring). Runs of length N > 2
+    extended by zeros tie as well."""
+    q = M._frac(p)
+    a, b = q.numerator, q.denominator
+    if not 0 < q < 1:
+        raise ValueError(f"graded RBP needs 0 < p < 1, got p={p!r}")
+    return ((a, 0), (0, b)) if b <= c else None
 
 
 def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
     """The largest run length N at which φ of ``measure`` is counted exactly here (``math.inf``:
     any N), and why not further. 0 when this module cannot count the measure."""
     m = M.parse(measure) if isinstance(measure, str) else measure
+    if type(m) is M.GP and c >= 1:
+        return math.inf, "closed form (sum of grades; counts are coefficients of (1 + x + … + x^c)^N)"
+    if type(m) is M.GRBP and c >= 1:
+        p = M._frac(m.p)
+        if graded_rbp_tie(p, c) is not None:
+            return 0, (f"graded RBP with p = {p} ties over grades 0..{c} (denominator {p.denominator} ≤ {c}), "
+                       "so counting runs does not count distinct values")
+        L = _rbp_half_bound(p, c)
+        return 2 * L, (f"meet in the middle needs both half tables of {c + 1}^⌈N/2⌉ exact int64 keys; beyond "
+                       f"N = {2 * L} they exceed 2^{MAX_HALF} entries or 62 bits")
     if c != 1:
-        return 0, "counting covers binary runs only (graded relevance is not counted yet)"
+        return 0, "counting covers binary runs only (graded: gP, and gRBP without ties)"
     num = _numerator(m)
     if isinstance(num, M.P) and num.k is None and type(num) is M.P:
         return math.inf, "closed form (binomial counts)"
@@ -170,6 +213,28 @@ def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
     return _finish(below, cnt[first], (N + 2 - first).astype(np.int64), ties)
 
 
+@functools.lru_cache(maxsize=16)
+def _grade_sum_counts(N: int, c: int) -> tuple[int, ...]:
+    """Number of runs of length N over grades 0..c with each grade sum 0..cN: (1 + x + … + x^c)^N."""
+    poly = [1]
+    for _ in range(N):
+        nxt = [0] * (len(poly) + c)
+        for j, v in enumerate(poly):
+            for g in range(c + 1):
+                nxt[j + g] += v
+        poly = nxt
+    return tuple(poly)
+
+
+def _phi_gp(grades: np.ndarray, N: int, c: int, ties: str) -> np.ndarray:
+    t = grades.sum(axis=1)
+    cnt = _grade_sum_counts(N, c)
+    big = (c + 1) ** N >= 2**62
+    cum = np.array([0] + list(itertools.accumulate(cnt)), dtype=object if big else np.int64)
+    cnt_a = np.array(cnt, dtype=object if big else np.int64)
+    return _finish(cum[t], cnt_a[t], (t + 1).astype(np.int64), ties)
+
+
 def _run_id_big(bits: np.ndarray) -> np.ndarray:
     N = bits.shape[1]
     if N <= 62:
@@ -181,16 +246,16 @@ def _run_id_big(bits: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=3)
-def _half_table(a: int, b: int, L: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Sorted exact keys V_L(x) = Σ_{i≤L} x_i a^{i−1} b^{L−i} of all 2^L binary runs x of length L,
+def _half_table(a: int, b: int, L: int, c: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Sorted exact keys V_L(x) = Σ_{i≤L} x_i a^{i−1} b^{L−i} of all (c+1)^L runs x of length L,
     their float64 images (each within 2^-52 relative of the key; non-decreasing), and a bucket index
     for fast searches: ``start[k]`` = number of floats below k·width, k = 0..2^L."""
     w = [a**i * b ** (L - 1 - i) for i in range(L)]
-    if sum(w) >= 2**62:
+    if c * sum(w) >= 2**62:
         raise OverflowError(f"V_{L} for p = {a}/{b} exceeds 62 bits")
     v = np.zeros(1, np.int64)
-    for wi in w:  # v and v + wi are both sorted: the stable sort (timsort) merges two runs in O(n)
-        v = np.sort(np.concatenate([v, v + np.int64(wi)]), kind="stable")
+    for wi in w:  # v, v + wi, … are each sorted: the stable sort (timsort) merges c + 1 runs in O(n log c)
+        v = np.sort(np.concatenate([v + np.int64(g * wi) for g in range(c + 1)]), kind="stable")
     vf = v.astype(np.float64)  # int → float rounding is monotone, so the floats stay sorted
     return (v, vf) + _bucket_index(vf)
 
@@ -240,17 +305,19 @@ def _split(N: int, n_queries: int = 1 << 20) -> int:
     return h - 1 if N >= 46 and n_queries >= 1000 and N - h + 1 <= MAX_HALF else h
 
 
-def _below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: int | None = None) -> np.ndarray:
-    """Exact number of binary runs with a smaller RBP than each row of ``bits`` (shape (n, N))."""
+def _below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: int | None = None,
+               c: int = 1) -> np.ndarray:
+    """Exact number of runs over grades 0..c with a smaller (graded) RBP than each row of ``bits``
+    (shape (n, N); binary for c = 1)."""
     a, b = p.numerator, p.denominator
     N = bits.shape[1]
-    h = _split(N, len(np.unique(bits, axis=0)))
+    h = _split(N, len(np.unique(bits, axis=0))) if c == 1 else N // 2
     qx = _half_keys(bits[:, :h], a, b) if h else np.zeros(len(bits), np.int64)
     qy = _half_keys(bits[:, h:], a, b)
     pairs, inv = np.unique(np.stack([qx, qy], 1), axis=0, return_inverse=True)
     if h:
-        _half_table(a, b, h)  # built before forking, so worker processes share the tables
-    _half_table(a, b, N - h)
+        _half_table(a, b, h, c)  # built before forking, so worker processes share the tables
+    _half_table(a, b, N - h, c)
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     step = 64
     parts = [pairs[i:i + step] for i in range(0, len(pairs), step)]
@@ -265,13 +332,13 @@ def _below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: i
             from concurrent.futures import ProcessPoolExecutor
             ctx = mp_.get_context("fork" if "fork" in mp_.get_all_start_methods() else "spawn")
             with ProcessPoolExecutor(workers, mp_context=ctx) as ex:
-                for part, res in zip(parts, ex.map(_below_pairs, parts, *zip(*[(a, b, N, h)] * len(parts)))):
+                for part, res in zip(parts, ex.map(_below_pairs, parts, *zip(*[(a, b, N, h, c)] * len(parts)))):
                     out.append(res)
                     if bar is not None:
                         bar.update(len(part))
         else:
             for part in parts:
-                out.append(_below_pairs(part, a, b, N, h))
+                out.append(_below_pairs(part, a, b, N, h, c))
                 if bar is not None:
                     bar.update(len(part))
     finally:
@@ -281,14 +348,14 @@ def _below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: i
     return res[inv.reshape(-1)]
 
 
-def _below_pairs(pairs: np.ndarray, a: int, b: int, N: int, h: int) -> np.ndarray:
+def _below_pairs(pairs: np.ndarray, a: int, b: int, N: int, h: int, c: int = 1) -> np.ndarray:
     """Runs below each query given by its (top key, bottom key) pair for a split after rank h."""
     Lb = N - h
-    xt, vt = _half_table(a, b, h)[:2] if h else (np.zeros(1, np.int64), np.zeros(1))
-    yt, wt, start, width = _half_table(a, b, Lb)
+    xt, vt = _half_table(a, b, h, c)[:2] if h else (np.zeros(1, np.int64), np.zeros(1))
+    yt, wt, start, width = _half_table(a, b, Lb, c)
     B1, A1 = b**Lb, a**h  # K = B1·V_h(top) + A1·V_{N−h}(bottom)
     rho = float(Fraction(A1, B1))  # bottom → top units, relative error ≤ ε
-    n_bot = 1 << Lb
+    n_bot = (c + 1) ** Lb
     ymax = float(yt[-1])
     umax = float(xt[-1]) + rho * ymax
     # Error bounds (ε = 2^-52 per operation, all quantities ≥ 0): a table float is within ε of its
@@ -476,9 +543,10 @@ def _phi_dcg(bits: np.ndarray, B: int, ties: str, progress: bool = False) -> np.
 
 
 def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool = False,
-             workers: int | None = None) -> np.ndarray:
-    """Exact ranked measure φ (FFF21 eq. 2 for ``ties="unq"``; §7.1.3's min/max/mid) of binary runs
-    ``rel`` of shape (..., N), counted without a scale; N is the last axis. Equal to
+             workers: int | None = None, c: int = 1) -> np.ndarray:
+    """Exact ranked measure φ (FFF21 eq. 2 for ``ties="unq"``; §7.1.3's min/max/mid) of runs
+    ``rel`` of shape (..., N), counted without a scale; N is the last axis. Runs are binary (c = 1),
+    or graded 0..c for gRBP (the scale of all (c+1)^N runs). Equal to
     :meth:`irscales.enumeration.Scale.phi_runs` wherever both exist (tested).
 
     int64 results (Python ints in an object array when they can exceed 2^62; ``mid`` gives halves).
@@ -491,11 +559,20 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     if rel.ndim == 0 or rel.shape[-1] < 1:
         raise ValueError(f"phi_runs: runs must have shape (..., N) with N ≥ 1, got {rel.shape}")
     N = rel.shape[-1]
-    limit, why = counting_depth(m)
+    limit, why = counting_depth(m, c)
     if N > limit:
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
     shape = rel.shape[:-1]
+    if type(m) in (M.GRBP, M.GP):
+        g = rel.reshape(-1, N)
+        if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
+            raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
+                             f"found {g.min()}..{g.max()}")
+        if type(m) is M.GP:
+            return _phi_gp(g.astype(np.int64), N, c, ties).reshape(shape)
+        out = _below_rbp(g.astype(np.int64), M._frac(m.p), progress, workers, c) + 1  # no ties (module doc)
+        return (out.astype(float) if ties == "mid" else out).reshape(shape)
     bits = _bits(rel.reshape(-1, N))
     num = _numerator(m)
     if isinstance(num, M.P):
@@ -513,13 +590,17 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     return out.reshape(shape)
 
 
-def n_distinct(measure: M.Measure | str, N: int) -> int:
+def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
     """|M(REL^N)| for a counted measure: N + 1 for P, R, RR; 2^N for RBP (no ties, module doc);
     (B + 1)·2^{N−B} for DCG/nDCG with base B (distinct canonical runs, module doc)."""
     m = M.parse(measure) if isinstance(measure, str) else measure
-    limit, why = counting_depth(m)
+    limit, why = counting_depth(m, c)
     if not 1 <= N <= limit:
         raise ValueError(f"{m.key} is not counted at N={N}: {why}")
+    if type(m) is M.GRBP:
+        return (c + 1) ** N  # no ties when counted (module doc)
+    if type(m) is M.GP:
+        return c * N + 1
     num = _numerator(m)
     if isinstance(num, M.DCG):  # canonical runs: (B + 1)·2^{N−B} values (3·2^{N−2} for B = 2)
         B = min(int(num.base), N)
@@ -535,37 +616,37 @@ class CountedScale:
     mode = "count"
     directory = None
 
-    def __init__(self, measure: M.Measure, N: int, rb: float | None = None):
-        if not countable(measure, N):
-            raise ValueError(f"{measure.key} is not counted at N={N}: {counting_depth(measure)[1]}")
-        self.measure, self.N, self.c, self.rb = measure, N, 1, rb
+    def __init__(self, measure: M.Measure, N: int, rb: float | None = None, c: int = 1):
+        if not countable(measure, N, c):
+            raise ValueError(f"{measure.key} is not counted at N={N}: {counting_depth(measure, c)[1]}")
+        self.measure, self.N, self.c, self.rb = measure, N, c, rb
 
     def __repr__(self) -> str:
         return f"CountedScale({self.measure.key}, N={self.N}, n_distinct={self.n_distinct})"
 
     @property
     def n_runs(self) -> int:
-        return 2**self.N
+        return (self.c + 1) ** self.N
 
     @property
     def n_distinct(self) -> int:
-        return n_distinct(self.measure, self.N)
+        return n_distinct(self.measure, self.N, self.c)
 
     def phi_runs(self, rel, ties: str = "unq") -> np.ndarray:
         rel = np.asarray(rel)
         if rel.ndim == 0 or rel.shape[-1] != self.N:
             raise ValueError(f"phi_runs: runs must have shape (..., {self.N}), got {rel.shape}")
-        return phi_runs(self.measure, rel, ties)
+        return phi_runs(self.measure, rel, ties, c=self.c)
 
 
-def ranked_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool = False,
+def ranked_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool = False, c: int = 1,
                 **scale_kwargs) -> np.ndarray:
     """φ of runs ``rel`` (..., N): counted when :func:`countable`, else from the engine's scale
     (``scale_kwargs`` go to :func:`irscales.enumeration.scale`; it may build and cache the scale)."""
     m = M.parse(measure) if isinstance(measure, str) else measure
     N = np.asarray(rel).shape[-1]
-    if countable(m, N):
-        return phi_runs(m, rel, ties, progress=progress)
+    if countable(m, N, c):
+        return phi_runs(m, rel, ties, progress=progress, c=c)
     from .enumeration import scale
-    return scale(m, N, progress=progress, **scale_kwargs).phi_runs(rel, ties)
+    return scale(m, N, c=c, progress=progress, **scale_kwargs).phi_runs(rel, ties)
 

@@ -1060,7 +1060,7 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
     if method == "count" or (method == "auto" and N > limit):  # issue 20: φ counted, nothing stored
         from .counting import CountedScale, countable, counting_depth
         if countable(measure, N, c):
-            return CountedScale(measure, N, rb=rb)
+            return CountedScale(measure, N, rb=rb, c=c)
         if method == "count":
             raise ValueError(f"scale: {measure.key} is not counted at N={N}: {counting_depth(measure, c)[1]}")
     _refuse_beyond(measure, N, limit, why)

@@ -1,0 +1,144 @@
+"""Beyond FFF21 (issue 20; FFF21 §8): scales too large to enumerate, and graded relevance.
+
+* :func:`value_curve` — FFF21 Figs. 3–5 plot every value of a measure over REL^N in increasing
+  order. Where φ is *counted* (:mod:`irscales.counting`) the 2^50 values cannot be listed, but a
+  uniform sample of runs can be placed at their exact position φ among all distinct values: the
+  points lie on the curve of the figure (same x = position, y = value), exactly.
+* :func:`graded_values` — every distinct value of a graded measure over all (c+1)^N runs (the
+  enumeration engine, G = c + 1 grades), for the same figures on graded scales.
+* :func:`graded_ranked_taus` — FFF21 Table 2 for graded measures: Kendall τ_b between the system
+  means of a graded measure and of its ranked version φ on a collection with graded judgments (the
+  public Grid of Points on Cranfield, grades 0..4).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from . import counting as C
+from . import enumeration as E
+from . import measures as M
+from .collections import Collection
+from .correlation import kendall_tau
+
+__all__ = ["value_curve", "graded_values", "graded_measures", "graded_ranked_taus", "plot_value_curves"]
+
+
+def _phi(measure: M.Measure, rel: np.ndarray, c: int, **scale_kwargs) -> tuple[np.ndarray, int, str]:
+    """φ (unq) of runs ``rel`` over grades 0..c, the number of distinct values, and how φ was obtained."""
+    N = rel.shape[-1]
+    if C.countable(measure, N, c):
+        return C.phi_runs(measure, rel, c=c), C.n_distinct(measure, N, c), "counted"
+    s = E.scale(measure, N, c=c, **scale_kwargs)
+    return s.phi_runs(rel), s.n_distinct, "enumerated"
+
+
+def value_curve(measure: M.Measure | str, N: int, n_runs: int = 2000, seed: int = 0, c: int = 1,
+                **scale_kwargs) -> pd.DataFrame:
+    """A seeded uniform sample of ``n_runs`` runs of length N (grades 0..c) plus the empty and the
+    full run, with their value and exact position φ among the distinct values of the measure over all
+    (c+1)^N runs (counted where :func:`irscales.counting.countable`, else from the engine's scale).
+
+    Columns: ``phi`` (1-based rank, Python ints beyond 2^62), ``n_distinct``, ``position`` =
+    (φ − 1)/(n_distinct − 1) in [0, 1], ``value`` (float64, for plotting), ``method``."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    rng = np.random.default_rng(seed)
+    rel = np.concatenate([np.zeros((1, N), np.int64), np.full((1, N), c, np.int64),
+                          rng.integers(0, c + 1, size=(n_runs, N))])
+    rel = np.unique(rel, axis=0)
+    phi, n, how = _phi(m, rel, c, **scale_kwargs)
+    kw = {"ideal": np.full((len(rel), N), c)} if getattr(m, "gains", "binary") == "graded" and m.needs_rb else {}
+    value = np.asarray(m(rel, rb=np.full(len(rel), N), **kw), dtype=float)
+    pos = np.array([float(int(x) - 1) / max(int(n) - 1, 1) for x in phi])
+    out = pd.DataFrame({"phi": list(phi), "n_distinct": n, "position": pos, "value": value, "method": how})
+    return out.sort_values("position", kind="stable").reset_index(drop=True)
+
+
+def graded_values(measure: M.Measure | str, N: int, c: int, **scale_kwargs) -> pd.DataFrame:
+    """Every distinct value of ``measure`` over all (c+1)^N runs with grades 0..c (the enumeration
+    engine), in increasing order, with the number of runs taking it: columns ``value``, ``count``."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    s = E.scale(m, N, c=c, method="engine", **scale_kwargs)
+    return pd.DataFrame({"value": np.asarray(s.values, dtype=float), "count": np.asarray(s.counts)})
+
+
+def graded_measures(c: int) -> dict[str, M.Measure]:
+    """The graded measures of the notebook for grades 0..c (gains = grades): nDCG with the JK
+    discount (log base 2, as FFF21's nDCG_b02), gRBP with p = 0.8 and 0.5, gP."""
+    return {"gnDCG_b02": M.NDCG(base=2, gains="graded"), "gRBP_p08": M.GRBP(p=0.8, max_gain=c),
+            "gRBP_p05": M.GRBP(p=0.5, max_gain=c), "gP": M.GP(max_gain=c)}
+
+
+def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Measure] | None = None,
+                       **scale_kwargs) -> pd.DataFrame:
+    """Kendall τ_b between the system means of each graded measure and of its ranked version φ (FFF21
+    Table 2, graded) on ``collection`` cut at N, over the (c+1)^N runs of its grades 0..c
+    (c = ``collection.max_grade``). φ is counted where possible (gRBP without ties), else enumerated.
+
+    Exactness: per topic the measure is a function of φ (nDCG divides DCG by the topic's ideal DCG).
+    Rational measures (gRBP, gP) are averaged exactly (one Fraction per (topic, φ)); φ means are
+    integer sums. For nDCG each topic's floats are snapped to one float per (topic, φ), so equal
+    values get equal floats, but system means are float64 sums: two systems whose *different*
+    per-topic values have exactly equal sums could differ in the last bit (not adjudicated here).
+    Topics without any relevant document are dropped (no nDCG).
+    One row per measure: ``tau``, ``systems``, ``topics``, ``N``, ``grades``, ``distinct`` (values of
+    the scale), ``phi`` (counted / enumerated)."""
+    c = int(collection.max_grade)
+    measures = graded_measures(c) if measures is None else measures
+    keep = np.nonzero(collection.rb > 0)[0]
+    coll = collection.subset(topics=keep) if len(keep) < len(collection.topics) else collection
+    rel = coll.rel_at(N).astype(np.int64)  # (S, T, N)
+    S, T = rel.shape[:2]
+    rows = []
+    for name, m in measures.items():
+        phi, n, how = _phi(E._numerator(m), rel, c, **scale_kwargs)
+        phi = np.asarray(phi, dtype=np.int64).reshape(S, T)
+        vals = np.asarray(coll.evaluate(m, depth=N), dtype=float)  # (S, T)
+        key = phi * T + np.arange(T)[None, :]
+        _, first, inv = np.unique(key.ravel(), return_index=True, return_inverse=True)
+        inv = inv.reshape(S, T)
+        if m.rational:  # exact means: one Fraction per (topic, φ), summed per system
+            reps = rel.reshape(S * T, N)[first]
+            ex = m.exact(reps, rb=coll.rb[first % T]).tolist()
+            means = _dense_ranks([sum((ex[i] for i in row), Fraction(0)) for row in inv.tolist()])
+        else:
+            means = vals.ravel()[first][inv].mean(axis=1)
+        tau = float(kendall_tau(means, _dense_ranks([sum(row) for row in phi.tolist()])))
+        rows.append({"measure": name, "tau": tau, "systems": S, "topics": T, "N": N, "grades": c + 1,
+                     "distinct": int(n), "phi": how})
+    return pd.DataFrame(rows).set_index("measure")
+
+
+def _dense_ranks(xs: list) -> np.ndarray:
+    """Dense ranks of exact numbers (equal numbers, equal ranks): τ_b depends only on the order."""
+    u = sorted(set(xs))
+    where = {x: i for i, x in enumerate(u)}
+    return np.array([where[x] for x in xs], dtype=np.int64)
+
+
+def plot_value_curves(curves: dict[str, pd.DataFrame], title: str, path=None, exhaustive: dict | None = None):
+    """FFF21 Figs. 3–5 style: value against position among all distinct values, one panel per curve
+    (sampled runs at exact positions, :func:`value_curve`), or, for ``exhaustive`` entries
+    (label → :func:`graded_values` frame), every distinct value."""
+    import matplotlib.pyplot as plt
+
+    items = [(k, v, False) for k, v in curves.items()] + [(k, v, True) for k, v in (exhaustive or {}).items()]
+    fig, axes = plt.subplots(1, len(items), figsize=(3.6 * len(items), 3.2), squeeze=False)
+    for ax, (label, df, full) in zip(axes[0], items):
+        if full:
+            x = np.arange(len(df)) / max(len(df) - 1, 1)
+            ax.plot(x, df["value"], ".", ms=1)
+            ax.set_title(f"{label}\nall {len(df):,} values", fontsize=9)
+        else:
+            ax.plot(df["position"], df["value"], ".", ms=2)
+            ax.set_title(f"{label}\n{len(df):,} runs of {int(df['n_distinct'].iloc[0]):.3g} values", fontsize=9)
+        ax.set_xlabel("position among distinct values")
+    axes[0][0].set_ylabel("value")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path, dpi=110, metadata={"Software": None})
+    return fig
