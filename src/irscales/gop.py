@@ -491,7 +491,11 @@ def _cache_key(name: str, systems: Sequence[System], grades: str, coll: smart.Sm
     return h.hexdigest()[:16]
 
 
-def _progress(it, total: int, desc: str, show: bool):
+def _progress(it, total: int, desc: str, show: bool | None):
+    """A progress bar on stderr; ``show=None``: only when stderr is a terminal (so notebooks and
+    logs stay deterministic)."""
+    if show is None:
+        show = sys.stderr.isatty()
     if not show:
         return it
     try:
@@ -504,7 +508,7 @@ def _progress(it, total: int, desc: str, show: bool):
 
 def build(name: Literal["cranfield", "cisi", "cacm"], systems: Sequence[System] | None = None,
           grades: Literal["graded", "binary"] = "graded", cache: bool = True,
-          progress: bool = True) -> Collection:
+          progress: bool | None = None) -> Collection:
     """The grid on collection ``name`` as a :class:`~irscales.collections.Collection` at depth
     1000 (judged queries only; system labels ``stop``, ``lug``, ``model``; topic label
     ``corpus``). ``grades``: Cranfield's graded qrels (0–4) or binary (CISI and CACM are binary
@@ -565,13 +569,13 @@ def _cut(c: Collection, depth: int) -> Collection:
 
 
 def load(name: str, depth: int = DEPTH, grades: Literal["graded", "binary"] = "graded",
-         systems: Sequence[System] | None = None, progress: bool = True) -> Collection:
+         systems: Sequence[System] | None = None, progress: bool | None = None) -> Collection:
     """The grid of one collection (:func:`build`, from the cache when built), cut at ``depth``."""
     return _cut(build(name, systems, grades, progress=progress), depth)  # type: ignore[arg-type]
 
 
 def load_combined(depth: int = DEPTH, parts: int = 2, seed: int = 0,
-                  systems: Sequence[System] | None = None, progress: bool = True) -> Collection:
+                  systems: Sequence[System] | None = None, progress: bool | None = None) -> Collection:
     """The multi-corpus grid (Fer17 RQ3): the same systems on the three collections, binary
     qrels. Topics are named ``<corpus>:<id>``; labels ``corpus`` and ``track``: each collection's
     judged queries are shuffled (``numpy.random.default_rng(seed)``) and split into ``parts``
@@ -676,7 +680,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in args.corpora:
         t0 = time.perf_counter()
         try:
-            c = build(n)  # type: ignore[arg-type]
+            c = build(n, progress=True)  # type: ignore[arg-type]
             if args.trec:
                 write_runs(n, grid_systems(), Path(args.trec) / n, gz=args.gz, progress=True)
         except (datasets.DataUnavailable, smart.SmartFormatError, ImportError) as e:
