@@ -29,7 +29,7 @@ $(STAMP): requirements.lock pyproject.toml
 
 install: $(STAMP) ## create .venv with the pinned stack and irscales (editable)
 
-test: $(STAMP) ## unit tests + nbval on the stored notebooks, then the data-dependent ones with ../shared hidden
+test: $(STAMP) ## unit tests + nbval on the stored notebooks, then the data-dependent ones again with every optional data setting hidden
 	$(PY) -m pytest tests $(NOTEBOOKS) $(NBVAL)
 	@echo "== data-dependent tests again as on a fresh clone: empty IRSCALES_SHARED, no IRSCALES_COLLECTIONS, empty cache"
 	@hidden=$$(mktemp -d) && trap 'rm -rf "$$hidden"' EXIT && mkdir "$$hidden/shared" && \
