@@ -790,6 +790,6 @@ def reproduce_from_printed(published: pd.DataFrame) -> tuple[dict[str, object], 
     one = sign_test_one_sided(ns + nonsep, ni)
     notes["s3/ipso_sign_test/p_117_vs_109"] = (
         f"recomputed from the printed counts: {ns} + {nonsep} = {ns + nonsep} vs {ni} gives p = {p[2]:.2f} two-sided "
-        f"({float(one):.2f} one-sided) by the exact sign test the paper uses for 0.0499; printed as p ≈ 0.25, "
-        f"which we found no reading of the counts to give")
+        f"({float(one):.2f} one-sided) by the exact sign test that gives the paper's p for {ns} vs {ni} "
+        f"({float(p[0]):.4f}); we found no reading of the counts that gives the printed value")
     return out, notes
