@@ -27,7 +27,7 @@ from typing import Iterable
 
 import pandas as pd
 
-from .published import matches
+from .published import matches, printed_decimals
 
 __all__ = [
     "Claim", "parse_printed", "table2", "table4", "significance_tables", "delta_percent",
@@ -106,9 +106,7 @@ def delta_percent(msr: Fraction, rnk: Fraction) -> Fraction:
 
 
 def _half_unit(printed: str) -> Fraction:
-    t = str(printed).strip().rstrip("%")
-    decimals = len(t.split(".")[1]) if "." in t else 0
-    return Fraction(1, 2 * 10**decimals)
+    return Fraction(1, 2 * 10 ** printed_decimals(printed))
 
 
 def table4_delta_checks(pub: pd.DataFrame) -> list[Claim]:

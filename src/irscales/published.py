@@ -69,11 +69,17 @@ def _parse_number(text: str):
         val = float(t)
     except ValueError:
         return None, None, pct
+    return val, printed_decimals(t), pct
+
+
+def printed_decimals(text: str) -> int:
+    """How many decimals a printed number carries (``'0.9498'`` 4, ``'-11.60%'`` 2, ``'1.69e-05'`` 7)."""
+    t = str(text).strip().replace(",", "").rstrip("%")
     mantissa, _, exponent = t.lower().partition("e")
     decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
     if exponent:  # 1.69e-05 is printed to 2 + 5 = 7 decimals
         decimals -= int(exponent)
-    return val, decimals, pct
+    return decimals
 
 
 def matches(published: str, reproduced, tol: float | None = None) -> bool:
