@@ -56,10 +56,10 @@ reproduce: $(STAMP) ## run every notebook with papermill (full=$(FULL)) into fig
 	  $(PY) -m papermill --cwd notebooks notebooks/05_mm23_ipso.ipynb figures/executed/05_mm23_ipso_gop-cranfield.ipynb -k python3 -p full $(FULL) -p PRESET gop-cranfield || exit 1; \
 	  $(PY) -m papermill --cwd notebooks notebooks/03_fer17_correlation.ipynb figures/executed/03_fer17_correlation_gop.ipynb -k python3 -p full $(FULL) -p PRESET gop-combined -y 'RQ1_SETS: ["cranfield-1", "cranfield-2"]' || exit 1; \
 	else echo "public collections not found: run 'make data' first for the real-data variants"; fi
-	$(PY) -m irscales.report figures
+	$(PY) -m irscales.papers.report figures
 
 report: $(STAMP) ## build figures/REPORT.md and figures/report.html from the notebooks' outputs
-	$(PY) -m irscales.report figures
+	$(PY) -m irscales.papers.report figures
 
 bench: $(STAMP) ## run the benchmarks and print their results (record them in docs/benchmarks.md)
 	$(PY) benchmarks/run.py
@@ -75,8 +75,8 @@ test-browser: $(STAMP) ## install Debian's chromium (root), run the browser test
 	IRSCALES_SCREENSHOT=$(abspath figures/report_first_screen.png) $(PY) -m pytest tests/test_report_browser.py -p no:cacheprovider
 
 data: $(STAMP) ## check Cranfield, CISI, CACM (shipped in data/collections/; or IRSCALES_COLLECTIONS; or download) and build the public Grid of Points cache
-	$(PY) -m irscales.datasets
-	$(PY) -m irscales.gop
+	$(PY) -m irscales.data.datasets
+	$(PY) -m irscales.data.gop
 
 bench-enum: $(STAMP) ## enumeration benchmark: the 11 FFF21 scales at N = 20, 25, 30 (~10 min, ~19 GB cache)
 	$(PY) benchmarks/bench_enumeration.py

@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
 
     import pytrec_eval
 
-    from irscales import io
-    from irscales.collections import Collection, load_preset
+    from irscales.data import trec as io
+    from irscales.data.collection import Collection, load_preset
     from irscales.measures import AP, FFF21_MEASURES, NDCG, RR, P, R
 
     N = args.depth

@@ -18,7 +18,10 @@ import time
 
 import numpy as np
 
-from irscales import anova, collections, fer17, sampling
+from irscales.stats import anova
+from irscales.data import collection as collections
+from irscales.papers import fer17
+from irscales.stats import sampling
 
 
 def main(argv: list[str]) -> int:

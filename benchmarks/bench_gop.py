@@ -27,7 +27,8 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["IRSCALES_CACHE"] = tmp  # an empty cache: cold builds
-        from irscales import datasets, gop
+        from irscales.data import datasets
+        from irscales.data import gop
 
         missing = [n for n in args.collections if not datasets.available(n)]
         if missing or not datasets.available("cacm"):

@@ -15,9 +15,9 @@ import numpy as np
 
 import pandas as pd
 
-from irscales import anova
+from irscales.stats import anova
 from irscales import correlation as corr
-from irscales import significance as sg
+from irscales.stats import significance as sg
 
 
 def _time(fn, repeat: int = 3) -> float:

@@ -77,8 +77,8 @@ def main(argv: list[str] | None = None) -> int:
 
     import pytrec_eval
 
-    from irscales import io
-    from irscales.collections import Collection
+    from irscales.data import trec as io
+    from irscales.data.collection import Collection
     from irscales.measures import AP, NDCG, RR, P, R
 
     N = args.depth

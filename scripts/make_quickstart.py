@@ -8,7 +8,7 @@ code = lambda s, **kw: cells.append(nbf.v4.new_code_cell(s, **kw))
 
 md("""# Quickstart — original vs interval-scaled scores on a handful of runs
 
-**Data: simulated** (the `sim-t08` preset of `irscales.collections`, shaped like TREC-8 Ad hoc). The runs
+**Data: simulated** (the `sim-t08` preset of `irscales.data.collection`, shaped like TREC-8 Ad hoc). The runs
 are exported as TREC files and read back, so exactly the same code runs on your own runs: replace
 `RUNS` and `QRELS` below by your paths.
 
@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 from irscales import measures as M
-from irscales import significance as S
-from irscales.collections import Collection, load_preset
+from irscales.stats import significance as S
+from irscales.data.collection import Collection, load_preset
 from irscales.enumeration import scale
 from irscales.paths import figures_dir
 
@@ -45,7 +45,7 @@ col = Collection.from_trec(RUNS, QRELS, depth=depth)
 tag = "simulated_" if simulated else ""
 print(f"{len(col.systems)} systems x {len(col.topics)} topics, cut at N = {depth}; data: {'simulated (sim-t08)' if simulated else 'user runs'}")""")
 md("""## The simulated data
-What the default data looks like (the generative model is documented in `irscales.simulate`): recall bases per
+What the default data looks like (the generative model is documented in `irscales.data.simulate`): recall bases per
 topic, system effectiveness, and precision by rank (top-heavy runs). Skipped when you point the notebook at your
 own runs.""")
 code("""from irscales import simulate

@@ -2,7 +2,7 @@
 
 Usage: ``python scripts/pack_collections.py SOURCE_DIR`` where SOURCE_DIR holds ``cranfield/``,
 ``cisi/`` and ``cacm/`` as distributed by the University of Glasgow IR group. Only the files
-:mod:`irscales.smart` reads (plus Cranfield's ``cranqrel.readme``) are packed, byte for byte,
+:mod:`irscales.data.smart` reads (plus Cranfield's ``cranqrel.readme``) are packed, byte for byte,
 under ``<name>/``; member order, times and owners are fixed so the archive is reproducible.
 Prints the SHA-256 of every member and archive for data/collections/PROVENANCE.md.
 """
@@ -15,7 +15,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from irscales import datasets
+from irscales.data import datasets
 
 
 def pack(source: Path, dest: Path) -> None:

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import scipy.stats as st
 
-from irscales.anova import (
+from irscales.stats.anova import (
     CROSSED_TERMS, NESTED_TERMS, balanced_anova, effect_size_class, interaction_plot, main_effects_plot,
     marginal_means, ols_anova, omega_squared, power, tukey_levels,
 )
@@ -178,7 +178,7 @@ def test_plots_draw_the_marginal_means():
 # ------------------------------------------------------- MATLAB's studentized-range critical value
 
 
-from irscales.anova import _as190_cdf, studentized_range_critical  # noqa: E402
+from irscales.stats.anova import _as190_cdf, studentized_range_critical  # noqa: E402
 
 
 @pytest.mark.parametrize("q, k, df", [(3.5, 3, 10), (4.6, 10, 60), (5.0, 20, 120), (3.0, 4, 5)])

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from irscales import measures as M
 from irscales.cli import main
-from irscales.collections import load_preset
+from irscales.data.collection import load_preset
 from irscales.paths import repo_root
 
 
@@ -375,8 +375,8 @@ def test_unusable_cache_gives_one_line(small, tmp_path, monkeypatch):
 
 def test_unreadable_run_directory(trec, monkeypatch):
     """The API wraps an unreadable directory into TrecFormatError with the path; the CLI prints it."""
-    from irscales.collections import Collection
-    from irscales.io import TrecFormatError
+    from irscales.data.collection import Collection
+    from irscales.data.trec import TrecFormatError
 
     d, rundir, qrels, col = trec
     real = Path.iterdir

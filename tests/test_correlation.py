@@ -9,12 +9,14 @@ from fractions import Fraction as Fr
 
 import numpy as np
 import pytest
+
+from irscales.ranks import dense_ranks
 import scipy.stats as st
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from irscales.correlation import (
-    break_ties_by_order, kendall_counts, kendall_tau, measure_pair_taus, overall_tau, rank_codes, system_means, tau_ap,
+    break_ties_by_order, kendall_counts, kendall_tau, measure_pair_taus, overall_tau, system_means, tau_ap,
     tau_ap_symmetric, topic_by_topic_tau,
 )
 
@@ -168,7 +170,7 @@ def test_tau_self_and_reverse(perm):
 
 def test_rank_codes_exact_on_fractions():
     a = np.array([[Fr(1, 3), Fr(2, 6)], [Fr(1, 2), 0]], dtype=object)
-    codes = rank_codes(a)
+    codes = dense_ranks(a)
     assert codes[0, 0] == codes[0, 1]  # 1/3 == 2/6
     assert codes[1, 1] < codes[0, 0] < codes[1, 0]
 
@@ -221,7 +223,7 @@ def test_bad_input_messages():
     with pytest.raises(ValueError, match="topics"):
         overall_tau(np.zeros((0, 3)), np.zeros((0, 3)))
     with pytest.raises(ValueError, match="numbers"):
-        rank_codes(np.array(["a", 1], dtype=object))
+        dense_ranks(np.array(["a", 1], dtype=object))
 
 
 # --------------------------------------------------------------------------- τ_AP

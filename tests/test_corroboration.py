@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from irscales import corroboration as C
-from irscales import significance as S
+from irscales.stats import significance as S
 from irscales.measures import AP, P
 
 

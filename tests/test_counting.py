@@ -251,7 +251,7 @@ def test_dcg_limits_come_from_the_first_new_tie():
 @pytest.fixture(scope="module")
 def t08():
     from irscales import paths
-    from irscales.collections import Collection
+    from irscales.data.collection import Collection
 
     try:
         d = paths.shared_dir() / "trec" / "T08"

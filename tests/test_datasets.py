@@ -11,7 +11,8 @@ import tarfile
 
 import pytest
 
-from irscales import datasets, smart
+from irscales.data import datasets
+from irscales.data import smart
 from irscales.paths import repo_root
 
 ROOT = repo_root()

@@ -1,4 +1,4 @@
-"""Fer17 §3.4 on original TREC systems (irscales.fer17.system_performance): a hand-made collection and,
+"""Fer17 §3.4 on original TREC systems (irscales.papers.fer17.system_performance): a hand-made collection and,
 when IRSCALES_TREC has them, the real TREC-8 runs checked against trec_eval (pytrec_eval)."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 import pytrec_eval
 
-from irscales import fer17, io
-from irscales.collections import Collection
+from irscales.papers import fer17
+from irscales.data import trec as io
+from irscales.data.collection import Collection
 
 
 def test_system_performance_is_the_mean_over_topics():
@@ -104,7 +105,7 @@ def test_plot_original_beside_gop_draws_each_side():
 
 
 def test_table1_t08_notes_say_which_half_is_missing():
-    from irscales import published
+    from irscales.papers import published
 
     pub = published.load("fer17")
     t08 = pub[pub.item.str.startswith("table1/T08/")]

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscales import fff21_claims as F
-from irscales import published
+from irscales.papers import fff21_claims as F
+from irscales.papers import published
 
 
 def frame(rows):

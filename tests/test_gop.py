@@ -1,4 +1,4 @@
-"""Tests of irscales.gop: model formulas checked by hand and against scalar re-implementations,
+"""Tests of irscales.data.gop: model formulas checked by hand and against scalar re-implementations,
 indexing (stop lists, stemmers, n-grams as matrices), the trec_eval ordering, and, on the shipped
 public collections (skipped when absent), a tiny grid whose TREC files pytrec_eval scores exactly
 as we do."""
@@ -12,7 +12,10 @@ import pandas as pd
 import pytest
 import pytrec_eval
 
-from irscales import datasets, gop, io, smart
+from irscales.data import datasets
+from irscales.data import gop
+from irscales.data import trec as io
+from irscales.data import smart
 from irscales.measures import AP, NDCG, RR, P
 
 LOG2E = 1 / math.log(2)
@@ -320,7 +323,7 @@ def test_bm25_equals_bm25s_on_cranfield(model, k1, b):
 
 
 def test_trec_files_read_back_to_the_same_arrays(tiny_grid):
-    from irscales.collections import Collection
+    from irscales.data.collection import Collection
 
     c, files, qrels = tiny_grid
     full = [f for f, depth in files if depth == 1000]
@@ -332,7 +335,7 @@ def test_trec_files_read_back_to_the_same_arrays(tiny_grid):
 
 
 def test_collections_load_preset_delegates_gop_names(monkeypatch):
-    from irscales import collections
+    from irscales.data import collection as collections
 
     calls = []
     monkeypatch.setattr(gop, "load_preset", lambda name, depth, seed: calls.append((name, depth, seed)) or "ok")

@@ -1,4 +1,4 @@
-"""Tests for irscales.hasse: the partial order of FFF21 §3.2 (Fig. 1), the exact spacing of the
+"""Tests for irscales.theory.hasse: the partial order of FFF21 §3.2 (Fig. 1), the exact spacing of the
 16 runs of length 4 under the measures of Fig. 2, φ of eq. (2) with Examples 10, 12 and 13."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscales import hasse as H
+from irscales.theory import hasse as H
 from irscales import measures as M
 
 FIG2 = {"P": M.P(), "AP": M.AP(), "RR": M.RR(), "RBP_p03": M.RBP(p=0.3), "RBP_p05": M.RBP(p=0.5),
@@ -249,8 +249,8 @@ def test_qlog3_equality_and_hash_are_consistent():
 
 @pytest.mark.parametrize("N", range(1, 7))
 def test_cross_check_with_orders_weak_top_heaviness(N):
-    """The FFF21 Fig. 1 order is FFP17's weak top-heaviness for binary runs (irscales.orders)."""
-    from irscales import orders as O
+    """The FFF21 Fig. 1 order is FFP17's weak top-heaviness for binary runs (irscales.theory.orders)."""
+    from irscales.theory import orders as O
 
     runs = [tuple(int(x) for x in r) for r in O.binary_runs(N)]
     wth = O.WeakTopHeaviness()
@@ -268,7 +268,7 @@ def test_spacing_grid_draws_one_panel_per_measure_without_colliding_labels():
     import matplotlib.pyplot as plt
 
     from irscales import measures as M
-    from irscales.plots import tick_label_overlaps
+    from irscales.figures import tick_label_overlaps
 
     sp = {k: H.spacing(H.exact_values(m, 3), k) for k, m in {"P": M.P(), "RR": M.RR(), "AP": M.AP()}.items()}
     fig = H.spacing_grid(sp, {"P": "(a) P"}, "exhaustive, N = 3", ncols=2)

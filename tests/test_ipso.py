@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from irscales import ipso, published
+from irscales import ipso
+from irscales.papers import published
 from irscales.ipso import Relation
 from irscales.measures import AP, DCG, RBP, RR, SP, P, Succ
 

@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 from scipy import stats
 
-from irscales import collections, corroboration, ipso, ipso_runs as IR, published
-from irscales.collections import Collection
+from irscales import corroboration, ipso, ipso_runs as IR
+from irscales.data import collection as collections
+from irscales.papers import published
+from irscales.data.collection import Collection
 from irscales.ipso import Relation
 
 EQ, NI, NS, NX = (int(r) for r in Relation)

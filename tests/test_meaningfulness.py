@@ -1,4 +1,4 @@
-"""Tests for irscales.meaningfulness: FFF21 Examples 5–8 (§2.4) with the paper's own scales and
+"""Tests for irscales.theory.meaningfulness: FFF21 Examples 5–8 (§2.4) with the paper's own scales and
 numbers, properties of the random permissible transformations, and invariance theorems checked
 on generated data (means under affine maps, medians under increasing maps …)."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscales import meaningfulness as mf
+from irscales.theory import meaningfulness as mf
 
 C2F = mf.affine(F(9, 5), 32, "Celsius → Fahrenheit")  # FFF21 Example 3
 PARIS, ROME = [2, 2, 4, 8, 36], [1, 2, 4, 15, 34]  # FFF21 Example 7, °C

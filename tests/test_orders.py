@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales.measures import RBTO, SBTO
-from irscales.orders import (
+from irscales.theory.orders import (
     NotGradedError, SetBased, StrongTopHeaviness, WeakTopHeaviness, binary_runs, cumsums, delta,
     graded_runs, interval_leq, multiset_runs, poset_rank, transitive_reduction,
 )

@@ -1,8 +1,8 @@
-"""irscales.published: how printed numbers are read."""
+"""irscales.papers.published: how printed numbers are read."""
 
 import pytest
 
-from irscales import published
+from irscales.papers import published
 
 
 @pytest.mark.parametrize("text, decimals", [("0.9498", 4), ("-11.60%", 2), ("+5.29%", 2), ("8,256", 0),

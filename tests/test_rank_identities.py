@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscales import rank_identities as R
+from irscales.theory import rank_identities as R
 
 
 def test_ffp19_identities_hold_and_sizes_are_hand_counted():

@@ -9,15 +9,17 @@ from fractions import Fraction as Fr
 import numpy as np
 import pandas as pd
 import pytest
+
+from irscales.ranks import dense_ranks
 from hypothesis import example, given, settings
 from hypothesis import strategies as hs
 
 from irscales import measures as M
-from irscales import published
+from irscales.papers import published
 from irscales import ranked as RK
-from irscales import significance as SG
-from irscales.collections import Collection, load_preset
-from irscales.correlation import rank_codes, system_means
+from irscales.stats import significance as SG
+from irscales.data.collection import Collection, load_preset
+from irscales.correlation import system_means
 
 NO_CACHE = {"cache": False, "progress": False}
 
@@ -486,7 +488,7 @@ def test_exact_dcg_mean_order_matches_a_decimal_reference(S, T, N, seed, name):
     if name in rs.exact:
         codes = rs.exact[name].mean_codes()
     else:  # N ≤ base: rational, exact Fractions
-        codes = rank_codes(RK._means(rs.original[name], None, "x"))
+        codes = dense_ranks(RK._means(rs.original[name], None, "x"))
     assert np.array_equal(codes, _decimal_mean_order(rel.tolist(), rb.tolist(), name))
 
 
@@ -494,7 +496,7 @@ def test_exact_dcg_mean_order_matches_a_decimal_reference(S, T, N, seed, name):
 
 
 def test_matlab_critical_value_decides_a_pair_between_the_two_critical_values():
-    from irscales.anova import studentized_range_critical
+    from irscales.stats.anova import studentized_range_critical
 
     rng = np.random.default_rng(3)
     T, S = 61, 3  # one-way error df = S(T − 1) = 180 > 120: MATLAB uses the df = ∞ quantile

@@ -25,7 +25,7 @@ def _blocks(lang: str) -> list[str]:
 
 
 def _export_command() -> str:
-    cmds = re.findall(r'`(python -c "from irscales\.collections import load_preset;[^`]*)`', README)
+    cmds = re.findall(r'`(python -c "from irscales[\w.]* import load_preset;[^`]*)`', README)
     assert len(cmds) == 1, "the README's one-line export of a simulated collection"
     return cmds[0]
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from irscales import published, report
+from irscales.papers import published
+from irscales.papers import report
 from irscales.paths import published_dir, repo_root
 
 
@@ -192,7 +193,7 @@ def _rows(items):
 
 
 def test_grid_keeps_the_printed_layout_blocks_rows_columns():
-    from irscales import report_html
+    from irscales.papers import report_html
 
     rows = _rows([
         ("table5/T08/P/Sign/Sig", "Table 5, block P, row Sign, column T08 Sig", "1", "1", "printed",
@@ -226,13 +227,13 @@ def test_grid_keeps_the_printed_layout_blocks_rows_columns():
     ("Table 3", "x", None),
 ])
 def test_cell_position_from_printed_location(location, item, pos):
-    from irscales import report_html
+    from irscales.papers import report_html
 
     assert report_html.cell_position(location, item) == pos
 
 
 def test_cards_count_like_the_summary_and_name_the_errata():
-    from irscales import report_html
+    from irscales.papers import report_html
 
     rows = _rows([
         ("table1/B/AP", "Table 1, system B, column AP", "0.5575", "0.5521", "printed", "differs"),
@@ -252,7 +253,7 @@ def test_cards_count_like_the_summary_and_name_the_errata():
 
 
 def test_units_follow_the_paper_and_every_unit_has_an_anchor(tmp_path):
-    from irscales import report_html
+    from irscales.papers import report_html
 
     assert report.unit_order(["ex3", "s3.2", "fig2", "table1", "ex5", "table3", "ex1", "table2", "s2"]) == \
         ["ex1", "ex3", "s2", "s3.2", "fig2", "table1", "ex5", "table2", "table3"]
@@ -280,7 +281,7 @@ def test_relative_difference_sorts_the_differs_view():
 
 
 def test_simulated_only_items_are_collapsed_with_the_missing_runs():
-    from irscales import report_html
+    from irscales.papers import report_html
 
     rows = _rows([("table3/k5/equal", "Table 3, row k=5, column equal", "1%", "0.9", "simulated", "simulated only"),
                   ("table3/k10/equal", "Table 3, row k=10, column equal", "2%", "", "", "simulated only"),

@@ -19,7 +19,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pytest
 
-from irscales import published, report
+from irscales.papers import published
+from irscales.papers import report
 from irscales.paths import published_dir, repo_root
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")

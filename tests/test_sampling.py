@@ -13,8 +13,10 @@ import scipy.stats as st
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from irscales import anova, fer17, sampling
-from irscales.collections import Collection
+from irscales.stats import anova
+from irscales.papers import fer17
+from irscales.stats import sampling
+from irscales.data.collection import Collection
 
 
 # --------------------------------------------------------------------------- fixtures built in code
@@ -315,7 +317,7 @@ def test_romp_comparison_breaks_ties_by_order_as_fer17():
 def test_romp_comparison_reproduces_fer17_printed_4_2_5_and_6_2_5():
     # From the printed Tables 4 and 9 (data/published/fer17.csv): tie-by-order gives §4.2.5's and
     # §6.2.5's printed tauCorr / apCorr; averaged ties do not (0.9775 / 0.8938 for §4.2.5).
-    from irscales import published
+    from irscales.papers import published
 
     pub = published.load("fer17")
     got = fer17.printed_romp_items(pub)
@@ -340,7 +342,7 @@ def test_pair_table_layout():
 
 
 def test_recompute_published_anova_reproduces_fer17_printed_columns():
-    from irscales import published
+    from irscales.papers import published
 
     values, tol = fer17.recompute_published_anova(published.load("fer17"))
     cmp = published.compare("fer17", values, tolerances=tol)
@@ -422,7 +424,7 @@ def test_printed_marginal_changes_hand_case():
 
 
 def test_printed_items_from_fer17_tables():
-    from irscales import published
+    from irscales.papers import published
 
     pub = published.load("fer17")
     printed = dict(zip(pub.item, pub.value))

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscales import published
+from irscales.papers import published
 from irscales.measures import AP, DCG, ERR, GRBP, RBP, RR, SP, dcg_discount
-from irscales.orders import (
+from irscales.theory.orders import (
     SetBased, StrongTopHeaviness, WeakTopHeaviness, binary_runs, delta, graded_runs, multiset_runs,
 )
-from irscales.scales import (
+from irscales.theory.scales import (
     FLOAT_TIE, check_interval, check_interval_like, check_ordinal, contribution_terms, ffp19_cases,
     ffp19_summary, first_failure, grbp_difference_poly, interval_like_rates, intervals,
     measure_values, p_threshold, poly_root, poly_str, rbp_interval_like_threshold, run_case,
@@ -378,16 +378,16 @@ def test_ffp17_rates_table_and_conclusions():
 
 
 def test_section5_helper_and_reproduced_items():
-    from irscales.scales import ffp19_section5
+    from irscales.theory.scales import ffp19_section5
 
     sec5 = ffp19_section5([1, 0, 2, 0, 1], [1, 1, 0, 0, 0])
     assert sec5["order"] == "r ≺ s" and sec5["G"] == Fraction(1, 2)
     assert sec5["2gRBP(r)"] == "(1 - p)(1 + 2p^2 + p^4)" and sec5["2gRBP(s)"] == "(1 - p)(1 + p)"
     lo, hi = sec5["gRBP threshold"]
     assert lo**3 + 2 * lo - 1 < 0 < hi**3 + 2 * hi - 1
-    from irscales.scales import ffp19_reproduced
+    from irscales.theory.scales import ffp19_reproduced
 
-    from irscales.rank_identities import ffp19_identities, ffp19_identity_items
+    from irscales.theory.rank_identities import ffp19_identities, ffp19_identity_items
 
     rep = ffp19_reproduced(ffp19_summary(range(1, 5), range(1, 4)), sec5, "r ≺ s")
     rep.update(ffp19_identity_items(ffp19_identities(range(1, 5), range(1, 4))))
@@ -397,7 +397,7 @@ def test_section5_helper_and_reproduced_items():
 
 
 def test_relation_and_gain_gap_helpers():
-    from irscales.scales import min_gain_gap, relation_str, vec_str
+    from irscales.theory.scales import min_gain_gap, relation_str, vec_str
 
     w = WeakTopHeaviness(1)
     assert relation_str(w, [1, 0, 0], [0, 1, 1]) == "r ∥ s"
@@ -410,7 +410,7 @@ def test_relation_and_gain_gap_helpers():
 
 
 def test_interval_agrees_on_ffp17_examples():
-    from irscales.scales import interval_agrees
+    from irscales.theory.scales import interval_agrees
 
     r, s, u, v = (np.array(ERR_EX[k]) for k in "rsuv")
     assert not interval_agrees(ERR(), r, s, u, v)
@@ -418,7 +418,7 @@ def test_interval_agrees_on_ffp17_examples():
 
 
 def test_mass_gap_triples_shape_and_thresholds():
-    from irscales.scales import mass_gap_triples
+    from irscales.theory.scales import mass_gap_triples
 
     df = mass_gap_triples(5)
     runs = binary_runs(5)
@@ -444,7 +444,7 @@ def test_figures_are_written(tmp_path, monkeypatch):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from irscales.scales import plot_interval_like_rates, plot_vs_rank, save_figure
+    from irscales.theory.scales import plot_interval_like_rates, plot_vs_rank, save_figure
 
     monkeypatch.setenv("IRSCALES_FIGURES", str(tmp_path))
     fig, ax = plt.subplots()

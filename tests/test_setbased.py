@@ -1,4 +1,4 @@
-"""Tests for irscales.setbased: every claim of FFF21 §3.4.1–§3.4.4 checked by enumeration of
+"""Tests for irscales.theory.setbased: every claim of FFF21 §3.4.1–§3.4.4 checked by enumeration of
 S[N, K], hand-computed S[2, 2] values, Example 11, and a cross-check against irscales.measures
 on binary runs built from the triples."""
 
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales import measures as M
-from irscales import setbased as sb
+from irscales.theory import setbased as sb
 
 SMALL = [(N, K) for N in range(1, 7) for K in range(1, 7)]
 

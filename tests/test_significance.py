@@ -9,11 +9,13 @@ from fractions import Fraction as Fr
 import numpy as np
 import pandas as pd
 import pytest
+
+from irscales.exact import CommonScale
 import scipy.stats as st
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from irscales import significance as sg
+from irscales.stats import significance as sg
 
 
 def pvals_and_sig(res):
@@ -244,7 +246,8 @@ def test_fraction_paths_scaled_integers_and_python_fractions_agree(monkeypatch):
     ex[:, 5] = ex[:, 4] + Fr(1, 30)  # a constant difference: t = inf exactly
     scaled = sg.significance_tests(ex)
     assert sg._prepare(ex).scaled is not None
-    monkeypatch.setattr(sg, "_common_denominator", lambda exact: None)
+    monkeypatch.setattr(sg, "common_denominator",  # too large for int64: the Python-Fraction path
+                        lambda values, headroom_bits=1: CommonScale(np.zeros(np.shape(values), dtype=object), 1))
     assert sg._prepare(ex).scaled is None
     slow = sg.significance_tests(ex)
     for key in sg.TESTS:
@@ -255,7 +258,7 @@ def test_fraction_paths_scaled_integers_and_python_fractions_agree(monkeypatch):
 
 def test_common_denominator_gives_up_on_overflow():
     big = np.array([[Fr(1, 2**40 + 15), Fr(1, 2**40 + 17)], [Fr(0), Fr(1)]], dtype=object)
-    assert sg._common_denominator(big) is None
+    assert sg._prepare(big).scaled is None
     assert sg.sign_test(big).pvalue.shape == (1,)
 
 

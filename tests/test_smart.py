@@ -1,4 +1,4 @@
-"""Tests of irscales.smart (SMART parsers) and irscales.datasets (finding / fetching the data).
+"""Tests of irscales.data.smart (SMART parsers) and irscales.data.datasets (finding / fetching the data).
 
 Small hand-made collections are written in code (CRLF, repeated fields, a blank after a marker,
 Cranfield's numbering and grades); the real files are read from wherever :func:`datasets.locate`
@@ -13,7 +13,8 @@ import urllib.error
 import numpy as np
 import pytest
 
-from irscales import datasets, smart
+from irscales.data import datasets
+from irscales.data import smart
 
 
 def _mirror_or_skip(name: str):

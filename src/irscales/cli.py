@@ -25,8 +25,8 @@ import click
 import numpy as np
 import pandas as pd
 
-from . import measures as M
-from .paths import cache_root
+from irscales import measures as M
+from irscales.paths import cache_root
 
 FORMATS = ("table", "csv", "tsv")
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs)
@@ -79,7 +79,7 @@ class _Cli(click.Group):
     bug (``IRSCALES_DEBUG=1`` re-raises it with its traceback). Warnings become one line each."""
 
     def invoke(self, ctx):
-        from .enumeration import CacheError, TieUndecidable
+        from irscales.enumeration import CacheError, TieUndecidable
 
         try:
             with warnings.catch_warnings():  # library warnings (a skipped topic …) as one line each
@@ -150,7 +150,7 @@ def _check_depth(specs, col, depth: int) -> None:
 
 
 def _collection(runs, qrels, depth: int, reading: dict):
-    from .collections import Collection
+    from irscales.data.collection import Collection
 
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
@@ -180,8 +180,8 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
     announces the others on stderr. ``require``: a missing ranked version is an error.
     ``graded_ok``: a graded measure over binary runs is what is asked for (the ``scale`` command).
     """
-    from .counting import countable
-    from .enumeration import build_cost
+    from irscales.counting import countable
+    from irscales.enumeration import build_cost
 
     plan, expensive = {}, []
     for label, m in specs:
@@ -228,8 +228,8 @@ def _free_space(directory: Path | None) -> str:
 
 
 def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool) -> np.ndarray:
-    from .counting import phi_runs
-    from .enumeration import scale
+    from irscales.counting import phi_runs
+    from irscales.enumeration import scale
 
     target, n, cost = plan_entry
     if cost is None:  # counted, no scale (irscales.counting)
@@ -392,8 +392,8 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
     Does the verdict change when the measure is mapped to an interval scale? The last lines give
     MM23's IPSO counts of B against A and the IPSO sign test.
     """
-    from . import significance as S
-    from .corroboration import ipso_sign_test
+    from irscales.stats import significance as S
+    from irscales.corroboration import ipso_sign_test
 
     specs = _measure_specs(measure_name)
     if len(specs) != 1:
@@ -430,7 +430,7 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
 @_scale_options
 def scale(measure_name, depth, build_scales, cache, progress):
     """The scale of a measure over all 2^N binary runs: size, ties and where its cache lives."""
-    from .enumeration import scale as make_scale
+    from irscales.enumeration import scale as make_scale
 
     m = M.parse(measure_name)
     plan = _ranked_plan([(m.key, m)], depth, cache, build_scales, require=True, graded_ok=True, counting_ok=False)
@@ -468,7 +468,7 @@ def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cach
     Systems are ranked by their mean score over topics; τ_AP is symmetric (average of both
     directions). Needs at least three runs. Ranked columns are empty for measures without a scale.
     """
-    from .correlation import kendall_tau, tau_ap_symmetric
+    from irscales.correlation import kendall_tau, tau_ap_symmetric
 
     specs = _measure_specs(measure_names)
     plan = _ranked_plan(specs, depth, cache, build_scales, require=False)
@@ -505,7 +505,7 @@ def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cach
 @_reading_options
 def ipso(run_a, run_b, qrels, depth, measure_name, test, alpha, **kw):
     """MM23 §3: is challenger RUN_B better than champion RUN_A? Metric test (†) + IPSO sign test (‡)."""
-    from .corroboration import corroborate
+    from irscales.corroboration import corroborate
 
     specs = _measure_specs(measure_name)
     if len(specs) != 1:

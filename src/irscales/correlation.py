@@ -11,7 +11,7 @@ Conventions
 Exactness
     Ties decide Kendall's τ, so they are decided exactly. Scores may be floats, integers, or an
     object array of :class:`fractions.Fraction` (what ``Measure.exact`` returns); Fractions are
-    replaced by order-preserving integer codes (:func:`rank_codes`) before any comparison, so two
+    replaced by order-preserving integer codes (:func:`irscales.ranks.dense_ranks`) before any comparison, so two
     equal rationals are always a tie. Float scores are compared as given (``a < b`` on doubles, never
     through a tolerance): equal floats are a tie, different floats are not. Means over topics are
     exact when the scores are Fractions (:func:`system_means`); for floats the topics are summed in
@@ -28,43 +28,16 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from irscales.ranks import dense_ranks
+
 __all__ = [
-    "rank_codes", "break_ties_by_order", "system_means", "KendallCounts", "kendall_counts", "kendall_tau",
+    "break_ties_by_order", "system_means", "KendallCounts", "kendall_counts", "kendall_tau",
     "overall_tau",
     "topic_by_topic_tau", "tau_ap", "tau_ap_symmetric", "measure_pair_taus",
 ]
 
 # Upper bound on the elements of one (chunk, S, S) comparison block, to bound memory (~20 MB int8).
 _BLOCK = 20_000_000
-
-
-def rank_codes(values: ArrayLike) -> np.ndarray:
-    """Order-preserving integer codes of ``values`` over the whole array (dense ranks from 0).
-
-    ``a < b`` ⇔ ``code(a) < code(b)`` and ``a == b`` ⇔ ``code(a) == code(b)`` for every pair of
-    entries, wherever they are in the array. For an object array of Fractions/ints the comparison is
-    exact rational arithmetic; for a float array it is IEEE comparison of the stored doubles.
-
-    Raises ``ValueError`` for NaN or for entries that are not numbers.
-    """
-    a = np.asarray(values)
-    if a.dtype == object:
-        flat = a.ravel().tolist()
-        try:
-            uniq = sorted(set(flat))
-        except TypeError as exc:
-            raise ValueError(f"scores must be numbers (Fractions, ints or floats): {exc}") from None
-        if any(v != v for v in uniq):  # NaN is the only value not equal to itself
-            raise ValueError("scores contain NaN; a missing score cannot be ranked")
-        index = {v: k for k, v in enumerate(uniq)}
-        return np.fromiter((index[v] for v in flat), dtype=np.int64, count=len(flat)).reshape(a.shape)
-    if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
-        raise ValueError(f"scores must be real numbers, got dtype {a.dtype}")
-    if np.issubdtype(a.dtype, np.floating) and np.isnan(a).any():
-        where = tuple(int(i) for i in np.argwhere(np.isnan(a))[0])
-        raise ValueError(f"scores contain NaN (first at index {where}); a missing score cannot be ranked")
-    _, inv = np.unique(a, return_inverse=True)
-    return inv.reshape(a.shape).astype(np.int64)
 
 
 def break_ties_by_order(values: ArrayLike) -> np.ndarray:
@@ -96,7 +69,7 @@ def _ordinal(values, what: str, min_systems: int = 2) -> np.ndarray:
     if a.shape[-1] < min_systems:
         raise ValueError(f"{what} has {a.shape[-1]} systems on its last axis; need at least {min_systems}")
     if a.dtype == object:
-        return rank_codes(a)
+        return dense_ranks(a)
     if not np.issubdtype(a.dtype, np.number) or np.issubdtype(a.dtype, np.complexfloating):
         raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
     if np.issubdtype(a.dtype, np.floating) and np.isnan(a).any():

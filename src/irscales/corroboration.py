@@ -5,7 +5,7 @@ For a champion A and a challenger B over topics:
 1. report mean metric scores M(A), M(B) and the effect size M(B) − M(A);
 2. test the null "the effect size is zero" (paired t, Wilcoxon signed-rank or sign test);
    if p < α, add a † and claim significance;
-   the tests are those of :mod:`irscales.significance` (one implementation for ``irscales compare``,
+   the tests are those of :mod:`irscales.stats.significance` (one implementation for ``irscales compare``,
    ``irscales ipso`` and the notebooks): MATLAB's conventions, which FFF21 used; MM23 do not say
    which implementation they used. For the signed-rank test: zero differences dropped, average
    ranks, exact p for n <= 15 non-zero differences, else the normal approximation with the tie
@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 
-from . import ipso
-from . import significance as S
-from .measures import Measure
-from .significance import binomial_two_sided_table
+from irscales import ipso
+from irscales.stats import significance as S
+from irscales.measures import Measure
+from irscales.stats.significance import binomial_two_sided_table
 
 TESTS = ("t", "wilcoxon", "sign")
 
@@ -64,7 +64,7 @@ _TEST_FUNCTIONS = {"t": S.paired_t_test, "wilcoxon": S.signed_rank_test, "sign":
 
 
 def metric_test(a: np.ndarray, b: np.ndarray, test: str) -> float:
-    """Two-tailed p-value of the paired test of B − A over topics, from :mod:`irscales.significance`
+    """Two-tailed p-value of the paired test of B − A over topics, from :mod:`irscales.stats.significance`
     (``paired_t_test``, ``signed_rank_test``, ``sign_test``); 1 when A and B are equal on every topic."""
     fn = _TEST_FUNCTIONS.get(test)
     if fn is None:

@@ -87,7 +87,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import measures as M
+from irscales import measures as M
 
 __all__ = ["counting_depth", "countable", "phi_runs", "ranked_runs", "n_distinct", "CountedScale", "MAX_HALF",
            "graded_rbp_tie"]
@@ -98,7 +98,7 @@ _EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operati
 
 
 def _numerator(m: M.Measure) -> M.Measure:
-    from .enumeration import _numerator as num  # R → P (same order and ties on one topic)
+    from irscales.enumeration import _numerator as num  # R → P (same order and ties on one topic)
     return num(m)
 
 
@@ -392,7 +392,7 @@ def _below_pairs(pairs: np.ndarray, a: int, b: int, N: int, h: int, c: int = 1) 
 def _dcg_classes(B: int, N: int) -> list[tuple[int, Fraction]]:
     """For ranks 1..N of the JK discount with base B: (class root m, weight in units of u_m), so that
     w_i = weight·u_m with u_m = ln B / ln m (the engine's exact identity, :func:`_dcg_layout`)."""
-    from .enumeration import _perfect_root
+    from irscales.enumeration import _perfect_root
 
     r0, kB = _perfect_root(B)
     out = []
@@ -453,7 +453,7 @@ def _dcg_exact_order(B: int, cls, vec_a: dict, vec_b: dict) -> int:
     """Sign of value(a) − value(b) for coefficient vectors {class root: Fraction} (0: same vector)."""
     from decimal import Decimal, localcontext
 
-    from .enumeration import TieUndecidable
+    from irscales.enumeration import TieUndecidable
 
     d = {m: vec_a.get(m, 0) - vec_b.get(m, 0) for m in set(vec_a) | set(vec_b)}
     d = {m: x for m, x in d.items() if x}
@@ -647,6 +647,6 @@ def ranked_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: b
     N = np.asarray(rel).shape[-1]
     if countable(m, N, c):
         return phi_runs(m, rel, ties, progress=progress, c=c)
-    from .enumeration import scale
+    from irscales.enumeration import scale
     return scale(m, N, c=c, progress=progress, **scale_kwargs).phi_runs(rel, ties)
 

@@ -97,13 +97,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import measures as M
-from .paths import cache_dir
+from irscales import measures as M
+from irscales.paths import cache_dir
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .counting import CountedScale
+    from irscales.counting import CountedScale
 
 __all__ = [
     "Scale", "scale", "TieUndecidable", "CacheError", "run_ids", "runs_from_ids", "brute_force_scale",
@@ -1058,7 +1058,7 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
         raise ValueError(f"scale: method must be 'auto', 'engine', 'closed' or 'count', got {method!r}")
     limit, why = max_enumerable_depth(measure, c)
     if method == "count" or (method == "auto" and N > limit):  # issue 20: φ counted, nothing stored
-        from .counting import CountedScale, countable, counting_depth
+        from irscales.counting import CountedScale, countable, counting_depth
         if countable(measure, N, c):
             return CountedScale(measure, N, rb=rb, c=c)
         if method == "count":
@@ -1456,7 +1456,7 @@ def distinct_counts_table(Ns: Iterable[int] = (4, 5, 10, 15, 20, 25, 30),
     """
     import pandas as pd
 
-    from .paths import repo_root
+    from irscales.paths import repo_root
 
     measures = measures or M.FFF21_MEASURES
     rows = []

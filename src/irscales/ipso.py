@@ -699,7 +699,7 @@ def exact_sign(x1, x2, k: int) -> int:
 
 def _table1_metrics(k: int) -> dict[str, object]:
     # imported inside: measures is only needed for Table 1, not by Algorithm 1
-    from .measures import AP, NDCG, RBP, RR, P, Succ
+    from irscales.measures import AP, NDCG, RBP, RR, P, Succ
 
     return {
         f"Prec@{k}": lambda s: P(k=k).exact(s)[()],
@@ -747,7 +747,7 @@ def fig3_scores(serps: np.ndarray) -> dict[str, np.ndarray]:
     τ). ``NDCG``: float nDCG@k with the 1/log2(i+1) discount and an ideal of k relevant
     documents; :func:`axis_order` checks that no two distinct values are within rounding error.
     """
-    from .measures import NDCG, RBP, SP
+    from irscales.measures import NDCG, RBP, SP
 
     k = serps.shape[-1]
     return {
@@ -767,7 +767,7 @@ def fig3_convention_taus(k: int = 6) -> pd.DataFrame:
     sorted to the top (``"nrel"``); ties on an axis broken by ascending or descending lexicographic
     order. RBP(0.5) has no ties.
     """
-    from .measures import NDCG, SP
+    from irscales.measures import NDCG, SP
 
     serps = all_serps(k)
     nrel = serps.sum(1)
@@ -1021,7 +1021,7 @@ def reproduce_part_a(table2: CategoryCounts | None = None) -> dict[str, object]:
     Table 2 values are the exact fractions (in %) from :func:`count_categories` (or from the
     ``table2`` counts given, which must reach depth 100).
     """
-    from .measures import RR, P
+    from irscales.measures import RR, P
 
     out: dict[str, object] = {}
     t1 = table1()
@@ -1043,7 +1043,7 @@ def reproduce_part_a(table2: CategoryCounts | None = None) -> dict[str, object]:
     out["s2/rr3/n_values"] = len(set(rr))
     out["s2/rr3/values"] = _fmt_values(rr)
     out["s2/rr3/equal_101_011"] = "yes" if rr[i101] == rr[i011] else "no"
-    from .measures import RBP
+    from irscales.measures import RBP
 
     out["s2/rbp05_k3/n_values"] = len(set(RBP(p=0.5).exact(s3).tolist()))
     out["s2/golden_ratio"] = float(PHI)
@@ -1088,7 +1088,7 @@ def table2_sampling_gap(counts: CategoryCounts, published: pd.DataFrame,
     and how many of those standard errors the printed rounding (half a unit in the last printed
     place) can account for.
     """
-    from .published import _parse_number
+    from irscales.papers.published import _parse_number
 
     pub = published.set_index("item")
     rows = []
@@ -1145,8 +1145,8 @@ def table2_notes(gap: pd.DataFrame, counts: CategoryCounts, samples: Sequence[in
 def save_figure(fig, stem: str, paper: str = "mm23") -> list[str]:
     """Write ``fig`` as PNG and PDF to ``figures/<paper>/`` (no timestamps in the PDF, so files
     are reproducible); returns the file names relative to the figures folder."""
-    from .paths import figures_dir
-    from .plots import fit_tick_labels
+    from irscales.paths import figures_dir
+    from irscales.figures import fit_tick_labels
 
     d = figures_dir(paper)
     fit_tick_labels(fig)
@@ -1164,7 +1164,7 @@ def save_table2(exact_percent: pd.DataFrame, mc: pd.DataFrame | None = None, n_p
     """Write Table 2 to ``figures/<paper>/``: the exact fractions (``table2_exact.csv``) and, if
     given, the Monte Carlo estimates from simulated pairs
     (``table2_montecarlo_simulated_<n>pairs.csv``); returns the names written."""
-    from .paths import figures_dir
+    from irscales.paths import figures_dir
 
     d = figures_dir(paper)
     exact_percent.to_csv(d / "table2_exact.csv", float_format="%.6f")

@@ -1,10 +1,10 @@
 """IPSO on a set of runs — Moffat & Mackenzie, MM23 §3 "Separability In Practice" to the end of §3.
 
 Everything here is vectorised over all S(S−1)/2 system pairs × T topics of a
-:class:`~irscales.collections.Collection` (MM23: 110 Robust 2004 runs, 5,995 pairs, 249 topics).
+:class:`~irscales.data.collection.Collection` (MM23: 110 Robust 2004 runs, 5,995 pairs, 249 topics).
 
 Pairs and orientation
-    Pairs are ``(A, B) = (i, j)``, ``i < j``, in :func:`irscales.significance.pairs` order. The IPSO
+    Pairs are ``(A, B) = (i, j)``, ``i < j``, in :func:`irscales.stats.significance.pairs` order. The IPSO
     relation of a pair on a topic is Algorithm 1 (:mod:`irscales.ipso`) with S1 = A's SERP and
     S2 = B's SERP: ``ni`` means A ⪰ B (A non-inferior), ``ns`` A ⪯ B. Relevance is the collection's
     lenient binary relevance (MM23 §3 "Experimental Setup": grade ≥ 1 relevant, unjudged not
@@ -26,7 +26,7 @@ Analyses
       |ni| against |ns| (equal and non-separable topics ignored), exact two-tailed binomial test,
       significant iff p < α (decided on exact rationals).
     * :func:`agreement` / :func:`fig7` — MM23 Fig. 7: per pair, metric test (sign, Wilcoxon
-      signed-rank or paired t from :mod:`irscales.significance`) against the IPSO sign test, in
+      signed-rank or paired t from :mod:`irscales.stats.significance`) against the IPSO sign test, in
       the categories "Both: Yes", "Both: No", "Metric: Yes", "Metric: No".
     * :func:`triangle` / :func:`plot_triangle` — MM23 Fig. 8: the same categories per pair,
       systems ordered by mean Prec@10.
@@ -35,7 +35,7 @@ Conventions the text leaves open (our choices, documented where the code makes t
     * The six metrics of Figs 5–7 at depth k: RR@k, Prec@k (= P(k)), RBP(0.5)@k, RBP(0.8)@k,
       AP@k (trec_eval ``map_cut``: normalised by the topic's recall base) and NDCG@k with the
       1/log2(i+1) discount and the judged ideal run (:func:`metrics_at`).
-    * "p < α" (MM23) for every decision. :mod:`irscales.significance` decides p ≤ α exactly; its
+    * "p < α" (MM23) for every decision. :mod:`irscales.stats.significance` decides p ≤ α exactly; its
       sign and exact signed-rank p-values are dyadic rationals, never equal to α = 0.05 or 0.01,
       so the two rules agree there; a p-value equal to α as a float is treated as not significant.
     * Fig. 5/6 pair: "the best Robust run and the 25th percentile run according to Prec@10",
@@ -58,15 +58,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from . import ipso
-from .ipso import LABELS, Relation
-from .significance import binomial_two_sided_table
+from irscales import ipso
+from irscales.ipso import LABELS, Relation
+from irscales.stats.significance import binomial_two_sided_table
 
 if TYPE_CHECKING:  # annotations only; matplotlib is imported lazily by the plots
     import matplotlib.axes
     import matplotlib.figure
 
-    from .collections import Collection
+    from irscales.data.collection import Collection
 
 __all__ = [
     "PairRelations", "pair_relations", "pair_relations_reference", "table3", "TABLE3_DEPTHS",
@@ -316,14 +316,14 @@ def ipso_sign_tests(rels: PairRelations, k: int, alpha: float = 0.05,
 
 def metrics_at(k: int) -> dict[str, object]:
     """The six metrics of MM23 Figs 5–7 at depth k (see the module docstring)."""
-    from .measures import AP, NDCG, RBP, RR, P
+    from irscales.measures import AP, NDCG, RBP, RR, P
 
     return {"RR": RR(), f"Prec@{k}": P(k=k), "RBP(0.5)": RBP(p=0.5), "RBP(0.8)": RBP(p=0.8),
             "AP": AP(), "NDCG": NDCG(discount="log2p1")}
 
 
 def _run_test(scores_ts: np.ndarray, test: str, alpha: float):
-    from . import significance as S
+    from irscales.stats import significance as S
 
     fn = {"sign": S.sign_test, "wilcoxon": S.signed_rank_test, "t": S.paired_t_test}.get(test)
     if fn is None:
@@ -357,7 +357,7 @@ def fig7(col: "Collection", depths: Sequence[int] = FIG7_DEPTHS, tests: Sequence
     """MM23 Fig. 7: for each metric × depth × test, the number and fraction of system pairs in
     each agreement category. Long frame: metric, depth, test, category, pairs, fraction.
 
-    Scores are floats by default, as :mod:`irscales.significance` takes them (score ties = equal
+    Scores are floats by default, as :mod:`irscales.stats.significance` takes them (score ties = equal
     floats). ``exact=True`` passes exact Fractions for the rational metrics, so ties are decided
     exactly (about 100× slower on 5,995 pairs; the tests check both give the same decisions).
     """
@@ -429,7 +429,7 @@ def _order_by_mean(col: "Collection", measure, depth: int, topics=None) -> np.nd
 def fig5_pair(col: "Collection", depth: int = 10, quantile: float = 0.25) -> tuple[int, int]:
     """MM23 Figs 5–6 pair (system positions): the best system by mean Prec@depth and the one at
     0-based position round(quantile · (S − 1)) of that order (see the module docstring)."""
-    from .measures import P
+    from irscales.measures import P
 
     order = _order_by_mean(col, P(k=depth), depth)
     return int(order[0]), int(order[int(round(quantile * (len(order) - 1)))])
@@ -567,7 +567,7 @@ def triangle(col: "Collection", depth: int = 10, test: str = "t", alpha: float =
     Columns: system_a, system_b (rank_a < rank_b), rank_a, rank_b, metric_p, metric_sig,
     ni, ns, ipso_p, ipso_sig, category.
     """
-    from .measures import P
+    from irscales.measures import P
 
     m = measure if measure is not None else P(k=depth)
     sub = col if topics is None else col.subset(topics=topics)
@@ -630,7 +630,7 @@ def reproduce_part_b(col: "Collection", rels: PairRelations | None = None, fig7_
     from the paper's printed numbers are in :func:`reproduce_from_printed`. ``fig5_topics`` are the
     Fig. 5 topics (default: the first 25 in collection order).
     """
-    from .measures import NDCG, P
+    from irscales.measures import NDCG, P
 
     out: dict[str, object] = {}
     rels = rels if rels is not None else _relations_of(col)

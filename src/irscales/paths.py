@@ -6,7 +6,7 @@ Settings come from environment variables so notebooks, the CLI and CI agree:
                      runs in its ``trec/`` sub-folder (no default). Nothing from it is copied
                      into the repository, and nothing the tests, notebooks or report need lives
                      there: the public collections ship in ``data/collections/``
-                     (:mod:`irscales.datasets`); tests that use it skip when it is absent.
+                     (:mod:`irscales.data.datasets`); tests that use it skip when it is absent.
 ``IRSCALES_CACHE``   cache of enumerated scales (default: ``data/cache`` in the repository, or
                      ``~/.cache/irscales`` for an installed package).
 ``IRSCALES_FIGURES`` output folder for figures and tables (default: ``figures`` in the repository).

@@ -1,6 +1,6 @@
 """Measures against their ranked ("interval-scaled") versions on runs: FFF21 Tables 2–6 (§6–7).
 
-For a :class:`~irscales.collections.Collection` cut at run length N, :func:`ranked_scores` computes
+For a :class:`~irscales.data.collection.Collection` cut at run length N, :func:`ranked_scores` computes
 the 11 measures of FFF21 §6 per (topic, system) and their ranked versions
 
     M_R(r) = φ(M(r)),   φ(m) = |{x ∈ M(REL^N) : x ≤ m}|                (FFF21 §5, eq. 2, ``unq``)
@@ -22,7 +22,7 @@ The tables (score matrices are ``(T topics, S systems)`` as in :mod:`irscales.co
 * :func:`table4` — overall τ of every pair of measures (Msr) and of their ranked versions (RnkMsr),
   Δ% = (RnkMsr − Msr)/Msr · 100, pairs in the paper's order (:data:`TABLE4_PAIRS`).
 * :func:`table56` — for each measure and each of the eight tests of
-  :mod:`irscales.significance`: Sig, S2NS, NS2S, their ratios to Sig and Δ% = (S2NS + NS2S)/Sig;
+  :mod:`irscales.stats.significance`: Sig, S2NS, NS2S, their ratios to Sig and Δ% = (S2NS + NS2S)/Sig;
   Table 5 = measures not depending on the recall base, Table 6 = the others;
   :func:`grand_mean_delta` — the "25% ± 11%" of §7.3 (mean ± sample sd of Δ% over tracks,
   measures and tests; tests with Sig = 0 left out).
@@ -41,7 +41,7 @@ and distinct sums are ordered in ``Decimal`` at 50 then 120 digits (nDCG: one ve
 topics sharing the ideal DCG). A real collection does tie system means of DCG (two runs with the
 same relevant ranks on every topic). FFF21's option of rounding means to 8 decimals (footnote 9)
 is ``decimals=8``. The significance tests receive the same
-arrays (:mod:`irscales.significance` decides ties between scores on exact order codes).
+arrays (:mod:`irscales.stats.significance` decides ties between scores on exact order codes).
 
 FFF21's own conventions (issue 15; on the real TREC-8 runs they reproduce its printed values):
 ``decimals=8``; ``ranked_scores(ap="fff21-float")`` — AP and the scale of SP in double precision,
@@ -62,14 +62,14 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from . import counting
-from . import enumeration as E
-from . import measures as M
-from . import significance as SG
-from .anova import CRITICAL_CONVENTIONS, studentized_range_critical
-from .collections import Collection
-from .correlation import kendall_tau, system_means, topic_by_topic_tau
-from .paths import figures_dir
+from irscales import counting
+from irscales import enumeration as E
+from irscales import measures as M
+from irscales.stats import significance as SG
+from irscales.stats.anova import CRITICAL_CONVENTIONS, studentized_range_critical
+from irscales.data.collection import Collection
+from irscales.correlation import kendall_tau, system_means, topic_by_topic_tau
+from irscales.paths import figures_dir
 
 if TYPE_CHECKING:
     import matplotlib.figure
@@ -557,14 +557,14 @@ def _digest(a: np.ndarray) -> str:
     return hashlib.sha1(a.dtype.str.encode() + str(a.shape).encode() + np.ascontiguousarray(a).tobytes()).hexdigest()
 
 
-#: Tukey-type procedures of :mod:`irscales.significance` and the error df of their critical value.
+#: Tukey-type procedures of :mod:`irscales.stats.significance` and the error df of their critical value.
 _TUKEY_DF = {"anova1": lambda omni: omni["df"][1], "anova2": lambda omni: omni["df"][1],
              "kruskalwallis": lambda omni: math.inf, "friedman": lambda omni: math.inf}
 
 
 def _with_critical(res: SG.SignificanceResult, critical: str) -> SG.SignificanceResult:
     """Re-decide the Tukey-type comparisons with the critical value of ``critical``
-    (:func:`irscales.anova.studentized_range_critical`); q statistics are unchanged."""
+    (:func:`irscales.stats.anova.studentized_range_critical`); q statistics are unchanged."""
     if critical == "exact":
         return res
     out = {}
@@ -598,13 +598,13 @@ def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequ
     Columns: ``measure``, ``test``, ``label`` (the paper's row name), ``ordinal`` (grey rows),
     ``pairs`` (S(S−1)/2), ``sig`` (significant pairs with M), ``s2ns`` / ``ns2s`` (pairs that become
     not significant / significant with M_R), ``s2ns_ratio`` / ``ns2s_ratio`` (÷ Sig) and ``delta`` =
-    (S2NS + NS2S)/Sig (fractions; NaN when Sig = 0), see :func:`irscales.significance.compare_significance`.
+    (S2NS + NS2S)/Sig (fractions; NaN when Sig = 0), see :func:`irscales.stats.significance.compare_significance`.
     Table 5 is ``measures=RECALL_BASE_FREE``, Table 6 ``RECALL_BASE``.
 
     ``critical``: the studentized-range critical value of the four Tukey-type procedures,
     ``"exact"`` or ``"matlab"`` (MATLAB ``multcompare``, which FFF21 used: it treats an error df above
     120 as infinite, so for T08's 6,321 df its value is 0.063% smaller; see
-    :func:`irscales.anova.studentized_range_critical`). FFF21's one- and two-way ANOVA rows of T08
+    :func:`irscales.stats.anova.studentized_range_critical`). FFF21's one- and two-way ANOVA rows of T08
     need ``"matlab"``.
     """
     if critical not in CRITICAL_CONVENTIONS:
@@ -629,7 +629,7 @@ def critical_value_flips(rs: RankedScores, measures: Sequence[str] | None = None
                          tests: Sequence[str] = ("anova1", "anova2"), alpha: float = 0.05,
                          ties: str = "unq") -> pd.DataFrame:
     """The system pairs whose Tukey decision differs between the exact and MATLAB's critical value
-    (:func:`irscales.anova.studentized_range_critical`): one row per (measure, version, test, pair)
+    (:func:`irscales.stats.anova.studentized_range_critical`): one row per (measure, version, test, pair)
     with the studentized statistic q, both critical values and q's distance from each in percent.
     Versions: ``original`` (M) and ``ranked`` (M_R). The evidence behind ``critical="matlab"``."""
     measures = list(rs.measures if measures is None else measures)
@@ -798,7 +798,7 @@ def published_items(t2: pd.DataFrame | None = None, t3: pd.DataFrame | None = No
     ``simulated=True`` maps the rows of simulated tracks instead (``sim-T26_30`` → the ``T26_30``
     items), for a comparison file whose route is ``"simulated"`` — never a reproduction.
     """
-    from . import published
+    from irscales.papers import published
 
     known = set(published.load("fff21")["item"])
     out: dict[str, object] = {}

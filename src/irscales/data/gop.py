@@ -2,7 +2,7 @@
 
 Fer17 ran every combination of stop list × lexical unit generator (LUG) × retrieval model on
 TREC collections. Their runs cannot be shared; this module builds the same kind of grid on the
-public collections read by :mod:`irscales.smart` (found or fetched by :mod:`irscales.datasets`),
+public collections read by :mod:`irscales.data.smart` (found or fetched by :mod:`irscales.data.datasets`),
 so that every run-based analysis has real runs and real judgments, reproducible by anyone.
 
 Components (:data:`STOPLISTS`, :data:`LUGS`, :data:`MODELS`):
@@ -39,7 +39,7 @@ documents whose scores differ past float32 precision were ordered differently by
 Cranfield). The files hold exactly the rounded values, so they reproduce the ranking.
 Runs are cut at depth 1000.
 
-The cache (``<cache>/gop/<corpus>-<grades>-<hash>.npz`` + ``.json``, :meth:`irscales.collections.Collection.save`)
+The cache (``<cache>/gop/<corpus>-<grades>-<hash>.npz`` + ``.json``, :meth:`irscales.data.collection.Collection.save`)
 holds the relevance arrays at depth 1000; :func:`write_runs` writes any system's run in TREC
 format, recomputing it from the index (a fraction of a second).
 
@@ -69,8 +69,10 @@ from typing import Callable, Iterable, Literal, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from . import datasets, paths, smart
-from .collections import Collection
+from irscales import paths
+from irscales.data import datasets
+from irscales.data import smart
+from irscales.data.collection import Collection
 
 __all__ = ["STOPLISTS", "LUGS", "MODELS", "System", "grid_systems", "Index", "build_index",
            "term_weights", "score", "rank", "as_trec_scores", "build", "load", "load_combined", "write_runs",
@@ -509,7 +511,7 @@ def _progress(it, total: int, desc: str, show: bool | None):
 def build(name: Literal["cranfield", "cisi", "cacm"], systems: Sequence[System] | None = None,
           grades: Literal["graded", "binary"] = "graded", cache: bool = True,
           progress: bool | None = None) -> Collection:
-    """The grid on collection ``name`` as a :class:`~irscales.collections.Collection` at depth
+    """The grid on collection ``name`` as a :class:`~irscales.data.collection.Collection` at depth
     1000 (judged queries only; system labels ``stop``, ``lug``, ``model``; topic label
     ``corpus``). ``grades``: Cranfield's graded qrels (0–4) or binary (CISI and CACM are binary
     either way). Cached under ``<cache>/gop/`` keyed by components, grades and content counts.
@@ -619,7 +621,7 @@ def write_runs(name: str, systems: Sequence[System | str], directory: str | Path
     ``<directory>/runs/input.<system>[.gz]`` (depth ``depth``; judged queries) and the qrels as
     ``<directory>/qrels.txt``. Returns (run files, qrels path). The whole grid of a collection
     is ~140 million lines for Cranfield: use ``gz=True`` for it."""
-    from . import io as trec_io
+    from irscales.data import trec as trec_io
 
     coll = datasets.load(name)
     topics = coll.judged_topics
@@ -656,19 +658,19 @@ def write_runs(name: str, systems: Sequence[System | str], directory: str | Path
 def baseline(name: str = "cranfield", stop: str = "lucene", lug: str = "porter",
              model: str = "BM25") -> dict[str, float]:
     """MAP and P@10 (binary qrels, depth 1000) of one configuration, for the sanity check."""
-    from .measures import AP, P
+    from irscales.measures import AP, P
 
     c = build(name, [System(stop, lug, model)], grades="binary", cache=False, progress=False)  # type: ignore[arg-type]
     return {"MAP": float(c.evaluate(AP()).mean()), "P@10": float(c.evaluate(P(k=10), depth=10).mean())}
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m irscales.gop [corpus ...] [--trec DIR [--gz]]``: build (or find cached) grids
+    """``python -m irscales.data.gop [corpus ...] [--trec DIR [--gz]]``: build (or find cached) grids
     and print a summary; with ``--trec``, also write every run as TREC files under DIR/<corpus>/."""
     import argparse
     import time
 
-    ap = argparse.ArgumentParser(prog="python -m irscales.gop", description=main.__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m irscales.data.gop", description=main.__doc__.splitlines()[0])
     ap.add_argument("corpora", nargs="*", default=list(smart.NAMES), help=f"among {', '.join(smart.NAMES)}")
     ap.add_argument("--trec", metavar="DIR", help="write every run of the grid as TREC files under DIR/<corpus>/")
     ap.add_argument("--gz", action="store_true", help="gzip the TREC run files")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .paths import figures_dir, published_dir
+from irscales.paths import figures_dir, published_dir
 
 COLUMNS = ["item", "location", "context", "value", "kind", "note"]
 KINDS = {"exhaustive", "theory", "example", "trec"}

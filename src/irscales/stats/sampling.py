@@ -2,10 +2,10 @@
 removing the first quartile of systems (RQ2, §5.1), and corpus / topic-set effects (RQ3, §6.1).
 
 Input is a *score dictionary* ``name -> (T topics, S systems)`` array, one per measure, all on the
-same topics and systems (:func:`irscales.fer17.score_matrices` builds Fer17's). Output is a long
+same topics and systems (:func:`irscales.papers.fer17.score_matrices` builds Fer17's). Output is a long
 :class:`pandas.DataFrame`, one row per (sample, measure pair, design cell), with columns ``tau``
 (Kendall's τ_b, Fer17 eq. 1) and ``tau_ap`` (τ_AP, eq. 2, the first measure of the pair as the
-reference, as in Fer17 Tables 4 and 9) — ready for :func:`irscales.anova.balanced_anova` with
+reference, as in Fer17 Tables 4 and 9) — ready for :func:`irscales.stats.anova.balanced_anova` with
 ``CROSSED_TERMS`` (RQ1) or ``NESTED_TERMS`` (RQ3).
 
 RQ1 (§4.1): for each topic size t and system size s, draw H samples of t topics and, independently,
@@ -15,7 +15,7 @@ pair of rankings. The factor ``subject`` is the sample index h (Fer17's κ_i, DF
 
 Ties are decided exactly where we can: systems are ranked by their *sum* over the sampled topics
 (the same order as the mean, since every system has the same t topics). For measures listed in
-:data:`irscales.fer17.INTEGER_SCALE` (P@10: hits/10) the sums are exact integers. For the other
+:data:`irscales.papers.fer17.INTEGER_SCALE` (P@10: hits/10) the sums are exact integers. For the other
 measures the floats are summed in sorted order, so two systems with the same multiset of scores get
 bit-identical sums and tie; different multisets are compared as floats, like Fer17's MATLAB code.
 τ_AP is undefined with ties; we use its exact average over random tie-breakings
@@ -41,8 +41,8 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .correlation import break_ties_by_order, kendall_counts, kendall_tau, tau_ap
-from .fer17 import INTEGER_SCALE
+from irscales.correlation import break_ties_by_order, kendall_counts, kendall_tau, tau_ap
+from irscales.papers.fer17 import INTEGER_SCALE
 
 __all__ = ["TOPIC_SIZES", "SYSTEM_SIZES", "N_SAMPLES", "measure_pairs", "draw_samples", "ranking_keys",
            "pair_correlations", "correlation_design", "rq3_design", "romp_comparison", "rq2_table",

@@ -1,4 +1,4 @@
-"""Tests of irscales.collections: Collection, TREC round trip, cross-checks with pytrec_eval and
+"""Tests of irscales.data.collection: Collection, TREC round trip, cross-checks with pytrec_eval and
 ir_measures on the exported files, slicing, save/load, validation."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytrec_eval
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from irscales import io
-from irscales.collections import Collection, load_preset
+from irscales.data import trec as io
+from irscales.data.collection import Collection, load_preset
 from irscales.measures import AP, NDCG, RBP, RR, P, R
 
 DEPTH = 20
@@ -202,7 +202,7 @@ def test_simulated_labelling():
 def test_data_label_names_the_data():
     from dataclasses import replace
 
-    from irscales.collections import data_label
+    from irscales.data.collection import data_label
 
     sim = load_preset("sim-t08", depth=5, seed=0)
     pub = replace(small([[[1]]], [[0, 1]]), provenance="public: gop-combined (binary qrels; parts=2 seed=0) depth=5")
@@ -347,7 +347,7 @@ def test_evaluate_exact_and_generalised_recall():
 
 
 def test_ideal_run_with_large_grades_and_its_dtype():
-    from irscales import io as trec_io
+    from irscales.data import trec as trec_io
 
     G = 300
     judgments = np.zeros((2, G + 1), dtype=np.int64)

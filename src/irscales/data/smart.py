@@ -1,7 +1,7 @@
 """Parsers for the SMART-format public test collections Cranfield, CISI and CACM (issue 11).
 
 The three collections come from the University of Glasgow IR group's test-collection pages
-(``cran/``, ``cisi/``, ``cacm/``); :mod:`irscales.datasets` finds or fetches the files, this
+(``cran/``, ``cisi/``, ``cacm/``); :mod:`irscales.data.datasets` finds or fetches the files, this
 module reads them. Records follow the SMART convention: a line ``.I <id>`` opens a record and
 lines ``.T`` (title), ``.A`` (authors), ``.B`` (source), ``.W`` (text), ``.X`` (cross references),
 ``.K``, ``.C``, ``.N`` … open its fields, whose text runs to the next marker.

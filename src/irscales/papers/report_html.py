@@ -15,7 +15,7 @@ One file, no network: inline CSS and a few lines of JS (sorting the differs tabl
 images for the browser test). Figures are referenced by relative path (``fer17/fig4_….png``), so
 the page must stay next to the per-paper figure folders under ``figures/``.
 Each figure is shown at its natural size (150 dpi PNG, about 1:1 on screen), shrunk only to the page width,
-which is the size :data:`irscales.plots.STYLE` and :func:`irscales.plots.fit_tick_labels` are tuned for.
+which is the size :data:`irscales.figures.STYLE` and :func:`irscales.figures.fit_tick_labels` are tuned for.
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import report
-from .report import MEANING, PAPERS, STATUSES
+from irscales.papers import report
+from irscales.papers.report import MEANING, PAPERS, STATUSES
 
 #: CSS class of each status (colour in :data:`_STYLE`).
 STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
                 "reproduced on real data": "st-real", "differs": "st-diff", "simulated only": "st-sim",
                 "not attempted": "st-na"}
-#: Short labels of the statuses on the cards (same order as :data:`irscales.report.STATUSES`).
+#: Short labels of the statuses on the cards (same order as :data:`irscales.papers.report.STATUSES`).
 CARD_LABEL = {"reproduced exhaustively": "exhaustively", "reproduced from printed inputs": "from printed inputs",
               "reproduced on real data": "on real data", "differs": "differ",
               "simulated only": "simulated only", "not attempted": "not attempted"}

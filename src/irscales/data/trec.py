@@ -7,7 +7,7 @@ qrels  ``topic iteration docno rel`` (4 columns; ``rel`` an integer grade, 0 = n
 
 Ordering (issue 2 item 5). trec_eval ignores the rank column: within a topic it sorts by score
 descending and breaks ties on equal scores by docno *descending* in byte order (``strcmp``).
-We do the same; ``tests/test_io.py::test_tie_break_matches_pytrec_eval`` checks it empirically
+We do the same; ``tests/test_trec.py::test_tie_break_matches_pytrec_eval`` checks it empirically
 against pytrec_eval, which wraps trec_eval's C code.
 
 Score precision (issue 15 item 3) is a setting, ``score_precision``:
@@ -1067,7 +1067,7 @@ def _relevance_arrays(runs: Iterable[_ParsedRun], qrels: pd.DataFrame, depth: in
 
 def parsed_runs_cache() -> Path | None:
     """Folder of the cache of parsed runs: ``<IRSCALES_CACHE>/parsed-runs`` (None if it cannot be made)."""
-    from .paths import cache_dir
+    from irscales.paths import cache_dir
 
     try:
         return cache_dir() / "parsed-runs"

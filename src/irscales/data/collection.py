@@ -3,7 +3,7 @@
 A collection holds, for S systems and T topics:
 
 - ``rel``: relevance arrays ``[system, topic, rank]`` of grades at depth N (int8, or int16 when a
-  grade exceeds 127: :func:`irscales.io.grade_dtype`; never narrowed further), padded with not
+  grade exceeds 127: :func:`irscales.data.trec.grade_dtype`; never narrowed further), padded with not
   relevant documents when a run is shorter than N (FFF21 §5.1); ``binary()`` is the lenient
   mapping rel > 0 (FFF21 §6);
 - ``judgments``: int64 ``[topic, grade]``, the number of judged documents of each grade (column
@@ -17,7 +17,7 @@ A collection holds, for S systems and T topics:
   name their data (:attr:`Collection.data_label`: a public grid such as ``gop-cranfield``, or ``trec``).
 
 Sources: :meth:`Collection.from_trec` (a directory of NIST run files or a list, plus qrels),
-:func:`load_preset` (simulated presets of :mod:`irscales.simulate`), :meth:`Collection.load`
+:func:`load_preset` (simulated presets of :mod:`irscales.data.simulate`), :meth:`Collection.load`
 (``.npz`` + ``.json`` written by :meth:`Collection.save`). :meth:`Collection.to_trec` exports any
 collection as TREC files that read back to identical arrays.
 """
@@ -32,8 +32,8 @@ from typing import Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
-from . import io as trec_io
-from .measures import GR, Measure
+from irscales.data import trec as trec_io
+from irscales.measures import GR, Measure
 
 __all__ = ["Collection", "load_preset", "PRESET_NAMES", "data_label"]
 
@@ -267,14 +267,14 @@ class Collection:
                   cache: bool | PathLike = True,
                   system_labels: Mapping[str, Sequence[str]] | None = None) -> "Collection":
         """Read run files (a directory of NIST ``input.*`` files, gz allowed, or a list) and qrels
-        (a file, or a frame from :func:`irscales.io.read_qrels` or
-        :func:`irscales.io.qrels_from_ir_datasets`); the policies are those of
-        :func:`irscales.io.relevance_arrays`.
+        (a file, or a frame from :func:`irscales.data.trec.read_qrels` or
+        :func:`irscales.data.trec.qrels_from_ir_datasets`); the policies are those of
+        :func:`irscales.data.trec.relevance_arrays`.
 
         ``score_precision`` decides which scores tie before the docno breaks the tie:
         ``"float32"`` (default) as trec_eval <= 9.x and pytrec_eval, which FFF21's TREC-8 numbers
         need; ``"float64"`` as trec_eval >= 10.0 and the official TREC-8 per-topic evaluations.
-        ``cache``: the cache of parsed runs of :func:`irscales.io.read_trec` (``False`` = off)."""
+        ``cache``: the cache of parsed runs of :func:`irscales.data.trec.read_trec` (``False`` = off)."""
         files = trec_io.find_runs(runs)
         d = trec_io.read_trec(files, qrels, depth, max_grade=max_grade, negative=negative,
                               on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
@@ -366,7 +366,7 @@ def data_label(collections: Iterable[Collection]) -> str:
 
 
 def load_preset(name: str, depth: int = 100, seed: int = 0, qrels: PathLike | None = None) -> Collection:
-    """A simulated collection (see :mod:`irscales.simulate` for the model and the presets:
+    """A simulated collection (see :mod:`irscales.data.simulate` for the model and the presets:
     sim-t08, sim-t26, sim-t27, sim-r04, sim-gop). Deterministic in (name, depth, seed).
 
     ``qrels`` (single-track presets, e.g. ``load_preset("sim-t26", qrels=paths.trec_qrels("T26"))``):
@@ -374,14 +374,14 @@ def load_preset(name: str, depth: int = 100, seed: int = 0, qrels: PathLike | No
     provenance says so ("simulated: … recall bases and grades from the real qrels <file>").
 
     Names starting with ``gop-`` are the public Grid of Points on real collections
-    (:func:`irscales.gop.load_preset`: gop-cranfield, gop-cisi, gop-cacm, gop-combined)."""
+    (:func:`irscales.data.gop.load_preset`: gop-cranfield, gop-cisi, gop-cacm, gop-combined)."""
     if name.startswith("gop-"):
         if qrels is not None:
             raise ValueError(f"qrels= is for the simulated presets; {name} is a public collection with its own qrels")
-        from . import gop
+        from irscales.data import gop
 
         return gop.load_preset(name, depth=depth, seed=seed)
-    from . import simulate
+    from irscales.data import simulate
 
     if name not in simulate.PRESETS:
         raise KeyError(f"unknown preset {name!r}; choose one of {', '.join(simulate.PRESETS)} (simulated) "

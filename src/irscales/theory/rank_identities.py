@@ -21,8 +21,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from .measures import RBTO, SBTO
-from .orders import SetBased, StrongTopHeaviness, graded_runs, multiset_runs
+from irscales.measures import RBTO, SBTO
+from irscales.theory.orders import SetBased, StrongTopHeaviness, graded_runs, multiset_runs
 
 __all__ = ["ffp19_identities", "ffp19_identity_items", "chain_operation_counts", "runs_with_operation_counts",
            "ffp17_example1"]

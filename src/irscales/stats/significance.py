@@ -29,7 +29,7 @@ These are the only implementations in the library: MM23's reporting rule
 call them, so the same scores give the same p-value everywhere (issue 18).
 
 Exactness: whether two scores are tied (sign test, all rank-based tests) is decided on exact
-order codes (:func:`irscales.correlation.rank_codes`), so equal Fractions always tie. For the
+order codes (:func:`irscales.ranks.dense_ranks`), so equal Fractions always tie. For the
 signed-rank test the *magnitudes* of the differences must also be compared: with Fractions this is
 exact; with floats equal magnitudes can differ in the last bit (0.3−0.1 vs 0.5−0.3), so, as
 MATLAB's ``signrank`` does, two magnitudes are tied when they differ by at most
@@ -55,7 +55,8 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from irscales.correlation import rank_codes
+from irscales.exact import common_denominator
+from irscales.ranks import average_ranks, dense_ranks
 
 __all__ = [
     "TESTS", "TEST_LABELS", "ORDINAL_TESTS", "PairwiseTest", "SignificanceResult", "SignificanceChange",
@@ -88,20 +89,6 @@ class _Scores:
     scaled: np.ndarray | None = None  # (T, S) int64 = exact · L (common denominator), if it fits
 
 
-def _common_denominator(exact: np.ndarray) -> np.ndarray | None:
-    """``exact · L`` as int64 with L the lcm of the denominators, when differences cannot overflow."""
-    flat = exact.ravel().tolist()
-    den = 1
-    for v in flat:
-        den = math.lcm(den, v.denominator)
-        if den > 2**62:
-            return None
-    nums = [v.numerator * (den // v.denominator) for v in flat]
-    if max(abs(n) for n in nums) >= 2**61:  # |a − b| must stay below 2**62
-        return None
-    return np.array(nums, dtype=np.int64).reshape(exact.shape)
-
-
 def _prepare(scores: ArrayLike, systems: Sequence[str] | None = None) -> _Scores:
     if isinstance(scores, _Scores):  # prepared once by significance_tests for all its procedures
         return scores
@@ -111,7 +98,7 @@ def _prepare(scores: ArrayLike, systems: Sequence[str] | None = None) -> _Scores
     t, s = a.shape
     if t < 2 or s < 2:
         raise ValueError(f"scores must have at least 2 topics and 2 systems, got shape {a.shape}")
-    codes = rank_codes(a)  # also rejects NaN and non-numbers, with the index of the culprit
+    codes = dense_ranks(a)  # also rejects NaN and non-numbers, with the index of the culprit
     if a.dtype == object:
         exact = np.vectorize(Fraction, otypes=[object])(a)
         values = a.astype(float)
@@ -129,7 +116,10 @@ def _prepare(scores: ArrayLike, systems: Sequence[str] | None = None) -> _Scores
             raise ValueError(f"{len(names)} system names given for {s} systems (columns of scores)")
         if len(set(names)) != s:
             raise ValueError("system names must be distinct")
-    scaled = _common_denominator(exact) if exact is not None else None
+    scaled = None
+    if exact is not None:  # exact · L in int64 when |a − b| stays below 2**62
+        common = common_denominator(exact, headroom_bits=2)
+        scaled = common.ints if common.fits_int64() else None
     return _Scores(values, codes, exact, names, scaled)
 
 
@@ -142,36 +132,6 @@ def _alpha(alpha: float) -> Fraction:
 def pairs(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
     """Indices ``(i, j)``, ``i < j``, of all system pairs, in the order every result uses."""
     return np.triu_indices(n_systems, 1)
-
-
-def _average_ranks(a: np.ndarray, tol: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Average ranks (1-based) along the last axis and the per-row tie sum Σ(t³ − t).
-
-    Ties: equal values, or, with ``tol``, sorted neighbours with ``a[k] + tol[k] >= a[k+1]``
-    (MATLAB ``tiedrank`` with a tolerance; ties chain along the sorted order).
-    """
-    n = a.shape[-1]
-    order = np.argsort(a, axis=-1, kind="stable")
-    srt = np.take_along_axis(a, order, axis=-1)
-    if tol is None:
-        same = srt[..., 1:] == srt[..., :-1]
-    else:
-        tol_s = np.take_along_axis(tol, order, axis=-1)
-        same = srt[..., :-1] + tol_s[..., :-1] >= srt[..., 1:]
-    idx = np.broadcast_to(np.arange(n), srt.shape)
-    starts = np.ones(srt.shape, dtype=bool)
-    starts[..., 1:] = ~same
-    ends = np.ones(srt.shape, dtype=bool)
-    ends[..., :-1] = ~same
-    first = np.maximum.accumulate(np.where(starts, idx, 0), axis=-1)
-    last = np.flip(np.minimum.accumulate(np.flip(np.where(ends, idx, n - 1), -1), axis=-1), -1)
-    size = last - first + 1
-    ranks_sorted = (first + last) / 2.0 + 1.0
-    ranks = np.empty(a.shape, dtype=float)
-    np.put_along_axis(ranks, order, ranks_sorted, axis=-1)
-    # Σ over elements of (t² − 1) equals Σ over tie groups of (t³ − t).
-    tie_sum = (size.astype(np.int64) ** 2 - 1).sum(axis=-1)
-    return ranks, tie_sum
 
 
 # --------------------------------------------------------------------------- result objects
@@ -333,7 +293,7 @@ def rank_sum_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str]
     i, j = _pair_arrays(sc)
     t = sc.values.shape[0]
     pooled = np.concatenate([sc.codes[:, i].T, sc.codes[:, j].T], axis=1)  # (P, 2T)
-    ranks, tie_sum = _average_ranks(pooled)
+    ranks, tie_sum = average_ranks(pooled)
     w = ranks[:, :t].sum(axis=1)
     n = 2 * t
     mean = t * (n + 1) / 2.0
@@ -398,11 +358,11 @@ def signed_rank_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[s
     pos = cx > cy
     n = nonzero.sum(axis=1)
     if sc.scaled is not None:  # exact integer arithmetic on a common denominator
-        mag = rank_codes(np.abs(sc.scaled[:, i].T - sc.scaled[:, j].T)).astype(float)
+        mag = dense_ranks(np.abs(sc.scaled[:, i].T - sc.scaled[:, j].T)).astype(float)
         tol = None
     elif sc.exact is not None:
         diff = np.abs(sc.exact[:, i].T - sc.exact[:, j].T)  # exact Fractions
-        mag = rank_codes(diff).astype(float)
+        mag = dense_ranks(diff).astype(float)
         tol = None
     else:
         x, y = sc.values[:, i].T, sc.values[:, j].T
@@ -415,7 +375,7 @@ def signed_rank_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[s
     mag = np.where(nonzero, mag, np.inf)
     if tol is not None:
         tol = np.where(nonzero, tol, 0.0)
-    ranks, tie_sum = _average_ranks(mag, tol)
+    ranks, tie_sum = average_ranks(mag, tol)
     ranks = np.where(nonzero, ranks, 0.0)
     w_pos = (ranks * pos).sum(axis=1)
     w_neg = ranks.sum(axis=1) - w_pos
@@ -614,7 +574,7 @@ def kruskal_wallis_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequen
     sc = _prepare(scores, systems)
     _alpha(alpha)
     t, s = sc.codes.shape
-    ranks, tie_sum = _average_ranks(sc.codes.T.reshape(1, -1))
+    ranks, tie_sum = average_ranks(sc.codes.T.reshape(1, -1))
     ranks = ranks.reshape(s, t)
     n = t * s
     mean_ranks = ranks.mean(axis=1)
@@ -644,7 +604,7 @@ def friedman_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str
     sc = _prepare(scores, systems)
     _alpha(alpha)
     t, s = sc.codes.shape
-    ranks, tie_sum = _average_ranks(sc.codes)
+    ranks, tie_sum = average_ranks(sc.codes)
     mean_ranks = ranks.mean(axis=0)
     sigma2 = s * (s + 1) / 12.0 - float(tie_sum.sum()) / (12.0 * t * (s - 1))
     chi = t * ((mean_ranks - (s + 1) / 2.0) ** 2).sum()

@@ -18,11 +18,11 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from . import counting as C
-from . import enumeration as E
-from . import measures as M
-from .collections import Collection
-from .correlation import kendall_tau
+from irscales import counting as C
+from irscales import enumeration as E
+from irscales import measures as M
+from irscales.data.collection import Collection
+from irscales.correlation import kendall_tau
 
 __all__ = ["value_curve", "graded_values", "graded_measures", "graded_ranked_taus", "plot_value_curves"]
 

@@ -45,8 +45,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .measures import Measure
-from .orders import RunOrder, WeakTopHeaviness, NotGradedError, _as_runs
+from irscales.measures import Measure
+from irscales.theory.orders import RunOrder, WeakTopHeaviness, NotGradedError, _as_runs
 
 __all__ = [
     "FLOAT_TIE", "MeasureValues", "ScaleCheck", "measure_values", "check_ordinal", "check_interval",
@@ -586,8 +586,8 @@ def ffp19_cases() -> list[Case]:
     (0, 1, 3) has G = 1/3 and is checked at its own G/(G+1) = 1/4. Recall-based measures use
     RB = N (RB·N for gR), any positive constant gives the same verdicts.
     """
-    from .measures import AP, DCG, ERR, F1, GP, GR, GRBP, P, R, RBP
-    from .orders import SetBased, StrongTopHeaviness, graded_runs, multiset_runs
+    from irscales.measures import AP, DCG, ERR, F1, GP, GR, GRBP, P, R, RBP
+    from irscales.theory.orders import SetBased, StrongTopHeaviness, graded_runs, multiset_runs
 
     sb1, sb2 = SetBased(1), SetBased(2)
     st1, st2 = StrongTopHeaviness(1), StrongTopHeaviness(2)
@@ -665,7 +665,7 @@ def interval_like_rates(measures: dict[str, MeasureLike], ns, *, rb=None) -> pd.
     ``measures`` maps labels to measures (or callables / value arrays as in
     :func:`measure_values`); ``rb`` (default N) is passed to measures that need a recall base.
     """
-    from .orders import binary_runs
+    from irscales.theory.orders import binary_runs
 
     rows = []
     for n in ns:
@@ -685,8 +685,8 @@ def rbp_interval_like_threshold(n: int, *, equal_mass: bool = False, lo=Fraction
                                 hi=Fraction(99, 100), width=Fraction(1, 2**12)):
     """Bracket (lo, hi) of the p at which RBP_p starts violating FFP17's interval-like property on
     {0,1}^N (exact values at rational p), or None when RBP_p with p = ``hi`` has no violation."""
-    from .measures import RBP
-    from .orders import binary_runs
+    from irscales.measures import RBP
+    from irscales.theory.orders import binary_runs
 
     runs = binary_runs(n)
 
@@ -728,8 +728,8 @@ def ffp19_section5(r, s, gains=(0, 1, 2)) -> dict:
     """FFP19 §5's counterexample recomputed for runs ``r``, ``s`` (degrees 0..c): the order, the
     per-rank terms of DCG_2, ERR, RB·AP (lenient), the 2gRBP polynomials, and the exact p above which
     gRBP_p prefers r (a root of Σ_i (g(r_i) − g(s_i)) p^{i−1} after removing the factor p^k)."""
-    from .measures import ERR, SP
-    from .orders import StrongTopHeaviness
+    from irscales.measures import ERR, SP
+    from irscales.theory.orders import StrongTopHeaviness
 
     r = _as_runs(r, what="r").reshape(-1)
     s = _as_runs(s, what="s").reshape(-1)
@@ -774,7 +774,7 @@ def ffp19_reproduced(summary: pd.DataFrame, section5: dict, gp_order: str) -> di
     """Items of ``data/published/ffp19.csv`` from :func:`ffp19_summary`, :func:`ffp19_section5` and
     the relation of FFP19 §4.2's gP pair (``gp_order``). Verdicts the paper does not state (e.g.
     "P is ordinal", implied by "interval") are left out, so every key is a published item."""
-    from .published import load
+    from irscales.papers.published import load
 
     printed = set(load("ffp19")["item"])
     rep: dict = {}
@@ -811,8 +811,8 @@ def mass_gap_triples(n: int, gap: int = 2, measures: dict | None = None) -> pd.D
     Σ_j p^{j−1}((ŝ − r̂) − (û − ŝ))_j, computed per distinct polynomial with numpy and then refined
     exactly — and whether each measure in ``measures`` (default: DCG b=2 and DCG log2(i+1))
     violates."""
-    from .measures import DCG
-    from .orders import binary_runs
+    from irscales.measures import DCG
+    from irscales.theory.orders import binary_runs
 
     measures = measures or {"DCG_b02": DCG(), "DCG_log2p1": DCG(discount="log2p1")}
     runs = binary_runs(n)
@@ -871,8 +871,8 @@ def _largest_root_01(coeffs: list[int]) -> float:
 def save_figure(fig, paper: str, name: str) -> list[str]:
     """Write ``fig`` as PNG and PDF to ``figures/<paper>/`` (see :func:`irscales.paths.figures_dir`);
     returns the relative names (no absolute paths, so notebook outputs are stable)."""
-    from .paths import figures_dir
-    from .plots import fit_tick_labels
+    from irscales.paths import figures_dir
+    from irscales.figures import fit_tick_labels
 
     d = figures_dir(paper)
     fit_tick_labels(fig)

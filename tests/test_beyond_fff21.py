@@ -1,14 +1,14 @@
-"""Tests of irscales.beyond: value curves by counting, graded scales' values, graded Table 2 τ."""
+"""Tests of irscales.papers.beyond_fff21: value curves by counting, graded scales' values, graded Table 2 τ."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from irscales import beyond as B
+from irscales.papers import beyond_fff21 as B
 from irscales import enumeration as E
 from irscales import measures as M
-from irscales.collections import Collection
+from irscales.data.collection import Collection
 from irscales.correlation import kendall_tau
 
 

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["run_positions", "all_values", "all_values_grid", "tie_summary", "save_figure", "STYLE", "styled",
+from irscales.paths import figures_dir
+
+__all__ = ["run_positions", "all_values", "all_values_grid", "tie_summary", "save_figure", "write_figure", "STYLE", "styled",
            "tick_label_overlaps", "fit_tick_labels", "RESPONSE_LABELS"]
 
 #: One look for every figure of the companion (matplotlib rc parameters): fonts sized for a figure
@@ -226,11 +228,11 @@ def tie_summary(scale, bins: int | None = None) -> dict:
     return out
 
 
-def save_figure(fig, directory: str | Path, stem: str, formats: Sequence[str] = ("png", "pdf"),
-                dpi: int = 150) -> list[Path]:
+def write_figure(fig, directory: str | Path, stem: str, formats: Sequence[str] = ("png", "pdf"),
+                 dpi: int = 150) -> list[Path]:
     """Save ``fig`` as ``directory/stem.<fmt>`` for each format, reproducibly (no creation date in
-    the PDF), close it, and return the paths. Colliding tick labels are first rotated or shrunk
-    (:func:`fit_tick_labels`)."""
+    the PDF or SVG, no software tag in the PNG), close it, and return the paths. Colliding tick
+    labels are first rotated or shrunk (:func:`fit_tick_labels`)."""
     if not stem or "/" in stem or "\\" in stem:
         raise ValueError(f"save_figure: stem must be a plain file name without extension, got {stem!r}")
     bad = [f for f in formats if f not in ("png", "pdf", "svg")]
@@ -243,9 +245,17 @@ def save_figure(fig, directory: str | Path, stem: str, formats: Sequence[str] = 
     fit_tick_labels(fig)
     paths = []
     for ext in formats:
-        meta = {"CreationDate": None} if ext == "pdf" else ({"Date": None} if ext == "svg" else {})
+        meta = {"pdf": {"CreationDate": None}, "svg": {"Date": None}, "png": {"Software": None}}[ext]
         p = directory / f"{stem}.{ext}"
         fig.savefig(p, dpi=dpi, bbox_inches="tight", metadata=meta)
         paths.append(p)
     plt.close(fig)
     return paths
+
+
+def save_figure(fig, paper: str, stem: str, formats: Sequence[str] = ("png", "pdf"), dpi: int = 150) -> list[str]:
+    """Save ``fig`` under ``figures/<paper>/`` (:func:`irscales.paths.figures_dir`) as
+    :func:`write_figure` does; returns the names relative to the figures folder
+    (``"<paper>/<stem>.png"``, …), so notebook outputs hold no machine paths. Put "simulated" in
+    ``stem`` when the data are simulated."""
+    return [f"{paper}/{p.name}" for p in write_figure(fig, figures_dir(paper), stem, formats, dpi)]

@@ -411,7 +411,7 @@ def main_effects_plot(data: pd.DataFrame, response: str, factors: Sequence[str],
     "simulated" in ``title`` when the data are)."""
     import matplotlib.pyplot as plt
 
-    from .plots import RESPONSE_LABELS, styled
+    from irscales.figures import RESPONSE_LABELS, styled
 
     factors = list(factors)
     means = [marginal_means(data, response, f) for f in factors]
@@ -436,7 +436,7 @@ def interaction_plot(data: pd.DataFrame, response: str, x: str, trace: str, titl
     Returns the matplotlib Figure."""
     import matplotlib.pyplot as plt
 
-    from .plots import RESPONSE_LABELS, styled
+    from irscales.figures import RESPONSE_LABELS, styled
 
     m = marginal_means(data, response, [trace, x]).unstack(x)
     with styled():

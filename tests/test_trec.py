@@ -1,4 +1,4 @@
-"""Tests of irscales.io: TREC runs/qrels → relevance arrays, trec_eval ordering, error messages.
+"""Tests of irscales.data.trec: TREC runs/qrels → relevance arrays, trec_eval ordering, error messages.
 
 Fixtures are written in code to tmp_path. Cross-checks use pytrec_eval (trec_eval's C code).
 """
@@ -15,7 +15,7 @@ import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from irscales import io
+from irscales.data import trec as io
 
 
 def write(path, text, gz=False):
@@ -463,7 +463,7 @@ def _pytrec(qrels: dict, run: dict, measures=("map", "P_5", "recip_rank", "ndcg_
 @pytest.mark.parametrize("grade", [1, 127, 128, 255, 256, 1000, io.MAX_GRADE])
 def test_large_grades_are_kept_and_match_pytrec_eval(tmp_path, grade):
     # grades above 127 used to wrap around in int8 (256 -> 0: AP 0 instead of pytrec_eval's 0.25)
-    from irscales.collections import Collection
+    from irscales.data.collection import Collection
     from irscales.measures import AP, NDCG, RR, P
 
     q = write(tmp_path / "q", f"1 0 a {grade}\n1 0 b 0\n1 0 c 1\n2 0 x {grade}\n")
@@ -507,7 +507,7 @@ def test_integral_grade_tokens(tmp_path):
 
 def test_negative_grades_match_pytrec_eval(tmp_path):
     # trec_eval counts a negative grade as judged not relevant; negative='zero' does the same
-    from irscales.collections import Collection
+    from irscales.data.collection import Collection
     from irscales.measures import AP, NDCG
 
     q = write(tmp_path / "q", "1 0 a 2\n1 0 b -2\n1 0 c 1\n1 0 d -1\n")

@@ -1,4 +1,4 @@
-"""Tests of irscales.plots (FFF21 Figs. 3–5 "all possible values" panels and tie summaries).
+"""Tests of irscales.figures (FFF21 Figs. 3–5 "all possible values" panels and tie summaries).
 
 Golden values are hand-computed from binomial counts: P on N runs takes k/N on C(N, k) runs; RR
 takes 1/k on the 2^{N−k} runs whose first relevant document is at rank k, and 0 on one run.
@@ -20,7 +20,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from irscales import enumeration as E  # noqa: E402
 from irscales import measures as M  # noqa: E402
-from irscales import plots  # noqa: E402
+from irscales import figures as plots  # noqa: E402
 
 
 def _scale(m, N):
@@ -237,8 +237,8 @@ def test_save_figure_writes_reproducible_files(tmp_path):
         fig = plots.all_values_grid({"P": {4: _scale(M.P(), 4)}}, title="save test")
         return fig
 
-    p1 = plots.save_figure(make(), tmp_path / "a", "fig")
-    p2 = plots.save_figure(make(), tmp_path / "b", "fig")
+    p1 = plots.write_figure(make(), tmp_path / "a", "fig")
+    p2 = plots.write_figure(make(), tmp_path / "b", "fig")
     assert [p.name for p in p1] == ["fig.png", "fig.pdf"]
     assert all(p.stat().st_size > 0 for p in p1)
     assert p1[1].read_bytes() == p2[1].read_bytes()  # PDF without a creation date
@@ -249,14 +249,14 @@ def test_save_figure_writes_reproducible_files(tmp_path):
 def test_save_figure_bad_arguments(tmp_path, stem, formats):
     fig = plt.figure()
     with pytest.raises(ValueError, match="save_figure"):
-        plots.save_figure(fig, tmp_path, stem, formats)
+        plots.write_figure(fig, tmp_path, stem, formats)
     plt.close(fig)
 
 
 def test_colliding_tick_labels_are_rotated_until_none_overlap(tmp_path):
     import matplotlib.pyplot as plt
 
-    from irscales.plots import fit_tick_labels, save_figure, tick_label_overlaps
+    from irscales.figures import fit_tick_labels, tick_label_overlaps, write_figure
 
     fig, ax = plt.subplots(figsize=(3, 2))
     names = [f"measure {i} vs measure {i + 1}" for i in range(12)]
@@ -270,7 +270,7 @@ def test_colliding_tick_labels_are_rotated_until_none_overlap(tmp_path):
     ax2.set_xticks(range(3), ["a", "b", "c"])
     fit_tick_labels(fig2)
     assert {t.get_rotation() for t in ax2.get_xticklabels()} == {0.0}  # labels that fit stay horizontal
-    save_figure(fig2, tmp_path, "ok", formats=("png",))
+    write_figure(fig2, tmp_path, "ok", formats=("png",))
 
 
 def test_fer17_main_effects_and_interaction_plots_have_no_overlapping_labels():
@@ -279,8 +279,8 @@ def test_fer17_main_effects_and_interaction_plots_have_no_overlapping_labels():
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from irscales import anova
-    from irscales.plots import fit_tick_labels, tick_label_overlaps
+    from irscales.stats import anova
+    from irscales.figures import fit_tick_labels, tick_label_overlaps
 
     measures = ["AP", "P@10", "R-prec", "RBP", "nDCG", "nDCG@20", "ERR"]
     pairs = [f"{a} vs {b}" for a, b in itertools.combinations(measures, 2)]

@@ -1,14 +1,14 @@
 """The companion report: every published number beside ours, generated from the notebooks' outputs.
 
-``python -m irscales.report [FIGURES_DIR]`` reads
+``python -m irscales.papers.report [FIGURES_DIR]`` reads
 
-* ``data/published/<paper>.csv``          what the papers print (see :mod:`irscales.published`)
+* ``data/published/<paper>.csv``          what the papers print (see :mod:`irscales.papers.published`)
 * ``FIGURES_DIR/<paper>/published_vs_reproduced*.csv``  what the notebooks reproduced, each row
-  with the ``route`` that produced it (:data:`irscales.published.ROUTES`)
+  with the ``route`` that produced it (:data:`irscales.papers.published.ROUTES`)
 * ``FIGURES_DIR/<paper>/*.png``           the figures
 
 and writes ``FIGURES_DIR/REPORT.md`` (the text form, here) and ``FIGURES_DIR/report.html`` (the page,
-:mod:`irscales.report_html`). This module holds what both share: the statuses, the items grouped by
+:mod:`irscales.papers.report_html`). This module holds what both share: the statuses, the items grouped by
 the table, figure, example or section of the paper they belong to (:func:`unit_key`, in the paper's
 order by :func:`unit_order`) and the errata sentence. Every published row gets one status (none is
 dropped); the status says what was done:
@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import published
-from .paths import published_dir
+from irscales.papers import published
+from irscales.paths import published_dir
 
 PAPERS = {
     "fff21": "FFF21 — Ferrante, Ferro, Fuhr: Towards Meaningful Statements in IR Evaluation: Mapping Evaluation "
@@ -279,9 +279,9 @@ def errata_paragraph(table: pd.DataFrame, link=None, escape=str, max_items: int 
 
 
 def build(figures: Path, pub_dir: Path | None = None) -> tuple[Path, Path]:
-    """Write REPORT.md (the text form) and report.html (the page, :mod:`irscales.report_html`)
+    """Write REPORT.md (the text form) and report.html (the page, :mod:`irscales.papers.report_html`)
     under ``figures``; returns their paths."""
-    from . import report_html
+    from irscales.papers import report_html
 
     figures = Path(figures)
     figures.mkdir(parents=True, exist_ok=True)

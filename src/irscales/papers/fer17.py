@@ -1,4 +1,4 @@
-"""Fer17's measures (§3.3) on a :class:`~irscales.collections.Collection`, and the GoP validation
+"""Fer17's measures (§3.3) on a :class:`~irscales.data.collection.Collection`, and the GoP validation
 of §3.4 (Gaussian KDE, eq. 6, and Kullback–Leibler divergence, eq. 7).
 
 Measures (Fer17 §3.3), with the readings we had to choose written down:
@@ -35,9 +35,9 @@ from typing import Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .collections import Collection
-from .measures import AP, ERR, NDCG, P, RBP, Measure, RPrec
-from .plots import RESPONSE_LABELS, styled
+from irscales.data.collection import Collection
+from irscales.measures import AP, ERR, NDCG, P, RBP, Measure, RPrec
+from irscales.figures import RESPONSE_LABELS, styled
 
 __all__ = ["MEASURE_NAMES", "fer17_measures", "score_matrices", "system_performance", "INTEGER_SCALE", "kde", "kl_divergence",
            "BANDWIDTH", "kde_curve", "distribution_summary", "save_figure", "plot_kde", "plot_original_beside_gop", "plot_size_curves", "plot_romp", "plot_across_collections",
@@ -200,8 +200,8 @@ def distribution_summary(performance: Mapping[str, ArrayLike], bandwidth: float 
 def save_figure(fig, stem: str) -> list[str]:
     """Write ``fig`` as PNG and PDF to ``figures/fer17/`` reproducibly and close it; returns the
     file names (relative). Put "simulated" in ``stem`` when the data are simulated."""
-    from .paths import figures_dir
-    from .plots import save_figure as _save
+    from irscales.paths import figures_dir
+    from irscales.figures import save_figure as _save
 
     return [p.name for p in _save(fig, figures_dir("fer17"), stem)]
 
@@ -369,7 +369,7 @@ SOURCE_NAMES = {"subject": "Subject", "pair": "Measure Pair", "topics": "Topic S
 
 def qualitative_anova_items(table, tab: str, alpha: float = 0.05) -> dict[str, str]:
     """Items ``<tab>/<source>/significant`` (yes/no at ``alpha``) and ``<tab>/<source>/effect_class``
-    (Fer17 §2.6 ω² class) from an ANOVA table of :func:`irscales.anova.balanced_anova` — the
+    (Fer17 §2.6 ω² class) from an ANOVA table of :func:`irscales.stats.anova.balanced_anova` — the
     qualitative findings that can be compared between the paper's TREC data and ours."""
     out = {}
     for term, row in table.iterrows():
@@ -385,15 +385,15 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
                               alpha: float = 0.05) -> tuple[dict[str, float], dict[str, float]]:
     """Recompute the derived columns of Fer17's printed ANOVA tables from their printed inputs:
     MS = SS/DF, F = MS/MS_error, p from the F distribution at the printed F and DF, ω² from eq. (3)
-    at the printed F and DF with N = total DF + 1, and power (:func:`irscales.anova.power`) at that
-    ω². ``published`` is :func:`irscales.published.load` ``("fer17")``. Returns (item -> value,
+    at the printed F and DF with N = total DF + 1, and power (:func:`irscales.stats.anova.power`) at that
+    ω². ``published`` is :func:`irscales.papers.published.load` ``("fer17")``. Returns (item -> value,
     item -> tolerance): a reproduction *from published inputs*, not from data. MS and F are computed
     from SS printed to 4 decimals, so their tolerance is that rounding error propagated plus half a
     unit of the printed last place; the other items use the default printed-precision match."""
     from scipy import stats
 
-    from .anova import omega_squared, power
-    from .published import _parse_number
+    from irscales.stats.anova import omega_squared, power
+    from irscales.papers.published import _parse_number
 
     raw = {r.item: str(r.value) for r in published.itertuples(index=False)}
     val = {k: _parse_number(v)[0] for k, v in raw.items()}
@@ -438,7 +438,7 @@ PRINTED_NOTE = "recomputed from the paper's printed"
 
 
 def _printed_values(published) -> dict[str, float]:
-    from .published import _parse_number
+    from irscales.papers.published import _parse_number
 
     return {r.item: _parse_number(str(r.value))[0] for r in published.itertuples(index=False)}
 
@@ -464,10 +464,10 @@ def printed_pair_effects(published, table: str) -> "pd.DataFrame":
 
 def printed_romp_items(published) -> dict[str, float]:
     """§4.2.5 (Table 4: τ vs τ_AP RoMP) and §6.2.5 (Table 4 vs Table 9, for τ and for τ_AP) from the
-    printed tables, through :func:`irscales.sampling.romp_comparison` with Fer17's tie-by-order
+    printed tables, through :func:`irscales.stats.sampling.romp_comparison` with Fer17's tie-by-order
     convention: items ``s4.2.5/{tauCorr, apCorr, romp_swaps, RMSE}`` and ``s6.2.5/<resp>/{tauCorr,
     apCorr, RMSE}``."""
-    from .sampling import romp_comparison
+    from irscales.stats.sampling import romp_comparison
 
     t4, t9 = printed_pair_effects(published, "table4"), printed_pair_effects(published, "table9")
     r = romp_comparison(t4["tau"], t4["tau_ap"])
@@ -504,9 +504,9 @@ def printed_rq2_items(published, cell: tuple[int, int] = (50, 100)) -> dict[str,
 def printed_anova_class_items(published, tables: Sequence[str] = ("table2", "table3", "table7", "table8"),
                               alpha: float = 0.05) -> dict[str, str]:
     """``<tab>/<source>/significant`` (printed p < ``alpha``) and ``<tab>/<source>/effect_class``
-    (§2.6 class of the printed ω², :func:`irscales.anova.effect_size_class`) for every effect row of
+    (§2.6 class of the printed ω², :func:`irscales.stats.anova.effect_size_class`) for every effect row of
     the printed ANOVA tables."""
-    from .anova import effect_size_class
+    from irscales.stats.anova import effect_size_class
 
     val = _printed_values(published)
     out = {}
@@ -526,7 +526,7 @@ def printed_marginal_changes(published) -> tuple[dict[str, float], dict[str, flo
     the printed ``s4.2.3/<resp>/<a>`` and ``s4.2.3/<resp>/<b>``. Returns (item -> value, item ->
     tolerance): the means are printed to 4 decimals, so the tolerance is that rounding propagated
     plus half a unit of the printed percentage's last place."""
-    from .published import _parse_number
+    from irscales.papers.published import _parse_number
 
     val = _printed_values(published)
     out, tol = {}, {}
@@ -580,7 +580,7 @@ RATIO_READING = {"s4.2.2/ratio/topic_size_over_measure_pair/tau": 1.0,
 def printed_ratio_items(published) -> tuple[dict[str, float], dict[str, float]]:
     """The ratio claims of §4.2.2 and §6.2.2 (:data:`RATIO_CLAIMS`) recomputed from the printed ω²
     of Tables 2, 3, 7 and 8. Returns (item -> ratio, item -> tolerance from :data:`RATIO_READING`)."""
-    from .published import _parse_number
+    from irscales.papers.published import _parse_number
 
     val = _printed_values(published)
     printed = {str(r.item): str(r.value) for r in published.itertuples(index=False)}

@@ -35,8 +35,8 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from . import measures as M
-from .orders import WeakTopHeaviness
+from irscales import measures as M
+from irscales.theory.orders import WeakTopHeaviness
 
 __all__ = [
     "all_runs", "leq", "comparable", "level", "cover_edges", "transitive_reduction", "QLog3",
@@ -355,7 +355,7 @@ def spacing_grid(spacings: Mapping[str, Spacing], titles: Mapping[str, str] | No
     figure is shown at its natural size. Returns the Figure."""
     import matplotlib.pyplot as plt
 
-    from .plots import styled
+    from irscales.figures import styled
 
     if not spacings:
         raise ValueError("spacing_grid: no spacings given")

@@ -134,7 +134,7 @@ PRESETS: dict[str, Preset] = {
 
 @dataclass
 class Simulation:
-    """Raw output of :func:`simulate` (wrapped by :class:`irscales.collections.Collection`)."""
+    """Raw output of :func:`simulate` (wrapped by :class:`irscales.data.collection.Collection`)."""
 
     preset: str
     seed: int
@@ -200,13 +200,13 @@ def _topic_key(t: str):
 
 def qrels_grade_counts(qrels, max_grade: int) -> tuple[list[str], np.ndarray]:
     """Judged documents per topic and grade of a qrels file (path) or frame of
-    :func:`irscales.io.read_qrels`: (topic ids in numeric order, int64 array [topic, grade 0..max_grade]).
+    :func:`irscales.data.trec.read_qrels`: (topic ids in numeric order, int64 array [topic, grade 0..max_grade]).
 
     Negative grades count as judged not relevant (as trec_eval reads them). Topics without a relevant
-    document are left out, as :meth:`~irscales.collections.Collection.from_trec` leaves them out by
+    document are left out, as :meth:`~irscales.data.collection.Collection.from_trec` leaves them out by
     default; a grade above ``max_grade`` (the preset's scale) is an error.
     """
-    from . import io
+    from irscales.data import trec as io
 
     q = qrels if isinstance(qrels, pd.DataFrame) else io.read_qrels(qrels, negative="zero")
     src = q.attrs.get("path", "qrels") if isinstance(qrels, pd.DataFrame) else str(qrels)

@@ -4,7 +4,7 @@ Where the files are looked for, in order:
 
 1. the mirror folder given by the setting ``IRSCALES_COLLECTIONS`` (only when it is set), holding
    one sub-folder per collection (``cranfield/``, ``cisi/``, ``cacm/``) with the files of
-   :data:`irscales.smart.FILES`;
+   :data:`irscales.data.smart.FILES`;
 2. the archives shipped with the repository, ``data/collections/<name>.tar.xz`` (the default on
    every checkout): checked against ``data/collections/SHA256SUMS`` and extracted once into
    ``<cache>/collections/<name>-<sha12>/`` (:func:`irscales.paths.cache_dir`);
@@ -15,7 +15,7 @@ Where the files are looked for, in order:
 group's test-collection pages (:data:`SOURCES`), and extracts only the files the parsers need.
 With none of these, :class:`DataUnavailable` says what is missing and how to get it. Whatever the
 source, :func:`load` validates the content (counts of documents, queries, judged queries,
-judgments; :data:`irscales.smart.EXPECTED`). Source, licence statement and checksums of the
+judgments; :data:`irscales.data.smart.EXPECTED`). Source, licence statement and checksums of the
 shipped archives: ``data/collections/PROVENANCE.md``.
 """
 
@@ -31,7 +31,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from . import paths, smart
+from irscales import paths
+from irscales.data import smart
 
 __all__ = ["DataUnavailable", "SOURCES", "ARCHIVE_MEMBERS", "mirror_dir", "archive_dir", "archive_path",
            "checksums", "extract_archive", "external_dir", "locate", "download", "load", "available"]
@@ -173,7 +174,7 @@ def locate(name: str) -> Path:
     files = ", ".join(smart.FILES[name].values())
     raise DataUnavailable(
         f"collection {name!r} not found (looked in {', '.join(tried)}, for {files}). "
-        f"Get it with `make data` or `python -m irscales.datasets {name}` on a machine with a network "
+        f"Get it with `make data` or `python -m irscales.data.datasets {name}` on a machine with a network "
         f"(source: {SOURCES[name]}), or point IRSCALES_COLLECTIONS at a folder with a '{name}/' "
         "sub-folder holding those files.")
 
@@ -189,7 +190,7 @@ def available(name: str) -> bool:
 
 def download(name: str, dest: Path | None = None, timeout: float = 30.0) -> Path:
     """Fetch collection ``name`` from :data:`SOURCES` into ``dest/<name>`` (default
-    :func:`external_dir`) and return that folder. Only the files of :data:`irscales.smart.FILES`
+    :func:`external_dir`) and return that folder. Only the files of :data:`irscales.data.smart.FILES`
     are extracted (by base name, never outside the folder). No network → :class:`DataUnavailable`.
     """
     _check_name(name)
@@ -224,7 +225,7 @@ def download(name: str, dest: Path | None = None, timeout: float = 30.0) -> Path
 
 
 def load(name: str, fetch: bool = False, validate: bool = True) -> smart.SmartCollection:
-    """Parse collection ``name`` (:func:`irscales.smart.read_collection`), found by
+    """Parse collection ``name`` (:func:`irscales.data.smart.read_collection`), found by
     :func:`locate`; with ``fetch=True`` a missing collection is downloaded first."""
     try:
         folder = locate(name)
@@ -236,7 +237,7 @@ def load(name: str, fetch: bool = False, validate: bool = True) -> smart.SmartCo
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m irscales.datasets [name ...]``: find or fetch and validate the collections."""
+    """``python -m irscales.data.datasets [name ...]``: find or fetch and validate the collections."""
     import sys
 
     names = (argv if argv is not None else sys.argv[1:]) or list(smart.NAMES)

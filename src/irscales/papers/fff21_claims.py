@@ -1,7 +1,7 @@
 """FFF21 claims that follow from numbers the paper itself prints (FFF21 §3.2, §6 footnotes 7–8, §7).
 
 Nothing here needs TREC runs: the inputs are the printed Tables 2–6 of FFF21, read from
-``data/published/fff21.csv`` (:func:`irscales.published.load`), the system counts of §6, and the
+``data/published/fff21.csv`` (:func:`irscales.papers.published.load`), the system counts of §6, and the
 arithmetic of the footnotes. Printed decimals are parsed to exact :class:`fractions.Fraction`, so every
 minimum, maximum, mean and ratio below is exact; values are returned as floats only for display.
 
@@ -27,7 +27,7 @@ from typing import Iterable
 
 import pandas as pd
 
-from .published import matches, printed_decimals
+from irscales.papers.published import matches, printed_decimals
 
 __all__ = [
     "Claim", "parse_printed", "table2", "table4", "significance_tables", "delta_percent",
@@ -41,7 +41,7 @@ INTERVAL_TESTS = ("Wilcoxon Signed Rank Test", "Student's t Test", "One-way ANOV
 ORDINAL_TESTS = ("Sign Test", "Wilcoxon Rank Sum Test", "Kruskal-Wallis Test", "Friedman Test")
 
 
-#: How every note of a recomputed claim starts (see :data:`irscales.report.RECOMPUTED_PREFIX`).
+#: How every note of a recomputed claim starts (see :data:`irscales.papers.report.RECOMPUTED_PREFIX`).
 RECOMPUTED = "recomputed from the paper's printed Tables 2–6"
 
 
