@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             for k, v in ours5.items():
                 key = k if k != "recip_rank" else "recip_rank"
                 key = key.replace("_30", f"_{N}")
-                if abs(v[si, ti] - ref[c.systems[si]][c.topics[ti]][key]) > 1e-12:
+                if abs(v[ti, si] - ref[c.systems[si]][c.topics[ti]][key]) > 1e-12:
                     print(f"ERROR: {k} differs from pytrec_eval", file=sys.stderr)
                     return 1
 

@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         for k, v in vals.items():
             for si, s in enumerate(col.systems):
                 for ti, t in enumerate(col.topics):
-                    worst = max(worst, abs(v[si, ti] - ref[s][t][k]))
+                    worst = max(worst, abs(v[ti, si] - ref[s][t][k]))
         if worst > 1e-12:
             print(f"ERROR: irscales and pytrec_eval differ by {worst:g}", file=sys.stderr)
             return 1

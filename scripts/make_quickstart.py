@@ -65,7 +65,7 @@ code("""rel = col.binary(depth)
 rows = {}
 for key in ["AP", "RBP_p08", "DCG_b02", "RR"]:
     m = M.parse(key)
-    rows[key] = col.evaluate(m, depth).mean(1)
+    rows[key] = col.evaluate(m, depth).mean(0)
     rows[key + " ranked"] = scale(m, depth, progress=False).phi_runs(rel).mean(1)
 table = pd.DataFrame(rows, index=list(col.systems)).sort_values("AP", ascending=False)
 table.round(4)""")
@@ -88,7 +88,7 @@ significant with one and not with the other is a statement whose truth depends o
 code("""changes = []
 for key in ["AP", "RBP_p08", "DCG_b02", "RR", "RBP_p05"]:
     m = M.parse(key)
-    orig = S.significance_tests(col.evaluate(m, depth).T, tests=("ttest", "sign"), systems=col.systems)
+    orig = S.significance_tests(col.evaluate(m, depth), tests=("ttest", "sign"), systems=col.systems)
     rank = S.significance_tests(scale(m, depth, progress=False).phi_runs(rel).T.astype(float), tests=("ttest", "sign"),
                                 systems=col.systems)
     f = S.compare_significance(orig, rank).to_frame()

@@ -48,7 +48,7 @@ def test_scores_matches_library(trec):
     per = f[(f.measure == "AP") & (f.topic != "all")]
     ap = col.evaluate(M.AP(), 10)
     got = per.pivot(index="system", columns="topic", values="value").loc[list(col.systems), list(col.topics)]
-    assert np.allclose(got.to_numpy(), ap, atol=1e-9)
+    assert np.allclose(got.to_numpy(), ap.T, atol=1e-9)
     # RBP p=1/2 is its own interval scale: φ = 2^N·m + 1 (ranks start at 1 for the empty run)
     rb = f[(f.measure == "RBP_p05") & (f.topic != "all")]
     assert np.allclose(rb["ranked"], rb["value"] * 2**10 + 1)
@@ -216,7 +216,7 @@ def test_measures_without_a_scale(trec):
     assert "no ranked F1 at depth 10: no enumeration kernel" in r.stderr
     assert "no ranked ERR: it uses relevance grades" in r.stderr
     got = f[(f.measure == "F1") & (f.topic != "all")].pivot(index="system", columns="topic", values="value")
-    assert np.allclose(got.loc[list(col.systems), list(col.topics)], col.evaluate(M.F1(), 10))
+    assert np.allclose(got.loc[list(col.systems), list(col.topics)], col.evaluate(M.F1(), 10).T)
     one_line_error(run(["compare", a, b, "--qrels", qrels, "--measure", "Rprec"]), "no enumeration kernel for RPrec")
     one_line_error(run(["scale", "--measure", "ERR", "--depth", "5"]), "no enumeration kernel for ERR")
     one_line_error(run(["scale", "--measure", "F1", "--depth", "5"]), "no enumeration kernel for F1")
@@ -435,7 +435,7 @@ def test_csv_keeps_every_digit(trec):
     r = run(["scores", rundir, "--qrels", qrels, "--depth", "30", "--measures", "RBP_p08", "--format", "csv"])
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
     got = f[f.topic != "all"].pivot(index="system", columns="topic", values="value")
-    assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), col.evaluate(M.RBP(p=0.8), 30))
+    assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), col.evaluate(M.RBP(p=0.8), 30).T)
 
 
 def test_ranked_cut_off_measures_use_the_scale_at_k(trec):

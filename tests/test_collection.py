@@ -116,7 +116,7 @@ def test_measures_equal_pytrec_eval_on_exported_files(graded, exported, k):
     for si, s in enumerate(graded.systems):
         for ti, t in enumerate(graded.topics):
             for name, vals in ours.items():
-                assert abs(vals[si, ti] - ref[s][t][name]) <= 1e-12, (s, t, name)
+                assert abs(vals[ti, si] - ref[s][t][name]) <= 1e-12, (s, t, name)
                 n += 1
     assert n == len(graded.systems) * len(graded.topics) * 5
 
@@ -128,7 +128,7 @@ def test_binary_ndcg_from_rb_equals_pytrec_on_lenient_qrels(tmp_path):
     ours = c.evaluate(NDCG(discount="log2p1"))
     for si, s in enumerate(c.systems):
         for ti, t in enumerate(c.topics):
-            assert abs(ours[si, ti] - ref[s][t]["ndcg_cut_10"]) <= 1e-12
+            assert abs(ours[ti, si] - ref[s][t]["ndcg_cut_10"]) <= 1e-12
 
 
 @pytest.mark.parametrize("p", [0.3, 0.5, 0.8])
@@ -147,7 +147,7 @@ def test_rbp_equals_ir_measures(graded, exported, p):
         docs = [ir_measures.ScoredDoc(t, d, float(s)) for t, d, s in run[["topic", "docno", "score"]].itertuples(index=False)]
         got = {m.query_id: m.value for m in provider.iter_calc([ir_measures.RBP(p=p, rel=1)], qrels_list, docs)}
         for ti, t in enumerate(graded.topics):
-            assert abs(ours[si, ti] - got[t]) <= 1e-12
+            assert abs(ours[ti, si] - got[t]) <= 1e-12
 
 
 # ------------------------------------------------------------------ views, slicing, labels
@@ -335,9 +335,9 @@ def test_evaluate_exact_and_generalised_recall():
     c = small([[[2, 0, 1, 0]], [[0, 0, 0, 1]]], [[5, 2, 1]])
     assert c.total_gain.tolist() == [4]
     # gR divides the run's gain by the topic's total gain: (2 + 1) / 4
-    assert c.evaluate(GR())[:, 0].tolist() == [0.75, 0.25]
-    assert c.evaluate(AP(), exact=True)[:, 0].tolist() == [(Fraction(1) + Fraction(2, 3)) / 3, Fraction(1, 4) / 3]
-    assert c.evaluate(SP(), exact=True)[1, 0] == Fraction(1, 4)
+    assert c.evaluate(GR())[0].tolist() == [0.75, 0.25]  # (T, S): topic 0, both systems
+    assert c.evaluate(AP(), exact=True)[0].tolist() == [(Fraction(1) + Fraction(2, 3)) / 3, Fraction(1, 4) / 3]
+    assert c.evaluate(SP(), exact=True)[0, 1] == Fraction(1, 4)
     got = c.evaluate(AP(), exact=True).astype(float)
     # the float kernel is within an ulp or two of the exact value (not always the rounded Fraction)
     np.testing.assert_allclose(c.evaluate(AP()), got, rtol=4e-16, atol=0)

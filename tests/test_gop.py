@@ -255,7 +255,7 @@ def test_measures_equal_pytrec_eval(tiny_grid):
         res = ev.evaluate(rd)
         for m, arr in ours.items():
             ref = np.array([res[t][m] if t in res else 0.0 for t in c.topics])
-            np.testing.assert_allclose(arr[s], ref, rtol=1e-12, atol=1e-12, err_msg=f"{c.systems[s]} {m}")
+            np.testing.assert_allclose(arr[:, s], ref, rtol=1e-12, atol=1e-12, err_msg=f"{c.systems[s]} {m}")
 
 
 def test_cranfield_bm25_baseline_in_published_range():

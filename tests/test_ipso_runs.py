@@ -197,7 +197,7 @@ def test_fig7_against_per_pair_loop(small):
     for test, ours in (("t", "t"), ("sign", "sign")):
         counts = np.zeros(4, int)
         for row, (i, j) in enumerate(zip(r.first, r.second)):
-            p_metric = corroboration.metric_test(sc[i], sc[j], test)
+            p_metric = corroboration.metric_test(sc[:, i], sc[:, j], test)
             ref = corroboration.ipso_sign_test(col.binary(10)[i], col.binary(10)[j], 10)
             counts[IR.agreement([p_metric < 0.05], [ref.pvalue < 0.05])[0]] += 1
         bar = f[(f["metric"] == "NDCG") & (f["depth"] == 10) & (f["test"] == ours)]
@@ -258,7 +258,7 @@ def test_fig5_pair_is_best_and_quarter(small):
     from irscales.measures import P
 
     a, b = IR.fig5_pair(small, 10)
-    means = [sum(v, Fraction(0)) for v in small.evaluate(P(k=10), 10, exact=True)]
+    means = [sum(v, Fraction(0)) for v in small.evaluate(P(k=10), 10, exact=True).T]
     assert means[a] == max(means)
     assert sorted(means, reverse=True)[round(0.25 * (len(means) - 1))] == means[b]
 

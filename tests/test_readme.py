@@ -42,7 +42,7 @@ def test_export_one_liner_and_python_blocks_run(tmp_path, monkeypatch):
     namespace: dict = {}
     for i, code in enumerate(blocks):
         exec(compile(code, f"README.md python block {i + 1}", "exec"), namespace)  # noqa: S102
-    assert namespace["ap"].shape == namespace["ap_ranked"].shape == (4, 50)
+    assert namespace["ap"].shape == namespace["ap_ranked"].shape == (50, 4)  # (topics, systems)
 
 
 def _makefile_targets() -> set[str]:

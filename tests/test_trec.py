@@ -477,7 +477,7 @@ def test_large_grades_are_kept_and_match_pytrec_eval(tmp_path, grade):
             "ndcg_cut_5": c.evaluate(NDCG(discount="log2p1", gains="graded"))}
     for name, v in ours.items():
         for t, topic in enumerate(c.topics):
-            assert v[0, t] == pytest.approx(ref[topic][name], abs=1e-15), (name, topic)
+            assert v[t, 0] == pytest.approx(ref[topic][name], abs=1e-15), (name, topic)
     assert ours["map"][0, 0] == pytest.approx(0.125)  # a at rank 4: (1/4) / 2 relevant
 
 

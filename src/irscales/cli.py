@@ -228,16 +228,17 @@ def _free_space(directory: Path | None) -> str:
 
 
 def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool) -> np.ndarray:
+    """The ranked values φ as a (T, S) score matrix (``rel_binary`` is [system, topic, rank])."""
     from irscales.counting import phi_runs
     from irscales.enumeration import scale
 
     target, n, cost = plan_entry
     if cost is None:  # counted, no scale (irscales.counting)
-        return np.asarray(phi_runs(target, rel_binary[..., :n], progress=progress and n >= 36), dtype=float)
+        return np.asarray(phi_runs(target, rel_binary[..., :n], progress=progress and n >= 36), dtype=float).T
     if cost.runs:
         _note(f"building the scale of {cost}")
     sc = scale(target, n, cache=cache, progress=progress and bool(cost.runs))
-    return np.asarray(sc.phi_runs(rel_binary[..., :n]), dtype=float)
+    return np.asarray(sc.phi_runs(rel_binary[..., :n]), dtype=float).T
 
 
 def _emit(frame: pd.DataFrame, fmt: str, output: str | None) -> None:
@@ -367,8 +368,8 @@ def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, bu
         for s, sys_name in enumerate(col.systems):
             if per_topic:
                 for t, topic in enumerate(col.topics):
-                    rows.append((sys_name, topic, label, orig[s, t], rank[s, t]))
-            rows.append((sys_name, "all", label, orig[s].mean(), rank[s].mean()))
+                    rows.append((sys_name, topic, label, orig[t, s], rank[t, s]))
+            rows.append((sys_name, "all", label, orig[:, s].mean(), rank[:, s].mean()))
     frame = pd.DataFrame(rows, columns=["system", "topic", "measure", "value", "ranked"])
     if not ranked:
         frame = frame.drop(columns="ranked")
@@ -403,8 +404,8 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
     col = _collection([run_a, run_b], qrels, depth, _reading(kw))
     _two_runs(col)
     _check_depth(specs, col, depth)
-    orig = col.evaluate(m, depth).T  # (T, 2)
-    rank = _ranked(plan[label], col.binary(depth), cache, progress).T
+    orig = col.evaluate(m, depth)  # (T, 2)
+    rank = _ranked(plan[label], col.binary(depth), cache, progress)
     rows = []
     for key, fn in (("sign", S.sign_test), ("ranksum", S.rank_sum_test), ("signrank", S.signed_rank_test),
                     ("ttest", S.paired_t_test)):
@@ -477,8 +478,8 @@ def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cach
         raise ValueError(f"correlation needs at least 3 runs, got {len(col.systems)}")
     _check_depth(specs, col, depth)
     rel = col.binary(depth)
-    means = {lab: col.evaluate(m, depth).mean(1) for lab, m in specs}
-    rmeans = {lab: _ranked(plan[lab], rel, cache, progress).mean(1) for lab, _ in specs if plan[lab]}
+    means = {lab: col.evaluate(m, depth).mean(0) for lab, m in specs}
+    rmeans = {lab: _ranked(plan[lab], rel, cache, progress).mean(0) for lab, _ in specs if plan[lab]}
     nan = float("nan")
     rows = []
     for a, b in combinations([lab for lab, _ in specs], 2):

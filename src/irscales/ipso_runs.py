@@ -334,12 +334,12 @@ def _run_test(scores_ts: np.ndarray, test: str, alpha: float):
 
 
 def metric_tests(scores: np.ndarray, tests: Sequence[str] = TESTS, alpha: float = 0.05) -> dict[str, tuple]:
-    """Paired two-tailed tests for every system pair: ``scores`` is (systems, topics);
+    """Paired two-tailed tests for every system pair: ``scores`` is (topics, systems);
     returns {test: (p-values, significant)} in pair order."""
     sc = np.asarray(scores)
     if sc.ndim != 2:
-        raise ValueError(f"scores must be (systems, topics), got shape {sc.shape}")
-    return {t: _run_test(sc.T, t, alpha) for t in tests}
+        raise ValueError(f"scores must be (topics, systems), got shape {sc.shape}")
+    return {t: _run_test(sc, t, alpha) for t in tests}
 
 
 def agreement(metric_sig, ipso_sig) -> np.ndarray:
@@ -419,10 +419,10 @@ def _order_by_mean(col: "Collection", measure, depth: int, topics=None) -> np.nd
     sub = col if topics is None else col.subset(topics=topics)
     if getattr(measure, "rational", False):
         vals = sub.evaluate(measure, depth, exact=True)
-        means = [sum(row, Fraction(0)) for row in vals]
+        means = [sum(column, Fraction(0)) for column in vals.T]
         keys = sorted(range(len(means)), key=lambda s: (-means[s], s))
         return np.array(keys, dtype=np.int64)
-    means = sub.evaluate(measure, depth).mean(1)
+    means = sub.evaluate(measure, depth).mean(0)
     return np.argsort(-means, kind="stable")
 
 
@@ -436,11 +436,11 @@ def fig5_pair(col: "Collection", depth: int = 10, quantile: float = 0.25) -> tup
 
 
 def _exact_values(col, measure, depth: int, systems: Sequence[int]):
-    """Per-topic scores of two systems in exactly comparable form."""
+    """Per-topic scores of two systems in exactly comparable form, one row per system."""
     sub = col.subset(systems=list(systems))
     if getattr(measure, "rational", False):
-        return sub.evaluate(measure, depth, exact=True)
-    return sub.evaluate(measure, depth)
+        return sub.evaluate(measure, depth, exact=True).T
+    return sub.evaluate(measure, depth).T
 
 
 def _exact_diff_sign(x1, x2, same_serp: bool, k: int) -> int:

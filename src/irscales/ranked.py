@@ -415,9 +415,9 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
             r = phis[sname][t]
             ranked[t][name] = r.astype(np.int64) if t == "unq" else r.astype(float)
         if m.rational:
-            original[name] = collection.evaluate(m, depth=N, exact=True).T
+            original[name] = collection.evaluate(m, depth=N, exact=True)
             continue
-        vals = np.asarray(collection.evaluate(m, depth=N), dtype=float).T  # (T, S)
+        vals = np.asarray(collection.evaluate(m, depth=N), dtype=float)  # (T, S)
         if isinstance(m, M.DCG) and m.discount == "jk" and m.gains == "binary" and N <= m.base:
             # ranks 1..base all weigh 1: DCG = #relevant and nDCG = #relevant / min(RB, N), rational
             original[name] = _exact_small_dcg(rel, rb, N, name, vals)

@@ -176,7 +176,8 @@ class Collection:
         return self.judgments @ np.arange(self.max_grade + 1)
 
     def evaluate(self, measure: Measure, depth: int | None = None, exact: bool = False) -> np.ndarray:
-        """Values ``[system, topic]`` of ``measure`` at cut-off ``depth``, passing the topic's
+        """The score matrix ``(T, S)`` of ``measure`` at cut-off ``depth`` — one row per topic, one
+        column per system, the orientation of every score matrix in irscales — passing the topic's
         recall base (the total gain for gR) and, for graded gains, its ideal run. ``exact=True``
         returns :meth:`Measure.exact` Fractions (rational measures only; meant for small slices)."""
         rel = self.rel_at(depth)
@@ -184,8 +185,8 @@ class Collection:
         ideal = self.ideal(rel.shape[-1])[None] if graded else None
         rb = (self.total_gain if isinstance(measure, GR) else self.rb)[None, :]
         if exact:
-            return measure.exact(rel, rb=np.broadcast_to(rb, rel.shape[:-1]), ideal=ideal)
-        return measure(rel, rb=rb, ideal=ideal)
+            return measure.exact(rel, rb=np.broadcast_to(rb, rel.shape[:-1]), ideal=ideal).T
+        return measure(rel, rb=rb, ideal=ideal).T
 
     # ------------------------------------------------------------------ slicing
     def subset(self, topics=None, systems=None) -> "Collection":

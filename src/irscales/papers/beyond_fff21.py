@@ -96,7 +96,7 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
     for name, m in measures.items():
         phi, n, how = _phi(E._numerator(m), rel, c, **scale_kwargs)
         phi = np.asarray(phi, dtype=np.int64).reshape(S, T)
-        vals = np.asarray(coll.evaluate(m, depth=N), dtype=float)  # (S, T)
+        vals = np.asarray(coll.evaluate(m, depth=N), dtype=float).T  # (S, T), as rel
         key = phi * T + np.arange(T)[None, :]
         _, first, inv = np.unique(key.ravel(), return_index=True, return_inverse=True)
         inv = inv.reshape(S, T)

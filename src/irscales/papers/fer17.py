@@ -102,7 +102,7 @@ def score_matrices(collection: Collection, names: Sequence[str] = MEASURE_NAMES,
         ms = fer17_measures(gmax)
         for n in names:
             m, cut = ms[n]
-            out[n][idx] = sub.evaluate(m, depth=cut).T
+            out[n][idx] = sub.evaluate(m, depth=cut)
     return out
 
 
@@ -201,9 +201,9 @@ def save_figure(fig, stem: str) -> list[str]:
     """Write ``fig`` as PNG and PDF to ``figures/fer17/`` reproducibly and close it; returns the
     file names (relative). Put "simulated" in ``stem`` when the data are simulated."""
     from irscales.paths import figures_dir
-    from irscales.figures import save_figure as _save
+    from irscales.figures import write_figure
 
-    return [p.name for p in _save(fig, figures_dir("fer17"), stem)]
+    return [p.name for p in write_figure(fig, figures_dir("fer17"), stem)]
 
 
 def plot_kde(samples: Mapping[str, ArrayLike], title: str = "", bandwidth: float = BANDWIDTH):
