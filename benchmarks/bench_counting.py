@@ -38,12 +38,13 @@ def main() -> int:
 
     from irscales import counting as C
     from irscales import measures as M
+    from irscales.exact import to_fraction
 
     m = M.RBP(p=0.8)
     rng = np.random.default_rng(20)
     rel = rng.integers(0, 2, (a.systems, a.topics, N), dtype=np.int8)  # simulated runs
     load = os.getloadavg()[0]
-    f = M._frac(m.p)
+    f = to_fraction(m.p)
     t, c = time.perf_counter(), _cpu()
     h = C._split(N, a.systems * a.topics)
     C._half_table(f.numerator, f.denominator, h)

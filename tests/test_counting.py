@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from irscales import counting as C
 from irscales import enumeration as E
 from irscales import measures as M
+from irscales.exact import to_fraction
 
 
 def _all_runs(N: int) -> np.ndarray:
@@ -24,7 +25,7 @@ def test_rbp_has_no_ties_exhaustively(p):
     """The docstring's proof, checked: all 2^N exact keys K = Σ rel_i a^{i−1} b^{N−i} are distinct
     for every N ≤ 20. Keys are built by appending a rank, K_N(r, x) = b·K_{N−1}(r) + x·a^{N−1},
     independently of the module's tables (Python integers once they leave int64)."""
-    f = M._frac(p)
+    f = to_fraction(p)
     a, b = f.numerator, f.denominator
     keys = np.zeros(1, np.int64)
     for N in range(1, 21):
@@ -38,7 +39,7 @@ def test_rbp_has_no_ties_exhaustively(p):
 def test_key_order_is_rbp_order():
     """K/(b^{N−1}/(1 − p)) is RBP itself, so sorting by K sorts by RBP (exact Fractions, N = 9)."""
     rel = _all_runs(9)
-    f = M._frac(0.8)
+    f = to_fraction(0.8)
     exact = M.RBP(p=0.8).exact(rel)
     K = C._half_keys(rel.astype(bool), f.numerator, f.denominator)
     assert all(Fraction(int(k)) * (1 - f) / f.denominator**8 == v for k, v in zip(K, exact))
@@ -89,7 +90,7 @@ def test_counted_phi_equals_the_stored_n30_scale_when_present():
 
 
 def _exact_rbp(bits, p):
-    f = M._frac(p)
+    f = to_fraction(p)
     return sum((f**i for i, x in enumerate(bits) if x), Fraction(0))
 
 
@@ -186,7 +187,7 @@ def test_two_different_splits_give_the_same_counts():
     """From N = 46 on the split moves one rank to the bottom table (speed): an independent check of
     the exact counts, since both splits use different tables, windows and undecided pairs."""
     N = 46
-    f = M._frac(0.8)
+    f = to_fraction(0.8)
     a, b = f.numerator, f.denominator
     rng = np.random.default_rng(46)
     bits = rng.integers(0, 2, (40, N)).astype(bool)
@@ -344,7 +345,7 @@ def test_counted_graded_rbp_equals_engine_for_every_run(p, c, N):
     m = M.GRBP(p=p, max_gain=c)
     rel = _graded_runs(N, c)
     ref = E.scale(m, N, c=c, method="engine", cache=False, workers=1).phi_runs(rel)
-    assert np.array_equal(ref, np.arange(1, (c + 1) ** N + 1)[np.argsort(np.argsort(_exact_grbp(rel, M._frac(p))))])
+    assert np.array_equal(ref, np.arange(1, (c + 1) ** N + 1)[np.argsort(np.argsort(_exact_grbp(rel, to_fraction(p))))])
     for ties in ("unq", "min", "max"):
         assert np.array_equal(C.phi_runs(m, rel, ties, c=c), ref)
     assert C.n_distinct(m, N, c) == (c + 1) ** N

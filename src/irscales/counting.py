@@ -88,6 +88,7 @@ from fractions import Fraction
 import numpy as np
 
 from irscales import measures as M
+from irscales.exact import to_fraction
 
 __all__ = ["counting_depth", "countable", "phi_runs", "ranked_runs", "n_distinct", "CountedScale", "MAX_HALF",
            "graded_rbp_tie"]
@@ -115,7 +116,7 @@ def graded_rbp_tie(p, c: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """Two runs of length 2 over grades 0..c with the same graded RBP at p = a/b (lowest terms), or
     None when there are none at any N (b > c; proof in the module docstring). Runs of length N > 2
     extended by zeros tie as well."""
-    q = M._frac(p)
+    q = to_fraction(p)
     a, b = q.numerator, q.denominator
     if not 0 < q < 1:
         raise ValueError(f"graded RBP needs 0 < p < 1, got p={p!r}")
@@ -129,7 +130,7 @@ def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
     if type(m) is M.GP and c >= 1:
         return math.inf, "closed form (sum of grades; counts are coefficients of (1 + x + … + x^c)^N)"
     if type(m) is M.GRBP and c >= 1:
-        p = M._frac(m.p)
+        p = to_fraction(m.p)
         if graded_rbp_tie(p, c) is not None:
             return 0, (f"graded RBP with p = {p} ties over grades 0..{c} (denominator {p.denominator} ≤ {c}), "
                        "so counting runs does not count distinct values")
@@ -144,7 +145,7 @@ def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
     if type(num) is M.RR:
         return math.inf, "closed form (rank of the first relevant document)"
     if type(num) is M.RBP:
-        p = M._frac(num.p)
+        p = to_fraction(num.p)
         if p <= Fraction(1, 2):
             return math.inf, "closed form (p ≤ 1/2: runs are ordered by their run id)"
         L = _rbp_half_bound(p)
@@ -571,7 +572,7 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
                              f"found {g.min()}..{g.max()}")
         if type(m) is M.GP:
             return _phi_gp(g.astype(np.int64), N, c, ties).reshape(shape)
-        out = _below_rbp(g.astype(np.int64), M._frac(m.p), progress, workers, c) + 1  # no ties (module doc)
+        out = _below_rbp(g.astype(np.int64), to_fraction(m.p), progress, workers, c) + 1  # no ties (module doc)
         return (out.astype(float) if ties == "mid" else out).reshape(shape)
     bits = _bits(rel.reshape(-1, N))
     num = _numerator(m)
@@ -582,7 +583,7 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     elif isinstance(num, M.DCG):
         out = _phi_dcg(bits, int(num.base), ties, progress)
     else:
-        p = M._frac(num.p)
+        p = to_fraction(num.p)
         below = _run_id_big(bits) if p <= Fraction(1, 2) else _below_rbp(bits, p, progress, workers)
         out = below + 1  # no ties: every tie strategy gives the same rank
         if ties == "mid":

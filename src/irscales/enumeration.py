@@ -98,6 +98,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from irscales import measures as M
+from irscales.exact import to_fraction
 from irscales.paths import cache_dir
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ def dcg_root_coefficients(m: M.DCG, N: int) -> tuple[tuple[int, ...], tuple[int,
 
 
 def _rational_p(p: float) -> Fraction:
-    return M._frac(p)
+    return to_fraction(p)
 
 
 @dataclass
@@ -282,7 +283,7 @@ class _Kernel:
             w = [1] * N
             if isinstance(m, M.GP):
                 graded = c > 1
-                self.denominator = Fraction(N) * M._frac(m.max_gain)
+                self.denominator = Fraction(N) * to_fraction(m.max_gain)
             elif isinstance(m, M.P):
                 if m.k is not None:
                     w = [1 if i < m.k else 0 for i in range(N)]
@@ -300,7 +301,7 @@ class _Kernel:
             gmax = c if graded else 1
             self.denominator = Fraction(b ** (N - 1)) / (1 - p)
             if isinstance(m, M.GRBP):
-                self.denominator *= M._frac(m.max_gain)
+                self.denominator *= to_fraction(m.max_gain)
             if sum(w) * gmax < 2**int_bits:  # int_bits < 62 only in tests, to exercise the float path
                 self._init_additive_int(a_dig, b_dig, w, graded)
             elif graded:

@@ -38,10 +38,12 @@ from typing import ClassVar
 
 import numpy as np
 
+from irscales.measures.total_order import rbto_rank, sbto_rank
+
 __all__ = [
     "RunOrder", "SetBased", "StrongTopHeaviness", "WeakTopHeaviness", "NotGradedError",
     "binary_runs", "graded_runs", "multiset_runs", "delta", "interval_leq", "transitive_reduction",
-    "poset_rank", "cumsums", "MAX_RUNS",
+    "poset_rank", "cumsums", "MAX_RUNS", "as_runs", "relation_str",
 ]
 
 MAX_RUNS = 1 << 16
@@ -92,7 +94,10 @@ def multiset_runs(n: int, c: int = 1) -> np.ndarray:
     return runs[np.argsort(SetBased(c).key(runs), kind="stable")]
 
 
-def _as_runs(runs, c: int | None = None, what: str = "runs") -> np.ndarray:
+def as_runs(runs, c: int | None = None, what: str = "runs") -> np.ndarray:
+    """``runs`` as an int64 array of relevance degrees ``(..., N)``: booleans and integral floats
+    are accepted; negative degrees, degrees above ``c`` (when given) and fractions raise
+    ``ValueError`` naming ``what``."""
     a = np.asarray(runs)
     if a.ndim == 0:
         raise ValueError(f"{what}: expected an array of shape (..., N), got a scalar")
@@ -113,7 +118,7 @@ def _as_runs(runs, c: int | None = None, what: str = "runs") -> np.ndarray:
 
 def cumsums(runs) -> np.ndarray:
     """R̂[k] = Σ_{j≤k} r̂_j along the last axis (FFP17 §3.2)."""
-    return np.cumsum(_as_runs(runs), axis=-1)
+    return np.cumsum(as_runs(runs), axis=-1)
 
 
 # -------------------------------------------------------------------------------- the orders
@@ -157,7 +162,7 @@ class RunOrder:
         return lo, hi
 
     def _space(self, runs) -> np.ndarray:
-        a = _as_runs(runs, self.c)
+        a = as_runs(runs, self.c)
         if a.ndim != 2:
             raise ValueError(f"a run space must have shape (n_runs, N), got {a.shape}")
         if a.shape[0] > MAX_RUNS:
@@ -182,7 +187,7 @@ class SetBased(RunOrder):
     def key(self, runs) -> np.ndarray:
         """Σ_k n_k (N+1)^{k−1}, n_k = #documents of degree k: comparing keys compares the count
         vectors lexicographically from the top degree down, i.e. eq. (1)."""
-        a = _as_runs(runs, self.c)
+        a = as_runs(runs, self.c)
         n = a.shape[-1]
         counts = np.stack([(a == k).sum(-1) for k in range(1, self.c + 1)], axis=-1)
         w = (n + 1) ** np.arange(self.c, dtype=np.int64)
@@ -192,21 +197,9 @@ class SetBased(RunOrder):
         return self.key(r) <= self.key(s)
 
     def rank(self, runs) -> np.ndarray:
-        """FFP19 eq. (2): ρ(r̂) = Σ_j C(δ(r̂_j) + N − j, N − j + 1), degrees sorted decreasingly."""
-        a = _as_runs(runs, self.c)
-        n = a.shape[-1]
-        g = -np.sort(-a, axis=-1)
-        table = _comb_table(n, self.c)  # table[d, j-1] = C(d + N - j, N - j + 1)
-        j = np.broadcast_to(np.arange(n), g.shape)
-        return table[g, j].sum(-1)
-
-
-@lru_cache(maxsize=64)
-def _comb_table(n: int, c: int) -> np.ndarray:
-    t = np.array([[math.comb(d + n - j, n - j + 1) for j in range(1, n + 1)] for d in range(c + 1)],
-                 dtype=object)
-    # C(c + N - 1, N) is the largest entry; keep int64 while the sum of N of them fits
-    return t.astype(np.int64) if n * math.comb(c + n - 1, n) < 2**62 else t
+        """FFP19 eq. (2): ρ(r̂) = Σ_j C(δ(r̂_j) + N − j, N − j + 1), degrees sorted decreasingly
+        (:func:`irscales.measures.total_order.sbto_rank`, = SBTO)."""
+        return sbto_rank(as_runs(runs, self.c), self.c)
 
 
 @dataclass(frozen=True)
@@ -217,14 +210,9 @@ class StrongTopHeaviness(RunOrder):
     total: ClassVar[bool] = True
 
     def rank(self, runs) -> np.ndarray:
-        """FFP19 eq. (5): ρ(r̂) = Σ_i δ(r̂_i)(c + 1)^{N−i} (the run read as a base-(c+1) number)."""
-        a = _as_runs(runs, self.c)
-        n = a.shape[-1]
-        if (self.c + 1) ** n >= 2**62:
-            w = np.array([(self.c + 1) ** (n - i) for i in range(1, n + 1)], dtype=object)
-            return a.astype(object) @ w
-        w = (self.c + 1) ** np.arange(n - 1, -1, -1, dtype=np.int64)
-        return a @ w
+        """FFP19 eq. (5): ρ(r̂) = Σ_i δ(r̂_i)(c + 1)^{N−i}, the run read as a base-(c+1) number
+        (:func:`irscales.measures.total_order.rbto_rank`, = RBTO)."""
+        return rbto_rank(as_runs(runs, self.c), self.c)
 
     def leq(self, r, s) -> np.ndarray:
         return self.rank(r) <= self.rank(s)
@@ -239,7 +227,7 @@ class WeakTopHeaviness(RunOrder):
 
     def level_cumsums(self, runs) -> np.ndarray:
         """C[..., a-1, k] = #{j ≤ k : r̂_j ≥ a} for a = 1..c."""
-        a = _as_runs(runs, self.c)
+        a = as_runs(runs, self.c)
         levels = np.stack([(a >= k) for k in range(1, self.c + 1)], axis=-2).astype(np.int64)
         return np.cumsum(levels, axis=-1)
 
@@ -258,7 +246,7 @@ class WeakTopHeaviness(RunOrder):
         """Binary: ρ(r̂) = Σ_i (N − i + 1) r̂_i (FFP17 §3.2). For c > 1 the poset's rank is
         computed from its covers on the whole space {0..c}^N (:func:`poset_rank`), which raises
         :class:`NotGradedError` if it is not graded."""
-        a = _as_runs(runs, self.c)
+        a = as_runs(runs, self.c)
         n = a.shape[-1]
         if self.c == 1:
             return a @ np.arange(n, 0, -1, dtype=np.int64)
@@ -335,8 +323,8 @@ def delta(r, s, check: bool = True) -> np.ndarray:
     ρ(ŝ) − ρ(r̂). Vectorised over leading axes. ``check`` raises if some pair is not comparable
     (r̂ ⋠ ŝ), naming the first offending pair.
     """
-    r = _as_runs(r, what="r")
-    s = _as_runs(s, what="s")
+    r = as_runs(r, what="r")
+    s = as_runs(s, what="s")
     if r.shape[-1] != s.shape[-1]:
         raise ValueError(f"runs of different lengths: {r.shape[-1]} and {s.shape[-1]}")
     t = np.cumsum(s - r, axis=-1)
@@ -352,6 +340,12 @@ def delta(r, s, check: bool = True) -> np.ndarray:
                 f"is not below s={ss[sel].tolist()} in the weak top-heaviness order"
             )
     return np.cumsum(t, axis=-1)
+
+
+def relation_str(order: RunOrder, r, s) -> str:
+    """``"r ≺ s"``, ``"s ≺ r"``, ``"r ~ s"`` (equivalent) or ``"r ∥ s"`` (incomparable) under ``order``."""
+    a, b = bool(order.leq(r, s)), bool(order.leq(s, r))
+    return {(True, False): "r ≺ s", (False, True): "s ≺ r", (True, True): "r ~ s"}.get((a, b), "r ∥ s")
 
 
 def interval_leq(d1, d2) -> np.ndarray:

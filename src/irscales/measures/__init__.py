@@ -1,0 +1,46 @@
+"""Evaluation measures as small, declared, parameterised objects.
+
+Every measure is an immutable object (``RBP(p=0.8)``, ``DCG(base=2)``, ``AP()``) that is
+vectorised over a relevance array of shape ``(..., N)``: the last axis is the ranking, rank 1
+first. Entries are relevance grades or real-valued gains; *binary* measures use the lenient
+mapping ``rel > 0`` (FFF21 §6: anything above not relevant is relevant).
+
+Measures that depend on the topic take keyword arguments broadcast against ``rel.shape[:-1]``:
+
+``rb``
+    the recall base: number of relevant documents of the topic (R, F1, AP, nDCG with binary
+    gains, R-prec).
+``ideal``
+    for graded nDCG, the topic's judged gains sorted in decreasing order, shape ``(..., M)``
+    (only the first N are used). Without it nDCG uses ``rb`` ones (binary ideal run).
+
+Exact values
+    Every *rational* measure (P, R, F1, AP, SP, RR, RBP and gRBP with rational p, Succ, GP, GR,
+    SBTO, RBTO) has :meth:`Measure.exact`, which returns an object array of
+    :class:`fractions.Fraction`. Parameters given as floats are read through their shortest decimal
+    representation (``0.8`` is 4/5, not the binary double nearest to it). ``exact`` is meant for
+    tests and small cases; the enumeration engine uses its own integer kernels and checks them
+    against it. Log-discounted measures (DCG, nDCG, ERR with p) raise :class:`NotRationalError`.
+
+Names follow the papers: ``str(m)`` gives ``RBP_p08``, ``DCG_b10``, ``nDCG_b02`` …; ``repr(m)``
+gives a constructor form that :func:`parse` reads back (``parse(repr(m)) == m``).
+
+Modules: :mod:`~irscales.measures.base` (the :class:`Measure` protocol and shared checks),
+:mod:`~irscales.measures.binary` (P, R, F1, Succ, R-prec, SP, AP, RR, RBP),
+:mod:`~irscales.measures.graded` (gP, gR, gRBP, DCG, nDCG, ERR),
+:mod:`~irscales.measures.total_order` (SBTO, RBTO) and :mod:`~irscales.measures.parse` (Cut, names).
+"""
+
+from irscales.measures.base import Measure, NotRationalError
+from irscales.measures.binary import AP, F1, P, R, RBP, RR, SP, RPrec, Succ
+from irscales.measures.graded import DCG, ERR, GP, GR, GRBP, NDCG, dcg_discount
+from irscales.measures.parse import (
+    FFF21_MEASURES, REGISTRY, WHOLE_RUN, Cut, fff21_measures, parse, parse_list, split_top_level,
+)
+from irscales.measures.total_order import RBTO, SBTO
+
+__all__ = [
+    "Measure", "NotRationalError", "P", "R", "F1", "SP", "AP", "RR", "RBP", "GRBP", "DCG", "NDCG",
+    "ERR", "Succ", "RPrec", "GP", "GR", "SBTO", "RBTO", "Cut", "parse", "parse_list", "split_top_level",
+    "WHOLE_RUN", "FFF21_MEASURES", "fff21_measures", "REGISTRY", "dcg_discount",
+]

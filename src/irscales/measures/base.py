@@ -1,0 +1,161 @@
+"""The measure protocol: :class:`Measure`, parameter checks and the helpers every family shares.
+
+A measure is a frozen dataclass whose fields are its parameters, vectorised over a relevance array
+of shape ``(..., N)`` (``__call__``, floats) with an exact path (``exact``, Fractions) when it is
+rational. The families live in :mod:`~irscales.measures.binary`, :mod:`~irscales.measures.graded` and
+:mod:`~irscales.measures.total_order`; names are read back by :mod:`~irscales.measures.parse`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import ClassVar
+
+import numpy as np
+
+__all__ = [
+    "Measure", "NotRationalError", "check_cut", "check_positive", "check_gain_bound", "check_grades",
+    "check_p", "binary_relevance", "seq_dot", "broadcast_topic",
+]
+
+class NotRationalError(ValueError):
+    """The measure takes irrational values, so it has no exact rational representation."""
+
+
+def check_cut(name: str, k) -> None:
+    """A cut-off k is None (the whole run) or an integer ≥ 1."""
+    if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
+        raise ValueError(f"{name}@k needs an integer cut-off k >= 1 (e.g. {name}@10), got k={k!r}")
+
+
+def check_positive(cls: str, name: str, x) -> None:
+    """``x`` (a measure parameter such as ``max_gain``) is a finite number > 0."""
+    if isinstance(x, bool) or not isinstance(x, (int, float, Fraction, np.number)) or not x > 0 \
+            or not math.isfinite(x):
+        raise ValueError(f"{cls} needs {name} > 0 (the highest gain of the qrels), got {name}={x!r}")
+
+
+def check_gain_bound(m: "Measure", top) -> None:
+    """Gains above ``max_gain`` would push a normalised measure above 1: say so instead."""
+    if top > m.max_gain:
+        raise ValueError(f"{m!r} got gain {top}: pass max_gain >= the highest grade of the qrels "
+                         f"(e.g. max_gain={top})")
+
+
+def check_grades(cls: str, name: str, x) -> None:
+    """``x`` (a top grade such as ``max_grade`` or ``c``) is an integer ≥ 1."""
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1:
+        raise ValueError(f"{cls} needs an integer {name} >= 1 (the highest relevance grade), got {name}={x!r}")
+
+
+def check_p(cls: str, p) -> None:
+    """A persistence 0 < p < 1 (RBP, gRBP)."""
+    if isinstance(p, bool) or not isinstance(p, (int, float, Fraction, np.number)) or not 0 < float(p) < 1:
+        raise ValueError(f"{cls} needs a persistence 0 < p < 1 (e.g. {cls}(p=0.8)), got p={p!r}")
+
+
+def _as_rel(rel) -> np.ndarray:
+    a = np.asarray(rel)
+    if a.ndim == 0:
+        raise ValueError("a relevance array needs at least one axis (the ranks), got a scalar")
+    if a.dtype == object:
+        a = a.astype(float)
+    return a
+
+
+def binary_relevance(rel: np.ndarray) -> np.ndarray:
+    """The lenient binary mapping of FFF21 §6: 1 where rel > 0, else 0 (int64)."""
+    return (rel > 0).astype(np.int64)
+
+
+def seq_dot(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Σ_i x[..., i]·w[i] accumulated rank by rank, in the same order for every run.
+
+    A BLAS product or numpy's pairwise sum groups terms by position, so two runs whose values are
+    mathematically equal (e.g. DCG_b02 runs differing by a swap of ranks 1 and 2, which both weigh 1)
+    can come out one ulp apart and then look distinct to any tie-sensitive code. Accumulating in rank
+    order gives bit-identical results whenever the partial sums agree exactly (tested).
+    """
+    x = np.asarray(x, dtype=float)
+    out = np.zeros(x.shape[:-1])
+    for i in range(x.shape[-1]):
+        out += x[..., i] * w[i]
+    return out
+
+
+def broadcast_topic(x, rel: np.ndarray, what: str) -> np.ndarray:
+    """A topic quantity (``rb``) as floats broadcast against the runs ``rel.shape[:-1]``."""
+    if x is None:
+        label = {"rb": "recall base"}.get(what, what)
+        raise ValueError(f"this measure needs the {label} of each topic (pass {what}=...)")
+    arr = np.asarray(x, dtype=float)
+    try:
+        return np.broadcast_to(arr, rel.shape[:-1])
+    except ValueError:
+        raise ValueError(
+            f"{what} of shape {arr.shape} does not broadcast against runs of shape {rel.shape[:-1]}"
+        ) from None
+
+
+def _fraction_array(rel: np.ndarray, fn) -> np.ndarray:
+    """Apply ``fn(row_tuple, index) -> Fraction`` to every run; returns an object array."""
+    flat = rel.reshape(-1, rel.shape[-1])
+    out = np.empty(flat.shape[0], dtype=object)
+    for i, row in enumerate(flat):
+        out[i] = fn(tuple(row.tolist()), i)
+    return out.reshape(rel.shape[:-1])
+
+
+def _topic_values(x, rel: np.ndarray) -> list:
+    """Per-run Python values of a topic parameter (for the exact paths)."""
+    if x is None:
+        return [None] * int(np.prod(rel.shape[:-1], dtype=np.int64))
+    arr = np.broadcast_to(np.asarray(x, dtype=object), rel.shape[:-1])
+    return list(arr.reshape(-1))
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Base class: a measure is a frozen dataclass whose fields are its parameters."""
+
+    family: ClassVar[str] = ""
+    needs_rb: ClassVar[bool] = False
+    rational: ClassVar[bool] = True
+    binary: ClassVar[bool] = True  # uses only rel > 0
+
+    def __call__(self, rel, rb=None, ideal=None) -> np.ndarray:
+        rel = _as_rel(rel)
+        return self._compute(rel, rb=rb, ideal=ideal)
+
+    def _compute(self, rel: np.ndarray, rb=None, ideal=None) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def exact(self, rel, rb=None, ideal=None) -> np.ndarray:
+        """Exact values as an object array of Fractions (see the module docstring)."""
+        if not self.rational:
+            raise NotRationalError(f"{self!r} takes irrational values; it has no exact rational form")
+        rel = _as_rel(rel)
+        rbs = _topic_values(rb, rel)
+        if self.needs_rb and rb is None:
+            raise ValueError(f"{self!r} needs the recall base (pass rb=...)")
+        return _fraction_array(rel, lambda row, i: self._exact_one(row, rbs[i]))
+
+    def _exact_one(self, row: tuple, rb) -> Fraction:  # pragma: no cover
+        raise NotImplementedError
+
+    def params(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def key(self) -> str:
+        """The paper-style name (FFF21 §6): ``RBP_p08``, ``DCG_b02``, ``nDCG_b10`` …"""
+        return self.family

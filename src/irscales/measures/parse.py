@@ -1,0 +1,222 @@
+"""Cut-offs and names: :class:`Cut` (a measure on the top k ranks), the registry of measure classes,
+and :func:`parse`, which reads a measure back from its key (``RBP_p08``), its repr (``RBP(p=0.8)``),
+a trec_eval name (``map_cut_10``) or an ir_measures name (``nDCG@10``)."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from irscales.measures.base import Measure, check_cut
+from irscales.measures.binary import AP, F1, P, R, RBP, RR, SP, RPrec, Succ
+from irscales.measures.graded import DCG, ERR, GP, GR, GRBP, NDCG
+from irscales.measures.total_order import RBTO, SBTO
+
+__all__ = ["Cut", "REGISTRY", "WHOLE_RUN", "parse", "parse_list", "split_top_level", "fff21_measures",
+           "FFF21_MEASURES"]
+
+
+# ------------------------------------------------------------------------------------ cut-offs
+
+
+@dataclass(frozen=True, repr=False)
+class Cut(Measure):
+    """``measure`` on the top ``k`` ranks only (trec_eval's ``map_cut_k``, ``ndcg_cut_k``, ``recall_k``;
+    ir_measures' ``AP@k``, ``nDCG@k``). Topic quantities are not cut: AP@k divides by the full recall
+    base, nDCG@k by the ideal run cut at k. Runs shorter than k count as padded with non-relevant
+    documents (FFF21 §5.1). ``repr`` is ``AP()@10``, which :func:`parse` reads back.
+    """
+
+    measure: Measure
+    k: int
+
+    def __post_init__(self):
+        if not isinstance(self.measure, Measure) or isinstance(self.measure, (Cut, P, Succ, GR)):
+            what = self.measure.key if isinstance(self.measure, Measure) else repr(self.measure)
+            hint = " (P@k and Succ@k carry their own cut-off)" if isinstance(self.measure, (P, Succ)) else ""
+            raise ValueError(f"cannot cut {what} at a rank{hint}")
+        check_cut(self.measure.key, self.k)
+
+    # what callers ask of a measure is that of the cut one
+    needs_rb = property(lambda self: self.measure.needs_rb)  # type: ignore[assignment]
+    rational = property(lambda self: self.measure.rational)  # type: ignore[assignment]
+    binary = property(lambda self: self.measure.binary)  # type: ignore[assignment]
+    family = property(lambda self: self.measure.family)  # type: ignore[assignment]
+
+    @property
+    def gains(self) -> str:
+        return getattr(self.measure, "gains", "binary")
+
+    @property
+    def key(self) -> str:
+        return f"{self.measure.key}@{self.k}"
+
+    def __repr__(self) -> str:
+        return f"{self.measure!r}@{self.k}"
+
+    def _top(self, rel: np.ndarray) -> np.ndarray:
+        r = rel[..., : self.k]
+        if r.shape[-1] < self.k:
+            r = np.concatenate([r, np.zeros(r.shape[:-1] + (self.k - r.shape[-1],), r.dtype)], axis=-1)
+        return r
+
+    def _compute(self, rel, rb=None, ideal=None):
+        return self.measure._compute(self._top(rel), rb=rb, ideal=ideal)
+
+    def _exact_one(self, row, rb):
+        top = tuple(row[: self.k]) + (0,) * max(0, self.k - len(row))
+        return self.measure._exact_one(top, rb)
+
+
+# ----------------------------------------------------------------------------------- registry
+
+REGISTRY: dict[str, type[Measure]] = {
+    cls.__name__: cls
+    for cls in (P, R, F1, GP, GR, Succ, SP, AP, RR, RBP, GRBP, DCG, NDCG, ERR, RPrec, SBTO, RBTO)
+}
+
+_TREC_NDCG = NDCG(discount="log2p1", gains="graded")  # trec_eval's ndcg: gain = grade, 1/log2(i + 1)
+
+_KEY_RE = {
+    re.compile(r"^RBP_p0(\d+)$"): lambda m: RBP(p=float("0." + m.group(1))),
+    re.compile(r"^gRBP_p0(\d+)$"): lambda m: GRBP(p=float("0." + m.group(1))),
+    re.compile(r"^(g?)(n?)DCG_b(\d+)$"): lambda m: (NDCG if m.group(2) else DCG)(
+        base=int(m.group(3)), gains="graded" if m.group(1) else "binary"),
+    re.compile(r"^(g?)(n?)DCG_log2p1$"): lambda m: (NDCG if m.group(2) else DCG)(
+        discount="log2p1", gains="graded" if m.group(1) else "binary"),
+    re.compile(r"^P@(\d+)$"): lambda m: P(k=int(m.group(1))),
+    re.compile(r"^(?:Succ|Success)@(\d+)$"): lambda m: Succ(k=int(m.group(1))),
+    # trec_eval names with a cut-off
+    re.compile(r"^P_(\d+)$"): lambda m: P(k=int(m.group(1))),
+    re.compile(r"^success_(\d+)$"): lambda m: Succ(k=int(m.group(1))),
+    re.compile(r"^map_cut_(\d+)$"): lambda m: Cut(AP(), int(m.group(1))),
+    re.compile(r"^ndcg_cut_(\d+)$"): lambda m: Cut(_TREC_NDCG, int(m.group(1))),
+    re.compile(r"^recall_(\d+)$"): lambda m: Cut(R(), int(m.group(1))),
+}
+_SIMPLE = {"P": P, "R": R, "F1": F1, "AP": AP, "SP": SP, "RR": RR, "Succ": Succ, "Rprec": RPrec,
+           "ERR": ERR, "gP": GP, "gR": GR}
+
+#: trec_eval / ir_measures names that mean a measure over the *whole* run (trec_eval evaluates every
+#: retrieved document): they equal our measure only when runs are not cut (``--depth`` at least the
+#: longest run; for ndcg also at least the recall base, as its ideal run holds every relevant
+#: document), which the command line checks.
+WHOLE_RUN: dict[str, Measure] = {
+    "map": AP(), "recip_rank": RR(), "Rprec": RPrec(), "ndcg": _TREC_NDCG, "nDCG": _TREC_NDCG,
+}
+_FAMILIES = {"gP": GP, "gR": GR, "gRBP": GRBP, "nDCG": NDCG, "Rprec": RPrec}  # papers' spellings
+_CALL_RE = re.compile(r"^(\w+)\((.*)\)$", re.S)
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split ``text`` at ``sep`` outside parentheses and quotes:
+    ``"AP,NDCG(discount='log2p1', gains='graded')"`` → ``['AP', "NDCG(discount='log2p1', gains='graded')"]``."""
+    parts, depth, quote, cur = [], 0, None, []
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"unbalanced ')' in {text!r}")
+        elif ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    if quote or depth:
+        raise ValueError(f"unclosed {'quote' if quote else '('} in {text!r}")
+    parts.append("".join(cur))
+    return [p.strip() for p in parts]
+
+
+def parse_list(text: str) -> list[Measure]:
+    """Measures from a comma-separated list; commas inside ``NDCG(…, …)`` do not split."""
+    names = [x for x in split_top_level(text) if x]
+    if not names:
+        raise ValueError("no measure given (e.g. AP,nDCG_b02,RR)")
+    return [parse(x) for x in names]
+
+
+def parse(text: str) -> Measure:
+    """Read a measure from its paper key (``RBP_p08``, ``nDCG_b02``, ``P@10``), its repr
+    (``RBP(p=0.8)``, ``DCG(base=10, discount='jk', gains='binary')``, ``AP()@10``), a trec_eval name
+    (``map``, ``P_10``, ``map_cut_10``, ``ndcg_cut_10``, ``recall_10``, ``recip_rank``, ``Rprec``,
+    ``success_5``) or an ir_measures name (``AP@10``, ``nDCG@10``, ``RR@10``, ``R@10``,
+    ``RBP(rel=1, p=0.8)``). Names are exact synonyms only (see :data:`WHOLE_RUN` for those that
+    assume an uncut run); invalid parameters raise ``ValueError`` saying what is allowed."""
+    s = text.strip()
+    split_top_level(s)  # unbalanced parentheses or quotes: say so
+    if s in _SIMPLE:
+        return _SIMPLE[s]()
+    if s in WHOLE_RUN:
+        return WHOLE_RUN[s]
+    for rx, make in _KEY_RE.items():
+        m = rx.match(s)
+        if m:
+            return make(m)
+    if "@" in s and not s.startswith("P@"):  # a cut-off: AP@10, nDCG@10, AP()@10
+        inner, _, k = s.rpartition("@")
+        if not k.isdigit():
+            raise ValueError(f"cannot parse measure {text!r}: the cut-off after '@' must be an integer >= 1")
+        return Cut(parse(inner), int(k))
+    m = _CALL_RE.match(s)
+    if m and (m.group(1) in REGISTRY or m.group(1) in _FAMILIES):
+        cls = REGISTRY.get(m.group(1)) or _FAMILIES[m.group(1)]
+        kwargs = {}
+        names = {f.name for f in fields(cls)}
+        for part in filter(None, split_top_level(m.group(2))):
+            if "=" not in part:
+                raise ValueError(f"cannot parse measure {text!r}: expected name=value, got {part!r}")
+            k, v = (x.strip() for x in part.split("=", 1))
+            if cls is RBP and k == "rel":  # ir_measures: rel=1 is the lenient binary mapping we use
+                if _literal(v, text) != 1:
+                    raise ValueError(f"cannot parse measure {text!r}: RBP here is binary with grade > 0 "
+                                     "relevant, i.e. ir_measures' rel=1; graded RBP is gRBP(p=…, max_gain=…)")
+                continue
+            if k not in names:
+                allowed = ", ".join(sorted(names)) or "none"
+                raise ValueError(f"cannot parse measure {text!r}: {cls.__name__} has no parameter {k!r} "
+                                 f"(parameters: {allowed})")
+            kwargs[k] = _literal(v, text)
+        try:
+            return cls(**kwargs)
+        except TypeError as e:  # e.g. a value of the wrong kind reaching a formula
+            raise ValueError(f"cannot parse measure {text!r}: {e}") from None
+    known = ", ".join(["AP", "RR", "P@10", "nDCG_b02", "RBP_p08", "RBP(p=0.8)", "ERR(max_grade=3)",
+                       "map", "map_cut_10", "ndcg_cut_10", "recip_rank", "nDCG@10", "AP@10"])
+    raise ValueError(f"unknown measure {text!r}; examples of valid names: {known}")
+
+
+def _literal(v: str, text: str):
+    if v == "None":
+        return None
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+        return v[1:-1]
+    try:
+        return int(v)
+    except ValueError:
+        pass
+    try:
+        x = float(v)
+    except ValueError:
+        raise ValueError(f"cannot parse measure {text!r}: bad value {v!r}") from None
+    if not math.isfinite(x):
+        raise ValueError(f"cannot parse measure {text!r}: bad value {v!r}")
+    return x
+
+
+def fff21_measures() -> dict[str, Measure]:
+    """The 11 measures of FFF21 §6, keyed by the paper's names, in the paper's column order."""
+    ms = [P(), R(), AP(), RR(), RBP(p=0.3), RBP(p=0.5), RBP(p=0.8), DCG(base=2), DCG(base=10),
+          NDCG(base=2), NDCG(base=10)]
+    return {m.key: m for m in ms}
+
+
+FFF21_MEASURES: dict[str, Measure] = fff21_measures()
