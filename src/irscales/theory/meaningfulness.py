@@ -33,10 +33,11 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from numbers import Rational, Real
 from typing import Callable, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
+
+from irscales.exact import to_fraction
 
 __all__ = [
     "SCALES", "Scale", "Undefined", "Transformation", "Verdict", "check", "bijection", "increasing",
@@ -64,33 +65,19 @@ class Undefined(ArithmeticError):
 # ----------------------------------------------------------------------------- exact data
 
 
-def _exact_number(x, where: str) -> Fraction:
-    if isinstance(x, (bool, np.bool_)):
-        raise TypeError(f"{where}: expected a number, got the boolean {x!r}")
-    if isinstance(x, Fraction):
-        return x
-    if isinstance(x, (int, np.integer)) or isinstance(x, Rational):
-        return Fraction(int(x)) if isinstance(x, np.integer) else Fraction(x)
-    if isinstance(x, (float, np.floating)) or isinstance(x, Real):
-        f = float(x)
-        if not math.isfinite(f):
-            raise ValueError(f"{where}: expected a finite number, got {x!r}")
-        return Fraction(repr(f))  # the decimal the user wrote, not the nearest double
-    raise TypeError(f"{where}: expected a number, got {type(x).__name__} {x!r}")
-
-
 def to_exact(data, where: str = "data"):
     """Convert a number, a sequence of numbers or a mapping name → (number | sequence) to
-    Fractions, keeping the structure (mappings become dicts, sequences lists)."""
+    Fractions (:func:`irscales.exact.to_fraction`), keeping the structure (mappings become dicts,
+    sequences lists)."""
     if isinstance(data, Mapping):
         return {k: to_exact(v, f"{where}[{k!r}]") for k, v in data.items()}
     if isinstance(data, np.ndarray):
         if data.ndim == 0:
-            return _exact_number(data.item(), where)
+            return to_fraction(data.item(), where)
         return [to_exact(v, f"{where}[{i}]") for i, v in enumerate(data.tolist())]
     if isinstance(data, (list, tuple)):
         return [to_exact(v, f"{where}[{i}]") for i, v in enumerate(data)]
-    return _exact_number(data, where)
+    return to_fraction(data, where)
 
 
 def _leaves(data) -> Iterable[Fraction]:
@@ -136,7 +123,7 @@ class Transformation:
     beta: Fraction = Fraction(0)
 
     def __call__(self, x) -> Fraction:
-        x = _exact_number(x, "transformation argument")
+        x = to_fraction(x, "transformation argument")
         if self.table is not None:
             for k, v in self.table:
                 if k == x:
@@ -171,7 +158,7 @@ def _table_description(prefix: str, table) -> str:
 
 def bijection(mapping: Mapping, description: str | None = None) -> Transformation:
     """A one-to-one map given by a table (nominal scales, FFF21 §2.2.1)."""
-    table = tuple(sorted((_exact_number(k, "bijection key"), _exact_number(v, f"bijection[{k!r}]"))
+    table = tuple(sorted((to_fraction(k, "bijection key"), to_fraction(v, f"bijection[{k!r}]"))
                          for k, v in mapping.items()))
     images = [v for _, v in table]
     if len(set(images)) != len(images):
@@ -183,12 +170,12 @@ def increasing(f: Callable | Mapping, on: Iterable | None = None, description: s
     """A strictly increasing map (ordinal scales, FFF21 §2.2.2), from a table or from a function
     evaluated on the values ``on`` (normally the values occurring in the data)."""
     if isinstance(f, Mapping):
-        pairs = [(_exact_number(k, "increasing key"), _exact_number(v, f"increasing[{k!r}]")) for k, v in f.items()]
+        pairs = [(to_fraction(k, "increasing key"), to_fraction(v, f"increasing[{k!r}]")) for k, v in f.items()]
     else:
         if on is None:
             raise ValueError("increasing(f, on=...): give the values on which to tabulate the function f")
-        xs = sorted({_exact_number(x, "increasing(on=...)") for x in _leaves(to_exact(list(on)))})
-        pairs = [(x, _exact_number(f(x), f"f({_fmt(x)})")) for x in xs]
+        xs = sorted({to_fraction(x, "increasing(on=...)") for x in _leaves(to_exact(list(on)))})
+        pairs = [(x, to_fraction(f(x), f"f({_fmt(x)})")) for x in xs]
     table = tuple(sorted(pairs))
     for (a, fa), (b, fb) in zip(table, table[1:]):
         if not fb > fa:
@@ -198,7 +185,7 @@ def increasing(f: Callable | Mapping, on: Iterable | None = None, description: s
 
 def affine(alpha, beta, description: str | None = None) -> Transformation:
     """φ' = α φ + β with α > 0 (interval scales, FFF21 §2.2.3)."""
-    a, b = _exact_number(alpha, "alpha"), _exact_number(beta, "beta")
+    a, b = to_fraction(alpha, "alpha"), to_fraction(beta, "beta")
     if a <= 0:
         raise ValueError(f"a permissible affine map needs alpha > 0, got {alpha!r}")
     return Transformation("affine", description or f"affine x → {_fmt(a)}·x + {_fmt(b)}", alpha=a, beta=b)
@@ -206,7 +193,7 @@ def affine(alpha, beta, description: str | None = None) -> Transformation:
 
 def similarity(alpha, description: str | None = None) -> Transformation:
     """φ' = α φ with α > 0 (ratio scales, FFF21 §2.2.4)."""
-    a = _exact_number(alpha, "alpha")
+    a = to_fraction(alpha, "alpha")
     if a <= 0:
         raise ValueError(f"a similarity needs alpha > 0, got {alpha!r}")
     return Transformation("similarity", description or f"similarity x → {_fmt(a)}·x", alpha=a)
@@ -364,7 +351,7 @@ def median(xs) -> Fraction:
 def quantile(xs, q) -> Fraction:
     """Lower (inverted-CDF) quantile: the smallest x_(k) with k/n ≥ q. Always an observed value,
     so it is defined on ordinal data (FFF21 §2.3: quantiles need an order)."""
-    q = _exact_number(q, "q")
+    q = to_fraction(q, "q")
     if not 0 < q <= 1:
         raise ValueError(f"quantile level must be in (0, 1], got {q}")
     v = sorted(_values(xs, "quantile"))

@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
+
+from irscales.correlation import KendallCounts, kendall_counts
 
 __all__ = [
     "Run", "check_run", "universe", "prec", "recall", "f1", "MEASURES", "image", "gaps",
@@ -142,32 +145,24 @@ class OrderComparison:
 
     @property
     def tau_b(self) -> float:
-        p, q, t, u = self.concordant, self.discordant, self.tied_first_only, self.tied_second_only
-        den = (p + q + t) * (p + q + u)
-        return float("nan") if den == 0 else (p - q) / math.sqrt(den)
+        """Kendall's τ_b of the two orders (:class:`irscales.correlation.KendallCounts`)."""
+        counts = KendallCounts(*(np.asarray(x) for x in (self.concordant, self.discordant, self.tied_first_only,
+                                                          self.tied_second_only, self.tied_both)))
+        return float(counts.tau)
 
 
 def compare_orders(m1: str | Callable, m2: str | Callable, runs: Sequence[Sequence[int]]) -> OrderComparison:
     """Count concordant, discordant and tied pairs of ``runs`` under two measures (exact)."""
     f, g = _measure(m1), _measure(m2)
-    a = [f(x) for x in runs]
-    b = [g(x) for x in runs]
-    c = {"cc": 0, "dd": 0, "t1": 0, "t2": 0, "tb": 0}
-    for i, j in itertools.combinations(range(len(runs)), 2):
-        s, t = _sign(a[i] - a[j]), _sign(b[i] - b[j])
-        if s == 0 and t == 0:
-            c["tb"] += 1
-        elif s == 0:
-            c["t1"] += 1
-        elif t == 0:
-            c["t2"] += 1
-        elif s == t:
-            c["cc"] += 1
-        else:
-            c["dd"] += 1
+    a = np.array([f(x) for x in runs], dtype=object)
+    b = np.array([g(x) for x in runs], dtype=object)
     n1 = m1 if isinstance(m1, str) else getattr(m1, "__name__", "m1")
     n2 = m2 if isinstance(m2, str) else getattr(m2, "__name__", "m2")
-    return OrderComparison(n1, n2, sum(c.values()), c["cc"], c["dd"], c["t1"], c["t2"], c["tb"])
+    if len(runs) < 2:
+        return OrderComparison(n1, n2, 0, 0, 0, 0, 0, 0)
+    k = kendall_counts(a, b)
+    counts = [int(x) for x in (k.concordant, k.discordant, k.ties_x, k.ties_y, k.ties_both)]
+    return OrderComparison(n1, n2, sum(counts), *counts)
 
 
 def disagreeing_pairs(m1: str | Callable, m2: str | Callable, runs: Sequence[Sequence[int]]) -> pd.DataFrame:
