@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales.measures import RBTO, SBTO
+from irscales.measures.total_order import rbto_rank, sbto_rank
 from irscales.theory.orders import (
-    NotGradedError, SetBased, StrongTopHeaviness, WeakTopHeaviness, binary_runs, cumsums, delta,
-    graded_runs, interval_leq, multiset_runs, poset_rank, transitive_reduction,
+    NotGradedError, SetBased, StrongTopHeaviness, WeakTopHeaviness, as_runs, binary_runs, cumsums, delta,
+    graded_runs, interval_leq, multiset_runs, poset_rank, relation_str, transitive_reduction,
 )
 
 SMALL = [(c, n) for c in (1, 2) for n in range(1, 7 if c == 1 else 5)]
@@ -250,3 +251,35 @@ def test_delta_vectorised_and_interval_leq():
         interval_leq([0, 1], [0, 1, 1])
     with pytest.raises(ValueError, match="different lengths"):
         delta([0, 1], [0, 1, 1])
+
+
+def test_relation_str():
+    w = WeakTopHeaviness(1)
+    assert relation_str(w, [1, 0, 0], [0, 1, 1]) == "r ∥ s"
+    assert relation_str(w, [0, 1], [1, 0]) == "r ≺ s" and relation_str(w, [1, 0], [0, 1]) == "s ≺ r"
+    assert relation_str(SetBased(1), [0, 1], [1, 0]) == "r ~ s"
+
+
+def test_as_runs_reads_bools_and_integral_floats_and_refuses_the_rest():
+    assert as_runs([True, False]).tolist() == [1, 0] and as_runs([2.0, 0.0]).dtype == np.int64
+    with pytest.raises(ValueError, match="must be integers"):
+        as_runs([0.5, 1])
+    with pytest.raises(ValueError, match="≥ 0"):
+        as_runs([-1, 1])
+    with pytest.raises(ValueError, match="exceeds the top degree c=1"):
+        as_runs([2, 0], c=1)
+
+
+def test_one_rank_computation_for_orders_and_measures():
+    """SetBased/StrongTopHeaviness ranks and SBTO/RBTO all come from total_order's functions,
+    exact in Python ints where int64 would overflow."""
+    runs = graded_runs(4, 2)
+    assert np.array_equal(SetBased(2).rank(runs), sbto_rank(runs, 2))
+    assert np.array_equal(StrongTopHeaviness(2).rank(runs), rbto_rank(runs, 2))
+    big = np.ones((1, 70), dtype=np.int64)
+    assert rbto_rank(big, 1)[0] == 2**70 - 1 and StrongTopHeaviness(1).rank(big)[0] == 2**70 - 1
+    assert RBTO().exact(big)[0] == 2**70 - 1
+    # a measure given grades above c still counts them, as the formula does
+    assert SBTO(c=1).exact(np.array([[2, 0]]))[0] == sbto_rank(np.array([[2, 0]]), 1)[0] == 3
+    with pytest.raises(ValueError, match="≥ 0"):
+        sbto_rank(np.array([[-1, 0]]), 1)

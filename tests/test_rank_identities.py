@@ -36,18 +36,3 @@ def test_bad_input():
 @given(st.lists(st.integers(0, 1), min_size=1, max_size=9))
 def test_chain_counts_are_the_cumulative_sums(run):
     assert R.chain_operation_counts(run) == tuple(np.cumsum(run).tolist())
-
-
-def test_identity_items_follow_the_table():
-    df = R.ffp19_identities(range(1, 4), range(1, 3))
-    items = R.ffp19_identity_items(df)
-    assert items["s4/R(N)_size"] == "C(N+c, N)" and items["s5/RBTO=rho"] == "yes"
-    broken = df.assign(**{"RBTO = ρ_strong (eq. 6)": [True] * (len(df) - 1) + [False]})
-    assert R.ffp19_identity_items(broken)["s5/RBTO=rho"] == "no"
-
-
-def test_ffp17_example1_both_ways():
-    got = R.ffp17_example1((0, 1, 2, 2), (0, 1, 2, 2))
-    assert got["runs"] == [(0, 1, 1, 0)] and got["R_hat"] == (0, 1, 2, 2)
-    assert got["run_from_R_hat"] == (0, 1, 1, 0) and got["counts_from_R_hat"] == (0, 1, 2, 2)
-    assert R.ffp17_example1((0, 0, 3, 1), (0, 1, 2, 2))["R_hat"] is None  # no run has these counts

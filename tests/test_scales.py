@@ -1,5 +1,5 @@
-"""Scale checkers: constructed cases with known answers, brute-force cross-checks, exactness of
-float ties for DCG, and the FFP19 / FFP17 claims reproduced."""
+"""Scale checkers: constructed cases with known answers, brute-force cross-checks and exactness of
+float ties for DCG (the FFP19 / FFP17 reproductions are tested in test_ffp19.py / test_ffp17.py)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscales.papers import published
 from irscales.measures import AP, DCG, ERR, GRBP, RBP, RR, SP, dcg_discount
 from irscales.theory.orders import (
-    SetBased, StrongTopHeaviness, WeakTopHeaviness, binary_runs, delta, graded_runs, multiset_runs,
+    SetBased, StrongTopHeaviness, WeakTopHeaviness, binary_runs, graded_runs, multiset_runs,
 )
 from irscales.theory.scales import (
-    FLOAT_TIE, check_interval, check_interval_like, check_ordinal, contribution_terms, ffp19_cases,
-    ffp19_summary, first_failure, grbp_difference_poly, interval_like_rates, intervals,
-    measure_values, p_threshold, poly_root, poly_str, rbp_interval_like_threshold, run_case,
-    terms_str,
+    FLOAT_TIE, check_interval, check_interval_like, check_ordinal, first_failure, interval_agrees, intervals,
+    measure_values,
 )
 
 ORDERS = [
@@ -229,95 +226,21 @@ def test_dcg_float_ties_decide_exactly(n, bound, base, discount):
     assert np.min(np.abs(vals[~zero])) > 1e-6 > 100 * FLOAT_TIE
 
 
-# ------------------------------------------------------------------------ thresholds, helpers
+# ---------------------------------------------------------------------------------- scans
 
 
-def test_p_threshold_and_poly_root():
-    lo, hi = p_threshold(lambda p: p > Fraction(1, 3), 0, 1, Fraction(1, 2**30))
-    assert lo <= Fraction(1, 3) < hi and hi - lo <= Fraction(1, 2**30)
-    with pytest.raises(ValueError, match="no violation at lo"):
-        p_threshold(lambda p: True, 0, 1)
-    with pytest.raises(ValueError, match="violation at hi"):
-        p_threshold(lambda p: False, 0, 1)
-    a, b = poly_root([-2, 0, 1], Fraction(1), Fraction(2))  # √2
-    assert a * a < 2 < b * b and b - a < Fraction(1, 2**60)
-    with pytest.raises(ValueError, match="same sign"):
-        poly_root([1, 0, 1], 0, 1)
 
 
-def test_poly_and_terms_formatting():
-    assert poly_str([1, 0, 2, 0, 1]) == "1 + 2p^2 + p^4"
-    assert poly_str([1, 1]) == "1 + p"
-    assert poly_str([0, -1, 0, 3]) == "-p + 3p^3"
-    assert terms_str([Fraction(1, 4), Fraction(3, 32)]) == "1/4 + 3/32"
-    with pytest.raises(ValueError, match="knows"):
-        contribution_terms("AP", [1, 0])
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 5])
-def test_rbp_interval_like_threshold_is_one_half(n):
-    lo, hi = rbp_interval_like_threshold(n, width=Fraction(1, 2**8))
-    assert lo == Fraction(1, 2) and hi - lo <= Fraction(1, 2**8)
-    assert rbp_interval_like_threshold(n, equal_mass=True) is None
-    # monotone on a grid: violations for every p > 1/2 checked, none below
-    runs = binary_runs(n)
-    for p in [Fraction(k, 20) for k in range(1, 20)]:
-        assert check_interval_like(RBP(p=p), runs).holds == (p <= Fraction(1, 2))
 
 
-# --------------------------------------------------------------------------- FFP19 reproduced
 
 
-def test_ffp19_section6_table_matches_published():
-    df = ffp19_summary(range(1, 7), range(1, 5))
-    rep = {}
-    for row in df.itertuples(index=False):
-        rep[f"{row.item}/ordinal"] = row.ordinal
-        rep[f"{row.item}/interval"] = row.interval
-    pub = published.load("ffp19")
-    rep = {k: v for k, v in rep.items() if k in set(pub["item"])}
-    cmp = published.compare("ffp19", rep)
-    s6 = cmp.frame[cmp.frame["item"].str.startswith("s6/")]
-    assert len(s6) == 24 and s6["match"].all(), s6[~s6["match"]]
 
 
-def test_ffp19_rbp_half_is_exactly_affine_in_rbto():
-    runs = binary_runs(8)
-    rb = RBP(p=Fraction(1, 2)).exact(runs)
-    rho = StrongTopHeaviness(1).rank(runs)
-    assert all(v == Fraction(int(k), 2**8) for v, k in zip(rb.tolist(), rho.tolist()))
 
 
-def test_ffp19_section5_counterexample():
-    r, s = np.array([1, 0, 2, 0, 1]), np.array([1, 1, 0, 0, 0])
-    st2 = StrongTopHeaviness(2)
-    assert st2.leq(r, s) and not st2.leq(s, r)
-    assert terms_str(contribution_terms("DCG", r)) == "1 + 2/log2 3 + 1/log2 5"
-    assert terms_str(contribution_terms("DCG", s)) == "1 + 1"
-    assert terms_str(contribution_terms("ERR", r, max_grade=2)) == "1/4 + 3/16 + 3/320"
-    assert terms_str(contribution_terms("ERR", s, max_grade=2)) == "1/4 + 3/32"
-    assert terms_str(contribution_terms("SP", r)) == "1 + 2/3 + 3/5"
-    assert sum(contribution_terms("ERR", r, max_grade=2)) == ERR(max_grade=2).exact(r[None])[0]
-    assert sum(contribution_terms("SP", r)) == SP().exact(r[None])[0]
-    dcg = DCG(gains="graded")(np.stack([r, s]))
-    assert dcg[0] == pytest.approx(1 + 2 / math.log2(3) + 1 / math.log2(5)) and dcg[1] == 2
-    assert poly_str([int(x) for x in r]) == "1 + 2p^2 + p^4"
-    # 2gRBP(r) > 2gRBP(s) iff p^4 + 2p^2 − p > 0 iff p^3 + 2p − 1 > 0
-    assert grbp_difference_poly(r, s) == [0, -1, 2, 0, 1]
-    lo, hi = poly_root([-1, 2, 0, 1], Fraction(0), Fraction(1))
-    assert 0.45339765 < float(lo) <= float(hi) < 0.45339766
-    g = GRBP(p=lo, max_gain=2).exact(np.stack([r, s]))
-    assert g[0] < g[1]
-    g = GRBP(p=hi, max_gain=2).exact(np.stack([r, s]))
-    assert g[0] > g[1]
-
-
-def test_ffp19_grbp_nonlinear_gain_case_uses_the_gain():
-    case = next(c for c in ffp19_cases() if c.item.endswith("nonlinear_gain"))
-    runs = graded_runs(1, 2)
-    assert [float(x) for x in case.values(runs)] == pytest.approx([0, 0.75 * 1 / 3, 0.75])
-    out = run_case(case, [1, 2])
-    assert out["interval"] == "no" and out["interval first failing N"] == "1"
 
 
 def test_first_failure_scans_in_order():
@@ -325,135 +248,6 @@ def test_first_failure_scans_in_order():
                                                         binary_runs(n)), range(1, 6))
     assert first.N == 3 and [d.N for d in done] == [1, 2, 3]
     assert first.counterexample["r"] == (0, 1, 1) and first.counterexample["s"] == (1, 0, 0)
-
-
-# --------------------------------------------------------------------------- FFP17 reproduced
-
-
-ERR_EX = dict(r=[0, 0, 0, 0, 0, 0, 1, 1, 1, 0], s=[0, 0, 0, 0, 0, 1, 0, 1, 1, 0],
-              u=[1, 1, 0, 1, 0, 1, 1, 0, 1, 1], v=[1, 1, 1, 0, 0, 1, 1, 0, 1, 1])
-AP_EX = dict(r=[0] * 10, s=[0, 1, 0, 0, 1, 0, 0, 0, 0, 1], u=[0, 1, 0, 0, 1, 1, 1, 0, 0, 1])
-
-
-def _diff(m, a, b, rb=10):
-    x = np.array([a, b])
-    v = m.exact(x, rb=rb) if m.needs_rb else (m.exact(x) if m.rational else m(x))
-    return v[0] - v[1]
-
-
-def test_ffp17_err_example():
-    r, s, u, v = (np.array(ERR_EX[k]) for k in "rsuv")
-    w = WeakTopHeaviness(1)
-    assert w.leq(r, s) and w.leq(s, u) and w.leq(u, v)
-    assert np.all(delta(r, s) <= delta(u, v))
-    assert _diff(ERR(), s, r) > _diff(ERR(), v, u)  # ERR violates
-    for m in (AP(), DCG(), RBP(p=0.3), RBP(p=0.5), RBP(p=0.8), RBP(p=0.95)):
-        assert _diff(m, s, r) <= _diff(m, v, u)
-
-
-def test_ffp17_ap_example():
-    r, s, u = (np.array(AP_EX[k]) for k in "rsu")
-    d_sr, d_us = delta(r, s), delta(s, u)
-    assert np.all(d_us <= d_sr) and np.any(d_us < d_sr)
-    assert _diff(AP(), s, r) < _diff(AP(), u, s)  # AP violates
-    for m in (ERR(), DCG(), RBP(p=0.3), RBP(p=0.5), RBP(p=0.8), RBP(p=0.95)):
-        assert _diff(m, s, r) >= _diff(m, u, s)
-
-
-def test_ffp17_rates_table_and_conclusions():
-    ms = {"AP": AP(), "RBP_p08": RBP(p=0.8), "DCG_log2p1": DCG(discount="log2p1"), "ERR": ERR(),
-          "DCG_b02": DCG()}
-    df = interval_like_rates(ms, range(2, 6))
-    eq = df[df.restriction == "equal #relevant"].groupby("measure")["violations"].sum()
-    assert eq["RBP_p08"] == 0 and eq["DCG_log2p1"] == 0
-    assert eq["AP"] > 0 and eq["ERR"] > 0
-    # the Järvelin-Kekäläinen DCG (b = 2) gives ranks 1 and 2 the same weight: a top swap is worth 0
-    assert eq["DCG_b02"] > 0
-    none = df[df.restriction == "none"].groupby("measure")["violations"].sum()
-    assert (none > 0).all()
-    assert set(df.columns) >= {"N", "measure", "restriction", "checked", "violations", "rate"}
-
-
-# ------------------------------------------------------------------ reproduction helpers
-
-
-def test_section5_helper_and_reproduced_items():
-    from irscales.theory.scales import ffp19_section5
-
-    sec5 = ffp19_section5([1, 0, 2, 0, 1], [1, 1, 0, 0, 0])
-    assert sec5["order"] == "r ≺ s" and sec5["G"] == Fraction(1, 2)
-    assert sec5["2gRBP(r)"] == "(1 - p)(1 + 2p^2 + p^4)" and sec5["2gRBP(s)"] == "(1 - p)(1 + p)"
-    lo, hi = sec5["gRBP threshold"]
-    assert lo**3 + 2 * lo - 1 < 0 < hi**3 + 2 * hi - 1
-    from irscales.theory.scales import ffp19_reproduced
-
-    from irscales.theory.rank_identities import ffp19_identities, ffp19_identity_items
-
-    rep = ffp19_reproduced(ffp19_summary(range(1, 5), range(1, 4)), sec5, "r ≺ s")
-    rep.update(ffp19_identity_items(ffp19_identities(range(1, 5), range(1, 4))))
-    cmp = published.compare("ffp19", rep)
-    # the only mismatch is the rounded-up threshold 0.454 (exact root 0.45340)
-    assert cmp.mismatches()["item"].tolist() == ["s5/gRBP_threshold"]
-
-
-def test_relation_and_gain_gap_helpers():
-    from irscales.theory.scales import min_gain_gap, relation_str, vec_str
-
-    w = WeakTopHeaviness(1)
-    assert relation_str(w, [1, 0, 0], [0, 1, 1]) == "r ∥ s"
-    assert relation_str(w, [0, 1], [1, 0]) == "r ≺ s" and relation_str(w, [1, 0], [0, 1]) == "s ≺ r"
-    assert relation_str(SetBased(1), [0, 1], [1, 0]) == "r ~ s"
-    assert min_gain_gap([0, 1, 3]) == Fraction(1, 3) and min_gain_gap([0, 1, 2]) == Fraction(1, 2)
-    with pytest.raises(ValueError, match="increase strictly"):
-        min_gain_gap([0, 2, 1])
-    assert vec_str(np.array([0, 1, 2])) == "(0,1,2)"
-
-
-def test_interval_agrees_on_ffp17_examples():
-    from irscales.theory.scales import interval_agrees
-
-    r, s, u, v = (np.array(ERR_EX[k]) for k in "rsuv")
-    assert not interval_agrees(ERR(), r, s, u, v)
-    assert interval_agrees(RBP(p=0.8), r, s, u, v) and interval_agrees(DCG(), r, s, u, v)
-
-
-def test_mass_gap_triples_shape_and_thresholds():
-    from irscales.theory.scales import mass_gap_triples
-
-    df = mass_gap_triples(5)
-    runs = binary_runs(5)
-    assert len(df) > 0
-    for row in df.head(50).itertuples(index=False):
-        r, s, u = runs[row.r], runs[row.s], runs[row.u]
-        assert u.sum() == s.sum() == r.sum() + 2
-        d1, d2 = delta(r, s), delta(s, u)
-        assert np.all(d1 <= d2) and np.any(d1 < d2)
-        # RBP violates just above the threshold and not just below it (exactly)
-        p_hi = Fraction(row.rbp_threshold) + Fraction(1, 10**6)
-        p_lo = Fraction(row.rbp_threshold) - Fraction(1, 10**6)
-        vals_hi = RBP(p=p_hi).exact(np.stack([r, s, u]))
-        vals_lo = RBP(p=p_lo).exact(np.stack([r, s, u]))
-        assert vals_hi[1] - vals_hi[0] > vals_hi[2] - vals_hi[1]
-        assert vals_lo[1] - vals_lo[0] <= vals_lo[2] - vals_lo[1]
-    assert 0.5 < df.rbp_threshold.min() and df.rbp_threshold.max() < 1
-
-
-def test_figures_are_written(tmp_path, monkeypatch):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from irscales.theory.scales import plot_interval_like_rates, plot_vs_rank, save_figure
-
-    monkeypatch.setenv("IRSCALES_FIGURES", str(tmp_path))
-    fig, ax = plt.subplots()
-    plot_vs_rank({"RBP": RBP(p=0.5)}, StrongTopHeaviness(1), binary_runs(3), ax=ax)
-    assert save_figure(fig, "ffp19", "t") == ["ffp19/t.png", "ffp19/t.pdf"]
-    assert (tmp_path / "ffp19" / "t.png").exists()
-    plt.close(fig)
-    fig = plot_interval_like_rates(interval_like_rates({"RBP": RBP(p=0.8)}, [2, 3]))
-    plt.close(fig)
 
 
 def test_huge_integers_are_compared_exactly_not_through_floats():
@@ -522,3 +316,10 @@ def test_grbp_interval_for_any_proportional_gain(K):
     bent = np.array([0, K, 3 * K])  # not proportional to δ
     m2 = GRBP(p=Fraction(1, 3), max_gain=3 * K)
     assert not check_interval(lambda r: m2.exact(bent[r]), st2, runs).holds
+
+
+def test_interval_agrees_on_ffp17_examples():
+    r, s, u, v = (np.array(x) for x in ([0, 0, 0, 0, 0, 0, 1, 1, 1, 0], [0, 0, 0, 0, 0, 1, 0, 1, 1, 0],
+                                        [1, 1, 0, 1, 0, 1, 1, 0, 1, 1], [1, 1, 1, 0, 0, 1, 1, 0, 1, 1]))
+    assert not interval_agrees(ERR(), r, s, u, v)
+    assert interval_agrees(RBP(p=0.8), r, s, u, v) and interval_agrees(DCG(), r, s, u, v)

@@ -24,8 +24,7 @@ import pandas as pd
 from irscales.measures import RBTO, SBTO
 from irscales.theory.orders import SetBased, StrongTopHeaviness, graded_runs, multiset_runs
 
-__all__ = ["ffp19_identities", "ffp19_identity_items", "chain_operation_counts", "runs_with_operation_counts",
-           "ffp17_example1"]
+__all__ = ["ffp19_identities", "chain_operation_counts", "runs_with_operation_counts"]
 
 
 def ffp19_identities(n_binary, n_graded) -> pd.DataFrame:
@@ -99,36 +98,3 @@ def runs_with_operation_counts(n: int, counts) -> list[tuple[int, ...]]:
         raise ValueError(f"expected {n} counts (one per depth), got {len(want)}")
     return [r for r in (tuple(int(x) for x in row) for row in graded_runs(n, 1).tolist())
             if chain_operation_counts(r) == want]
-
-
-#: Published items of ``data/published/ffp19.csv`` answered by each column of :func:`ffp19_identities`.
-FFP19_IDENTITY_ITEMS = {
-    "s4/set_based/graded_of_rank_|R(N)|-1": "set-based graded of rank |R(N)|-1",
-    "s4/SBTO=rho": "SBTO = ρ_set (eq. 2-3)",
-    "s4.1/binary_rho=relevant_count": "binary ρ_set = #relevant",
-    "s5/strong/graded_of_rank_(c+1)^N-1": "strong graded of rank (c+1)^N-1",
-    "s5/rho=base_c+1": "ρ_strong = base c+1 (eq. 5)",
-    "s5/RBTO=rho": "RBTO = ρ_strong (eq. 6)",
-}
-
-
-def ffp19_identity_items(identities: pd.DataFrame) -> dict[str, str]:
-    """The FFP19 published items decided by an :func:`ffp19_identities` table ("yes" iff every row holds)."""
-    out = {item: "yes" if identities[col].all() else "no" for item, col in FFP19_IDENTITY_ITEMS.items()}
-    out["s4/R(N)_size"] = "C(N+c, N)" if identities["size = C(N+c, N)"].all() else "differs from C(N+c, N)"
-    return out
-
-
-def ffp17_example1(counts, r_hat) -> dict:
-    """FFP17 §3.2, first example, both ways round (its run r̂ is lost in the text).
-
-    ``counts``: operations per depth printed in the sentence (swaps into ranks 1..N−1, replacements);
-    ``r_hat``: the printed cumulative sums R̂. Returns the runs whose chains use ``counts`` (``runs``),
-    their R̂ when there is exactly one (``R_hat``), the run read off the printed R̂ (``run_from_R_hat``,
-    its first differences) and the operation counts of its chains (``counts_from_R_hat``).
-    """
-    r_hat = np.asarray(r_hat, dtype=np.int64)
-    runs = runs_with_operation_counts(len(r_hat), counts)
-    run = np.diff(r_hat, prepend=0)
-    return {"runs": runs, "R_hat": tuple(np.cumsum(runs[0]).tolist()) if len(runs) == 1 else None,
-            "run_from_R_hat": tuple(run.tolist()), "counts_from_R_hat": chain_operation_counts(run)}
