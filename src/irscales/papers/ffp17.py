@@ -285,8 +285,8 @@ def conclusions(rates: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
         return "yes" if sub["interval-like"].all() else "no"
 
     names = list(dict.fromkeys(rates["measure"]))
-    table = pd.DataFrame([{"measure": m, "all intervals": verdict(m, "none"), "equal #relevant": verdict(m, "equal #relevant")}
-                          for m in names])
+    table = pd.DataFrame([{"measure": m, "all intervals": verdict(m, "none"),
+                           "equal #relevant": verdict(m, "equal #relevant")} for m in names])
     rbp_eq = all(verdict(m, "equal #relevant") == "yes" for m in names if m.startswith("RBP"))
     items = {
         "s3.3/RBP/interval_like_equal_rel": _yes(rbp_eq),

@@ -20,6 +20,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from irscales.exact import to_fraction
 from irscales.measures import AP, DCG, ERR, F1, GP, GR, GRBP, RBP, SP, Measure, P, R
 from irscales.papers import published
 from irscales.theory.orders import (
@@ -243,7 +244,7 @@ def _yes(b) -> str:
 
 def min_gain_gap(gains) -> Fraction:
     """FFP19 §5: G = min_j (g(a_j) − g(a_{j−1})) / g(a_c)."""
-    g = [Fraction(x) for x in gains]
+    g = [to_fraction(x) for x in gains]
     if any(b <= a for a, b in itertools.pairwise(g)) or g[0] != 0:
         raise ValueError(f"gains must start at 0 and increase strictly, got {list(gains)}")
     return min(b - a for a, b in itertools.pairwise(g)) / g[-1]
@@ -292,18 +293,17 @@ def _term_value(t) -> float:
     return int(g) / math.log(int(i), int(b))
 
 
-def reproduced(summary: pd.DataFrame, section5: dict, gp_order: str) -> dict:
+def reproduced(table: pd.DataFrame, s5: dict, gp_order: str) -> dict:
     """Items of ``data/published/ffp19.csv`` from :func:`summary`, :func:`section5` and
     the relation of FFP19 §4.2's gP pair (``gp_order``). Verdicts the paper does not state (e.g.
     "P is ordinal", implied by "interval") are left out, so every key is a published item."""
     printed = set(published.load("ffp19")["item"])
     rep: dict = {}
-    for row in summary.itertuples(index=False):
+    for row in table.itertuples(index=False):
         for prop in ("ordinal", "interval"):
             key = f"{row.item}/{prop}"
             if key in printed:
                 rep[key] = getattr(row, prop)
-    s5 = section5
     lo, hi = s5["gRBP threshold"]
     rep.update({
         "s5/example/order": s5["order"], "s5/DCG2(r)": s5["DCG2(r)"], "s5/DCG2(s)": s5["DCG2(s)"],
@@ -316,7 +316,8 @@ def reproduced(summary: pd.DataFrame, section5: dict, gp_order: str) -> dict:
     return rep
 
 
-#: Published items of ``data/published/ffp19.csv`` answered by each column of :func:`irscales.theory.rank_identities.ffp19_identities`.
+#: Published items of ``data/published/ffp19.csv`` answered by each column of
+#: :func:`irscales.theory.rank_identities.ffp19_identities`.
 IDENTITY_ITEMS = {
     "s4/set_based/graded_of_rank_|R(N)|-1": "set-based graded of rank |R(N)|-1",
     "s4/SBTO=rho": "SBTO = ρ_set (eq. 2-3)",
@@ -328,7 +329,8 @@ IDENTITY_ITEMS = {
 
 
 def identity_items(identities: pd.DataFrame) -> dict[str, str]:
-    """The FFP19 published items decided by an :func:`irscales.theory.rank_identities.ffp19_identities` table ("yes" iff every row holds)."""
+    """The FFP19 published items decided by an :func:`irscales.theory.rank_identities.ffp19_identities`
+    table ("yes" iff every row holds)."""
     out = {item: "yes" if identities[col].all() else "no" for item, col in IDENTITY_ITEMS.items()}
     out["s4/R(N)_size"] = "C(N+c, N)" if identities["size = C(N+c, N)"].all() else "differs from C(N+c, N)"
     return out
