@@ -129,6 +129,9 @@ class RPrec(Measure):
         return Fraction(sum(1 for x in row[:rb] if x > 0), rb) if rb > 0 else Fraction(0)
 
 
+# -------------------------------------------------------------------------- rank-based measures
+
+
 _LCM_MAX_N = 40  # lcm(1..40)·40 < 2^63: SP's integer numerator fits in int64 up to this N
 
 
@@ -145,9 +148,6 @@ def _sp_float(b: np.ndarray) -> np.ndarray:
         num = (b * hits * (lcm // np.arange(1, n + 1, dtype=np.int64))).sum(-1)
         return num / lcm
     return seq_dot(b * hits, 1.0 / np.arange(1, n + 1))
-
-
-# -------------------------------------------------------------------------- rank-based measures
 
 
 @dataclass(frozen=True, repr=False)
