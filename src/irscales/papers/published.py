@@ -25,7 +25,7 @@ import pandas as pd
 
 from irscales.paths import figures_dir, published_dir
 
-__all__ = ["COLUMNS", "KINDS", "ROUTES", "PublishedFileError", "load", "parse_number", "printed_decimals", "matches",
+__all__ = ["COLUMNS", "KINDS", "ROUTES", "PRINTED_NOTE", "PublishedFileError", "load", "parse_number", "printed_decimals", "matches",
            "Comparison", "compare"]
 
 COLUMNS = ["item", "location", "context", "value", "kind", "note"]
@@ -115,6 +115,9 @@ def matches(published: str, reproduced, tol: float | None = None) -> bool:
 #: ``printed`` recomputed from numbers the paper itself prints; ``real`` computed on real runs
 #: (TREC files or a public collection); ``simulated`` computed on simulated data.
 ROUTES = ("exhaustive", "printed", "real", "simulated")
+#: Note prefix of every item recomputed from the paper's own printed numbers (route ``printed``);
+#: the report reads it in comparison rows written before the ``route`` column.
+PRINTED_NOTE = "recomputed from the paper's printed"
 
 
 @dataclass

@@ -47,7 +47,7 @@ __all__ = ["RECOMPUTED_PREFIX", "COLUMNS", "row_route", "item_status", "paper_ta
            "errata", "errata_paragraph"]
 
 #: Note prefix of comparison rows written before the ``route`` column: recomputed from printed inputs.
-RECOMPUTED_PREFIX = "recomputed from the paper's printed"
+RECOMPUTED_PREFIX = published.PRINTED_NOTE
 #: Precedence of routes when several files cover an item: the most direct evidence wins.
 _DIRECTNESS = {"real": 2, "printed": 2, "exhaustive": 2, "simulated": 1}
 
