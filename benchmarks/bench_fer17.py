@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
     t_load = time.perf_counter() - t0
     t0 = time.perf_counter()
     rq1 = col.where(track=["T13", "T14", "T15"])
-    scores = fer17.score_matrices(rq1)
+    scores = fer17.labelled(fer17.score_matrices(rq1))
     t_scores = time.perf_counter() - t0
     tsizes = (10, 50) if quick else sampling.TOPIC_SIZES
     ssizes = (10, 100) if quick else sampling.SYSTEM_SIZES

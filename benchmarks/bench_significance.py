@@ -41,7 +41,7 @@ def significance_table(n_topics: int = 50, n_systems: int = 129, seed: int = 0) 
     rows = ["| test | float scores (s) | Fraction scores (s) | significant pairs |", "|---|---|---|---|"]
     total_f = total_e = 0.0
     for key in sg.TESTS:
-        fn = sg._PROCEDURES[key]
+        fn = sg.PROCEDURES[key]
         kw = {"pvalues": False} if key in ("anova1", "anova2") else {}
         tf = _time(lambda: fn(floats, **kw))
         te = _time(lambda: fn(exact, **kw), repeat=1)

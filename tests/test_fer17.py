@@ -122,7 +122,7 @@ def test_real_t08_original_systems_side():
     if t is None:
         pytest.skip("TREC-8 runs not found: set IRSCALES_TREC to a folder with T08/runs and T08/qrels*")
     c = Collection.from_trec(t.runs, t.qrels, depth=1000)
-    perf = fer17.system_performance(c, ["AP", "nDCG@20"])
+    perf = fer17.labelled(fer17.system_performance(c, ["AP", "gnDCG_b10@20"]))
     summary = fer17.distribution_summary(perf)
     assert list(summary["systems"]) == [129, 129]
     assert summary.loc["AP", "mean"] == pytest.approx(perf["AP"].mean(), rel=1e-12)

@@ -1,5 +1,7 @@
 """irscales.papers.published: how printed numbers are read."""
 
+from fractions import Fraction
+
 import pytest
 
 from irscales.papers import published
@@ -14,3 +16,10 @@ def test_printed_decimals(text, decimals):
 def test_matches_uses_the_printed_precision():
     assert published.matches("0.9498", 0.94984) and not published.matches("0.9498", 0.94986)
     assert published.matches("1.69e-05", 1.6949e-05) and not published.matches("1.69e-05", 1.6951e-05)
+
+
+def test_parse_number_reads_printed_numbers():
+    assert published.parse_number("24,576") == (24576.0, 0, False)
+    assert published.parse_number("−11.60%") == (-11.6, 2, True)
+    assert published.parse_number("1/2") == (Fraction(1, 2), None, False)
+    assert published.parse_number("yes") == (None, None, False)

@@ -1,5 +1,5 @@
-"""Fer17 measures (§3.3), KDE/KL validation (§3.4) and the sampling designs of RQ1–RQ3 (§4.1, §5.1,
-§6.1): hand-computed cases, cross-checks against scipy and brute force, properties."""
+"""The sampling designs of RQ1–RQ3 (Fer17 §4.1, §5.1, §6.1; irscales.stats.sampling): hand-computed
+cases, cross-checks against scipy and brute force, properties."""
 
 from __future__ import annotations
 
@@ -14,102 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from irscales.stats import anova
-from irscales.papers import fer17
 from irscales.stats import sampling
-from irscales.data.collection import Collection
-
-
-# --------------------------------------------------------------------------- fixtures built in code
-
-
-def tiny_collection() -> Collection:
-    """2 systems x 2 topics, depth 20. Topic 'b1' is on a binary track, 'g1' on a graded one."""
-    N = 20
-    rel = np.zeros((2, 2, N), dtype=np.int8)
-    rel[0, 0, [0, 2]] = 1          # s0 on b1: relevant at ranks 1 and 3
-    rel[1, 0, [1]] = 1             # s1 on b1: relevant at rank 2
-    rel[0, 1, [0]] = 2             # s0 on g1: highly relevant at 1, relevant at 12
-    rel[0, 1, [11]] = 1
-    rel[1, 1, [1, 2]] = 1          # s1 on g1: relevant at 2 and 3
-    judgments = np.array([[10, 4, 0],    # b1: RB = 4
-                          [10, 2, 1]])   # g1: RB = 3, one highly relevant
-    return Collection(rel=rel, judgments=judgments, run_lengths=np.full((2, 2), N),
-                      topics=("b1", "g1"), systems=("s0", "s1"), provenance="simulated: hand-built",
-                      max_grade=2, topic_labels={"track": ("TB", "TG"), "corpus": ("c1", "c2")})
-
-
-def jk10(i: int) -> float:  # Järvelin–Kekäläinen log10 discount, 1-based rank
-    return 1.0 if i < 10 else 1.0 / math.log10(i)
-
-
-def test_fer17_measures_hand_computed():
-    sc = fer17.score_matrices(tiny_collection())
-    assert list(sc) == list(fer17.MEASURE_NAMES)
-    assert all(v.shape == (2, 2) for v in sc.values())  # (topics, systems)
-    # AP: s0 on b1 = (1/1 + 2/3)/4; s1 on g1 = (1/2 + 2/3)/3
-    assert sc["AP"][0, 0] == pytest.approx((1 + 2 / 3) / 4)
-    assert sc["AP"][1, 1] == pytest.approx((1 / 2 + 2 / 3) / 3)
-    assert sc["P@10"][0, 0] == pytest.approx(0.2) and sc["P@10"][1, 0] == pytest.approx(0.1)
-    # R-prec: s0 on g1, RB = 3: one relevant in the top 3
-    assert sc["R-prec"][1, 0] == pytest.approx(1 / 3)
-    assert sc["RBP"][0, 0] == pytest.approx(0.2 * (1 + 0.8 ** 2))
-    # nDCG on g1, s0: gains 10 at rank 1, 5 at rank 12; ideal 10, 5, 5 (0/5/10 scale cancels)
-    dcg = 10 * jk10(1) + 5 * jk10(12)
-    idcg = 10 * jk10(1) + 5 * jk10(2) + 5 * jk10(3)
-    assert sc["nDCG"][1, 0] == pytest.approx(dcg / idcg)
-    # nDCG@20 equals nDCG here (everything happens in the top 20) ...
-    assert sc["nDCG@20"][1, 0] == pytest.approx(dcg / idcg)
-    # ERR: g_max is the track's own highest grade: 1 on the binary track (R = 1/2), 2 on the graded
-    assert sc["ERR"][0, 0] == pytest.approx(0.5 + 0.5 * 0.5 / 3)
-    assert sc["ERR"][0, 1] == pytest.approx(0.5 / 2)
-    assert sc["ERR"][1, 0] == pytest.approx(3 / 4 + (1 / 4) * (1 / 4) / 12)
-
-
-def test_ndcg_full_run_differs_from_cutoff_20():
-    col = tiny_collection()
-    rel2 = np.concatenate([col.rel, np.zeros((2, 2, 20), np.int8)], axis=-1)
-    rel2[1, 1, 29] = 2  # a highly relevant document at rank 30: counts in nDCG, not in nDCG@20
-    col2 = Collection(rel=rel2, judgments=col.judgments, run_lengths=np.full((2, 2), 40), topics=col.topics,
-                      systems=col.systems, provenance=col.provenance, max_grade=2, topic_labels=col.topic_labels)
-    sc = fer17.score_matrices(col2)
-    assert sc["nDCG"][1, 1] > sc["nDCG@20"][1, 1]
-
-
-def test_fer17_measure_errors():
-    with pytest.raises(KeyError, match="Twist"):
-        fer17.score_matrices(tiny_collection(), names=("AP", "Twist"))
-    with pytest.raises(ValueError, match="max_grade"):
-        fer17.fer17_measures(0)
-
-
-# --------------------------------------------------------------------------- KDE and KL (§3.4)
-
-
-def test_kde_matches_scipy_gaussian_kde():
-    x = np.random.default_rng(3).beta(2, 5, 200)
-    grid = np.linspace(-0.1, 1.1, 301)
-    ref = st.gaussian_kde(x, bw_method=fer17.BANDWIDTH / x.std(ddof=1))(grid)
-    np.testing.assert_allclose(fer17.kde(x, grid), ref, rtol=1e-10)
-    assert np.trapezoid(fer17.kde(x, grid), grid) == pytest.approx(1.0, abs=1e-6)
-
-
-def test_kl_hand_cases():
-    x = np.array([0.1, 0.2, 0.3])
-    assert fer17.kl_divergence(x, x) == pytest.approx(0.0, abs=1e-12)
-    # two point masses 0.5 apart: KL of N(0, b²) vs N(d, b²) is d²/(2b²) = 555.6 — far beyond any
-    # grid effect; the discrete version on a fine grid matches the continuous one closely.
-    far = fer17.kl_divergence([0.3], [0.35], n_points=4096)
-    assert far == pytest.approx(0.05 ** 2 / (2 * fer17.BANDWIDTH ** 2), rel=1e-3)
-    a, b = np.array([0.1, 0.1, 0.5]), np.array([0.1, 0.4, 0.5])
-    assert fer17.kl_divergence(a, b) != pytest.approx(fer17.kl_divergence(b, a))  # not symmetric
-    with pytest.raises(ValueError, match="non-empty"):
-        fer17.kl_divergence([], [0.1])
-
-
-@settings(max_examples=30, deadline=None)
-@given(hs.lists(hs.floats(0, 1), min_size=1, max_size=20), hs.lists(hs.floats(0, 1), min_size=1, max_size=20))
-def test_kl_is_nonnegative(x, y):
-    assert fer17.kl_divergence(x, y) >= -1e-12
 
 
 # --------------------------------------------------------------------------- sampling primitives
@@ -314,80 +219,11 @@ def test_romp_comparison_breaks_ties_by_order_as_fer17():
         sampling.romp_comparison(x, y, ties="random")
 
 
-def test_romp_comparison_reproduces_fer17_printed_4_2_5_and_6_2_5():
-    # From the printed Tables 4 and 9 (data/published/fer17.csv): tie-by-order gives §4.2.5's and
-    # §6.2.5's printed tauCorr / apCorr; averaged ties do not (0.9775 / 0.8938 for §4.2.5).
-    from irscales.papers import published
-
-    pub = published.load("fer17")
-    got = fer17.printed_romp_items(pub)
-    printed = dict(zip(pub.item, pub.value))
-    for item in ("s4.2.5/tauCorr", "s4.2.5/apCorr", "s4.2.5/romp_swaps", "s4.2.5/RMSE",
-                 "s6.2.5/tau/tauCorr", "s6.2.5/tau/apCorr", "s6.2.5/tau_ap/tauCorr", "s6.2.5/tau_ap/apCorr"):
-        assert published.matches(printed[item], got[item]), item
-    t4 = fer17.printed_pair_effects(pub, "table4")
-    avg = sampling.romp_comparison(t4["tau"], t4["tau_ap"], ties="average")
-    assert not published.matches(printed["s4.2.5/tauCorr"], avg["tauCorr"])
-    assert not published.matches(printed["s4.2.5/apCorr"], avg["apCorr"])
-
-
 def test_pair_table_layout():
     eff = pd.Series({"AP vs RBP": 0.7, "AP vs ERR": 0.5, "RBP vs ERR": 0.6})
     t = sampling.pair_table(eff, ["AP", "RBP", "ERR"])
     assert t.loc["AP", "RBP"] == 0.7 and t.loc["RBP", "ERR"] == 0.6 and t.loc["AP", "AP"] == 1.0
     assert np.isnan(t.loc["ERR", "AP"])
-
-
-# --------------------------------------------------------------------------- published-vs-reproduced helpers
-
-
-def test_recompute_published_anova_reproduces_fer17_printed_columns():
-    from irscales.papers import published
-
-    values, tol = fer17.recompute_published_anova(published.load("fer17"))
-    cmp = published.compare("fer17", values, tolerances=tol)
-    f = cmp.frame.set_index("item")
-    # ω² from eq. (3) at the printed F, DF: 10 of the 11 effect rows of Tables 2 and 7 (helper of anova.py)
-    assert f.loc["table2/Measure Pair/omega2", "match"] and f.loc["table7/Measure Pair*Topic Set(Corpus)/omega2", "match"]
-    assert not f.loc["table2/Topic Size*System Size/omega2", "match"]  # 0.00028 vs printed 0.0002
-    # F = (SS/DF)/MS_err from the printed SS, within their rounding
-    assert f.loc["table2/Measure Pair/F", "match"] and f.loc["table8/Corpus/F", "match"]
-    # p in scientific notation is matched at the mantissa's precision, not to ±0.5
-    assert tol["table2/Topic Size*System Size/p"] == pytest.approx(0.5e-7)
-    assert not f.loc["table2/Topic Size*System Size/p", "match"]  # 1.62e-05 from F = 2.0079, printed 1.69e-05
-    # power of a zero effect is α, not the printed 0.8043
-    assert values["table2/Measure Pair*System Size/power"] == pytest.approx(0.05)
-    done = cmp.frame[cmp.frame.status != "not reproduced"]
-    assert len(done) == 126 and int(done.match.sum()) == 114  # the 12 differences are listed in the notebook
-
-
-def test_qualitative_anova_items_from_a_table():
-    rng = np.random.default_rng(0)
-    rows = [(h, p, t, s) for h in range(5) for p in "ab" for t in (1, 2) for s in (1, 2)]
-    d = pd.DataFrame(rows, columns=["subject", "pair", "topics", "systems"])
-    d["tau"] = (d.pair == "b") * 1.0 + rng.normal(0, 0.01, len(d))  # only the pair effect is real
-    items = fer17.qualitative_anova_items(anova.balanced_anova(d, "tau"), "table2")
-    assert items["table2/Measure Pair/significant"] == "yes"
-    assert items["table2/Measure Pair/effect_class"] == "large"
-    assert "table2/Subject/significant" not in items
-    assert set(items) >= {f"table2/{fer17.SOURCE_NAMES[k]}/effect_class" for k in anova.CROSSED_TERMS[1:]}
-
-
-def test_plots_return_figures(tmp_path, monkeypatch):
-    import matplotlib
-    matplotlib.use("Agg")
-    monkeypatch.setenv("IRSCALES_FIGURES", str(tmp_path))
-    scores = random_scores()
-    df = sampling.correlation_design(scores, np.random.default_rng(0), (3, 5), (6, 8), 4, no1q=True, progress=False)
-    fig = fer17.plot_size_curves(df, "AP vs RBP", variants=("allQ", "no1Q"), title="simulated")
-    assert len(fig.axes) == 2
-    names = fer17.save_figure(fig, "test_simulated")
-    assert names == ["test_simulated.png", "test_simulated.pdf"] and (tmp_path / "fer17" / "test_simulated.png").exists()
-    m = df.groupby(["variant", "pair"], observed=True).tau.mean()
-    fer17.save_figure(fer17.plot_romp(m.loc["allQ"], m.loc["no1Q"]), "romp_simulated")
-    fer17.save_figure(fer17.plot_kde({"a": [0.1, 0.2], "b": [0.2, 0.3]}), "kde_simulated")
-    with pytest.raises(ValueError, match="no rows"):
-        fer17.plot_size_curves(df, "X vs Y")
 
 
 @settings(max_examples=40, deadline=None)
@@ -404,45 +240,3 @@ def test_p10_ranking_keys_order_like_exact_fraction_means(hits):
         for b in range(5):
             assert (keys[a] < keys[b]) == (exact[a] < exact[b])
             assert (keys[a] == keys[b]) == (exact[a] == exact[b])
-
-
-def _mini_published(rows) -> pd.DataFrame:
-    return pd.DataFrame([(i, "", "", v, "trec", "") for i, v in rows],
-                        columns=["item", "location", "context", "value", "kind", "note"])
-
-
-def test_printed_marginal_changes_hand_case():
-    pub = _mini_published([("s4.2.3/tau/t=10", "0.5000"), ("s4.2.3/tau/t=30", "0.6000"),
-                           ("s4.2.3/tau_ap/s=10", "0.8000"), ("s4.2.3/tau_ap/s=50", "0.7800"),
-                           ("s4.2.3/change/tau/t=30_vs_t=10", "20.00%"),
-                           ("s4.2.3/change/tau_ap/s=50_vs_s=10", "2.50%")])
-    val, tol = fer17.printed_marginal_changes(pub)
-    assert val["s4.2.3/change/tau/t=30_vs_t=10"] == pytest.approx(20.0)      # 0.1 / 0.5
-    assert val["s4.2.3/change/tau_ap/s=50_vs_s=10"] == pytest.approx(2.5)    # |−0.02| / 0.8, a magnitude
-    # means rounded to 4 decimals: 100 (0.00005/0.5 + 0.00005·0.6/0.25) = 0.022, plus 0.005
-    assert tol["s4.2.3/change/tau/t=30_vs_t=10"] == pytest.approx(0.022 + 0.005)
-
-
-def test_printed_items_from_fer17_tables():
-    from irscales.papers import published
-
-    pub = published.load("fer17")
-    printed = dict(zip(pub.item, pub.value))
-    cls = fer17.printed_anova_class_items(pub)
-    assert cls["table2/Measure Pair*Topic Size/effect_class"] == "small"      # printed ω² 0.0283
-    assert cls["table8/Corpus/effect_class"] == "medium"                      # printed ω² 0.0634
-    assert cls["table2/Measure Pair*System Size/significant"] == "no"         # printed p 1.0000
-    assert len(cls) == 2 * (6 + 6 + 5 + 5)
-    assert all(published.matches(printed[k], v) for k, v in cls.items())
-    rq2 = fer17.printed_rq2_items(pub)
-    assert all(published.matches(printed[k], v) for k, v in rq2.items()) and len(rq2) == 14
-    ratios, tol = fer17.printed_ratio_items(pub)
-    bad = sorted(k for k, v in ratios.items() if not published.matches(printed[k], v, tol.get(k)))
-    # §6.2.2 "about 25 times": Table 7 / Table 2 ω² is 0.5686 / 0.0283 = 20.1 (τ_AP: 26.3 holds)
-    assert bad == ["s6.2.2/ratio/pair_topic_set_over_pair_topic_size/tau"]
-    assert ratios[bad[0]] == pytest.approx(0.5686 / 0.0283)
-    assert set(fer17.printed_ordering_items(pub).values()) == {"yes"}
-    fig = fer17.plot_pair_effects(fer17.printed_pair_effects(pub, "table9"), title="t")
-    assert len(fig.axes) == 2 and len(fig.axes[0].lines[0].get_xdata()) == 28
-    import matplotlib.pyplot as plt
-    plt.close(fig)

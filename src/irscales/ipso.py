@@ -1088,7 +1088,7 @@ def table2_sampling_gap(counts: CategoryCounts, published: pd.DataFrame,
     and how many of those standard errors the printed rounding (half a unit in the last printed
     place) can account for.
     """
-    from irscales.papers.published import _parse_number
+    from irscales.papers.published import parse_number
 
     pub = published.set_index("item")
     rows = []
@@ -1100,7 +1100,7 @@ def table2_sampling_gap(counts: CategoryCounts, published: pd.DataFrame,
             item = f"table2/k{k}/{col}"
             if item not in pub.index:
                 continue
-            printed, decimals, _ = _parse_number(pub.loc[item, "value"])
+            printed, decimals, _ = parse_number(pub.loc[item, "value"])
             p = float(exact[col])
             row = {"item": item, "k": k, "column": col, "exact %": 100 * p, "printed %": printed,
                    "printed decimals": decimals, "printed − exact (points)": printed - 100 * p}

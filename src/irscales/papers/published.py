@@ -25,12 +25,15 @@ import pandas as pd
 
 from irscales.paths import figures_dir, published_dir
 
+__all__ = ["COLUMNS", "KINDS", "ROUTES", "PRINTED_NOTE", "PublishedFileError", "load", "parse_number", "printed_decimals", "matches",
+           "Comparison", "compare"]
+
 COLUMNS = ["item", "location", "context", "value", "kind", "note"]
 KINDS = {"exhaustive", "theory", "example", "trec"}
 
 
 class PublishedFileError(ValueError):
-    pass
+    """A published-values file that does not follow the format of the module docstring."""
 
 
 def load(paper: str, path: Path | None = None) -> pd.DataFrame:
@@ -55,7 +58,10 @@ def load(paper: str, path: Path | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def _parse_number(text: str):
+def parse_number(text: str) -> tuple[float | Fraction | None, int | None, bool]:
+    """Read a printed number: (value, decimals printed, is a percentage). ``'12,345'`` → 12345.0,
+    ``'−0.50%'`` → −0.5 with 2 decimals, ``'1/2'`` → Fraction(1, 2) (decimals None); text that is
+    not a number gives value None."""
     t = text.strip().replace(",", "").replace("−", "-")
     pct = t.endswith("%")
     if pct:
@@ -86,11 +92,11 @@ def matches(published: str, reproduced, tol: float | None = None) -> bool:
     """Does ``reproduced`` agree with the printed ``published`` value (see module docstring)?"""
     if reproduced is None or (isinstance(reproduced, float) and math.isnan(reproduced)):
         return False
-    pub, decimals, _ = _parse_number(published)
+    pub, decimals, _ = parse_number(published)
     if pub is None:
         return str(published).strip().lower() == str(reproduced).strip().lower()
     if isinstance(reproduced, str):
-        rep, _, _ = _parse_number(reproduced)
+        rep, _, _ = parse_number(reproduced)
         if rep is None:
             return False
     else:
@@ -109,6 +115,9 @@ def matches(published: str, reproduced, tol: float | None = None) -> bool:
 #: ``printed`` recomputed from numbers the paper itself prints; ``real`` computed on real runs
 #: (TREC files or a public collection); ``simulated`` computed on simulated data.
 ROUTES = ("exhaustive", "printed", "real", "simulated")
+#: Note prefix of every item recomputed from the paper's own printed numbers (route ``printed``);
+#: the report reads it in comparison rows written before the ``route`` column.
+PRINTED_NOTE = "recomputed from the paper's printed"
 
 
 @dataclass

@@ -27,14 +27,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from irscales.papers import report
-from irscales.papers.report import MEANING, PAPERS, STATUSES
+from irscales.papers import items
+from irscales.papers.items import MEANING, PAPERS, STATUSES
+
+__all__ = ["STATUS_CLASS", "CARD_LABEL", "Grid", "cell_position", "table_grid", "grid_html", "items_html", "caption",
+           "figures_by_unit", "units", "anchor", "card_html", "differs_html", "simulated_html", "unit_html", "page"]
 
 #: CSS class of each status (colour in :data:`_STYLE`).
 STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
                 "reproduced on real data": "st-real", "differs": "st-diff", "simulated only": "st-sim",
                 "not attempted": "st-na"}
-#: Short labels of the statuses on the cards (same order as :data:`irscales.papers.report.STATUSES`).
+#: Short labels of the statuses on the cards (same order as :data:`irscales.papers.items.STATUSES`).
 CARD_LABEL = {"reproduced exhaustively": "exhaustively", "reproduced from printed inputs": "from printed inputs",
               "reproduced on real data": "on real data", "differs": "differ",
               "simulated only": "simulated only", "not attempted": "not attempted"}
@@ -211,7 +214,7 @@ def items_html(rows: list[dict], cls: str = "items") -> str:
            "<th>reason / note</th></tr>" % cls]
     for r in rows:
         sim = "<i>simulated:</i> " if r["route"] == "simulated" and r["ours"] else ""
-        out.append(f"<tr><td>{_esc(report.short_item(r['item']))}</td><td>{_esc(r['location'])}</td>"
+        out.append(f"<tr><td>{_esc(items.short_item(r['item']))}</td><td>{_esc(r['location'])}</td>"
                    f"<td>{_esc(r['published'])}</td><td>{sim}{_esc(_value(r['ours']))}</td>"
                    f"<td class='{STATUS_CLASS[r['status']]}'>{_esc(r['status'])}</td>"
                    f"<td class='note'>{_esc(r['note'])}</td></tr>")
@@ -257,16 +260,16 @@ def units(paper: str, table: pd.DataFrame, figures: Path) -> list[tuple[str, pd.
     the last unit before it in numbering: a figure of the same type with a smaller number or a table
     with a number not larger (Figure 4 after Table 4) — a guess at the paper's layout, stated here
     because the published file cannot say where such a figure sits."""
-    keys = report.unit_order([report.unit_key(i) for i in table["item"]])
+    keys = items.unit_order([items.unit_key(i) for i in table["item"]])
     figs = figures_by_unit(paper, figures, keys)
-    by_unit = {k: g for k, g in table.groupby(table["item"].map(report.unit_key), sort=False)}
+    by_unit = {k: g for k, g in table.groupby(table["item"].map(items.unit_key), sort=False)}
     order = list(keys)
     other_type = {"fig": "table", "table": "fig"}
-    for extra in sorted((k for k in figs if k not in by_unit and k != "other"), key=report._unit_sort):
-        kind, num, _ = report._unit_sort(extra)
+    for extra in sorted((k for k in figs if k not in by_unit and k != "other"), key=items.unit_sort):
+        kind, num, _ = items.unit_sort(extra)
         before = [i for i, k in enumerate(order)
-                  if (report._unit_sort(k)[0] == kind and report._unit_sort(k) < (kind, num, ""))
-                  or (report._unit_sort(k)[0] == other_type[kind] and report._unit_sort(k)[1] <= num)]
+                  if (items.unit_sort(k)[0] == kind and items.unit_sort(k) < (kind, num, ""))
+                  or (items.unit_sort(k)[0] == other_type[kind] and items.unit_sort(k)[1] <= num)]
         order.insert(before[-1] + 1 if before else len(order), extra)
     if "other" in figs:
         order.append("other")
@@ -281,14 +284,14 @@ def anchor(paper: str, key: str) -> str:
 def card_html(paper: str, table: pd.DataFrame) -> str:
     """One paper's card: its items by status (a bar and the numbers, the same as REPORT.md's
     summary line) and the generated errata sentence with links to the evidence."""
-    counts = report.status_counts(table)
+    counts = items.status_counts(table)
     n = len(table)
     bar = "".join(f"<span class='{STATUS_CLASS[s]}' style='width:{100 * counts[s] / n:.3f}%' "
                   f"title='{counts[s]} {_esc(s)}'></span>" for s in STATUSES if counts[s]) if n else ""
     rows = "".join(f"<tr><td><span class='key {STATUS_CLASS[s]}'></span>{_esc(CARD_LABEL[s])}</td>"
                    f"<td class='n' data-status='{_esc(s)}'>{counts[s]}</td></tr>" for s in STATUSES)
     name, _, rest = PAPERS[paper].partition(" — ")
-    errata = report.errata_paragraph(table, link=lambda k, t: f"<a href='#{anchor(paper, k)}'>{_esc(t)}</a>",
+    errata = items.errata_paragraph(table, link=lambda k, t: f"<a href='#{anchor(paper, k)}'>{_esc(t)}</a>",
                                      escape=_esc, max_items=2)
     return (f"<div class='card' data-paper='{paper}' data-items='{n}'><h3><a href='#{paper}'>{_esc(name)}</a></h3>"
             f"<div class='muted'>{_esc(rest)}</div><div class='bar'>{bar}</div>"
@@ -302,11 +305,11 @@ def differs_html(tables: dict[str, pd.DataFrame]) -> str:
            "<th>ours</th><th>relative difference</th><th>route</th><th>reason</th></tr></thead><tbody>"]
     for p, t in tables.items():
         for r in t[t["status"] == "differs"].to_dict("records"):
-            rel = report.relative_difference(r["published"], r["ours"])
+            rel = items.relative_difference(r["published"], r["ours"])
             size = "—" if rel is None else f"{100 * rel:.3g}%"
-            key = report.unit_key(r["item"])
-            out.append(f"<tr><td>{p}</td><td><a href='#{anchor(p, key)}'>{_esc(report.unit_title(key))}</a> "
-                       f"{_esc(report.short_item(r['item']))}</td><td>{_esc(r['published'])}</td>"
+            key = items.unit_key(r["item"])
+            out.append(f"<tr><td>{p}</td><td><a href='#{anchor(p, key)}'>{_esc(items.unit_title(key))}</a> "
+                       f"{_esc(items.short_item(r['item']))}</td><td>{_esc(r['published'])}</td>"
                        f"<td>{_esc(_value(r['ours']))}</td>"
                        f"<td data-v='{'NaN' if rel is None else repr(rel)}'>{size}</td>"
                        f"<td>{_esc(r['route'])}</td><td class='note'>{_esc(r['note'])}</td></tr>")
@@ -319,11 +322,11 @@ def simulated_html(paper: str, table: pd.DataFrame) -> str:
     sim = table[table["status"] == "simulated only"]
     if sim.empty:
         return ""
-    needs = pd.Series([report.missing_runs(paper, i) or "" for i in sim["item"]]).value_counts()
+    needs = pd.Series([items.missing_runs(paper, i) or "" for i in sim["item"]]).value_counts()
     runs = [f"{r} ({k} items)" if len(needs) > 1 else r for r, k in needs.items() if r]
-    per_unit = sim.groupby(sim["item"].map(report.unit_key), sort=False).size()
-    links = ", ".join(f"<a href='#{anchor(paper, k)}'>{_esc(report.unit_title(k))}</a> ({per_unit[k]})"
-                      for k in report.unit_order(list(per_unit.index)))
+    per_unit = sim.groupby(sim["item"].map(items.unit_key), sort=False).size()
+    links = ", ".join(f"<a href='#{anchor(paper, k)}'>{_esc(items.unit_title(k))}</a> ({per_unit[k]})"
+                      for k in items.unit_order(list(per_unit.index)))
     return (f"<details><summary><b>{paper}</b>: {len(sim)} items simulated only — need "
             f"{_esc('; '.join(runs))}</summary><p>The analysis runs on simulated data, which never counts as a "
             f"reproduction. Items by table/figure: {links}</p></details>")
@@ -337,7 +340,7 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path]) -> str
                else "no published item transcribed for it; our figure only")
         head += f"<p class='cap'>{_esc(cap)}</p>"
     else:
-        c = report.status_counts(rows)
+        c = items.status_counts(rows)
         head += (f"<p class='cap'>{_esc(caption(rows, title))}</p><p class='muted'>{len(rows)} items: "
                  + ", ".join(f"{c[s]} {_esc(s)}" for s in STATUSES if c[s]) + "</p>")
     evidence = ""
@@ -362,13 +365,13 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path]) -> str
 
 
 def _title(key: str) -> str:
-    return report.unit_title(key) if key != "other" else "Further figures"
+    return items.unit_title(key) if key != "other" else "Further figures"
 
 
 def page(tables: dict[str, pd.DataFrame], figures: Path) -> str:
     """The whole report page (see the module docstring)."""
     figures = Path(figures)
-    n, overall = report.overall_line(tables)
+    n, overall = items.overall_line(tables)
     legend = "".join(f"<span class='{STATUS_CLASS[s]}' title='{_esc(MEANING[s])}'>{_esc(s)}</span>" for s in STATUSES)
     nav = ("<nav><a href='#cards'>papers</a><a href='#differs'>differs</a><a href='#simulated'>simulated only</a>"
            + "".join(f"<a href='#{p}'>{p}</a>" for p in tables) + "</nav>")
@@ -388,7 +391,7 @@ def page(tables: dict[str, pd.DataFrame], figures: Path) -> str:
     for p, t in tables.items():
         us = units(p, t, figures)
         toc = " · ".join(f"<a href='#{anchor(p, k)}'>{_esc(_title(k))}</a>" for k, _, _ in us)
-        body.append(f"<h2 id='{p}'>{_esc(PAPERS[p])}</h2><p class='paper-summary'>{_esc(report.summary_line(t))}</p>"
+        body.append(f"<h2 id='{p}'>{_esc(PAPERS[p])}</h2><p class='paper-summary'>{_esc(items.summary_line(t))}</p>"
                     f"<p class='toc'>{toc}</p>")
         body += [unit_html(p, k, rows, pngs) for k, rows, pngs in us]
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>irscales report</title>"

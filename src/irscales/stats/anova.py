@@ -23,7 +23,6 @@ Both add ω² (eq. 3) and power (noncentral F, α = 0.05) to every row.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import re
@@ -35,10 +34,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from irscales.figures import RESPONSE_LABELS, styled
+from irscales.stats.tukey import CRITICAL_CONVENTIONS, studentized_range_critical
+
 __all__ = [
     "CROSSED_TERMS", "NESTED_TERMS", "omega_squared", "effect_size_class", "power", "balanced_anova",
     "ols_anova", "tukey_levels", "marginal_means", "main_effects_plot", "interaction_plot",
-    "CRITICAL_CONVENTIONS", "studentized_range_critical",
+    "FACTOR_LABELS", "CRITICAL_CONVENTIONS", "studentized_range_critical",
 ]
 
 #: Fer17 eq. (8): subject + measure pair + topic size + system size + two-way interactions.
@@ -301,7 +303,7 @@ def tukey_levels(data: pd.DataFrame, response: str, factor: str, ms_error: float
     k = len(means)
     if k < 2:
         raise ValueError(f"factor {factor!r} has {k} level; Tukey HSD needs at least 2")
-    crit = float(stats.studentized_range.ppf(1 - alpha, k, df_error)) / math.sqrt(2)
+    crit = studentized_range_critical(alpha, k, df_error) / math.sqrt(2)
     rows = []
     for u, v in itertools.combinations(range(k), 2):
         diff = means.iloc[u] - means.iloc[v]
@@ -316,102 +318,12 @@ def tukey_levels(data: pd.DataFrame, response: str, factor: str, ms_error: float
 FACTOR_LABELS = {"pair": "measure pair", "topics": "topics (t)", "systems": "systems (s)", "topic_set": "topic set"}
 
 
-# ------------------------------------------------------------ studentized-range critical values
-
-#: ``"exact"``: the studentized-range quantile (scipy); ``"matlab"``: MATLAB ``multcompare``'s.
-CRITICAL_CONVENTIONS = ("exact", "matlab")
-
-
-def _as190_cdf(q: float, df: float, k: int) -> float:
-    """P(Q ≤ q) for the studentized range of k means, df error degrees of freedom, as MATLAB's
-    ``stdrcdf`` computes it: Algorithm AS 190 (Lund & Lund 1983, with the 1985 corrections), a sum
-    of the integrand over a fixed 31 × 31 grid (node spacing 0.45), and *no integration over the
-    chi-square distribution of the variance when df > 120*: the df = ∞ distribution is used there.
-    """
-    g = 0.45 / k ** 0.2
-    gk = 0.5 * math.log(k) + g * np.arange(-15, 16)
-    pz = stats.norm.cdf(-gk)
-    if df > 120:
-        w0 = math.log(k * g / math.sqrt(2 * math.pi)) - 0.5 * gk**2
-        return float(np.sum(np.exp(w0) * (stats.norm.cdf(q - gk) - pz) ** (k - 1)))
-    h = 0.45 / math.sqrt(df)
-    v2 = 0.5 * df
-    c = math.log(math.sqrt(2 / math.pi) * k * g * h) - v2 + v2 * math.log(v2) - math.lgamma(v2)
-    hj = h * np.arange(-15, 16)
-    ehj = np.exp(hj)
-    vw = df * (hj + 0.5 * (1 - ehj**2))
-    x = stats.norm.cdf(q * ehj[:, None] - gk[None, :]) - pz[None, :]
-    return float(np.sum(np.exp(c - 0.5 * gk[None, :] ** 2 + vw[:, None]) * x ** (k - 1)))
-
-
-def _as190_start(p: float, df: float, k: int) -> float:
-    """AS 190.2: the initial approximation of the quantile (meant for 0.8 < p < 0.995)."""
-    t = float(stats.norm.ppf(0.5 + 0.5 * p))
-    if df < 120:
-        t += 0.25 * (t**3 + t) / df
-    c = 0.8843 - 0.2368 * t
-    if df < 120:
-        c += -1.214 / df + 1.208 * t / df
-    return t * (c * math.log(k - 1) + 1.4142)
-
-
-def _matlab_quantile(p: float, df: float, k: int) -> float:
-    """MATLAB ``stdrinv`` (AS 190 with its secant search): stop as soon as the cdf at the best
-    point is within 1e-5·p of p and return the last secant estimate."""
-    q1 = _as190_start(p, df, k)
-    p1 = _as190_cdf(q1, df, k)
-    x = q1
-    if abs(p1 - p) < 1e-5 * p:
-        return x
-    p2 = max(0.75 * p, p - 0.75 * (p1 - p)) if p1 > p else p + (p - p1) * (1 - p) / (1 - p1) * 0.75
-    q2 = _as190_start(p2, df, k)
-    for _ in range(19):
-        p2 = _as190_cdf(q2, df, k)
-        e1, e2 = p1 - p, p2 - p
-        d = e2 - e1
-        x = (e2 * q1 - e1 * q2) / d if abs(d) > 1e-6 * p else (q1 + q2) / 2
-        if abs(e1) >= abs(e2):
-            q1, p1 = q2, p2
-        if abs(p1 - p) < 1e-5 * p:
-            break
-        q2 = x
-    return x
-
-
-@functools.lru_cache(maxsize=256)
-def studentized_range_critical(alpha: float, k: int, df: float, convention: str = "exact") -> float:
-    r"""The Tukey HSD critical value q_{1−α}(k, df) of the studentized range (pairs differ when
-    |m_i − m_j| / SE(mean) exceeds it).
-
-    ``"exact"``   scipy's quantile (numerical integration to full accuracy).
-    ``"matlab"``  what MATLAB's ``multcompare`` uses with ``'tukey-kramer'`` (FFF21 ran its tests in
-                  MATLAB): ``stdrinv`` = AS 190 (:func:`_as190_cdf`), which treats every df > 120 as
-                  ∞, then capped by the Dunn–Šidák bound t_{1−α'/2}(df)·√2 with α' = 1 − (1 − α)^{1/C(k,2)}.
-                  For FFF21's T08 (k = 129 systems, df = 6,321) it is 6.23861 instead of 6.24253
-                  (−0.063%); for df ≤ 120 it agrees with the exact value to about 1e-5.
-    """
-    if convention not in CRITICAL_CONVENTIONS:
-        raise ValueError(f"critical value convention must be one of {CRITICAL_CONVENTIONS}, got {convention!r}")
-    if not 0 < alpha < 1 or k < 2 or not df > 0:
-        raise ValueError(f"need 0 < alpha < 1, k ≥ 2 groups and df > 0; got alpha={alpha}, k={k}, df={df}")
-    if convention == "exact":
-        return float(stats.studentized_range.ppf(1 - alpha, k, df))
-    if alpha < 0.01:  # MATLAB switches to an upper-tail integrand there, not implemented here
-        raise NotImplementedError("the 'matlab' critical value is implemented for alpha ≥ 0.01")
-    q = _matlab_quantile(1 - alpha, df, int(k))
-    a = 1 - (1 - alpha) ** (1 / math.comb(int(k), 2))
-    ub = float(stats.norm.ppf(1 - a / 2) if math.isinf(df) else stats.t.ppf(1 - a / 2, df)) * math.sqrt(2)
-    return min(q, ub)
-
-
 def main_effects_plot(data: pd.DataFrame, response: str, factors: Sequence[str], title: str = ""):
     """Main-effects plot (Fer17 Figs. 4, 12): the marginal mean of ``response`` at each level of each
     factor, one panel per factor, each panel as wide as its number of levels needs (the 21 measure
     pairs get room for their labels). Returns the matplotlib Figure (the caller saves it; say
     "simulated" in ``title`` when the data are)."""
     import matplotlib.pyplot as plt
-
-    from irscales.figures import RESPONSE_LABELS, styled
 
     factors = list(factors)
     means = [marginal_means(data, response, f) for f in factors]
@@ -435,8 +347,6 @@ def interaction_plot(data: pd.DataFrame, response: str, x: str, trace: str, titl
     axis), one line per level of ``trace``; the legend sits outside the axes so it hides no line.
     Returns the matplotlib Figure."""
     import matplotlib.pyplot as plt
-
-    from irscales.figures import RESPONSE_LABELS, styled
 
     m = marginal_means(data, response, [trace, x]).unstack(x)
     with styled():

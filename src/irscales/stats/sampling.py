@@ -1,8 +1,10 @@
-"""Fer17's sampling designs: correlation among measures vs topic and system sizes (RQ1, §4.1),
-removing the first quartile of systems (RQ2, §5.1), and corpus / topic-set effects (RQ3, §6.1).
+"""Sampling designs of correlation experiments, as Fer17 runs them: correlation among measures vs
+topic and system sizes (RQ1, §4.1), removing the first quartile of systems (RQ2, §5.1), and corpus /
+topic-set effects (RQ3, §6.1).
 
 Input is a *score dictionary* ``name -> (T topics, S systems)`` array, one per measure, all on the
-same topics and systems (:func:`irscales.papers.fer17.score_matrices` builds Fer17's). Output is a long
+same topics and systems (:func:`irscales.papers.fer17.score_matrices` builds Fer17's); nothing here
+depends on the paper beyond its default sizes. Output is a long
 :class:`pandas.DataFrame`, one row per (sample, measure pair, design cell), with columns ``tau``
 (Kendall's τ_b, Fer17 eq. 1) and ``tau_ap`` (τ_AP, eq. 2, the first measure of the pair as the
 reference, as in Fer17 Tables 4 and 9) — ready for :func:`irscales.stats.anova.balanced_anova` with
@@ -15,7 +17,7 @@ pair of rankings. The factor ``subject`` is the sample index h (Fer17's κ_i, DF
 
 Ties are decided exactly where we can: systems are ranked by their *sum* over the sampled topics
 (the same order as the mean, since every system has the same t topics). For measures listed in
-:data:`irscales.papers.fer17.INTEGER_SCALE` (P@10: hits/10) the sums are exact integers. For the other
+:data:`INTEGER_SCALE` (P@10: hits/10) the sums are exact integers. For the other
 measures the floats are summed in sorted order, so two systems with the same multiset of scores get
 bit-identical sums and tie; different multisets are compared as floats, like Fer17's MATLAB code.
 τ_AP is undefined with ties; we use its exact average over random tie-breakings
@@ -42,9 +44,8 @@ import numpy as np
 import pandas as pd
 
 from irscales.correlation import break_ties_by_order, kendall_counts, kendall_tau, tau_ap
-from irscales.papers.fer17 import INTEGER_SCALE
 
-__all__ = ["TOPIC_SIZES", "SYSTEM_SIZES", "N_SAMPLES", "measure_pairs", "draw_samples", "ranking_keys",
+__all__ = ["INTEGER_SCALE", "TOPIC_SIZES", "SYSTEM_SIZES", "N_SAMPLES", "measure_pairs", "draw_samples", "ranking_keys",
            "pair_correlations", "correlation_design", "rq3_design", "romp_comparison", "rq2_table",
            "pair_table"]
 
@@ -52,6 +53,10 @@ __all__ = ["TOPIC_SIZES", "SYSTEM_SIZES", "N_SAMPLES", "measure_pairs", "draw_sa
 TOPIC_SIZES = (10, 20, 30, 40, 50, 60, 70)
 SYSTEM_SIZES = (10, 20, 50, 75, 100, 125, 150, 200, 250, 500)
 N_SAMPLES = 100
+
+#: Measures (by key) whose per-topic values times this factor are integers: systems are ranked by
+#: exact integer sums for them (P@10 = hits/10), so their ties are decided exactly.
+INTEGER_SCALE: Mapping[str, int] = {"P@10": 10}
 
 # Cap on the elements of one gathered (measures, samples, topics, systems) block (~64 MB of floats).
 _BLOCK = 8_000_000

@@ -1,0 +1,173 @@
+"""What the report's text and page share (:mod:`irscales.papers.report`,
+:mod:`irscales.papers.report_html`): the papers, the statuses and what they mean, the runs a TREC
+item needs, and the items grouped by the table, figure, example or section of the paper they belong
+to (:func:`unit_key`, in the paper's order by :func:`unit_order`) with the errata sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pandas as pd
+
+from irscales.papers.published import parse_number
+
+__all__ = ["PAPERS", "REPRODUCED", "STATUSES", "MEANING", "missing_runs", "status_counts", "summary_line",
+           "overall_line", "unit_key", "unit_title", "unit_sort", "unit_order", "short_item",
+           "relative_difference", "errata", "errata_paragraph"]
+
+PAPERS = {
+    "fff21": "FFF21 — Ferrante, Ferro, Fuhr: Towards Meaningful Statements in IR Evaluation: Mapping Evaluation "
+             "Measures to Interval Scales. IEEE Access 9:136182–136216, 2021. doi:10.1109/ACCESS.2021.3116857",
+    "ffp19": "FFP19 — Ferrante, Ferro, Pontarollo: A Formal Theory to Determine Scale Properties of Evaluation "
+             "Measures. SEBD 2019, CEUR-WS vol. 2400, paper 19 (no DOI; ceur-ws.org/Vol-2400/paper-19.pdf)",
+    "fer17": "Fer17 — Ferro: What Does Affect the Correlation Among Evaluation Measures? ACM TOIS 36(2):19:1–19:40, "
+             "2017. doi:10.1145/3106371",
+    "ffp17": "FFP17 — Ferrante, Ferro, Pontarollo: An Interval-Like Scale Property for IR Evaluation Measures. "
+             "EVIA 2017, CEUR-WS vol. 2008, pp. 10–15 (no DOI; ceur-ws.org/Vol-2008/paper_11.pdf)",
+    "mm23": "MM23 — Moffat, Mackenzie: How Much Freedom Does An Effectiveness Metric Really Have? JASIST "
+            "75(6):686–703, 2024 (preprint arXiv:2309.09477). doi:10.1002/asi.24874",
+}
+REPRODUCED = {"exhaustive": "reproduced exhaustively", "printed": "reproduced from printed inputs",
+              "real": "reproduced on real data"}
+STATUSES = [*REPRODUCED.values(), "differs", "simulated only", "not attempted"]
+MEANING = {
+    "reproduced exhaustively": "exact computation over all runs / SERP pairs or the formal theory (no data needed)",
+    "reproduced from printed inputs": "recomputed from numbers the paper itself prints",
+    "reproduced on real data": "computed on real runs (TREC files or a public collection)",
+    "differs": "recomputed by one of the routes above and it disagrees; the note gives the reason",
+    "simulated only": "needs runs nobody can share (the note names them); simulated data never counts",
+    "not attempted": "no route has produced it yet; the note says why",
+}
+
+#: The runs each paper's TREC items (kind ``trec``) need that are not public; ``None``: public.
+_FFF21_RUNS = {
+    "T08": None,  # all 129 TREC-8 Ad hoc runs and qrels are public (isoboroff/trec8-scores)
+    "T26": "the TREC 2017 Common Core (T26) runs",
+    "T27": "the TREC 2018 Common Core (T27) runs",
+}
+_PAPER_RUNS = {
+    "fer17": "the Grid of Points runs, built on TREC corpora that are not public",
+    "mm23": "the 110 TREC 2004 Robust runs and the judgments of its 249 topics "
+            "(only 10 runs and 100 topics' judgments are public)",
+}
+
+
+def missing_runs(paper: str, item: str) -> str | None:
+    """The runs a TREC item needs that nobody can share, or ``None`` if they are public."""
+    if paper == "fff21":
+        found = sorted(set(re.findall(r"\bT(?:08|26|27)\b", item.replace("_", " "))))
+        if not found:
+            return "the TREC-8, 2017 and 2018 Common Core runs of §7 (T26 and T27 are not public)"
+        needed = [_FFF21_RUNS[c] for c in found if _FFF21_RUNS[c]]
+        return " and ".join(needed) if needed else None
+    return _PAPER_RUNS.get(paper, "the TREC runs the paper used")
+
+
+def status_counts(table: pd.DataFrame) -> dict[str, int]:
+    """Number of items per status, for every status in :data:`STATUSES` order."""
+    return {s: int((table["status"] == s).sum()) for s in STATUSES}
+
+
+def summary_line(table: pd.DataFrame) -> str:
+    """One line: items, reproduced by route, differing, needing unavailable runs, not attempted."""
+    c = status_counts(table)
+    return (f"{len(table)} items: reproduced {c['reproduced exhaustively']} exhaustively, "
+            f"{c['reproduced from printed inputs']} from printed inputs, {c['reproduced on real data']} on real data; "
+            f"{c['differs']} differ; {c['simulated only']} need runs nobody can share (simulated only); "
+            f"{c['not attempted']} not attempted")
+
+
+_UNIT = re.compile(r"^(table|fig|ex|fn|s)(\d+(?:\.\d+)*)([a-z]?)$")
+_UNIT_NAMES = {"table": "Table", "fig": "Figure", "ex": "Example", "fn": "Footnote", "s": "§"}
+
+
+def unit_key(item: str) -> str:
+    """The table, figure, example or section of the paper an item belongs to: its id's first part
+    (``table2/T08_05/P`` → ``table2``)."""
+    return item.split("/", 1)[0]
+
+
+def unit_title(key: str) -> str:
+    """``table2`` → "Table 2", ``fig8a`` → "Figure 8(a)", ``s3.4.1`` → "§3.4.1", ``ex12`` → "Example 12"."""
+    m = _UNIT.match(key)
+    if not m:
+        return key
+    kind, num, sub = m.groups()
+    return f"{_UNIT_NAMES[kind]}{'' if kind == 's' else ' '}{num}{f'({sub})' if sub else ''}"
+
+
+def unit_sort(key: str) -> tuple[str, tuple[int, ...], str]:
+    """Sort key of a unit: (kind, number as a tuple, sub-letter); unknown keys sort first by name."""
+    m = _UNIT.match(key)
+    return (m.group(1), tuple(map(int, m.group(2).split("."))), m.group(3)) if m else ("", (), key)
+
+
+def unit_order(keys: list[str]) -> list[str]:
+    """Units in the paper's order: the order in which the published file first names them, except
+    that a unit named later than a unit of the same type with a larger number (an example added at
+    the end of the file) moves in front of the first such unit: tables, figures, examples,
+    footnotes and sections each keep their numbering."""
+    out: list[str] = []
+    for k in dict.fromkeys(keys):
+        kind = unit_sort(k)
+        later = [i for i, o in enumerate(out) if unit_sort(o)[0] == kind[0] and unit_sort(o) > kind]
+        out.insert(later[0] if later else len(out), k)
+    return out
+
+
+def short_item(item: str) -> str:
+    """An item's id without its unit (``table1/B/AP`` → ``B/AP``)."""
+    return item.partition("/")[2] or item
+
+
+def relative_difference(published_value: str, ours: str) -> float | None:
+    """|ours − published| / |published| when both are numbers (percent signs kept on both sides),
+    else ``None``; the size by which the differs view sorts."""
+    a = parse_number(str(published_value))[0]
+    try:
+        b = Fraction(str(ours).replace(",", "").rstrip("%")) if str(ours).strip() else None
+    except (ValueError, ZeroDivisionError):
+        b = None
+    if a is None or b is None:
+        return None
+    a = Fraction(a) if not isinstance(a, Fraction) else a
+    if a == 0:
+        return None if b != 0 else 0.0
+    return float(abs(b - a) / abs(a))
+
+
+def errata(table: pd.DataFrame) -> list[tuple[str, list[str]]]:
+    """The differing items grouped by unit in the paper's order: [(unit key, [short item ids])]."""
+    d = table[table["status"] == "differs"]
+    groups: dict[str, list[str]] = {}
+    for item in d["item"]:
+        groups.setdefault(unit_key(item), []).append(short_item(item))
+    order = unit_order([unit_key(i) for i in table["item"]])
+    return [(k, groups[k]) for k in order if k in groups]
+
+
+def errata_paragraph(table: pd.DataFrame, link=None, escape=str, max_items: int = 4) -> str:
+    """One generated sentence naming where the paper and our computation disagree, unit by unit
+    (``link(key, title)`` may wrap each unit's name, e.g. in an HTML anchor; ``escape`` is applied
+    to the item ids)."""
+    found = errata(table)
+    if not found:
+        return "No differing item: everything recomputed agrees with the printed values."
+    parts = []
+    for key, items in found:
+        title = unit_title(key)
+        name = link(key, title) if link else title
+        more = f" and {len(items) - max_items} more" if len(items) > max_items else ""
+        shown = ", ".join(escape(i) for i in items[:max_items]) + more
+        parts.append(f"{name} ({shown})")
+    n = sum(len(i) for _, i in found)
+    return f"{n} item{'s differ' if n != 1 else ' differs'} — " + "; ".join(parts) + "."
+
+
+def overall_line(tables: dict[str, pd.DataFrame]) -> tuple[int, str]:
+    """(number of published items, "n status, …") over all papers."""
+    total = pd.concat(tables.values()) if tables else pd.DataFrame(columns=["status"])
+    counts = status_counts(total)
+    return len(total), ", ".join(f"{counts[s]} {s}" for s in STATUSES)
