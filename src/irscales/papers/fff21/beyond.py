@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,6 +24,8 @@ from irscales import enumeration as E
 from irscales import measures as M
 from irscales.data.collection import Collection
 from irscales.correlation import kendall_tau
+from irscales.figures import write_figure
+from irscales.ranks import dense_ranks
 
 __all__ = ["value_curve", "graded_values", "graded_measures", "graded_ranked_taus", "plot_value_curves"]
 
@@ -103,26 +106,21 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
         if m.rational:  # exact means: one Fraction per (topic, φ), summed per system
             reps = rel.reshape(S * T, N)[first]
             ex = m.exact(reps, rb=coll.rb[first % T]).tolist()
-            means = _dense_ranks([sum((ex[i] for i in row), Fraction(0)) for row in inv.tolist()])
+            means = dense_ranks([sum((ex[i] for i in row), Fraction(0)) for row in inv.tolist()])
         else:
             means = vals.ravel()[first][inv].mean(axis=1)
-        tau = float(kendall_tau(means, _dense_ranks([sum(row) for row in phi.tolist()])))
+        tau = float(kendall_tau(means, dense_ranks([sum(row) for row in phi.tolist()])))
         rows.append({"measure": name, "tau": tau, "systems": S, "topics": T, "N": N, "grades": c + 1,
                      "distinct": int(n), "phi": how})
     return pd.DataFrame(rows).set_index("measure")
 
 
-def _dense_ranks(xs: list) -> np.ndarray:
-    """Dense ranks of exact numbers (equal numbers, equal ranks): τ_b depends only on the order."""
-    u = sorted(set(xs))
-    where = {x: i for i, x in enumerate(u)}
-    return np.array([where[x] for x in xs], dtype=np.int64)
-
-
-def plot_value_curves(curves: dict[str, pd.DataFrame], title: str, path=None, exhaustive: dict | None = None):
+def plot_value_curves(curves: dict[str, pd.DataFrame], title: str, directory: str | Path | None = None,
+                      stem: str | None = None, exhaustive: dict | None = None):
     """FFF21 Figs. 3–5 style: value against position among all distinct values, one panel per curve
     (sampled runs at exact positions, :func:`value_curve`), or, for ``exhaustive`` entries
-    (label → :func:`graded_values` frame), every distinct value."""
+    (label → :func:`graded_values` frame), every distinct value. With ``directory`` the figure is
+    written as ``directory/stem.png`` (:func:`irscales.figures.write_figure`, 110 dpi) and closed."""
     import matplotlib.pyplot as plt
 
     items = [(k, v, False) for k, v in curves.items()] + [(k, v, True) for k, v in (exhaustive or {}).items()]
@@ -139,6 +137,6 @@ def plot_value_curves(curves: dict[str, pd.DataFrame], title: str, path=None, ex
     axes[0][0].set_ylabel("value")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110, metadata={"Software": None})
+    if directory is not None:
+        write_figure(fig, directory, stem, formats=("png",), dpi=110)
     return fig

@@ -1,11 +1,11 @@
-"""Tests of irscales.papers.beyond_fff21: value curves by counting, graded scales' values, graded Table 2 τ."""
+"""Tests of irscales.papers.fff21.beyond: value curves by counting, graded scales' values, graded Table 2 τ."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from irscales.papers import beyond_fff21 as B
+from irscales.papers.fff21 import beyond as B
 from irscales import enumeration as E
 from irscales import measures as M
 from irscales.data.collection import Collection
