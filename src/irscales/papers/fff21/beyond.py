@@ -4,8 +4,10 @@
   order. Where φ is *counted* (:mod:`irscales.counting`) the 2^50 values cannot be listed, but a
   uniform sample of runs can be placed at their exact position φ among all distinct values: the
   points lie on the curve of the figure (same x = position, y = value), exactly.
+  :func:`counted_curves` does it for several measures and run lengths.
 * :func:`graded_values` — every distinct value of a graded measure over all (c+1)^N runs (the
-  enumeration engine, G = c + 1 grades), for the same figures on graded scales.
+  enumeration engine, G = c + 1 grades), for the same figures on graded scales; :func:`graded_summary`
+  counts their values and ties.
 * :func:`graded_ranked_taus` — FFF21 Table 2 for graded measures: Kendall τ_b between the system
   means of a graded measure and of its ranked version φ on a collection with graded judgments (the
   public Grid of Points on Cranfield, grades 0..4).
@@ -27,7 +29,8 @@ from irscales.correlation import kendall_tau
 from irscales.figures import write_figure
 from irscales.ranks import dense_ranks
 
-__all__ = ["value_curve", "graded_values", "graded_measures", "graded_ranked_taus", "plot_value_curves"]
+__all__ = ["value_curve", "counted_curves", "graded_values", "graded_summary", "graded_measures", "graded_ranked_taus",
+           "plot_value_curves"]
 
 
 def _phi(measure: M.Measure, rel: np.ndarray, c: int, **scale_kwargs) -> tuple[np.ndarray, int, str]:
@@ -60,12 +63,45 @@ def value_curve(measure: M.Measure | str, N: int, n_runs: int = 2000, seed: int 
     return out.sort_values("position", kind="stable").reset_index(drop=True)
 
 
+def counted_curves(N_values, names=("RBP_p08", "DCG_b02", "RBP_p05", "RR"), n_runs: int = 300,
+                   seed: int = 0) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """:func:`value_curve` of each measure of ``names`` at each N of ``N_values`` where φ can be
+    counted (:func:`irscales.counting.counting_depth`). DCG takes a tenth of ``n_runs`` (at least 5),
+    10 beyond N = 40: its count is slower (~10 s per run at N = 50).
+
+    Returns the curves (label ``"<name>, N = <N>"`` → frame) and one row per (measure, N): counted,
+    distinct values, and why not when the measure cannot be counted at N."""
+    curves, rows = {}, []
+    for N in N_values:
+        for name in names:
+            limit, why = C.counting_depth(name)
+            if N > limit:
+                rows.append({"measure": name, "N": N, "counted": False, "distinct values": None, "why not": why})
+                continue
+            n = (max(n_runs // 10, 5) if N <= 40 else 10) if name.startswith("DCG") else n_runs
+            df = value_curve(name, N, n, seed=seed)
+            curves[f"{name}, N = {N}"] = df
+            rows.append({"measure": name, "N": N, "counted": True, "distinct values": int(df.n_distinct[0]),
+                         "why not": ""})
+    return curves, pd.DataFrame(rows)
+
+
 def graded_values(measure: M.Measure | str, N: int, c: int, **scale_kwargs) -> pd.DataFrame:
     """Every distinct value of ``measure`` over all (c+1)^N runs with grades 0..c (the enumeration
     engine), in increasing order, with the number of runs taking it: columns ``value``, ``count``."""
     m = M.parse(measure) if isinstance(measure, str) else measure
     s = E.scale(m, N, c=c, method="engine", **scale_kwargs)
     return pd.DataFrame({"value": np.asarray(s.values, dtype=float), "count": np.asarray(s.counts)})
+
+
+def graded_summary(values: dict[str, pd.DataFrame], measures: dict[str, M.Measure], N: int, c: int) -> pd.DataFrame:
+    """One row per graded scale (``values``: key → :func:`graded_values` frame): runs (c+1)^N,
+    distinct values, runs per value (> 1: ties) and, for graded RBP, a tie between two runs of
+    length 2 (:func:`irscales.counting.graded_rbp_tie`; None when p has no ties over grades 0..c)."""
+    return pd.DataFrame([{"measure": k, "N": N, "grades": c + 1, "runs": (c + 1) ** N,
+                          "distinct values": len(v), "runs / values": (c + 1) ** N / len(v),
+                          "tie example (length 2)": str(C.graded_rbp_tie(measures[k].p, c)) if k.startswith("gRBP") else ""}
+                         for k, v in values.items()])
 
 
 def graded_measures(c: int) -> dict[str, M.Measure]:
