@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from irscales.paths import figures_dir, repo_root
+from irscales.papers.fff21 import reproduce_scales
 from irscales.papers.fff21 import scales as S
 
 
@@ -70,3 +71,20 @@ def test_route():
     r = S.route(["ex1/phi/Germany-Greece", "fn7/binary/N=30", "s5.1/DCG_b02_distinct/N=5"])
     assert r == {"ex1/phi/Germany-Greece": "printed", "fn7/binary/N=30": "printed",
                  "s5.1/DCG_b02_distinct/N=5": "exhaustive"}
+
+
+def test_reproduce_scales_gives_the_stored_comparison(tmp_path):
+    """Notebook 01a in one call, with small parameters: every item of the stored comparison
+    (figures/fff21/published_vs_reproduced.csv, quick run) is reproduced with the same status."""
+    stored = figures_dir("fff21") / "published_vs_reproduced.csv"
+    if repo_root() is None or not stored.exists():
+        pytest.skip("no stored figures/fff21 comparison")
+    r = reproduce_scales(n_transformations=20, max_NK=4, scale_Ns=(5, 10), max_points=50, out=tmp_path)
+    assert r["figure1"].text.endswith(f"saved {tmp_path.name}/fig1_hasse_N4.png and .pdf")
+    assert (tmp_path / "ties_all_values_N5-10.csv").exists() and len(r["scales"]) == 7 * 2  # RBP_p05 is in Figs. 3 and 4
+    old = pd.read_csv(stored, dtype=str, keep_default_na=False)
+    old = old[old["status"] != "not reproduced"].set_index("item")
+    new = r.compare().frame
+    new = new[new["status"] != "not reproduced"].set_index("item")
+    assert set(new.index) == set(old.index)
+    pd.testing.assert_series_equal(new["status"].astype(str).sort_index(), old["status"].sort_index())

@@ -4,6 +4,7 @@ work beyond its §8.
 
 Modules (one concern each):
 
+* :mod:`~irscales.papers.fff21.reproduce` — :func:`reproduce_scales`: every result of notebook 01a in one call;
 * :mod:`~irscales.papers.fff21.record`   — :class:`Part` / :class:`Record`: what a notebook reproduces, and how
   sets, vectors and verdicts are written for ``data/published/fff21.csv``;
 * :mod:`~irscales.papers.fff21.examples` — §2 Examples 1–8 (meaningfulness) and the toy variable of §3.2;
@@ -18,19 +19,21 @@ Modules (one concern each):
 Notebooks: 01a (scales: examples, sets, runs4, scales), 01b (tables), 01c (claims), 07 (beyond).
 """
 
-from irscales.papers.fff21.beyond import (graded_measures, graded_ranked_taus, graded_values, plot_value_curves,
-                                          value_curve)
+from irscales.papers.fff21.beyond import (counted_curves, graded_measures, graded_ranked_taus, graded_summary,
+                                          graded_values, plot_value_curves, value_curve)
 from irscales.papers.fff21.claims import (Claim, footnote_claims, pair_count_claims, section7_claims,
                                           significance_percent_checks, table4_delta_checks)
 from irscales.papers.fff21.record import Part, Record
+from irscales.papers.fff21.reproduce import ScalesReproduction, reproduce_scales
 from irscales.papers.fff21.scales import FigureScales, build_scales
 
 # Tables 2–6 (notebook 01b): the re-exports of irscales.papers.fff21.tables go here.
 
 __all__ = [
     "Part", "Record",
-    "FigureScales", "build_scales",
+    "reproduce_scales", "ScalesReproduction", "FigureScales", "build_scales",
     "Claim", "footnote_claims", "pair_count_claims", "section7_claims", "significance_percent_checks",
     "table4_delta_checks",
-    "value_curve", "graded_values", "graded_measures", "graded_ranked_taus", "plot_value_curves",
+    "value_curve", "counted_curves", "graded_values", "graded_summary", "graded_measures", "graded_ranked_taus",
+    "plot_value_curves",
 ]
