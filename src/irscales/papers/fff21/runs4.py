@@ -144,9 +144,9 @@ def example9() -> Part:
     table = pd.DataFrame([{"system": s, "MRR": float(sum(Fraction(1, k) for k in r) / 2),
                            "mean rank": float(Fraction(sum(r), 2))} for s, r in first_rank.items()])
     items: dict[str, object] = {}
-    for row in table.itertuples():
-        items[f"ex9/MRR_{row.system}"] = row.MRR
-        items[f"ex9/mean_rank_{row.system}"] = row._3
+    for system, mrr, mean_rank in zip(table["system"], table["MRR"], table["mean rank"]):
+        items[f"ex9/MRR_{system}"] = mrr
+        items[f"ex9/mean_rank_{system}"] = mean_rank
     return Part(items, table=table)
 
 
