@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irscales.papers import fff21_claims as F
+from irscales.papers.fff21 import claims as F
 from irscales.papers import published
 
 

@@ -7,6 +7,7 @@ takes 1/k on the 2^{N−k} runs whose first relevant document is at rank k, and 
 from __future__ import annotations
 
 import collections
+import itertools
 from fractions import Fraction
 
 import matplotlib
@@ -14,6 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -21,6 +23,8 @@ from hypothesis import strategies as st  # noqa: E402
 from irscales import enumeration as E  # noqa: E402
 from irscales import measures as M  # noqa: E402
 from irscales import figures as plots  # noqa: E402
+from irscales.figures import fit_tick_labels, tick_label_overlaps, write_figure  # noqa: E402
+from irscales.stats import anova  # noqa: E402
 
 
 def _scale(m, N):
@@ -254,10 +258,6 @@ def test_save_figure_bad_arguments(tmp_path, stem, formats):
 
 
 def test_colliding_tick_labels_are_rotated_until_none_overlap(tmp_path):
-    import matplotlib.pyplot as plt
-
-    from irscales.figures import fit_tick_labels, tick_label_overlaps, write_figure
-
     fig, ax = plt.subplots(figsize=(3, 2))
     names = [f"measure {i} vs measure {i + 1}" for i in range(12)]
     ax.plot(range(12), range(12))
@@ -274,14 +274,6 @@ def test_colliding_tick_labels_are_rotated_until_none_overlap(tmp_path):
 
 
 def test_fer17_main_effects_and_interaction_plots_have_no_overlapping_labels():
-    import itertools
-
-    import matplotlib.pyplot as plt
-    import pandas as pd
-
-    from irscales.stats import anova
-    from irscales.figures import fit_tick_labels, tick_label_overlaps
-
     measures = ["AP", "P@10", "R-prec", "RBP", "nDCG", "nDCG@20", "ERR"]
     pairs = [f"{a} vs {b}" for a, b in itertools.combinations(measures, 2)]
     sets = ["T07", "T08", "T09", "T10", "T13", "T14", "T15"]

@@ -4,8 +4,10 @@
   order. Where φ is *counted* (:mod:`irscales.counting`) the 2^50 values cannot be listed, but a
   uniform sample of runs can be placed at their exact position φ among all distinct values: the
   points lie on the curve of the figure (same x = position, y = value), exactly.
+  :func:`counted_curves` does it for several measures and run lengths.
 * :func:`graded_values` — every distinct value of a graded measure over all (c+1)^N runs (the
-  enumeration engine, G = c + 1 grades), for the same figures on graded scales.
+  enumeration engine, G = c + 1 grades), for the same figures on graded scales; :func:`graded_summary`
+  counts their values and ties.
 * :func:`graded_ranked_taus` — FFF21 Table 2 for graded measures: Kendall τ_b between the system
   means of a graded measure and of its ranked version φ on a collection with graded judgments (the
   public Grid of Points on Cranfield, grades 0..4).
@@ -14,6 +16,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,8 +26,11 @@ from irscales import enumeration as E
 from irscales import measures as M
 from irscales.data.collection import Collection
 from irscales.correlation import kendall_tau
+from irscales.figures import write_figure
+from irscales.ranks import dense_ranks
 
-__all__ = ["value_curve", "graded_values", "graded_measures", "graded_ranked_taus", "plot_value_curves"]
+__all__ = ["value_curve", "counted_curves", "graded_values", "graded_summary", "graded_measures", "graded_ranked_taus",
+           "plot_value_curves"]
 
 
 def _phi(measure: M.Measure, rel: np.ndarray, c: int, **scale_kwargs) -> tuple[np.ndarray, int, str]:
@@ -57,12 +63,45 @@ def value_curve(measure: M.Measure | str, N: int, n_runs: int = 2000, seed: int 
     return out.sort_values("position", kind="stable").reset_index(drop=True)
 
 
+def counted_curves(N_values, names=("RBP_p08", "DCG_b02", "RBP_p05", "RR"), n_runs: int = 300,
+                   seed: int = 0) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """:func:`value_curve` of each measure of ``names`` at each N of ``N_values`` where φ can be
+    counted (:func:`irscales.counting.counting_depth`). DCG takes a tenth of ``n_runs`` (at least 5),
+    10 beyond N = 40: its count is slower (~10 s per run at N = 50).
+
+    Returns the curves (label ``"<name>, N = <N>"`` → frame) and one row per (measure, N): counted,
+    distinct values, and why not when the measure cannot be counted at N."""
+    curves, rows = {}, []
+    for N in N_values:
+        for name in names:
+            limit, why = C.counting_depth(name)
+            if N > limit:
+                rows.append({"measure": name, "N": N, "counted": False, "distinct values": None, "why not": why})
+                continue
+            n = (max(n_runs // 10, 5) if N <= 40 else 10) if name.startswith("DCG") else n_runs
+            df = value_curve(name, N, n, seed=seed)
+            curves[f"{name}, N = {N}"] = df
+            rows.append({"measure": name, "N": N, "counted": True, "distinct values": int(df.n_distinct[0]),
+                         "why not": ""})
+    return curves, pd.DataFrame(rows)
+
+
 def graded_values(measure: M.Measure | str, N: int, c: int, **scale_kwargs) -> pd.DataFrame:
     """Every distinct value of ``measure`` over all (c+1)^N runs with grades 0..c (the enumeration
     engine), in increasing order, with the number of runs taking it: columns ``value``, ``count``."""
     m = M.parse(measure) if isinstance(measure, str) else measure
     s = E.scale(m, N, c=c, method="engine", **scale_kwargs)
     return pd.DataFrame({"value": np.asarray(s.values, dtype=float), "count": np.asarray(s.counts)})
+
+
+def graded_summary(values: dict[str, pd.DataFrame], measures: dict[str, M.Measure], N: int, c: int) -> pd.DataFrame:
+    """One row per graded scale (``values``: key → :func:`graded_values` frame): runs (c+1)^N,
+    distinct values, runs per value (> 1: ties) and, for graded RBP, a tie between two runs of
+    length 2 (:func:`irscales.counting.graded_rbp_tie`; None when p has no ties over grades 0..c)."""
+    return pd.DataFrame([{"measure": k, "N": N, "grades": c + 1, "runs": (c + 1) ** N,
+                          "distinct values": len(v), "runs / values": (c + 1) ** N / len(v),
+                          "tie example (length 2)": str(C.graded_rbp_tie(measures[k].p, c)) if k.startswith("gRBP") else ""}
+                         for k, v in values.items()])
 
 
 def graded_measures(c: int) -> dict[str, M.Measure]:
@@ -103,26 +142,21 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
         if m.rational:  # exact means: one Fraction per (topic, φ), summed per system
             reps = rel.reshape(S * T, N)[first]
             ex = m.exact(reps, rb=coll.rb[first % T]).tolist()
-            means = _dense_ranks([sum((ex[i] for i in row), Fraction(0)) for row in inv.tolist()])
+            means = dense_ranks([sum((ex[i] for i in row), Fraction(0)) for row in inv.tolist()])
         else:
             means = vals.ravel()[first][inv].mean(axis=1)
-        tau = float(kendall_tau(means, _dense_ranks([sum(row) for row in phi.tolist()])))
+        tau = float(kendall_tau(means, dense_ranks([sum(row) for row in phi.tolist()])))
         rows.append({"measure": name, "tau": tau, "systems": S, "topics": T, "N": N, "grades": c + 1,
                      "distinct": int(n), "phi": how})
     return pd.DataFrame(rows).set_index("measure")
 
 
-def _dense_ranks(xs: list) -> np.ndarray:
-    """Dense ranks of exact numbers (equal numbers, equal ranks): τ_b depends only on the order."""
-    u = sorted(set(xs))
-    where = {x: i for i, x in enumerate(u)}
-    return np.array([where[x] for x in xs], dtype=np.int64)
-
-
-def plot_value_curves(curves: dict[str, pd.DataFrame], title: str, path=None, exhaustive: dict | None = None):
+def plot_value_curves(curves: dict[str, pd.DataFrame], title: str, directory: str | Path | None = None,
+                      stem: str | None = None, exhaustive: dict | None = None):
     """FFF21 Figs. 3–5 style: value against position among all distinct values, one panel per curve
     (sampled runs at exact positions, :func:`value_curve`), or, for ``exhaustive`` entries
-    (label → :func:`graded_values` frame), every distinct value."""
+    (label → :func:`graded_values` frame), every distinct value. With ``directory`` the figure is
+    written as ``directory/stem.png`` (:func:`irscales.figures.write_figure`, 110 dpi) and closed."""
     import matplotlib.pyplot as plt
 
     items = [(k, v, False) for k, v in curves.items()] + [(k, v, True) for k, v in (exhaustive or {}).items()]
@@ -139,6 +173,6 @@ def plot_value_curves(curves: dict[str, pd.DataFrame], title: str, path=None, ex
     axes[0][0].set_ylabel("value")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110, metadata={"Software": None})
+    if directory is not None:
+        write_figure(fig, directory, stem, formats=("png",), dpi=110)
     return fig

@@ -1,11 +1,11 @@
-"""Tests of irscales.papers.beyond_fff21: value curves by counting, graded scales' values, graded Table 2 τ."""
+"""Tests of irscales.papers.fff21.beyond: value curves by counting, graded scales' values, graded Table 2 τ."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from irscales.papers import beyond_fff21 as B
+from irscales.papers.fff21 import beyond as B
 from irscales import enumeration as E
 from irscales import measures as M
 from irscales.data.collection import Collection
@@ -85,3 +85,23 @@ def test_gp_tau_is_one_because_its_means_are_exact():
                       provenance="test: random grades", max_grade=4)
     out = B.graded_ranked_taus(coll, N, {"gP": M.GP(max_gain=4)}, cache=False, workers=1)
     assert out.loc["gP", "tau"] == 1.0
+
+
+def test_counted_curves_and_the_limits_table():
+    curves, limits = B.counted_curves((12, 40), names=("RR", "DCG_b02"), n_runs=30, seed=1)
+    assert list(curves) == ["RR, N = 12", "DCG_b02, N = 12", "RR, N = 40", "DCG_b02, N = 40"]
+    assert len(curves["DCG_b02, N = 12"]) <= 5 + 2  # a tenth of n_runs, at least 5, plus the empty and full run
+    by = limits.set_index(["measure", "N"])
+    assert by.loc[("RR", 12), "distinct values"] == 13  # 0 and 1/1 … 1/12
+    assert by.loc[("DCG_b02", 12), "distinct values"] == 3 * 2**10  # ranks 1 and 2 share weight 1
+    assert limits["counted"].all() and (limits["why not"] == "").all()
+
+
+def test_graded_summary_by_hand():
+    c, N = 2, 3
+    ms = {"gRBP_p05": M.GRBP(p=0.5, max_gain=c), "gP": M.GP(max_gain=c)}
+    values = {k: B.graded_values(m, N, c, cache=False, workers=1) for k, m in ms.items()}
+    s = B.graded_summary(values, ms, N, c).set_index("measure")
+    assert s.loc["gP", "runs"] == 27 and s.loc["gP", "distinct values"] == 7  # grade sums 0..6
+    assert s.loc["gP", "tie example (length 2)"] == ""
+    assert s.loc["gRBP_p05", "tie example (length 2)"] != "None"  # p = 1/2 ties over three grades
