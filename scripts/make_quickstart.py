@@ -30,7 +30,7 @@ import pandas as pd
 
 from irscales import measures as M
 from irscales.stats import significance as S
-from irscales.data.collection import Collection, load_preset
+from irscales.data import Collection, load_preset
 from irscales.enumeration import scale
 from irscales.paths import figures_dir
 

@@ -148,7 +148,7 @@ def trec_qrels(name: str) -> Path | None:
     none: the track folder's one ``qrels*`` file (``T26/qrels…``), else the file of ``qrels/`` whose
     name holds :data:`TREC_QRELS_KEYS` of the track (``qrels/qrels.core17.txt.gz``). Unlike
     :func:`trec_track` it needs no runs: the simulated presets take recall bases from it
-    (``collections.load_preset("sim-t26", qrels=trec_qrels("T26"))``). Two candidates are an error."""
+    (``presets.load_preset("sim-t26", qrels=trec_qrels("T26"))``). Two candidates are an error."""
     root = trec_dir()
     if root is None:
         return None

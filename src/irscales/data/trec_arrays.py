@@ -13,7 +13,7 @@ import pandas as pd
 from irscales.data.trec_order import ParsedRun, check_precision, parsed_frame
 from irscales.data.trec_parse import MAX_GRADE, TrecFormatError, grade_dtype
 
-__all__ = ["RelevanceData", "relevance_arrays"]
+__all__ = ["RelevanceData", "relevance_arrays", "topic_key"]
 
 
 @dataclass
@@ -34,7 +34,7 @@ class RelevanceData:
     sources: list[str]
 
 
-def _topic_key(t: str):
+def topic_key(t: str) -> tuple[int, int, str]:
     """Numeric topic ids in numeric order (2 before 10), then the others as strings."""
     return (0, int(t), t) if t.isdigit() else (1, 0, t)
 
@@ -118,7 +118,7 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
     qpath = qrels.attrs.get("path", "<qrels>")
 
     # every judged topic gets a row; topics no run retrieves are dropped at the end
-    qtopics = sorted(pd.unique(qrels["topic"].astype(str)), key=_topic_key)
+    qtopics = sorted(pd.unique(qrels["topic"].astype(str)), key=topic_key)
     tindex = pd.Index(qtopics, dtype=object)
     q_t = tindex.get_indexer(qrels["topic"].astype(str)).astype(np.int64)
     q_rel = qrels["rel"].to_numpy(np.int64)
@@ -178,7 +178,7 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
     del rels
 
     if absent:
-        ab = sorted(absent, key=_topic_key)
+        ab = sorted(absent, key=topic_key)
         ex = ", ".join(ab[:5]) + (", …" if len(ab) > 5 else "")
         _warn_or_raise(on_missing_topic, qpath,
                        f"{len(ab)} run topic(s) have no judgments in the qrels ({ex})"
