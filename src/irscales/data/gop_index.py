@@ -49,6 +49,7 @@ import scipy.sparse as sp
 
 from irscales.data import datasets
 from irscales.data import smart
+from irscales.data.trec_order import strcmp_ranks
 
 __all__ = ["DEPTH", "STOPLISTS", "LUGS", "MODELS", "stoplist", "available_lugs", "System", "grid_systems",
            "Words", "word_counts", "Index", "build_index", "term_weights", "score", "as_trec_scores", "rank"]
@@ -420,11 +421,8 @@ def as_trec_scores(S: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def _docno_key(docnos: tuple[str, ...]) -> np.ndarray:
-    """Rank of each docno in byte order (trec_eval's strcmp tie-break)."""
-    order = sorted(range(len(docnos)), key=lambda i: docnos[i].encode())
-    key = np.empty(len(docnos), np.int64)
-    key[order] = np.arange(len(docnos))
-    return key
+    """Rank of each docno in byte order (trec_eval's strcmp tie-break), kept for the next run."""
+    return strcmp_ranks(np.asarray(docnos, dtype=object))
 
 
 def rank(S: np.ndarray, match: np.ndarray, docnos: Sequence[str], depth: int = DEPTH) -> tuple[np.ndarray, np.ndarray]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["SCORE_PRECISIONS", "ParsedRun", "check_precision", "trec_order", "parsed_frame"]
+__all__ = ["SCORE_PRECISIONS", "ParsedRun", "check_precision", "strcmp_ranks", "trec_order", "parsed_frame"]
 
-_FIXED_WIDTH_SORT_BYTES = 2**29  # above this, docnos are sorted as Python strings (see _strcmp_ranks)
+_FIXED_WIDTH_SORT_BYTES = 2**29  # above this, docnos are sorted as Python strings (see strcmp_ranks)
 SCORE_PRECISIONS = ("float32", "float64")
 
 
@@ -32,7 +32,7 @@ class ParsedRun:
         self.topics, self.docnos, self.t_code, self.d_code = topics, docnos, t_code, d_code
 
 
-def _strcmp_ranks(names: np.ndarray) -> np.ndarray:
+def strcmp_ranks(names: np.ndarray) -> np.ndarray:
     """Rank of each string in code-point order (= strcmp order of the UTF-8 bytes)."""
     width = max(map(len, names)) if len(names) else 1
     if width * len(names) * 4 <= _FIXED_WIDTH_SORT_BYTES:
@@ -62,7 +62,7 @@ def trec_order(system: str, path: str, topics: np.ndarray, t: np.ndarray, docnos
     if docnos_sorted:  # d already ranks the docnos in strcmp order
         sorted_docnos = np.asarray(docnos, dtype=object)
     else:
-        drank = _strcmp_ranks(docnos)
+        drank = strcmp_ranks(docnos)
         sorted_docnos = np.empty(len(docnos), dtype=object)
         sorted_docnos[drank] = docnos
         d = drank[d]
