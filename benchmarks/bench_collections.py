@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     import pytrec_eval
 
     from irscales.data import trec as io
-    from irscales.data.collection import Collection, load_preset
+    from irscales.data import Collection, load_preset
     from irscales.measures import AP, FFF21_MEASURES, NDCG, RR, P, R
 
     N = args.depth

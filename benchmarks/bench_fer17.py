@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from irscales.stats import anova
-from irscales.data import collection as collections
+from irscales import data as collections
 from irscales.papers import fer17
 from irscales.stats import sampling
 

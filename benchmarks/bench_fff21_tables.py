@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     from irscales import enumeration as E
     from irscales import measures as M
     from irscales import ranked as RK
-    from irscales.data.collection import load_preset
+    from irscales.data import load_preset
 
     Ns = [5, 10] if args.quick else [5, 10, 20, 30]
     N456 = 10 if args.quick else 30

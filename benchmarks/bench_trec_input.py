@@ -9,7 +9,7 @@ nDCG@1000, RR, R@1000), checked to agree:
 
 - irscales: ``Collection.from_trec(runs, qrels, depth=1000)`` then ``Collection.evaluate``, four
   ways: without the cache of parsed runs (``cache=False``) on one thread and on
-  ``io.READ_THREADS`` threads, first read (parse + write the cache, in a fresh folder) and a later
+  ``trec_cache.READ_THREADS`` threads, first read (parse + write the cache, in a fresh folder) and a later
   read of the same files (cache hit: read + SHA-256 + load);
 - pytrec_eval: its own readers ``pytrec_eval.parse_run`` / ``parse_qrel`` (what its README shows)
   then ``RelevanceEvaluator.evaluate`` per run.
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import pytrec_eval
 
-    from irscales.data import trec as io
+    from irscales.data import trec_cache
     from irscales.data.collection import Collection
     from irscales.measures import AP, NDCG, RR, P, R
 
@@ -93,16 +93,16 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((f"generate {args.runs} random runs ({nlines:,} lines; setup)", dt, float("nan")))
 
         def irscales_all(cache, threads):
-            io.READ_THREADS, default = threads, io.READ_THREADS
+            trec_cache.READ_THREADS, default = threads, trec_cache.READ_THREADS
             try:
                 c = Collection.from_trec(rundir, qrels, depth=N, cache=cache)
             finally:
-                io.READ_THREADS = default
+                trec_cache.READ_THREADS = default
             return c, {k: c.evaluate(m) for k, m in ours.items()}
 
         cache = Path(tmp) / "parsed-runs"
         timings = {}
-        threads = io.READ_THREADS
+        threads = trec_cache.READ_THREADS
         for label, arg, th in (("no cache, 1 thread", False, 1), (f"no cache, {threads} threads", False, threads),
                                (f"first read, writes the cache, {threads} threads", cache, threads),
                                (f"cache hit, {threads} threads", cache, threads)):

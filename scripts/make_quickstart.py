@@ -15,12 +15,12 @@ are exported as TREC files and read back, so exactly the same code runs on your 
 FFF21 §5 maps a measure M onto an interval scale by its *ranked version* φ(M): the rank of M's value
 among all distinct values M takes over every possible run of length N. φ keeps the order of runs on each
 topic, but it changes the *spacing*, hence means across topics and the outcome of significance tests.""")
-code("""full = False      # True: more systems and a deeper cut-off
-n_systems = 8
-depth = 10
-seed = 0
-RUNS = None       # a directory of TREC run files; None = export a simulated collection
-QRELS = None""", metadata={"tags": ["parameters"]})
+code("""full: bool = False       # True: more systems and a deeper cut-off
+n_systems: int = 8       # simulated systems (when RUNS is None)
+depth: int = 10          # cut-off: runs are evaluated at this depth
+seed: int = 0            # seed of the simulated collection
+RUNS: "Optional[str]" = None   # a directory of TREC run files; None: export a simulated collection
+QRELS: "Optional[str]" = None  # the qrels file matching RUNS""", metadata={"tags": ["parameters"]})
 code("""import tempfile
 from pathlib import Path
 
@@ -30,7 +30,7 @@ import pandas as pd
 
 from irscales import measures as M
 from irscales.stats import significance as S
-from irscales.data.collection import Collection, load_preset
+from irscales.data import Collection, load_preset
 from irscales.enumeration import scale
 from irscales.paths import figures_dir
 
@@ -48,7 +48,7 @@ md("""## The simulated data
 What the default data looks like (the generative model is documented in `irscales.data.simulate`): recall bases per
 topic, system effectiveness, and precision by rank (top-heavy runs). Skipped when you point the notebook at your
 own runs.""")
-code("""from irscales import simulate
+code("""from irscales.data import simulate
 
 if simulated:
     fig = simulate.plot_marginals(simulate.simulate("sim-t08", depth=30, seed=seed))

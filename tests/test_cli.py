@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from irscales import measures as M
 from irscales.cli import main
-from irscales.data.collection import load_preset
+from irscales.data import load_preset
 from irscales.paths import repo_root
 
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from irscales.data import trec as io
-from irscales.data.collection import Collection, load_preset
+from irscales.data import Collection, load_preset
 from irscales.measures import AP, NDCG, RBP, RR, P, R
 
 DEPTH = 20
@@ -251,11 +251,6 @@ def test_from_trec_error_surfaces_path_and_line(tmp_path):
     (tmp_path / "runs" / "input.x").write_text("1 Q0 a 1 1 x\n1 Q0 b 2 oops x\n")
     with pytest.raises(io.TrecFormatError, match=r"input\.x:2: score must be a number"):
         Collection.from_trec(tmp_path / "runs", tmp_path / "q", depth=5)
-
-
-def test_unknown_preset():
-    with pytest.raises(KeyError, match="unknown preset 'sim-x'"):
-        load_preset("sim-x")
 
 
 def test_repr_is_short_and_says_simulated():

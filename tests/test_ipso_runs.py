@@ -13,7 +13,7 @@ from hypothesis import strategies as hs
 from scipy import stats
 
 from irscales import corroboration, ipso, ipso_runs as IR
-from irscales.data import collection as collections
+from irscales import data as collections
 from irscales.papers import published
 from irscales.data.collection import Collection
 from irscales.ipso import Relation

@@ -18,7 +18,7 @@ from irscales import measures as M
 from irscales.papers import published
 from irscales import ranked as RK
 from irscales.stats import significance as SG
-from irscales.data.collection import Collection, load_preset
+from irscales.data import Collection, load_preset
 from irscales.correlation import system_means
 
 NO_CACHE = {"cache": False, "progress": False}

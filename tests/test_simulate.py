@@ -166,7 +166,7 @@ def _fingerprint(c) -> str:
 
 def test_default_presets_unchanged_by_the_qrels_option():
     # digests of the arrays before qrels= existed: stored notebook outputs depend on them
-    from irscales.data.collection import load_preset
+    from irscales.data import load_preset
 
     assert _fingerprint(load_preset("sim-t26", depth=20, seed=3)) == \
         "12e5d720a4f024684b0f617f894b3ab52ce30d3b9c0af93a1c47826f91fd2a94"
@@ -180,7 +180,7 @@ def _write_qrels(path, rows):
 
 
 def test_recall_bases_and_grades_from_qrels(tmp_path):
-    from irscales.data.collection import load_preset
+    from irscales.data import load_preset
 
     # topic 10: 2 highly relevant, 1 relevant, 2 not (one judged -1: not relevant, as trec_eval);
     # topic 9: 1 relevant, 1 not; topic 11: no relevant document (left out)
@@ -207,7 +207,7 @@ def test_recall_bases_and_grades_from_qrels(tmp_path):
 
 
 def test_qrels_option_errors(tmp_path):
-    from irscales.data.collection import load_preset
+    from irscales.data import load_preset
 
     graded = _write_qrels(tmp_path / "qrels.g", [("1", "a", 2)])
     with pytest.raises(ValueError, match=r"qrels.g: grades up to 2, but the preset's scale is 0..1"):
@@ -222,7 +222,7 @@ def test_qrels_option_errors(tmp_path):
 
 def test_real_core17_qrels_when_present():
     from irscales.data import trec as io
-    from irscales.data.collection import load_preset
+    from irscales.data import load_preset
     from irscales.paths import trec_qrels
 
     f = trec_qrels("T26")

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irscales.data import trec as io
+from irscales.data import trec_order
 
 
 def write(path, text, gz=False):
@@ -272,26 +273,6 @@ def test_bad_policy_names_are_rejected(tmp_path):
         io.relevance_arrays([r], q, 0)
 
 
-def test_large_input_uses_the_fast_path(tmp_path, monkeypatch):
-    # 200 topics x 500 documents: valid input must never reach the per-line Python scan
-    rng = np.random.default_rng(0)
-    t = np.repeat(np.arange(200), 500).astype(str)
-    d = np.char.add("d", rng.integers(0, 10**9, t.size).astype(str))
-    _, keep = np.unique(np.char.add(np.char.add(t, "/"), d), return_index=True)
-    keep.sort()
-    io.write_run(tmp_path / "r", t[keep], d[keep], rng.random(keep.size), "big")
-    io.write_qrels(tmp_path / "q", t[keep][::7], d[keep][::7], rng.integers(0, 3, keep[::7].size))
-
-    def forbidden(*a, **k):
-        raise AssertionError("slow per-line scan used on valid input")
-
-    monkeypatch.setattr(io, "_slow_scan", forbidden)
-    monkeypatch.setattr(io, "_line_numbers", forbidden)
-    out = io.read_trec([tmp_path / "r"], tmp_path / "q", depth=100, on_no_relevant="keep")
-    assert out.rel.shape == (1, 200, 100)
-    assert out.run_lengths.sum() == keep.size
-
-
 # ------------------------------------------------------------------ ir_datasets qrels (optional)
 
 
@@ -363,64 +344,6 @@ def test_whitespace_variants(tmp_path, text):
 def test_quotes_are_part_of_docnos(tmp_path):
     df = io.read_run(write(tmp_path / "r", '1 Q0 "a 1 2.5 s\n1 Q0 b" 2 2 s\n'))
     assert df["docno"].tolist() == ['"a', 'b"']
-
-
-def test_long_docno_sort_path_gives_the_same_order(tmp_path, monkeypatch):
-    q = write(tmp_path / "q", "1 0 é 1\n1 0 e 2\n1 0 doc10 1\n")
-    r = write(tmp_path / "r", "1 Q0 é 1 1 s\n1 Q0 e 2 1 s\n1 Q0 doc10 3 1 s\n1 Q0 doc9 4 1 s\n1 Q0 Z 5 1 s\n")
-    fast = io.read_trec([r], q, depth=5).rel
-    monkeypatch.setattr(io, "_FIXED_WIDTH_SORT_BYTES", 0)
-    slow = io.read_trec([r], q, depth=5).rel
-    # strcmp order descending: 'é' (0xC3 0xA9) > 'e' > 'doc9' > 'doc10' > 'Z'
-    assert fast.tolist() == slow.tolist() == [[[1, 2, 0, 1, 0]]]
-
-
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.integers(0, 10**6), st.sampled_from(["float32", "float64"]))
-def test_cache_frames_and_files_give_the_same_arrays(tmp_path, seed, precision):
-    # the three routes to the arrays agree: files parsed now, files from the cache of parsed runs
-    # (second read), and frames from read_run
-    rng = np.random.default_rng(seed)
-    d = tmp_path / str(seed) / precision
-    d.mkdir(parents=True)
-    q = write(d / "q", "".join(f"{t} 0 d{i} {rng.integers(0, 3)}\n" for t in (1, 2, 3) for i in range(8))
-              + "1 0 d0x 1\n2 0 d0x 1\n3 0 d0x 1\n")
-    files = []
-    for s in range(5):
-        lines = [f"{t} Q0 d{i} 1 {100000 + rng.integers(0, 3) / 64 + rng.integers(0, 2) * 1e-7} r{s}\n"
-                 for t in (1, 2, 3) for i in rng.permutation(8)[:5]]
-        files.append(write(d / f"input.r{s}", "".join(lines)))
-    kw = dict(on_no_relevant="keep", score_precision=precision)
-    fresh = io.read_trec(files, q, depth=4, cache=False, **kw)
-    first = io.read_trec(files, q, depth=4, cache=d / "cache", **kw)
-    again = io.read_trec(files, q, depth=4, cache=d / "cache", **kw)
-    frames = io.relevance_arrays([io.read_run(f) for f in files], io.read_qrels(q), 4, **kw)
-    assert len(list((d / "cache").iterdir())) == 5
-    for other in (first, again, frames):
-        np.testing.assert_array_equal(other.rel, fresh.rel)
-        np.testing.assert_array_equal(other.run_lengths, fresh.run_lengths)
-        assert other.systems == fresh.systems == [f"r{s}" for s in range(5)]
-
-
-def test_cache_is_keyed_by_content_and_survives_a_bad_entry(tmp_path):
-    q = write(tmp_path / "q", "1 0 a 1\n1 0 b 1\n")
-    r = write(tmp_path / "r", "1 Q0 a 1 2 s\n1 Q0 b 2 1 s\n")
-    cache = tmp_path / "cache"
-    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[1, 1]]]
-    write(r, "1 Q0 a 1 2 s\n1 Q0 z 2 1 s\n")  # same name, new content: a new key
-    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[1, 0]]]
-    for f in cache.iterdir():
-        f.write_bytes(b"garbage")  # a damaged entry is parsed again, not trusted
-    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[1, 0]]]
-
-
-def test_unwritable_cache_warns_and_reads_anyway(tmp_path):
-    q = write(tmp_path / "q", "1 0 a 1\n")
-    r = write(tmp_path / "r", "1 Q0 a 1 2 s\n")
-    blocker = write(tmp_path / "file", "not a folder")
-    with pytest.warns(UserWarning, match="cannot write the parsed-run cache"):
-        out = io.read_trec([r], q, depth=1, cache=blocker / "sub")
-    assert out.rel.tolist() == [[[1]]]
 
 
 def test_runs_may_be_an_iterator(tmp_path):
@@ -568,7 +491,7 @@ def test_float32_convention_matches_pytrec_eval_on_near_ties(tmp_path, docs):
     pos = _pytrec_positions(run)
     frame = io.read_run(p)
     for precision in ("float32", "float64"):
-        order = _order_of(io._parsed_frame(frame, 0, precision))
+        order = _order_of(trec_order.parsed_frame(frame, 0, precision))
         if precision == "float32":
             assert [pos[d] for d in order] == list(range(1, len(run) + 1))
         else:
@@ -588,75 +511,7 @@ def test_parsed_scores_are_pythons_doubles(tmp_path):
     assert io.read_run(p)["score"].tolist() == [float(v) for v in vals]
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), docnos,
-                          st.sampled_from([0.0, -0.0, 1.0, -1.0, 1e-40, -3.25, 2.5e38, 100000.1546100,
-                                           100000.1530000, 1 + 2**-30, 1.0 + 2**-52])),
-                min_size=1, max_size=25, unique_by=lambda x: (x[0], x[1])),
-       st.sampled_from(["float32", "float64"]))
-def test_trec_order_equals_a_plain_sort(rows, precision):
-    """The integer-key sort is trec_eval's rule: per topic, score descending at the precision
-    (-0.0 ties +0.0), then docno descending in byte order."""
-    import pandas as pd
-
-    frame = pd.DataFrame(rows, columns=["topic", "docno", "score"])
-    p = io._parsed_frame(frame, 0, precision)
-    cast = np.float32 if precision == "float32" else np.float64
-    for ti, topic in enumerate(p.topics):
-        got = [str(p.docnos[d]) for t, d in zip(p.t_code, p.d_code) if t == ti]
-        mine = [(float(cast(s)), d.encode()) for t, d, s in rows if t == topic]
-        assert got == [d.decode() for _, d in sorted(mine, reverse=True)]
-    assert list(p.t_code) == sorted(p.t_code)  # grouped by topic
-
-
 # ------------------------------------------------------------------ fast path for well-formed runs (issue 18)
-
-_good_scores = st.one_of(
-    st.floats(-1e6, 1e6, allow_nan=False).map(repr),
-    st.floats(0, 100, allow_nan=False).map(lambda x: f"{x:.4f}"),
-    st.integers(-10**17, 10**17).map(str),
-    st.sampled_from(["-0", "+0", "-0.0", ".5", "5.", "+.5", "-.25", "007.50", "1e5", "1.5E-3", "+2e+2",
-                     "0.000000000000001", "123456789012345", "1234567890123456", "9007199254740993",
-                     "100000.1546100"]))
-_bad_scores = st.sampled_from(["1_0", "nan", "inf", "-", ".", "1.2.3", "--1", "x", "0x10", "1e"])
-_field = st.text(alphabet="aZ09-_.:/é\"'", min_size=1, max_size=20)
-
-
-def _general_path(path):
-    """What the general (pandas + per-line) path reads: per row (topic, docno, score), and the tag."""
-    df, _ = io._parse_run_file(path)
-    return list(zip(df["topic"], df["docno"], df["score"].tolist())), str(df["tag"].iloc[0])
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.booleans().flatmap(lambda clean: st.lists(st.tuples(
-    st.sampled_from(["1", "01", "2", "10", "q-3"]), _field,
-    _good_scores if clean else st.one_of(_good_scores, _bad_scores),
-    st.sampled_from(["1", "2", "+3", "2.0", "2e0"] + ([] if clean else ["1.5", "x"]))),
-    min_size=1, max_size=12, unique_by=(lambda x: x[:2]) if clean else (lambda x: x))),
-    st.sampled_from(["s", "run-é", "a_very_long_run_tag_x"]), st.booleans())
-def test_fast_path_reads_what_the_general_path_reads(tmp_path, rows, tag, final_newline):
-    """Whatever the numpy fast path accepts, the general path accepts with the same values (scores
-    bit for bit, -0.0 included; docnos in byte order); what the general path refuses, the fast path
-    leaves to it (None), so errors keep their path:line."""
-    text = "\n".join(f"{t} Q0 {d} {r} {s} {tag}" for t, d, s, r in rows) + ("\n" if final_newline else "")
-    p = write(tmp_path / "run", text)
-    data = p.read_bytes()
-    fast = io._fast_run(data)
-    try:
-        ref_rows, ref_tag = _general_path(p)
-    except io.TrecFormatError:
-        assert fast is None
-        return
-    if fast is None:  # only inputs the general path must take: duplicates, exotic numbers, ...
-        assert len({(t, d) for t, d, _, _ in rows}) < len(rows) or any(
-            not io._FLOAT_TOKEN.fullmatch(s.encode()) for _, _, s, _ in rows)
-        return
-    got_tag, t, topics, d, docnos, score = fast
-    assert got_tag == ref_tag
-    assert [(topics[i], docnos[j]) for i, j in zip(t, d)] == [(a, b) for a, b, _ in ref_rows]
-    assert [float(s).hex() for s in score] == [s.hex() for _, _, s in ref_rows]
-    assert [x.encode() for x in docnos] == sorted(x.encode() for x in docnos)
 
 
 @pytest.mark.parametrize("text, line, what", [
@@ -680,54 +535,3 @@ def test_bad_lines_are_named_when_reading_runs_for_arrays(tmp_path, text, line, 
     assert str(e.value).startswith(f"{p}:{line}: ") and what in str(e.value)
 
 
-def test_many_files_keep_their_order_and_the_first_bad_file_raises(tmp_path, monkeypatch):
-    monkeypatch.setattr(io, "READ_THREADS", 2)
-    q = write(tmp_path / "q", "1 0 a 1\n1 0 b 0\n")
-    files = [write(tmp_path / f"r{i:02d}", f"1 Q0 a 1 {i % 3} s{i}\n1 Q0 b 2 1 s{i}\n") for i in range(12)]
-    out = io.read_trec(files, q, depth=2, cache=False)
-    assert out.systems == [f"s{i}" for i in range(12)]
-    assert out.rel[:, 0].tolist() == [[1, 0] if i % 3 == 2 else [0, 1] for i in range(12)]  # a tie: b before a
-    write(files[4], "1 Q0 a 1 x s4\n")
-    write(files[9], "1 Q0 a 1 2 s9 extra\n")
-    with pytest.raises(io.TrecFormatError, match=re.escape(f"{files[4]}:1: score must be a number")):
-        io.read_trec(files, q, depth=2, cache=False)
-
-
-def test_progress_bar_on_stderr(tmp_path, capsys):
-    q = write(tmp_path / "q", "1 0 a 1\n")
-    files = [write(tmp_path / f"r{i}", f"1 Q0 a 1 1 s{i}\n") for i in range(3)]
-    io.read_trec(files, q, depth=1, cache=False, progress=True)
-    assert "reading runs" in capsys.readouterr().err
-    io.read_trec(files, q, depth=1, cache=False)  # default: not a terminal, no bar
-    assert capsys.readouterr().err == ""
-
-
-def test_fast_path_scores_are_pythons_doubles():
-    # the SWAR digit parse + one division equals float() bit for bit (signs of zero included), for
-    # short and long fields, fixed and shortest-repr spellings, and those float() parses itself
-    rng = np.random.default_rng(11)
-    vals = [repr(float(x)) for x in rng.random(2000) * 10.0 ** rng.integers(-8, 9, 2000)]
-    vals += [f"{s}{x:.{k}f}" for k in range(16) for s in ("", "-", "+")
-             for x in rng.random(20) * 10.0 ** rng.integers(-3, 12, 20)]
-    vals += [f"{x:.20g}" for x in rng.random(100)] + ["-0", "+0", "-0.0", ".5", "5.", "+.5", "-.5", "007.50",
-                                                     "0.000000000000001", "123456789012345", "1234567890123456",
-                                                     "9007199254740993", "-12345678.1234567", "1e5", "1.5E-3"]
-    data = "".join(f"1 Q0 d{i} 1 {v} s\n" for i, v in enumerate(vals)).encode()
-    score = io._fast_run(data)[5]
-    assert [x.hex() for x in score.tolist()] == [float(v).hex() for v in vals]
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 30)), max_size=60), st.booleans())
-def test_first_duplicate_matches_a_plain_scan(pairs, wide):
-    """The counting shortcut and the sort give the first repeated (topic, docno) in file order."""
-    nd = 31 if not wide else 10**7  # wide: keys beyond the counting bound take the sorting path
-    t = np.array([p[0] for p in pairs], dtype=np.int64)
-    d = np.array([p[1] for p in pairs], dtype=np.int64)
-    seen, want = {}, None
-    for row, p in enumerate(pairs):
-        if p in seen:
-            want = (row, seen[p])
-            break
-        seen[p] = row
-    assert io._first_duplicate(t, d, nd) == want

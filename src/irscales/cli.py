@@ -16,6 +16,7 @@ the group's :meth:`_Cli.invoke` is the single place where exceptions become mess
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import warnings
 from itertools import combinations
@@ -26,16 +27,20 @@ import numpy as np
 import pandas as pd
 
 from irscales import measures as M
+from irscales.cli_options import (BUILD_BYTES_OK, BUILD_SECONDS_OK, MEASURE_HELP, TREC_EVAL_RECIPE, depth_option,
+                                  format_option, output_option, qrels_option, reading, reading_options,
+                                  runs_argument, scale_options)
+from irscales.correlation import kendall_tau, tau_ap_symmetric
+from irscales.counting import countable, phi_runs
+from irscales.enumeration import CacheError, TieUndecidable, build_cost
+from irscales.enumeration import scale as make_scale
 from irscales.paths import cache_root
 
-FORMATS = ("table", "csv", "tsv")
-# a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs)
-BUILD_SECONDS_OK = 10.0
-BUILD_BYTES_OK = 100e6
+# The data layer (scipy, through the presets), the significance tests and IPSO's corroboration
+# (scipy.stats) are imported inside the commands that use them: at the top they would add about
+# 0.5 s and 2 s to every ``irscales --help`` (python -X importtime, this machine).
 
-TREC_EVAL_RECIPE = ("--negative zero --on-missing-topic skip --on-no-relevant keep, --depth at least the "
-                    "longest run, trec_eval names (map, P_10, ndcg_cut_10, recip_rank …); add "
-                    "--on-uneven-topics pad for trec_eval -c")
+__all__ = ["main"]
 
 
 class _Fail(click.ClickException):
@@ -79,8 +84,6 @@ class _Cli(click.Group):
     bug (``IRSCALES_DEBUG=1`` re-raises it with its traceback). Warnings become one line each."""
 
     def invoke(self, ctx):
-        from irscales.enumeration import CacheError, TieUndecidable
-
         try:
             with warnings.catch_warnings():  # library warnings (a skipped topic …) as one line each
                 warnings.simplefilter("default")
@@ -149,12 +152,12 @@ def _check_depth(specs, col, depth: int) -> None:
                              f"(e.g. {m.key}@{depth})")
 
 
-def _collection(runs, qrels, depth: int, reading: dict):
+def _collection(runs, qrels, depth: int, options: dict):
     from irscales.data.collection import Collection
 
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
-    return Collection.from_trec(src, qrels, depth=depth, **reading)
+    return Collection.from_trec(src, qrels, depth=depth, **options)
 
 
 def _scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
@@ -180,9 +183,6 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
     announces the others on stderr. ``require``: a missing ranked version is an error.
     ``graded_ok``: a graded measure over binary runs is what is asked for (the ``scale`` command).
     """
-    from irscales.counting import countable
-    from irscales.enumeration import build_cost
-
     plan, expensive = {}, []
     for label, m in specs:
         if not graded_ok and (not m.binary or getattr(m, "gains", "binary") == "graded"):
@@ -214,8 +214,6 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
 
 def _free_space(directory: Path | None) -> str:
     """' (N GB free there)' for the nearest existing parent of ``directory``."""
-    import shutil
-
     p = directory
     while p is not None and not p.exists() and p != p.parent:
         p = p.parent
@@ -229,15 +227,12 @@ def _free_space(directory: Path | None) -> str:
 
 def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool) -> np.ndarray:
     """The ranked values φ as a (T, S) score matrix (``rel_binary`` is [system, topic, rank])."""
-    from irscales.counting import phi_runs
-    from irscales.enumeration import scale
-
     target, n, cost = plan_entry
     if cost is None:  # counted, no scale (irscales.counting)
         return np.asarray(phi_runs(target, rel_binary[..., :n], progress=progress and n >= 36), dtype=float).T
     if cost.runs:
         _note(f"building the scale of {cost}")
-    sc = scale(target, n, cache=cache, progress=progress and bool(cost.runs))
+    sc = make_scale(target, n, cache=cache, progress=progress and bool(cost.runs))
     return np.asarray(sc.phi_runs(rel_binary[..., :n]), dtype=float).T
 
 
@@ -258,75 +253,6 @@ def _two_runs(col) -> None:
         raise ValueError(f"expected two runs with different run tags, found systems {list(col.systems)}")
 
 
-# ----------------------------------------------------------------------------------- options
-
-MEASURE_HELP = (
-    "comma-separated measures. Paper keys: AP RR P R F1 Rprec ERR SP RBP_p08 DCG_b02 nDCG_b10 P@10 …; "
-    "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3). "
-    "Exact synonyms: trec_eval map P_10 map_cut_10 ndcg ndcg_cut_10 recall_10 recip_rank Rprec success_5; "
-    "ir_measures AP@10 nDCG@10 RR@10 R@10 P@10 RBP(rel=1,p=0.8). Paper keys are computed at --depth: "
-    "nDCG_b02 is FFF21's binary nDCG with the Järvelin–Kekäläinen discount, NOT trec_eval's ndcg (graded "
-    "gains, 1/log2(i+1)); AP is trec_eval's map_cut_<depth> (full recall base), = map when --depth covers "
-    "the runs. map, ndcg, nDCG, recip_rank, Rprec mean the whole run and need such a --depth.")
-
-_runs_arg = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True))
-_qrels_opt = click.option("--qrels", required=True, type=click.Path(exists=True, dir_okay=False),
-                          help="qrels file (topic iter docno grade)")
-_fmt_opt = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
-_out_opt = click.option("--output", "-o", type=click.Path(dir_okay=False), help="write to a file")
-
-
-def _depth_opt(default: int, ranked: bool = False):
-    extra = " Ranked versions of P, R, RR, RBP and (n)DCG are counted (RBP_p08: N <= 52, DCG_b02: N <= 54, " \
-            "slow beyond ~40); the others need a scale " \
-            "over all 2^N runs: N <= 40, and a build beyond N ~ 23 is refused without --build-scales." \
-        if ranked else ""
-    return click.option("--depth", default=default, show_default=True, type=click.IntRange(1, None),
-                        help="run length N: runs are cut at N, shorter runs padded (FFF21 §5.1)." + extra)
-
-
-def _reading_options(fn):
-    """How TREC files are read; names and defaults are those of Collection.from_trec."""
-    opts = [
-        click.option("--negative", type=click.Choice(["error", "zero"]), default="error", show_default=True,
-                     help="negative qrels grades: an error, or read as 0 (not relevant) like trec_eval"),
-        click.option("--on-missing-topic", type=click.Choice(["error", "skip"]), default="error",
-                     show_default=True, help="a run topic absent from the qrels (trec_eval: skip)"),
-        click.option("--on-no-relevant", type=click.Choice(["error", "skip", "keep"]), default="skip",
-                     show_default=True, help="a topic whose qrels hold no relevant document: skipping it changes "
-                     "means; trec_eval keeps it with every measure 0 (keep)"),
-        click.option("--on-uneven-topics", type=click.Choice(["error", "pad"]), default="error",
-                     show_default=True, help="runs with different topic sets: an error, or pad missing topics "
-                     "with empty runs (trec_eval -c)"),
-        click.option("--score-precision", type=click.Choice(["float32", "float64"]), default="float32",
-                     show_default=True, help="precision in which run scores are compared before docno breaks "
-                     "ties: float32 as trec_eval <= 9 and pytrec_eval (FFF21's tables), float64 as trec_eval >= 10"),
-    ]
-    for o in reversed(opts):
-        fn = o(fn)
-    return fn
-
-
-def _reading(kw: dict) -> dict:
-    return {k: kw.pop(k) for k in ("negative", "on_missing_topic", "on_no_relevant", "on_uneven_topics",
-                                "score_precision")}
-
-
-def _scale_options(fn):
-    opts = [
-        click.option("--build-scales", is_flag=True,
-                     help=f"build scales whose estimated cost is above {BUILD_SECONDS_OK:.0f} s or "
-                     f"{BUILD_BYTES_OK / 1e6:.0f} MB (the estimate and the cache folder are printed first)"),
-        click.option("--cache/--no-cache", default=True, show_default=True,
-                     help="keep built scales under IRSCALES_CACHE"),
-        click.option("--progress/--no-progress", default=True, show_default=True,
-                     help="progress of scale builds on stderr"),
-    ]
-    for o in reversed(opts):
-        fn = o(fn)
-    return fn
-
-
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=f"To reproduce trec_eval's numbers: {TREC_EVAL_RECIPE}.")
 @click.version_option(package_name="irscales")
@@ -335,17 +261,17 @@ def main() -> None:
 
 
 @main.command(epilog=f"To reproduce trec_eval: {TREC_EVAL_RECIPE}.")
-@_runs_arg
-@_qrels_opt
-@_depth_opt(1000, ranked=True)
+@runs_argument
+@qrels_option
+@depth_option(1000, ranked=True)
 @click.option("--measures", "measure_names", default="AP,nDCG_b02,RR", show_default=True, help=MEASURE_HELP)
 @click.option("--ranked/--no-ranked", default=False, show_default=True,
               help="add the interval-scaled value (FFF21 eq. 2) of each measure whose scale is computable")
 @click.option("--per-topic/--means-only", default=True, show_default=True)
-@_fmt_opt
-@_out_opt
-@_reading_options
-@_scale_options
+@format_option
+@output_option
+@reading_options
+@scale_options
 def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, build_scales, cache, progress,
            **kw):
     """Scores of each measure per topic and mean, at any depth; with --ranked also their
@@ -357,7 +283,7 @@ def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, bu
     """
     specs = _measure_specs(measure_names)
     plan = _ranked_plan(specs, depth, cache, build_scales, require=False) if ranked else {}
-    col = _collection(runs, qrels, depth, _reading(kw))
+    col = _collection(runs, qrels, depth, reading(kw))
     _check_depth(specs, col, depth)
     rel = col.binary(depth) if ranked else None
     rows = []
@@ -379,14 +305,14 @@ def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, bu
 @main.command()
 @click.argument("run_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("run_b", type=click.Path(exists=True, dir_okay=False))
-@_qrels_opt
-@_depth_opt(10, ranked=True)
+@qrels_option
+@depth_option(10, ranked=True)
 @click.option("--measure", "measure_name", default="AP", show_default=True, help="one measure (see scores --help)")
 @click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
-@_fmt_opt
-@_out_opt
-@_reading_options
-@_scale_options
+@format_option
+@output_option
+@reading_options
+@scale_options
 def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_scales, cache, progress, **kw):
     """Two runs: FFF21 §7.3 paired tests on the original and the ranked measure, side by side.
 
@@ -401,7 +327,7 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
         raise ValueError(f"--measure takes one measure, got {len(specs)}: {measure_name!r}")
     label, m = specs[0]
     plan = _ranked_plan(specs, depth, cache, build_scales, require=True)
-    col = _collection([run_a, run_b], qrels, depth, _reading(kw))
+    col = _collection([run_a, run_b], qrels, depth, reading(kw))
     _two_runs(col)
     _check_depth(specs, col, depth)
     orig = col.evaluate(m, depth)  # (T, 2)
@@ -428,11 +354,9 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
 @click.option("--measure", "measure_name", required=True, help="e.g. DCG_b02, RBP_p08, AP (see scores --help)")
 @click.option("--depth", required=True, type=click.IntRange(1, None),
               help="run length N (each measure has a largest N; the error says which and why)")
-@_scale_options
+@scale_options
 def scale(measure_name, depth, build_scales, cache, progress):
     """The scale of a measure over all 2^N binary runs: size, ties and where its cache lives."""
-    from irscales.enumeration import scale as make_scale
-
     m = M.parse(measure_name)
     plan = _ranked_plan([(m.key, m)], depth, cache, build_scales, require=True, graded_ok=True, counting_ok=False)
     target, n, cost = plan[m.key]
@@ -454,26 +378,24 @@ def scale(measure_name, depth, build_scales, cache, progress):
 
 
 @main.command()
-@_runs_arg
-@_qrels_opt
-@_depth_opt(10, ranked=True)
+@runs_argument
+@qrels_option
+@depth_option(10, ranked=True)
 @click.option("--measures", "measure_names", default=",".join(M.FFF21_MEASURES), show_default=True,
               help=MEASURE_HELP)
-@_fmt_opt
-@_out_opt
-@_reading_options
-@_scale_options
+@format_option
+@output_option
+@reading_options
+@scale_options
 def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cache, progress, **kw):
     """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2) among measures, original and ranked.
 
     Systems are ranked by their mean score over topics; τ_AP is symmetric (average of both
     directions). Needs at least three runs. Ranked columns are empty for measures without a scale.
     """
-    from irscales.correlation import kendall_tau, tau_ap_symmetric
-
     specs = _measure_specs(measure_names)
     plan = _ranked_plan(specs, depth, cache, build_scales, require=False)
-    col = _collection(runs, qrels, depth, _reading(kw))
+    col = _collection(runs, qrels, depth, reading(kw))
     if len(col.systems) < 3:
         raise ValueError(f"correlation needs at least 3 runs, got {len(col.systems)}")
     _check_depth(specs, col, depth)
@@ -499,11 +421,11 @@ def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cach
 @click.argument("run_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("run_b", type=click.Path(exists=True, dir_okay=False))
 @click.argument("qrels", type=click.Path(exists=True, dir_okay=False))
-@_depth_opt(10)
+@depth_option(10)
 @click.option("--metric", "measure_name", default="AP", show_default=True, help="one measure (see scores --help)")
 @click.option("--test", type=click.Choice(["t", "wilcoxon", "sign"]), default="t", show_default=True)
 @click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
-@_reading_options
+@reading_options
 def ipso(run_a, run_b, qrels, depth, measure_name, test, alpha, **kw):
     """MM23 §3: is challenger RUN_B better than champion RUN_A? Metric test (†) + IPSO sign test (‡)."""
     from irscales.corroboration import corroborate
@@ -512,7 +434,7 @@ def ipso(run_a, run_b, qrels, depth, measure_name, test, alpha, **kw):
     if len(specs) != 1:
         raise ValueError(f"--metric takes one measure, got {len(specs)}: {measure_name!r}")
     m = specs[0][1]
-    col = _collection([run_a, run_b], qrels, depth, _reading(kw))
+    col = _collection([run_a, run_b], qrels, depth, reading(kw))
     _two_runs(col)
     _check_depth(specs, col, depth)
     rel = col.rel_at(depth)

@@ -23,6 +23,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+__all__ = ["repo_root", "MissingSharedData", "shared_dir", "cache_root", "cache_dir", "figures_dir", "published_dir",
+           "TREC_TRACKS", "TrecTrack", "trec_dir", "trec_track", "trec_tracks", "TREC_QRELS_KEYS", "trec_qrels"]
+
 _PKG = Path(__file__).resolve().parent
 
 
@@ -148,7 +151,7 @@ def trec_qrels(name: str) -> Path | None:
     none: the track folder's one ``qrels*`` file (``T26/qrels…``), else the file of ``qrels/`` whose
     name holds :data:`TREC_QRELS_KEYS` of the track (``qrels/qrels.core17.txt.gz``). Unlike
     :func:`trec_track` it needs no runs: the simulated presets take recall bases from it
-    (``collections.load_preset("sim-t26", qrels=trec_qrels("T26"))``). Two candidates are an error."""
+    (``irscales.data.load_preset("sim-t26", qrels=trec_qrels("T26"))``). Two candidates are an error."""
     root = trec_dir()
     if root is None:
         return None

@@ -17,7 +17,7 @@ A collection holds, for S systems and T topics:
   name their data (:attr:`Collection.data_label`: a public grid such as ``gop-cranfield``, or ``trec``).
 
 Sources: :meth:`Collection.from_trec` (a directory of NIST run files or a list, plus qrels),
-:func:`load_preset` (simulated presets of :mod:`irscales.data.simulate`), :meth:`Collection.load`
+:func:`irscales.data.presets.load_preset` (simulated presets and the public grid), :meth:`Collection.load`
 (``.npz`` + ``.json`` written by :meth:`Collection.save`). :meth:`Collection.to_trec` exports any
 collection as TREC files that read back to identical arrays.
 """
@@ -35,7 +35,7 @@ import numpy as np
 from irscales.data import trec as trec_io
 from irscales.measures import GR, Measure
 
-__all__ = ["Collection", "load_preset", "PRESET_NAMES", "data_label"]
+__all__ = ["Collection", "data_label"]
 
 PathLike = str | os.PathLike
 
@@ -351,9 +351,6 @@ class Collection:
         return rundir, qpath
 
 
-PRESET_NAMES = ("sim-t08", "sim-t26", "sim-t27", "sim-r04", "sim-gop")
-
-
 def data_label(collections: Iterable[Collection]) -> str:
     """One :attr:`Collection.data_label` for collections analysed together: ``simulated`` if any is
     simulated, else their common label (``gop-cranfield``, ``trec`` …), else the labels joined by
@@ -364,34 +361,3 @@ def data_label(collections: Iterable[Collection]) -> str:
     if "simulated" in labels:
         return "simulated"
     return "+".join(dict.fromkeys(labels))
-
-
-def load_preset(name: str, depth: int = 100, seed: int = 0, qrels: PathLike | None = None) -> Collection:
-    """A simulated collection (see :mod:`irscales.data.simulate` for the model and the presets:
-    sim-t08, sim-t26, sim-t27, sim-r04, sim-gop). Deterministic in (name, depth, seed).
-
-    ``qrels`` (single-track presets, e.g. ``load_preset("sim-t26", qrels=paths.trec_qrels("T26"))``):
-    topics, recall bases and grade counts from that real qrels file, runs still simulated; the
-    provenance says so ("simulated: … recall bases and grades from the real qrels <file>").
-
-    Names starting with ``gop-`` are the public Grid of Points on real collections
-    (:func:`irscales.data.gop.load_preset`: gop-cranfield, gop-cisi, gop-cacm, gop-combined)."""
-    if name.startswith("gop-"):
-        if qrels is not None:
-            raise ValueError(f"qrels= is for the simulated presets; {name} is a public collection with its own qrels")
-        from irscales.data import gop
-
-        return gop.load_preset(name, depth=depth, seed=seed)
-    from irscales.data import simulate
-
-    if name not in simulate.PRESETS:
-        raise KeyError(f"unknown preset {name!r}; choose one of {', '.join(simulate.PRESETS)} (simulated) "
-                       "or gop-cranfield, gop-cisi, gop-cacm, gop-combined "
-                       "(public grid: real runs on the shipped collections)")
-    sim = simulate.simulate(name, depth=depth, seed=seed, qrels=qrels)
-    real = f", recall bases and grades from the real qrels {sim.qrels_source}" if sim.qrels_source else ""
-    return Collection(rel=sim.rel, judgments=sim.judgments, run_lengths=sim.run_lengths,
-                      topics=tuple(sim.topics), systems=tuple(sim.systems),
-                      provenance=f"simulated: {name} seed={seed} depth={depth}{real}", max_grade=sim.max_grade,
-                      topic_labels={k: tuple(v) for k, v in sim.topic_labels.items()},
-                      system_labels={k: tuple(v) for k, v in sim.system_labels.items()})

@@ -25,6 +25,7 @@ import hashlib
 import io
 import os
 import shutil
+import sys
 import tarfile
 import tempfile
 import urllib.error
@@ -238,8 +239,6 @@ def load(name: str, fetch: bool = False, validate: bool = True) -> smart.SmartCo
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m irscales.data.datasets [name ...]``: find or fetch and validate the collections."""
-    import sys
-
     names = (argv if argv is not None else sys.argv[1:]) or list(smart.NAMES)
     status = 0
     for n in names:

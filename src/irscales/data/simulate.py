@@ -56,6 +56,9 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri
 
+from irscales.data.trec import read_qrels
+from irscales.data.trec_arrays import topic_key
+
 __all__ = ["Track", "Preset", "PRESETS", "Simulation", "simulate", "qrels_grade_counts", "marginals",
            "plot_marginals", "GOP_STOP", "GOP_LUG", "GOP_MODEL"]
 
@@ -194,10 +197,6 @@ def _system_effects(p: Preset, rng: np.random.Generator, corpora: list[str]):
     return per_corpus, systems, labels, (i, j, k)
 
 
-def _topic_key(t: str):
-    return (0, int(t), t) if t.isdigit() else (1, 0, t)
-
-
 def qrels_grade_counts(qrels, max_grade: int) -> tuple[list[str], np.ndarray]:
     """Judged documents per topic and grade of a qrels file (path) or frame of
     :func:`irscales.data.trec.read_qrels`: (topic ids in numeric order, int64 array [topic, grade 0..max_grade]).
@@ -206,15 +205,13 @@ def qrels_grade_counts(qrels, max_grade: int) -> tuple[list[str], np.ndarray]:
     document are left out, as :meth:`~irscales.data.collection.Collection.from_trec` leaves them out by
     default; a grade above ``max_grade`` (the preset's scale) is an error.
     """
-    from irscales.data import trec as io
-
-    q = qrels if isinstance(qrels, pd.DataFrame) else io.read_qrels(qrels, negative="zero")
+    q = qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, negative="zero")
     src = q.attrs.get("path", "qrels") if isinstance(qrels, pd.DataFrame) else str(qrels)
     top = int(q["rel"].max()) if len(q) else 0
     if top > max_grade:
         raise ValueError(f"{src}: grades up to {top}, but the preset's scale is 0..{max_grade}")
     grades = np.clip(q["rel"].to_numpy(np.int64), 0, None)
-    topics = sorted(set(map(str, q["topic"])), key=_topic_key)
+    topics = sorted(set(map(str, q["topic"])), key=topic_key)
     index = {t: i for i, t in enumerate(topics)}
     counts = np.zeros((len(topics), max_grade + 1), dtype=np.int64)
     np.add.at(counts, (np.array([index[str(t)] for t in q["topic"]], dtype=np.int64), grades), 1)

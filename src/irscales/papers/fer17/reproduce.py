@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from irscales import paths
-from irscales.data.collection import Collection, data_label, load_preset
+from irscales.data import Collection, data_label, load_preset
 from irscales.papers import published
 from irscales.papers.fer17.kde import distribution_summary, kl_divergence
 from irscales.papers.fer17.measures import labelled, score_matrices, system_performance

@@ -1,0 +1,88 @@
+"""The options the ``irscales`` subcommands share (:mod:`irscales.cli`): run files, qrels, run
+length, output format, how TREC files are read and how scales are built."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "runs_argument",
+           "qrels_option", "format_option", "output_option", "depth_option", "reading_options", "reading",
+           "scale_options"]
+
+FORMATS = ("table", "csv", "tsv")
+# a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs)
+BUILD_SECONDS_OK = 10.0
+BUILD_BYTES_OK = 100e6
+
+TREC_EVAL_RECIPE = ("--negative zero --on-missing-topic skip --on-no-relevant keep, --depth at least the "
+                    "longest run, trec_eval names (map, P_10, ndcg_cut_10, recip_rank …); add "
+                    "--on-uneven-topics pad for trec_eval -c")
+
+MEASURE_HELP = (
+    "comma-separated measures. Paper keys: AP RR P R F1 Rprec ERR SP RBP_p08 DCG_b02 nDCG_b10 P@10 …; "
+    "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3). "
+    "Exact synonyms: trec_eval map P_10 map_cut_10 ndcg ndcg_cut_10 recall_10 recip_rank Rprec success_5; "
+    "ir_measures AP@10 nDCG@10 RR@10 R@10 P@10 RBP(rel=1,p=0.8). Paper keys are computed at --depth: "
+    "nDCG_b02 is FFF21's binary nDCG with the Järvelin–Kekäläinen discount, NOT trec_eval's ndcg (graded "
+    "gains, 1/log2(i+1)); AP is trec_eval's map_cut_<depth> (full recall base), = map when --depth covers "
+    "the runs. map, ndcg, nDCG, recip_rank, Rprec mean the whole run and need such a --depth.")
+
+runs_argument = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True))
+qrels_option = click.option("--qrels", required=True, type=click.Path(exists=True, dir_okay=False),
+                            help="qrels file (topic iter docno grade)")
+format_option = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+output_option = click.option("--output", "-o", type=click.Path(dir_okay=False), help="write to a file")
+
+
+def depth_option(default: int, ranked: bool = False):
+    """``--depth`` (run length N) with its default; ``ranked`` adds what the ranked versions allow."""
+    extra = " Ranked versions of P, R, RR, RBP and (n)DCG are counted (RBP_p08: N <= 52, DCG_b02: N <= 54, " \
+            "slow beyond ~40); the others need a scale " \
+            "over all 2^N runs: N <= 40, and a build beyond N ~ 23 is refused without --build-scales." \
+        if ranked else ""
+    return click.option("--depth", default=default, show_default=True, type=click.IntRange(1, None),
+                        help="run length N: runs are cut at N, shorter runs padded (FFF21 §5.1)." + extra)
+
+
+def _options(*opts):
+    """One decorator applying ``opts`` as if stacked in this order above a command."""
+    def apply(fn):
+        for o in reversed(opts):
+            fn = o(fn)
+        return fn
+    return apply
+
+
+# how TREC files are read; names and defaults are those of Collection.from_trec
+reading_options = _options(
+    click.option("--negative", type=click.Choice(["error", "zero"]), default="error", show_default=True,
+                 help="negative qrels grades: an error, or read as 0 (not relevant) like trec_eval"),
+    click.option("--on-missing-topic", type=click.Choice(["error", "skip"]), default="error",
+                 show_default=True, help="a run topic absent from the qrels (trec_eval: skip)"),
+    click.option("--on-no-relevant", type=click.Choice(["error", "skip", "keep"]), default="skip",
+                 show_default=True, help="a topic whose qrels hold no relevant document: skipping it changes "
+                 "means; trec_eval keeps it with every measure 0 (keep)"),
+    click.option("--on-uneven-topics", type=click.Choice(["error", "pad"]), default="error",
+                 show_default=True, help="runs with different topic sets: an error, or pad missing topics "
+                 "with empty runs (trec_eval -c)"),
+    click.option("--score-precision", type=click.Choice(["float32", "float64"]), default="float32",
+                 show_default=True, help="precision in which run scores are compared before docno breaks "
+                 "ties: float32 as trec_eval <= 9 and pytrec_eval (FFF21's tables), float64 as trec_eval >= 10"),
+)
+
+
+def reading(kw: dict) -> dict:
+    """The reading options, popped from a command's keyword arguments (for Collection.from_trec)."""
+    return {k: kw.pop(k) for k in ("negative", "on_missing_topic", "on_no_relevant", "on_uneven_topics",
+                                   "score_precision")}
+
+
+scale_options = _options(
+    click.option("--build-scales", is_flag=True,
+                 help=f"build scales whose estimated cost is above {BUILD_SECONDS_OK:.0f} s or "
+                 f"{BUILD_BYTES_OK / 1e6:.0f} MB (the estimate and the cache folder are printed first)"),
+    click.option("--cache/--no-cache", default=True, show_default=True,
+                 help="keep built scales under IRSCALES_CACHE"),
+    click.option("--progress/--no-progress", default=True, show_default=True,
+                 help="progress of scale builds on stderr"),
+)

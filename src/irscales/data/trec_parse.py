@@ -1,0 +1,246 @@
+"""The general TREC file parser: pandas' C reader, and a line-by-line scan that names the first
+bad line (``path:line: what was wrong``) only when the C reader reports a problem, so valid large
+inputs stay fast. Formats, grades and errors are described in :mod:`irscales.data.trec`."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io as _io
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "PathLike", "TrecFormatError", "MAX_GRADE", "RUN_COLUMNS", "QRELS_COLUMNS", "grade_dtype", "read_bytes",
+    "int_token_ok", "line_numbers", "LazyLines", "read_table", "int_column", "first_duplicate",
+    "duplicate_error", "parse_run_file",
+]
+
+PathLike = str | os.PathLike
+
+MAX_GRADE = 32767  # int16: grades are stored in int8 when <= 127, else int16 (see grade_dtype)
+# an integer column written as an integer, optionally with a zero fraction ('2', '-1', '2.0')
+_INT_TOKEN = r"[+-]?[0-9]+(?:\.0*)?"
+_INT_LIMIT = 2.0**53  # integers beyond this are not exact in the float64 the C reader parses
+
+RUN_COLUMNS = ("topic", "q0", "docno", "rank", "score", "tag")
+QRELS_COLUMNS = ("topic", "iteration", "docno", "rel")
+
+
+class TrecFormatError(ValueError):
+    """Bad TREC input; ``str(e)`` is one line: ``path:line: what was wrong``."""
+
+    def __init__(self, path: PathLike | None, line: int | None, what: str):
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.what = what
+        where = self.path or "<input>"
+        if line is not None:
+            where = f"{where}:{line}"
+        super().__init__(f"{where}: {what}")
+
+
+def grade_dtype(max_grade: int) -> np.dtype:
+    """The integer type that stores grades 0..max_grade: int8 up to 127, int16 up to :data:`MAX_GRADE`."""
+    if not 0 <= max_grade <= MAX_GRADE:
+        raise ValueError(f"grades must lie in 0..{MAX_GRADE}, got a largest grade of {max_grade}")
+    return np.dtype(np.int8 if max_grade <= np.iinfo(np.int8).max else np.int16)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes (gunzipped when it starts with the gzip magic), checked to be UTF-8."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(2)
+        opener = gzip.open if head == b"\x1f\x8b" else open
+        with opener(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise TrecFormatError(path, None, "file not found") from None
+    except IsADirectoryError:
+        raise TrecFormatError(path, None, "is a directory, expected a file") from None
+    except PermissionError:
+        raise TrecFormatError(path, None, "permission denied: cannot read this file") from None
+    except (OSError, EOFError) as e:  # truncated gzip and the like
+        raise TrecFormatError(path, None, f"cannot read file: {e}") from None
+    try:
+        data.isascii() or data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise TrecFormatError(path, line, f"not UTF-8 text (byte {data[e.start]:#x})") from None
+    return data
+
+
+def int_token_ok(tok: str, integral_float: bool = False) -> bool:
+    """An integer written as an integer ('2', '2.0'); ``integral_float`` also accepts any number
+    with an integral value ('2e0', as the C reader does for the ignored rank column)."""
+    if integral_float:
+        try:
+            v = float(tok) if "_" not in tok else 0.5
+        except ValueError:
+            return False
+        return np.isfinite(v) and v.is_integer() and abs(v) < _INT_LIMIT
+    return re.fullmatch(_INT_TOKEN, tok) is not None
+
+
+def _slow_scan(path: Path, text: str, ncols: int, kind: str, numeric: dict[int, str]) -> None:
+    """Re-read line by line and raise at the first bad line (called only after the fast path
+    found a problem, so the cost of per-line Python is paid only on bad input)."""
+    names = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+    for no, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != ncols:
+            raise TrecFormatError(
+                path, no, f"expected {ncols} whitespace-separated columns in a {kind} line, found "
+                f"{len(parts)}: {line.strip()[:80]!r}")
+        for col, what in numeric.items():
+            tok = parts[col]
+            if what == "int" and not int_token_ok(tok, integral_float=True):
+                raise TrecFormatError(path, no, f"{names[col]} must be an integer, got {tok!r}")
+            if what == "grade" and not int_token_ok(tok):
+                raise TrecFormatError(path, no, f"{names[col]} must be an integer, got {tok!r}")
+            if what == "float":
+                try:
+                    v = float(tok) if "_" not in tok else None  # the C reader refuses '1_0'
+                except ValueError:
+                    v = None
+                if v is None:
+                    raise TrecFormatError(path, no, f"{names[col]} must be a number, got {tok!r}")
+                if not np.isfinite(v):
+                    raise TrecFormatError(path, no, f"{names[col]} must be finite, got {tok!r}")
+
+
+def line_numbers(text: str) -> np.ndarray:
+    """1-based line number of each non-blank line (pandas skips blank lines)."""
+    lines = text.splitlines()
+    return np.array([i for i, ln in enumerate(lines, start=1) if ln.strip()], dtype=np.int64)
+
+
+_NOT_SIMPLE = (b"\t", b"\r", b"\x0b", b"\x0c")  # single bytes: each test is one memchr
+
+
+def _parse_fast(data: bytes, ncols: int, numeric: dict[int, str], sep: str) -> pd.DataFrame | None:
+    """pandas' C reader: numbers parsed in C (float64), text as strings; None if anything looks
+    unusual (the caller then retries with a general separator, and finally scans line by line to
+    name the bad line). Grades ('grade') are read as text and checked to be integer tokens."""
+    # the second column (Q0 / iteration) is never used: with single spaces, whose count the caller
+    # checked, it is not even converted (usecols would hide extra fields on a line otherwise)
+    cols = [i for i in range(ncols) if i != 1] if sep == " " else list(range(ncols))
+    dtype = {i: (np.float64 if numeric.get(i) in ("float", "int") else str) for i in cols}
+    try:
+        df = pd.read_csv(_io.BytesIO(data), sep=sep, header=None, dtype=dtype, na_filter=False,
+                         quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8",
+                         usecols=cols if sep == " " else None)
+    except (pd.errors.ParserError, ValueError, TypeError):
+        return None
+    if list(df.columns) != cols or len(df) == 0:
+        return None
+    for i in cols:
+        what = numeric.get(i)
+        if what in ("float", "int"):
+            v = df[i].to_numpy()
+            if not np.isfinite(v).all() or (what == "int" and ((v % 1 != 0) | (np.abs(v) >= _INT_LIMIT)).any()):
+                return None
+            continue
+        col = df[i].to_numpy(dtype=object)
+        if i in (ncols - 1, 0) and (col == "").any():  # a short line, or a leading separator
+            return None
+        if what == "grade" and not df[i].str.fullmatch(_INT_TOKEN).all():
+            return None
+    return df
+
+
+def read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str],
+               data: bytes | None = None) -> pd.DataFrame:
+    """A validated frame of a run (6 columns) or qrels (4) file without its second column;
+    ``numeric`` maps a column to ``'int'``, ``'float'`` or ``'grade'``."""
+    data = read_bytes(path) if data is None else data
+    if not data.strip():
+        raise TrecFormatError(path, 1, f"empty file: expected {kind} lines")
+    # single spaces (what most TREC tools write) parse fastest; tabs, runs of blanks, CR or blanks at
+    # the ends of lines take the general path
+    lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    simple = data.count(b" ") == (ncols - 1) * lines and not any(x in data for x in _NOT_SIMPLE)
+    df = _parse_fast(data, ncols, numeric, " ") if simple else None
+    if df is None:
+        df = _parse_fast(data, ncols, numeric, r"\s+")
+    if df is None:
+        _slow_scan(path, data.decode("utf-8"), ncols, kind, numeric)
+        raise TrecFormatError(path, None, f"cannot parse as a {kind} file")  # pragma: no cover
+    names = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
+    df = df[[i for i in range(ncols) if i != 1]]
+    df.columns = [names[i] for i in range(ncols) if i != 1]
+    df.attrs["_data"] = data  # bytes: pandas' copies of attrs share them
+    return df
+
+
+def int_column(col: pd.Series) -> np.ndarray:
+    """Integer values of a validated category column of integer tokens."""
+    if col.dtype == np.float64:  # the rank column: integral floats below 2^53
+        return col.to_numpy().astype(np.int64)
+    # grades: validated integer tokens, converted exactly; beyond ±2^62 clipped (an error follows)
+    return np.array([max(-2**62, min(2**62, int(x.split(".")[0]))) for x in col.to_numpy(dtype=object)],
+                    dtype=np.int64)
+
+
+def first_duplicate(t: np.ndarray, d: np.ndarray, nd: int) -> tuple[int, int] | None:
+    """(row, first row) of the first (topic, docno) pair seen twice, rows in file order."""
+    key = t.astype(np.int64) * max(nd, 1) + d
+    if len(key) and int(key.max()) < max(1 << 22, 8 * len(key)):  # a count per key is cheaper than a sort
+        if int(np.bincount(key).max()) < 2:
+            return None
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    dup = np.flatnonzero(sk[1:] == sk[:-1])
+    if not len(dup):
+        return None
+    row = int(order[dup + 1].min())
+    first = int(order[np.searchsorted(sk, key[row])])
+    return row, first
+
+
+def duplicate_error(path, text: str | None, lines, row: int, first: int, topic, docno, what: str,
+                    unit: str = "line") -> TrecFormatError:
+    """The error naming the line of a (topic, docno) pair seen twice and the line it was first seen on."""
+    if lines is None:
+        lines = line_numbers(text)
+    return TrecFormatError(path, int(lines[row]), f"duplicate {what} for topic {topic!r}, document "
+                           f"{docno!r} (first at {unit} {int(lines[first])})")
+
+
+def parse_run_file(path: Path, data: bytes | None = None) -> tuple[pd.DataFrame, tuple]:
+    """A validated run frame (text columns as strings, float64 scores) and the integer codes of its
+    topics and docnos: (topic codes, topics, docno codes, docnos)."""
+    df = read_table(path, 6, "run", {3: "int", 4: "float"}, data)
+    t, topics = pd.factorize(df["topic"].to_numpy(dtype=object))
+    d, docnos = pd.factorize(df["docno"].to_numpy(dtype=object))
+    dup = first_duplicate(t, d, len(docnos))
+    if dup is not None:
+        row, first = dup
+        raise duplicate_error(path, df.attrs["_data"].decode("utf-8"), None, row, first,
+                              df["topic"].iloc[row], df["docno"].iloc[row], "document")
+    tags = df["tag"].to_numpy(dtype=object)
+    if (tags != tags[0]).any():
+        second = int(np.argmax(tags != tags[0]))
+        raise TrecFormatError(
+            path, int(line_numbers(df.attrs["_data"].decode("utf-8"))[second]),
+            f"run tag {df['tag'].iloc[second]!r} differs from {df['tag'].iloc[0]!r} on the first line; "
+            "one run per file")
+    return df, (t.astype(np.int64), np.asarray(topics, dtype=object), d.astype(np.int64),
+                np.asarray(docnos, dtype=object))
+
+
+class LazyLines:
+    """Line numbers of the non-blank lines, computed only when an error needs them."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __getitem__(self, i):
+        return line_numbers(self.text)[i]
