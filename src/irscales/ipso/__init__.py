@@ -19,7 +19,7 @@ The MM23 reproduction (tables, figures, published-vs-reproduced) is :mod:`irscal
 from irscales.ipso.agreement import (
     AGREEMENT, METRIC_TESTS, TEST_ALIASES, agreement, metric_test, metric_tests, test_key,
 )
-from irscales.ipso.compare import LABELS, IPSOResult, Relation, compare, compare_reference, exact_ints
+from irscales.ipso.compare import LABELS, IPSOResult, Relation, compare, compare_reference
 from irscales.ipso.corroborate import TEST_WORDS, Corroboration, corroborate
 from irscales.ipso.counts import CategoryCounts, closed_form_counts, count_categories, enumerate_counts
 from irscales.ipso.grid import all_serps, axis_order, axis_tau, diagonal_blocks, hasse_edges, relation_grid
@@ -31,7 +31,7 @@ from irscales.ipso.sign_test import (
 from irscales.ipso.sqrt5 import PHI, QSqrt5, exact_sign, golden_rbp_exact
 
 __all__ = [
-    "Relation", "LABELS", "IPSOResult", "compare", "compare_reference", "exact_ints",
+    "Relation", "LABELS", "IPSOResult", "compare", "compare_reference",
     "all_serps", "relation_grid", "hasse_edges", "diagonal_blocks", "axis_order", "axis_tau",
     "CategoryCounts", "enumerate_counts", "count_categories", "closed_form_counts",
     "MonteCarloResult", "monte_carlo", "default_workers",

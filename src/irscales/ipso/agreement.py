@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from irscales.stats.significance import significance_tests
 
@@ -65,7 +66,7 @@ def metric_test(a: np.ndarray, b: np.ndarray, test: str) -> float:
     return 1.0 if np.isnan(p) else p  # the t test of identical runs
 
 
-def agreement(metric_sig, ipso_sig) -> np.ndarray:
+def agreement(metric_sig: ArrayLike, ipso_sig: ArrayLike) -> np.ndarray:
     """MM23 Fig. 7 category per pair (index into :data:`AGREEMENT`): 0 both significant,
     1 neither, 2 metric only ("Metric: Yes"), 3 IPSO only ("Metric: No")."""
     m, i = np.asarray(metric_sig, bool), np.asarray(ipso_sig, bool)

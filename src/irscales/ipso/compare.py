@@ -32,10 +32,11 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from irscales.exact import common_denominator, to_fraction
 
-__all__ = ["Relation", "LABELS", "IPSOResult", "compare", "compare_reference", "exact_ints"]
+__all__ = ["Relation", "LABELS", "IPSOResult", "compare", "compare_reference"]
 
 
 class Relation(IntEnum):
@@ -64,7 +65,7 @@ LABELS = np.array([r.label for r in Relation])
 # ------------------------------------------------------------------------ exact input handling
 
 
-def exact_ints(a1: np.ndarray, a2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _exact_ints(a1: np.ndarray, a2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Both arrays as int64 on one common scale, so prefix sums and ties are exact.
 
     Float values mean their shortest decimal (0.2 -> 1/5); the common denominator is the lcm of
@@ -178,7 +179,7 @@ class IPSOResult:
         return {r.label: int(c[r]) for r in Relation}
 
 
-def compare(s1, s2, k: int | None = None) -> IPSOResult:
+def compare(s1: ArrayLike, s2: ArrayLike, k: int | None = None) -> IPSOResult:
     """Algorithm 1 of MM23 (§2), vectorised over batches of SERP pairs.
 
     ``s1`` and ``s2`` have shape ``(..., n)`` (last axis = ranks, rank 1 first) and broadcast
@@ -204,7 +205,7 @@ def compare(s1, s2, k: int | None = None) -> IPSOResult:
         raise ValueError(
             f"SERP batches of shapes {a1.shape[:-1]} and {a2.shape[:-1]} do not broadcast"
         ) from None
-    i1, i2 = exact_ints(a1, a2)
+    i1, i2 = _exact_ints(a1, a2)
     # the narrowest integer type that holds every prefix sum (speed; values stay exact)
     bound = k * max(int(np.abs(i1).max(initial=0)), int(np.abs(i2).max(initial=0)), 1)
     if 2 * bound >= 2**63:

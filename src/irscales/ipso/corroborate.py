@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from irscales.ipso.agreement import metric_test, test_key
 from irscales.ipso.sign_test import IPSOSignTest, ipso_sign_test
@@ -77,7 +78,8 @@ class Corroboration:
         return out
 
 
-def corroborate(rel_a, rel_b, measure: Measure, depth: int, rb=None, ideal=None, test: str = "ttest",
+def corroborate(rel_a: ArrayLike, rel_b: ArrayLike, measure: Measure, depth: int, rb: ArrayLike | None = None,
+                ideal: ArrayLike | None = None, test: str = "ttest",
                 alpha: float = 0.05, always_ipso: bool = False) -> Corroboration:
     """Apply MM23's rule to runs ``rel_a``, ``rel_b`` of shape (topics, ≥ depth); ``test`` is a key
     of :data:`irscales.ipso.METRIC_TESTS` (or an alias: ``t``, ``wilcoxon``)."""

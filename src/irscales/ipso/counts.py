@@ -37,6 +37,7 @@ class CategoryCounts:
 
     @property
     def k(self) -> int:
+        """Deepest depth counted."""
         return self.counts.shape[0]
 
     def _check(self, depth: int) -> None:
@@ -57,6 +58,7 @@ class CategoryCounts:
         return {"equal": r[0] / tot, "separable": (r[1] + r[2]) / tot, "nonsep": r[3] / tot}
 
     def to_frame(self, depths: Sequence[int] | None = None) -> pd.DataFrame:
+        """Exact fractions (:meth:`fractions`) as floats, one row per depth (default: all)."""
         depths = list(depths) if depths is not None else list(range(1, self.k + 1))
         rows = []
         for d in depths:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from irscales.ipso.compare import Relation, compare_reference
 
@@ -103,7 +104,7 @@ def _validate_rel(rel) -> np.ndarray:
     return a
 
 
-def pair_relations(rel, systems: Sequence[str] | None = None,
+def pair_relations(rel: ArrayLike, systems: Sequence[str] | None = None,
                    topics: Sequence[str] | None = None) -> PairRelations:
     """Algorithm 1 of MM23 for all system pairs × topics of ``rel`` (systems, topics, ranks).
 
@@ -137,7 +138,7 @@ def pair_relations(rel, systems: Sequence[str] | None = None,
     return PairRelations(fp, fn, first, second, N, systems, topics)
 
 
-def pair_relations_reference(rel, k: int) -> np.ndarray:
+def pair_relations_reference(rel: ArrayLike, k: int) -> np.ndarray:
     """Relation codes (pairs, topics) at depth k by one :func:`ipso.compare_reference` call per
     pair and topic (a plain loop, for cross-checks on small data)."""
     a = _validate_rel(rel)
@@ -149,10 +150,10 @@ def pair_relations_reference(rel, k: int) -> np.ndarray:
 
 
 def relations_of(col: "Collection", gains: str = "binary") -> PairRelations:
-    if gains not in ("binary", "graded"):
-        raise ValueError(f"gains must be 'binary' or 'graded', got {gains!r}")
     """:func:`pair_relations` of every system pair of ``col`` on its binary (lenient) relevance or,
     with ``gains="graded"``, its grades."""
+    if gains not in ("binary", "graded"):
+        raise ValueError(f"gains must be 'binary' or 'graded', got {gains!r}")
     rel = col.binary() if gains == "binary" else col.rel
     return pair_relations(rel, col.systems, col.topics)
 

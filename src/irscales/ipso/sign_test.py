@@ -23,6 +23,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from irscales.exact import to_fraction
 from irscales.ipso.compare import Relation, compare
@@ -46,7 +47,7 @@ def _alpha(alpha: float) -> Fraction:
     return to_fraction(float(alpha), "alpha")
 
 
-def sign_test_pvalues(x, y, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+def sign_test_pvalues(x: ArrayLike, y: ArrayLike, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     r"""Two-tailed exact sign test of counts ``x`` against ``y`` (arrays of non-negative ints):
 
     .. math:: p = \min\Bigl(1,\ 2 \cdot 2^{-n} \sum_{m \le \min(x, y)} \binom{n}{m}\Bigr),\quad n = x + y
@@ -110,7 +111,7 @@ class IPSOSignTest:
         return self.equal + self.ni + self.ns + self.nonseparable
 
 
-def ipso_sign_test(rel_a, rel_b, k: int) -> IPSOSignTest:
+def ipso_sign_test(rel_a: ArrayLike, rel_b: ArrayLike, k: int) -> IPSOSignTest:
     """IPSO sign test (MM23 §3) of one pair: ``rel_a``, ``rel_b`` of shape (topics, ranks), B against A."""
     c = compare(np.asarray(rel_b), np.asarray(rel_a), k=k).counts()
     p, _ = sign_test_pvalues(c["ni"], c["ns"])

@@ -57,7 +57,7 @@ def golden_rbp_exact(serp: Sequence[int]) -> QSqrt5:
     return (QSqrt5(Fraction(1)) - PHI) * total
 
 
-def exact_sign(x1, x2, k: int) -> int:
+def exact_sign(x1: object, x2: object, k: int) -> int:
     """Sign of x1 − x2 decided exactly.
 
     Fractions, ints and :class:`QSqrt5` compare exactly. Floats (log-discounted measures) are

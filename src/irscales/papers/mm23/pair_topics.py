@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.ipso import LABELS, Relation, compare, exact_sign
-from irscales.measures import P
+from irscales.measures import Measure, P
 from irscales.papers.mm23.conventions import GROUPS, metric_labels, metrics_at
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["order_by_mean", "fig5_pair", "exact_values", "pair_topics", "mandated_signs"]
 
 
-def order_by_mean(col: "Collection", measure, depth: int, topics=None) -> np.ndarray:
+def order_by_mean(col: "Collection", measure: Measure, depth: int, topics: Sequence[str] | None = None) -> np.ndarray:
     """System positions by decreasing mean score (exact Fractions for rational measures, so ties
     are true ties), ties kept in collection order."""
     sub = col if topics is None else col.subset(topics=topics)
@@ -46,7 +46,7 @@ def fig5_pair(col: "Collection", depth: int = 10, quantile: float = 0.25) -> tup
     return int(order[0]), int(order[int(round(quantile * (len(order) - 1)))])
 
 
-def exact_values(col, measure, depth: int, systems: Sequence[int]):
+def exact_values(col: "Collection", measure: Measure, depth: int, systems: Sequence[int]) -> np.ndarray:
     """Per-topic scores of two systems in exactly comparable form, one row per system."""
     sub = col.subset(systems=list(systems))
     if getattr(measure, "rational", False):

@@ -45,8 +45,8 @@ def _bits(s) -> str:
     return "".join(str(int(x)) for x in s)
 
 
-def plot_grid(serps_rows: np.ndarray, serps_cols: np.ndarray | None = None, ax=None,
-              annotate: bool = True, title: str | None = None):
+def plot_grid(serps_rows: np.ndarray, serps_cols: np.ndarray | None = None, ax: "matplotlib.axes.Axes | None" = None,
+              annotate: bool = True, title: str | None = None) -> "matplotlib.axes.Axes":
     """MM23 Fig. 2 / Fig. 3 pane: cell (i, j) coloured by relation of row SERP i to column SERP j."""
     import matplotlib.pyplot as plt
 
@@ -72,7 +72,8 @@ def plot_grid(serps_rows: np.ndarray, serps_cols: np.ndarray | None = None, ax=N
     return ax
 
 
-def plot_hasse(k: int = 3, ax=None, highlight: Sequence[Sequence[int]] = ((1, 0, 0), (0, 1, 1))):
+def plot_hasse(k: int = 3, ax: "matplotlib.axes.Axes | None" = None,
+               highlight: Sequence[Sequence[int]] = ((1, 0, 0), (0, 1, 1))) -> "matplotlib.axes.Axes":
     """MM23 Fig. 1: Hasse diagram of ⪰ on the 2^k binary SERPs; an arrow S1 → S2 means S1 ⪰ S2.
 
     Rows hold the SERPs with the same number of relevant documents (Prec@k is constant on a row,
@@ -111,7 +112,7 @@ def plot_hasse(k: int = 3, ax=None, highlight: Sequence[Sequence[int]] = ((1, 0,
     return ax
 
 
-def plot_fig3(k: int = 6, tie_break: str = "lex"):
+def plot_fig3(k: int = 6, tie_break: str = "lex") -> tuple["matplotlib.figure.Figure", dict]:
     """MM23 Fig. 3: four panes of all 2^k × 2^k pairs, axes ordered by (rows, cols) =
     (RBP(0.5), RBP(0.5)), (RBP(0.5), NDCG), (AP, RBP(0.5)), (AP, NDCG) (:data:`FIG3_PANES`). Returns
     (figure, τs keyed by the paper's (row, column) axis labels)."""
@@ -133,7 +134,7 @@ def plot_fig3(k: int = 6, tie_break: str = "lex"):
     return fig, taus
 
 
-def plot_fig4(s1: Sequence | None = None, s2: Sequence | None = None, title: str | None = None):
+def plot_fig4(s1: Sequence | None = None, s2: Sequence | None = None, title: str | None = None) -> "matplotlib.figure.Figure":
     """MM23 Fig. 4: two SERPs rank by rank, the running difference Σ(S1 − S2) and the relation at
     every depth (colours as in Fig. 2). Defaults to the Fig. 4 pair (:data:`FIG4_S1`, :data:`FIG4_S2`)."""
     import matplotlib.pyplot as plt
@@ -267,7 +268,7 @@ def plot_pair_topics(frame: pd.DataFrame, title: str = "", pieces: int = 1) -> "
 
 
 
-def plot_triangle(frame: pd.DataFrame, ax=None, title: str = "") -> "matplotlib.axes.Axes":
+def plot_triangle(frame: pd.DataFrame, ax: "matplotlib.axes.Axes | None" = None, title: str = "") -> "matplotlib.axes.Axes":
     """One dot per pair at (rank_a, rank_b), coloured by agreement category (MM23 Fig. 8)."""
     import matplotlib.pyplot as plt
 
