@@ -320,7 +320,7 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
     MM23's IPSO counts of B against A and the IPSO sign test.
     """
     from irscales.stats import significance as S
-    from irscales.corroboration import ipso_sign_test
+    from irscales.ipso import ipso_sign_test
 
     specs = _measure_specs(measure_name)
     if len(specs) != 1:
@@ -428,7 +428,7 @@ def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cach
 @reading_options
 def ipso(run_a, run_b, qrels, depth, measure_name, test, alpha, **kw):
     """MM23 §3: is challenger RUN_B better than champion RUN_A? Metric test (†) + IPSO sign test (‡)."""
-    from irscales.corroboration import corroborate
+    from irscales.ipso import corroborate
 
     specs = _measure_specs(measure_name)
     if len(specs) != 1:

@@ -1,4 +1,5 @@
-"""MM23 §3 reporting rule: exact sign test, IPSO counts, † and ‡."""
+"""MM23 §3 reporting rule (irscales.ipso.corroborate): † and ‡, and the one Wilcoxon signed-rank
+test (the metric tests are irscales.stats.significance's)."""
 
 from __future__ import annotations
 
@@ -6,40 +7,22 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from irscales import corroboration as C
+from irscales import ipso
 from irscales.stats import significance as S
 from irscales.measures import AP, P
-
-
-@pytest.mark.parametrize("k, n", [(0, 0), (0, 5), (3, 10), (7, 10), (10, 10), (12, 40), (25, 40)])
-def test_binomial_matches_scipy(k, n):
-    want = 1.0 if n == 0 else stats.binomtest(k, n, 0.5).pvalue
-    assert C.binomial_two_sided(k, n) == pytest.approx(want, rel=1e-12)
-
-
-def test_ipso_sign_test_hand_case():
-    a = np.array([[1, 0, 0], [0, 1, 0], [1, 1, 0], [1, 0, 0]])
-    b = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 0], [0, 1, 1]])
-    r = C.ipso_sign_test(a, b, 3)
-    # topic 1: B adds a relevant doc → ni; 2: B moves it up → ni; 3: equal; 4: B behind, then ahead → **
-    assert (r.ni, r.ns, r.equal, r.nonseparable) == (2, 0, 1, 1)
-    assert r.pvalue == pytest.approx(0.5)
 
 
 def test_markers():
     rng = np.random.default_rng(1)
     a = (rng.random((40, 10)) < 0.2).astype(int)
     b = np.maximum(a, (rng.random((40, 10)) < 0.4).astype(int))  # B ⪰ A on every topic
-    res = C.corroborate(a, b, P(k=10), 10, test="t")
+    res = ipso.corroborate(a, b, P(k=10), 10, test="t")
     assert res.pvalue < 0.05 and res.ipso is not None and res.ipso.ns == 0
     assert res.marker == "†‡"
-    same = C.corroborate(a, a, AP(), 10, rb=10, test="sign")
+    same = ipso.corroborate(a, a, AP(), 10, rb=10, test="sign")
     assert same.marker == "" and same.ipso is None and same.pvalue == 1.0
     with pytest.raises(ValueError, match="unknown test"):
-        C.corroborate(a, b, AP(), 10, rb=10, test="z")
-
-
-# ------------------------------------------------------------------ one Wilcoxon signed-rank test (issue 18)
+        ipso.corroborate(a, b, AP(), 10, rb=10, test="z")
 
 
 def _samples_with_ties_and_zeros(n_samples: int, seed: int = 0):
@@ -49,15 +32,15 @@ def _samples_with_ties_and_zeros(n_samples: int, seed: int = 0):
         yield rng.integers(0, 6, T) / 5, rng.integers(0, 6, T) / 5  # many ties, many zero differences
 
 
-@pytest.mark.parametrize("test, fn", [("wilcoxon", S.signed_rank_test), ("t", S.paired_t_test),
+@pytest.mark.parametrize("test, fn", [("signrank", S.signed_rank_test), ("ttest", S.paired_t_test),
                                       ("sign", S.sign_test)])
 def test_metric_tests_are_the_significance_module(test, fn):
     # issue 18: `irscales ipso` (corroboration) and `irscales compare` (significance) used two
     # signed-rank implementations whose p-values differed on 610 of 2,000 samples like these
     for a, b in _samples_with_ties_and_zeros(300):
         p = float(fn(np.column_stack([a, b])).pvalue[0])
-        assert C.metric_test(a, b, test) == (1.0 if np.isnan(p) else p)
-        assert C.metric_test(a, b, test) == C.metric_test(b, a, test)  # two-tailed
+        assert ipso.metric_test(a, b, test) == (1.0 if np.isnan(p) else p)
+        assert ipso.metric_test(a, b, test) == ipso.metric_test(b, a, test)  # two-tailed
 
 
 def test_signed_rank_matches_scipy_normal_approximation_when_n_is_large():
@@ -72,7 +55,7 @@ def test_signed_rank_matches_scipy_normal_approximation_when_n_is_large():
         if (a != b).sum() <= 15:
             continue
         want = stats.wilcoxon(a, b, zero_method="wilcox", correction=False, method="approx").pvalue
-        assert C.metric_test(a, b, "wilcoxon") == pytest.approx(want, rel=1e-9)
+        assert ipso.metric_test(a, b, "signrank") == pytest.approx(want, rel=1e-9)
         checked += 1
     assert checked > 150
 
@@ -87,12 +70,12 @@ def test_signed_rank_exact_with_ties_and_zeros_by_enumeration():
         a, b = rng.integers(0, 4, T) / 4, rng.integers(0, 4, T) / 4
         d = (a - b)[a != b]
         if len(d) == 0:
-            assert C.metric_test(a, b, "wilcoxon") == 1.0
+            assert ipso.metric_test(a, b, "signrank") == 1.0
             continue
         r = stats.rankdata(np.abs(d))
         w = min(r[d > 0].sum(), r[d < 0].sum())
         tail = sum(1 for signs in product((0, 1), repeat=len(d)) if (r * np.array(signs)).sum() <= w + 1e-9)
-        assert C.metric_test(a, b, "wilcoxon") == pytest.approx(min(1.0, 2 * tail / 2 ** len(d)), rel=1e-12)
+        assert ipso.metric_test(a, b, "signrank") == pytest.approx(min(1.0, 2 * tail / 2 ** len(d)), rel=1e-12)
 
 
 def test_compare_and_ipso_commands_give_the_same_wilcoxon_p(tmp_path):
@@ -125,3 +108,14 @@ def test_compare_and_ipso_commands_give_the_same_wilcoxon_p(tmp_path):
     p_ipso = float(next(ln for ln in ips.output.splitlines() if ln.startswith("metric test p")).split("=")[1].split()[0])
     assert p_compare == pytest.approx(p_ipso, rel=1e-3)  # ipso prints 4 significant digits
     assert 0 < p_compare < 1
+
+
+def test_test_names_are_the_significance_keys_with_the_cli_aliases():
+    assert set(ipso.METRIC_TESTS) <= set(S.TESTS)
+    assert ipso.test_key("t") == "ttest" and ipso.test_key("wilcoxon") == "signrank"
+    a, b = next(_samples_with_ties_and_zeros(1, seed=2))
+    assert ipso.metric_test(a, b, "wilcoxon") == ipso.metric_test(a, b, "signrank")
+    res = ipso.corroborate(np.eye(5, dtype=int), np.eye(5, dtype=int)[::-1], P(k=5), 5, test="t")
+    assert res.test == "ttest" and res.lines()[0].endswith("t test, alpha=0.05")
+    with pytest.raises(ValueError, match="unknown test"):
+        ipso.test_key("ranksum")

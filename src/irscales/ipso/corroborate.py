@@ -1,0 +1,93 @@
+"""MM23's proposal (§3, "Using IPSO as a Corroboration"): one metric, one test, and an IPSO sign test.
+
+For a champion A and a challenger B over topics:
+
+1. report mean metric scores M(A), M(B) and the effect size M(B) − M(A);
+2. test the null "the effect size is zero" (paired t, Wilcoxon signed-rank or sign test);
+   if p < α, add a † and claim significance;
+   the tests are those of :mod:`irscales.stats.significance` (via :func:`irscales.ipso.metric_test`;
+   one implementation for ``irscales compare``, ``irscales ipso`` and the notebooks): MATLAB's
+   conventions, which FFF21 used; MM23 do not say which implementation they used. For the
+   signed-rank test: zero differences dropped, average ranks, exact p for n <= 15 non-zero
+   differences, else the normal approximation with the tie correction and no continuity
+   correction; with MM23's 249 topics that is the normal approximation scipy's
+   ``wilcoxon(zero_method="wilcox", correction=False)`` also uses;
+3. if (and only if) p < α, run the IPSO sign test (:func:`irscales.ipso.ipso_sign_test`): over
+   topics, count those where B is non-inferior to A (``ni``) and those where B is non-superior
+   (``ns``), ignoring equal and non-separable topics, and test the null |ni| = |ns| with a
+   two-tailed exact binomial test; if that p < α too, add a ‡ as a corroboration of generality.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from irscales.ipso.agreement import metric_test, test_key
+from irscales.ipso.sign_test import IPSOSignTest, ipso_sign_test
+from irscales.measures import Measure
+
+__all__ = ["Corroboration", "corroborate", "TEST_WORDS"]
+
+#: How :meth:`Corroboration.lines` names each test (the ``irscales ipso --test`` choices).
+TEST_WORDS = {"ttest": "t", "signrank": "wilcoxon", "sign": "sign"}
+
+
+@dataclass(frozen=True)
+class Corroboration:
+    """The outcome of MM23's reporting rule for one pair of systems (``test``: a test key)."""
+
+    measure: str
+    depth: int
+    test: str
+    alpha: float
+    mean_a: float
+    mean_b: float
+    pvalue: float
+    ipso: IPSOSignTest | None
+
+    @property
+    def effect(self) -> float:
+        """Effect size M(B) − M(A)."""
+        return self.mean_b - self.mean_a
+
+    @property
+    def marker(self) -> str:
+        """``†`` metric significant; ``†‡`` corroborated by IPSO too; ``""`` otherwise."""
+        if not self.pvalue < self.alpha:
+            return ""
+        return "†‡" if self.ipso is not None and self.ipso.pvalue < self.alpha else "†"
+
+    def lines(self) -> list[str]:
+        """The report, one line per step of the rule."""
+        out = [
+            f"measure {self.measure} at depth {self.depth}, {TEST_WORDS[self.test]} test, alpha={self.alpha}",
+            f"mean A = {self.mean_a:.4f}   mean B = {self.mean_b:.4f}   effect B-A = {self.effect:+.4f}",
+            f"metric test p = {self.pvalue:.4g}" + ("  †" if self.pvalue < self.alpha else "  (not significant)"),
+        ]
+        if self.ipso is None:
+            out.append("IPSO sign test not run (the metric test is not significant, MM23 §3)")
+        else:
+            i = self.ipso
+            out.append(f"IPSO of B vs A over {i.n_topics} topics: = {i.equal}, ni {i.ni}, ns {i.ns}, "
+                       f"non-separable {i.nonseparable}; sign test p = {i.pvalue:.4g}"
+                       + ("  ‡" if i.pvalue < self.alpha else ""))
+        out.append(f"report: B {self.marker or '(no marker)'}")
+        return out
+
+
+def corroborate(rel_a: ArrayLike, rel_b: ArrayLike, measure: Measure, depth: int, rb: ArrayLike | None = None,
+                ideal: ArrayLike | None = None, test: str = "ttest",
+                alpha: float = 0.05, always_ipso: bool = False) -> Corroboration:
+    """Apply MM23's rule to runs ``rel_a``, ``rel_b`` of shape (topics, ≥ depth); ``test`` is a key
+    of :data:`irscales.ipso.METRIC_TESTS` (or an alias: ``t``, ``wilcoxon``)."""
+    key = test_key(test)
+    a = np.asarray(rel_a)[..., :depth]
+    b = np.asarray(rel_b)[..., :depth]
+    sa, sb = measure(a, rb=rb, ideal=ideal), measure(b, rb=rb, ideal=ideal)
+    p = metric_test(sa, sb, key)
+    run_ipso = always_ipso or p < alpha
+    return Corroboration(measure.key, depth, key, alpha, float(sa.mean()), float(sb.mean()), p,
+                         ipso_sign_test(a, b, depth) if run_ipso else None)
