@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from irscales import ipso
-from irscales.data import collection as collections
+from irscales import data as collections
 from irscales.data.collection import Collection
 from irscales.ipso import Relation
 from irscales.papers import mm23, published

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from irscales.data.collection import Collection, load_preset
+from irscales.data import Collection, load_preset
 from irscales.ipso import (
     AGREEMENT, PairRelations, agreement, exact_sign, ipso_sign_tests, metric_tests, relations_of,
 )
