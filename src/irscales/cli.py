@@ -180,7 +180,7 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
     announces the others on stderr. ``require``: a missing ranked version is an error.
     ``graded_ok``: a graded measure over binary runs is what is asked for (the ``scale`` command).
     """
-    from irscales.counting import countable
+    from irscales.enumeration.counting import countable
     from irscales.enumeration import build_cost
 
     plan, expensive = {}, []
@@ -229,7 +229,7 @@ def _free_space(directory: Path | None) -> str:
 
 def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool) -> np.ndarray:
     """The ranked values φ as a (T, S) score matrix (``rel_binary`` is [system, topic, rank])."""
-    from irscales.counting import phi_runs
+    from irscales.enumeration.counting import phi_runs
     from irscales.enumeration import scale
 
     target, n, cost = plan_entry
