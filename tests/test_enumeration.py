@@ -677,7 +677,7 @@ def test_graded_limits_reach_the_issue_depths():
             assert limit >= need, (m, c, limit, why)
             with pytest.raises(ValueError, match=f"at most N={limit}"):
                 E.scale(m, limit + 1, c=c, method="engine", cache=False)
-    # gRBP's 62-bit exact keys (graded RBP can tie, module doc of irscales.counting) bind first for large b
+    # gRBP's 62-bit exact keys (graded RBP can tie, module doc of irscales.enumeration.counting) bind first for large b
     lim, why = E.max_enumerable_depth(M.GRBP(p=0.95, max_gain=2), 2)
     assert lim < 19 and "62 bits" in why
     assert E.max_enumerable_depth(M.ERR(max_grade=2), 2)[0] == 0  # ERR has no kernel: brute force only

@@ -246,9 +246,9 @@ def test_invariant_significance(sim):
 
 def test_significance_shared_ranked_versions_are_tested_once(sim):
     rs = sim[0]
-    rs._sig_cache.clear()
+    rs.sig_cache.clear()
     ST.table56(rs, measures=["P", "R", "RBP_p03", "RBP_p05"], tests=["sign", "ttest"])
-    assert len(rs._sig_cache) == 2  # P_R = R_R and RBP_p03_R = RBP_p05_R
+    assert len(rs.sig_cache) == 2  # P_R = R_R and RBP_p03_R = RBP_p05_R
 
 
 def test_rounding_means_to_8_decimals_option(sim):

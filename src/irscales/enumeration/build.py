@@ -71,8 +71,8 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
     if method == "closed" and closed is None:
         raise ValueError(f"scale: no closed form for {measure!r} (closed forms: P, R, RR, RBP p ≤ 1/2)")
     ker = kernel(num, N, c)
-    common = dict(measure=measure, N=N, c=c, mode=ker.mode, rb=rb, ideal=ideal, _norm=norm,
-                  _denominator=ker.denominator)
+    common = dict(measure=measure, N=N, c=c, mode=ker.mode, rb=rb, ideal=ideal, norm=norm,
+                  denominator=ker.denominator)
     if closed is not None and method != "engine":
         common["mode"] = "int"  # closed forms have exact integer keys (counts, ranks or run ids)
         return Scale(chunks=closed[0], key_kind=closed[1], method="closed", **common)
@@ -109,7 +109,7 @@ def distinct_counts_table(Ns: Iterable[int] = (4, 5, 10, 15, 20, 25, 30),
     for N in Ns:
         for name, m in measures.items():
             s = scale(m, N, rb=N if m.needs_rb else None, **kwargs)
-            max_count = max(int(ch.counts().max()) if ch._counts is not None else 1 for ch in s.chunks)
+            max_count = max(ch.max_count() for ch in s.chunks)
             rows.append({"measure": name, "N": N, "n_runs": s.n_runs, "n_distinct": s.n_distinct,
                          "max_count": max_count, "mode": s.mode, "method": s.method})
     df = pd.DataFrame(rows)

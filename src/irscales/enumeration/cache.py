@@ -107,6 +107,10 @@ class Chunk:
             return np.ones(self.n_distinct, np.int64)
         return np.asarray(self._counts, dtype=np.int64)
 
+    def max_count(self) -> int:
+        """The largest multiplicity in this chunk (1 when no counts are stored)."""
+        return 1 if self._counts is None else int(np.asarray(self._counts).max())
+
 
 class IdRangeChunk(Chunk):
     """Keys = run ids lo..hi−1, one run each (closed form of measures ordered like the run id)."""

@@ -96,7 +96,7 @@ class RankedScores:
     min_rb: int = 0
     exact: Mapping[str, "ExactDCG"] = field(default_factory=dict, repr=False, compare=False)
     float_measures: frozenset = frozenset()  # measures computed by a float convention (ap="fff21-float")
-    _sig_cache: dict = field(default_factory=dict, repr=False, compare=False)
+    sig_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def row(self) -> str:

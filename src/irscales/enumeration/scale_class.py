@@ -48,8 +48,8 @@ class Scale:
     method: str = "engine"
     directory: Path | None = None
     key_kind: str = "key"  # "key" (kernel keys) or "runid" (closed form: keys are run ids)
-    _norm: float = field(default=1.0, repr=False)
-    _denominator: Fraction = field(default=Fraction(1), repr=False)
+    norm: float = field(default=1.0, repr=False)  # displayed values are divided by it (recall-base measures)
+    denominator: Fraction = field(default=Fraction(1), repr=False)  # int mode: value = key / denominator
 
     def __post_init__(self):
         self.chunks = [ch for ch in self.chunks if ch.n_distinct]
@@ -83,10 +83,10 @@ class Scale:
         elif isinstance(numerator(self.measure), M.RR):
             v = np.where(keys > 0, 1.0 / np.maximum(self.N + 1 - keys, 1), 0.0)
         elif self.mode == "int":
-            v = keys.astype(float) / float(self._denominator)
+            v = keys.astype(float) / float(self.denominator)
         else:
             v = keys.astype(float)
-        return v / self._norm
+        return v / self.norm
 
     def _check_size(self):
         if self.n_distinct > 200_000_000:
@@ -125,7 +125,7 @@ class Scale:
             norm = Fraction(self.rb)
         if isinstance(numerator(self.measure), M.RR):
             return [Fraction(0) if k == 0 else Fraction(1, self.N + 1 - int(k)) for k in self.keys]
-        return [Fraction(int(k)) / self._denominator / norm for k in self.keys.tolist()]
+        return [Fraction(int(k)) / self.denominator / norm for k in self.keys.tolist()]
 
     # -- ranks -----------------------------------------------------------------------------------
     def _cum(self, ci: int) -> np.ndarray:

@@ -59,12 +59,12 @@ def _tests_on(rs: RankedScores, scores: np.ndarray, tests: tuple[str, ...], alph
               critical: str = "exact"):
     # Ranked versions are shared (P_R = R_R, RBP_p03_R = RBP_p05_R, DCG_R = nDCG_R): test each once.
     key = (_digest(scores), tests, alpha, critical) if cache else None
-    if key is not None and key in rs._sig_cache:
-        return rs._sig_cache[key]
+    if key is not None and key in rs.sig_cache:
+        return rs.sig_cache[key]
     res = SG.significance_tests(scores, tests=tests, alpha=alpha, systems=rs.systems, pvalues=False)
     res = with_critical(res, critical)
     if key is not None:
-        rs._sig_cache[key] = res
+        rs.sig_cache[key] = res
     return res
 
 
