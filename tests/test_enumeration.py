@@ -83,15 +83,6 @@ def test_run_ids_rank_one_is_most_significant():
         E.run_ids([[3, 0]], c=2)
 
 
-def test_perfect_root():
-    assert E.perfect_root(2) == (2, 1)
-    assert E.perfect_root(16) == (2, 4)
-    assert E.perfect_root(27) == (3, 3)
-    assert E.perfect_root(64) == (2, 6)
-    assert E.perfect_root(36) == (6, 2)
-    assert E.perfect_root(10) == (10, 1)
-
-
 # ---------------------------------------------------------------------- engine vs brute force
 
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 from collections import deque
 from fractions import Fraction as F
 
@@ -13,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscales.enumeration.dcg import QLog3
 from irscales.ranks import phi_of_image
 from irscales.theory import hasse as H
 from irscales import measures as M
@@ -127,17 +125,6 @@ def test_rbp_p03_orders_like_rbp_p05():
 # ----------------------------------------------------------------------- exact DCG with log2
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.fractions(min_value=-5, max_value=5, max_denominator=50), st.integers(-4, 4))
-def test_qlog3_sign_matches_floats(a, b):
-    x = QLog3(a, F(b))
-    f = float(a) + b / math.log2(3)
-    if abs(f) > 1e-9:
-        assert x.sign() == (1 if f > 0 else -1)
-    else:  # a + b/log2 3 = 0 only when a = b = 0 (irrationality)
-        assert a == 0 and b == 0 and x.sign() == 0
-
-
 def test_dcg_exact_agrees_with_float_measure():
     ex = H.exact_values(M.DCG(base=2), 4)
     runs = H.all_runs(4)
@@ -240,13 +227,6 @@ def test_spacing_rows_list_values_top_first_with_phi():
     assert [r["value"] for r in rows] == ["1", "1/2", "1/3", "1/4", "0"]
     assert [r["phi"] for r in rows] == [5, 4, 3, 2, 1]
     assert rows[2]["runs"] == "(0,0,1,1) (0,0,1,0)"
-
-
-def test_qlog3_equality_and_hash_are_consistent():
-    a = QLog3(F(1, 2), F(1)) + QLog3(F(1), F(0))
-    b = QLog3(F(3, 2), F(1))
-    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
-    assert str(b) == "3/2 + 1/log2(3)" and str(QLog3(F(0), F(1))) == "1/log2(3)"
 
 
 @pytest.mark.parametrize("N", range(1, 7))
