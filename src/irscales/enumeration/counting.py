@@ -23,7 +23,7 @@ arithmetic allows:
   - p ≤ 1/2: rank i outweighs all later ranks, runs are ordered by their run id, φ = run id + 1
     (the engine's closed form), any N.
   - p > 1/2: *meet in the middle*. Split the ranks into a top part of h = ⌊N/2⌋ ranks and a bottom
-    part of N − h (one rank less on top from N = 46 on, see :func:`_split`);
+    part of N − h (one rank less on top from N = 46 on, see :func:`irscales.enumeration.meet.split`);
     K = b^{N−h}·V_h(top) + a^h·V_{N−h}(bottom) with V_L(x) = Σ_{i≤L} x_i a^{i−1}
     b^{L−i} an exact int64. The half tables (2^h and 2^{N−h} keys) are sorted once. For a query value,
     top halves far enough below it count all 2^{N−h} bottoms, those above it none; for each top

@@ -27,8 +27,9 @@ import numpy as np
 from irscales import measures as M
 from irscales.enumeration.runs import TieUndecidable
 
-__all__ = ["perfect_root", "rank_classes", "dcg_root_coefficients", "DCGLayout", "dcg_layout", "log_sum",
-           "log_sum_sign", "QLog3", "qlog3_dcg", "ExactDCG", "exact_dcg", "small_dcg_fractions"]
+__all__ = ["perfect_root", "rank_classes", "rank_weights", "coefficient_vector", "dcg_root_coefficients",
+           "DCGLayout", "dcg_layout", "log_sum", "log_sum_sign", "QLog3", "qlog3_dcg", "ExactDCG", "exact_dcg",
+           "small_dcg_fractions"]
 
 
 def perfect_root(n: int) -> tuple[int, int]:
@@ -53,6 +54,25 @@ def rank_classes(m: M.DCG, N: int) -> tuple[list[tuple[int, int]], int]:
         return [unit if i < B else perfect_root(i) for i in range(1, N + 1)], B
     # log2p1: w_i = 1/log2(i + 1) = u_{root(i+1)}/k with u_m = ln 2 / ln m
     return [perfect_root(i + 1) for i in range(1, N + 1)], 2
+
+
+def rank_weights(B: int, N: int) -> list[tuple[int, Fraction]]:
+    """For ranks 1..N of the JK discount with integer base B: (class root m, weight in units of u_m),
+    so that w_i = weight·u_m with u_m = ln B / ln m (:func:`rank_classes` with the weights as Fractions)."""
+    cls, _ = rank_classes(M.DCG(base=B), N)
+    return [(m, Fraction(1, k)) for m, k in cls]
+
+
+def coefficient_vector(weights: list[tuple[int, Fraction]], c: int, ranks: list[int]) -> dict:
+    """The exact coefficient vector {root: Fraction} of a binary run given as ``c`` relevant documents
+    among the ranks weighing 1 (the first B) and the relevant ``ranks`` (1-based) after them."""
+    vec: dict = {}
+    if c:
+        vec[weights[0][0]] = c * weights[0][1]
+    for r in ranks:
+        m, w = weights[r - 1]
+        vec[m] = vec.get(m, 0) + w
+    return vec
 
 
 def _roots(cls: list[tuple[int, int]]) -> tuple[list[int], dict[int, int]]:

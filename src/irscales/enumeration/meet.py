@@ -16,10 +16,10 @@ from fractions import Fraction
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.dcg import log_sum_sign, rank_classes
+from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
 
 __all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
-           "below_pairs", "dcg_classes", "dcg_tie_scan", "dcg_table", "dcg_vector", "dcg_below"]
+           "below_pairs", "dcg_tie_scan", "dcg_table", "dcg_below"]
 
 MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
@@ -182,20 +182,12 @@ def below_pairs(pairs: np.ndarray, a: int, b: int, N: int, h: int, c: int = 1) -
 # ------------------------------------------------------------------ DCG, canonical runs + middle
 
 
-def dcg_classes(B: int, N: int) -> list[tuple[int, Fraction]]:
-    """For ranks 1..N of the JK discount with base B: (class root m, weight in units of u_m), so that
-    w_i = weight·u_m with u_m = ln B / ln m (the engine's exact identity,
-    :func:`irscales.enumeration.dcg.rank_classes`)."""
-    cls, _ = rank_classes(M.DCG(base=B), N)
-    return [(m, Fraction(1, k)) for m, k in cls]
-
-
 @functools.lru_cache(maxsize=8)
 def dcg_tie_scan(B: int, n_max: int = 400) -> tuple[int, str]:
     """The first N at which two canonical runs (c = Σ_{i≤B} rel_i, ranks after B) have the same
     rational coefficient vector, i.e. tie for certain, and an example; (n_max + 1, "") if none."""
     for N in range(B + 1, n_max + 1):
-        cls = dcg_classes(B, N)
+        cls = rank_weights(B, N)
         m_new = cls[N - 1][0]  # only the class of the new rank can gain a tie
         ranks = [i + 1 for i in range(B, N) if cls[i][0] == m_new]
         unit = m_new == cls[0][0]
@@ -232,16 +224,6 @@ def _exact_sign(B: int, vec_a: dict, vec_b: dict) -> int:
     return log_sum_sign({m: x for m, x in d.items() if x}, B)
 
 
-def dcg_vector(cls, c: int, ranks: list[int]) -> dict:
-    vec: dict = {}
-    if c:
-        vec[cls[0][0]] = c * cls[0][1]
-    for r in ranks:
-        m, w = cls[r - 1]
-        vec[m] = vec.get(m, 0) + w
-    return vec
-
-
 def dcg_below(bits: np.ndarray, B: int, progress: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For binary runs ``bits`` (n, N) and DCG/nDCG with the JK discount and base B: (runs below,
     runs up to, φ_unq) of each run, counted over canonical runs (:mod:`irscales.enumeration.counting`)."""
@@ -249,7 +231,7 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False) -> tuple[np.ndar
     U = min(B, N)
     R = N - U
     h = R // 2
-    cls = dcg_classes(B, N)
+    cls = rank_weights(B, N)
     top = dcg_table(B, U + 1, U + h)
     bot = dcg_table(B, U + h + 1, N)
     t_vs, t_ord = top[0], top[1]
@@ -272,7 +254,7 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False) -> tuple[np.ndar
                                   disable=not progress)):
         c_q, rest = row[0], row[1:]
         q_ranks = [U + 1 + j for j, x in enumerate(rest) if x]
-        vec_q = dcg_vector(cls, c_q, q_ranks)
+        vec_q = coefficient_vector(cls, c_q, q_ranks)
         x_f = c_q + float(np.dot(np.asarray(rest, float), w_rest)) if R else float(c_q)
         unq, runs = 0, 0
         for c in range(U + 1):
@@ -292,7 +274,7 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False) -> tuple[np.ndar
                     for jb in range(int(lo[j]), hi):
                         bb = int(b_ord[jb])
                         r_bot = [U + h + 1 + k for k in range(R - h) if bb >> k & 1]
-                        cnt += _exact_sign(B, dcg_vector(cls, c, r_top + r_bot), vec_q) < 0
+                        cnt += _exact_sign(B, coefficient_vector(cls, c, r_top + r_bot), vec_q) < 0
             unq += cnt
             runs += math.comb(U, c) * cnt
         below_unq[qi], below_runs[qi], tie[qi] = unq, runs, math.comb(U, c_q)
