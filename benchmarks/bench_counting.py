@@ -36,8 +36,9 @@ def main() -> int:
     a = ap.parse_args()
     N = a.N or (40 if a.quick else 50)
 
-    from irscales import counting as C
     from irscales import measures as M
+    from irscales.enumeration import counting as C
+    from irscales.enumeration import meet
     from irscales.exact import to_fraction
 
     m = M.RBP(p=0.8)
@@ -46,9 +47,9 @@ def main() -> int:
     load = os.getloadavg()[0]
     f = to_fraction(m.p)
     t, c = time.perf_counter(), _cpu()
-    h = C._split(N, a.systems * a.topics)
-    C._half_table(f.numerator, f.denominator, h)
-    C._half_table(f.numerator, f.denominator, N - h)
+    h = meet.split(N, a.systems * a.topics)
+    meet.half_table(f.numerator, f.denominator, h)
+    meet.half_table(f.numerator, f.denominator, N - h)
     t_tab, c_tab = time.perf_counter() - t, _cpu() - c
     t, c = time.perf_counter(), _cpu()
     phi = C.phi_runs(m, rel, workers=a.workers)

@@ -29,9 +29,9 @@ def main() -> int:
     n3 = a.N3 or (15 if a.quick else 18)
     n4 = a.N4 or (12 if a.quick else 14)
 
-    from irscales import counting as C
     from irscales import enumeration as E
     from irscales import measures as M
+    from irscales.enumeration import counting as C
 
     print(f"load average before: {os.getloadavg()[0]:.2f}\n")
     print("| what | runs | distinct values | wall s |")

@@ -179,7 +179,7 @@ def test_expensive_scale_build_is_announced_and_needs_a_flag(small, tmp_path, mo
     run_, q = small
     r = run(["scores", run_, "--qrels", q, "--ranked", "--depth", "30"])
     err = one_line_error(r, "--build-scales", "1,073,741,824 runs", "GB", str(tmp_path / "cache" / "scales"))
-    assert "AP at N=30" in err and "nDCG_b02" not in err  # nDCG_b02 is counted (irscales.counting)
+    assert "AP at N=30" in err and "nDCG_b02" not in err  # nDCG_b02 is counted (irscales.enumeration.counting)
     assert not any((tmp_path / "cache").rglob("*.npy"))
     # a cheap build goes ahead, says what it builds on stderr (not a terminal here), with a progress bar
     r = run(["scale", "--measure", "DCG_b02", "--depth", "8"])
@@ -252,9 +252,9 @@ def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth,
 
 def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path, monkeypatch):
     """Issue 20: RBP_p08 at depth 50 and RR at depth 64 were refused (scales stop at N = 40); their φ
-    is now counted (irscales.counting), equal to counting.phi_runs, and nothing is written to the cache.
+    is now counted (irscales.enumeration.counting), equal to counting.phi_runs, and nothing is written to the cache.
     The scale command still describes stored scales only, and says why not."""
-    from irscales import counting
+    from irscales.enumeration import counting
 
     cache = tmp_path / "cache"
     monkeypatch.setenv("IRSCALES_CACHE", str(cache))
@@ -364,12 +364,12 @@ def test_unusable_cache_gives_one_line(small, tmp_path, monkeypatch):
     r = run(["scale", "--measure", "DCG_b02", "--depth", "6", "--no-cache"])
     assert r.exit_code == 0, r.output
 
-    from irscales import enumeration
+    from irscales.enumeration import cache as enumeration_cache
 
     def denied():
         raise PermissionError(13, "Permission denied", str(blocker / "cache"))
 
-    monkeypatch.setattr(enumeration, "cache_dir", denied)
+    monkeypatch.setattr(enumeration_cache, "cache_dir", denied)
     one_line_error(run(["scale", "--measure", "DCG_b02", "--depth", "6"]), "Permission denied", "IRSCALES_CACHE")
 
 

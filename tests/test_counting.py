@@ -1,4 +1,4 @@
-"""φ by counting (irscales.counting): equal to the enumeration engine's φ run by run, exact beyond it."""
+"""φ by counting (irscales.enumeration.counting, .meet): equal to the enumeration engine's φ run by run, exact beyond it."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscales import counting as C
 from irscales import enumeration as E
+from irscales.enumeration import counting as C
+from irscales.enumeration import meet
 from irscales import measures as M
 from irscales.exact import to_fraction
 
@@ -41,7 +42,7 @@ def test_key_order_is_rbp_order():
     rel = _all_runs(9)
     f = to_fraction(0.8)
     exact = M.RBP(p=0.8).exact(rel)
-    K = C._half_keys(rel.astype(bool), f.numerator, f.denominator)
+    K = meet.half_keys(rel.astype(bool), f.numerator, f.denominator)
     assert all(Fraction(int(k)) * (1 - f) / f.denominator**8 == v for k, v in zip(K, exact))
 
 
@@ -169,14 +170,14 @@ def test_limits_and_scale_chooses_counting_beyond_the_engine():
 def test_ranked_runs_picks_the_path():
     rel = _all_runs(8)
     sc = E.scale(M.AP(), 8, cache=False)
-    assert np.array_equal(C.ranked_runs(M.AP(), rel, cache=False), sc.phi_runs(rel))
-    assert np.array_equal(C.ranked_runs("RBP_p08", rel), E.scale(M.RBP(p=0.8), 8, cache=False).phi_runs(rel))
+    assert np.array_equal(E.ranked_runs(M.AP(), rel, cache=False), sc.phi_runs(rel))
+    assert np.array_equal(E.ranked_runs("RBP_p08", rel), E.scale(M.RBP(p=0.8), 8, cache=False).phi_runs(rel))
 
 
 def test_undecided_pairs_are_decided_exactly(monkeypatch):
     """Widen the float error band a billion times: most comparisons are then left to the exact
     integer path, and φ must not change (it equals the engine's)."""
-    monkeypatch.setattr(C, "_EPS", 2.0**-52 * 1e9)
+    monkeypatch.setattr(meet, "EPS", 2.0**-52 * 1e9)
     m = M.RBP(p=0.8)
     rng = np.random.default_rng(7)
     rel = rng.integers(0, 2, (200, 18))
@@ -191,12 +192,12 @@ def test_two_different_splits_give_the_same_counts():
     a, b = f.numerator, f.denominator
     rng = np.random.default_rng(46)
     bits = rng.integers(0, 2, (40, N)).astype(bool)
-    h = C._split(N)
+    h = meet.split(N)
     assert h == N // 2 - 1
     counts = []
     for hh in (h, N // 2):
-        pairs = np.stack([C._half_keys(bits[:, :hh], a, b), C._half_keys(bits[:, hh:], a, b)], 1)
-        counts.append(C._below_pairs(pairs, a, b, N, hh))
+        pairs = np.stack([meet.half_keys(bits[:, :hh], a, b), meet.half_keys(bits[:, hh:], a, b)], 1)
+        counts.append(meet.below_pairs(pairs, a, b, N, hh))
     assert np.array_equal(counts[0], counts[1])
     assert np.array_equal(C.phi_runs(M.RBP(p=0.8), bits), counts[0] + 1)
 
@@ -240,7 +241,7 @@ def test_counted_dcg_equals_the_stored_n30_scale_when_present(name):
 def test_dcg_limits_come_from_the_first_new_tie():
     """1/log2 4 = 1/log2 8 + 1/log2 64 (FFF21's JK discount): from N = 64 ranks 4 and 8 + 64 tie, so
     canonical runs stop counting distinct values; memory stops DCG_b02 earlier, at N = 2 + 2·26."""
-    N, example = C._dcg_tie_scan(2)
+    N, example = meet.dcg_tie_scan(2)
     assert N == 64 and example == "rank 4 weighs as much as rank 8 + rank 64"
     w = M.dcg_discount(64, 2, "jk")
     assert abs(w[3] - (w[7] + w[63])) < 1e-15 and Fraction(1, 2) == Fraction(1, 3) + Fraction(1, 6)

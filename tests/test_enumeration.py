@@ -19,6 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales import enumeration as E
+from irscales.enumeration import build, engine, kernels, scale_class
+from irscales.enumeration import cache as cache_mod
 from irscales import measures as M
 
 F = M.FFF21_MEASURES
@@ -81,15 +83,6 @@ def test_run_ids_rank_one_is_most_significant():
         E.run_ids([[3, 0]], c=2)
 
 
-def test_perfect_root():
-    assert E._perfect_root(2) == (2, 1)
-    assert E._perfect_root(16) == (2, 4)
-    assert E._perfect_root(27) == (3, 3)
-    assert E._perfect_root(64) == (2, 6)
-    assert E._perfect_root(36) == (6, 2)
-    assert E._perfect_root(10) == (10, 1)
-
-
 # ---------------------------------------------------------------------- engine vs brute force
 
 
@@ -143,8 +136,8 @@ def test_graded_engine_equals_brute_force():
 def test_float_path_agrees_with_integer_path():
     """RBP p=0.8 forced into float mode (as at N ≥ 28) gives the integer path's exact order."""
     N = 14
-    exact = E._Kernel(M.RBP(p=0.8), N, 1)
-    flt = E._Kernel(M.RBP(p=0.8), N, 1, int_bits=20)
+    exact = kernels.Kernel(M.RBP(p=0.8), N, 1)
+    flt = kernels.Kernel(M.RBP(p=0.8), N, 1, int_bits=20)
     assert exact.mode == "int" and flt.mode == "float"
     ke, ce, _ = exact.reduce_chunk(None, None)
     kf, cf, multi = flt.reduce_chunk(None, None)
@@ -163,10 +156,11 @@ def test_exact_adjudication_of_near_ties(m, monkeypatch):
     inflated here to send most values through the exact adjudication (Fractions for RBP, Decimal
     for DCG) and through phi_runs' identity lookup; the result must still be the exact scale."""
     N = 11
-    k = E._Kernel(m, N, 1, int_bits=20)
+    k = kernels.Kernel(m, N, 1, int_bits=20)
     assert k.mode == "float"
     k.delta = 0.02
-    monkeypatch.setattr(E, "_kernel", lambda *a: k)
+    for mod in (build, scale_class, kernels):
+        monkeypatch.setattr(mod, "kernel", lambda *a: k)
     s = E.scale(m, N, cache=False, workers=1, method="engine")
     assert len(s.chunks[0].multi) > 200  # many entries came out of multi-identity clusters
     rel = all_runs(N)
@@ -240,7 +234,7 @@ def test_binary_rbp_never_ties():
 
 def test_dcg_identity_structure():
     """w_1 = w_2 = 1, w_4 = 1/2, w_8 = 1/3, w_9 = w_3/2, w_16 = 1/4, w_27 = w_3/3 (base 2)."""
-    k = E._Kernel(M.DCG(base=2), 27, 1)
+    k = kernels.Kernel(M.DCG(base=2), 27, 1)
     ident = lambda ranks: int(k.keys_of_ids(E.run_ids([[1 if i + 1 in ranks else 0 for i in range(27)]]))[1][0])
     assert ident({1}) == ident({2})
     assert ident({4, 8}) != ident({1})
@@ -251,7 +245,7 @@ def test_dcg_identity_structure():
 
 
 def test_undecidable_tie_raises():
-    k = E._Kernel(M.DCG(base=2), 6, 1)
+    k = kernels.Kernel(M.DCG(base=2), 6, 1)
     k.exact_of_ident = lambda ids, digits=60: [Decimal(1)] * len(ids)  # pretend equal values
     with pytest.raises(E.TieUndecidable, match="could not be separated"):
         k.adjudicate([1, 2])
@@ -392,7 +386,7 @@ def test_chunked_equals_single_chunk_and_respects_budget(tmp_path):
     assert len(many.chunks) > 5
     assert np.array_equal(one.keys, many.keys) and np.array_equal(one.counts, many.counts)
     man = json.loads((many.directory / "manifest.json").read_text())
-    per_chunk = 2**20 / E._BYTES_PER_RUN
+    per_chunk = 2**20 / kernels.BYTES_PER_RUN
     assert all(e["n_runs"] <= 1.6 * per_chunk for e in man["chunks"])  # bisection leaves ±1 run slack
 
 
@@ -403,7 +397,7 @@ def test_interrupted_and_resumed_cache_is_byte_identical(tmp_path, monkeypatch):
     assert len(ref.chunks) >= 4
 
     calls = {"n": 0}
-    real = E._chunk_task
+    real = engine.chunk_task
 
     def dying(*a):
         calls["n"] += 1
@@ -411,13 +405,13 @@ def test_interrupted_and_resumed_cache_is_byte_identical(tmp_path, monkeypatch):
             raise KeyboardInterrupt("simulated interruption")
         return real(*a)
 
-    monkeypatch.setattr(E, "_chunk_task", dying)
+    monkeypatch.setattr(engine, "chunk_task", dying)
     with pytest.raises(KeyboardInterrupt):
         E.scale(m, 15, cache=tmp_path / "run", memory_mb=1, workers=1)
     d = next((tmp_path / "run" / "scales").iterdir())
     done = [e["done"] for e in json.loads((d / "manifest.json").read_text())["chunks"]]
     assert sum(done) == 2 and not any(n.endswith(".tmp") for n in _files(d))
-    monkeypatch.setattr(E, "_chunk_task", real)
+    monkeypatch.setattr(engine, "chunk_task", real)
     calls["n"] = 0
     resumed = E.scale(m, 15, cache=tmp_path / "run", memory_mb=1, workers=1)
     assert _files(resumed.directory) == ref_files
@@ -439,10 +433,10 @@ def test_corrupt_truncated_and_stale_chunks_are_recomputed(tmp_path, monkeypatch
     g.write_bytes(g.read_bytes()[:-16])  # truncated file
     # checksums are memoised per process by (path, size, mtime); a rewrite within the same clock
     # tick could keep the mtime, so start from a fresh memo as a new process would
-    monkeypatch.setattr(E, "_VERIFIED", set())
+    monkeypatch.setattr(cache_mod, "VERIFIED", set())
     calls = []
-    real = E._chunk_task
-    monkeypatch.setattr(E, "_chunk_task", lambda *a: calls.append(a) or real(*a))
+    real = engine.chunk_task
+    monkeypatch.setattr(engine, "chunk_task", lambda *a: calls.append(a) or real(*a))
     again = E.scale(m, 16, cache=tmp_path, memory_mb=1, workers=1)
     assert len(calls) == 2  # only the two damaged chunks
     assert _files(d) == ref and np.array_equal(again.keys, keys)
@@ -460,8 +454,8 @@ def test_concurrent_writers_compute_each_chunk_once(tmp_path, monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 
     calls = []
-    real = E._chunk_task
-    monkeypatch.setattr(E, "_chunk_task", lambda *a: calls.append(a) or real(*a))
+    real = engine.chunk_task
+    monkeypatch.setattr(engine, "chunk_task", lambda *a: calls.append(a) or real(*a))
     run = lambda _: E.scale(F["DCG_b02"], 14, cache=tmp_path, memory_mb=1, workers=1)
     with ThreadPoolExecutor(2) as ex:
         a, b = ex.map(run, range(2))
@@ -674,7 +668,7 @@ def test_graded_limits_reach_the_issue_depths():
             assert limit >= need, (m, c, limit, why)
             with pytest.raises(ValueError, match=f"at most N={limit}"):
                 E.scale(m, limit + 1, c=c, method="engine", cache=False)
-    # gRBP's 62-bit exact keys (graded RBP can tie, module doc of irscales.counting) bind first for large b
+    # gRBP's 62-bit exact keys (graded RBP can tie, module doc of irscales.enumeration.counting) bind first for large b
     lim, why = E.max_enumerable_depth(M.GRBP(p=0.95, max_gain=2), 2)
     assert lim < 19 and "62 bits" in why
     assert E.max_enumerable_depth(M.ERR(max_grade=2), 2)[0] == 0  # ERR has no kernel: brute force only

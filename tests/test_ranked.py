@@ -1,4 +1,4 @@
-"""FFF21 Tables 2–6 (irscales.ranked): hand-worked ranked measures, brute-force cross-checks of φ,
+"""FFF21 Tables 2–6 (irscales.enumeration.ranked, irscales.papers.fff21.tables and .significance_tables): hand-worked ranked measures, brute-force cross-checks of φ,
 the invariants of issue 8 item 6 on the simulated collections, and the published rows' own consistency."""
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from hypothesis import strategies as hs
 
 from irscales import measures as M
 from irscales.papers import published
-from irscales import ranked as RK
+from irscales.enumeration import ranked as RK
+from irscales.papers.fff21 import significance_tables as ST
+from irscales.papers.fff21 import tables as FT
 from irscales.stats import significance as SG
 from irscales.data import Collection, load_preset
 from irscales.correlation import system_means
@@ -70,17 +72,17 @@ def test_hand_worked_N3_mid_ranks_and_tau():
     c = make_collection(rel, rb=[3, 3])
     rs = RK.ranked_scores(c, 3, measures=["P"], **NO_CACHE)
     assert rs.ranked["mid"]["P"].T.tolist() == [[6, 1], [3, 8], [6, 3]]
-    t2, t3 = RK.table2([rs]), RK.table3([rs])
+    t2, t3 = FT.table2([rs]), FT.table3([rs])
     assert t2.loc["sim-HAND_03", "P"] == 1.0 and t3.loc["sim-HAND_03", "P"] == 1.0
     # Make B's topic-2 run [1 1 0] (P = 2/3): B = (1/3 + 2/3)/2 = 1/2 ties C in P; unq φ: B = (2 + 3)/2 = 2.5
     # ties C too, but mid: B = (3 + 6)/2 = 4.5 = C. All tie the same way: τ = 1 for unq and mid.
     rel[1][1] = [1, 1, 0]
     rs = RK.ranked_scores(make_collection(rel, rb=[3, 3]), 3, measures=["P", "RR"], **NO_CACHE)
-    assert RK.table2([rs]).loc["sim-HAND_03", "P"] == 1.0
+    assert FT.table2([rs]).loc["sim-HAND_03", "P"] == 1.0
     # RR: topic 1 A = 1, B = 1, C = 1/2; topic 2 A = 0, B = 1, C = 1 -> means 1/2, 1, 3/4 (A < C < B).
     # unq φ (values 0, 1/3, 1/2, 1 -> 1..4): A = (4 + 1)/2, B = (4 + 4)/2, C = (3 + 4)/2: A < C < B, τ = 1.
     # mid (counts 1, 1, 2, 4 -> mid ranks 1, 2, 3.5, 6.5): A = 3.75, B = 6.5, C = 5: τ = 1 as well.
-    assert RK.table2([rs]).loc["sim-HAND_03", "RR"] == 1.0
+    assert FT.table2([rs]).loc["sim-HAND_03", "RR"] == 1.0
     assert rs.ranked["mid"]["RR"].T.tolist() == [[6.5, 1.0], [6.5, 6.5], [3.5, 6.5]]
 
 
@@ -91,7 +93,7 @@ def test_hand_worked_tau_below_one_for_rr():
     # τ_b = 2 / sqrt(3 · 2) = 0.8164…
     rel = [[[1, 0, 0], [0, 0, 0]], [[0, 1, 0], [0, 1, 0]], [[0, 0, 1], [0, 0, 1]]]
     rs = RK.ranked_scores(make_collection(rel, rb=[1, 1]), 3, measures=["RR"], ties=["unq"], **NO_CACHE)
-    assert RK.table2([rs]).loc["sim-HAND_03", "RR"] == pytest.approx(2 / np.sqrt(6), abs=1e-15)
+    assert FT.table2([rs]).loc["sim-HAND_03", "RR"] == pytest.approx(2 / np.sqrt(6), abs=1e-15)
 
 
 # ------------------------------------------------------------------------ brute-force φ checks
@@ -165,7 +167,7 @@ def test_ranked_keeps_the_order_of_runs_on_every_topic(S, T, N, seed):
                 so = np.sign(np.subtract.outer(o[t], o[t]).astype(float))
                 sr = np.sign(np.subtract.outer(r[t], r[t]).astype(float))
                 assert (so == sr).all(), (m, ties, t)
-    ck = RK.topic_by_topic_check([rs])
+    ck = FT.topic_by_topic_check([rs])
     assert ck["all_one"].all()
 
 
@@ -180,16 +182,16 @@ def sim(request):
 
 
 def test_tables_label_simulated_rows(sim):
-    t2 = RK.table2(sim)
+    t2 = FT.table2(sim)
     assert list(t2.columns) == list(RK.PAPER_ORDER)
     assert all(r.startswith("sim-T") and r[-3:] in ("_05", "_10") for r in t2.index)
 
 
 def test_invariant_tau_one_for_P_RBP05_and_DCG10_upto_10(sim):
-    t2 = RK.table2(sim)
+    t2 = FT.table2(sim)
     assert (t2["P"] == 1.0).all() and (t2["RBP_p05"] == 1.0).all()
     assert (t2["DCG_b10"] == 1.0).all()  # N ≤ 10: DCG_b10 counts relevant documents, the scale of P
-    t3 = RK.table3(sim)
+    t3 = FT.table3(sim)
     assert (t3["RBP_p05"] == 1.0).all()  # no ties: mid = unq
     assert (t3["P"] == t3["DCG_b10"]).all()  # DCG_b10 = #relevant for N ≤ 10: same runs, same mid ranks
     # RBP_p03 has no ties either, so its mid and unq rankings coincide
@@ -205,23 +207,23 @@ def test_invariant_shared_ranked_versions(sim):
             assert np.array_equal(r["nDCG_b02"], r["DCG_b02"]) and np.array_equal(r["nDCG_b10"], r["DCG_b10"])
             if rs.N <= 10:
                 assert np.array_equal(r["DCG_b10"], r["P"])
-        t4 = RK.table4(rs)
+        t4 = FT.table4(rs)
         # τ(RBP_p03, RBP_p05) on ranked versions is 1, and Table 2's RBP_p03 equals Table 4's Msr
         assert t4.loc["RBP_p05 vs RBP_p03", "RnkMsr"] == 1.0
-        assert t4.loc["RBP_p05 vs RBP_p03", "Msr"] == RK.table2([rs]).loc[rs.row, "RBP_p03"]
+        assert t4.loc["RBP_p05 vs RBP_p03", "Msr"] == FT.table2([rs]).loc[rs.row, "RBP_p03"]
         assert t4.loc["R vs P", "RnkMsr"] == 1.0
         assert t4.loc["P vs RBP_p05", "RnkMsr"] == t4.loc["P vs RBP_p05", "Msr"]
 
 
 def test_invariant_topic_by_topic_tau_is_one(sim):
-    ck = RK.topic_by_topic_check(sim)
+    ck = FT.topic_by_topic_check(sim)
     assert ck["all_one"].all()
     assert (ck["defined"] > 0).all()
 
 
 def test_invariant_significance(sim):
     rs = sim[1]  # N = 10
-    f = RK.table56(rs)
+    f = ST.table56(rs)
     assert len(f) == 11 * 8
     pr = f[f.measure.isin(["P", "RBP_p05"])]
     assert (pr.s2ns == 0).all() and (pr.ns2s == 0).all() and (pr.sig > 0).all()
@@ -238,34 +240,34 @@ def test_invariant_significance(sim):
     # the ratios are the counts over Sig; Δ = (S2NS + NS2S)/Sig
     ok = f.sig > 0
     assert np.allclose(f.delta[ok], (f.s2ns + f.ns2s)[ok] / f.sig[ok])
-    mean, sd = RK.grand_mean_delta([f])
+    mean, sd = ST.grand_mean_delta([f])
     assert mean == pytest.approx(f.delta.dropna().mean()) and sd == pytest.approx(f.delta.dropna().std(ddof=1))
 
 
 def test_significance_shared_ranked_versions_are_tested_once(sim):
     rs = sim[0]
-    rs._sig_cache.clear()
-    RK.table56(rs, measures=["P", "R", "RBP_p03", "RBP_p05"], tests=["sign", "ttest"])
-    assert len(rs._sig_cache) == 2  # P_R = R_R and RBP_p03_R = RBP_p05_R
+    rs.sig_cache.clear()
+    ST.table56(rs, measures=["P", "R", "RBP_p03", "RBP_p05"], tests=["sign", "ttest"])
+    assert len(rs.sig_cache) == 2  # P_R = R_R and RBP_p03_R = RBP_p05_R
 
 
 def test_rounding_means_to_8_decimals_option(sim):
-    t = RK.table2(sim, decimals=8)
+    t = FT.table2(sim, decimals=8)
     assert (t["P"] == 1.0).all()
-    assert t.shape == RK.table2(sim).shape
+    assert t.shape == FT.table2(sim).shape
 
 
 # ------------------------------------------------------------------------ exactness and errors
 
 
 def test_snap_detects_floats_out_of_order():
-    snapped, codes, floats = RK._snap(np.array([0.5, 0.5 + 1e-17, 0.25]), np.array([2, 2, 1]), "x")
+    snapped, codes, floats = RK.snap_floats(np.array([0.5, 0.5 + 1e-17, 0.25]), np.array([2, 2, 1]), "x")
     assert snapped.tolist() == [0.5, 0.5, 0.25]
-    RK._check_increasing(codes, floats, "x")
+    RK.check_increasing(codes, floats, "x")
     with pytest.raises(ArithmeticError, match="distinct exact values"):
-        RK._check_increasing(np.array([1, 2]), np.array([0.5, 0.5]), "DCG")
+        RK.check_increasing(np.array([1, 2]), np.array([0.5, 0.5]), "DCG")
     with pytest.raises(ArithmeticError, match="same exact value"):
-        RK._snap(np.array([0.5, 0.7]), np.array([1, 1]), "DCG")
+        RK.snap_floats(np.array([0.5, 0.7]), np.array([1, 1]), "DCG")
 
 
 def test_dcg_ties_are_exact_after_snapping():
@@ -275,7 +277,7 @@ def test_dcg_ties_are_exact_after_snapping():
     rs = RK.ranked_scores(make_collection(rel, rb=[2, 2]), 3, measures=["DCG_b02"], **NO_CACHE)
     o = rs.original["DCG_b02"]
     assert o[0, 0] == o[0, 1] and o[1, 0] == o[1, 1]
-    assert RK.table2([rs]).loc["sim-HAND_03", "DCG_b02"] == 1.0
+    assert FT.table2([rs]).loc["sim-HAND_03", "DCG_b02"] == 1.0
 
 
 def test_errors_are_clear():
@@ -297,16 +299,16 @@ def test_errors_are_clear():
     assert RK.track_name(real, "T08") == "T08"
     rs = RK.ranked_scores(real, 4, measures=["P"], ties=["unq"], track="T08", **NO_CACHE)
     with pytest.raises(ValueError, match="ties='mid' were not computed"):
-        RK.table3([rs])
+        FT.table3([rs])
     with pytest.raises(ValueError, match="not computed"):
-        RK.table56(rs, measures=["AP"])
+        ST.table56(rs, measures=["AP"])
 
 
 def test_save_table_names_simulated_files(tmp_path):
     df = pd.DataFrame({"P": [1.0]}, index=pd.Index(["sim-T08_05"], name="Track"))
-    p = RK.save_table(df, "table2", "sim-T08", simulated=True, directory=tmp_path)
+    p = FT.save_table(df, "table2", "sim-T08", simulated=True, directory=tmp_path)
     assert p.name == "simulated_table2_sim-t08.csv"
-    assert RK.save_table(df, "table4", "T08", simulated=False, N=30, directory=tmp_path).name == "table4_t08_N30.csv"
+    assert FT.save_table(df, "table4", "T08", simulated=False, N=30, directory=tmp_path).name == "table4_t08_N30.csv"
     assert pd.read_csv(p, index_col=0).loc["sim-T08_05", "P"] == 1.0
 
 
@@ -314,8 +316,8 @@ def test_save_table_names_simulated_files(tmp_path):
 
 
 def test_table4_pairs_cover_all_55_pairs_once():
-    assert len(RK.TABLE4_PAIRS) == 55
-    assert {frozenset(p) for p in RK.TABLE4_PAIRS} == {frozenset(p) for p in itertools.combinations(RK.PAPER_ORDER, 2)}
+    assert len(FT.TABLE4_PAIRS) == 55
+    assert {frozenset(p) for p in FT.TABLE4_PAIRS} == {frozenset(p) for p in itertools.combinations(RK.PAPER_ORDER, 2)}
 
 
 def test_published_items_map_real_tracks_only():
@@ -323,13 +325,13 @@ def test_published_items_map_real_tracks_only():
     items = set(pub["item"])
     t2 = pd.DataFrame({m: [0.5, 0.5] for m in RK.PAPER_ORDER}, index=["T08_05", "sim-T08_05"])
     t4 = {"T08_30": pd.DataFrame({"Msr": [0.5] * 55, "RnkMsr": [0.5] * 55, "Delta%": [0.0] * 55},
-                                 index=[f"{a} vs {b}" for a, b in RK.TABLE4_PAIRS]),
+                                 index=[f"{a} vs {b}" for a, b in FT.TABLE4_PAIRS]),
           "sim-T08_30": pd.DataFrame({"Msr": [0.5], "RnkMsr": [0.5], "Delta%": [0.0]}, index=["P vs RR"]),
           "T08_10": pd.DataFrame({"Msr": [0.5], "RnkMsr": [0.5], "Delta%": [0.0]}, index=["P vs RR"])}
     rows = [{"track": tr, "measure": m, "label": SG.TEST_LABELS[t], "sig": 10, "s2ns": 1, "ns2s": 2,
              "s2ns_ratio": 0.1, "ns2s_ratio": 0.2, "delta": 0.3}
             for tr in ("T26_30", "sim-T26_30") for m in RK.PAPER_ORDER for t in SG.TESTS]
-    got = RK.published_items(t2=t2, t3=t2, t4=t4, t56=[pd.DataFrame(rows)], grand=(0.25, 0.11))
+    got = FT.published_items(t2=t2, t3=t2, t4=t4, t56=[pd.DataFrame(rows)], grand=(0.25, 0.11))
     assert set(got) <= items  # the paper prints Table 4 at N = 30 only: T08_10 is left out
     assert len(got) == 2 * 11 + 55 * 3 + 11 * 8 * 6 + 2
     cmp = published.compare("fff21", got)
@@ -376,14 +378,14 @@ def test_published_tables_are_consistent_with_the_invariants():
 def test_plot_significance_changes_says_simulated(sim, tmp_path):
     import matplotlib
     matplotlib.use("Agg")
-    f = RK.table56(sim[0], measures=["P", "RR", "AP"], tests=["sign", "ttest"])
-    fig = RK.plot_significance_changes([f, f], simulated=True)
+    f = ST.table56(sim[0], measures=["P", "RR", "AP"], tests=["sign", "ttest"])
+    fig = ST.plot_significance_changes([f, f], simulated=True)
     assert "simulated" in fig._suptitle.get_text().lower()
     heat = [ax for ax in fig.axes if ax.get_images()]
     assert len(heat) == 4  # S2NS and NS2S for each of the two tracks
     assert heat[0].get_images()[0].get_array().shape == (2, 3)
     with pytest.raises(ValueError, match="no table56 frames"):
-        RK.plot_significance_changes([], simulated=True)
+        ST.plot_significance_changes([], simulated=True)
     import matplotlib.pyplot as plt
     plt.close(fig)
 
@@ -392,14 +394,14 @@ def test_mean_guard_refuses_ties_decided_by_rounding():
     # 0.1 + 0.2 != 0.3 in floats: the means of these two systems differ only by rounding
     s = np.array([[0.1, 0.3], [0.2, 0.0]])
     with pytest.raises(ArithmeticError, match="too little to tell a tie from rounding"):
-        RK._means(s, None, "x")
-    assert RK._means(s, 8, "x").tolist() == [0.15, 0.15]  # FFF21's rounding makes it a tie
+        RK.checked_means(s, None, "x")
+    assert RK.checked_means(s, 8, "x").tolist() == [0.15, 0.15]  # FFF21's rounding makes it a tie
     # the same multiset of values: an exact tie, accepted
-    m = RK._means(np.array([[0.1, 0.2], [0.2, 0.1]]), None, "x")
+    m = RK.checked_means(np.array([[0.1, 0.2], [0.2, 0.1]]), None, "x")
     assert m[0] == m[1]
     # Fractions are exact: 1/10 + 2/10 = 3/10
     f = np.array([[Fr(1, 10), Fr(3, 10)], [Fr(2, 10), Fr(0)]], dtype=object)
-    assert RK._means(f, None, "x").tolist() == [Fr(3, 20), Fr(3, 20)]
+    assert RK.checked_means(f, None, "x").tolist() == [Fr(3, 20), Fr(3, 20)]
 
 
 def test_ndcg_b10_is_exact_for_short_runs():
@@ -411,7 +413,7 @@ def test_ndcg_b10_is_exact_for_short_runs():
     rs = RK.ranked_scores(make_collection(rel, rb=[3, 2]), 3, measures=["nDCG_b10", "DCG_b10"], **NO_CACHE)
     o = rs.original["nDCG_b10"]
     assert o.dtype == object and o[:, 0].tolist() == [Fr(1, 3), 1]
-    means = RK._means(o, None, "x")
+    means = RK.checked_means(o, None, "x")
     assert means[0] == Fr(2, 3) and means[4] == means[5] == Fr(1, 2)
     assert rs.original["DCG_b10"][:, 2].tolist() == [3, 1]
 
@@ -432,11 +434,11 @@ def test_dcg_means_tied_exactly_while_floats_differ():
     floats = system_means(o)
     assert floats[0] != floats[1] and abs(floats[0] - floats[1]) < 1e-15  # one ulp apart
     with pytest.raises(ArithmeticError, match="too little to tell a tie from rounding"):
-        RK._means(o, None, "x")  # floats alone cannot decide it
+        RK.checked_means(o, None, "x")  # floats alone cannot decide it
     codes = rs.exact["DCG_b02"].mean_codes()
     assert codes[0] == codes[1] and codes[2] != codes[0]
-    t2 = RK.table2([rs])  # no error with the defaults
-    assert t2.loc["T_05", "DCG_b02"] == RK.table2([rs], decimals=8).loc["T_05", "DCG_b02"]
+    t2 = FT.table2([rs])  # no error with the defaults
+    assert t2.loc["T_05", "DCG_b02"] == FT.table2([rs], decimals=8).loc["T_05", "DCG_b02"]
     # nDCG with one normaliser IDCG(3) = 2 + w3 on both topics: A and B still tie exactly ...
     n = rs.exact["nDCG_b02"].mean_codes()
     assert n[0] == n[1]
@@ -488,7 +490,7 @@ def test_exact_dcg_mean_order_matches_a_decimal_reference(S, T, N, seed, name):
     if name in rs.exact:
         codes = rs.exact[name].mean_codes()
     else:  # N ≤ base: rational, exact Fractions
-        codes = dense_ranks(RK._means(rs.original[name], None, "x"))
+        codes = dense_ranks(RK.checked_means(rs.original[name], None, "x"))
     assert np.array_equal(codes, _decimal_mean_order(rel.tolist(), rb.tolist(), name))
 
 
@@ -508,26 +510,26 @@ def test_matlab_critical_value_decides_a_pair_between_the_two_critical_values():
     y[:, 1] += (lo + hi) / 2 * np.sqrt(mse / T)  # pair (0, 1): q halfway between the two critical values
     y[:, 2] += 10 * np.sqrt(mse / T)
     res = SG.significance_tests(y, tests=["anova1", "ttest"], pvalues=False)
-    exact, matlab = res["anova1"], RK._with_critical(res, "matlab")["anova1"]
+    exact, matlab = res["anova1"], ST.with_critical(res, "matlab")["anova1"]
     assert exact.significant.tolist() == [False, True, True]
     assert matlab.significant.tolist() == [True, True, True]
     assert matlab.omnibus["q_critical"] == lo and exact.omnibus["q_critical"] == pytest.approx(hi)
-    assert RK._with_critical(res, "matlab")["ttest"] is res["ttest"]  # only Tukey-type procedures change
+    assert ST.with_critical(res, "matlab")["ttest"] is res["ttest"]  # only Tukey-type procedures change
 
 
 def test_table56_critical_option(sim):
     rs = sim[0]
-    a = RK.table56(rs, measures=["RR"], tests=["anova1", "friedman"])
-    b = RK.table56(rs, measures=["RR"], tests=["anova1", "friedman"], critical="matlab")
+    a = ST.table56(rs, measures=["RR"], tests=["anova1", "friedman"])
+    b = ST.table56(rs, measures=["RR"], tests=["anova1", "friedman"], critical="matlab")
     assert (b.sig >= a.sig).all()  # a smaller critical value only adds significant pairs
     with pytest.raises(ValueError, match="critical must be one of"):
-        RK.table56(rs, critical="spss")
+        ST.table56(rs, critical="spss")
 
 
 def test_published_items_of_simulated_tracks_only_on_request(sim):
-    t2 = RK.table2(sim)
-    assert RK.published_items(t2) == {}
-    items = RK.published_items(t2, simulated=True)
+    t2 = FT.table2(sim)
+    assert FT.published_items(t2) == {}
+    items = FT.published_items(t2, simulated=True)
     assert items and all("/sim-" not in k and k.startswith("table2/T") for k in items)
 
 
@@ -546,34 +548,34 @@ def _t08():
 def test_real_t08_table2_and_table3_rows_at_N10():
     c = _t08()
     rs = RK.ranked_scores(c, 10, track="T08", progress=False)  # no decimals=8 needed
-    items = RK.published_items(RK.table2([rs]), RK.table3([rs]))
+    items = FT.published_items(FT.table2([rs]), FT.table3([rs]))
     cmp = published.compare("fff21", items, route="real").frame.set_index("item").loc[list(items)]
     assert len(cmp) == 22
     # everything agrees but ranked AP, whose scale in the paper is not the exact one (see 01b, issue 15) ...
     assert sorted(cmp.index[~cmp.match]) == ["table2/T08_10/AP", "table3/T08_10/AP"]
     # ... and with the paper's double-precision scale of SP everything agrees
     fl = RK.ranked_scores(c, 10, measures=["AP"], track="T08", ap="fff21-float", progress=False)
-    items = RK.published_items(RK.table2([fl]), RK.table3([fl]))
+    items = FT.published_items(FT.table2([fl]), FT.table3([fl]))
     assert len(items) == 2 and published.compare("fff21", items).frame.set_index("item").loc[list(items)].match.all()
 
 
 def test_difference_notes_name_the_known_groups():
     items = ["table2/T08_10/AP", "table2/T08_10/RR", "table4/T08_30/AP vs P/RnkMsr", "table4/T08_30/AP vs P/Msr",
              "table6/T08_30/AP/Sign Test/Sig", "table5/T08_30/RR/One-way ANOVA/Sig", "table5/T08_30/RR/Sign Test/Sig"]
-    exact = RK.difference_notes(items)
+    exact = FT.difference_notes(items)
     assert set(exact) == {"table2/T08_10/AP", "table4/T08_30/AP vs P/RnkMsr", "table6/T08_30/AP/Sign Test/Sig",
                           "table5/T08_30/RR/One-way ANOVA/Sig"}
     assert "critical='matlab'" in exact["table5/T08_30/RR/One-way ANOVA/Sig"]
-    assert "table5/T08_30/RR/One-way ANOVA/Sig" not in RK.difference_notes(items, critical="matlab")
+    assert "table5/T08_30/RR/One-way ANOVA/Sig" not in FT.difference_notes(items, critical="matlab")
 
 
 def test_critical_value_flips_are_the_pairs_between_the_two_critical_values(sim):
     rs = sim[1]
-    flips = RK.critical_value_flips(rs)
+    flips = ST.critical_value_flips(rs)
     assert ((flips.q > flips.q_matlab) & (flips.q <= flips.q_exact)).all()
     # they are exactly the extra significant pairs of critical="matlab" (original versions)
-    a = RK.table56(rs, tests=["anova1", "anova2"])
-    b = RK.table56(rs, tests=["anova1", "anova2"], critical="matlab")
+    a = ST.table56(rs, tests=["anova1", "anova2"])
+    b = ST.table56(rs, tests=["anova1", "anova2"], critical="matlab")
     orig = flips[flips.version == "original"].groupby(["measure", "test"]).size()
     extra = (b.set_index(["measure", "test"]).sig - a.set_index(["measure", "test"]).sig)
     assert len(orig) > 0 and extra[extra > 0].to_dict() == orig.to_dict()
@@ -584,12 +586,12 @@ def test_float_ap_taus_exact_row_is_table2_and_table3():
     rel = rng.integers(0, 2, size=(8, 4, 6))
     c = make_collection(rel, rb=[3, 4, 6, 9])
     rs = RK.ranked_scores(c, 6, measures=["AP"], **NO_CACHE)
-    f = RK.float_ap_taus(c, 6)
-    assert list(f.index[1:-1]) == [f"double, {o}" for o in RK.AP_FLOAT_ORDERS] and "fff21-float" in f.index[-1]
-    assert f.iloc[0]["unq"] == RK.table2([rs]).iloc[0]["AP"] and f.iloc[0]["mid"] == RK.table3([rs]).iloc[0]["AP"]
+    f = FT.float_ap_taus(c, 6)
+    assert list(f.index[1:-1]) == [f"double, {o}" for o in FT.AP_FLOAT_ORDERS] and "fff21-float" in f.index[-1]
+    assert f.iloc[0]["unq"] == FT.table2([rs]).iloc[0]["AP"] and f.iloc[0]["mid"] == FT.table3([rs]).iloc[0]["AP"]
     assert f["unq"].between(-1, 1).all()
     with pytest.raises(ValueError, match="N ≤ 20"):
-        RK.float_ap_taus(make_collection(np.zeros((2, 1, 21)), rb=[1]), 21)
+        FT.float_ap_taus(make_collection(np.zeros((2, 1, 21)), rb=[1]), 21)
 
 
 # ------------------------------------------------------- FFF21's float convention for ranked AP (issue 15)
@@ -600,10 +602,10 @@ def test_float_sp_phi_matches_brute_force(N):
     rng = np.random.default_rng(N)
     rel = rng.integers(0, 2, size=(5, 3, N))
     runs = ((np.arange(2**N)[:, None] >> (N - 1 - np.arange(N))) & 1)
-    allv = RK._float_sp(runs)
+    allv = RK.float_sp(runs)
     u, s = np.unique(allv), np.sort(allv)
-    q = RK._float_sp(rel).T
-    unq, mid = RK._float_sp_phi(rel)
+    q = RK.float_sp(rel).T
+    unq, mid = RK.float_sp_phi(rel)
     assert np.array_equal(unq, np.searchsorted(u, q, "right"))
     assert np.array_equal(mid, (np.searchsorted(s, q, "left") + 1 + np.searchsorted(s, q, "right")) / 2)
     if N == 10:  # double sums split exact ties: 866 distinct floats for 810 exact SP values
@@ -618,6 +620,40 @@ def test_ap_fff21_float_convention():
     fl = RK.ranked_scores(c, 4, measures=["AP"], ap="fff21-float", **NO_CACHE)
     assert fl.float_measures == {"AP"} and fl.original["AP"].dtype == float
     assert np.allclose(fl.original["AP"], ex.original["AP"].astype(float), atol=1e-15)
-    assert RK.topic_by_topic_check([fl])["all_one"].all()
+    assert FT.topic_by_topic_check([fl])["all_one"].all()
     with pytest.raises(ValueError, match="ap must be one of"):
         RK.ranked_scores(c, 4, measures=["AP"], ap="matlab", **NO_CACHE)
+
+
+# ------------------------------------------------------------------- the notebook's reproduction
+
+
+def test_run_lengths_defaults():
+    assert FT.run_lengths(False) == ([5, 10], 10, 30)
+    assert FT.run_lengths(True) == ([5, 10, 20, 30], 30, None)
+    assert FT.run_lengths(False, [4], 6, 3) == ([4], 6, 3)
+
+
+def test_reproduce_tables_is_the_tables_of_its_parts(tmp_path, monkeypatch):
+    """reproduce_tables gives table2/3/4/56 of ranked_scores; save_rows, table56_layout, the summary
+    lines and compare_published read them (the notebook 01b's steps)."""
+    monkeypatch.setenv("IRSCALES_FIGURES", str(tmp_path))
+    tracks = FT.load_tracks(["sim-t08"], None, full=False, depth=10, max_systems=6)
+    assert list(tracks) == ["sim-T08"] and len(tracks["sim-T08"].systems) == 6
+    assert FT.describe_track("sim-T08", tracks["sim-T08"]).startswith("sim-T08: 6 systems x ")
+    rep = FT.reproduce_tables(tracks, [5], 6)
+    rs5, rs6 = rep.results["sim-T08", 5], rep.results["sim-T08", 6]
+    pd.testing.assert_frame_equal(rep.t2, FT.table2([rs5]))
+    pd.testing.assert_frame_equal(rep.t3, FT.table3([rs5]))
+    pd.testing.assert_frame_equal(rep.t4["sim-T08_06"], FT.table4(rs6))
+    pd.testing.assert_frame_equal(rep.t56["sim-T08"], ST.table56(rs6))
+    paths = FT.save_rows(rep.t2, "table2", tracks, [5])
+    assert [p.name for p in paths] == ["simulated_table2_sim-t08.csv"]
+    lay = ST.table56_layout(rep.t56, RK.RECALL_BASE_FREE)
+    assert ("sim-T08_06", "Sig") in lay.columns and set(lay.index.get_level_values(0)) == set(RK.RECALL_BASE_FREE)
+    lines = list(ST.significance_summary(rep.t56))
+    assert lines[0].startswith("grand mean Δ% over tracks, measures and tests:") and len(lines) == 7
+    out = list(FT.compare_published(rep, tracks, "exact", "exact", tmp_path))
+    assert out[-1].startswith("§7.3 grand mean not compared")
+    taus = FT.ap_scale_taus(tracks["sim-T08"], "sim-T08", [5], rep.results, "exact", None)
+    assert taus.loc["sim-T08_05", ("exact", "unq")] == rep.t2.loc["sim-T08_05", "AP"]

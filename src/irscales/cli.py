@@ -31,7 +31,7 @@ from irscales.cli_options import (BUILD_BYTES_OK, BUILD_SECONDS_OK, MEASURE_HELP
                                   format_option, output_option, qrels_option, reading, reading_options,
                                   runs_argument, scale_options)
 from irscales.correlation import kendall_tau, tau_ap_symmetric
-from irscales.counting import countable, phi_runs
+from irscales.enumeration.counting import countable, phi_runs
 from irscales.enumeration import CacheError, TieUndecidable, build_cost
 from irscales.enumeration import scale as make_scale
 from irscales.paths import cache_root

@@ -21,27 +21,28 @@ Induced total order and spacing (FFF21 §3.2, Fig. 2; §5 eq. 1–2): a measure 
 value; :func:`spacing` lists the distinct values with their tied runs, the gaps, and decides
 equi-spacing exactly. Rational measures use :meth:`irscales.measures.Measure.exact`; DCG with
 log base 2 (Järvelin–Kekäläinen discount, weights 1, 1, 1/log2 3, 1/2) is represented exactly by
-:class:`QLog3` for N ≤ 4. :func:`phi` is the ranked (interval-scaled) version of eq. (2), for the
-small exact cases of this module; the enumeration engine handles large N.
+:class:`irscales.enumeration.dcg.QLog3` for N ≤ 4. The ranked (interval-scaled) version of eq. (2)
+on these exact values is :func:`irscales.ranks.phi_of_image`; the enumeration engine handles large N.
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import total_ordering
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from irscales import measures as M
+from irscales.enumeration.dcg import qlog3_dcg
+from irscales.figures import styled
+from irscales.ranks import phi_of_image as phi  # noqa: F401  (the name notebook 01a still calls; not in __all__)
 from irscales.theory.orders import WeakTopHeaviness
 
 __all__ = [
-    "all_runs", "leq", "comparable", "level", "cover_edges", "transitive_reduction", "QLog3",
-    "exact_values", "Spacing", "spacing", "phi", "draw_hasse", "draw_spacing", "spacing_grid", "run_label",
-    "RUN_COLOURS",
+    "all_runs", "leq", "comparable", "level", "cover_edges", "transitive_reduction",
+    "exact_values", "Spacing", "spacing", "draw_hasse", "draw_spacing", "spacing_grid", "run_label",
+    "RUN_COLOURS", "hasse_layout", "spread_labels",
 ]
 
 Run = tuple[int, ...]
@@ -112,74 +113,6 @@ def transitive_reduction(N: int) -> list[tuple[Run, Run]]:
 # --------------------------------------------------------------------- exact values for Fig 2
 
 
-@total_ordering
-@dataclass(frozen=True)
-class QLog3:
-    """An exact number a + b / log2(3), a and b rational.
-
-    1/log2(3) is irrational (log2 3 = u/v would mean 3^v = 2^u), so two such numbers are equal
-    iff their (a, b) are, and the sign of a + b/log2 3 is decided by one integer comparison:
-    for q = u/v > 0, 1/log2 3 > q  ⇔  2^v > 3^u. This is exactly what DCG with log base 2 needs
-    for N ≤ 4 (weights 1, 1, 1/log2 3, 1/2).
-    """
-
-    a: Fraction
-    b: Fraction = Fraction(0)
-
-    def __add__(self, o: "QLog3") -> "QLog3":
-        return QLog3(self.a + o.a, self.b + o.b)
-
-    def __sub__(self, o: "QLog3") -> "QLog3":
-        return QLog3(self.a - o.a, self.b - o.b)
-
-    def __neg__(self) -> "QLog3":
-        return QLog3(-self.a, -self.b)
-
-    def sign(self) -> int:
-        a, b = Fraction(self.a), Fraction(self.b)
-        if b == 0:
-            return (a > 0) - (a < 0)
-        # sign(a + b c) = sign(b) · sign(c − q) with q = −a/b, c = 1/log2 3 ∈ (0, 1)
-        q = -a / b
-        if q <= 0:
-            s = 1
-        else:
-            u, v = q.numerator, q.denominator  # c > u/v ⇔ v > u·log2 3 ⇔ 2^v > 3^u
-            s = 1 if 2**v > 3**u else -1
-        return s if b > 0 else -s
-
-    def __lt__(self, o: "QLog3") -> bool:
-        return (self - o).sign() < 0
-
-    def __eq__(self, o: object) -> bool:
-        if not isinstance(o, QLog3):
-            return NotImplemented
-        return Fraction(self.a) == Fraction(o.a) and Fraction(self.b) == Fraction(o.b)
-
-    def __hash__(self) -> int:
-        return hash((Fraction(self.a), Fraction(self.b)))
-
-    def __float__(self) -> float:
-        return float(self.a) + float(self.b) / float(np.log2(3))
-
-    def __str__(self) -> str:
-        if self.b == 0:
-            return str(self.a)
-        irr = "1/log2(3)" if self.b == 1 else f"({self.b})/log2(3)"
-        return irr if self.a == 0 else f"{self.a} + {irr}"
-
-
-def _dcg_log2_exact(run: Run) -> QLog3:
-    if len(run) > 4:
-        raise ValueError(
-            f"exact DCG with log base 2 is implemented for N ≤ 4 only (weights 1, 1, 1/log2 3, 1/2); got N = {len(run)}"
-        )
-    rational = [Fraction(1), Fraction(1), Fraction(0), Fraction(1, 2)]
-    irr = [Fraction(0), Fraction(0), Fraction(1), Fraction(0)]
-    return QLog3(sum((w for w, x in zip(rational, run) if x), Fraction(0)),
-                 sum((w for w, x in zip(irr, run) if x), Fraction(0)))
-
-
 def exact_values(measure: M.Measure, N: int, rb: int | None = None) -> dict[Run, object]:
     """Exact value of ``measure`` on every binary run of length N.
 
@@ -192,7 +125,7 @@ def exact_values(measure: M.Measure, N: int, rb: int | None = None) -> dict[Run,
     if isinstance(measure, M.DCG):
         if not (measure.base == 2 and measure.discount == "jk" and measure.gains == "binary"):
             raise ValueError(f"exact values are available for DCG(base=2) with binary gains only, got {measure!r}")
-        return {r: _dcg_log2_exact(r) for r in runs}
+        return {r: qlog3_dcg(r) for r in runs}
     if not measure.rational:
         raise M.NotRationalError(f"{measure!r} has no exact form in this module")
     vals = measure.exact(np.array(runs), rb=rb if measure.needs_rb else None)
@@ -243,12 +176,6 @@ def spacing(values: Mapping[Run, object], measure: str = "") -> Spacing:
     return Spacing(measure, tuple(vals), runs, gaps)
 
 
-def phi(values: Iterable) -> dict:
-    """FFF21 eq. (2): φ(m) = |{x ∈ M(REL^N) : x ≤ m}| for every m in the image (exact values)."""
-    image = sorted(set(values))
-    return {m: k + 1 for k, m in enumerate(image)}
-
-
 # ----------------------------------------------------------------------------------- drawing
 
 # Colours of FFF21 Fig. 1, by number of relevant documents retrieved (0..4).
@@ -259,7 +186,8 @@ def run_label(r: Sequence[int]) -> str:
     return "(" + ",".join(str(int(x)) for x in r) + ")"
 
 
-def _layout(N: int) -> dict[Run, tuple[float, float]]:
+def hasse_layout(N: int) -> dict[Run, tuple[float, float]]:
+    """Positions of the runs in the Hasse diagram: row = :func:`level`, more relevant documents to the left."""
     by_level: dict[int, list[Run]] = {}
     for r in all_runs(N):
         by_level.setdefault(level(r), []).append(r)
@@ -276,7 +204,7 @@ def draw_hasse(N: int = 4, ax=None, title: str | None = None):
     """Draw the Hasse diagram of the runs of length N (FFF21 Fig. 1); returns the figure."""
     import matplotlib.pyplot as plt
 
-    pos = _layout(N)
+    pos = hasse_layout(N)
     if ax is None:
         width = max(4.0, 1.6 * max(sum(1 for p in pos.values() if p[1] == lv) for lv in {p[1] for p in pos.values()}))
         fig, ax = plt.subplots(figsize=(width + 2, 0.55 * (max(p[1] for p in pos.values()) + 2)))
@@ -306,7 +234,7 @@ def draw_hasse(N: int = 4, ax=None, title: str | None = None):
     return fig
 
 
-def _spread(ys: list[float], sep: float) -> list[float]:
+def spread_labels(ys: list[float], sep: float) -> list[float]:
     """Label positions near ``ys`` (increasing) at least ``sep`` apart, staying in the data range."""
     out = list(ys)
     for i in range(1, len(out)):
@@ -332,7 +260,7 @@ def draw_spacing(sp: Spacing, ax, title: str | None = None, ylabel: str = "score
     span = (ys[-1] - ys[0]) or 1.0
     nlines = [lab.count("\n") + 1 for lab in labels]
     sep = 0.035 * span * max(1, min(nlines))
-    label_y = _spread(ys, sep)
+    label_y = spread_labels(ys, sep)
     for y, ly, lab in zip(ys, label_y, labels):
         ax.text(0.12, ly, lab, va="center", fontsize=fontsize)
         if abs(ly - y) > 1e-9 * span:
@@ -354,8 +282,6 @@ def spacing_grid(spacings: Mapping[str, Spacing], titles: Mapping[str, str] | No
     also the y labels), ``ncols`` per row, sized so that the run labels stay readable when the
     figure is shown at its natural size. Returns the Figure."""
     import matplotlib.pyplot as plt
-
-    from irscales.figures import styled
 
     if not spacings:
         raise ValueError("spacing_grid: no spacings given")

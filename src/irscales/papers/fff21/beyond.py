@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irscales import counting as C
+from irscales.enumeration import counting as C
 from irscales import enumeration as E
 from irscales import measures as M
 from irscales.data.collection import Collection
@@ -133,7 +133,7 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
     S, T = rel.shape[:2]
     rows = []
     for name, m in measures.items():
-        phi, n, how = _phi(E._numerator(m), rel, c, **scale_kwargs)
+        phi, n, how = _phi(E.numerator(m), rel, c, **scale_kwargs)
         phi = np.asarray(phi, dtype=np.int64).reshape(S, T)
         vals = np.asarray(coll.evaluate(m, depth=N), dtype=float).T  # (S, T), as rel
         key = phi * T + np.arange(T)[None, :]

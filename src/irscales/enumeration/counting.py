@@ -1,0 +1,305 @@
+"""The ranked measure φ by *counting* runs instead of enumerating them (issue 20; FFF21 §8).
+
+FFF21 eq. (2) needs, for a run r, only φ_unq(r) = |{x ∈ M(REL^N) : x ≤ M(r)}|, and §7.1.3's
+``min``/``max``/``mid`` need the number of runs below and up to M(r). Where the structure of a
+measure tells its ties, these numbers can be *counted* without storing the scale, at any N the
+arithmetic allows:
+
+* P (and R, whose scale is P's, see :func:`irscales.enumeration.runs.numerator`): k relevant documents in N ranks;
+  φ_unq = k + 1, runs below = Σ_{j<k} C(N, j), runs up to = Σ_{j≤k} C(N, j). Any N.
+* RR: first relevant document at rank f (none: value 0); φ_unq = N + 2 − f (1 for none), runs
+  below 1/f = 2^{N−f} (the runs with a later first hit and the empty run), 2^{N−f} runs tie. Any N.
+* RBP with rational p = a/b (lowest terms). Its exact key K(r) = Σ_i rel_i a^{i−1} b^{N−i}
+  (= RBP·b^{N−1}/(1 − p)) orders runs exactly as RBP does.
+
+  **No ties, any N.** Suppose runs r ≠ s had K(r) = K(s). Then Σ_{i=1}^{N} d_i a^{i−1} b^{N−i} = 0
+  with d_i = rel_i(r) − rel_i(s) ∈ {−1, 0, 1}. Every term with i < N holds the factor b^{N−i}, so
+  modulo b the sum is d_N a^{N−1} ≡ 0; gcd(a, b) = 1 makes a^{N−1} invertible modulo b, so
+  b | d_N, and b ≥ 2 (p < 1) with |d_N| ≤ 1 gives d_N = 0. Dividing the remaining sum by b leaves
+  Σ_{i=1}^{N−1} d_i a^{i−1} b^{N−1−i} = 0, the same statement for N − 1; by induction every d_i = 0,
+  i.e. r = s. Hence all 2^N values are distinct and φ_unq = φ_min = φ_max = φ_mid = 1 + #{runs
+  below}. (``tests/test_counting.py`` also checks it exhaustively for N ≤ 20.)
+
+  - p ≤ 1/2: rank i outweighs all later ranks, runs are ordered by their run id, φ = run id + 1
+    (the engine's closed form), any N.
+  - p > 1/2: *meet in the middle*. Split the ranks into a top part of h = ⌊N/2⌋ ranks and a bottom
+    part of N − h (one rank less on top from N = 46 on, see :func:`irscales.enumeration.meet.split`);
+    K = b^{N−h}·V_h(top) + a^h·V_{N−h}(bottom) with V_L(x) = Σ_{i≤L} x_i a^{i−1}
+    b^{L−i} an exact int64. The half tables (2^h and 2^{N−h} keys) are sorted once. For a query value,
+    top halves far enough below it count all 2^{N−h} bottoms, those above it none; for each top
+    half in between a search in the sorted bottom table (bucket index + steps) counts the bottoms below the
+    threshold. Searches run on float64 images of the exact integers with a proven error band;
+    pairs inside the band are compared exactly with Python integers, so every count is exact.
+    Limits: V_L < 2^62 (int64 keys; L ≤ 26 for p = 0.8) and 2^L ≤ 2^26 table entries (memory:
+    20 bytes each; 1.6 GB at N = 50, 3 GB while building), i.e. N ≤ 52 for RBP_p08.
+
+* DCG and nDCG with the JK discount and an integer log base B (DCG_b02, DCG_b10; nDCG's order and
+  ties are DCG's): ranks 1..B all weigh 1, so every run has the value of its *canonical* run, the
+  number c = rel_1 + … + rel_B and the ranks after B; C(B, c) runs share it (FFF21 §5.1's
+  3·2^{N−2} values for B = 2). The values of the canonical runs below a query are counted by meet in
+  the middle over ranks B+1..N, once per c, on float64 sums with an error band; pairs inside the band
+  are decided exactly (equal coefficient vectors over the u_m = ln B / ln m of
+  :mod:`irscales.enumeration.dcg` are a tie, otherwise a 60- then 120-digit evaluation, else
+  :class:`irscales.enumeration.runs.TieUndecidable`).
+
+  *What is proven.* Counting canonical runs counts distinct values only if distinct canonical runs
+  never tie. Two kinds of ties are possible: (a) rational ones inside one class m (ranks m, m^2, …
+  weigh u_m, u_m/2, …): the first one is 1/log2 4 = 1/log2 8 + 1/log2 64 for B = 2, found by
+  :func:`irscales.enumeration.meet.dcg_tie_scan` by exhaustive search, so counting stops one rank before it; (b) ties
+  across classes, a Q-linear relation among the 1/ln m: impossible if Schanuel's conjecture holds,
+  not proven. The engine's enumeration found none for N ≤ 30 (every near-tie adjudicated), so counted
+  φ is proven by computation up to N = 30 (and equal to the engine's there, tested) and exact
+  *conditionally on (b)* beyond; every comparison with the query run itself is checked.
+  Cost grows as (B + 1)·2^{(N−B)/2} per run (the top halves within the bottom part's range are
+  most of them): fine to N ≈ 40, memory-bound at 2^26-entry tables.
+
+* Graded RBP (gRBP, FFP19 §5) over grades 0..c (G = c + 1 grades, gains = grades) with p = a/b in
+  lowest terms: K(r) = Σ_i g_i a^{i−1} b^{N−i}, g_i ∈ {0..c}.
+
+  **No ties when b > c, ties when b ≤ c (N ≥ 2).** If K(r) = K(s), the differences
+  d_i = g_i(r) − g_i(s) now lie in {−c..c}; modulo b the sum is d_N a^{N−1} ≡ 0, so b | d_N as
+  above, and |d_N| ≤ c < b forces d_N = 0; the induction goes through unchanged, so all (c+1)^N
+  values are distinct. When b ≤ c the runs (a, 0, …) and (0, b, …) are both in the grade range
+  (a < b ≤ c) and tie: a·b^{N−1} = b·a·b^{N−2} (:func:`graded_rbp_tie`). So p = 1/2 ties from
+  three grades on ((1, 0) and (0, 2): 1 = 2·½), p = 0.8 = 4/5 from six. FFP19 §5 places the
+  threshold at p = G'/(G'+1) with G' the smallest normalised gain gap (1/c for gains = grades,
+  i.e. p = 1/(c+1)): below it gRBP is ordinal (strong top-heaviness; no ties), at it interval (the
+  base-(c+1) rank, RBTO), above it neither — and only above it can ties appear: p = 1/2 > 1/3 for
+  c = 2 ties, while p = 0.8 is above the threshold too but has b = 5 > c, no ties, and its φ is
+  counted here by the same meet in the middle over (c+1)-ary half tables, up to N = 2L with
+  c·V_L < 2^62 and (c+1)^L ≤ 2^MAX_HALF (N ≤ 32 for G = 3, 26 for G = 4).
+
+* gP over grades 0..c (FFP19 §4.2; gains = grades): its value is t/(N·c) with t = Σ g_i the grade sum, so
+  φ_unq = t + 1, and the runs with sum j are the coefficient of x^j in (1 + x + … + x^c)^N (exact
+  integers). Any N, any c.
+
+AP is not counted here (yet): its ranked version still needs the stored scale of
+:func:`irscales.enumeration.scale`.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from irscales import measures as M
+from irscales.enumeration.meet import MAX_HALF, below_rbp, dcg_below, dcg_tie_scan, rbp_half_bound
+from irscales.enumeration.runs import numerator
+from irscales.enumeration.ties import check_ties, tie_ranks
+from irscales.exact import to_fraction
+
+__all__ = ["counting_depth", "countable", "phi_runs", "n_distinct", "CountedScale", "MAX_HALF", "graded_rbp_tie"]
+
+
+def graded_rbp_tie(p, c: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Two runs of length 2 over grades 0..c with the same graded RBP at p = a/b (lowest terms), or
+    None when there are none at any N (b > c; proof in the module docstring). Runs of length N > 2
+    extended by zeros tie as well."""
+    q = to_fraction(p)
+    a, b = q.numerator, q.denominator
+    if not 0 < q < 1:
+        raise ValueError(f"graded RBP needs 0 < p < 1, got p={p!r}")
+    return ((a, 0), (0, b)) if b <= c else None
+
+
+def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
+    """The largest run length N at which φ of ``measure`` is counted exactly here (``math.inf``:
+    any N), and why not further. 0 when this module cannot count the measure."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    if type(m) is M.GP and c >= 1:
+        return math.inf, "closed form (sum of grades; counts are coefficients of (1 + x + … + x^c)^N)"
+    if type(m) is M.GRBP and c >= 1:
+        p = to_fraction(m.p)
+        if graded_rbp_tie(p, c) is not None:
+            return 0, (f"graded RBP with p = {p} ties over grades 0..{c} (denominator {p.denominator} ≤ {c}), "
+                       "so counting runs does not count distinct values")
+        L = rbp_half_bound(p, c)
+        return 2 * L, (f"meet in the middle needs both half tables of {c + 1}^⌈N/2⌉ exact int64 keys; beyond "
+                       f"N = {2 * L} they exceed 2^{MAX_HALF} entries or 62 bits")
+    if c != 1:
+        return 0, "counting covers binary runs only (graded: gP, and gRBP without ties)"
+    num = numerator(m)
+    if isinstance(num, M.P) and num.k is None and type(num) is M.P:
+        return math.inf, "closed form (binomial counts)"
+    if type(num) is M.RR:
+        return math.inf, "closed form (rank of the first relevant document)"
+    if type(num) is M.RBP:
+        p = to_fraction(num.p)
+        if p <= Fraction(1, 2):
+            return math.inf, "closed form (p ≤ 1/2: runs are ordered by their run id)"
+        L = rbp_half_bound(p)
+        why = (f"meet in the middle needs both half tables of 2^⌈N/2⌉ exact int64 keys; beyond N = {2 * L} "
+               + ("they exceed the memory bound of 2^%d entries" % MAX_HALF if L == MAX_HALF
+                  else f"the keys Σ a^(i−1) b^(L−i) of p = {p} exceed 62 bits"))
+        return 2 * L, why
+    if type(num) is M.DCG and num.discount == "jk" and num.gains == "binary" and float(num.base) == int(num.base) \
+            and int(num.base) >= 2:
+        B = int(num.base)
+        tie, example = dcg_tie_scan(B)
+        mem = B + 2 * MAX_HALF
+        if tie - 1 <= mem:
+            return tie - 1, (f"from N = {tie} on ranks of one class tie in new ways ({example}), "
+                             "so canonical runs no longer count distinct values")
+        return mem, f"meet in the middle over ranks {B + 1}..N needs half tables of at most 2^{MAX_HALF} entries"
+    return 0, f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p, DCG/nDCG with the JK discount)"
+
+
+def countable(measure: M.Measure | str, N: int, c: int = 1) -> bool:
+    """Whether φ of ``measure`` at run length N is counted here (no scale built)."""
+    return 1 <= N <= counting_depth(measure, c)[0]
+
+
+# ------------------------------------------------------------------------------- closed forms
+
+
+def _phi_p(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
+    k = bits.sum(axis=1)
+    big = N > 61
+    cum = [0]
+    for j in range(N + 1):
+        cum.append(cum[-1] + math.comb(N, j))
+    cum_a = np.array(cum, dtype=object if big else np.int64)
+    comb_a = np.array([math.comb(N, j) for j in range(N + 1)], dtype=object if big else np.int64)
+    return tie_ranks(cum_a[k], cum_a[k] + comb_a[k], (k + 1).astype(np.int64), ties)
+
+
+def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
+    any_ = bits.any(axis=1)
+    first = np.where(any_, np.argmax(bits, axis=1) + 1, N + 1)  # N + 1: no relevant document
+    big = N > 61
+    pw = np.array([2 ** (N - f) if f <= N else 0 for f in range(N + 2)], dtype=object if big else np.int64)
+    cnt = np.array([2 ** (N - f) if f <= N else 1 for f in range(N + 2)], dtype=object if big else np.int64)
+    below = pw[first]  # 2^{N−f} runs below 1/f; none below 0
+    return tie_ranks(below, below + cnt[first], (N + 2 - first).astype(np.int64), ties)
+
+
+@functools.lru_cache(maxsize=16)
+def _grade_sum_counts(N: int, c: int) -> tuple[int, ...]:
+    """Number of runs of length N over grades 0..c with each grade sum 0..cN: (1 + x + … + x^c)^N."""
+    poly = [1]
+    for _ in range(N):
+        nxt = [0] * (len(poly) + c)
+        for j, v in enumerate(poly):
+            for g in range(c + 1):
+                nxt[j + g] += v
+        poly = nxt
+    return tuple(poly)
+
+
+def _phi_gp(grades: np.ndarray, N: int, c: int, ties: str) -> np.ndarray:
+    t = grades.sum(axis=1)
+    cnt = _grade_sum_counts(N, c)
+    big = (c + 1) ** N >= 2**62
+    cum = np.array([0] + list(itertools.accumulate(cnt)), dtype=object if big else np.int64)
+    cnt_a = np.array(cnt, dtype=object if big else np.int64)
+    return tie_ranks(cum[t], cum[t] + cnt_a[t], (t + 1).astype(np.int64), ties)
+
+
+def _run_id_big(bits: np.ndarray) -> np.ndarray:
+    N = bits.shape[1]
+    if N <= 62:
+        return bits.astype(np.int64) @ (np.int64(1) << np.arange(N - 1, -1, -1, dtype=np.int64))
+    return np.array([int("".join("1" if x else "0" for x in row), 2) for row in bits], dtype=object)
+
+
+# --------------------------------------------------------------------------------- interface
+
+
+def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool = False,
+             workers: int | None = None, c: int = 1) -> np.ndarray:
+    """Exact ranked measure φ (FFF21 eq. 2 for ``ties="unq"``; §7.1.3's min/max/mid) of runs
+    ``rel`` of shape (..., N), counted without a scale; N is the last axis. Runs are binary (c = 1),
+    or graded 0..c for gRBP (the scale of all (c+1)^N runs). Equal to
+    :meth:`irscales.enumeration.Scale.phi_runs` wherever both exist (tested).
+
+    int64 results (Python ints in an object array when they can exceed 2^62; ``mid`` gives halves).
+    Raises ``ValueError`` when the measure cannot be counted at this N (see :func:`counting_depth`).
+    """
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    check_ties(ties)
+    rel = np.asarray(rel)
+    if rel.ndim == 0 or rel.shape[-1] < 1:
+        raise ValueError(f"phi_runs: runs must have shape (..., N) with N ≥ 1, got {rel.shape}")
+    N = rel.shape[-1]
+    limit, why = counting_depth(m, c)
+    if N > limit:
+        raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
+                         + f": {why}")
+    shape = rel.shape[:-1]
+    if type(m) in (M.GRBP, M.GP):
+        g = rel.reshape(-1, N)
+        if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
+            raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
+                             f"found {g.min()}..{g.max()}")
+        if type(m) is M.GP:
+            return _phi_gp(g.astype(np.int64), N, c, ties).reshape(shape)
+        out = below_rbp(g.astype(np.int64), to_fraction(m.p), progress, workers, c) + 1  # no ties (module doc)
+        return (out.astype(float) if ties == "mid" else out).reshape(shape)
+    bits = np.asarray(rel.reshape(-1, N)) > 0
+    num = numerator(m)
+    if isinstance(num, M.P):
+        out = _phi_p(bits, N, ties)
+    elif isinstance(num, M.RR):
+        out = _phi_rr(bits, N, ties)
+    elif isinstance(num, M.DCG):
+        out = tie_ranks(*dcg_below(bits, int(num.base), progress), ties)
+    else:
+        p = to_fraction(num.p)
+        below = _run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers)
+        out = below + 1  # no ties: every tie strategy gives the same rank
+        if ties == "mid":
+            out = out.astype(float) if out.dtype != object else out
+    return out.reshape(shape)
+
+
+def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
+    """|M(REL^N)| for a counted measure: N + 1 for P, R, RR; 2^N for RBP (no ties, module doc);
+    (B + 1)·2^{N−B} for DCG/nDCG with base B (distinct canonical runs, module doc)."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    limit, why = counting_depth(m, c)
+    if not 1 <= N <= limit:
+        raise ValueError(f"{m.key} is not counted at N={N}: {why}")
+    if type(m) is M.GRBP:
+        return (c + 1) ** N  # no ties when counted (module doc)
+    if type(m) is M.GP:
+        return c * N + 1
+    num = numerator(m)
+    if isinstance(num, M.DCG):  # canonical runs: (B + 1)·2^{N−B} values (3·2^{N−2} for B = 2)
+        B = min(int(num.base), N)
+        return (B + 1) * 2 ** (N - B)
+    return 2**N if isinstance(num, M.RBP) else N + 1
+
+
+class CountedScale:
+    """What :func:`irscales.enumeration.scale` returns for a counted measure beyond the engine's reach:
+    the sizes of the scale and the exact :meth:`phi_runs`, with nothing stored (``method="count"``)."""
+
+    method = "count"
+    mode = "count"
+    directory = None
+
+    def __init__(self, measure: M.Measure, N: int, rb: float | None = None, c: int = 1):
+        if not countable(measure, N, c):
+            raise ValueError(f"{measure.key} is not counted at N={N}: {counting_depth(measure, c)[1]}")
+        self.measure, self.N, self.c, self.rb = measure, N, c, rb
+
+    def __repr__(self) -> str:
+        return f"CountedScale({self.measure.key}, N={self.N}, n_distinct={self.n_distinct})"
+
+    @property
+    def n_runs(self) -> int:
+        return (self.c + 1) ** self.N
+
+    @property
+    def n_distinct(self) -> int:
+        return n_distinct(self.measure, self.N, self.c)
+
+    def phi_runs(self, rel, ties: str = "unq") -> np.ndarray:
+        rel = np.asarray(rel)
+        if rel.ndim == 0 or rel.shape[-1] != self.N:
+            raise ValueError(f"phi_runs: runs must have shape (..., {self.N}), got {rel.shape}")
+        return phi_runs(self.measure, rel, ties, c=self.c)
+

@@ -1,0 +1,298 @@
+"""The enumeration engine: the chunk planner, the local-process / dask runner, and what a build costs.
+
+The key axis of a :class:`~irscales.enumeration.kernels.Kernel` is cut into chunks that fit a memory
+budget (:func:`plan`); each chunk is a pure task (:func:`~irscales.enumeration.kernels.chunk_task`)
+run in this process, in worker processes or on a ``dask.distributed`` client, and stored in the
+chunk cache (:mod:`irscales.enumeration.cache`) as soon as it is done, so an interrupted build
+resumes. :func:`max_enumerable_depth` and :func:`build_cost` say how far and at what cost.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import math
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from irscales import measures as M
+from irscales.enumeration.cache import (
+    Chunk, atomic_json, atomic_save, cache_path, counts_dtype, jsonable, load_chunk, params)
+from irscales.enumeration.dcg import dcg_layout
+from irscales.enumeration.kernels import BYTES_PER_RUN, Kernel, chunk_task, kernel, supported
+from irscales.enumeration.runs import numerator
+from irscales.enumeration.scale_class import closed_form
+from irscales.exact import to_fraction
+
+__all__ = ["plan", "run_engine", "refuse_beyond", "max_enumerable_depth", "BuildCost", "build_cost"]
+
+
+def plan(ker: Kernel, memory_mb: int, workers: int) -> list:
+    """Chunk ranges [t0, t1) of the key axis, each holding about memory_mb/workers worth of runs.
+
+    The unit of work is a pair (distinct top half, distinct bottom half) of one group (see
+    :class:`~irscales.enumeration.kernels.Group`). Cut points are quantiles of the keys of a fixed pseudo-random sample of pairs
+    (seeded, so the plan is reproducible; it is also stored in the manifest), aiming at 80% of the
+    budget so that sampling error does not push a chunk over it. Float cut points are moved into gaps wider than
+    4δ between run values, so that no near-tie cluster is split between two chunks.
+    """
+    total = sum(g.pairs for g in ker.groups)  # (top, bottom) entry pairs, the unit of work
+    per = max(1 << 12, int(0.8 * memory_mb * 2**20 / (BYTES_PER_RUN * max(workers, 1))))
+    n = max(1, -(-total // per))
+    if n == 1:
+        return [(None, None)]
+    rng = np.random.default_rng(20210101)
+    size = max(1 << 16, 256 * n)
+    sizes = np.array([g.pairs for g in ker.groups], dtype=float)
+    gi = rng.choice(len(ker.groups), size=size, p=sizes / sizes.sum())
+    keys = []
+    for j, g in enumerate(ker.groups):
+        m = int((gi == j).sum())
+        if m:
+            keys.append(g.a_key[rng.integers(0, len(g.a_key), m)] + g.b_key[rng.integers(0, len(g.b_key), m)])
+    keys = np.sort(np.concatenate(keys))
+    qs = keys[(np.arange(1, n) * len(keys)) // n]
+    cuts = [None]
+    for t in qs:
+        t = int(t) if ker.is_int else ker.snap(float(t))
+        if cuts[-1] is None or t > cuts[-1]:
+            cuts.append(t)
+    cuts.append(None)
+    return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
+
+
+
+def run_engine(ker: Kernel, cache, memory_mb: int, workers: int | None, client, progress: bool | None,
+               verify: str) -> tuple[list[Chunk], Path | None]:
+    """Every chunk of ``ker``'s scale (computed, or read from the cache folder of ``cache``) and that folder."""
+    if verify not in ("full", "size"):
+        raise ValueError(f"verify must be 'full' or 'size', got {verify!r}")
+    d = cache_path(ker, cache)
+    if d is None:
+        return _run_engine_locked(ker, None, memory_mb, workers, client, progress, verify)
+    d.mkdir(parents=True, exist_ok=True)
+    # one writer per cache folder: a second process computing the same scale waits, then reads it
+    with open(d / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return _run_engine_locked(ker, d, memory_mb, workers, client, progress, verify)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _run_engine_locked(ker, d, memory_mb, workers, client, progress, verify):
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    manifest = None
+    if d is not None:
+        mp = d / "manifest.json"
+        if mp.exists():
+            try:
+                manifest = json.loads(mp.read_text())
+            except json.JSONDecodeError:
+                manifest = None
+            if manifest is not None and manifest.get("params") != params(ker):
+                manifest = None  # stale: written by other parameters or another kernel version
+    if manifest is None:
+        chunks = plan(ker, memory_mb, workers)
+        manifest = {"params": params(ker), "chunks": [
+            {"t0": jsonable(a), "t1": jsonable(b), "done": False} for a, b in chunks]}
+        if d is not None:
+            atomic_json(manifest, d / "manifest.json")
+    entries = manifest["chunks"]
+    results: dict[int, tuple] = {}
+    todo = []
+    for i, e in enumerate(entries):
+        if e.get("done") and d is not None:
+            got = load_chunk(d, e, verify)
+            if got is not None:
+                results[i] = got
+                continue
+            e["done"] = False  # corrupt or missing: recompute
+        todo.append(i)
+
+    def store(i, res):
+        keys, cnt, multi = res
+        n_runs = int(cnt.sum(dtype=np.int64))
+        cnt = None if (len(cnt) == 0 or cnt.max() == 1) else cnt.astype(counts_dtype(cnt))
+        if d is None:
+            results[i] = Chunk(keys, cnt, n_runs=n_runs, multi=multi)
+            return
+        e = entries[i]
+        for name, arr in (("keys", keys), ("counts", cnt), ("multi", multi if len(multi) else None)):
+            if arr is None:
+                e[name] = e[name + "_sha256"] = None
+            else:
+                e[name] = f"chunk{i:05d}_{name}.npy"
+                e[name + "_sha256"] = atomic_save(arr, d / e[name])
+        e["n_distinct"], e["n_runs"], e["n_multi"], e["done"] = int(len(keys)), n_runs, int(len(multi)), True
+        atomic_json(manifest, d / "manifest.json")  # the chunk counts as done only after this
+        results[i] = load_chunk(d, e, "size")
+
+    bar = _progress(len(todo), progress, f"{ker.measure.key} N={ker.N}")
+    args = [(ker.measure, ker.N, ker.c, _unjson(entries[i]["t0"], ker), _unjson(entries[i]["t1"], ker))
+            for i in todo]
+    try:
+        if client is not None:
+            futs = [client.submit(chunk_task, *a, pure=True) for a in args]
+            for i, f in zip(todo, futs):
+                store(i, f.result())
+                bar.update(1)
+        elif workers <= 1 or len(todo) <= 1:
+            for i, a in zip(todo, args):
+                store(i, chunk_task(*a))
+                bar.update(1)
+        else:
+            from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+            import multiprocessing as mp_
+            # fork: workers inherit the imported modules (spawn would re-import a user's __main__)
+            ctx = mp_.get_context("fork" if "fork" in mp_.get_all_start_methods() else "spawn")
+            with ProcessPoolExecutor(workers, mp_context=ctx) as ex:
+                # at most workers + 1 chunks in flight, so finished results never pile up in memory
+                pending, queue = {}, list(zip(todo, args))[::-1]
+                while queue or pending:
+                    while queue and len(pending) < workers + 1:
+                        i, a = queue.pop()
+                        pending[ex.submit(chunk_task, *a)] = i
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for f in done:
+                        store(pending.pop(f), f.result())
+                        bar.update(1)
+    finally:
+        bar.close()
+    return [results[i] for i in range(len(entries))], d
+
+
+def _unjson(x, ker):
+    if x is None:
+        return None
+    return int(x) if ker.is_int else float(x)
+
+
+def _progress(total: int, progress: bool | None, desc: str):
+    if progress is None:
+        progress = sys.stderr.isatty() and total > 1
+    from tqdm import tqdm  # plain bar: tqdm.auto warns (with a path) in kernels without ipywidgets
+    return tqdm(total=total, desc=desc, disable=not progress, leave=False)
+
+
+# ------------------------------------------------------------------------------ limits and costs
+
+_TABLE_MAX = 2**20  # half-run tables (c+1)^⌈N/2⌉ entries: 2^20 (binary N = 40) take ~0.5 GB to build
+# engine wall time per enumerated run on 2 cores, from the N = 30 benchmark (docs/benchmarks.md: AP via SP
+# 81 s, RBP_p08 149 s, DCG_b02 380 s for 2^30 runs), rounded up
+_SECONDS_PER_RUN = {M.SP: 1e-7, M.RBP: 1.5e-7}
+_SECONDS_PER_RUN_DEFAULT = 4e-7
+_BYTES_PER_VALUE = 8.5  # cache bytes per distinct value (N = 30: RBP_p08 8.1 GB for 2^30 values)
+
+
+def refuse_beyond(measure: M.Measure, N: int, limit: int, why: str) -> None:
+    """Refuse, with the reason, a run length beyond what the engine can enumerate for ``measure``."""
+    if N > limit:
+        if limit == 0:
+            raise NotImplementedError(why)
+        raise ValueError(f"no scale of {measure.key} at N={N} (at most N={limit}): {why}")
+
+
+def max_enumerable_depth(measure: M.Measure, c: int = 1) -> tuple[int, str]:
+    """The largest run length N whose scale (and ranked version) this engine can compute for
+    ``measure`` with grades 0..c, and the reason it cannot go further. 0 when it has no kernel.
+
+    This is what is *representable*; the time and disk a build takes are :func:`build_cost`'s.
+    """
+    num = numerator(measure)
+    if not supported(num):
+        return 0, (f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, RBP, gRBP, DCG, "
+                   "nDCG, RBTO, gP")
+    h = 0
+    while (c + 1) ** (h + 1) <= _TABLE_MAX:
+        h += 1
+    best, why = 2 * h, (f"the exact keys use tables of all {c + 1}^⌈N/2⌉ half runs, which beyond N = {2 * h} "
+                        "need more than ~0.5 GB")
+    if isinstance(num, M.SP):
+        n = 1
+        while (n + 1) * math.lcm(*range(1, n + 2)) < 2**62:
+            n += 1
+        if n <= best:
+            best, why = n, f"exact AP keys are SP·lcm(1..N), which must fit 62 bits (N ≤ {n})"
+    elif isinstance(num, M.DCG):
+        try:
+            dcg_layout(num, 1, 1)
+        except NotImplementedError as e:
+            return 0, f"{measure!r}: {e}"
+        graded = c > 1 and num.gains == "graded"
+        n = 0
+        while n < best and dcg_layout(num, n + 1, c if graded else 1).size < 2**62:
+            n += 1
+        if n < best:
+            best, why = n, f"the exact identity that separates tied DCG values must fit 62 bits (N ≤ {n})"
+    elif isinstance(num, (M.RBP, M.GRBP)) and c > 1 and not num.binary:
+        p = to_fraction(num.p)
+        n = 0
+        while n < best and sum(p.numerator**i * p.denominator ** (n - i) for i in range(n + 1)) * c < 2**62:
+            n += 1
+        if n < best:
+            best, why = n, f"graded RBP can tie, so its exact integer keys must fit 62 bits (N ≤ {n})"
+    return best, why
+
+
+@dataclass(frozen=True)
+class BuildCost:
+    """What computing a scale will cost: 0 when it is a closed form or already cached."""
+
+    measure: M.Measure
+    N: int
+    runs: int  # runs the engine enumerates (0: closed form or complete cache)
+    seconds: float  # estimated wall time on 2 cores (docs/benchmarks.md)
+    bytes: int  # upper bound on the cache written (one entry per distinct value)
+    directory: Path | None  # where the cache goes
+    cached: bool
+
+    def __str__(self) -> str:
+        if not self.runs:
+            return f"{self.measure.key} at N={self.N}: {'cached' if self.cached else 'closed form'}, no build"
+        return (f"{self.measure.key} at N={self.N}: enumerates {self.runs:,} runs once, about "
+                f"{_human_seconds(self.seconds)} and up to {_human_bytes(self.bytes)} of cache in "
+                f"{self.directory or 'memory'}")
+
+
+def _human_seconds(s: float) -> str:
+    if s < 1:
+        return "under 1 s"
+    return f"{s:.0f} s" if s < 120 else f"{s / 60:.0f} min" if s < 7200 else f"{s / 3600:.1f} h"
+
+
+def _human_bytes(b: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if b < 1000 or unit == "TB":
+            return f"{b:.0f} {unit}" if unit == "B" else f"{b:.1f} {unit}"
+        b /= 1000
+    return ""  # pragma: no cover
+
+
+def build_cost(measure: M.Measure, N: int, *, c: int = 1, cache: bool | str | Path = True) -> BuildCost:
+    """Estimated cost of ``scale(measure, N, c=c, cache=cache)`` before running it (so a caller can
+    ask first): closed forms and complete caches cost nothing; otherwise all (c+1)^N runs are
+    enumerated once (time from the N = 30 benchmark) and at most one cache entry per run is written.
+    Raises like :func:`scale` when N is beyond :func:`max_enumerable_depth`."""
+    refuse_beyond(measure, N, *max_enumerable_depth(measure, c))
+    num = numerator(measure)
+    if c == 1 and closed_form(num, N) is not None:
+        return BuildCost(measure, N, 0, 0.0, 0, None, False)
+    ker = kernel(num, N, c)
+    d = cache_path(ker, cache)
+    done = False
+    if d is not None and (d / "manifest.json").exists():
+        try:
+            man = json.loads((d / "manifest.json").read_text())
+            done = man.get("params") == params(ker) and all(e.get("done") for e in man["chunks"])
+        except (OSError, ValueError, KeyError, TypeError):
+            done = False
+    if done:
+        return BuildCost(measure, N, 0, 0.0, 0, d, True)
+    runs = (c + 1) ** N
+    rate = _SECONDS_PER_RUN.get(type(num), _SECONDS_PER_RUN_DEFAULT)
+    return BuildCost(measure, N, runs, runs * rate, int(runs * _BYTES_PER_VALUE) if d else 0, d, False)
+

@@ -1,0 +1,285 @@
+"""Meet in the middle: exact counts of the runs below a query run, without the scale (FFF21 §8).
+
+The counting of φ (:mod:`irscales.enumeration.counting`, whose docstring has the proofs) needs, for
+RBP with p > 1/2 and for DCG with the JK discount, the number of runs whose value is below a query's.
+Both split the ranks in two parts with sorted half tables; searches run on float64 images with a
+proven error band and the pairs inside the band are decided exactly (Python integers for RBP; the
+exact log sums of :mod:`irscales.enumeration.dcg` for DCG).
+"""
+from __future__ import annotations
+
+import functools
+import math
+import os
+from fractions import Fraction
+
+import numpy as np
+
+from irscales import measures as M
+from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
+
+__all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
+           "below_pairs", "dcg_tie_scan", "dcg_table", "dcg_below"]
+
+MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
+EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
+
+
+def rbp_half_bound(p: Fraction, c: int = 1) -> int:
+    """Largest half length L with c·V_L = c·Σ_{i≤L} a^{i−1} b^{L−i} < 2^62 and (c+1)^L ≤ 2^MAX_HALF."""
+    a, b = p.numerator, p.denominator
+    L = 0
+    while (c + 1) ** (L + 1) <= 2**MAX_HALF and c * sum(a**i * b ** (L - i) for i in range(L + 1)) < 2**62:
+        L += 1
+    return L
+
+
+
+# --------------------------------------------------------------------- RBP, meet in the middle
+
+
+@functools.lru_cache(maxsize=3)
+def half_table(a: int, b: int, L: int, c: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Sorted exact keys V_L(x) = Σ_{i≤L} x_i a^{i−1} b^{L−i} of all (c+1)^L runs x of length L,
+    their float64 images (each within 2^-52 relative of the key; non-decreasing), and a bucket index
+    for fast searches: ``start[k]`` = number of floats below k·width, k = 0..2^L."""
+    w = [a**i * b ** (L - 1 - i) for i in range(L)]
+    if c * sum(w) >= 2**62:
+        raise OverflowError(f"V_{L} for p = {a}/{b} exceeds 62 bits")
+    v = np.zeros(1, np.int64)
+    for wi in w:  # v, v + wi, … are each sorted: the stable sort (timsort) merges c + 1 runs in O(n log c)
+        v = np.sort(np.concatenate([v + np.int64(g * wi) for g in range(c + 1)]), kind="stable")
+    vf = v.astype(np.float64)  # int → float rounding is monotone, so the floats stay sorted
+    return (v, vf) + bucket_index(vf)
+
+
+def bucket_index(vf: np.ndarray) -> tuple[np.ndarray, float]:
+    """``start[k]`` = number of sorted floats below k·width, k = 0..len(vf), for :func:`search`."""
+    width = max(float(vf[-1]), 1.0) / len(vf)
+    return np.searchsorted(vf, np.arange(len(vf) + 1) * width, "left").astype(np.int32), width
+
+
+def search(vf: np.ndarray, start: np.ndarray, width: float, t: np.ndarray, band: float):
+    """For thresholds t: ``np.searchsorted(vf, t − band, "left")``, and which thresholds have a float
+    in [t − band, t + band) (undecided by floats). The bucket index gives a position with only smaller
+    floats before it, then each search steps forward while vf[pos] < t − band (~1 step on average)."""
+    n = len(vf)
+    tl = t - band
+    # shrinking the quotient by 1e-12 keeps the edge k·width ≤ t − band despite rounding (t ≤ 0: k = 0),
+    # so start[k] never passes the answer
+    k = tl * (1 / width) * (1 - 1e-12)
+    np.clip(k, 0, len(start) - 1, out=k)
+    pos = start[k.astype(np.int64)].astype(np.int64)
+    v = vf.take(pos, mode="clip")
+    v[pos >= n] = np.inf
+    act = np.nonzero(v < tl)[0]
+    while act.size:
+        pos[act] += 1
+        p = pos[act]
+        vv = vf.take(p, mode="clip")
+        vv[p >= n] = np.inf
+        v[act] = vv
+        act = act[vv < tl[act]]
+    return pos, v < t + band
+
+
+def half_keys(bits: np.ndarray, a: int, b: int) -> np.ndarray:
+    L = bits.shape[1]
+    w = np.array([a**i * b ** (L - 1 - i) for i in range(L)], dtype=np.int64)
+    return bits.astype(np.int64) @ w
+
+
+def split(N: int, n_queries: int = 1 << 20) -> int:
+    """Top ranks of the split. A query scans the top halves within the bottom part's range of its
+    value, about (2p)^h of them, so one rank less on top is ~1/(2p) faster while the bottom table
+    doubles (its build: ~3 s and 3 GB at peak for 2^26): used from N = 46 on for 1,000 queries or
+    more, while the bottom keeps at most 2^MAX_HALF entries."""
+    h = N // 2
+    return h - 1 if N >= 46 and n_queries >= 1000 and N - h + 1 <= MAX_HALF else h
+
+
+def below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: int | None = None,
+               c: int = 1) -> np.ndarray:
+    """Exact number of runs over grades 0..c with a smaller (graded) RBP than each row of ``bits``
+    (shape (n, N); binary for c = 1)."""
+    a, b = p.numerator, p.denominator
+    N = bits.shape[1]
+    h = split(N, len(np.unique(bits, axis=0))) if c == 1 else N // 2
+    qx = half_keys(bits[:, :h], a, b) if h else np.zeros(len(bits), np.int64)
+    qy = half_keys(bits[:, h:], a, b)
+    pairs, inv = np.unique(np.stack([qx, qy], 1), axis=0, return_inverse=True)
+    if h:
+        half_table(a, b, h, c)  # built before forking, so worker processes share the tables
+    half_table(a, b, N - h, c)
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    step = 64
+    parts = [pairs[i:i + step] for i in range(0, len(pairs), step)]
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(pairs), desc=f"RBP p={p} N={N} (counting)", leave=False)
+    out = []
+    try:
+        if workers > 1 and N >= 36 and len(parts) > 1:
+            import multiprocessing as mp_
+            from concurrent.futures import ProcessPoolExecutor
+            ctx = mp_.get_context("fork" if "fork" in mp_.get_all_start_methods() else "spawn")
+            with ProcessPoolExecutor(workers, mp_context=ctx) as ex:
+                for part, res in zip(parts, ex.map(below_pairs, parts, *zip(*[(a, b, N, h, c)] * len(parts)))):
+                    out.append(res)
+                    if bar is not None:
+                        bar.update(len(part))
+        else:
+            for part in parts:
+                out.append(below_pairs(part, a, b, N, h, c))
+                if bar is not None:
+                    bar.update(len(part))
+    finally:
+        if bar is not None:
+            bar.close()
+    res = np.concatenate(out) if out else np.empty(0, np.int64)
+    return res[inv.reshape(-1)]
+
+
+def below_pairs(pairs: np.ndarray, a: int, b: int, N: int, h: int, c: int = 1) -> np.ndarray:
+    """Runs below each query given by its (top key, bottom key) pair for a split after rank h."""
+    Lb = N - h
+    xt, vt = half_table(a, b, h, c)[:2] if h else (np.zeros(1, np.int64), np.zeros(1))
+    yt, wt, start, width = half_table(a, b, Lb, c)
+    B1, A1 = b**Lb, a**h  # K = B1·V_h(top) + A1·V_{N−h}(bottom)
+    rho = float(Fraction(A1, B1))  # bottom → top units, relative error ≤ ε
+    n_bot = (c + 1) ** Lb
+    ymax = float(yt[-1])
+    umax = float(xt[-1]) + rho * ymax
+    # Error bounds (ε = 2^-52 per operation, all quantities ≥ 0): a table float is within ε of its
+    # key; u_q = fl(x_q + fl(ρ·y_q)) is within 5ε·umax of the exact x_q + ρy_q; the threshold
+    # t = fl(fl(u_q − x)/ρ) within (7ε·umax + 2ε·umax)/ρ of (u_q − x)/ρ. Bands of 16ε·umax (top) and
+    # 16ε·umax/ρ (bottom) therefore contain every comparison the floats cannot decide.
+    band_top = 16 * EPS * umax
+    band_bot = 16 * EPS * umax / rho
+    out = np.empty(len(pairs), np.int64)
+    for i, (x_q, y_q) in enumerate(pairs.tolist()):
+        k_q = B1 * x_q + A1 * y_q
+        u_q = float(x_q) + rho * float(y_q)
+        full = int(np.searchsorted(vt, u_q - rho * ymax - band_top, "left"))
+        stop = int(np.searchsorted(vt, u_q + band_top, "left"))
+        total = full * n_bot
+        if stop > full:
+            t = ((u_q - vt[full:stop]) / rho)[::-1]  # increasing: searches with sorted keys
+            lo, undecided = search(wt, start, width, t, band_bot)
+            total += int(lo.sum())
+            amb = np.nonzero(undecided)[0]
+            if len(amb):  # bottoms within the band: decided exactly
+                n = np.searchsorted(wt, t[amb] + band_bot, "left") - lo[amb]
+                top_idx = np.repeat((stop - 1 - amb), n)  # undo the reversal
+                bot_idx = np.arange(int(n.sum())) + np.repeat(lo[amb] - np.concatenate([[0], np.cumsum(n)[:-1]]), n)
+                xs = xt[top_idx].astype(object) * B1 + yt[bot_idx].astype(object) * A1
+                total += int(np.count_nonzero(xs < k_q))
+        out[i] = total
+    return out
+
+
+# ------------------------------------------------------------------ DCG, canonical runs + middle
+
+
+@functools.lru_cache(maxsize=8)
+def dcg_tie_scan(B: int, n_max: int = 400) -> tuple[int, str]:
+    """The first N at which two canonical runs (c = Σ_{i≤B} rel_i, ranks after B) have the same
+    rational coefficient vector, i.e. tie for certain, and an example; (n_max + 1, "") if none."""
+    for N in range(B + 1, n_max + 1):
+        cls = rank_weights(B, N)
+        m_new = cls[N - 1][0]  # only the class of the new rank can gain a tie
+        ranks = [i + 1 for i in range(B, N) if cls[i][0] == m_new]
+        unit = m_new == cls[0][0]
+        seen: dict = {}
+        for c in range(B + 1 if unit else 1):
+            for mask in range(1 << len(ranks)):
+                sub = [ranks[j] for j in range(len(ranks)) if mask >> j & 1]
+                tot = c * cls[0][1] + sum((cls[r - 1][1] for r in sub), Fraction(0))
+                if tot in seen:
+                    (c0, s0) = seen[tot]
+                    what = lambda c_, s_: " + ".join(  # noqa: E731
+                        ([f"{c_} of ranks 1..{B}"] if c_ else []) + [f"rank {r}" for r in s_]) or "nothing"
+                    return N, f"{what(c0, s0)} weighs as much as {what(c, sub)}"
+                seen[tot] = (c, sub)
+    return n_max + 1, ""
+
+
+@functools.lru_cache(maxsize=4)
+def dcg_table(B: int, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Float DCG sums over ranks first..last (1-based, inclusive) of all 2^L subsets, sorted, with the
+    subset of each (bit j ↔ rank first + j) and the bucket index of :func:`search`."""
+    w = M.dcg_discount(max(last, 1), B, "jk")[first - 1:last]
+    v = np.zeros(1)
+    for wi in w:  # entry index = subset bits, lowest bit = rank ``first``
+        v = np.concatenate([v, v + wi])
+    order = np.argsort(v, kind="stable")
+    vs = v[order]
+    return (vs, order) + bucket_index(vs)
+
+
+def _exact_sign(B: int, vec_a: dict, vec_b: dict) -> int:
+    """Sign of value(a) − value(b) for coefficient vectors {class root: Fraction} (0: same vector)."""
+    d = {m: vec_a.get(m, 0) - vec_b.get(m, 0) for m in set(vec_a) | set(vec_b)}
+    return log_sum_sign({m: x for m, x in d.items() if x}, B)
+
+
+def dcg_below(bits: np.ndarray, B: int, progress: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For binary runs ``bits`` (n, N) and DCG/nDCG with the JK discount and base B: (runs below,
+    runs up to, φ_unq) of each run, counted over canonical runs (:mod:`irscales.enumeration.counting`)."""
+    N = bits.shape[1]
+    U = min(B, N)
+    R = N - U
+    h = R // 2
+    cls = rank_weights(B, N)
+    top = dcg_table(B, U + 1, U + h)
+    bot = dcg_table(B, U + h + 1, N)
+    t_vs, t_ord = top[0], top[1]
+    b_vs, b_ord, start, width = bot
+    n_bot = len(b_vs)
+    w_rest = M.dcg_discount(N, B, "jk")[U:]
+    vmax = U + float(w_rest.sum())
+    # every float here is a sum of at most N non-negative weights (each within 4ε relative of its
+    # exact value: a log, two divisions) plus one subtraction: within (N + 4)ε·vmax of the exact
+    # value, a pair's sum within 2(N + 4)ε·vmax; the band is 16(N + 4)ε·vmax
+    band = 16 * (N + 4) * EPS * max(vmax, 1.0)
+    canon = np.concatenate([bits[:, :U].sum(1, keepdims=True), bits[:, U:]], 1).astype(np.int64)
+    rows, inv = np.unique(canon, axis=0, return_inverse=True)
+    below_unq = np.empty(len(rows), dtype=object)
+    below_runs = np.empty(len(rows), dtype=object)
+    tie = np.empty(len(rows), dtype=object)
+    from tqdm import tqdm
+
+    for qi, row in enumerate(tqdm(rows.tolist(), desc=f"DCG base {B} N={N} (counting)", leave=False,
+                                  disable=not progress)):
+        c_q, rest = row[0], row[1:]
+        q_ranks = [U + 1 + j for j, x in enumerate(rest) if x]
+        vec_q = coefficient_vector(cls, c_q, q_ranks)
+        x_f = c_q + float(np.dot(np.asarray(rest, float), w_rest)) if R else float(c_q)
+        unq, runs = 0, 0
+        for c in range(U + 1):
+            y = x_f - c
+            full = int(np.searchsorted(t_vs, y - b_vs[-1] - band, "left"))
+            stop = int(np.searchsorted(t_vs, y + band, "left"))
+            cnt = full * n_bot
+            if stop > full:
+                t = (y - t_vs[full:stop])[::-1]
+                lo, undecided = search(b_vs, start, width, t, band)
+                cnt += int(lo.sum())
+                for j in np.nonzero(undecided)[0].tolist():
+                    i_top = stop - 1 - j
+                    hi = int(np.searchsorted(b_vs, t[j] + band, "left"))
+                    tb = int(t_ord[i_top])
+                    r_top = [U + 1 + k for k in range(h) if tb >> k & 1]
+                    for jb in range(int(lo[j]), hi):
+                        bb = int(b_ord[jb])
+                        r_bot = [U + h + 1 + k for k in range(R - h) if bb >> k & 1]
+                        cnt += _exact_sign(B, coefficient_vector(cls, c, r_top + r_bot), vec_q) < 0
+            unq += cnt
+            runs += math.comb(U, c) * cnt
+        below_unq[qi], below_runs[qi], tie[qi] = unq, runs, math.comb(U, c_q)
+    inv = inv.reshape(-1)
+    big = N > 61
+    unq_a = (below_unq[inv] + 1).astype(object if big else np.int64)
+    below = below_runs[inv].astype(object if big else np.int64)
+    return below, below + tie[inv].astype(object if big else np.int64), unq_a
