@@ -5,7 +5,44 @@ optional real-data tests against it. Every such test skips with a one-line reaso
 import os
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 _BESIDE = Path(__file__).resolve().parents[2] / "shared"
 
 if "IRSCALES_SHARED" not in os.environ and "IRSCALES_TREC" not in os.environ and (_BESIDE / "trec").is_dir():
     os.environ["IRSCALES_SHARED"] = str(_BESIDE)
+
+
+# ------------------------------------------------------------------ score matrices shared by the stats tests
+
+
+@pytest.fixture(scope="module")
+def tied_scores():
+    """(25 topics, 9 systems) small integers: many ties and zero differences."""
+    rng = np.random.default_rng(2024)
+    return rng.integers(0, 6, size=(25, 9)).astype(float)
+
+
+@pytest.fixture(scope="module")
+def continuous_scores():
+    """(20 topics, 7 systems) normal scores with increasing system means."""
+    rng = np.random.default_rng(99)
+    return rng.normal(size=(20, 7)) + np.linspace(0, 1.2, 7)
+
+
+def make_random_scores(T=12, S=15, seed=0, names=("AP", "P@10", "RBP")):
+    """A score dictionary name -> (T, S) of correlated simulated measures; P@10 on its tenths grid."""
+    rng = np.random.default_rng(seed)
+    base = rng.random((T, S))
+    out = {}
+    for k, n in enumerate(names):
+        v = np.clip(base + rng.normal(0, 0.2 * (k + 1), (T, S)), 0, 1)
+        out[n] = np.round(v * 10) / 10 if n == "P@10" else v
+    return out
+
+
+@pytest.fixture
+def random_scores():
+    """:func:`make_random_scores`, as a fixture the tests call with their own sizes."""
+    return make_random_scores

@@ -12,17 +12,8 @@ from irscales.stats import sampling
 
 
 
-def random_scores(T=12, S=15, seed=0, names=("AP", "P@10", "RBP")):
-    rng = np.random.default_rng(seed)
-    base = rng.random((T, S))
-    out = {}
-    for k, n in enumerate(names):
-        v = np.clip(base + rng.normal(0, 0.2 * (k + 1), (T, S)), 0, 1)
-        out[n] = np.round(v * 10) / 10 if n == "P@10" else v
-    return out
 
-
-def test_plots_return_figures(tmp_path, monkeypatch):
+def test_plots_return_figures(random_scores, tmp_path, monkeypatch):
     import matplotlib
     matplotlib.use("Agg")
     monkeypatch.setenv("IRSCALES_FIGURES", str(tmp_path))

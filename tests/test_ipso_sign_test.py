@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from irscales import ipso
-from irscales.data import collection as collections
+from irscales import data as collections
 from irscales.ipso import Relation
 
 EQ, NI, NS, NX = (int(r) for r in Relation)

@@ -79,17 +79,6 @@ def test_paired_t_hand_worked_and_degenerate_pairs():
 # --------------------------------------------------------------------------- cross-checks
 
 
-@pytest.fixture(scope="module")
-def tied_scores():
-    rng = np.random.default_rng(2024)
-    return rng.integers(0, 6, size=(25, 9)).astype(float)  # many ties and zero differences
-
-
-@pytest.fixture(scope="module")
-def continuous_scores():
-    rng = np.random.default_rng(99)
-    return rng.normal(size=(20, 7)) + np.linspace(0, 1.2, 7)
-
 
 def test_per_pair_tests_match_scipy_one_pair_at_a_time(tied_scores, continuous_scores):
     for s in (tied_scores, continuous_scores):

@@ -67,3 +67,15 @@ def test_files_the_readme_points_at_exist():
                      and not list(ROOT.glob(p)))
     assert not missing, f"README points at missing files: {missing}"
     assert "../shared" not in README.replace("`../shared` beside the checkout", "")
+
+
+def test_module_map_matches_the_tree():
+    """Every room of src/irscales is in the README's layout block, and every room named there exists."""
+    block = README[README.index("src/irscales/ "):README.index("notebooks/        one notebook")]
+    pkg = Path(__file__).resolve().parents[1] / "src" / "irscales"
+    rooms = {p.name + ("/" if p.is_dir() else "") for p in pkg.iterdir()
+             if p.name != "__init__.py" and not p.name.startswith((".", "__pycache__"))}
+    named = set(re.findall(r"^\s{2}(\w+(?:\.py|/))", block, flags=re.M))
+    named |= set(re.findall(r"^\s{2}\w+\.py, (\w+\.py)", block, flags=re.M))
+    assert rooms <= named, f"README layout misses {sorted(rooms - named)}"
+    assert named <= rooms, f"README layout names {sorted(named - rooms)}, which do not exist"

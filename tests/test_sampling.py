@@ -90,17 +90,8 @@ def brute_tau_ap_average(ref, oth):
 # --------------------------------------------------------------------------- designs
 
 
-def random_scores(T=12, S=15, seed=0, names=("AP", "P@10", "RBP")):
-    rng = np.random.default_rng(seed)
-    base = rng.random((T, S))
-    out = {}
-    for k, n in enumerate(names):
-        v = np.clip(base + rng.normal(0, 0.2 * (k + 1), (T, S)), 0, 1)
-        out[n] = np.round(v * 10) / 10 if n == "P@10" else v
-    return out
 
-
-def test_correlation_design_matches_a_direct_recomputation():
+def test_correlation_design_matches_a_direct_recomputation(random_scores):
     scores = random_scores()
     df = sampling.correlation_design(scores, np.random.default_rng(42), topic_sizes=(3, 5),
                                      system_sizes=(4, 9), n_samples=6, progress=False)
@@ -122,7 +113,7 @@ def test_correlation_design_matches_a_direct_recomputation():
                 assert np.isfinite(row.tau_ap.item())
 
 
-def test_correlation_design_is_deterministic_and_feeds_the_anova():
+def test_correlation_design_is_deterministic_and_feeds_the_anova(random_scores):
     scores = random_scores()
     kw = dict(topic_sizes=(3, 6), system_sizes=(5, 10), n_samples=5, progress=False)
     d1 = sampling.correlation_design(scores, np.random.default_rng(1), **kw)
@@ -153,7 +144,7 @@ def test_no1q_removes_the_lowest_map_quartile():
     assert tab.loc[(4, 8), "RMSE"] == pytest.approx(np.sqrt(((1 - x) * 2 / 3) ** 2 / 3 + 2 * ((1 - x) / 3) ** 2 / 3))
 
 
-def test_design_errors():
+def test_design_errors(random_scores):
     scores = random_scores()
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="topic sizes \\[20\\]"):
@@ -167,7 +158,7 @@ def test_design_errors():
         sampling.correlation_design(dict(scores, RBP=np.zeros((3, 3))), rng, (3,), (5,), 2)
 
 
-def test_rq3_design_same_systems_on_every_topic_set():
+def test_rq3_design_same_systems_on_every_topic_set(random_scores):
     s1 = random_scores(T=10, S=30, seed=1)
     s2 = random_scores(T=8, S=30, seed=2)
     colls = {"A1": ("corpA", s1), "A2": ("corpA", s1), "B1": ("corpB", s2), "B2": ("corpB", s2)}

@@ -18,11 +18,6 @@ from irscales.stats import results
 from irscales.stats import significance as sg
 
 
-@pytest.fixture(scope="module")
-def tied_scores():
-    rng = np.random.default_rng(2024)
-    return rng.integers(0, 6, size=(25, 9)).astype(float)  # many ties and zero differences
-
 
 # --------------------------------------------------------------------------- exactness and invariances
 

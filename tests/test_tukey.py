@@ -85,17 +85,6 @@ def test_friedman_hand_worked():
 # --------------------------------------------------------------------------- cross-checks
 
 
-@pytest.fixture(scope="module")
-def tied_scores():
-    rng = np.random.default_rng(2024)
-    return rng.integers(0, 6, size=(25, 9)).astype(float)  # many ties and zero differences
-
-
-@pytest.fixture(scope="module")
-def continuous_scores():
-    rng = np.random.default_rng(99)
-    return rng.normal(size=(20, 7)) + np.linspace(0, 1.2, 7)
-
 
 def test_omnibus_statistics_match_scipy(tied_scores):
     s = tied_scores

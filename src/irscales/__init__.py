@@ -1,37 +1,47 @@
 """irscales — measurement theory of IR evaluation measures.
 
-Rooms (one concern per module):
+The names a user needs, from the package root (``from irscales import AP, scale, Collection``):
 
-- :mod:`irscales.measures`       evaluation measures as declared, vectorised objects (exact where rational)
-- :mod:`irscales.enumeration`    scales of measures over all runs REL^N, the ranked measure φ (FFF21 §5)
-- :mod:`irscales.papers.beyond_fff21`         beyond FFF21 (issue 20): counted value curves, graded scales, graded Table 2 τ
-- :mod:`irscales.theory.orders`         orders on runs, covers, rank functions, FFP17's Δ (FFP19, FFP17)
-- :mod:`irscales.theory.scales`         checkers: ordinal / interval / interval-like scale properties
-- :mod:`irscales.theory.meaningfulness` meaningful statements under permissible transformations (FFF21 §2)
-- :mod:`irscales.theory.setbased`       P, R, F1 on S[N, K] (FFF21 §3.4)
-- :mod:`irscales.theory.hasse`          Hasse diagrams of runs (FFF21 Fig. 1)
-- :mod:`irscales.figures`          "all possible values" plots from exact scales (FFF21 Figs 3–5)
-- :mod:`irscales.ipso`           innate pairwise SERP orderings (MM23)
-- :mod:`irscales.ipso_runs`      IPSO on a set of runs: Table 3, Figs 5–8, IPSO sign test (MM23 §3)
-- :mod:`irscales.corroboration`  MM23's † / ‡ reporting rule
-- :mod:`irscales.correlation`    Kendall τ, τ_AP, overall and topic-by-topic
-- :mod:`irscales.stats.significance`   the eight significance procedures of FFF21 §7.3
-- :mod:`irscales.ranked`         measures vs their ranked versions on a collection (FFF21 Tables 2–6)
-- :mod:`irscales.stats.anova`          ω², power, crossed/nested ANOVA, Tukey HSD on factor levels (Fer17)
-- :mod:`irscales.papers.fer17`          Fer17's measures on a collection
-- :mod:`irscales.stats.sampling`       Fer17's sampling designs (RQ1–RQ3), KDE + KL validation
-- :mod:`irscales.data.trec`             TREC run and qrels files → relevance arrays
-- :mod:`irscales.data.collection`    the Collection data layer (TREC or simulated)
-- :mod:`irscales.data.simulate`       simulated TREC-like collections (labelled simulated)
-- :mod:`irscales.data.smart`          SMART-format parsers (Cranfield, CISI, CACM)
-- :mod:`irscales.data.datasets`       the public collections (shipped archives, mirror or download)
-- :mod:`irscales.data.gop`            a public Grid of Points: stop lists × stemmers × retrieval models
-- :mod:`irscales.papers.published`      the papers' printed numbers and the comparison with ours
-- :mod:`irscales.papers.report`         the companion report
-- :mod:`irscales.paths`          settings: shared folder, cache, figures
-- :mod:`irscales.cli`            the ``irscales`` command line
+=====================  ==========================================================================
+measures               ``P R F1 AP RR SP Succ RPrec RBP GP GR GRBP DCG NDCG ERR SBTO RBTO``,
+                       ``parse`` / ``parse_list`` (paper names such as ``RBP_p08``, ``nDCG_b02``),
+                       ``FFF21_MEASURES`` (the 11 measures of FFF21 §6)
+interval scales        ``scale`` (the scale of a measure over REL^N, cached) and ``phi_runs`` (the
+                       ranked, interval-scaled values φ of runs, counted where a measure allows)
+data                   ``Collection`` (runs × topics × ranks with qrels), ``load_preset``,
+                       ``read_run`` / ``read_qrels``
+correlation            ``kendall_tau``, ``tau_ap``
+significance           ``significance_tests`` and the procedures ``sign_test``, ``rank_sum_test``,
+                       ``signed_rank_test``, ``paired_t_test``, ``anova1_tukey``, ``anova2_tukey``,
+                       ``kruskal_wallis_tukey``, ``friedman_tukey``
+IPSO                   ``compare`` (MM23 Algorithm 1), ``Relation``, ``corroborate``
+=====================  ==========================================================================
+
+Score matrices are ``(T topics, S systems)`` everywhere; relevance arrays ``[system, topic, rank]``.
+The names are loaded on first use (PEP 562), so ``import irscales`` and the command line stay quick.
+
+Rooms — the core knows no paper:
+
+- :mod:`irscales.measures`      measures as declared, vectorised objects (exact where rational)
+- :mod:`irscales.exact`         the one reading of numbers as rationals; common denominators
+- :mod:`irscales.ranks`         ties → integers: dense ranks, φ of an image, average ranks
+- :mod:`irscales.enumeration`   scales over all runs REL^N, φ by enumeration or by counting (FFF21 §5, §8)
+- :mod:`irscales.theory`        orders on runs, scale checkers, set-based runs, Hasse diagrams,
+  meaningful statements (FFP17, FFP19, FFF21 §2–3)
+- :mod:`irscales.correlation`   Kendall τ and τ_AP
+- :mod:`irscales.stats`         significance procedures, ANOVA / Tukey, sampling designs
+- :mod:`irscales.ipso`          innate pairwise SERP orderings (MM23 core)
+- :mod:`irscales.data`          TREC files, the Collection, presets, simulated and public collections
+- :mod:`irscales.figures`       the companion's figure style and file writing
+- :mod:`irscales.paths`         settings: shared folder, cache, figures
+- :mod:`irscales.cli`           the ``irscales`` command line
+
+and the paper layer, :mod:`irscales.papers`: one module or package per paper (``fff21``, ``ffp19``,
+``ffp17``, ``fer17``, ``mm23``), the published values (``published``) and the report.
 """
+from __future__ import annotations
 
+import importlib
 from importlib.metadata import PackageNotFoundError, version
 
 try:
@@ -39,4 +49,30 @@ try:
 except PackageNotFoundError:  # running from a source tree without installation
     __version__ = "0.0.0+src"
 
-__all__ = ["__version__"]
+# public name -> module that defines it (loaded on first access)
+_HOME = {
+    **{n: "irscales.measures" for n in (
+        "Measure", "P", "R", "F1", "AP", "RR", "SP", "Succ", "RPrec", "RBP", "GP", "GR", "GRBP", "DCG", "NDCG",
+        "ERR", "SBTO", "RBTO", "parse", "parse_list", "FFF21_MEASURES")},
+    "scale": "irscales.enumeration", "Scale": "irscales.enumeration", "phi_runs": "irscales.enumeration",
+    **{n: "irscales.data" for n in ("Collection", "load_preset", "read_run", "read_qrels")},
+    "kendall_tau": "irscales.correlation", "tau_ap": "irscales.correlation",
+    **{n: "irscales.stats" for n in (
+        "significance_tests", "sign_test", "rank_sum_test", "signed_rank_test", "paired_t_test", "anova1_tukey",
+        "anova2_tukey", "kruskal_wallis_tukey", "friedman_tukey")},
+    "compare": "irscales.ipso", "Relation": "irscales.ipso", "corroborate": "irscales.ipso",
+}
+
+__all__ = ["__version__", *_HOME]
+
+
+def __getattr__(name: str):
+    if name in _HOME:
+        value = getattr(importlib.import_module(_HOME[name]), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    raise AttributeError(f"module 'irscales' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

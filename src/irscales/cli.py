@@ -177,7 +177,7 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
                  graded_ok: bool = False, counting_ok: bool = True) -> dict:
     """For each measure label, (measure, N, cost) of its scale, or None with a note saying why not.
 
-    ``cost`` is None when φ is counted (:mod:`irscales.counting`: P, R, RR, RBP, DCG, nDCG, also
+    ``cost`` is None when φ is counted (:mod:`irscales.enumeration.counting`: P, R, RR, RBP, DCG, nDCG, also
     beyond the engine's depths): nothing is built and the engine's depth limit does not apply. Refuses up front
     (one line) a build whose estimated cost is above the thresholds without ``--build-scales``;
     announces the others on stderr. ``require``: a missing ranked version is an error.
@@ -228,7 +228,7 @@ def _free_space(directory: Path | None) -> str:
 def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool) -> np.ndarray:
     """The ranked values φ as a (T, S) score matrix (``rel_binary`` is [system, topic, rank])."""
     target, n, cost = plan_entry
-    if cost is None:  # counted, no scale (irscales.counting)
+    if cost is None:  # counted, no scale (irscales.enumeration.counting)
         return np.asarray(phi_runs(target, rel_binary[..., :n], progress=progress and n >= 36), dtype=float).T
     if cost.runs:
         _note(f"building the scale of {cost}")

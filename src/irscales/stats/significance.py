@@ -25,7 +25,7 @@ p-values, the variance used for rank comparisons, ``p <= α`` vs ``p < α``) we 
 ``signtest``, ``ranksum``, ``signrank``, ``ttest``, ``anova1``/``anova2``, ``kruskalwallis``,
 ``friedman`` and ``multcompare`` (Tukey–Kramer critical values), and say so in each docstring.
 These are the only implementations in the library: MM23's reporting rule
-(:mod:`irscales.corroboration`, ``irscales ipso``), ``irscales compare`` and :mod:`irscales.ipso_runs`
+(:mod:`irscales.ipso.corroborate`, ``irscales ipso``), ``irscales compare`` and :mod:`irscales.ipso.sign_test`
 call them, so the same scores give the same p-value everywhere (issue 18).
 
 Exactness: whether two scores are tied (sign test, all rank-based tests) is decided on exact

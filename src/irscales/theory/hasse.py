@@ -36,7 +36,6 @@ import numpy as np
 from irscales import measures as M
 from irscales.enumeration.dcg import qlog3_dcg
 from irscales.figures import styled
-from irscales.ranks import phi_of_image as phi  # noqa: F401  (the name notebook 01a still calls; not in __all__)
 from irscales.theory.orders import WeakTopHeaviness
 
 __all__ = [

@@ -14,7 +14,8 @@ Modules (one concern each):
 * :mod:`~irscales.papers.fff21.scales`   — Figs. 3–5 and §5.1: all values over all 2^N runs, ties;
 * :mod:`~irscales.papers.fff21.claims`   — claims recomputed from the printed Tables 2–6 and footnotes 7–8;
 * :mod:`~irscales.papers.fff21.beyond`   — beyond §8: counted value curves, graded scales, graded Table 2 τ;
-* :mod:`~irscales.papers.fff21.tables`   — Tables 2–6 on TREC runs (notebook 01b).
+* :mod:`~irscales.papers.fff21.tables`   — Tables 2–4 on TREC runs (notebook 01b);
+* :mod:`~irscales.papers.fff21.significance_tables` — Tables 5–6: significance before and after the transform.
 
 Notebooks: 01a (scales: examples, sets, runs4, scales), 01b (tables), 01c (claims), 07 (beyond).
 """
@@ -26,8 +27,11 @@ from irscales.papers.fff21.claims import (Claim, footnote_claims, pair_count_cla
 from irscales.papers.fff21.record import Part, Record
 from irscales.papers.fff21.reproduce import ScalesReproduction, reproduce_scales
 from irscales.papers.fff21.scales import FigureScales, build_scales
-
-# Tables 2–6 (notebook 01b): the re-exports of irscales.papers.fff21.tables go here.
+from irscales.papers.fff21.significance_tables import (critical_value_flips, grand_mean_delta,
+                                                       plot_significance_changes, table56, table56_layout)
+from irscales.papers.fff21.tables import (AP_FLOAT_ORDERS, TABLE4_PAIRS, Reproduction, difference_notes,
+                                          float_ap_taus, published_items, reproduce_tables, save_table, table2,
+                                          table3, table4, topic_by_topic_check)
 
 __all__ = [
     "Part", "Record",
@@ -36,4 +40,7 @@ __all__ = [
     "table4_delta_checks",
     "value_curve", "counted_curves", "graded_values", "graded_summary", "graded_measures", "graded_ranked_taus",
     "plot_value_curves",
+    "reproduce_tables", "Reproduction", "table2", "table3", "table4", "topic_by_topic_check", "TABLE4_PAIRS",
+    "save_table", "published_items", "difference_notes", "float_ap_taus", "AP_FLOAT_ORDERS",
+    "table56", "table56_layout", "critical_value_flips", "grand_mean_delta", "plot_significance_changes",
 ]

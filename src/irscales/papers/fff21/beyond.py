@@ -1,7 +1,7 @@
 """Beyond FFF21 (issue 20; FFF21 §8): scales too large to enumerate, and graded relevance.
 
 * :func:`value_curve` — FFF21 Figs. 3–5 plot every value of a measure over REL^N in increasing
-  order. Where φ is *counted* (:mod:`irscales.counting`) the 2^50 values cannot be listed, but a
+  order. Where φ is *counted* (:mod:`irscales.enumeration.counting`) the 2^50 values cannot be listed, but a
   uniform sample of runs can be placed at their exact position φ among all distinct values: the
   points lie on the curve of the figure (same x = position, y = value), exactly.
   :func:`counted_curves` does it for several measures and run lengths.
@@ -46,7 +46,7 @@ def value_curve(measure: M.Measure | str, N: int, n_runs: int = 2000, seed: int 
                 **scale_kwargs) -> pd.DataFrame:
     """A seeded uniform sample of ``n_runs`` runs of length N (grades 0..c) plus the empty and the
     full run, with their value and exact position φ among the distinct values of the measure over all
-    (c+1)^N runs (counted where :func:`irscales.counting.countable`, else from the engine's scale).
+    (c+1)^N runs (counted where :func:`irscales.enumeration.counting.countable`, else from the engine's scale).
 
     Columns: ``phi`` (1-based rank, Python ints beyond 2^62), ``n_distinct``, ``position`` =
     (φ − 1)/(n_distinct − 1) in [0, 1], ``value`` (float64, for plotting), ``method``."""
@@ -66,7 +66,7 @@ def value_curve(measure: M.Measure | str, N: int, n_runs: int = 2000, seed: int 
 def counted_curves(N_values, names=("RBP_p08", "DCG_b02", "RBP_p05", "RR"), n_runs: int = 300,
                    seed: int = 0) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
     """:func:`value_curve` of each measure of ``names`` at each N of ``N_values`` where φ can be
-    counted (:func:`irscales.counting.counting_depth`). DCG takes a tenth of ``n_runs`` (at least 5),
+    counted (:func:`irscales.enumeration.counting.counting_depth`). DCG takes a tenth of ``n_runs`` (at least 5),
     10 beyond N = 40: its count is slower (~10 s per run at N = 50).
 
     Returns the curves (label ``"<name>, N = <N>"`` → frame) and one row per (measure, N): counted,
@@ -97,7 +97,7 @@ def graded_values(measure: M.Measure | str, N: int, c: int, **scale_kwargs) -> p
 def graded_summary(values: dict[str, pd.DataFrame], measures: dict[str, M.Measure], N: int, c: int) -> pd.DataFrame:
     """One row per graded scale (``values``: key → :func:`graded_values` frame): runs (c+1)^N,
     distinct values, runs per value (> 1: ties) and, for graded RBP, a tie between two runs of
-    length 2 (:func:`irscales.counting.graded_rbp_tie`; None when p has no ties over grades 0..c)."""
+    length 2 (:func:`irscales.enumeration.counting.graded_rbp_tie`; None when p has no ties over grades 0..c)."""
     return pd.DataFrame([{"measure": k, "N": N, "grades": c + 1, "runs": (c + 1) ** N,
                           "distinct values": len(v), "runs / values": (c + 1) ** N / len(v),
                           "tie example (length 2)": str(C.graded_rbp_tie(measures[k].p, c)) if k.startswith("gRBP") else ""}
