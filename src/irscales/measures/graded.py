@@ -85,14 +85,14 @@ class GRBP(Measure):
         return (1 - p) * sum((to_fraction(x, bools=True) / g * p**i for i, x in enumerate(row)), Fraction(0))
 
 
-def dcg_discount(n: int, base: float = 2, discount: str = "jk") -> np.ndarray:
-    """Discount weights w_1..w_n.
+def dcg_discount(N: int, base: float = 2, discount: str = "jk") -> np.ndarray:
+    """Discount weights w_1..w_N.
 
     ``"jk"``  Järvelin–Kekäläinen: w_i = 1 for i < b, 1/log_b(i) for i ≥ b (FFF21 §6; b=2 gives
              1, 1, 1/log2 3, 1/2, …; b=10 gives ten ones first).
     ``"log2p1"`` w_i = 1/log2(i + 1), as trec_eval's ndcg_cut and MM23's NDCG.
     """
-    i = np.arange(1, n + 1, dtype=float)
+    i = np.arange(1, N + 1, dtype=float)
     if discount == "jk":
         return np.where(i < base, 1.0, 1.0 / np.maximum(np.log(i) / math.log(base), 1e-300))
     if discount == "log2p1":

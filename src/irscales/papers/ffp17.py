@@ -175,25 +175,25 @@ def interval_like_rates(measures: dict[str, MeasureLike], ns, *, rb=None) -> pd.
                              "counterexample": format_counterexample(res.counterexample)})
     return pd.DataFrame(rows)
 
-def monotone_table(measures: dict[str, MeasureLike], n: int) -> pd.DataFrame:
+def monotone_table(measures: dict[str, MeasureLike], N: int) -> pd.DataFrame:
     """Is each measure strictly / weakly monotone for the weak order on {0,1}^n (RB = n)? The
     ordinal scale that interval-likeness presupposes."""
-    runs = binary_runs(n)
+    runs = binary_runs(N)
     rows = []
     for k, m in measures.items():
-        strict = check_ordinal(m, W, runs, rb=n)
-        weak = check_ordinal(m, W, runs, rb=n, strict=False)
+        strict = check_ordinal(m, W, runs, rb=N)
+        weak = check_ordinal(m, W, runs, rb=N, strict=False)
         rows.append({"measure": k, "strictly monotone": strict.holds, "violating pairs": strict.n_violations,
                      "of comparable pairs": strict.n_checked, "weakly monotone": weak.holds,
                      "smallest counterexample": strict.row()["counterexample"]})
     return pd.DataFrame(rows)
 
 
-def rbp_interval_like_threshold(n: int, *, equal_mass: bool = False, lo=Fraction(1, 2),
+def rbp_interval_like_threshold(N: int, *, equal_mass: bool = False, lo=Fraction(1, 2),
                                 hi=Fraction(99, 100), width=Fraction(1, 2**12)):
     """Bracket (lo, hi) of the p at which RBP_p starts violating FFP17's interval-like property on
     {0,1}^N (exact values at rational p), or None when RBP_p with p = ``hi`` has no violation."""
-    runs = binary_runs(n)
+    runs = binary_runs(N)
 
     def violates(p: Fraction) -> bool:
         return not check_interval_like(RBP(p=p), runs, equal_mass=equal_mass, label="RBP").holds
@@ -217,7 +217,7 @@ def rbp_thresholds(ns) -> pd.DataFrame:
 # ------------------------------------------------------------------- the last example, searched
 
 
-def mass_gap_triples(n: int, gap: int = 2, measures: dict | None = None) -> pd.DataFrame:
+def mass_gap_triples(N: int, gap: int = 2, measures: dict | None = None) -> pd.DataFrame:
     """FFP17's last example, searched for: all r̂ ≺ ŝ ≺ û in {0,1}^N with Σû = Σŝ = Σr̂ + ``gap``
     and Δ_ŝr̂ ⪯_d Δ_ûŝ with at least one strict entry. For each triple: the p above which RBP_p
     violates (M(ŝ) − M(r̂) > M(û) − M(ŝ)) — the largest root in (0, 1) of
@@ -225,7 +225,7 @@ def mass_gap_triples(n: int, gap: int = 2, measures: dict | None = None) -> pd.D
     exactly — and whether each measure in ``measures`` (default: DCG b=2 and DCG log2(i+1))
     violates."""
     measures = measures or {"DCG_b02": DCG(), "DCG_log2p1": DCG(discount="log2p1")}
-    runs = binary_runs(n)
+    runs = binary_runs(N)
     mass = runs.sum(1)
     cs = np.cumsum(runs, 1)
     le = WeakTopHeaviness(1).leq_matrix(runs)

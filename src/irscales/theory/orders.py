@@ -69,28 +69,28 @@ def _check_space(n: int, c: int, count: int) -> None:
         )
 
 
-def graded_runs(n: int, c: int = 1) -> np.ndarray:
+def graded_runs(N: int, c: int = 1) -> np.ndarray:
     """All (c+1)^N runs of {0..c}^N, row k being k written in base c+1 (rank 1 most significant).
 
     Row order is therefore the strong top-heaviness order, and row index = RBTO (FFP19 eq. 6).
     """
-    _check_space(n, c, (c + 1) ** n)
-    k = np.arange((c + 1) ** n, dtype=np.int64)
-    powers = (c + 1) ** np.arange(n - 1, -1, -1, dtype=np.int64)
+    _check_space(N, c, (c + 1) ** N)
+    k = np.arange((c + 1) ** N, dtype=np.int64)
+    powers = (c + 1) ** np.arange(N - 1, -1, -1, dtype=np.int64)
     return ((k[:, None] // powers) % (c + 1)).astype(np.int64)
 
 
-def binary_runs(n: int) -> np.ndarray:
+def binary_runs(N: int) -> np.ndarray:
     """All 2^N binary runs (see :func:`graded_runs`)."""
-    return graded_runs(n, 1)
+    return graded_runs(N, 1)
 
 
-def multiset_runs(n: int, c: int = 1) -> np.ndarray:
+def multiset_runs(N: int, c: int = 1) -> np.ndarray:
     """FFP19's R(N) for set-based measures: the C(N+c, N) multisets of degrees, each written with
     its degrees sorted decreasingly, rows in the set-based total order (row index = SBTO)."""
-    _check_space(n, c, math.comb(n + c, n))
-    rows = [sorted(t, reverse=True) for t in itertools.combinations_with_replacement(range(c + 1), n)]
-    runs = np.array(rows, dtype=np.int64).reshape(-1, n)
+    _check_space(N, c, math.comb(N + c, N))
+    rows = [sorted(t, reverse=True) for t in itertools.combinations_with_replacement(range(c + 1), N)]
+    runs = np.array(rows, dtype=np.int64).reshape(-1, N)
     return runs[np.argsort(SetBased(c).key(runs), kind="stable")]
 
 

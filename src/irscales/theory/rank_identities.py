@@ -91,10 +91,10 @@ def chain_operation_counts(run) -> tuple[int, ...]:
     return next(iter(counts))
 
 
-def runs_with_operation_counts(n: int, counts) -> list[tuple[int, ...]]:
-    """Every binary run of length n whose chains from 0̂ use exactly ``counts`` operations per depth."""
+def runs_with_operation_counts(N: int, counts) -> list[tuple[int, ...]]:
+    """Every binary run of length N whose chains from 0̂ use exactly ``counts`` operations per depth."""
     want = tuple(int(x) for x in counts)
-    if len(want) != n:
-        raise ValueError(f"expected {n} counts (one per depth), got {len(want)}")
-    return [r for r in (tuple(int(x) for x in row) for row in graded_runs(n, 1).tolist())
+    if len(want) != N:
+        raise ValueError(f"expected {N} counts (one per depth), got {len(want)}")
+    return [r for r in (tuple(int(x) for x in row) for row in graded_runs(N, 1).tolist())
             if chain_operation_counts(r) == want]
