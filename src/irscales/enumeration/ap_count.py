@@ -49,7 +49,7 @@ import numpy as np
 
 from irscales.enumeration.ties import check_ties, tie_ranks
 
-__all__ = ["AP_MAX_N", "FULL_MAX_N", "ap_max_depth", "sp_keys", "split", "Tables", "tables", "count_sp",
+__all__ = ["AP_MAX_N", "FULL_MAX_N", "ap_max_depth", "sp_keys", "split", "Tables", "tables", "count_sp", "unq_enumerated",
            "phi_ap", "phi_unq_exact", "UnqEstimate", "unq_sample", "phi_unq_estimate", "n_distinct_sp"]
 
 FULL_MAX_N = 24  # φ_unq by deduplicating all 2^N keys (128 MB of int64 at N = 24)
@@ -169,8 +169,10 @@ def _all_distinct(N: int) -> np.ndarray:
     return np.unique(np.concatenate(parts))
 
 
-def _unq_enumerated(t: int, T: Tables) -> int:
-    """Distinct keys ≤ t, by enumerating the pairs of distinct top and bottom values (exact)."""
+def unq_enumerated(t: int, N: int) -> int:
+    """Distinct keys ≤ t over REL^N, by enumerating the pairs of distinct top and bottom values ≤ t
+    (exact; cost: the runs up to t)."""
+    T = tables(N, N // 2)
     parts = []
     for (tv, _), (bv, _) in zip(T.top, T.bottom):
         if not len(tv):
@@ -201,8 +203,7 @@ def phi_unq_exact(bits, budget: int = 1 << 24) -> np.ndarray:
         raise ValueError(f"φ_unq of AP at N={N} is exact only by deduplication (N ≤ {FULL_MAX_N}) or for runs "
                          f"with ≤ {budget:,} runs up to their value; {(upto > budget).sum()} distinct values "
                          "exceed it: use irscales.enumeration.ap_count.phi_unq_estimate or the stored scale")
-    T = tables(N, N // 2)
-    return np.array([_unq_enumerated(int(t), T) for t in uq], dtype=np.int64)[inv].reshape(keys.shape)
+    return np.array([unq_enumerated(int(t), N) for t in uq], dtype=np.int64)[inv].reshape(keys.shape)
 
 
 def phi_ap(bits, ties: str) -> np.ndarray:
@@ -259,8 +260,7 @@ def phi_unq_estimate(bits, *, n_samples: int = 10_000, seed: int = 0, delta: flo
         if N <= FULL_MAX_N:
             val[exact] = np.searchsorted(_all_distinct(N), uq[exact], "right")
         else:
-            T = tables(N, N // 2)
-            val[exact] = [_unq_enumerated(int(t), T) for t in uq[exact]]
+            val[exact] = [unq_enumerated(int(t), N) for t in uq[exact]]
         hw[exact] = 0
     return UnqEstimate(val[inv], hw[inv], exact[inv], np.where(exact, 0, j)[inv])
 
