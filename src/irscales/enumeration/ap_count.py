@@ -50,7 +50,7 @@ import numpy as np
 from irscales.enumeration.ties import check_ties, tie_ranks
 
 __all__ = ["AP_MAX_N", "FULL_MAX_N", "ap_max_depth", "sp_keys", "split", "Tables", "tables", "count_sp", "unq_enumerated",
-           "phi_ap", "phi_unq_exact", "UnqEstimate", "unq_sample", "phi_unq_estimate", "n_distinct_sp"]
+           "phi_ap", "phi_unq_exact", "UnqEstimate", "unq_sample", "sample_below", "phi_unq_estimate", "n_distinct_sp"]
 
 FULL_MAX_N = 24  # φ_unq by deduplicating all 2^N keys (128 MB of int64 at N = 24)
 _CHUNK = 1 << 22  # needles per searchsorted call
@@ -238,12 +238,38 @@ def unq_sample(N: int, n_samples: int = 10_000, seed: int = 0) -> tuple[np.ndarr
     return keys, np.concatenate([[0.0], np.cumsum(1.0 / (upto - below))])
 
 
+def sample_below(t: int, N: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Keys of n runs drawn uniformly (exactly: integer draws) among the runs of REL^N with key ≤ t, from
+    the half tables: a run is a (top half, bottom half) pair, drawn as one integer in [0, up-to(t))."""
+    T = tables(N, N // 2)
+    tops, nbs, blocks = [], [], []
+    for (tv, tm), (bv, cum) in zip(T.top, T.bottom):
+        nb = cum[np.searchsorted(bv, t - tv, "right")]  # bottoms with key ≤ t − s, per top value s
+        tops.append(tv), nbs.append(nb), blocks.append(tm * nb)  # runs ≤ t per top value: mult · bottoms
+    block = np.concatenate(blocks)
+    ends = np.cumsum(block)
+    u = rng.integers(0, int(ends[-1]), n)
+    which = np.searchsorted(ends, u, "right")
+    off = u - (ends[which] - block[which])
+    first = np.cumsum([0] + [len(tv) for tv in tops])
+    out = np.empty(n, np.int64)
+    for k, (bv, cum) in enumerate(T.bottom):
+        sel = (which >= first[k]) & (which < first[k + 1])
+        if sel.any():
+            i = which[sel] - first[k]
+            y = off[sel] % nbs[k][i]  # which of the nb bottom runs (all tops of one value share them)
+            out[sel] = tops[k][i] + bv[np.searchsorted(cum, y, "right") - 1]
+    return out
+
+
 def phi_unq_estimate(bits, *, n_samples: int = 10_000, seed: int = 0, delta: float = 0.05,
-                     budget: int = 1 << 20) -> UnqEstimate:
+                     budget: int = 1 << 20, n_cond: int = 200) -> UnqEstimate:
     """Estimated φ_unq of AP/SP for binary runs (n, N) with a per-query Hoeffding half-width at level
-    1 − δ (module docstring): φ̂ = up-to(x)·mean(1/m) over the shared sample's runs ≤ x, clipped to
-    [1, up-to(x)]. Exact (half-width 0) for N ≤ FULL_MAX_N when ``budget`` ≥ 2^N, and for runs with at
-    most ``budget`` runs up to their value (``budget=0``: estimate everything)."""
+    1 − δ (module docstring): φ̂ = up-to(x)·mean(1/m) over the runs ≤ x of the shared sample, or, where it
+    has fewer than ``n_cond`` of them, over ``n_cond`` runs drawn uniformly among the runs ≤ x
+    (:func:`sample_below`); clipped to [1, up-to(x)]. Exact (half-width 0) for N ≤ FULL_MAX_N when
+    ``budget`` ≥ 2^N, and for runs with at most ``budget`` runs up to their value (``budget=0``:
+    estimate everything)."""
     bits = np.asarray(bits) > 0
     N = bits.shape[1]
     keys = sp_keys(bits)
@@ -251,11 +277,17 @@ def phi_unq_estimate(bits, *, n_samples: int = 10_000, seed: int = 0, delta: flo
     _, upto = count_sp(uq, N)
     sk, cs = unq_sample(N, n_samples, seed)
     j = np.searchsorted(sk, uq, "right")
-    with np.errstate(invalid="ignore", divide="ignore"):
-        val = np.where(j > 0, upto * cs[j] / np.maximum(j, 1), (1 + upto) / 2)
-        hw = np.where(j > 0, upto * np.sqrt(np.log(2 / delta) / (2 * np.maximum(j, 1))), upto / 2)
-    val = np.clip(val, 1, upto)
+    mean = cs[j] / np.maximum(j, 1)
     exact = upto <= budget
+    cond = np.nonzero(~exact & (j < n_cond))[0]
+    if len(cond):
+        rng = np.random.default_rng([seed, N])
+        ck = np.concatenate([sample_below(int(uq[i]), N, n_cond, rng) for i in cond])
+        lo, hi = count_sp(ck, N)
+        mean[cond] = (1.0 / (hi - lo)).reshape(len(cond), n_cond).mean(axis=1)
+        j[cond] = n_cond
+    val = np.clip(upto * mean, 1, upto)
+    hw = upto * np.sqrt(np.log(2 / delta) / (2 * np.maximum(j, 1)))
     if exact.any():
         if N <= FULL_MAX_N:
             val[exact] = np.searchsorted(_all_distinct(N), uq[exact], "right")
