@@ -106,7 +106,7 @@ def _all_bits(n: int) -> np.ndarray:
 
 
 class Tables(NamedTuple):
-    """Half tables of the split at h: ``top[k]`` = (distinct S of top halves with k hits, descending;
+    """Half tables of the split at h: ``top[k]`` = (distinct S of top halves with k hits, ascending;
     their multiplicities); ``bottom[k]`` = (sorted distinct A + k·B; cumulative counts with a leading 0)."""
 
     N: int
@@ -125,7 +125,7 @@ def tables(N: int, h: int) -> Tables:
     top = []
     for kk in range(h + 1):
         v, c = np.unique(s[k == kk], return_counts=True)
-        top.append((v[::-1].copy(), c[::-1].astype(np.int64).copy()))
+        top.append((v, c.astype(np.int64)))
     yb = _all_bits(N - h)
     A = (yb * np.cumsum(yb, axis=1) * inv[h:]).sum(1)
     B = (yb * inv[h:]).sum(1)
@@ -138,7 +138,10 @@ def tables(N: int, h: int) -> Tables:
 
 
 def count_sp(keys, N: int, h: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Exact numbers of runs of REL^N with key < t and ≤ t for each key t (int64 arrays)."""
+    """Exact numbers of runs of REL^N with key < t and ≤ t for each key t (int64 arrays).
+
+    Per k, the top values s ≤ t − max(bottom) count every bottom and those s > t none (bottom keys
+    start at 0), so only the window between them is searched (narrow for sparse runs)."""
     _check_n(N)
     keys = np.asarray(keys, dtype=np.int64)
     uq, inv = np.unique(keys, return_inverse=True)
@@ -150,12 +153,35 @@ def count_sp(keys, N: int, h: int | None = None) -> tuple[np.ndarray, np.ndarray
     for (tv, tm), (bv, cum) in zip(T.top, T.bottom):
         if not len(tv):
             continue
-        step = max(1, _CHUNK // len(tv))
-        for i in range(0, len(uq), step):
-            need = (uq[i:i + step, None] - tv[None, :]).ravel()  # ascending within each query (tv descending)
-            shape = (-1, len(tv))
-            below[i:i + step] += cum[np.searchsorted(bv, need, "left")].reshape(shape) @ tm
-            upto[i:i + step] += cum[np.searchsorted(bv, need, "right")].reshape(shape) @ tm
+        pm = np.concatenate([[0], np.cumsum(tm)])
+        lo = np.searchsorted(tv, uq - bv[-1], "left")  # tops [0, lo): s < t − max, all bottoms below t
+        hi = np.searchsorted(tv, uq, "right")  # tops [hi, n): s > t, no bottom up to t
+        full = cum[-1] * pm[lo]
+        width = hi - lo
+        ends = np.cumsum(width)
+        i = 0
+        while i < len(uq):  # query chunks of about _CHUNK window entries
+            j = max(i + 1, int(np.searchsorted(ends, (ends[i - 1] if i else 0) + _CHUNK, "right")))
+            w = width[i:j]
+            if 2 * w.sum() > (j - i) * len(tv):  # wide windows: every top of each query, as dense rows
+                j = min(j, i + max(1, _CHUNK // len(tv)))
+                need = (uq[i:j, None] - tv[None, ::-1]).ravel()  # ascending within each row
+                below[i:j] += cum[np.searchsorted(bv, need, "left")].reshape(j - i, -1) @ tm[::-1]
+                upto[i:j] += cum[np.searchsorted(bv, need, "right")].reshape(j - i, -1) @ tm[::-1]
+                i = j
+                continue
+            below[i:j] += full[i:j]
+            upto[i:j] += full[i:j]
+            if w.sum():
+                q = np.repeat(np.arange(i, j), w)
+                pos = np.arange(int(w.sum())) - np.repeat(np.cumsum(w) - w, w) + lo[q]
+                need = uq[q] - tv[pos]
+                b = np.concatenate([[0], np.cumsum(cum[np.searchsorted(bv, need, "left")] * tm[pos])])
+                u = np.concatenate([[0], np.cumsum(cum[np.searchsorted(bv, need, "right")] * tm[pos])])
+                e = np.cumsum(w)
+                below[i:j] += b[e] - b[e - w]
+                upto[i:j] += u[e] - u[e - w]
+            i = j
     return below[inv].reshape(keys.shape), upto[inv].reshape(keys.shape)
 
 
