@@ -130,3 +130,17 @@ def test_counted_phi_equals_engine_on_every_t08_run(t08):
         sc = E.scale(M.AP(), N, rb=N, verify="size")
         for ties in TIES:
             assert np.array_equal(C.phi_runs(M.AP(), rel, ties), sc.phi_runs(rel, ties)), (N, ties)
+
+
+def test_sample_below_is_uniform_over_the_runs_up_to_a_value():
+    """Draws of sample_below hit each key ≤ t in proportion to its number of runs (N = 9, 100,000
+    draws: every frequency within 5 standard deviations), and never a key above t."""
+    N = 9
+    keys = A.sp_keys(_all_runs(N))
+    t = int(np.sort(keys)[300])
+    draws = A.sample_below(t, N, 100_000, np.random.default_rng(1))
+    assert draws.max() <= t
+    u, c = np.unique(keys[keys <= t], return_counts=True)
+    p = c / c.sum()
+    got = np.array([(draws == k).sum() for k in u]) / len(draws)
+    assert np.all(np.abs(got - p) <= 5 * np.sqrt(p * (1 - p) / len(draws)))
