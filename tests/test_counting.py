@@ -148,13 +148,14 @@ def test_closed_forms_at_any_depth():
 def test_limits_and_scale_chooses_counting_beyond_the_engine():
     assert C.counting_depth(M.RBP(p=0.8))[0] == 52
     assert C.counting_depth(M.RBP(p=0.9))[0] == 36 and "62 bits" in C.counting_depth(M.RBP(p=0.9))[1]
-    assert C.counting_depth(M.RR())[0] == math.inf and C.counting_depth(M.AP())[0] == 0
+    assert C.counting_depth(M.RR())[0] == math.inf and C.counting_depth(M.F1())[0] == 0
+    assert C.counting_depth(M.AP())[0] == 24 and C.counting_depth(M.AP(), ties="mid")[0] == 40
     assert C.counting_depth(M.DCG(base=2, gains="graded"))[0] == 0
     assert not C.countable(M.RBP(p=0.8), 53) and C.countable(M.RBP(p=0.8), 52)
     with pytest.raises(ValueError, match="at most N=52"):
         C.phi_runs(M.RBP(p=0.8), np.zeros((1, 53), int))
-    with pytest.raises(ValueError, match="no counting rule for AP"):
-        C.phi_runs(M.AP(), np.zeros((1, 5), int))
+    with pytest.raises(ValueError, match="no counting rule for F1"):
+        C.phi_runs(M.F1(), np.zeros((1, 5), int))
     sc = E.scale(M.RBP(p=0.8), 45)  # beyond the engine's N ≤ 40: counted, nothing stored
     assert isinstance(sc, C.CountedScale) and sc.n_distinct == sc.n_runs == 2**45 and sc.directory is None
     assert sc.phi_runs(np.ones((2, 45), int)).tolist() == [2**45, 2**45]
@@ -162,7 +163,8 @@ def test_limits_and_scale_chooses_counting_beyond_the_engine():
     assert isinstance(E.scale(M.RBP(p=0.8), 8, method="count"), C.CountedScale)
     assert isinstance(E.scale(M.RBP(p=0.8), 8, cache=False), E.Scale)  # "auto" below the limit: the engine
     with pytest.raises(ValueError, match="not counted"):
-        E.scale(M.AP(), 8, method="count")
+        E.scale(M.AP(), 30, method="count")  # AP's φ_unq is counted (deduplicated) to N = 24 only
+    assert E.scale(M.AP(), 8, method="count").n_distinct == E.scale(M.AP(), 8, cache=False).n_distinct
     with pytest.raises(ValueError, match="at most N=40"):
         E.scale(M.AP(), 41)
 

@@ -83,8 +83,8 @@ Modules
 ``runs`` run ids, the numerator mapping, errors · ``ties`` counts → unq/min/max/mid ranks ·
 ``dcg`` exact arithmetic of log-discounted sums · ``kernels`` half-run tables and exact keys ·
 ``cache`` the chunk cache · ``scale_class`` :class:`Scale` and closed forms · ``engine`` planner,
-runner, limits and costs · ``brute`` brute-force reference · ``counting`` / ``meet`` φ counted without
-a scale · ``build`` :func:`scale` and :func:`ranked_runs`, the one place choosing between stored and
+runner, limits and costs · ``brute`` brute-force reference · ``counting`` / ``meet`` / ``ap_count`` φ
+counted without a scale · ``build`` :func:`scale` and :func:`ranked_runs`, the one place choosing between stored and
 counted φ · ``ranked`` measures vs their ranked versions on a collection · ``__main__`` the
 distinct-counts CLI (``python -m irscales.enumeration``).
 """

@@ -86,7 +86,7 @@ def ranked_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: b
     (``scale_kwargs`` go to :func:`scale`; it may build and cache the scale)."""
     m = M.parse(measure) if isinstance(measure, str) else measure
     N = np.asarray(rel).shape[-1]
-    if counting.countable(m, N, c):
+    if counting.countable(m, N, c, ties):
         return counting.phi_runs(m, rel, ties, progress=progress, c=c)
     return scale(m, N, c=c, progress=progress, **scale_kwargs).phi_runs(rel, ties)
 

@@ -73,8 +73,16 @@ arithmetic allows:
   φ_unq = t + 1, and the runs with sum j are the coefficient of x^j in (1 + x + … + x^c)^N (exact
   integers). Any N, any c.
 
-AP is not counted here (yet): its ranked version still needs the stored scale of
-:func:`irscales.enumeration.scale`.
+* AP and SP (AP = SP/RB orders and ties runs as SP; :mod:`irscales.enumeration.ap_count` has the
+  details): runs below / up to a value are counted exactly by a meet in the middle conditioned on the
+  top half's number of hits k, SP·L = S(top) + A(bottom) + k·B(bottom) with L = lcm(1..N), all in
+  int64 while N·L < 2^62 (N ≤ 40, the engine's limit too). So **φ_min, φ_max, φ_mid are proven exact
+  for N ≤ 40** (equal to the engine's, tested). AP has many exact ties without a known structure, so
+  **φ_unq is exact only by deduplicating keys**: all 2^N of them for N ≤ 24 (the counted path here),
+  or, beyond, for runs with few runs up to their value (``ap_count.phi_unq_exact``). Elsewhere φ_unq
+  is only *estimated* (``ap_count.phi_unq_estimate``, with a Hoeffding bound) and never returned by
+  :func:`phi_runs`: ``countable(AP, N)`` (ties ``unq`` or unspecified) stops at N = 24, and
+  ``countable(AP, N, ties="min")`` etc. at N = 40.
 """
 from __future__ import annotations
 
@@ -86,6 +94,7 @@ from fractions import Fraction
 import numpy as np
 
 from irscales import measures as M
+from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, phi_ap
 from irscales.enumeration.meet import MAX_HALF, below_rbp, dcg_below, dcg_tie_scan, rbp_half_bound
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import check_ties, tie_ranks
@@ -105,10 +114,17 @@ def graded_rbp_tie(p, c: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
     return ((a, 0), (0, b)) if b <= c else None
 
 
-def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
+def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None) -> tuple[int, str]:
     """The largest run length N at which φ of ``measure`` is counted exactly here (``math.inf``:
-    any N), and why not further. 0 when this module cannot count the measure."""
+    any N), and why not further. 0 when this module cannot count the measure. ``ties`` matters for AP
+    only: ``min``/``max``/``mid`` are counted further than ``unq`` (None: every tie strategy)."""
     m = M.parse(measure) if isinstance(measure, str) else measure
+    if c == 1 and type(numerator(m)) is M.SP:
+        if ties in ("min", "max", "mid"):
+            return AP_MAX_N, f"exact keys SP·lcm(1..N) must fit int64 (N·lcm(1..N) < 2^62, N ≤ {AP_MAX_N})"
+        return FULL_MAX_N, (f"AP's ties have no known structure: φ_unq is exact by deduplicating all 2^N keys, done "
+                            f"up to N = {FULL_MAX_N} (ties min/max/mid are counted to N = {AP_MAX_N}; an estimate "
+                            "of φ_unq: irscales.enumeration.ap_count.phi_unq_estimate)")
     if type(m) is M.GP and c >= 1:
         return math.inf, "closed form (sum of grades; counts are coefficients of (1 + x + … + x^c)^N)"
     if type(m) is M.GRBP and c >= 1:
@@ -144,12 +160,12 @@ def counting_depth(measure: M.Measure | str, c: int = 1) -> tuple[int, str]:
             return tie - 1, (f"from N = {tie} on ranks of one class tie in new ways ({example}), "
                              "so canonical runs no longer count distinct values")
         return mem, f"meet in the middle over ranks {B + 1}..N needs half tables of at most 2^{MAX_HALF} entries"
-    return 0, f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p, DCG/nDCG with the JK discount)"
+    return 0, f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p, DCG/nDCG with the JK discount, AP, SP)"
 
 
-def countable(measure: M.Measure | str, N: int, c: int = 1) -> bool:
-    """Whether φ of ``measure`` at run length N is counted here (no scale built)."""
-    return 1 <= N <= counting_depth(measure, c)[0]
+def countable(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = None) -> bool:
+    """Whether φ of ``measure`` at run length N (with tie strategy ``ties``; None: all) is counted here."""
+    return 1 <= N <= counting_depth(measure, c, ties)[0]
 
 
 # ------------------------------------------------------------------------------- closed forms
@@ -224,7 +240,7 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     if rel.ndim == 0 or rel.shape[-1] < 1:
         raise ValueError(f"phi_runs: runs must have shape (..., N) with N ≥ 1, got {rel.shape}")
     N = rel.shape[-1]
-    limit, why = counting_depth(m, c)
+    limit, why = counting_depth(m, c, ties)
     if N > limit:
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
@@ -246,6 +262,8 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
         out = _phi_rr(bits, N, ties)
     elif isinstance(num, M.DCG):
         out = tie_ranks(*dcg_below(bits, int(num.base), progress), ties)
+    elif isinstance(num, M.SP):
+        out = phi_ap(bits, ties)
     else:
         p = to_fraction(num.p)
         below = _run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers)
@@ -257,7 +275,8 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
 
 def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
     """|M(REL^N)| for a counted measure: N + 1 for P, R, RR; 2^N for RBP (no ties, module doc);
-    (B + 1)·2^{N−B} for DCG/nDCG with base B (distinct canonical runs, module doc)."""
+    (B + 1)·2^{N−B} for DCG/nDCG with base B (distinct canonical runs, module doc); AP, SP by
+    deduplicating all keys (N ≤ 24)."""
     m = M.parse(measure) if isinstance(measure, str) else measure
     limit, why = counting_depth(m, c)
     if not 1 <= N <= limit:
@@ -267,6 +286,8 @@ def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
     if type(m) is M.GP:
         return c * N + 1
     num = numerator(m)
+    if isinstance(num, M.SP):  # exact deduplication of all 2^N keys (N ≤ FULL_MAX_N)
+        return n_distinct_sp(N)
     if isinstance(num, M.DCG):  # canonical runs: (B + 1)·2^{N−B} values (3·2^{N−2} for B = 2)
         B = min(int(num.base), N)
         return (B + 1) * 2 ** (N - B)
