@@ -94,14 +94,17 @@ def split(N: int, n_queries: int = 1 << 20, c: int = 1, p: Fraction | None = Non
     value, about ((c+1)p)^h of them, so one rank less on top is ~(c+1)p times faster while the bottom
     table grows (c+1)-fold. Binary: one rank less from N = 46 on for 1,000 queries or more (the
     bottom's build: ~3 s and 3 GB at peak for 2^26), while the bottom keeps at most 2^MAX_HALF
-    entries. Graded (c > 1, p = a/b with (c+1)p > 1): with 1,000 queries or more, ranks move while the
-    bottom keeps at most 2^(MAX_HALF−2) entries and its keys fit (:func:`rbp_half_bound`)."""
+    entries. Graded (c > 1, p = a/b with (c+1)p > 1): a rank moves while the scans it saves,
+    n_queries·((c+1)p)^h, exceed ten times the entries of the larger bottom table (an entry costs
+    about ten scanned ones to build), the bottom keeps at most 2^(MAX_HALF−2) entries and its keys
+    fit (:func:`rbp_half_bound`)."""
     h = N // 2
     if c == 1:
         return h - 1 if N >= 46 and n_queries >= 1000 and N - h + 1 <= MAX_HALF else h
-    if n_queries >= 1000 and p is not None and (c + 1) * p > 1:
+    if p is not None and (c + 1) * p > 1:
         L = rbp_half_bound(p, c)
-        while h > 0 and (c + 1) ** (N - h + 1) <= 2 ** (MAX_HALF - 2) and N - h + 1 <= L:
+        while (h > 0 and (c + 1) ** (N - h + 1) <= 2 ** (MAX_HALF - 2) and N - h + 1 <= L
+               and n_queries * ((c + 1) * p) ** h > 10 * (c + 1) ** (N - h + 1)):
             h -= 1
     return h
 
