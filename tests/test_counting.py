@@ -411,3 +411,24 @@ def test_counted_gp_at_depth_100():
     assert C.phi_runs(m, rel, c=2).tolist() == [1, 201, 2, 2]
     assert phi_min[0] == 1 and phi_min[1] == 3**100 and phi_min[2] == phi_min[3] == 2
     assert C.phi_runs(m, rel, "max", c=2)[2] == 1 + 100  # 100 runs have grade sum 1
+
+
+def test_graded_split_moves_ranks_to_the_bottom_and_keeps_the_counts():
+    """Graded RBP: a query scans ≈ ((c+1)p)^h top halves, so with many queries the split moves ranks to
+    the bottom table while that saves more than building it costs and it keeps at most 2^(MAX_HALF−2)
+    entries (5^10 for five grades: the Cranfield grid at N = 18 splits after rank 8, not 9; at N = 12
+    after rank 4). Counts are the same for every split."""
+    p = Fraction(4, 5)
+    assert meet.split(18, 36253, c=4, p=p) == 8 and meet.split(18, 300, c=4, p=p) == 9
+    assert meet.split(12, 30000, c=4, p=p) == 4
+    assert meet.split(8, 6561, c=2, p=p) == 1  # 6561·2.4 < 10·3^8: the last rank stays on top
+    assert meet.split(12, 5000, c=3, p=Fraction(1, 5)) == 6  # (c+1)p < 1: moving ranks would not help
+    N, c = 12, 4
+    rng = np.random.default_rng(12)
+    g = rng.integers(0, c + 1, (60, N))
+    counts = []
+    for hh in (6, 4, 3):
+        pairs = np.stack([meet.half_keys(g[:, :hh], 4, 5), meet.half_keys(g[:, hh:], 4, 5)], 1)
+        counts.append(meet.below_pairs(pairs, 4, 5, N, hh, c))
+    assert np.array_equal(counts[0], counts[1]) and np.array_equal(counts[0], counts[2])
+    assert np.array_equal(C.phi_runs(M.GRBP(p=0.8, max_gain=c), g, c=c), counts[0] + 1)

@@ -97,6 +97,16 @@ def test_counted_curves_and_the_limits_table():
     assert limits["counted"].all() and (limits["why not"] == "").all()
 
 
+def test_counted_curves_dcg_sample_sizes():
+    """DCG's count is slower: a tenth of n_runs (at least 5), capped at 30 beyond N = 40 — the notebook's full
+    setting (n_runs = 300, N = 50) draws 30 runs, not 10 — plus the empty and the full run."""
+    curves, _ = B.counted_curves((30, 41), names=("DCG_b02",), n_runs=400, seed=1)
+    assert len(curves["DCG_b02, N = 30"]) == 40 + 2
+    assert len(curves["DCG_b02, N = 41"]) == 30 + 2
+    curves, _ = B.counted_curves((41,), names=("DCG_b02",), n_runs=60, seed=1)
+    assert len(curves["DCG_b02, N = 41"]) == 6 + 2
+
+
 def test_graded_summary_by_hand():
     c, N = 2, 3
     ms = {"gRBP_p05": M.GRBP(p=0.5, max_gain=c), "gP": M.GP(max_gain=c)}

@@ -89,13 +89,24 @@ def half_keys(bits: np.ndarray, a: int, b: int) -> np.ndarray:
     return bits.astype(np.int64) @ w
 
 
-def split(N: int, n_queries: int = 1 << 20) -> int:
+def split(N: int, n_queries: int = 1 << 20, c: int = 1, p: Fraction | None = None) -> int:
     """Top ranks of the split. A query scans the top halves within the bottom part's range of its
-    value, about (2p)^h of them, so one rank less on top is ~1/(2p) faster while the bottom table
-    doubles (its build: ~3 s and 3 GB at peak for 2^26): used from N = 46 on for 1,000 queries or
-    more, while the bottom keeps at most 2^MAX_HALF entries."""
+    value, about ((c+1)p)^h of them, so one rank less on top is ~(c+1)p times faster while the bottom
+    table grows (c+1)-fold. Binary: one rank less from N = 46 on for 1,000 queries or more (the
+    bottom's build: ~3 s and 3 GB at peak for 2^26), while the bottom keeps at most 2^MAX_HALF
+    entries. Graded (c > 1, p = a/b with (c+1)p > 1): a rank moves while the scans it saves,
+    n_queries·((c+1)p)^h, exceed ten times the entries of the larger bottom table (an entry costs
+    about ten scanned ones to build), the bottom keeps at most 2^(MAX_HALF−2) entries and its keys
+    fit (:func:`rbp_half_bound`)."""
     h = N // 2
-    return h - 1 if N >= 46 and n_queries >= 1000 and N - h + 1 <= MAX_HALF else h
+    if c == 1:
+        return h - 1 if N >= 46 and n_queries >= 1000 and N - h + 1 <= MAX_HALF else h
+    if p is not None and (c + 1) * p > 1:
+        L = rbp_half_bound(p, c)
+        while (h > 0 and (c + 1) ** (N - h + 1) <= 2 ** (MAX_HALF - 2) and N - h + 1 <= L
+               and n_queries * ((c + 1) * p) ** h > 10 * (c + 1) ** (N - h + 1)):
+            h -= 1
+    return h
 
 
 def below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: int | None = None,
@@ -104,7 +115,7 @@ def below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: in
     (shape (n, N); binary for c = 1)."""
     a, b = p.numerator, p.denominator
     N = bits.shape[1]
-    h = split(N, len(np.unique(bits, axis=0))) if c == 1 else N // 2
+    h = split(N, len(np.unique(bits, axis=0)), c, p)
     qx = half_keys(bits[:, :h], a, b) if h else np.zeros(len(bits), np.int64)
     qy = half_keys(bits[:, h:], a, b)
     pairs, inv = np.unique(np.stack([qx, qy], 1), axis=0, return_inverse=True)

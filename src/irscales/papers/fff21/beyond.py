@@ -67,7 +67,8 @@ def counted_curves(N_values, names=("RBP_p08", "DCG_b02", "RBP_p05", "RR"), n_ru
                    seed: int = 0) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
     """:func:`value_curve` of each measure of ``names`` at each N of ``N_values`` where φ can be
     counted (:func:`irscales.enumeration.counting.counting_depth`). DCG takes a tenth of ``n_runs`` (at least 5),
-    10 beyond N = 40: its count is slower (~10 s per run at N = 50).
+    at most 30 beyond N = 40: its count is slower (2–3 s per run at N = 50 on the 2-core machine,
+    ``docs/benchmarks.md``; RBP_p08's 300 runs take about 3 CPU s there).
 
     Returns the curves (label ``"<name>, N = <N>"`` → frame) and one row per (measure, N): counted,
     distinct values, and why not when the measure cannot be counted at N."""
@@ -78,7 +79,7 @@ def counted_curves(N_values, names=("RBP_p08", "DCG_b02", "RBP_p05", "RR"), n_ru
             if N > limit:
                 rows.append({"measure": name, "N": N, "counted": False, "distinct values": None, "why not": why})
                 continue
-            n = (max(n_runs // 10, 5) if N <= 40 else 10) if name.startswith("DCG") else n_runs
+            n = (max(n_runs // 10, 5) if N <= 40 else min(max(n_runs // 10, 5), 30)) if name.startswith("DCG") else n_runs
             df = value_curve(name, N, n, seed=seed)
             curves[f"{name}, N = {N}"] = df
             rows.append({"measure": name, "N": N, "counted": True, "distinct values": int(df.n_distinct[0]),
