@@ -55,7 +55,8 @@ def kl_divergence(x: ArrayLike, y: ArrayLike, bandwidth: float = BANDWIDTH, n_po
     pos = px > 0
     if (py[pos] == 0).any():
         return float("inf")
-    return float(np.sum(px[pos] * np.log(px[pos] / py[pos])))
+    # log(px) − log(py), not log(px / py): the ratio overflows where py is subnormal but not 0
+    return float(np.sum(px[pos] * (np.log(px[pos]) - np.log(py[pos]))))
 
 
 def kde_curve(x: ArrayLike, bandwidth: float = BANDWIDTH, n_points: int = 401,
