@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+from irscales.papers import published
 from irscales.papers.fff21 import runs4 as R
 
 
@@ -49,3 +50,12 @@ def test_example12_and_13():
     assert it["ex13/recall_RB2"] == "{0, 1/2, 1/2, 1}" and it["ex13/recall_RB3"] == "{0, 1/3, 1/3, 2/3}"
     assert it["ex13/mapped"] == "{1, 2, 2, 3}" and it["ex13/diff_r2_r3/mapped"] == "1"
     assert (it["ex13/diff_r2_r3/q1"], it["ex13/diff_r2_r3/q2"]) == (Fraction(1, 2), Fraction(1, 3))
+
+
+def test_table1_notes_are_computed_from_the_printed_values(monkeypatch):
+    printed = published.load("fff21")
+    part = R.table1(R.figure2(4))
+    assert "17/96 = 0.177083" in part.notes["table1/D/AP"] and "truncated, not rounded (0.1771)" in part.notes["table1/D/AP"]
+    changed = printed.assign(value=printed["value"].where(printed["item"] != "table1/D/AP", "0.1771"))
+    monkeypatch.setattr(published, "load", lambda paper: changed)
+    assert "the printed 0.1771 is rounded" in R.table1(R.figure2(4)).notes["table1/D/AP"]

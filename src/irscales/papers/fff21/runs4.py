@@ -9,6 +9,7 @@ comparisons. φ of eq. (2) is :func:`irscales.ranks.phi_of_image`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +19,7 @@ import pandas as pd
 from irscales import enumeration as E
 from irscales import measures as M
 from irscales.figures import write_figure
+from irscales.papers import published
 from irscales.papers.fff21.record import Part, fmt_set, fmt_vec, line, same_for_all, yes
 from irscales.ranks import phi_of_image
 from irscales.theory import hasse as H
@@ -165,11 +167,7 @@ def table1(f2: Figure2) -> Part:
     table = pd.DataFrame(rows)
     items["ex10/A_better_than_B"] = yes(table.loc[0, "mean AP"] > table.loc[1, "mean AP"])
     items["ex10/C_worse_than_D"] = yes(table.loc[2, "mean AP"] < table.loc[3, "mean AP"])
-    notes = {"table1/B/AP": "exact mean AP of B is 53/96 = 0.552083 (0.6875 and 0.416667); 0.5575 is a typo in the "
-                            "paper (A, C, D agree with RB = 4)",
-             "table1/C/AP": "exact 1/6 = 0.166667 (AP 1/12 and 1/4); the printed 0.1665 agrees to 3 decimals only "
-                            "(rounding slip)",
-             "table1/D/AP": "exact 17/96 = 0.177083; the printed 0.1770 is truncated, not rounded (0.1771)"}
+    notes = _table1_notes({s: [ap_of[q] for q in qs] for s, qs in TABLE1_RUNS.items()})
     # ranks in Fig. 2(b) counted from the top, tied runs sharing a rank
     ph = phi_of_image(ap_of.values())
     from_top = {r: len(ph) - ph[v] + 1 for r, v in ap_of.items()}
@@ -188,6 +186,33 @@ def table1(f2: Figure2) -> Part:
         and from_top[(0, 1, 1, 0)] == 9 and gap_13_14 < gap_10_9)
     return Part(items, notes, text="\n".join(lines), table=table)
 
+
+
+def _decimal(x: Fraction) -> str:
+    """``x`` to 6 decimals without trailing zeros (0.6875, 0.416667)."""
+    return f"{float(x):.6f}".rstrip("0").rstrip(".")
+
+
+def _table1_notes(ap: dict[str, list[Fraction]]) -> dict[str, str]:
+    """Why Table 1's printed mean AP of B, C, D differ from the exact means (printed values read from
+    ``data/published/fff21.csv``; every number here is computed)."""
+    pub = published.load("fff21").set_index("item")["value"]
+    mean = {s: sum(v) / 2 for s, v in ap.items()}
+    b, c, d = pub["table1/B/AP"], pub["table1/C/AP"], pub["table1/D/AP"]
+    exact_c = _decimal(mean["C"])
+    agree = next(i for i, (x, y) in enumerate(zip(exact_c, c)) if x != y) - 2  # decimals after "0."
+    places = len(d.split(".")[1])
+    if Fraction(math.floor(mean["D"] * 10**places), 10**places) == Fraction(d) != Fraction(round(mean["D"], places)):
+        how = "truncated, not rounded"
+    else:
+        how = "rounded" if Fraction(round(mean["D"], places)) == Fraction(d) else "neither truncated nor rounded"
+    return {"table1/B/AP": f"exact mean AP of B is {mean['B']} = {_decimal(mean['B'])} ({_decimal(ap['B'][0])} and "
+                           f"{_decimal(ap['B'][1])}); {b} is a typo in the paper (A, C, D agree with RB = 4)",
+            "table1/C/AP": f"exact {mean['C']} = {exact_c} (AP {ap['C'][0]} and {ap['C'][1]}); the printed {c} agrees "
+                           f"to {agree} decimals only (rounding slip)",
+            "table1/D/AP": f"exact {mean['D']} = {_decimal(mean['D'])}; the printed {d} is "
+                           f"{how} "
+                           f"({float(mean['D']):.{places}f})"}
 
 def tie_breaking(values=TIE_EXAMPLE) -> Part:
     """§5: the ranks of ``values`` with ties at their average (mid), lowest (min), highest (max)
