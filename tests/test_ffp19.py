@@ -129,3 +129,9 @@ def test_figures_are_written(tmp_path, monkeypatch):
     assert save_figure(fig, "ffp19", "t") == ["ffp19/t.png", "ffp19/t.pdf"]
     assert (tmp_path / "ffp19" / "t.png").exists()
     plt.close(ffp19.plot_measures_vs_rbto())
+
+
+def test_threshold_note_is_computed():
+    note = ffp19.threshold_note(0.4534)
+    assert note.startswith("exact root of p^3 + 2p - 1 is 0.45340") and note.endswith("rounds up")
+    assert ffp19.threshold_note(0.46).endswith("rounds down")

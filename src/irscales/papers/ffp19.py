@@ -35,7 +35,7 @@ from irscales.theory.thresholds import poly_root
 __all__ = [
     "grbp_difference_poly", "poly_str", "contribution_terms", "terms_str", "Case", "cases", "run_case",
     "summary", "min_gain_gap", "section5", "reproduced", "IDENTITY_ITEMS", "identity_items",
-    "ordinal_onsets", "SECTION5_RUNS", "GP_EXAMPLE", "NOTES", "comparison", "reproduce", "plot_vs_rank",
+    "ordinal_onsets", "SECTION5_RUNS", "GP_EXAMPLE", "threshold_note", "comparison", "reproduce", "plot_vs_rank",
     "plot_measures_vs_rbto",
 ]
 
@@ -44,7 +44,6 @@ SECTION5_RUNS = (np.array([1, 0, 2, 0, 1]), np.array([1, 1, 0, 0, 0]))
 #: FFP19 §4.2's gP pair: five documents of degree a1 against one of degree a2 (typed in).
 GP_EXAMPLE = (np.ones(5, dtype=int), np.array([2, 0, 0, 0, 0]))
 #: Notes shown beside the published values.
-NOTES = {"s5/gRBP_threshold": "exact root of p^3 + 2p - 1 is 0.45340; the paper's 'p ≳ 0.454' rounds up"}
 
 
 # ----------------------------------------------------------------- §5: terms and polynomials
@@ -355,12 +354,36 @@ def ordinal_onsets(n_binary, n_graded, rbp_ps=("11/20", "3/5", "7/10", "4/5", "9
 # ------------------------------------------------------------------------------ reproduction
 
 
+def _descending(coef: list[int], var: str = "p") -> str:
+    """``[-1, 2, 0, 1]`` -> ``p^3 + 2p - 1`` (highest power first)."""
+    out = ""
+    for k in range(len(coef) - 1, -1, -1):
+        a = coef[k]
+        if a == 0:
+            continue
+        mono = "" if k == 0 else (var if k == 1 else f"{var}^{k}")
+        mag = str(abs(a)) if abs(a) != 1 or k == 0 else ""
+        out += ("-" if a < 0 else "") + mag + mono if not out else f" {'-' if a < 0 else '+'} {mag}{mono}"
+    return out
+
+
+def threshold_note(root: float) -> str:
+    """How the computed crossing ``root`` of §5's example relates to the paper's printed bound."""
+    coef = grbp_difference_poly(*SECTION5_RUNS, (0, 1, 2))
+    while coef and coef[0] == 0:
+        coef = coef[1:]
+    printed = published.load("ffp19").set_index("item").loc["s5/gRBP_threshold", "value"]
+    how = "rounds up" if float(printed) > root else "rounds down"
+    return f"exact root of {_descending(coef)} is {root:.5f}; the paper's 'p ≳ {printed}' {how}"
+
+
 def comparison(items: dict) -> published.Comparison:
     """``items`` beside ``data/published/ffp19.csv``: worked examples recompute the paper's printed
     runs ("printed"), the rest is exhaustive enumeration of the theory ("exhaustive")."""
     kind = published.load("ffp19").set_index("item")["kind"]
     route = {k: "printed" if kind[k] == "example" else "exhaustive" for k in items}
-    return published.compare("ffp19", items, route=route, notes=NOTES)
+    notes = {"s5/gRBP_threshold": threshold_note(items["s5/gRBP_threshold"])} if "s5/gRBP_threshold" in items else {}
+    return published.compare("ffp19", items, route=route, notes=notes)
 
 
 def reproduce(n_binary=range(1, 9), n_graded=range(1, 6)) -> dict:
