@@ -60,10 +60,12 @@ def grbp_difference_poly(r, s, gains=None) -> list[int]:
     return [int(x) for x in (g[r] - g[s])]
 
 
-def poly_str(coeffs: list[int], var: str = "p") -> str:
-    """``[1, 0, 2, 0, 1]`` -> ``1 + 2p^2 + p^4`` (the paper's way of writing gRBP polynomials)."""
+def poly_str(coeffs: list[int], var: str = "p", descending: bool = False) -> str:
+    """``[1, 0, 2, 0, 1]`` -> ``1 + 2p^2 + p^4`` (the paper's way of writing gRBP polynomials);
+    ``descending=True`` puts the highest power first (``[-1, 2, 0, 1]`` -> ``p^3 + 2p - 1``)."""
     parts = []
-    for k, a in enumerate(coeffs):
+    terms = list(enumerate(coeffs))
+    for k, a in reversed(terms) if descending else terms:
         if a == 0:
             continue
         mono = "" if k == 0 else (var if k == 1 else f"{var}^{k}")
@@ -354,19 +356,6 @@ def ordinal_onsets(n_binary, n_graded, rbp_ps=("11/20", "3/5", "7/10", "4/5", "9
 # ------------------------------------------------------------------------------ reproduction
 
 
-def _descending(coef: list[int], var: str = "p") -> str:
-    """``[-1, 2, 0, 1]`` -> ``p^3 + 2p - 1`` (highest power first)."""
-    out = ""
-    for k in range(len(coef) - 1, -1, -1):
-        a = coef[k]
-        if a == 0:
-            continue
-        mono = "" if k == 0 else (var if k == 1 else f"{var}^{k}")
-        mag = str(abs(a)) if abs(a) != 1 or k == 0 else ""
-        out += ("-" if a < 0 else "") + mag + mono if not out else f" {'-' if a < 0 else '+'} {mag}{mono}"
-    return out
-
-
 def threshold_note(root: float) -> str:
     """How the computed crossing ``root`` of §5's example relates to the paper's printed bound."""
     coef = grbp_difference_poly(*SECTION5_RUNS, (0, 1, 2))
@@ -374,7 +363,7 @@ def threshold_note(root: float) -> str:
         coef = coef[1:]
     printed = published.load("ffp19").set_index("item").loc["s5/gRBP_threshold", "value"]
     how = "rounds up" if float(printed) > root else "rounds down"
-    return f"exact root of {_descending(coef)} is {root:.5f}; the paper's 'p ≳ {printed}' {how}"
+    return f"exact root of {poly_str(coef, descending=True)} is {root:.5f}; the paper's 'p ≳ {printed}' {how}"
 
 
 def comparison(items: dict) -> published.Comparison:
