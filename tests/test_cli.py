@@ -456,3 +456,45 @@ def test_ranked_cut_off_measures_use_the_scale_at_k(trec):
     want = scale(M.AP(), 5).phi_runs(col.binary(5))
     got = f10[(f10.measure == "AP@5") & (f10.topic != "all")].pivot(index="system", columns="topic", values="ranked")
     assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), want)
+
+
+def test_ties_option_selects_the_tie_strategy_and_the_counting_it_allows(trec, tmp_path, monkeypatch):
+    """--ties: the ranked values are φ with that tie strategy (= the scale's at depth 8); AP at depth 30
+    is counted for min (to N = 40) without a scale, while unq (counted to N = 24) needs a scale build."""
+    from irscales import enumeration as E
+    from irscales.enumeration import counting
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("IRSCALES_CACHE", str(cache))
+    d, rundir, qrels, col = trec
+
+    def ranked(depth, ties, measures="AP"):
+        r = run(["scores", rundir, "--qrels", qrels, "--depth", depth, "--measures", measures, "--ranked",
+                 "--format", "csv", "--ties", ties])
+        assert r.exit_code == 0, r.output
+        f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+        f = f[f.topic != "all"].pivot(index="system", columns="topic", values="ranked")
+        return f.loc[list(col.systems), list(col.topics)].to_numpy()
+
+    sc = E.scale(M.AP(), 8, cache=False)
+    rel8 = col.binary(8)
+    assert np.array_equal(ranked(8, "mid"), np.asarray(sc.phi_runs(rel8, "mid"), float))
+    assert not np.array_equal(ranked(8, "mid"), ranked(8, "unq"))
+    got = ranked(30, "min")
+    assert np.array_equal(got, np.asarray(counting.phi_runs(M.AP(), col.binary(30), "min"), float))
+    assert not cache.exists() or not any(cache.rglob("*.npy"))
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "30", "--measures", "AP", "--ranked"])
+    assert r.exit_code != 0 and "--build-scales" in r.output
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "8", "--ranked", "--ties", "median"])
+    assert r.exit_code != 0 and "median" in r.output
+
+
+def test_beyond_every_limit_the_note_gives_both_the_scale_and_the_counting_limit(trec):
+    """Issue 20 asked for `scores --depth 100 --measures RBP_p08,DCG_b02` without a scale: exact φ at
+    N = 100 is out of reach for both (2^50-entry half tables), so the note says how far each path goes."""
+    d, rundir, qrels, col = trec
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "100", "--measures", "RBP_p08,DCG_b02", "--ranked",
+             "--means-only"])
+    assert r.exit_code == 0, r.output
+    assert "no ranked RBP_p08 at depth 100" in r.stderr and "counted up to N = 52" in r.stderr
+    assert "no ranked DCG_b02 at depth 100" in r.stderr and "counted up to N = 54" in r.stderr

@@ -115,3 +115,21 @@ def test_graded_summary_by_hand():
     assert s.loc["gP", "runs"] == 27 and s.loc["gP", "distinct values"] == 7  # grade sums 0..6
     assert s.loc["gP", "tie example (length 2)"] == ""
     assert s.loc["gRBP_p05", "tie example (length 2)"] != "None"  # p = 1/2 ties over three grades
+
+
+def test_gndcg_means_are_exact():
+    """Systems that hold the same graded runs, permuted across topics with one ideal run, have exactly
+    equal nDCG means; float64 sums in different orders split such ties (seen below), the exact
+    means (integer vectors over the logarithms) do not, so τ_b between the two groups is exactly 1."""
+    rng = np.random.default_rng(11)
+    S, T, N = 8, 12, 6
+    groups = [rng.integers(0, 3, size=(T, N)), rng.integers(0, 3, size=(T, N))]
+    rel = np.stack([groups[s % 2][rng.permutation(T)] for s in range(S)]).astype(np.int8)
+    coll = Collection(rel=rel, judgments=np.tile([50, 4, 3], (T, 1)), run_lengths=np.full((S, T), N),
+                      topics=tuple(f"t{i}" for i in range(T)), systems=tuple(f"s{i}" for i in range(S)),
+                      provenance="test: permuted graded runs", max_grade=2)
+    m = M.NDCG(base=2, gains="graded")
+    floats = np.asarray(coll.evaluate(m, depth=N), dtype=float).mean(axis=0)
+    assert len(np.unique(floats)) > 2  # float means split the exact ties
+    out = B.graded_ranked_taus(coll, N, {"gnDCG_b02": m}, cache=False, workers=1)
+    assert abs(out.loc["gnDCG_b02", "tau"]) == 1.0

@@ -29,9 +29,9 @@ import pandas as pd
 from irscales import measures as M
 from irscales.cli_options import (BUILD_BYTES_OK, BUILD_SECONDS_OK, MEASURE_HELP, TREC_EVAL_RECIPE, depth_option,
                                   format_option, output_option, qrels_option, reading, reading_options,
-                                  runs_argument, scale_options)
+                                  runs_argument, scale_options, ties_option)
 from irscales.correlation import kendall_tau, tau_ap_symmetric
-from irscales.enumeration.counting import countable, phi_runs
+from irscales.enumeration.counting import countable, counting_depth, phi_runs
 from irscales.enumeration import CacheError, TieUndecidable, build_cost
 from irscales.enumeration import scale as make_scale
 from irscales.paths import cache_root
@@ -174,7 +174,7 @@ def _scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
 
 
 def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, build: bool, require: bool,
-                 graded_ok: bool = False, counting_ok: bool = True) -> dict:
+                 graded_ok: bool = False, counting_ok: bool = True, ties: str = "unq") -> dict:
     """For each measure label, (measure, N, cost) of its scale, or None with a note saying why not.
 
     ``cost`` is None when φ is counted (:mod:`irscales.enumeration.counting`: P, R, RR, RBP, DCG, nDCG, also
@@ -191,13 +191,16 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
             plan[label] = None
         else:
             target, n = _scale_target(m, depth)
-            if counting_ok and countable(target, n):
+            if counting_ok and countable(target, n, ties=ties):
                 plan[label] = (target, n, None)
                 continue
             try:
                 cost = build_cost(target, n, cache=cache)
             except (ValueError, NotImplementedError) as e:
                 why, cost = f"no ranked {label} at depth {depth}: {e}", None
+                limit, reason = counting_depth(target, ties=ties) if counting_ok else (0, "")
+                if limit:  # say how far counting goes too, not only the scale's limit
+                    why += f"; without a scale φ is counted up to N = {limit} ({reason})"
             plan[label] = None if cost is None else (target, n, cost)
             if cost is not None:
                 if cost.runs and (cost.seconds > BUILD_SECONDS_OK or cost.bytes > BUILD_BYTES_OK) and not build:
@@ -225,15 +228,15 @@ def _free_space(directory: Path | None) -> str:
         return ""
 
 
-def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool) -> np.ndarray:
-    """The ranked values φ as a (T, S) score matrix (``rel_binary`` is [system, topic, rank])."""
+def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool, ties: str = "unq") -> np.ndarray:
+    """The ranked values φ (tie strategy ``ties``) as a (T, S) score matrix (``rel_binary`` is [system, topic, rank])."""
     target, n, cost = plan_entry
     if cost is None:  # counted, no scale (irscales.enumeration.counting)
-        return np.asarray(phi_runs(target, rel_binary[..., :n], progress=progress and n >= 36), dtype=float).T
+        return np.asarray(phi_runs(target, rel_binary[..., :n], ties, progress=progress and n >= 36), dtype=float).T
     if cost.runs:
         _note(f"building the scale of {cost}")
     sc = make_scale(target, n, cache=cache, progress=progress and bool(cost.runs))
-    return np.asarray(sc.phi_runs(rel_binary[..., :n]), dtype=float).T
+    return np.asarray(sc.phi_runs(rel_binary[..., :n], ties), dtype=float).T
 
 
 def _emit(frame: pd.DataFrame, fmt: str, output: str | None) -> None:
@@ -272,24 +275,25 @@ def main() -> None:
 @output_option
 @reading_options
 @scale_options
+@ties_option
 def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, build_scales, cache, progress,
-           **kw):
+           ties, **kw):
     """Scores of each measure per topic and mean, at any depth; with --ranked also their
     interval-scaled version (FFF21 §5).
 
     RUNS are TREC run files or one directory of them. The ranked value of a run is φ of its score
-    (FFF21 eq. 2, ties 'unq') over all 2^N binary runs of length N (lenient relevance); it is left
+    (FFF21 eq. 2; --ties) over all 2^N binary runs of length N (lenient relevance); it is left
     empty, with a note on stderr, for measures whose scale is not computable at N.
     """
     specs = _measure_specs(measure_names)
-    plan = _ranked_plan(specs, depth, cache, build_scales, require=False) if ranked else {}
+    plan = _ranked_plan(specs, depth, cache, build_scales, require=False, ties=ties) if ranked else {}
     col = _collection(runs, qrels, depth, reading(kw))
     _check_depth(specs, col, depth)
     rel = col.binary(depth) if ranked else None
     rows = []
     for label, m in specs:
         orig = col.evaluate(m, depth)
-        rank = (_ranked(plan[label], rel, cache, progress) if plan.get(label)
+        rank = (_ranked(plan[label], rel, cache, progress, ties) if plan.get(label)
                 else np.full(orig.shape, np.nan))
         for s, sys_name in enumerate(col.systems):
             if per_topic:
@@ -313,7 +317,9 @@ def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, bu
 @output_option
 @reading_options
 @scale_options
-def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_scales, cache, progress, **kw):
+@ties_option
+def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_scales, cache, progress, ties,
+            **kw):
     """Two runs: FFF21 §7.3 paired tests on the original and the ranked measure, side by side.
 
     Does the verdict change when the measure is mapped to an interval scale? The last lines give
@@ -326,12 +332,12 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
     if len(specs) != 1:
         raise ValueError(f"--measure takes one measure, got {len(specs)}: {measure_name!r}")
     label, m = specs[0]
-    plan = _ranked_plan(specs, depth, cache, build_scales, require=True)
+    plan = _ranked_plan(specs, depth, cache, build_scales, require=True, ties=ties)
     col = _collection([run_a, run_b], qrels, depth, reading(kw))
     _two_runs(col)
     _check_depth(specs, col, depth)
     orig = col.evaluate(m, depth)  # (T, 2)
-    rank = _ranked(plan[label], col.binary(depth), cache, progress)
+    rank = _ranked(plan[label], col.binary(depth), cache, progress, ties)
     rows = []
     for key, fn in (("sign", S.sign_test), ("ranksum", S.rank_sum_test), ("signrank", S.signed_rank_test),
                     ("ttest", S.paired_t_test)):
@@ -387,21 +393,22 @@ def scale(measure_name, depth, build_scales, cache, progress):
 @output_option
 @reading_options
 @scale_options
-def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cache, progress, **kw):
+@ties_option
+def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cache, progress, ties, **kw):
     """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2) among measures, original and ranked.
 
     Systems are ranked by their mean score over topics; τ_AP is symmetric (average of both
     directions). Needs at least three runs. Ranked columns are empty for measures without a scale.
     """
     specs = _measure_specs(measure_names)
-    plan = _ranked_plan(specs, depth, cache, build_scales, require=False)
+    plan = _ranked_plan(specs, depth, cache, build_scales, require=False, ties=ties)
     col = _collection(runs, qrels, depth, reading(kw))
     if len(col.systems) < 3:
         raise ValueError(f"correlation needs at least 3 runs, got {len(col.systems)}")
     _check_depth(specs, col, depth)
     rel = col.binary(depth)
     means = {lab: col.evaluate(m, depth).mean(0) for lab, m in specs}
-    rmeans = {lab: _ranked(plan[lab], rel, cache, progress).mean(0) for lab, _ in specs if plan[lab]}
+    rmeans = {lab: _ranked(plan[lab], rel, cache, progress, ties).mean(0) for lab, _ in specs if plan[lab]}
     nan = float("nan")
     rows = []
     for a, b in combinations([lab for lab, _ in specs], 2):

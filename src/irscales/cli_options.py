@@ -7,7 +7,7 @@ import click
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "runs_argument",
            "qrels_option", "format_option", "output_option", "depth_option", "reading_options", "reading",
-           "scale_options"]
+           "scale_options", "ties_option"]
 
 FORMATS = ("table", "csv", "tsv")
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs)
@@ -86,3 +86,9 @@ scale_options = _options(
     click.option("--progress/--no-progress", default=True, show_default=True,
                  help="progress of scale builds on stderr"),
 )
+
+ties_option = click.option(
+    "--ties", type=click.Choice(["unq", "min", "max", "mid"]), default="unq", show_default=True,
+    help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
+    "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
+    "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid")

@@ -37,10 +37,11 @@ arithmetic allows:
   ties are DCG's): ranks 1..B all weigh 1, so every run has the value of its *canonical* run, the
   number c = rel_1 + … + rel_B and the ranks after B; C(B, c) runs share it (FFF21 §5.1's
   3·2^{N−2} values for B = 2). The values of the canonical runs below a query are counted by meet in
-  the middle over ranks B+1..N, once per c, on float64 sums with an error band; pairs inside the band
-  are decided exactly (equal coefficient vectors over the u_m = ln B / ln m of
-  :mod:`irscales.enumeration.dcg` are a tie, otherwise a 60- then 120-digit evaluation, else
-  :class:`irscales.enumeration.runs.TieUndecidable`).
+  the middle over ranks B+1..N, once per c (:mod:`irscales.enumeration.pair_count`: a compiled pass
+  over float64 parts of double-double half sums, neighbours within the float band decided in
+  double-double); pairs within the double-double tolerance are decided exactly (equal coefficient
+  vectors over the u_m = ln B / ln m of :mod:`irscales.enumeration.dcg` are a tie, otherwise a 60- then
+  120-digit evaluation, else :class:`irscales.enumeration.runs.TieUndecidable`).
 
   *What is proven.* Counting canonical runs counts distinct values only if distinct canonical runs
   never tie. Two kinds of ties are possible: (a) rational ones inside one class m (ranks m, m^2, …
@@ -51,7 +52,8 @@ arithmetic allows:
   φ is proven by computation up to N = 30 (and equal to the engine's there, tested) and exact
   *conditionally on (b)* beyond; every comparison with the query run itself is checked.
   Cost grows as (B + 1)·2^{(N−B)/2} per run (the top halves within the bottom part's range are
-  most of them): fine to N ≈ 40, memory-bound at 2^26-entry tables.
+  most of them; no split avoids it): ≈ 90 ms per run at N = 50 on two cores (``docs/benchmarks.md``),
+  memory-bound at 2^26-entry tables.
 
 * Graded RBP (gRBP, FFP19 §5) over grades 0..c (G = c + 1 grades, gains = grades) with p = a/b in
   lowest terms: K(r) = Σ_i g_i a^{i−1} b^{N−i}, g_i ∈ {0..c}.

@@ -315,18 +315,30 @@ class ExactDCG:
         return rank[inv]
 
 
-def exact_dcg(m: M.DCG, rel: np.ndarray, rb: np.ndarray, N: int, floats: np.ndarray) -> ExactDCG | None:
-    """The :class:`ExactDCG` of binary DCG/nDCG scores ``floats`` (T, S) of runs ``rel`` (S, T, N),
-    checked against the floats; None when the measure has no exact form here (graded gains,
-    non-integer base)."""
-    if m.gains != "binary" or float(m.base) != int(m.base):
+def exact_dcg(m: M.DCG, rel: np.ndarray, rb: np.ndarray, N: int, floats: np.ndarray,
+              ideal: np.ndarray | None = None) -> ExactDCG | None:
+    """The :class:`ExactDCG` of DCG/nDCG scores ``floats`` (T, S) of runs ``rel`` (S, T, N), checked
+    against the floats; None when the measure has no exact form here (non-integer base). Binary gains
+    count rel > 0 and the ideal run of nDCG is min(RB, N) ones; graded gains are the grades themselves
+    (integers) and nDCG needs ``ideal`` (T, ≥ N), each topic's grades in decreasing order."""
+    if float(m.base) != int(m.base):
         return None
     roots, lcm, w, logbase = dcg_root_coefficients(m, N)
-    coef = np.einsum("stn,nr->tsr", (rel > 0).astype(np.int64), w)
+    graded = m.gains == "graded"
+    gains = np.asarray(rel).astype(np.int64) if graded else (np.asarray(rel) > 0).astype(np.int64)
+    if graded and (gains != np.asarray(rel)).any():
+        raise ValueError(f"{m!r}: exact graded DCG needs integer grades")
+    coef = np.einsum("stn,nr->tsr", gains, w)
     norm = None
     if isinstance(m, M.NDCG):
-        ideal = (np.arange(N)[None, :] < np.minimum(rb, N)[:, None]).astype(np.int64)  # min(RB, N) ones
-        norm = ideal @ w
+        if graded:
+            if ideal is None:
+                raise ValueError(f"{m!r}: exact graded nDCG needs the ideal runs (T, N)")
+            best = -np.sort(-np.asarray(ideal, dtype=np.int64), axis=-1)[:, :N]
+            best = np.pad(best, [(0, 0), (0, N - best.shape[1])])
+        else:
+            best = (np.arange(N)[None, :] < np.minimum(rb, N)[:, None]).astype(np.int64)  # min(RB, N) ones
+        norm = best @ w
     ex = ExactDCG(coef, roots, lcm, logbase, norm)
     if np.abs(ex.floats() - floats).max(initial=0) > 1e-9:
         raise ArithmeticError(f"{m!r}: the exact form of its values disagrees with the measure's floats")

@@ -17,9 +17,10 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
+from irscales.enumeration.pair_count import count_below, dd_add_scalar, dd_subset_sums, dd_table, dd_weights
 
 __all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
-           "below_pairs", "dcg_tie_scan", "dcg_table", "dcg_below"]
+           "below_pairs", "dcg_tie_scan", "dcg_below"]
 
 MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
@@ -216,81 +217,70 @@ def dcg_tie_scan(B: int, n_max: int = 400) -> tuple[int, str]:
     return n_max + 1, ""
 
 
-@functools.lru_cache(maxsize=4)
-def dcg_table(B: int, first: int, last: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Float DCG sums over ranks first..last (1-based, inclusive) of all 2^L subsets, sorted, with the
-    subset of each (bit j ↔ rank first + j) and the bucket index of :func:`search`."""
-    w = M.dcg_discount(max(last, 1), B, "jk")[first - 1:last]
-    v = np.zeros(1)
-    for wi in w:  # entry index = subset bits, lowest bit = rank ``first``
-        v = np.concatenate([v, v + wi])
-    order = np.argsort(v, kind="stable")
-    vs = v[order]
-    return (vs, order) + bucket_index(vs)
-
-
 def _exact_sign(B: int, vec_a: dict, vec_b: dict) -> int:
     """Sign of value(a) − value(b) for coefficient vectors {class root: Fraction} (0: same vector)."""
     d = {m: vec_a.get(m, 0) - vec_b.get(m, 0) for m in set(vec_a) | set(vec_b)}
     return log_sum_sign({m: x for m, x in d.items() if x}, B)
 
 
-def dcg_below(bits: np.ndarray, B: int, progress: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | None = None,
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For binary runs ``bits`` (n, N) and DCG/nDCG with the JK discount and base B: (runs below,
-    runs up to, φ_unq) of each run, counted over canonical runs (:mod:`irscales.enumeration.counting`)."""
+    runs up to, φ_unq) of each run, counted over canonical runs (:mod:`irscales.enumeration.counting`):
+    for c = 0..U relevant documents among the U = min(B, N) ranks of weight 1, the canonical runs
+    below are the pairs (top, bottom) of the remaining ranks with x + y < value − c, counted by
+    :func:`irscales.enumeration.pair_count.count_below`; the few pairs it leaves (sums within its
+    double-double tolerance of the threshold) are decided exactly."""
     N = bits.shape[1]
     U = min(B, N)
     R = N - U
     h = R // 2
     cls = rank_weights(B, N)
-    top = dcg_table(B, U + 1, U + h)
-    bot = dcg_table(B, U + h + 1, N)
-    t_vs, t_ord = top[0], top[1]
-    b_vs, b_ord, start, width = bot
-    n_bot = len(b_vs)
-    w_rest = M.dcg_discount(N, B, "jk")[U:]
-    vmax = U + float(w_rest.sum())
-    # every float here is a sum of at most N non-negative weights (each within 4ε relative of its
-    # exact value: a log, two divisions) plus one subtraction: within (N + 4)ε·vmax of the exact
-    # value, a pair's sum within 2(N + 4)ε·vmax; the band is 16(N + 4)ε·vmax
-    band = 16 * (N + 4) * EPS * max(vmax, 1.0)
+    top = dd_table(B, U + 1, U + h)
+    bot = dd_table(B, U + h + 1, N)
+    wh, wl = dd_weights(B, U + 1, N)
+    vmax = U + float(wh.sum()) + 1.0
     canon = np.concatenate([bits[:, :U].sum(1, keepdims=True), bits[:, U:]], 1).astype(np.int64)
     rows, inv = np.unique(canon, axis=0, return_inverse=True)
-    below_unq = np.empty(len(rows), dtype=object)
-    below_runs = np.empty(len(rows), dtype=object)
-    tie = np.empty(len(rows), dtype=object)
+    rest_h, rest_l = dd_subset_sums(rows[:, 1:], wh, wl)
+    cs = np.arange(U + 1)
+    q_idx = np.repeat(np.arange(len(rows)), U + 1)
+    c_of = np.tile(cs, len(rows))
+    t_h, t_l = dd_add_scalar(rest_h[q_idx], rest_l[q_idx], (rows[q_idx, 0] - c_of).astype(np.float64))
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    counts = np.empty(len(t_h), dtype=object)
+    step = 64 * max(workers, 1)
     from tqdm import tqdm
 
-    for qi, row in enumerate(tqdm(rows.tolist(), desc=f"DCG base {B} N={N} (counting)", leave=False,
-                                  disable=not progress)):
-        c_q, rest = row[0], row[1:]
-        q_ranks = [U + 1 + j for j, x in enumerate(rest) if x]
-        vec_q = coefficient_vector(cls, c_q, q_ranks)
-        x_f = c_q + float(np.dot(np.asarray(rest, float), w_rest)) if R else float(c_q)
-        unq, runs = 0, 0
-        for c in range(U + 1):
-            y = x_f - c
-            full = int(np.searchsorted(t_vs, y - b_vs[-1] - band, "left"))
-            stop = int(np.searchsorted(t_vs, y + band, "left"))
-            cnt = full * n_bot
-            if stop > full:
-                t = (y - t_vs[full:stop])[::-1]
-                lo, undecided = search(b_vs, start, width, t, band)
-                cnt += int(lo.sum())
-                for j in np.nonzero(undecided)[0].tolist():
-                    i_top = stop - 1 - j
-                    hi = int(np.searchsorted(b_vs, t[j] + band, "left"))
-                    tb = int(t_ord[i_top])
-                    r_top = [U + 1 + k for k in range(h) if tb >> k & 1]
-                    for jb in range(int(lo[j]), hi):
-                        bb = int(b_ord[jb])
-                        r_bot = [U + h + 1 + k for k in range(R - h) if bb >> k & 1]
-                        cnt += _exact_sign(B, coefficient_vector(cls, c, r_top + r_bot), vec_q) < 0
-            unq += cnt
-            runs += math.comb(U, c) * cnt
-        below_unq[qi], below_runs[qi], tie[qi] = unq, runs, math.comb(U, c_q)
+    with tqdm(total=len(rows), desc=f"DCG base {B} N={N} (counting)", leave=False, disable=not progress) as bar:
+        for lo in range(0, len(t_h), step):
+            sl = slice(lo, lo + step)
+            cnt, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers)
+            over = np.nonzero(nflag > flags.shape[1])[0]
+            if len(over):  # more pairs at the threshold than flag slots: count those again with room for all
+                c2, f2, n2 = count_below(top, bot, t_h[sl][over], t_l[sl][over], vmax, N, workers,
+                                         slots=int(nflag[over].max()))
+                cnt[over], nflag[over] = c2, n2
+                flags = np.concatenate([flags, np.zeros((len(flags), f2.shape[1] - flags.shape[1], 2), np.int64)], 1)
+                flags[over] = f2
+            res = cnt.astype(object)
+            for k in np.nonzero(nflag)[0].tolist():
+                g = lo + k
+                row = rows[q_idx[g]].tolist()
+                vec_q = coefficient_vector(cls, row[0], [U + 1 + j for j, x in enumerate(row[1:]) if x])
+                for i, j in flags[k, :nflag[k]].tolist():
+                    tb, bb = int(top[2][i]), int(bot[2][j])
+                    ranks = [U + 1 + r for r in range(h) if tb >> r & 1] + \
+                            [U + h + 1 + r for r in range(R - h) if bb >> r & 1]
+                    res[k] += _exact_sign(B, coefficient_vector(cls, int(c_of[g]), ranks), vec_q) < 0
+            counts[sl] = res
+            bar.update(len(res) // (U + 1))
+    per_c = counts.reshape(len(rows), U + 1)
+    binom = np.array([math.comb(U, c) for c in cs], dtype=object)
+    below_unq = per_c.sum(1)
+    below_runs = (per_c * binom).sum(1)
+    tie = binom[rows[:, 0]]
     inv = inv.reshape(-1)
     big = N > 61
-    unq_a = (below_unq[inv] + 1).astype(object if big else np.int64)
-    below = below_runs[inv].astype(object if big else np.int64)
-    return below, below + tie[inv].astype(object if big else np.int64), unq_a
+    dt = object if big else np.int64
+    return below_runs[inv].astype(dt), (below_runs[inv] + tie[inv]).astype(dt), (below_unq[inv] + 1).astype(dt)

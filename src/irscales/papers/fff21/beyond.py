@@ -26,6 +26,7 @@ from irscales import enumeration as E
 from irscales import measures as M
 from irscales.data.collection import Collection
 from irscales.correlation import kendall_tau
+from irscales.enumeration.dcg import exact_dcg
 from irscales.figures import write_figure
 from irscales.ranks import dense_ranks
 
@@ -67,8 +68,8 @@ def counted_curves(N_values, names=("RBP_p08", "DCG_b02", "RBP_p05", "RR"), n_ru
                    seed: int = 0) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
     """:func:`value_curve` of each measure of ``names`` at each N of ``N_values`` where φ can be
     counted (:func:`irscales.enumeration.counting.counting_depth`). DCG takes a tenth of ``n_runs`` (at least 5),
-    at most 30 beyond N = 40: its count is slower (2–3 s per run at N = 50 on the 2-core machine,
-    ``docs/benchmarks.md``; RBP_p08's 300 runs take about 3 CPU s there).
+    at most 30 beyond N = 40: its count is slower (≈ 0.1 s per run at N = 50 on the 2-core machine,
+    ``docs/benchmarks.md``, after building two 2^24-entry tables; RBP_p08's 300 runs take about 3 CPU s there).
 
     Returns the curves (label ``"<name>, N = <N>"`` → frame) and one row per (measure, N): counted,
     distinct values, and why not when the measure cannot be counted at N."""
@@ -118,11 +119,10 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
     Table 2, graded) on ``collection`` cut at N, over the (c+1)^N runs of its grades 0..c
     (c = ``collection.max_grade``). φ is counted where possible (gRBP without ties), else enumerated.
 
-    Exactness: per topic the measure is a function of φ (nDCG divides DCG by the topic's ideal DCG).
-    Rational measures (gRBP, gP) are averaged exactly (one Fraction per (topic, φ)); φ means are
-    integer sums. For nDCG each topic's floats are snapped to one float per (topic, φ), so equal
-    values get equal floats, but system means are float64 sums: two systems whose *different*
-    per-topic values have exactly equal sums could differ in the last bit (not adjudicated here).
+    Exactness: rational measures (gRBP, gP) are averaged exactly (one Fraction per (topic, φ)); φ means
+    are integer sums; DCG/nDCG with an integer log base (gnDCG_b02) are summed as integer vectors over
+    the logarithms and compared exactly (:class:`irscales.enumeration.dcg.ExactDCG`, each topic divided
+    by its ideal DCG). Other measures fall back to float means of one value per (topic, φ).
     Topics without any relevant document are dropped (no nDCG).
     One row per measure: ``tau``, ``systems``, ``topics``, ``N``, ``grades``, ``distinct`` (values of
     the scale), ``phi`` (counted / enumerated)."""
@@ -144,6 +144,8 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
             reps = rel.reshape(S * T, N)[first]
             ex = m.exact(reps, rb=coll.rb[first % T]).tolist()
             means = dense_ranks([sum((ex[i] for i in row), Fraction(0)) for row in inv.tolist()])
+        elif isinstance(m, M.DCG) and (ex := exact_dcg(m, rel, coll.rb, N, vals.T, ideal=coll.ideal(N))) is not None:
+            means = ex.mean_codes()  # exact: integer vectors over the logarithms, sums compared exactly
         else:
             means = vals.ravel()[first][inv].mean(axis=1)
         tau = float(kendall_tau(means, dense_ranks([sum(row) for row in phi.tolist()])))

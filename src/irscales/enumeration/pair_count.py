@@ -1,0 +1,204 @@
+"""Counting pairs of half sums below thresholds, for φ of DCG by meet in the middle (FFF21 §8).
+
+For the JK discount with integer base B the value of a canonical run is c + x + y, with x a sum of
+weights 1/log_B(i) over the relevant ranks of the top part and y over the bottom part
+(:mod:`irscales.enumeration.counting` has the structure; :mod:`irscales.enumeration.meet` the split).
+Runs below a query are then #{(x, y) : x + y < t} for t = value(query) − c, c = 0..B. A threshold
+costs one pass over the top entries whose bottom count is neither 0 nor all (Θ(2^{N/2}) work per
+query, which no split avoids: every top entry in the window has its own boundary in the bottom table).
+This module makes that pass cheap and exact:
+
+* every weight and every half sum is held as a double-double (hi + lo, ≈ 106 bits): the weights from
+  40-digit decimal logarithms, the sums by error-free additions;
+* a pass runs over the top entries in compiled code (numba, threads over thresholds): the position of
+  t − x among the bottom sums comes from a bucket index over the float64 parts (``cum[k]`` = number of
+  bottom sums whose bucket ``floor(y·inv)`` is below k; the bucket function is monotone, so this count
+  is exact in floats), then the neighbours within the float band (8ε·vmax: the float parts are within
+  2ε·vmax of the true sums) are decided in double-double, whose error is below 64(N + 4)ε²·vmax;
+* the pairs left within that tolerance (in practice only a query's own value, c = c_q) are returned
+  to be decided exactly (:func:`irscales.enumeration.dcg.log_sum_sign`).
+
+Tests (``tests/test_counting.py``) compare every count with the enumeration engine's φ.
+"""
+from __future__ import annotations
+
+import functools
+from decimal import Decimal, localcontext
+
+import numpy as np
+
+__all__ = ["EPS", "FLAG_SLOTS", "dd_weights", "dd_table", "dd_add_scalar", "dd_subset_sums", "count_below"]
+
+EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
+FLAG_SLOTS = 8  # pairs per threshold left for the exact decision; more: the threshold is redone in Python
+
+
+def dd_weights(B: int, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+    """Double-double JK weights 1/log_B(i) for ranks first..last (1-based, inclusive; 1 below rank B + 1)."""
+    hi, lo = [], []
+    with localcontext() as ctx:
+        ctx.prec = 40
+        lnB = Decimal(B).ln()
+        for i in range(first, last + 1):
+            w = Decimal(1) if i <= B else lnB / Decimal(i).ln()
+            h = float(w)
+            hi.append(h)
+            lo.append(float(w - Decimal(h)))
+    return np.array(hi), np.array(lo)
+
+
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _dd_add(ah, al, bh, bl):
+    s, e = _two_sum(ah, bh)
+    e = e + (al + bl)
+    h = s + e
+    return h, e - (h - s)
+
+
+@functools.lru_cache(maxsize=4)
+def dd_table(B: int, first: int, last: int, buckets_per_entry: int = 4):
+    """All 2^L subset sums of the weights of ranks first..last as double-doubles, sorted by their float
+    part: (hi, lo, subset of each entry (bit j ↔ rank first + j), cum, inv) with the bucket index
+    ``cum[k]`` = #{entries with floor(hi·inv) < k}, k = 0..n_buckets + 1."""
+    wh, wl = dd_weights(B, first, last)
+    h, l = np.zeros(1), np.zeros(1)
+    for a, b in zip(wh.tolist(), wl.tolist()):  # entry index = subset bits, lowest bit = rank ``first``
+        nh, nl = _dd_add(h, l, a, b)
+        h, l = np.concatenate([h, nh]), np.concatenate([l, nl])
+    order = np.argsort(h, kind="stable")
+    h, l = h[order], l[order]
+    n_b = buckets_per_entry * len(h)
+    inv = n_b / max(float(h[-1]), 1.0)
+    key = np.floor(h * inv).astype(np.int64)  # the kernel computes the same float product
+    cum = np.searchsorted(key, np.arange(n_b + 2), "left").astype(np.int32 if len(h) < 2**31 else np.int64)
+    return h, l, order.astype(np.int64), cum, inv
+
+
+def dd_add_scalar(h: np.ndarray, l: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Double-double h + l + c for float64 c (integers here); error ≤ ε²·(|h| + |c|)."""
+    return _dd_add(h, l, c, np.zeros_like(c))
+
+
+def dd_subset_sums(bits: np.ndarray, wh: np.ndarray, wl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Double-double Σ_j bits[:, j]·w_j of each row (rows of 0/1)."""
+    h, l = np.zeros(len(bits)), np.zeros(len(bits))
+    for j in range(bits.shape[1]):
+        m = bits[:, j].astype(bool)
+        nh, nl = _dd_add(h[m], l[m], wh[j], wl[j])
+        h[m], l[m] = nh, nl
+    return h, l
+
+
+def _dd_diff_py(xh, xl, yh, yl, th, tl):
+    """(x + y) − t for double-doubles x, y, t: two error-free sums, then the small parts."""
+    s1 = xh + yh
+    bb = s1 - xh
+    e1 = (xh - (s1 - bb)) + (yh - bb)
+    d = s1 - th
+    bb = d - s1
+    e2 = (s1 - (d - bb)) + (-th - bb)
+    return d + (e1 + e2 + xl + yl - tl)
+
+
+def _flag_py(flags, nflag, k, i, j):
+    if nflag[k] < flags.shape[1]:
+        flags[k, nflag[k], 0] = i
+        flags[k, nflag[k], 1] = j
+    nflag[k] += 1
+
+
+def _count_below_py(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, band, tol, flags, nflag):
+    """Σ over tops i in [full_k, stop_k) of #{bottoms j : x_i + y_j < t_k} for each threshold k, pairs
+    within ``tol`` excluded and written to ``flags[k]`` (``nflag[k]`` of them; > FLAG_SLOTS: overflow)."""
+    n = len(t_h)
+    nb = len(bot_h)
+    nbk = len(cum) - 2
+    out = np.zeros(n, np.int64)
+    for k in prange(n):
+        th = t_h[k]
+        tl = t_l[k]
+        s = 0
+        for i in range(full[k], stop[k]):
+            xh = top_h[i]
+            xl = top_l[i]
+            target = th - xh
+            if target <= 0.0:
+                pos = 0
+            else:
+                b = int(np.floor(target * inv))
+                if b > nbk:
+                    pos = nb
+                else:
+                    pos = cum[b]
+                    while pos < cum[b + 1] and bot_h[pos] < target:
+                        pos += 1
+            # neighbours within the float band: decided in double-double (below iff diff < 0), or flagged
+            cnt = pos
+            j = pos - 1
+            while j >= 0 and bot_h[j] >= target - band:
+                diff = _dd_diff(xh, xl, bot_h[j], bot_l[j], th, tl)
+                if diff >= -tol:  # counted by the float, not surely below
+                    cnt -= 1
+                    if diff <= tol:
+                        _flag(flags, nflag, k, i, j)
+                j -= 1
+            j = pos
+            while j < nb and bot_h[j] < target + band:
+                diff = _dd_diff(xh, xl, bot_h[j], bot_l[j], th, tl)
+                if diff < -tol:  # not counted by the float, surely below
+                    cnt += 1
+                elif diff <= tol:
+                    _flag(flags, nflag, k, i, j)
+                j += 1
+            s += cnt
+        out[k] = s
+    return out
+
+
+# plain Python until _kernel compiles them (the kernel then runs as written, only compiled and threaded)
+prange = range
+_dd_diff = _dd_diff_py
+_flag = _flag_py
+
+
+@functools.lru_cache(maxsize=1)
+def _kernel():
+    import numba
+
+    # the kernel's globals are read when it is compiled: bind the compiled helpers and prange first
+    g = globals()
+    g["prange"] = numba.prange
+    g["_dd_diff"] = numba.njit(cache=True, inline="always")(_dd_diff_py)
+    g["_flag"] = numba.njit(cache=True, inline="always")(_flag_py)
+    return numba.njit(cache=True, parallel=True)(_count_below_py)
+
+
+def count_below(top: tuple, bot: tuple, t_h: np.ndarray, t_l: np.ndarray, vmax: float, N: int,
+                threads: int | None = None, slots: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For thresholds t = t_h + t_l (double-double): (number of pairs (top entry, bottom entry) whose
+    sum is surely below t, flagged pairs (n, slots, 2) as sorted (top, bottom) indices, number of
+    flagged pairs per threshold). Pairs whose sum is within the double-double tolerance of t are not
+    counted but flagged; a threshold with more than ``slots`` of them must be counted again with more slots."""
+    kernel = _kernel()
+    import numba
+
+    if threads:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    top_h, top_l = top[0], top[1]
+    bot_h, bot_l, cum, inv = bot[0], bot[1], bot[3], bot[4]
+    band = 8 * EPS * max(vmax, 1.0)
+    tol = 64 * (N + 4) * EPS * EPS * max(vmax, 1.0)
+    t_h = np.ascontiguousarray(t_h, dtype=np.float64)
+    t_l = np.ascontiguousarray(t_l, dtype=np.float64)
+    ymax = float(bot_h[-1])
+    full = np.searchsorted(top_h, t_h - ymax - band, "left").astype(np.int64)
+    stop = np.searchsorted(top_h, t_h + band, "left").astype(np.int64)
+    flags = np.zeros((len(t_h), slots or FLAG_SLOTS, 2), np.int64)
+    nflag = np.zeros(len(t_h), np.int64)
+    inside = kernel(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, band, tol, flags, nflag)
+    return inside + full * len(bot_h), flags, nflag
