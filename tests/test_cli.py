@@ -214,7 +214,7 @@ def test_measures_without_a_scale(trec):
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
     assert f[f.measure != "AP"]["ranked"].isna().all() and f[f.measure == "AP"]["ranked"].notna().all()
     assert "no ranked F1 at depth 10: no enumeration kernel" in r.stderr
-    assert "no ranked ERR: it uses relevance grades" in r.stderr
+    assert "no ranked ERR at depth 10: no enumeration kernel for ERR" in r.stderr
     got = f[(f.measure == "F1") & (f.topic != "all")].pivot(index="system", columns="topic", values="value")
     assert np.allclose(got.loc[list(col.systems), list(col.topics)], col.evaluate(M.F1(), 10).T)
     one_line_error(run(["compare", a, b, "--qrels", qrels, "--measure", "Rprec"]), "no enumeration kernel for RPrec")
@@ -222,18 +222,50 @@ def test_measures_without_a_scale(trec):
     one_line_error(run(["scale", "--measure", "F1", "--depth", "5"]), "no enumeration kernel for F1")
 
 
-def test_graded_measures_get_no_ranked_column_from_binary_runs(trec):
+def test_graded_measures_on_binary_qrels_are_ranked_over_binary_runs(trec):
+    """With two grades the graded runs are the binary runs: gnDCG_b02's ranked version is nDCG_b02's φ."""
     d, rundir, qrels, col = trec
-    a, b = sorted(Path(rundir).iterdir())[:2]
     r = run(["scores", rundir, "--qrels", qrels, "--depth", "5", "--ranked", "--format", "csv",
-             "--measures", "NDCG(discount='log2p1', gains='graded'),nDCG_b02"])
+             "--measures", "NDCG(base=2, gains='graded'),nDCG_b02,NDCG(discount='log2p1', gains='graded')"])
     assert r.exit_code == 0, r.output
-    f = pd.read_csv(StringIO(r.stdout))
-    assert set(f.measure) == {"gnDCG_log2p1", "nDCG_b02"}
-    assert f[f.measure == "gnDCG_log2p1"]["ranked"].isna().all() and f[f.measure == "nDCG_b02"]["ranked"].notna().all()
-    assert "no ranked gnDCG_log2p1: it uses relevance grades" in r.stderr
-    one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", "5", "--measure", "ndcg_cut_5"]),
-                   "relevance grades")
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    assert set(f.measure) == {"gnDCG_b02", "nDCG_b02", "gnDCG_log2p1"}
+    assert np.array_equal(f[f.measure == "gnDCG_b02"]["ranked"].to_numpy(), f[f.measure == "nDCG_b02"]["ranked"].to_numpy())
+    assert f[f.measure == "gnDCG_log2p1"]["ranked"].notna().all()
+
+
+@pytest.fixture(scope="module")
+def graded_trec(tmp_path_factory):
+    d = tmp_path_factory.mktemp("graded")
+    col = load_preset("sim-t26", depth=30, seed=5).subset(systems=[0, 1, 2], topics=list(range(6)))
+    rundir, qrels = col.to_trec(d)
+    return d, rundir, qrels, col
+
+
+def test_graded_measures_on_graded_qrels_are_ranked_over_graded_runs(graded_trec, tmp_path, monkeypatch):
+    """Qrels with grades 0..2: gRBP_p08's ranked version is φ over all 3^N graded runs (counted, no
+    scale), gnDCG_b02's from the enumerated graded scale, both equal to the library's; compare takes a
+    graded measure too."""
+    from irscales import enumeration as E
+    from irscales.enumeration import counting
+
+    monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "cache"))
+    d, rundir, qrels, col = graded_trec
+    assert col.max_grade == 2
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "8", "--ranked", "--format", "csv",
+             "--measures", "GRBP(p=0.8, max_gain=2),NDCG(base=2, gains='graded')"])
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    f = f[f.topic != "all"]
+    rel = col.rel_at(8)
+    for key, want in (("gRBP_p08", counting.phi_runs(M.GRBP(p=0.8, max_gain=2), rel, c=2)),
+                      ("gnDCG_b02", E.scale(M.DCG(base=2, gains="graded"), 8, c=2, cache=False).phi_runs(rel))):
+        got = f[f.measure == key].pivot(index="system", columns="topic", values="ranked")
+        assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), np.asarray(want, float)), key
+    assert f[f.measure == "gRBP_p08"]["ranked"].max() > 2**8  # beyond the binary scale: graded runs
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    r = run(["compare", a, b, "--qrels", qrels, "--depth", "8", "--measure", "GRBP(p=0.8, max_gain=2)"])
+    assert r.exit_code == 0, r.output
 
 
 @pytest.mark.parametrize("measure, depth, reason", [

@@ -173,35 +173,44 @@ def _scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
     return m, depth
 
 
+def _graded(m: M.Measure) -> bool:
+    return not m.binary or getattr(m, "gains", "binary") == "graded"
+
+
 def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, build: bool, require: bool,
-                 graded_ok: bool = False, counting_ok: bool = True, ties: str = "unq") -> dict:
-    """For each measure label, (measure, N, cost) of its scale, or None with a note saying why not.
+                 graded_ok: bool = False, counting_ok: bool = True, ties: str = "unq",
+                 grades: int | None = None) -> dict:
+    """For each measure label, (measure, N, cost, c) of its scale over runs with grades 0..c, or None
+    with a note saying why not.
 
     ``cost`` is None when φ is counted (:mod:`irscales.enumeration.counting`: P, R, RR, RBP, DCG, nDCG, also
     beyond the engine's depths): nothing is built and the engine's depth limit does not apply. Refuses up front
     (one line) a build whose estimated cost is above the thresholds without ``--build-scales``;
     announces the others on stderr. ``require``: a missing ranked version is an error.
+    ``grades``: the collection's largest grade c; graded measures are then ranked over the (c+1)^N graded
+    runs (None: graded measures are skipped with a note, as before the qrels are read).
     ``graded_ok``: a graded measure over binary runs is what is asked for (the ``scale`` command).
     """
     plan, expensive = {}, []
     for label, m in specs:
-        if not graded_ok and (not m.binary or getattr(m, "gains", "binary") == "graded"):
-            why = (f"no ranked {label}: it uses relevance grades, and the scales here are over binary runs "
-                   "(lenient relevance), which are not its scale")
+        c = max(1, grades) if grades is not None and _graded(m) else 1
+        if not graded_ok and _graded(m) and grades is None:
+            why = (f"no ranked {label}: it uses relevance grades; its ranked version is over the graded runs "
+                   "of the qrels' grades")
             plan[label] = None
         else:
             target, n = _scale_target(m, depth)
-            if counting_ok and countable(target, n, ties=ties):
-                plan[label] = (target, n, None)
+            if counting_ok and countable(target, n, c, ties=ties):
+                plan[label] = (target, n, None, c)
                 continue
             try:
-                cost = build_cost(target, n, cache=cache)
+                cost = build_cost(target, n, c=c, cache=cache)
             except (ValueError, NotImplementedError) as e:
                 why, cost = f"no ranked {label} at depth {depth}: {e}", None
-                limit, reason = counting_depth(target, ties=ties) if counting_ok else (0, "")
+                limit, reason = counting_depth(target, c, ties=ties) if counting_ok else (0, "")
                 if limit:  # say how far counting goes too, not only the scale's limit
                     why += f"; without a scale φ is counted up to N = {limit} ({reason})"
-            plan[label] = None if cost is None else (target, n, cost)
+            plan[label] = None if cost is None else (target, n, cost, c)
             if cost is not None:
                 if cost.runs and (cost.seconds > BUILD_SECONDS_OK or cost.bytes > BUILD_BYTES_OK) and not build:
                     expensive.append(str(cost) + _free_space(cost.directory))
@@ -213,6 +222,13 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
         raise ValueError("the ranked versions need a one-time scale build: " + "; ".join(expensive)
                          + "; pass --build-scales to build it, or use a smaller --depth")
     return plan
+
+
+def _plan_for(specs, col, depth: int, cache: bool, build: bool, require: bool, ties: str) -> dict:
+    """:func:`_ranked_plan` of the graded measures once the qrels' grades are known (binary ones are
+    planned before reading, to refuse early)."""
+    graded = [(lab, m) for lab, m in specs if _graded(m)]
+    return _ranked_plan(graded, depth, cache, build, require, ties=ties, grades=int(col.max_grade)) if graded else {}
 
 
 def _free_space(directory: Path | None) -> str:
@@ -228,15 +244,17 @@ def _free_space(directory: Path | None) -> str:
         return ""
 
 
-def _ranked(plan_entry, rel_binary: np.ndarray, cache: bool, progress: bool, ties: str = "unq") -> np.ndarray:
-    """The ranked values φ (tie strategy ``ties``) as a (T, S) score matrix (``rel_binary`` is [system, topic, rank])."""
-    target, n, cost = plan_entry
+def _ranked(plan_entry, col, depth: int, cache: bool, progress: bool, ties: str = "unq") -> np.ndarray:
+    """The ranked values φ (tie strategy ``ties``) as a (T, S) score matrix of the runs of ``col`` cut at
+    ``depth``: binary runs, or graded ones when the plan's c > 1."""
+    target, n, cost, c = plan_entry
+    rel = (col.binary(depth) if c == 1 else col.rel_at(depth))[..., :n]
     if cost is None:  # counted, no scale (irscales.enumeration.counting)
-        return np.asarray(phi_runs(target, rel_binary[..., :n], ties, progress=progress and n >= 36), dtype=float).T
+        return np.asarray(phi_runs(target, rel, ties, progress=progress and n >= 36, c=c), dtype=float).T
     if cost.runs:
         _note(f"building the scale of {cost}")
-    sc = make_scale(target, n, cache=cache, progress=progress and bool(cost.runs))
-    return np.asarray(sc.phi_runs(rel_binary[..., :n], ties), dtype=float).T
+    sc = make_scale(target, n, c=c, cache=cache, progress=progress and bool(cost.runs))
+    return np.asarray(sc.phi_runs(rel, ties), dtype=float).T
 
 
 def _emit(frame: pd.DataFrame, fmt: str, output: str | None) -> None:
@@ -286,14 +304,16 @@ def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, bu
     empty, with a note on stderr, for measures whose scale is not computable at N.
     """
     specs = _measure_specs(measure_names)
-    plan = _ranked_plan(specs, depth, cache, build_scales, require=False, ties=ties) if ranked else {}
+    binary = [(lab, m) for lab, m in specs if not _graded(m)]
+    plan = _ranked_plan(binary, depth, cache, build_scales, require=False, ties=ties) if ranked else {}
     col = _collection(runs, qrels, depth, reading(kw))
     _check_depth(specs, col, depth)
-    rel = col.binary(depth) if ranked else None
+    if ranked:
+        plan.update(_plan_for(specs, col, depth, cache, build_scales, False, ties))
     rows = []
     for label, m in specs:
         orig = col.evaluate(m, depth)
-        rank = (_ranked(plan[label], rel, cache, progress, ties) if plan.get(label)
+        rank = (_ranked(plan[label], col, depth, cache, progress, ties) if plan.get(label)
                 else np.full(orig.shape, np.nan))
         for s, sys_name in enumerate(col.systems):
             if per_topic:
@@ -332,12 +352,13 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
     if len(specs) != 1:
         raise ValueError(f"--measure takes one measure, got {len(specs)}: {measure_name!r}")
     label, m = specs[0]
-    plan = _ranked_plan(specs, depth, cache, build_scales, require=True, ties=ties)
+    plan = {} if _graded(m) else _ranked_plan(specs, depth, cache, build_scales, require=True, ties=ties)
     col = _collection([run_a, run_b], qrels, depth, reading(kw))
     _two_runs(col)
     _check_depth(specs, col, depth)
+    plan.update(_plan_for(specs, col, depth, cache, build_scales, True, ties))
     orig = col.evaluate(m, depth)  # (T, 2)
-    rank = _ranked(plan[label], col.binary(depth), cache, progress, ties)
+    rank = _ranked(plan[label], col, depth, cache, progress, ties)
     rows = []
     for key, fn in (("sign", S.sign_test), ("ranksum", S.rank_sum_test), ("signrank", S.signed_rank_test),
                     ("ttest", S.paired_t_test)):
@@ -365,7 +386,7 @@ def scale(measure_name, depth, build_scales, cache, progress):
     """The scale of a measure over all 2^N binary runs: size, ties and where its cache lives."""
     m = M.parse(measure_name)
     plan = _ranked_plan([(m.key, m)], depth, cache, build_scales, require=True, graded_ok=True, counting_ok=False)
-    target, n, cost = plan[m.key]
+    target, n, cost, _ = plan[m.key]
     if cost.runs:
         _note(f"building the scale of {cost}")
     sc = make_scale(target, n, cache=cache, progress=progress and bool(cost.runs))
@@ -401,14 +422,15 @@ def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cach
     directions). Needs at least three runs. Ranked columns are empty for measures without a scale.
     """
     specs = _measure_specs(measure_names)
-    plan = _ranked_plan(specs, depth, cache, build_scales, require=False, ties=ties)
+    plan = _ranked_plan([(lab, m) for lab, m in specs if not _graded(m)], depth, cache, build_scales,
+                        require=False, ties=ties)
     col = _collection(runs, qrels, depth, reading(kw))
     if len(col.systems) < 3:
         raise ValueError(f"correlation needs at least 3 runs, got {len(col.systems)}")
     _check_depth(specs, col, depth)
-    rel = col.binary(depth)
+    plan.update(_plan_for(specs, col, depth, cache, build_scales, False, ties))
     means = {lab: col.evaluate(m, depth).mean(0) for lab, m in specs}
-    rmeans = {lab: _ranked(plan[lab], rel, cache, progress, ties).mean(0) for lab, _ in specs if plan[lab]}
+    rmeans = {lab: _ranked(plan[lab], col, depth, cache, progress, ties).mean(0) for lab, _ in specs if plan[lab]}
     nan = float("nan")
     rows = []
     for a, b in combinations([lab for lab, _ in specs], 2):
