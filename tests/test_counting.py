@@ -150,7 +150,7 @@ def test_limits_and_scale_chooses_counting_beyond_the_engine():
     assert C.counting_depth(M.RBP(p=0.9))[0] == 36 and "62 bits" in C.counting_depth(M.RBP(p=0.9))[1]
     assert C.counting_depth(M.RR())[0] == math.inf and C.counting_depth(M.F1())[0] == 0
     assert C.counting_depth(M.AP())[0] == 24 and C.counting_depth(M.AP(), ties="mid")[0] == 40
-    assert C.counting_depth(M.DCG(base=2, gains="graded"))[0] == 0
+    assert C.counting_depth(M.DCG(base=2, gains="graded"))[0] == meet.graded_dcg_depth(2, 1) == 52  # two grades
     assert not C.countable(M.RBP(p=0.8), 53) and C.countable(M.RBP(p=0.8), 52)
     with pytest.raises(ValueError, match="at most N=52"):
         C.phi_runs(M.RBP(p=0.8), np.zeros((1, 53), int))
@@ -450,3 +450,42 @@ def test_graded_split_moves_ranks_to_the_bottom_and_keeps_the_counts():
         counts.append(meet.below_pairs(pairs, 4, 5, N, hh, c))
     assert np.array_equal(counts[0], counts[1]) and np.array_equal(counts[0], counts[2])
     assert np.array_equal(C.phi_runs(M.GRBP(p=0.8, max_gain=c), g, c=c), counts[0] + 1)
+
+
+# ------------------------------------------------- graded DCG/nDCG by class coefficients (issue 20)
+
+GRADED_DCG_CASES = [(2, 2, N) for N in (1, 2, 3, 4, 5, 8, 9)] + [(2, 3, 7), (2, 4, 6), (3, 2, 9), (10, 2, 12), (2, 1, 12)]
+
+
+@pytest.mark.parametrize("B, c, N", GRADED_DCG_CASES)
+def test_counted_graded_dcg_equals_engine_for_every_run(B, c, N):
+    """Every one of the (c+1)^N runs: counted φ_unq = the engine's, and the number of distinct values.
+    From N = 4 (B = 2, three grades) rational ties inside a class exist (grade 2 at rank 4 weighs as much
+    as grade 1 at rank 1; grade 2 at rank 9 as grade 1 at rank 3), so this checks the class items."""
+    rel = E.runs_from_ids(np.arange((c + 1) ** N), N, c)
+    for m in (M.DCG(base=B, gains="graded"), M.NDCG(base=B, gains="graded")):
+        sc = E.scale(E.numerator(m), N, c=c, cache=False)
+        assert np.array_equal(C.phi_runs(m, rel, c=c), sc.phi_runs(rel)), m.key
+        assert C.n_distinct(m, N, c) == sc.n_distinct
+
+
+@pytest.mark.parametrize("c, N", [(2, 14), (3, 11)])
+def test_counted_graded_dcg_equals_engine_on_random_runs(c, N):
+    rng = np.random.default_rng(N)
+    rel = np.concatenate([rng.integers(0, c + 1, (1500, N)), np.zeros((1, N), int), np.full((1, N), c)])
+    m = M.DCG(base=2, gains="graded")
+    assert np.array_equal(C.phi_runs(m, rel, c=c), E.scale(m, N, c=c, cache=False).phi_runs(rel))
+
+
+def test_graded_dcg_counting_limits_and_tie_strategies():
+    """φ_unq only (runs below a value would need multiplicities); the depth is where a table passes 2^26
+    sums; grades outside 0..c are refused."""
+    m = M.NDCG(base=2, gains="graded")
+    assert C.counting_depth(m, 2)[0] == meet.graded_dcg_depth(2, 2) >= 30
+    assert C.counting_depth(m, 2, "min")[0] == 0 and "multiplicities" in C.counting_depth(m, 2, "min")[1]
+    assert C.counting_depth(M.NDCG(base=2, gains="graded", discount="log2p1"), 2)[0] == 0
+    with pytest.raises(ValueError, match="grades in 0..2"):
+        C.phi_runs(m, np.array([[0, 3, 1]]), c=2)
+    rel = E.runs_from_ids(np.arange(3**6), 6, 2)
+    assert np.array_equal(E.ranked_runs(m, rel, "mid", c=2, cache=False),
+                          E.scale(E.numerator(m), 6, c=2, cache=False).phi_runs(rel, "mid"))

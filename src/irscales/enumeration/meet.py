@@ -11,16 +11,19 @@ from __future__ import annotations
 import functools
 import math
 import os
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
-from irscales.enumeration.pair_count import count_below, dd_add_scalar, dd_subset_sums, dd_table, dd_weights
+from irscales.enumeration.pair_count import (count_below, dd_add_scalar, dd_item_table, dd_subset_sums, dd_table,
+                                             dd_weights)
 
 __all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
-           "below_pairs", "dcg_tie_scan", "dcg_below"]
+           "below_pairs", "dcg_tie_scan", "dcg_below",
+           "dcg_class_items", "graded_dcg_split", "graded_dcg_depth", "graded_dcg_below"]
 
 MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
@@ -284,3 +287,140 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
     big = N > 61
     dt = object if big else np.int64
     return below_runs[inv].astype(dt), (below_runs[inv] + tie[inv]).astype(dt), (below_unq[inv] + 1).astype(dt)
+
+
+# ------------------------------------------------------- graded DCG: class coefficients + middle
+
+
+@functools.lru_cache(maxsize=16)
+def dcg_class_items(B: int, N: int, c: int) -> tuple[tuple[int, tuple[int, ...], tuple[Fraction, ...]], ...]:
+    """Graded DCG (JK discount, integer base B, gains = grades 0..c) as items: one per class root m of
+    ranks 1..N (:func:`irscales.enumeration.dcg.rank_weights`; the ranks 1..B of weight 1 and B², B³ … are
+    the class of B), with the distinct values of its coefficient Σ_r g_r·weight_r in units of u_m over
+    every grade assignment, sorted: (m, ranks, values). Two runs have equal DCG when every class
+    coefficient is equal; distinct coefficient tuples differ in value unless the u_m are Q-linearly
+    dependent (Schanuel's conjecture says no; the assumption of the binary count beyond N = 30)."""
+    cls = rank_weights(B, N)
+    by_root: dict[int, list[int]] = {}
+    for r, (m, _) in enumerate(cls, start=1):
+        by_root.setdefault(m, []).append(r)
+    items = []
+    for m, ranks in by_root.items():
+        vals = {Fraction(0)}
+        for r in ranks:
+            w = cls[r - 1][1]
+            vals = {v + g * w for v in vals for g in range(c + 1)}
+        items.append((m, tuple(ranks), tuple(sorted(vals))))
+    return tuple(items)
+
+
+def graded_dcg_split(sizes: list[int]) -> int:
+    """Number of items in the top table: the split that makes the larger table smallest."""
+    total = math.prod(sizes)
+    best, h, top = None, 0, 1
+    for k in range(len(sizes) + 1):
+        big = max(top, total // top)
+        if best is None or big < best:
+            best, h = big, k
+        if k < len(sizes):
+            top *= sizes[k]
+    return h
+
+
+@functools.lru_cache(maxsize=16)
+def graded_dcg_depth(B: int, c: int, n_max: int = 200) -> int:
+    """Largest N whose two tables of class-coefficient sums hold at most 2^MAX_HALF entries each."""
+    best = 0
+    for N in range(1, n_max + 1):
+        sizes = [len(v) for _, _, v in dcg_class_items(B, N, c)]
+        h = graded_dcg_split(sizes)
+        if max(math.prod(sizes[:h]), math.prod(sizes[h:])) > 2**MAX_HALF:
+            break
+        best = N
+    return best
+
+
+def _unit_dd(B: int, m: int, q: Fraction) -> tuple[float, float]:
+    """q·u_m = q·ln B / ln m as a double-double (u_B = 1)."""
+    with localcontext() as ctx:
+        ctx.prec = 40
+        v = Decimal(q.numerator) / Decimal(q.denominator)
+        if m != B:
+            v = v * Decimal(B).ln() / Decimal(m).ln()
+        h = float(v)
+        return h, float(v - Decimal(h))
+
+
+def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
+                     workers: int | None = None) -> np.ndarray:
+    """φ_unq of runs over grades 0..c (rows of ``grades``, shape (n, N)) for graded DCG/nDCG with the JK
+    discount and base B: 1 + the number of distinct class-coefficient tuples (:func:`dcg_class_items`)
+    whose value is below the run's, counted by meet in the middle over the items with
+    :func:`irscales.enumeration.pair_count.count_below`; pairs it leaves are decided exactly."""
+    N = grades.shape[1]
+    items = dcg_class_items(B, N, c)
+    sizes = [len(v) for _, _, v in items]
+    h = graded_dcg_split(sizes)
+    dd = [tuple(_unit_dd(B, m, q) for q in vals) for m, _, vals in items]
+    top, bot = dd_item_table(tuple(dd[:h])), dd_item_table(tuple(dd[h:]))
+    vmax = sum(v[-1][0] for v in dd) + 1.0
+    cls = rank_weights(B, N)
+    grades = np.asarray(grades, dtype=np.int64)
+    # each run's coefficient per item as its index among the item's values (integer keys over the
+    # common denominator of the item's weights); the queries are the distinct index tuples
+    idx = np.empty((len(grades), len(items)), np.int64)
+    for t, (m, ranks, vals) in enumerate(items):
+        w = [cls[r - 1][1] for r in ranks]
+        L = math.lcm(*(x.denominator for x in w))
+        keys = grades[:, [r - 1 for r in ranks]] @ np.array([int(x * L) for x in w], dtype=np.int64)
+        idx[:, t] = np.searchsorted(np.array([int(q * L) for q in vals], dtype=np.int64), keys)
+    idx, inv = np.unique(idx, axis=0, return_inverse=True)
+    rows = idx
+    t_h, t_l = np.zeros(len(rows)), np.zeros(len(rows))
+    for t in range(len(items)):
+        vh = np.array([v[0] for v in dd[t]])[idx[:, t]]
+        vl = np.array([v[1] for v in dd[t]])[idx[:, t]]
+        t_h, t_l = dd_add_scalar(t_h, t_l, vh)
+        t_h, t_l = dd_add_scalar(t_h, t_l, vl)
+
+    radix = np.array([math.prod(sizes[:t]) for t in range(len(items))], dtype=object)
+    flat_top = (idx[:, :h].astype(object) * radix[:h]).sum(1) if h else np.zeros(len(idx), dtype=object)
+    flat_bot = (idx[:, h:].astype(object) * (radix[h:] // (radix[h] if h < len(items) else 1))).sum(1)
+
+    def decode(flat: int, part: range) -> dict:
+        vec: dict = {}
+        for t in part:
+            flat, j = divmod(flat, sizes[t])
+            if items[t][2][j]:
+                vec[items[t][0]] = items[t][2][j]
+        return vec
+
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    out = np.empty(len(rows), dtype=object)
+    step = 128 * max(workers, 1)
+    from tqdm import tqdm
+
+    with tqdm(total=len(rows), desc=f"graded DCG base {B} N={N} (counting)", leave=False, disable=not progress) as bar:
+        for lo in range(0, len(rows), step):
+            sl = slice(lo, lo + step)
+            cnt, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers)
+            over = np.nonzero(nflag > flags.shape[1])[0]
+            if len(over):
+                c2, f2, n2 = count_below(top, bot, t_h[sl][over], t_l[sl][over], vmax, N, workers,
+                                         slots=int(nflag[over].max()))
+                cnt[over], nflag[over] = c2, n2
+                flags = np.concatenate([flags, np.zeros((len(flags), f2.shape[1] - flags.shape[1], 2), np.int64)], 1)
+                flags[over] = f2
+            res = cnt.astype(object)
+            for k in np.nonzero(nflag)[0].tolist():
+                q = idx[lo + k]
+                vec_q = {items[t][0]: items[t][2][q[t]] for t in range(len(items)) if items[t][2][q[t]]}
+                for i, j in flags[k, :nflag[k]].tolist():
+                    if int(top[2][i]) == flat_top[lo + k] and int(bot[2][j]) == flat_bot[lo + k]:
+                        continue  # the query's own coefficients: equal value
+                    vec = {**decode(int(top[2][i]), range(h)), **decode(int(bot[2][j]), range(h, len(items)))}
+                    res[k] += _exact_sign(B, vec, vec_q) < 0
+            out[sl] = res + 1
+            bar.update(len(res))
+    big = math.prod(sizes) >= 2**62
+    return out[inv.reshape(-1)].astype(object if big else np.int64)

@@ -27,7 +27,7 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
-__all__ = ["EPS", "FLAG_SLOTS", "dd_weights", "dd_table", "dd_add_scalar", "dd_subset_sums", "count_below"]
+__all__ = ["EPS", "FLAG_SLOTS", "dd_weights", "dd_table", "dd_item_table", "dd_add_scalar", "dd_subset_sums", "count_below"]
 
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
 FLAG_SLOTS = 8  # pairs per threshold left for the exact decision; more: the threshold is redone in Python
@@ -70,6 +70,24 @@ def dd_table(B: int, first: int, last: int, buckets_per_entry: int = 4):
     for a, b in zip(wh.tolist(), wl.tolist()):  # entry index = subset bits, lowest bit = rank ``first``
         nh, nl = _dd_add(h, l, a, b)
         h, l = np.concatenate([h, nh]), np.concatenate([l, nl])
+    return _sorted_table(h, l, buckets_per_entry)
+
+
+@functools.lru_cache(maxsize=4)
+def dd_item_table(items: tuple[tuple[tuple[float, float], ...], ...], buckets_per_entry: int = 4):
+    """The sums of one value from each item (values given as double-doubles (hi, lo)), all
+    Π_t k_t combinations, in the layout of :func:`dd_table`; an entry's index is Σ_t j_t·Π_{s<t} k_s
+    for value j_t of item t."""
+    h, l = np.zeros(1), np.zeros(1)
+    for vals in items:
+        vh = np.array([v[0] for v in vals])[:, None]
+        vl = np.array([v[1] for v in vals])[:, None]
+        nh, nl = _dd_add(np.broadcast_to(h, (len(vals), len(h))), np.broadcast_to(l, (len(vals), len(h))), vh, vl)
+        h, l = nh.ravel(), nl.ravel()
+    return _sorted_table(h, l, buckets_per_entry)
+
+
+def _sorted_table(h: np.ndarray, l: np.ndarray, buckets_per_entry: int):
     order = np.argsort(h, kind="stable")
     h, l = h[order], l[order]
     n_b = buckets_per_entry * len(h)
