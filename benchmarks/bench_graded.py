@@ -3,7 +3,8 @@ RBP φ by counting.
 
 Builds graded DCG_b02 over 3^N runs and gRBP_p08 over 4^N runs into a temporary cache (removed
 afterwards; gRBP's 4^15 distinct keys alone take 8.6 GB), one worker, and counts φ of gRBP_p08 over
-five grades for seeded uniform graded runs (simulated here). Prints a markdown table.
+five grades and of gnDCG_b02 over three grades for seeded uniform graded runs (simulated here).
+Prints a markdown table.
 
     python benchmarks/bench_graded.py            # G = 3 at N = 18, G = 4 at N = 14 (~20 s each)
     python benchmarks/bench_graded.py --quick    # G = 3 at N = 15, G = 4 at N = 12
@@ -49,6 +50,13 @@ def main() -> int:
         C.phi_runs(m, rel, c=4)
         print(f"| φ counted, {m.key}, G = 5, N = {N}, 2,000 simulated runs | {5 ** N:,} | {5 ** N:,} | "
               f"{time.perf_counter() - t:.1f} |", flush=True)
+    g = M.NDCG(base=2, gains="graded")  # counted over class coefficients (irscales.enumeration.meet)
+    for N in ((20, 26) if a.quick else (20, 26, 30)):
+        rel = np.random.default_rng(N).integers(0, 3, size=(200, N))  # simulated graded runs
+        t = time.perf_counter()
+        C.phi_runs(g, rel, c=2)
+        print(f"| φ counted, {g.key}, G = 3, N = {N}, 200 simulated runs (incl. tables) | {3 ** N:,} | "
+              f"{C.n_distinct(g, N, 2):,} | {time.perf_counter() - t:.1f} |", flush=True)
     return 0
 
 
