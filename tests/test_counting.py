@@ -237,7 +237,7 @@ def test_dcg_pairs_within_the_tolerance_are_decided_exactly(monkeypatch):
     N, B = 10, 2
     top, bot = pair_count.dd_table(B, 3, 6), pair_count.dd_table(B, 7, N)
     t = np.linspace(0.5, 5, 40)
-    _, _, nflag = pair_count.count_below(top, bot, t, np.zeros_like(t), 8.0, N)
+    _, _, _, nflag = pair_count.count_below(top, bot, t, np.zeros_like(t), 8.0, N)
     assert nflag.max() > 1  # the overflow path is exercised
     m = M.DCG(base=B)
     rel = _all_runs(N)
@@ -459,13 +459,15 @@ GRADED_DCG_CASES = [(2, 2, N) for N in (1, 2, 3, 4, 5, 8, 9)] + [(2, 3, 7), (2, 
 
 @pytest.mark.parametrize("B, c, N", GRADED_DCG_CASES)
 def test_counted_graded_dcg_equals_engine_for_every_run(B, c, N):
-    """Every one of the (c+1)^N runs: counted φ_unq = the engine's, and the number of distinct values.
-    From N = 4 (B = 2, three grades) rational ties inside a class exist (grade 2 at rank 4 weighs as much
-    as grade 1 at rank 1; grade 2 at rank 9 as grade 1 at rank 3), so this checks the class items."""
+    """Every one of the (c+1)^N runs, every tie strategy: counted φ = the engine's, and the number of
+    distinct values. From N = 4 (B = 2, three grades) rational ties inside a class exist (grade 2 at rank
+    4 weighs as much as grade 1 at rank 1; grade 2 at rank 9 as grade 1 at rank 3), so this checks the
+    class items and their multiplicities."""
     rel = E.runs_from_ids(np.arange((c + 1) ** N), N, c)
     for m in (M.DCG(base=B, gains="graded"), M.NDCG(base=B, gains="graded")):
         sc = E.scale(E.numerator(m), N, c=c, cache=False)
-        assert np.array_equal(C.phi_runs(m, rel, c=c), sc.phi_runs(rel)), m.key
+        for ties in ("unq", "min", "max", "mid"):
+            assert np.array_equal(C.phi_runs(m, rel, ties, c=c), sc.phi_runs(rel, ties)), (m.key, ties)
         assert C.n_distinct(m, N, c) == sc.n_distinct
 
 
@@ -474,18 +476,17 @@ def test_counted_graded_dcg_equals_engine_on_random_runs(c, N):
     rng = np.random.default_rng(N)
     rel = np.concatenate([rng.integers(0, c + 1, (1500, N)), np.zeros((1, N), int), np.full((1, N), c)])
     m = M.DCG(base=2, gains="graded")
-    assert np.array_equal(C.phi_runs(m, rel, c=c), E.scale(m, N, c=c, cache=False).phi_runs(rel))
+    sc = E.scale(m, N, c=c, cache=False)
+    for ties in ("unq", "mid"):
+        assert np.array_equal(C.phi_runs(m, rel, ties, c=c), sc.phi_runs(rel, ties)), ties
 
 
-def test_graded_dcg_counting_limits_and_tie_strategies():
-    """φ_unq only (runs below a value would need multiplicities); the depth is where a table passes 2^26
-    sums; grades outside 0..c are refused."""
+def test_graded_dcg_counting_limits():
+    """The depth is where a table passes 2^26 sums; the kernel's weighted sums need (c+1)^N < 2^62 for
+    min/max/mid; grades outside 0..c are refused."""
     m = M.NDCG(base=2, gains="graded")
-    assert C.counting_depth(m, 2)[0] == meet.graded_dcg_depth(2, 2) >= 30
-    assert C.counting_depth(m, 2, "min")[0] == 0 and "multiplicities" in C.counting_depth(m, 2, "min")[1]
+    assert C.counting_depth(m, 2)[0] == C.counting_depth(m, 2, "min")[0] == meet.graded_dcg_depth(2, 2) >= 30
+    assert 5 ** C.counting_depth(m, 4, "mid")[0] < 2**62
     assert C.counting_depth(M.NDCG(base=2, gains="graded", discount="log2p1"), 2)[0] == 0
     with pytest.raises(ValueError, match="grades in 0..2"):
         C.phi_runs(m, np.array([[0, 3, 1]]), c=2)
-    rel = E.runs_from_ids(np.arange(3**6), 6, 2)
-    assert np.array_equal(E.ranked_runs(m, rel, "mid", c=2, cache=False),
-                          E.scale(E.numerator(m), 6, c=2, cache=False).phi_runs(rel, "mid"))

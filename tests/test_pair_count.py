@@ -47,7 +47,7 @@ def test_counts_equal_brute_force_over_all_pairs():
         ts = picks + [p + Decimal("1e-9") for p in picks[:4]] + [Decimal(0), Decimal("0.3"), Decimal(9)]
         t_h = np.array([float(t) for t in ts])
         t_l = np.array([float(t - Decimal(float(t))) for t in ts])
-        cnt, flags, nflag = P.count_below(top, bot, t_h, t_l, 8.0, N)
+        cnt, _, flags, nflag = P.count_below(top, bot, t_h, t_l, 8.0, N)
         assert nflag.max() <= P.FLAG_SLOTS
         sums = sorted(x + y for x, y in itertools.product(xs, ys))
         for k, t in enumerate(ts):
@@ -67,7 +67,22 @@ def test_compiled_kernel_equals_the_plain_python_code():
     stop = np.searchsorted(top[0], t_h + 8 * P.EPS * 8.0, "left")
     flags = np.zeros((len(t_h), P.FLAG_SLOTS, 2), np.int64)
     nflag = np.zeros(len(t_h), np.int64)
+    one = np.zeros(1, np.int64)
     inside = P._count_below_py(top[0], top[1], bot[0], bot[1], bot[3], bot[4], t_h, t_l, full, stop,
-                               8 * P.EPS * 8.0, 64 * (N + 4) * P.EPS**2 * 8.0, flags, nflag)
+                               8 * P.EPS * 8.0, 64 * (N + 4) * P.EPS**2 * 8.0, flags, nflag, one, one, False, one)
     assert np.array_equal(compiled[0], inside + full * len(bot[0]))
-    assert np.array_equal(compiled[2], nflag) and np.array_equal(compiled[1], flags)
+    assert compiled[1] is None and np.array_equal(compiled[3], nflag) and np.array_equal(compiled[2], flags)
+
+
+def test_weighted_counts_equal_brute_force():
+    """With weights per entry the kernel also returns Σ w_top·w_bot over the pairs below (as counted)."""
+    B, N = 2, 12
+    top, bot = P.dd_table(B, 3, 7), P.dd_table(B, 8, N)
+    rng = np.random.default_rng(9)
+    w_top, w_bot = rng.integers(1, 50, len(top[0])), rng.integers(1, 50, len(bot[0]))
+    t_h = np.linspace(0.2, 6, 30) + 1e-7  # away from pair sums: nothing flagged
+    cnt, wc, _, nflag = P.count_below(top, bot, t_h, np.zeros_like(t_h), 8.0, N, weights=(w_top, w_bot))
+    assert nflag.max() == 0
+    below = (top[0][:, None] + bot[0][None, :])[None] < t_h[:, None, None]
+    assert np.array_equal(cnt, below.sum((1, 2)))
+    assert np.array_equal(wc, (below * (w_top[:, None] * w_bot[None, :])[None]).sum((1, 2)))

@@ -82,7 +82,8 @@ arithmetic allows:
   Distinct tuples have distinct values unless the u_m are Q-linearly dependent — the same assumption
   (Schanuel) as the binary count beyond N = 30; counted φ equals the engine's for every run where both
   exist (tested: three grades to N = 9 exhaustively and N = 14 on random runs, four grades N = 7 and 11,
-  five grades N = 6). Only ties ``unq``: runs below a value would need each tuple's multiplicity.
+  five grades N = 6). Runs below and up to a value (ties min/max/mid) weigh each tuple by the product
+  of its items' multiplicities (grade assignments per coefficient), summed in int64 by the same pass.
   Tables of at most 2^MAX_HALF sums: N ≤ 34 for three grades, 28 for four (0.07 s per run at N = 30).
 
 * gP over grades 0..c (FFP19 §4.2; gains = grades): its value is t/(N·c) with t = Σ g_i the grade sum, so
@@ -155,10 +156,10 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
     num = numerator(m)
     if type(num) is M.DCG and num.gains == "graded" and num.discount == "jk" and float(num.base) == int(num.base) \
             and int(num.base) >= 2:
-        if ties not in (None, "unq"):
-            return 0, ("graded DCG is counted over distinct class coefficients (φ_unq); runs below a value "
-                       "(ties min/max/mid) would need their multiplicities")
-        return graded_dcg_depth(int(num.base), c), (
+        depth = graded_dcg_depth(int(num.base), c)
+        if ties != "unq" and (c + 1) ** depth >= 2**62:  # runs below are int64 sums in the kernel
+            return int(61 / math.log2(c + 1)), "runs below a value are counted in int64: (c + 1)^N < 2^62"
+        return depth, (
             f"meet in the middle over the class coefficients of ranks 1..N needs two tables of at most "
             f"2^{MAX_HALF} sums for grades 0..{c}")
     if c != 1:
@@ -286,7 +287,7 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
         if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
             raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
                              f"found {g.min()}..{g.max()}")
-        return graded_dcg_below(g.astype(np.int64), int(num.base), c, progress, workers).reshape(shape)
+        return tie_ranks(*graded_dcg_below(g.astype(np.int64), int(num.base), c, progress, workers), ties).reshape(shape)
     bits = np.asarray(rel.reshape(-1, N)) > 0
     if isinstance(num, M.P):
         out = _phi_p(bits, N, ties)

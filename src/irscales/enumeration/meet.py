@@ -19,11 +19,12 @@ import numpy as np
 from irscales import measures as M
 from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
 from irscales.enumeration.pair_count import (count_below, dd_add_scalar, dd_item_table, dd_subset_sums, dd_table,
-                                             dd_weights)
+                                             dd_weights, item_weights)
 
 __all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
            "below_pairs", "dcg_tie_scan", "dcg_below",
-           "dcg_class_items", "graded_dcg_split", "graded_dcg_depth", "graded_dcg_below"]
+           "dcg_class_items", "dcg_class_multiplicities", "graded_dcg_split", "graded_dcg_depth",
+           "graded_dcg_below"]
 
 MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
@@ -258,11 +259,11 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
     with tqdm(total=len(rows), desc=f"DCG base {B} N={N} (counting)", leave=False, disable=not progress) as bar:
         for lo in range(0, len(t_h), step):
             sl = slice(lo, lo + step)
-            cnt, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers)
+            cnt, _, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers)
             over = np.nonzero(nflag > flags.shape[1])[0]
             if len(over):  # more pairs at the threshold than flag slots: count those again with room for all
-                c2, f2, n2 = count_below(top, bot, t_h[sl][over], t_l[sl][over], vmax, N, workers,
-                                         slots=int(nflag[over].max()))
+                c2, _, f2, n2 = count_below(top, bot, t_h[sl][over], t_l[sl][over], vmax, N, workers,
+                                            slots=int(nflag[over].max()))
                 cnt[over], nflag[over] = c2, n2
                 flags = np.concatenate([flags, np.zeros((len(flags), f2.shape[1] - flags.shape[1], 2), np.int64)], 1)
                 flags[over] = f2
@@ -352,10 +353,11 @@ def _unit_dd(B: int, m: int, q: Fraction) -> tuple[float, float]:
 
 
 def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
-                     workers: int | None = None) -> np.ndarray:
-    """φ_unq of runs over grades 0..c (rows of ``grades``, shape (n, N)) for graded DCG/nDCG with the JK
-    discount and base B: 1 + the number of distinct class-coefficient tuples (:func:`dcg_class_items`)
-    whose value is below the run's, counted by meet in the middle over the items with
+                     workers: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For runs over grades 0..c (rows of ``grades``, shape (n, N)) and graded DCG/nDCG with the JK
+    discount and base B: (runs below, runs up to, φ_unq) of each run. Distinct values are the class
+    coefficient tuples (:func:`dcg_class_items`), a tuple's runs the product of its items' multiplicities;
+    both are counted by meet in the middle over the items with
     :func:`irscales.enumeration.pair_count.count_below`; pairs it leaves are decided exactly."""
     N = grades.shape[1]
     items = dcg_class_items(B, N, c)
@@ -363,6 +365,8 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
     h = graded_dcg_split(sizes)
     dd = [tuple(_unit_dd(B, m, q) for q in vals) for m, _, vals in items]
     top, bot = dd_item_table(tuple(dd[:h])), dd_item_table(tuple(dd[h:]))
+    mults = [dcg_class_multiplicities(B, N, c, t) for t in range(len(items))]
+    w_top, w_bot = item_weights(top[2], mults[:h]), item_weights(bot[2], mults[h:])
     vmax = sum(v[-1][0] for v in dd) + 1.0
     cls = rank_weights(B, N)
     grades = np.asarray(grades, dtype=np.int64)
@@ -375,14 +379,12 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
         keys = grades[:, [r - 1 for r in ranks]] @ np.array([int(x * L) for x in w], dtype=np.int64)
         idx[:, t] = np.searchsorted(np.array([int(q * L) for q in vals], dtype=np.int64), keys)
     idx, inv = np.unique(idx, axis=0, return_inverse=True)
-    rows = idx
-    t_h, t_l = np.zeros(len(rows)), np.zeros(len(rows))
+    t_h, t_l = np.zeros(len(idx)), np.zeros(len(idx))
+    tie = np.ones(len(idx), dtype=object)
     for t in range(len(items)):
-        vh = np.array([v[0] for v in dd[t]])[idx[:, t]]
-        vl = np.array([v[1] for v in dd[t]])[idx[:, t]]
-        t_h, t_l = dd_add_scalar(t_h, t_l, vh)
-        t_h, t_l = dd_add_scalar(t_h, t_l, vl)
-
+        t_h, t_l = dd_add_scalar(t_h, t_l, np.array([v[0] for v in dd[t]])[idx[:, t]])
+        t_h, t_l = dd_add_scalar(t_h, t_l, np.array([v[1] for v in dd[t]])[idx[:, t]])
+        tie = tie * mults[t].astype(object)[idx[:, t]]
     radix = np.array([math.prod(sizes[:t]) for t in range(len(items))], dtype=object)
     flat_top = (idx[:, :h].astype(object) * radix[:h]).sum(1) if h else np.zeros(len(idx), dtype=object)
     flat_bot = (idx[:, h:].astype(object) * (radix[h:] // (radix[h] if h < len(items) else 1))).sum(1)
@@ -396,22 +398,23 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
         return vec
 
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    out = np.empty(len(rows), dtype=object)
+    unq = np.empty(len(idx), dtype=object)
+    below = np.empty(len(idx), dtype=object)
     step = 128 * max(workers, 1)
     from tqdm import tqdm
 
-    with tqdm(total=len(rows), desc=f"graded DCG base {B} N={N} (counting)", leave=False, disable=not progress) as bar:
-        for lo in range(0, len(rows), step):
+    with tqdm(total=len(idx), desc=f"graded DCG base {B} N={N} (counting)", leave=False, disable=not progress) as bar:
+        for lo in range(0, len(idx), step):
             sl = slice(lo, lo + step)
-            cnt, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers)
+            cnt, wc, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers, weights=(w_top, w_bot))
             over = np.nonzero(nflag > flags.shape[1])[0]
             if len(over):
-                c2, f2, n2 = count_below(top, bot, t_h[sl][over], t_l[sl][over], vmax, N, workers,
-                                         slots=int(nflag[over].max()))
-                cnt[over], nflag[over] = c2, n2
+                c2, w2, f2, n2 = count_below(top, bot, t_h[sl][over], t_l[sl][over], vmax, N, workers,
+                                             slots=int(nflag[over].max()), weights=(w_top, w_bot))
+                cnt[over], wc[over], nflag[over] = c2, w2, n2
                 flags = np.concatenate([flags, np.zeros((len(flags), f2.shape[1] - flags.shape[1], 2), np.int64)], 1)
                 flags[over] = f2
-            res = cnt.astype(object)
+            res, resw = cnt.astype(object), wc.astype(object)
             for k in np.nonzero(nflag)[0].tolist():
                 q = idx[lo + k]
                 vec_q = {items[t][0]: items[t][2][q[t]] for t in range(len(items)) if items[t][2][q[t]]}
@@ -419,8 +422,32 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
                     if int(top[2][i]) == flat_top[lo + k] and int(bot[2][j]) == flat_bot[lo + k]:
                         continue  # the query's own coefficients: equal value
                     vec = {**decode(int(top[2][i]), range(h)), **decode(int(bot[2][j]), range(h, len(items)))}
-                    res[k] += _exact_sign(B, vec, vec_q) < 0
-            out[sl] = res + 1
+                    if _exact_sign(B, vec, vec_q) < 0:
+                        res[k] += 1
+                        resw[k] += int(w_top[i]) * int(w_bot[j])
+            unq[sl], below[sl] = res + 1, resw
             bar.update(len(res))
-    big = math.prod(sizes) >= 2**62
-    return out[inv.reshape(-1)].astype(object if big else np.int64)
+    inv = inv.reshape(-1)
+    dt = object if (c + 1) ** N >= 2**62 else np.int64
+    return below[inv].astype(dt), (below + tie)[inv].astype(dt), unq[inv].astype(dt)
+
+
+@functools.lru_cache(maxsize=64)
+def _class_multiplicities(B: int, N: int, c: int, t: int) -> tuple[int, ...]:
+    m, ranks, vals = dcg_class_items(B, N, c)[t]
+    cls = rank_weights(B, N)
+    count: dict = {Fraction(0): 1}
+    for r in ranks:
+        w = cls[r - 1][1]
+        nxt: dict = {}
+        for v, k in count.items():
+            for g in range(c + 1):
+                nxt[v + g * w] = nxt.get(v + g * w, 0) + k
+        count = nxt
+    return tuple(count[q] for q in vals)
+
+
+def dcg_class_multiplicities(B: int, N: int, c: int, t: int) -> np.ndarray:
+    """Number of grade assignments to the ranks of item t of :func:`dcg_class_items` giving each of its
+    coefficients (in the item's order)."""
+    return np.array(_class_multiplicities(B, N, c, t), dtype=np.int64)

@@ -27,7 +27,7 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
-__all__ = ["EPS", "FLAG_SLOTS", "dd_weights", "dd_table", "dd_item_table", "dd_add_scalar", "dd_subset_sums", "count_below"]
+__all__ = ["EPS", "FLAG_SLOTS", "dd_weights", "dd_table", "dd_item_table", "item_weights", "dd_add_scalar", "dd_subset_sums", "count_below"]
 
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
 FLAG_SLOTS = 8  # pairs per threshold left for the exact decision; more: the threshold is redone in Python
@@ -87,6 +87,16 @@ def dd_item_table(items: tuple[tuple[tuple[float, float], ...], ...], buckets_pe
     return _sorted_table(h, l, buckets_per_entry)
 
 
+def item_weights(order: np.ndarray, mults: list[np.ndarray]) -> np.ndarray:
+    """Π_t mults[t][j_t] for each entry of a :func:`dd_item_table` (``order``: the entries' indices)."""
+    w = np.ones(len(order), np.int64)
+    rest = order.copy()
+    for m in mults:
+        rest, j = np.divmod(rest, len(m))
+        w *= np.asarray(m, dtype=np.int64)[j]
+    return w
+
+
 def _sorted_table(h: np.ndarray, l: np.ndarray, buckets_per_entry: int):
     order = np.argsort(h, kind="stable")
     h, l = h[order], l[order]
@@ -130,9 +140,12 @@ def _flag_py(flags, nflag, k, i, j):
     nflag[k] += 1
 
 
-def _count_below_py(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, band, tol, flags, nflag):
+def _count_below_py(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, band, tol, flags, nflag,
+                    w_top, cw_bot, weighted, out_w):
     """Σ over tops i in [full_k, stop_k) of #{bottoms j : x_i + y_j < t_k} for each threshold k, pairs
-    within ``tol`` excluded and written to ``flags[k]`` (``nflag[k]`` of them; > FLAG_SLOTS: overflow)."""
+    within ``tol`` excluded and written to ``flags[k]`` (``nflag[k]`` of them; > FLAG_SLOTS: overflow).
+    ``weighted``: also Σ w_top[i]·w_bot[j] over the same pairs into ``out_w`` (``cw_bot``: prefix sums of
+    the bottom weights)."""
     n = len(t_h)
     nb = len(bot_h)
     nbk = len(cum) - 2
@@ -141,6 +154,7 @@ def _count_below_py(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, 
         th = t_h[k]
         tl = t_l[k]
         s = 0
+        sw = 0
         for i in range(full[k], stop[k]):
             xh = top_h[i]
             xl = top_l[i]
@@ -157,11 +171,14 @@ def _count_below_py(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, 
                         pos += 1
             # neighbours within the float band: decided in double-double (below iff diff < 0), or flagged
             cnt = pos
+            wadj = 0
             j = pos - 1
             while j >= 0 and bot_h[j] >= target - band:
                 diff = _dd_diff(xh, xl, bot_h[j], bot_l[j], th, tl)
                 if diff >= -tol:  # counted by the float, not surely below
                     cnt -= 1
+                    if weighted:
+                        wadj -= cw_bot[j + 1] - cw_bot[j]
                     if diff <= tol:
                         _flag(flags, nflag, k, i, j)
                 j -= 1
@@ -170,11 +187,17 @@ def _count_below_py(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, 
                 diff = _dd_diff(xh, xl, bot_h[j], bot_l[j], th, tl)
                 if diff < -tol:  # not counted by the float, surely below
                     cnt += 1
+                    if weighted:
+                        wadj += cw_bot[j + 1] - cw_bot[j]
                 elif diff <= tol:
                     _flag(flags, nflag, k, i, j)
                 j += 1
             s += cnt
+            if weighted:
+                sw += w_top[i] * (cw_bot[pos] + wadj)
         out[k] = s
+        if weighted:
+            out_w[k] = sw
     return out
 
 
@@ -197,11 +220,14 @@ def _kernel():
 
 
 def count_below(top: tuple, bot: tuple, t_h: np.ndarray, t_l: np.ndarray, vmax: float, N: int,
-                threads: int | None = None, slots: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                threads: int | None = None, slots: int | None = None, weights: tuple | None = None,
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray]:
     """For thresholds t = t_h + t_l (double-double): (number of pairs (top entry, bottom entry) whose
-    sum is surely below t, flagged pairs (n, slots, 2) as sorted (top, bottom) indices, number of
-    flagged pairs per threshold). Pairs whose sum is within the double-double tolerance of t are not
-    counted but flagged; a threshold with more than ``slots`` of them must be counted again with more slots."""
+    sum is surely below t, their weighted number Σ w_top·w_bot when ``weights`` = (w_top, w_bot) are
+    given per sorted entry (int64; else None), flagged pairs (n, slots, 2) as sorted (top, bottom)
+    indices, number of flagged pairs per threshold). Pairs whose sum is within the double-double
+    tolerance of t are not counted but flagged; a threshold with more than ``slots`` of them must be
+    counted again with more slots."""
     kernel = _kernel()
     import numba
 
@@ -218,5 +244,16 @@ def count_below(top: tuple, bot: tuple, t_h: np.ndarray, t_l: np.ndarray, vmax: 
     stop = np.searchsorted(top_h, t_h + band, "left").astype(np.int64)
     flags = np.zeros((len(t_h), slots or FLAG_SLOTS, 2), np.int64)
     nflag = np.zeros(len(t_h), np.int64)
-    inside = kernel(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, band, tol, flags, nflag)
-    return inside + full * len(bot_h), flags, nflag
+    if weights is None:
+        w_top = cw_bot = np.zeros(1, np.int64)
+    else:
+        w_top = np.ascontiguousarray(weights[0], dtype=np.int64)
+        cw_bot = np.concatenate([[0], np.cumsum(weights[1], dtype=np.int64)])
+    out_w = np.zeros(len(t_h), np.int64)
+    inside = kernel(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, band, tol, flags, nflag,
+                    w_top, cw_bot, weights is not None, out_w)
+    weighted = None
+    if weights is not None:  # tops below ``full`` pair with every bottom
+        cw_top = np.concatenate([[0], np.cumsum(w_top, dtype=np.int64)])
+        weighted = out_w + cw_top[full] * cw_bot[-1]
+    return inside + full * len(bot_h), weighted, flags, nflag
