@@ -490,3 +490,15 @@ def test_graded_dcg_counting_limits():
     assert C.counting_depth(M.NDCG(base=2, gains="graded", discount="log2p1"), 2)[0] == 0
     with pytest.raises(ValueError, match="grades in 0..2"):
         C.phi_runs(m, np.array([[0, 3, 1]]), c=2)
+
+
+@pytest.mark.parametrize("B, N", [(2, 26), (2, 34), (10, 30)])
+def test_binary_dcg_two_counting_paths_agree(B, N):
+    """Binary runs are graded runs with grades 0..1: the class-item count (one threshold per run, intra-class
+    ties deduplicated exactly) and the canonical-run count (one threshold per c, ties excluded by the scan)
+    are independent paths to the same (runs below, runs up to, φ_unq), beyond the engine's N too."""
+    rng = np.random.default_rng(B + N)
+    bits = rng.integers(0, 2, (60, N))
+    a = meet.graded_dcg_below(bits, B, 1)
+    b = meet.dcg_below(bits > 0, B)
+    assert all(np.array_equal(np.asarray(x, object), np.asarray(y, object)) for x, y in zip(a, b))
