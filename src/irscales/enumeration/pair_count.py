@@ -156,8 +156,7 @@ def _count_below_py(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, 
         s = 0
         sw = 0
         for i in range(full[k], stop[k]):
-            xh = top_h[i]
-            xl = top_l[i]
+            xh = top_h[i]  # the low part is read only for the rare neighbours within the band
             target = th - xh
             if target <= 0.0:
                 pos = 0
@@ -174,7 +173,7 @@ def _count_below_py(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, 
             wadj = 0
             j = pos - 1
             while j >= 0 and bot_h[j] >= target - band:
-                diff = _dd_diff(xh, xl, bot_h[j], bot_l[j], th, tl)
+                diff = _dd_diff(xh, top_l[i], bot_h[j], bot_l[j], th, tl)
                 if diff >= -tol:  # counted by the float, not surely below
                     cnt -= 1
                     if weighted:
@@ -184,7 +183,7 @@ def _count_below_py(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, 
                 j -= 1
             j = pos
             while j < nb and bot_h[j] < target + band:
-                diff = _dd_diff(xh, xl, bot_h[j], bot_l[j], th, tl)
+                diff = _dd_diff(xh, top_l[i], bot_h[j], bot_l[j], th, tl)
                 if diff < -tol:  # not counted by the float, surely below
                     cnt += 1
                     if weighted:
