@@ -530,3 +530,17 @@ def test_beyond_every_limit_the_note_gives_both_the_scale_and_the_counting_limit
     assert r.exit_code == 0, r.output
     assert "no ranked RBP_p08 at depth 100" in r.stderr and "counted up to N = 52" in r.stderr
     assert "no ranked DCG_b02 at depth 100" in r.stderr and "counted up to N = 54" in r.stderr
+
+
+def test_scale_over_graded_runs():
+    """`scale --grades 3`: the graded scale over all 3^N runs (gRBP_p08 has no ties there; gnDCG_b02 the
+    engine's number of distinct values); binary measures refuse --grades."""
+    from irscales import enumeration as E
+
+    r = run(["scale", "--measure", "GRBP(p=0.8, max_gain=2)", "--depth", "6", "--grades", "3", "--no-cache"])
+    assert r.exit_code == 0, r.output
+    assert "729 runs" in r.output and "distinct     729 values" in r.output
+    r = run(["scale", "--measure", "NDCG(base=2, gains='graded')", "--depth", "5", "--grades", "3", "--no-cache"])
+    want = E.scale(M.DCG(base=2, gains="graded"), 5, c=2, cache=False).n_distinct
+    assert r.exit_code == 0 and f"distinct     {want:,} values" in r.output and "243 runs" in r.output
+    one_line_error(run(["scale", "--measure", "AP", "--depth", "5", "--grades", "3"]), "uses binary relevance")

@@ -381,15 +381,21 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
 @click.option("--measure", "measure_name", required=True, help="e.g. DCG_b02, RBP_p08, AP (see scores --help)")
 @click.option("--depth", required=True, type=click.IntRange(1, None),
               help="run length N (each measure has a largest N; the error says which and why)")
+@click.option("--grades", default=2, show_default=True, type=click.IntRange(2, None),
+              help="number of relevance grades G: the scale over all G^N runs with grades 0..G-1")
 @scale_options
-def scale(measure_name, depth, build_scales, cache, progress):
-    """The scale of a measure over all 2^N binary runs: size, ties and where its cache lives."""
+def scale(measure_name, depth, grades, build_scales, cache, progress):
+    """The scale of a measure over all G^N runs (binary: G = 2): size, ties and where its cache lives."""
     m = M.parse(measure_name)
-    plan = _ranked_plan([(m.key, m)], depth, cache, build_scales, require=True, graded_ok=True, counting_ok=False)
-    target, n, cost, _ = plan[m.key]
+    if grades > 2 and not _graded(m):
+        raise ValueError(f"{m.key} uses binary relevance: --grades applies to graded measures (gRBP, gP, "
+                         "NDCG(gains='graded') …)")
+    plan = _ranked_plan([(m.key, m)], depth, cache, build_scales, require=True, graded_ok=True, counting_ok=False,
+                        grades=grades - 1 if grades > 2 else None)
+    target, n, cost, c = plan[m.key]
     if cost.runs:
         _note(f"building the scale of {cost}")
-    sc = make_scale(target, n, cache=cache, progress=progress and bool(cost.runs))
+    sc = make_scale(target, n, c=c, cache=cache, progress=progress and bool(cost.runs))
     click.echo(f"measure      {m.key}  ({m!r})")
     click.echo(f"run length   N = {depth}: {sc.n_runs:,} runs" + (f" (scale of {target.key} at N = {n})"
                                                                      if n != depth else ""))
