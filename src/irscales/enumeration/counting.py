@@ -272,22 +272,20 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
     shape = rel.shape[:-1]
-    if type(m) in (M.GRBP, M.GP):
+    num = numerator(m)
+    graded_dcg = isinstance(num, M.DCG) and num.gains == "graded"
+    if type(m) in (M.GRBP, M.GP) or graded_dcg:
         g = rel.reshape(-1, N)
         if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
             raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
                              f"found {g.min()}..{g.max()}")
+        if graded_dcg:
+            return tie_ranks(*graded_dcg_below(g.astype(np.int64), int(num.base), c, progress, workers),
+                             ties).reshape(shape)
         if type(m) is M.GP:
             return _phi_gp(g.astype(np.int64), N, c, ties).reshape(shape)
         out = below_rbp(g.astype(np.int64), to_fraction(m.p), progress, workers, c) + 1  # no ties (module doc)
         return (out.astype(float) if ties == "mid" else out).reshape(shape)
-    num = numerator(m)
-    if isinstance(num, M.DCG) and num.gains == "graded":
-        g = rel.reshape(-1, N)
-        if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
-            raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
-                             f"found {g.min()}..{g.max()}")
-        return tie_ranks(*graded_dcg_below(g.astype(np.int64), int(num.base), c, progress, workers), ties).reshape(shape)
     bits = np.asarray(rel.reshape(-1, N)) > 0
     if isinstance(num, M.P):
         out = _phi_p(bits, N, ties)
@@ -320,7 +318,7 @@ def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
         return c * N + 1
     num = numerator(m)
     if isinstance(num, M.DCG) and num.gains == "graded":  # distinct class-coefficient tuples
-        return math.prod(len(v) for _, _, v in dcg_class_items(int(num.base), N, c))
+        return math.prod(len(v) for _, _, v, _ in dcg_class_items(int(num.base), N, c))
     if isinstance(num, M.SP):  # exact deduplication of all 2^N keys (N ≤ FULL_MAX_N)
         return n_distinct_sp(N)
     if isinstance(num, M.DCG):  # canonical runs: (B + 1)·2^{N−B} values (3·2^{N−2} for B = 2)

@@ -18,12 +18,12 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
-from irscales.enumeration.pair_count import (count_below, dd_add_scalar, dd_item_table, dd_subset_sums, dd_table,
+from irscales.enumeration.pair_count import (count_below, dd_add, dd_item_table, dd_of, dd_subset_sums, dd_table,
                                              dd_weights, item_weights)
 
 __all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
            "below_pairs", "dcg_tie_scan", "dcg_below",
-           "dcg_class_items", "dcg_class_multiplicities", "graded_dcg_split", "graded_dcg_depth",
+           "dcg_class_items", "graded_dcg_split", "graded_dcg_depth",
            "graded_dcg_below"]
 
 MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
@@ -250,7 +250,8 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
     cs = np.arange(U + 1)
     q_idx = np.repeat(np.arange(len(rows)), U + 1)
     c_of = np.tile(cs, len(rows))
-    t_h, t_l = dd_add_scalar(rest_h[q_idx], rest_l[q_idx], (rows[q_idx, 0] - c_of).astype(np.float64))
+    off = (rows[q_idx, 0] - c_of).astype(np.float64)
+    t_h, t_l = dd_add(rest_h[q_idx], rest_l[q_idx], off, np.zeros_like(off))
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     counts = np.empty(len(t_h), dtype=object)
     step = 64 * max(workers, 1)
@@ -260,13 +261,6 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
         for lo in range(0, len(t_h), step):
             sl = slice(lo, lo + step)
             cnt, _, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers)
-            over = np.nonzero(nflag > flags.shape[1])[0]
-            if len(over):  # more pairs at the threshold than flag slots: count those again with room for all
-                c2, _, f2, n2 = count_below(top, bot, t_h[sl][over], t_l[sl][over], vmax, N, workers,
-                                            slots=int(nflag[over].max()))
-                cnt[over], nflag[over] = c2, n2
-                flags = np.concatenate([flags, np.zeros((len(flags), f2.shape[1] - flags.shape[1], 2), np.int64)], 1)
-                flags[over] = f2
             res = cnt.astype(object)
             for k in np.nonzero(nflag)[0].tolist():
                 g = lo + k
@@ -294,24 +288,30 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
 
 
 @functools.lru_cache(maxsize=16)
-def dcg_class_items(B: int, N: int, c: int) -> tuple[tuple[int, tuple[int, ...], tuple[Fraction, ...]], ...]:
+def dcg_class_items(B: int, N: int, c: int) -> tuple[tuple[int, tuple[int, ...], tuple[Fraction, ...], tuple[int, ...]], ...]:
     """Graded DCG (JK discount, integer base B, gains = grades 0..c) as items: one per class root m of
     ranks 1..N (:func:`irscales.enumeration.dcg.rank_weights`; the ranks 1..B of weight 1 and B², B³ … are
     the class of B), with the distinct values of its coefficient Σ_r g_r·weight_r in units of u_m over
-    every grade assignment, sorted: (m, ranks, values). Two runs have equal DCG when every class
-    coefficient is equal; distinct coefficient tuples differ in value unless the u_m are Q-linearly
-    dependent (Schanuel's conjecture says no; the assumption of the binary count beyond N = 30)."""
+    every grade assignment, sorted, and how many assignments give each: (m, ranks, values, multiplicities).
+    Two runs have equal DCG when every class coefficient is equal; distinct coefficient tuples differ in
+    value unless the u_m are Q-linearly dependent (Schanuel's conjecture says no; the assumption of the
+    binary count beyond N = 30)."""
     cls = rank_weights(B, N)
     by_root: dict[int, list[int]] = {}
     for r, (m, _) in enumerate(cls, start=1):
         by_root.setdefault(m, []).append(r)
     items = []
     for m, ranks in by_root.items():
-        vals = {Fraction(0)}
+        count: dict = {Fraction(0): 1}
         for r in ranks:
             w = cls[r - 1][1]
-            vals = {v + g * w for v in vals for g in range(c + 1)}
-        items.append((m, tuple(ranks), tuple(sorted(vals))))
+            nxt: dict = {}
+            for v, k in count.items():
+                for g in range(c + 1):
+                    nxt[v + g * w] = nxt.get(v + g * w, 0) + k
+            count = nxt
+        vals = tuple(sorted(count))
+        items.append((m, tuple(ranks), vals, tuple(count[v] for v in vals)))
     return tuple(items)
 
 
@@ -333,7 +333,7 @@ def graded_dcg_depth(B: int, c: int, n_max: int = 200) -> int:
     """Largest N whose two tables of class-coefficient sums hold at most 2^MAX_HALF entries each."""
     best = 0
     for N in range(1, n_max + 1):
-        sizes = [len(v) for _, _, v in dcg_class_items(B, N, c)]
+        sizes = [len(v) for _, _, v, _ in dcg_class_items(B, N, c)]
         h = graded_dcg_split(sizes)
         if max(math.prod(sizes[:h]), math.prod(sizes[h:])) > 2**MAX_HALF:
             break
@@ -346,10 +346,7 @@ def _unit_dd(B: int, m: int, q: Fraction) -> tuple[float, float]:
     with localcontext() as ctx:
         ctx.prec = 40
         v = Decimal(q.numerator) / Decimal(q.denominator)
-        if m != B:
-            v = v * Decimal(B).ln() / Decimal(m).ln()
-        h = float(v)
-        return h, float(v - Decimal(h))
+        return dd_of(v if m == B else v * Decimal(B).ln() / Decimal(m).ln())
 
 
 def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
@@ -361,11 +358,11 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
     :func:`irscales.enumeration.pair_count.count_below`; pairs it leaves are decided exactly."""
     N = grades.shape[1]
     items = dcg_class_items(B, N, c)
-    sizes = [len(v) for _, _, v in items]
+    sizes = [len(v) for _, _, v, _ in items]
     h = graded_dcg_split(sizes)
-    dd = [tuple(_unit_dd(B, m, q) for q in vals) for m, _, vals in items]
+    dd = [tuple(_unit_dd(B, m, q) for q in vals) for m, _, vals, _ in items]
     top, bot = dd_item_table(tuple(dd[:h])), dd_item_table(tuple(dd[h:]))
-    mults = [dcg_class_multiplicities(B, N, c, t) for t in range(len(items))]
+    mults = [np.array(k, dtype=np.int64) for _, _, _, k in items]
     w_top, w_bot = item_weights(top[2], mults[:h]), item_weights(bot[2], mults[h:])
     vmax = sum(v[-1][0] for v in dd) + 1.0
     cls = rank_weights(B, N)
@@ -373,7 +370,7 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
     # each run's coefficient per item as its index among the item's values (integer keys over the
     # common denominator of the item's weights); the queries are the distinct index tuples
     idx = np.empty((len(grades), len(items)), np.int64)
-    for t, (m, ranks, vals) in enumerate(items):
+    for t, (m, ranks, vals, _) in enumerate(items):
         w = [cls[r - 1][1] for r in ranks]
         L = math.lcm(*(x.denominator for x in w))
         keys = grades[:, [r - 1 for r in ranks]] @ np.array([int(x * L) for x in w], dtype=np.int64)
@@ -382,8 +379,7 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
     t_h, t_l = np.zeros(len(idx)), np.zeros(len(idx))
     tie = np.ones(len(idx), dtype=object)
     for t in range(len(items)):
-        t_h, t_l = dd_add_scalar(t_h, t_l, np.array([v[0] for v in dd[t]])[idx[:, t]])
-        t_h, t_l = dd_add_scalar(t_h, t_l, np.array([v[1] for v in dd[t]])[idx[:, t]])
+        t_h, t_l = dd_add(t_h, t_l, np.array([v[0] for v in dd[t]])[idx[:, t]], np.array([v[1] for v in dd[t]])[idx[:, t]])
         tie = tie * mults[t].astype(object)[idx[:, t]]
     radix = np.array([math.prod(sizes[:t]) for t in range(len(items))], dtype=object)
     flat_top = (idx[:, :h].astype(object) * radix[:h]).sum(1) if h else np.zeros(len(idx), dtype=object)
@@ -407,13 +403,6 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
         for lo in range(0, len(idx), step):
             sl = slice(lo, lo + step)
             cnt, wc, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers, weights=(w_top, w_bot))
-            over = np.nonzero(nflag > flags.shape[1])[0]
-            if len(over):
-                c2, w2, f2, n2 = count_below(top, bot, t_h[sl][over], t_l[sl][over], vmax, N, workers,
-                                             slots=int(nflag[over].max()), weights=(w_top, w_bot))
-                cnt[over], wc[over], nflag[over] = c2, w2, n2
-                flags = np.concatenate([flags, np.zeros((len(flags), f2.shape[1] - flags.shape[1], 2), np.int64)], 1)
-                flags[over] = f2
             res, resw = cnt.astype(object), wc.astype(object)
             for k in np.nonzero(nflag)[0].tolist():
                 q = idx[lo + k]
@@ -430,24 +419,3 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
     inv = inv.reshape(-1)
     dt = object if (c + 1) ** N >= 2**62 else np.int64
     return below[inv].astype(dt), (below + tie)[inv].astype(dt), unq[inv].astype(dt)
-
-
-@functools.lru_cache(maxsize=64)
-def _class_multiplicities(B: int, N: int, c: int, t: int) -> tuple[int, ...]:
-    m, ranks, vals = dcg_class_items(B, N, c)[t]
-    cls = rank_weights(B, N)
-    count: dict = {Fraction(0): 1}
-    for r in ranks:
-        w = cls[r - 1][1]
-        nxt: dict = {}
-        for v, k in count.items():
-            for g in range(c + 1):
-                nxt[v + g * w] = nxt.get(v + g * w, 0) + k
-        count = nxt
-    return tuple(count[q] for q in vals)
-
-
-def dcg_class_multiplicities(B: int, N: int, c: int, t: int) -> np.ndarray:
-    """Number of grade assignments to the ranks of item t of :func:`dcg_class_items` giving each of its
-    coefficients (in the item's order)."""
-    return np.array(_class_multiplicities(B, N, c, t), dtype=np.int64)

@@ -18,7 +18,8 @@ This module makes that pass cheap and exact:
 * the pairs left within that tolerance (in practice only a query's own value, c = c_q) are returned
   to be decided exactly (:func:`irscales.enumeration.dcg.log_sum_sign`).
 
-Tests (``tests/test_counting.py``) compare every count with the enumeration engine's φ.
+Tests: ``tests/test_pair_count.py`` (tables, brute force, compiled = plain code) and ``tests/test_counting.py``
+(every count against the enumeration engine's φ).
 """
 from __future__ import annotations
 
@@ -27,24 +28,26 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 
-__all__ = ["EPS", "FLAG_SLOTS", "dd_weights", "dd_table", "dd_item_table", "item_weights", "dd_add_scalar", "dd_subset_sums", "count_below"]
+__all__ = ["EPS", "FLAG_SLOTS", "dd_of", "dd_add", "dd_weights", "dd_table", "dd_item_table", "item_weights",
+           "dd_subset_sums", "count_below"]
 
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
 FLAG_SLOTS = 8  # pairs per threshold left for the exact decision; more: the threshold is redone in Python
 
 
+def dd_of(v: Decimal) -> tuple[float, float]:
+    """A decimal as a double-double (hi, lo): hi its nearest float, lo the nearest float to the rest."""
+    h = float(v)
+    return h, float(v - Decimal(h))
+
+
 def dd_weights(B: int, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
     """Double-double JK weights 1/log_B(i) for ranks first..last (1-based, inclusive; 1 below rank B + 1)."""
-    hi, lo = [], []
     with localcontext() as ctx:
         ctx.prec = 40
         lnB = Decimal(B).ln()
-        for i in range(first, last + 1):
-            w = Decimal(1) if i <= B else lnB / Decimal(i).ln()
-            h = float(w)
-            hi.append(h)
-            lo.append(float(w - Decimal(h)))
-    return np.array(hi), np.array(lo)
+        dd = [dd_of(Decimal(1) if i <= B else lnB / Decimal(i).ln()) for i in range(first, last + 1)]
+    return np.array([h for h, _ in dd], dtype=float), np.array([lo for _, lo in dd], dtype=float)
 
 
 def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -53,36 +56,33 @@ def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s, (a - (s - bb)) + (b - bb)
 
 
-def _dd_add(ah, al, bh, bl):
+def dd_add(ah, al, bh, bl):
+    """Double-double (ah + al) + (bh + bl), elementwise; error ≤ ε²·(|a| + |b|)."""
     s, e = _two_sum(ah, bh)
     e = e + (al + bl)
     h = s + e
     return h, e - (h - s)
 
 
-@functools.lru_cache(maxsize=4)
 def dd_table(B: int, first: int, last: int, buckets_per_entry: int = 4):
     """All 2^L subset sums of the weights of ranks first..last as double-doubles, sorted by their float
     part: (hi, lo, subset of each entry (bit j ↔ rank first + j), cum, inv) with the bucket index
-    ``cum[k]`` = #{entries with floor(hi·inv) < k}, k = 0..n_buckets + 1."""
+    ``cum[k]`` = #{entries with floor(hi·inv) < k}, k = 0..n_buckets + 1. Each rank is an item of
+    :func:`dd_item_table` taking 0 or its weight, so an entry's index is its subset's bits."""
     wh, wl = dd_weights(B, first, last)
-    h, l = np.zeros(1), np.zeros(1)
-    for a, b in zip(wh.tolist(), wl.tolist()):  # entry index = subset bits, lowest bit = rank ``first``
-        nh, nl = _dd_add(h, l, a, b)
-        h, l = np.concatenate([h, nh]), np.concatenate([l, nl])
-    return _sorted_table(h, l, buckets_per_entry)
+    return dd_item_table(tuple(((0.0, 0.0), (a, b)) for a, b in zip(wh.tolist(), wl.tolist())), buckets_per_entry)
 
 
 @functools.lru_cache(maxsize=4)
 def dd_item_table(items: tuple[tuple[tuple[float, float], ...], ...], buckets_per_entry: int = 4):
     """The sums of one value from each item (values given as double-doubles (hi, lo)), all
-    Π_t k_t combinations, in the layout of :func:`dd_table`; an entry's index is Σ_t j_t·Π_{s<t} k_s
-    for value j_t of item t."""
+    Π_t k_t combinations, sorted by float part with the bucket index of :func:`dd_table`; an entry's
+    index is Σ_t j_t·Π_{s<t} k_s for value j_t of item t."""
     h, l = np.zeros(1), np.zeros(1)
     for vals in items:
         vh = np.array([v[0] for v in vals])[:, None]
         vl = np.array([v[1] for v in vals])[:, None]
-        nh, nl = _dd_add(np.broadcast_to(h, (len(vals), len(h))), np.broadcast_to(l, (len(vals), len(h))), vh, vl)
+        nh, nl = dd_add(np.broadcast_to(h, (len(vals), len(h))), np.broadcast_to(l, (len(vals), len(h))), vh, vl)
         h, l = nh.ravel(), nl.ravel()
     return _sorted_table(h, l, buckets_per_entry)
 
@@ -107,17 +107,12 @@ def _sorted_table(h: np.ndarray, l: np.ndarray, buckets_per_entry: int):
     return h, l, order.astype(np.int64), cum, inv
 
 
-def dd_add_scalar(h: np.ndarray, l: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Double-double h + l + c for float64 c (integers here); error ≤ ε²·(|h| + |c|)."""
-    return _dd_add(h, l, c, np.zeros_like(c))
-
-
 def dd_subset_sums(bits: np.ndarray, wh: np.ndarray, wl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Double-double Σ_j bits[:, j]·w_j of each row (rows of 0/1)."""
     h, l = np.zeros(len(bits)), np.zeros(len(bits))
     for j in range(bits.shape[1]):
         m = bits[:, j].astype(bool)
-        nh, nl = _dd_add(h[m], l[m], wh[j], wl[j])
+        nh, nl = dd_add(h[m], l[m], wh[j], wl[j])
         h[m], l[m] = nh, nl
     return h, l
 
@@ -225,8 +220,8 @@ def count_below(top: tuple, bot: tuple, t_h: np.ndarray, t_l: np.ndarray, vmax: 
     sum is surely below t, their weighted number Σ w_top·w_bot when ``weights`` = (w_top, w_bot) are
     given per sorted entry (int64; else None), flagged pairs (n, slots, 2) as sorted (top, bottom)
     indices, number of flagged pairs per threshold). Pairs whose sum is within the double-double
-    tolerance of t are not counted but flagged; a threshold with more than ``slots`` of them must be
-    counted again with more slots."""
+    tolerance of t are not counted but flagged, all of them: a threshold with more than ``slots``
+    (default FLAG_SLOTS) is counted again with room for every one."""
     kernel = _kernel()
     import numba
 
@@ -241,16 +236,26 @@ def count_below(top: tuple, bot: tuple, t_h: np.ndarray, t_l: np.ndarray, vmax: 
     ymax = float(bot_h[-1])
     full = np.searchsorted(top_h, t_h - ymax - band, "left").astype(np.int64)
     stop = np.searchsorted(top_h, t_h + band, "left").astype(np.int64)
-    flags = np.zeros((len(t_h), slots or FLAG_SLOTS, 2), np.int64)
-    nflag = np.zeros(len(t_h), np.int64)
     if weights is None:
         w_top = cw_bot = np.zeros(1, np.int64)
     else:
         w_top = np.ascontiguousarray(weights[0], dtype=np.int64)
         cw_bot = np.concatenate([[0], np.cumsum(weights[1], dtype=np.int64)])
-    out_w = np.zeros(len(t_h), np.int64)
-    inside = kernel(top_h, top_l, bot_h, bot_l, cum, inv, t_h, t_l, full, stop, band, tol, flags, nflag,
-                    w_top, cw_bot, weights is not None, out_w)
+
+    def run(sel: np.ndarray, slots: int):
+        flags = np.zeros((len(sel), slots, 2), np.int64)
+        nflag = np.zeros(len(sel), np.int64)
+        out_w = np.zeros(len(sel), np.int64)
+        inside = kernel(top_h, top_l, bot_h, bot_l, cum, inv, t_h[sel], t_l[sel], full[sel], stop[sel], band, tol,
+                        flags, nflag, w_top, cw_bot, weights is not None, out_w)
+        return inside, out_w, flags, nflag
+
+    inside, out_w, flags, nflag = run(np.arange(len(t_h)), slots or FLAG_SLOTS)
+    over = np.nonzero(nflag > flags.shape[1])[0]
+    if len(over):  # more pairs at a threshold than flag slots: count those again with room for all
+        i2, w2, f2, n2 = run(over, int(nflag[over].max()))
+        flags = np.concatenate([flags, np.zeros((len(flags), f2.shape[1] - flags.shape[1], 2), np.int64)], 1)
+        inside[over], out_w[over], flags[over], nflag[over] = i2, w2, f2, n2
     weighted = None
     if weights is not None:  # tops below ``full`` pair with every bottom
         cw_top = np.concatenate([[0], np.cumsum(w_top, dtype=np.int64)])
