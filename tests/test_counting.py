@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from irscales import enumeration as E
 from irscales.enumeration import counting as C
-from irscales.enumeration import meet, pair_count
+from irscales.enumeration import fixed_count, meet, pair_count
 from irscales import measures as M
 from irscales.exact import to_fraction
 
@@ -229,21 +229,24 @@ def test_counted_dcg_equals_engine_on_random_runs(name, N):
 
 
 def test_dcg_pairs_within_the_tolerance_are_decided_exactly(monkeypatch):
-    """Widen the kernel's float band and double-double tolerance 10^13 times and leave one flag slot:
-    many pairs go to the exact decision, thresholds overflow their slots and are counted again, and φ
-    still equals the engine's for every run."""
-    monkeypatch.setattr(pair_count, "EPS", 2.0**-52 * 1e13)
-    monkeypatch.setattr(pair_count, "FLAG_SLOTS", 1)
+    """Widen the fixed-point band of the binary DCG count to ±0.02 around every threshold, with blocks of
+    8 sums and no spare flag room: sums of other runs go to the exact decision (bottom sums named by
+    subsets_with_sum), stretches overflow their flag room and are counted again, and φ still equals the
+    engine's for every run."""
     N, B = 10, 2
-    top, bot = pair_count.dd_table(B, 3, 6), pair_count.dd_table(B, 7, N)
-    t = np.linspace(0.5, 5, 40)
-    _, _, _, nflag = pair_count.count_below(top, bot, t, np.zeros_like(t), 8.0, N)
-    assert nflag.max() > 1  # the overflow path is exercised
+    F = fixed_count.frac_bits(B + float(pair_count.dd_weights(B, B + 1, N)[0].sum()) + 1.0)
+    monkeypatch.setattr(fixed_count, "TOL_SCALE", int(0.02 * 2**F) // (N - B))
+    monkeypatch.setattr(fixed_count, "BLOCK", 8)
+    monkeypatch.setattr(fixed_count, "FLAG_ROOM", 0)
+    named = []
+    real = fixed_count.subsets_with_sum
+    monkeypatch.setattr(fixed_count, "subsets_with_sum", lambda W, v: named.append(v) or real(W, v))
     m = M.DCG(base=B)
     rel = _all_runs(N)
     sc = E.scale(m, N, cache=False)
     for ties in ("unq", "min"):
         assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties)), ties
+    assert len(named) > 10
 
 
 @pytest.mark.parametrize("name", ["DCG_b02", "DCG_b10"])

@@ -2,9 +2,10 @@
 
 The counting of φ (:mod:`irscales.enumeration.counting`, whose docstring has the proofs) needs, for
 RBP with p > 1/2 and for DCG with the JK discount, the number of runs whose value is below a query's.
-Both split the ranks in two parts with sorted half tables; searches run on float64 images with a
-proven error band and the pairs inside the band are decided exactly (Python integers for RBP; the
-exact log sums of :mod:`irscales.enumeration.dcg` for DCG).
+Both split the ranks in two parts with sorted half tables; searches run on images with a proven
+error band (float64 for RBP, exact fixed-point integers for binary DCG, double-double for graded DCG)
+and the pairs inside the band are decided exactly (Python integers for RBP; the exact log sums of
+:mod:`irscales.enumeration.dcg` for DCG).
 """
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from fractions import Fraction
 import numpy as np
 
 from irscales import measures as M
+from irscales.enumeration import fixed_count
 from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
-from irscales.enumeration.pair_count import (count_below, dd_add, dd_item_table, dd_of, dd_subset_sums, dd_table,
+from irscales.enumeration.pair_count import (count_below, dd_add, dd_item_table, dd_of,
                                              dd_weights, item_weights)
 
 __all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
@@ -232,48 +234,57 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
     """For binary runs ``bits`` (n, N) and DCG/nDCG with the JK discount and base B: (runs below,
     runs up to, φ_unq) of each run, counted over canonical runs (:mod:`irscales.enumeration.counting`):
     for c = 0..U relevant documents among the U = min(B, N) ranks of weight 1, the canonical runs
-    below are the pairs (top, bottom) of the remaining ranks with x + y < value − c, counted by
-    :func:`irscales.enumeration.pair_count.count_below`; the few pairs it leaves (sums within its
-    double-double tolerance of the threshold) are decided exactly."""
+    below are the pairs (top, bottom) of the remaining ranks with x + y < value − c, counted in exact
+    fixed point by :func:`irscales.enumeration.fixed_count.count_pairs_below`; the few pairs it leaves
+    (within its proven band of the threshold) are decided exactly."""
     N = bits.shape[1]
     U = min(B, N)
     R = N - U
-    h = R // 2
     cls = rank_weights(B, N)
-    top = dd_table(B, U + 1, U + h)
-    bot = dd_table(B, U + h + 1, N)
-    wh, wl = dd_weights(B, U + 1, N)
-    vmax = U + float(wh.sum()) + 1.0
+    wh, _ = dd_weights(B, U + 1, N)
+    F = fixed_count.frac_bits(U + float(wh.sum()) + 1.0)
+    W = fixed_count.fixed_weights(B, U + 1, N, F)
     canon = np.concatenate([bits[:, :U].sum(1, keepdims=True), bits[:, U:]], 1).astype(np.int64)
     rows, inv = np.unique(canon, axis=0, return_inverse=True)
-    rest_h, rest_l = dd_subset_sums(rows[:, 1:], wh, wl)
-    cs = np.arange(U + 1)
+    rest = rows[:, 1:] @ W if R else np.zeros(len(rows), np.int64)
     q_idx = np.repeat(np.arange(len(rows)), U + 1)
-    c_of = np.tile(cs, len(rows))
-    off = (rows[q_idx, 0] - c_of).astype(np.float64)
-    t_h, t_l = dd_add(rest_h[q_idx], rest_l[q_idx], off, np.zeros_like(off))
-    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    counts = np.empty(len(t_h), dtype=object)
-    step = 64 * max(workers, 1)
-    from tqdm import tqdm
+    c_of = np.tile(np.arange(U + 1), len(rows))
+    t = rest[q_idx] + (rows[q_idx, 0] - c_of) * (np.int64(1) << np.int64(F))
+    Lb = fixed_count.bottom_ranks(R, len(t))
+    h = R - Lb  # top: ranks U+1..U+h (the larger weights); bottom: the deepest Lb ranks
+    top, top_mask = fixed_count.sorted_sums(W[:h])
+    bot = fixed_count.bottom_table(W[h:])
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    tol = R * fixed_count.TOL_SCALE
+    counts, flags = fixed_count.count_pairs_below(top, bot, t, tol, workers,
+                                                  f"DCG base {B} N={N} (counting)" if progress else None)
+    res = counts.astype(object)
+    qt = rows[:, 1:h + 1] @ W[:h] if h else np.zeros(len(rows), np.int64)
+    qb = rest - qt
+    bv = bot.values
 
-    with tqdm(total=len(rows), desc=f"DCG base {B} N={N} (counting)", leave=False, disable=not progress) as bar:
-        for lo in range(0, len(t_h), step):
-            sl = slice(lo, lo + step)
-            cnt, _, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers)
-            res = cnt.astype(object)
-            for k in np.nonzero(nflag)[0].tolist():
-                g = lo + k
-                row = rows[q_idx[g]].tolist()
-                vec_q = coefficient_vector(cls, row[0], [U + 1 + j for j, x in enumerate(row[1:]) if x])
-                for i, j in flags[k, :nflag[k]].tolist():
-                    tb, bb = int(top[2][i]), int(bot[2][j])
-                    ranks = [U + 1 + r for r in range(h) if tb >> r & 1] + \
-                            [U + h + 1 + r for r in range(R - h) if bb >> r & 1]
-                    res[k] += _exact_sign(B, coefficient_vector(cls, int(c_of[g]), ranks), vec_q) < 0
-            counts[sl] = res
-            bar.update(len(res) // (U + 1))
-    per_c = counts.reshape(len(rows), U + 1)
+    def unique_at(arr: np.ndarray, i: int, n: int) -> bool:
+        return (i == 0 or arr[i - 1] != arr[i]) and (i + 1 >= n or arr[i + 1] != arr[i])
+
+    names: dict[int, list[int]] = {}
+    for k, i, j in flags.tolist():
+        row = int(q_idx[k])
+        c = int(c_of[k])
+        if (c == rows[row, 0] and top[i] == qt[row] and bv[j] == qb[row]
+                and unique_at(top, i, len(top)) and unique_at(bv, j, bot.n)):
+            continue  # the query's own subsets (the only ones with these sums): equal value
+        v = int(bv[j])
+        if v not in names:
+            names[v] = fixed_count.subsets_with_sum(W[h:], v)
+        first = int(np.searchsorted(bv[:bot.n], v, "left"))
+        tb, bb = int(top_mask[i]), names[v][j - first]
+        ranks = [U + 1 + r for r in range(h) if tb >> r & 1] + [U + h + 1 + r for r in range(Lb) if bb >> r & 1]
+        r_q = rows[row].tolist()
+        vec_q = coefficient_vector(cls, r_q[0], [U + 1 + x for x, y in enumerate(r_q[1:]) if y])
+        res[k] += _exact_sign(B, coefficient_vector(cls, c, ranks), vec_q) < 0
+    per_c = res.reshape(len(rows), U + 1)
+    cs = np.arange(U + 1)
     binom = np.array([math.comb(U, c) for c in cs], dtype=object)
     below_unq = per_c.sum(1)
     below_runs = (per_c * binom).sum(1)

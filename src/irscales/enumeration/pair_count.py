@@ -1,4 +1,7 @@
-"""Counting pairs of half sums below thresholds, for φ of DCG by meet in the middle (FFF21 §8).
+"""Counting pairs of double-double half sums below thresholds, weighted: graded DCG φ by meet in the middle (FFF21 §8).
+
+Binary DCG uses the exact fixed-point count of :mod:`irscales.enumeration.fixed_count` (unweighted, 8-byte
+sums, cache-blocked); graded DCG needs the items' multiplicities as weights and keeps this pass.
 
 For the JK discount with integer base B the value of a canonical run is c + x + y, with x a sum of
 weights 1/log_B(i) over the relevant ranks of the top part and y over the bottom part
@@ -29,7 +32,7 @@ from decimal import Decimal, localcontext
 import numpy as np
 
 __all__ = ["EPS", "FLAG_SLOTS", "dd_of", "dd_add", "dd_weights", "dd_table", "dd_item_table", "item_weights",
-           "dd_subset_sums", "count_below"]
+           "count_below"]
 
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
 FLAG_SLOTS = 8  # pairs per threshold left for the exact decision; more: the threshold is redone in Python
@@ -105,16 +108,6 @@ def _sorted_table(h: np.ndarray, l: np.ndarray, buckets_per_entry: int):
     key = np.floor(h * inv).astype(np.int64)  # the kernel computes the same float product
     cum = np.searchsorted(key, np.arange(n_b + 2), "left").astype(np.int32 if len(h) < 2**31 else np.int64)
     return h, l, order.astype(np.int64), cum, inv
-
-
-def dd_subset_sums(bits: np.ndarray, wh: np.ndarray, wl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Double-double Σ_j bits[:, j]·w_j of each row (rows of 0/1)."""
-    h, l = np.zeros(len(bits)), np.zeros(len(bits))
-    for j in range(bits.shape[1]):
-        m = bits[:, j].astype(bool)
-        nh, nl = dd_add(h[m], l[m], wh[j], wl[j])
-        h[m], l[m] = nh, nl
-    return h, l
 
 
 def _dd_diff_py(xh, xl, yh, yl, th, tl):

@@ -68,8 +68,8 @@ def counted_curves(N_values, names=("RBP_p08", "DCG_b02", "RBP_p05", "RR"), n_ru
                    seed: int = 0) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
     """:func:`value_curve` of each measure of ``names`` at each N of ``N_values`` where φ can be
     counted (:func:`irscales.enumeration.counting.counting_depth`). DCG takes a tenth of ``n_runs`` (at least 5),
-    at most 30 beyond N = 40: its count is slower (≈ 0.1 s per run at N = 50 on the 2-core machine,
-    ``docs/benchmarks.md``, after building two 2^24-entry tables; RBP_p08's 300 runs take about 3 CPU s there).
+    at most 30 beyond N = 40: its count is slower (a few seconds for 30 runs at N = 50 on the 2-core
+    machine, mostly building the tables, ``docs/benchmarks.md``; RBP_p08's 300 runs take about 3 CPU s there).
 
     Returns the curves (label ``"<name>, N = <N>"`` → frame) and one row per (measure, N): counted,
     distinct values, and why not when the measure cannot be counted at N."""
