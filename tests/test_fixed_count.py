@@ -70,7 +70,7 @@ def _case(seed: int, dup: bool):
 def test_count_equals_brute_force_over_every_pair(seed, dup, block, tol):
     top, Wb, t = _case(seed, dup)
     bot = FC.bottom_table(Wb, block)
-    cnt, flags = FC.count_pairs_below(top, bot, t, tol, cap=2)  # tiny cap: the re-count path runs
+    cnt, _, flags = FC.count_pairs_below(top, bot, t, tol, cap=2)  # tiny cap: the re-count path runs
     below, near = _brute(top, bot.values[:bot.n], t, tol)
     assert np.array_equal(cnt, below)
     assert {tuple(r) for r in flags.tolist()} == near and len(flags) == len(near)
@@ -85,9 +85,40 @@ def test_compiled_kernel_is_the_plain_python_code():
         part = np.zeros((3, len(s)), np.int64)
         flags = np.zeros((3, 500, 3), np.int64)
         nfl = np.zeros(3, np.int64)
-        kernel(top, bot.values, bot.n, bot.block, bot.sh, bot.idx, s, 4, 0, bot.n_blocks, 3, 500, part, flags, nfl)
-        out.append((part, nfl, [sorted(map(tuple, flags[g, :nfl[g]].tolist())) for g in range(3)]))
+        part_w = np.zeros((3, len(s)), np.int64)
+        wt = np.arange(1, len(top) + 1, dtype=np.int64)
+        cwt = np.concatenate([[0], np.cumsum(wt)])
+        cwb = np.concatenate([[0], np.cumsum(np.arange(bot.n) % 5 + 1), [0, 0]])
+        kernel(top, bot.values, bot.n, bot.block, bot.sh, bot.idx, s, 4, 0, bot.n_blocks, 3, 500, part, flags, nfl,
+               True, wt, cwt, cwb, part_w)
+        out.append((part, nfl, [sorted(map(tuple, flags[g, :nfl[g]].tolist())) for g in range(3)], part_w))
     assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]) and out[0][2] == out[1][2]
+    assert np.array_equal(out[0][3], out[1][3])
+
+
+@pytest.mark.parametrize("block", [3, 1 << 15])
+def test_weighted_count_and_item_tables_equal_brute_force(block):
+    """Items with several values each (graded DCG's class coefficients): the sorted item table names each
+    sum by its index, and the weighted count Σ w_top·w_bot equals the sum over every pair below."""
+    rng = np.random.default_rng(9)
+    items = [np.sort(rng.choice(200, k, replace=False)).astype(np.int64) for k in (3, 2, 4, 3, 5)]
+    mults = [rng.integers(1, 7, len(v)) for v in items]
+    top, t_order = FC.item_table(items[:2])
+    bv, b_order = FC.item_table(items[2:])
+    for v, o, part in ((top, t_order, items[:2]), (bv, b_order, items[2:])):
+        sizes = [len(x) for x in part]
+        for s_, flat in zip(v.tolist(), o.tolist()):
+            js = np.unravel_index(flat, sizes[::-1])[::-1]
+            assert s_ == sum(int(part[t][j]) for t, j in enumerate(js))
+    w_top, w_bot = FC.item_weights(t_order, mults[:2]), FC.item_weights(b_order, mults[2:])
+    bot = FC.item_bottom_table(bv, block)
+    t = np.concatenate([rng.integers(-5, 900, 50), (top[:, None] + bv[None, :]).ravel()[::37]])
+    cnt, wcnt, flags = FC.count_pairs_below(top, bot, t, 2, weights=(w_top, w_bot), cap=1)
+    below, near = _brute(top, bv, t, 2)
+    s = top[:, None] + bv[None, :]
+    ww = w_top[:, None] * w_bot[None, :]
+    assert np.array_equal(cnt, below) and {tuple(r) for r in flags.tolist()} == near
+    assert np.array_equal(wcnt, [int(ww[s < x - 2].sum()) for x in t])
 
 
 def test_block_index_offsets():

@@ -38,9 +38,8 @@ arithmetic allows:
   number c = rel_1 + … + rel_B and the ranks after B; C(B, c) runs share it (FFF21 §5.1's
   3·2^{N−2} values for B = 2). The values of the canonical runs below a query are counted by meet in
   the middle over ranks B+1..N, once per c (:mod:`irscales.enumeration.fixed_count`: exact int64
-  fixed-point half sums, every weight within one unit of 2^F·w, a cache-blocked compiled pass; graded
-  DCG: :mod:`irscales.enumeration.pair_count`, double-double); pairs within the proven band (|D| ≤ R
-  units) are decided exactly (equal coefficient
+  fixed-point half sums, every weight within one unit of 2^F·w, a cache-blocked compiled pass, also
+  for graded DCG); pairs within the proven band (|D| ≤ R units) are decided exactly (equal coefficient
   vectors over the u_m = ln B / ln m of :mod:`irscales.enumeration.dcg` are a tie, otherwise a 60- then
   120-digit evaluation, else :class:`irscales.enumeration.runs.TieUndecidable`).
 

@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from decimal import Decimal, localcontext
 
 import numpy as np
 
 __all__ = ["BLOCK", "MAX_BOTTOM", "TOL_SCALE", "FLAG_ROOM", "frac_bits", "fixed_weights", "sorted_sums", "bottom_ranks",
-           "BottomTable", "bottom_table", "count_pairs_below", "subsets_with_sum"]
+           "BottomTable", "bottom_table", "item_table", "item_bottom_table", "item_weights", "count_pairs_below",
+           "subsets_with_sum"]
 
 BLOCK = 1 << 15  # bottom sums per cache block (256 KiB of int64 + 64 KiB of index)
 MAX_BOTTOM = 29  # at most 2^29 bottom sums: 4 GiB of int64 + 1 GiB of index (≈ 7 GiB at peak while built)
@@ -109,11 +111,13 @@ def _block_index_py(bot, nb, S, sh, idx):
             idx[g, u] = p - s0
 
 
-def _count_blocks_py(top, bot, nb, S, sh, idx, s_thr, span, g_start, g_stop, ngroups, cap, part, flags, nfl):
+def _count_blocks_py(top, bot, nb, S, sh, idx, s_thr, span, g_start, g_stop, ngroups, cap, part, flags, nfl,
+                     weighted, wt, cwt, cwb, part_w):
     """For thresholds s_thr (sorted): part[grp, k] += #{(i, j): top[i] + bot[j] < s_thr[k]} over the bottom
     blocks g_start..g_stop−1 (split into ``ngroups`` runs of blocks, one per thread), plus every bottom
     for the tops past the last block; every pair with a sum in [s, s + span] goes to ``flags[grp]`` as
-    (k, i, j), ``nfl[grp]`` of them (more than ``cap``: only counted)."""
+    (k, i, j), ``nfl[grp]`` of them (more than ``cap``: only counted). ``weighted``: also
+    part_w[grp, k] += Σ wt[i]·wb[j] over the same pairs (``cwt``, ``cwb``: prefix sums of the weights)."""
     K = len(s_thr)
     nblk_all = len(sh)
     per = (g_stop - g_start + ngroups - 1) // ngroups
@@ -143,6 +147,7 @@ def _count_blocks_py(top, bot, nb, S, sh, idx, s_thr, span, g_start, g_stop, ngr
                     continue
                 i = I[k] - 1
                 acc = 0
+                acc_w = 0
                 while True:
                     z = s - tv  # lo < z ≤ hi: its position is in this block
                     p = idx[g, (z - lo) >> kk] + s0
@@ -150,6 +155,8 @@ def _count_blocks_py(top, bot, nb, S, sh, idx, s_thr, span, g_start, g_stop, ngr
                     while bot[q] < z:
                         q += 1
                     acc += q
+                    if weighted:
+                        acc_w += wt[i] * cwb[q]
                     if bot[q] <= z + span:
                         r = q
                         while r < nb and bot[r] <= z + span:
@@ -168,11 +175,15 @@ def _count_blocks_py(top, bot, nb, S, sh, idx, s_thr, span, g_start, g_stop, ngr
                     if tv < s - hi:
                         break
                 out[k] += acc
+                if weighted:
+                    part_w[grp, k] += acc_w
                 I[k] = i + 1
                 nxt[k] = tv
             if g == nblk_all - 1:
                 for k in range(K):  # z above the last sum: every bottom counts
                     out[k] += I[k] * nb
+                    if weighted:
+                        part_w[grp, k] += cwt[I[k]] * cwb[nb]
 
 
 # plain Python until _kernels compiles them (the kernels then run as written, only compiled and threaded)
@@ -202,21 +213,29 @@ def sorted_sums(W: np.ndarray, with_masks: bool = True, pad: int = 0) -> tuple[n
 def bottom_ranks(R: int, n_thresholds: int) -> int:
     """Ranks in the bottom table: the count costs about 20 ns per bottom sum (build, index, one pass) plus
     2.5 ns per threshold and top entry (half of the tops are in a window, ~5 ns a lookup), minimised at
-    2^(2L) = K·2^R / 8; at least half of the ranks, at most :data:`MAX_BOTTOM`."""
+    2^(2L) = K·2^R / 8; at least half of the ranks, at most :data:`MAX_BOTTOM` and at most what a
+    quarter of this machine's memory holds (≈ 11 bytes a bottom sum with its index)."""
     best = (math.log2(max(n_thresholds, 1)) + R - 3) / 2
-    return int(min(R, MAX_BOTTOM, max(math.ceil(R / 2), round(best))))
+    return int(min(R, MAX_BOTTOM, _memory_ranks(), max(math.ceil(R / 2), round(best))))
+
+
+def _memory_ranks() -> int:
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # no sysconf: the fixed cap alone
+        return MAX_BOTTOM
+    return max(1, int(math.log2(total / 4 / 11)))
 
 
 class BottomTable:
-    """The sorted bottom sums with two SENTINEL entries after them and the per-block index."""
+    """Sorted bottom sums (``values``: n sums, then two SENTINEL entries) with the per-block index."""
 
-    def __init__(self, W: np.ndarray, block: int | None = None):
-        self.W = np.asarray(W, dtype=np.int64)
-        self.values, _ = sorted_sums(self.W, with_masks=False, pad=2)
-        self.n = 1 << len(self.W)
+    def __init__(self, values: np.ndarray, n: int, block: int | None = None):
+        self.values = values
+        self.n = n
         self.block = min(block or BLOCK, self.n)
         nblk = -(-self.n // self.block)
-        self.sh = np.zeros(nblk, np.int64)
+        self.sh = np.zeros(nblk, np.int64)  # the shifts and offsets are filled in by the compiled builder
         self.idx = np.zeros((nblk, self.block + 1), np.uint16 if self.block < 2**16 else np.int64)
         _kernels()[1](self.values, self.n, self.block, self.sh, self.idx)
 
@@ -226,16 +245,46 @@ class BottomTable:
 
 
 def bottom_table(W: np.ndarray, block: int | None = None) -> BottomTable:
-    """The :class:`BottomTable` of the int64 weights W (blocks of ``block`` sums, default :data:`BLOCK`)."""
-    return BottomTable(W, block)
+    """The :class:`BottomTable` of all subset sums of the int64 weights W (blocks of ``block`` sums,
+    default :data:`BLOCK`)."""
+    values, _ = sorted_sums(np.asarray(W, dtype=np.int64), with_masks=False, pad=2)
+    return BottomTable(values, 1 << len(W), block)
+
+
+def item_table(items: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The sums of one value from each item (int64 values), all Π_t k_t combinations, sorted, and each
+    sum's index Σ_t j_t·Π_{s<t} k_s for value j_t of item t."""
+    v = np.zeros(1, np.int64)
+    for vals in items:
+        v = (np.asarray(vals, dtype=np.int64)[:, None] + v[None, :]).ravel()
+    order = np.argsort(v, kind="stable")
+    return v[order], order.astype(np.int64)
+
+
+def item_bottom_table(sorted_values: np.ndarray, block: int | None = None) -> BottomTable:
+    """The :class:`BottomTable` of sorted int64 sums (an :func:`item_table`'s)."""
+    return BottomTable(np.concatenate([sorted_values, [SENTINEL, SENTINEL]]).astype(np.int64), len(sorted_values),
+                       block)
+
+
+def item_weights(order: np.ndarray, mults: list[np.ndarray]) -> np.ndarray:
+    """Π_t mults[t][j_t] for each entry of an :func:`item_table` (``order``: the entries' indices)."""
+    w = np.ones(len(order), np.int64)
+    rest = order.copy()
+    for m in mults:
+        rest, j = np.divmod(rest, len(m))
+        w *= np.asarray(m, dtype=np.int64)[j]
+    return w
 
 
 def count_pairs_below(top: np.ndarray, bot: BottomTable, t: np.ndarray, tol: int, threads: int | None = None,
-                      progress: str | None = None, cap: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      progress: str | None = None, cap: int | None = None, weights: tuple | None = None,
+                      ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """For int64 thresholds t (any order): the number of pairs (top entry, bottom sum) with a sum below
-    t − tol, and every pair with a sum within [t − tol, t + tol] as rows (threshold index, top index,
-    bottom index) — the pairs whose comparison with t the fixed point cannot decide. ``top``: sorted
-    int64. ``progress``: a tqdm description (bottom blocks done)."""
+    t − tol; their weighted number Σ w_top·w_bot when ``weights`` = (w_top, w_bot) are given per sorted
+    entry (int64; else None); and every pair with a sum within [t − tol, t + tol] as rows (threshold
+    index, top index, bottom index) — the pairs whose comparison with t the fixed point cannot decide.
+    ``top``: sorted int64. ``progress``: a tqdm description (bottom blocks done)."""
     count = _kernels()[2]
     import numba
 
@@ -249,7 +298,15 @@ def count_pairs_below(top: np.ndarray, bot: BottomTable, t: np.ndarray, tol: int
     ngroups = 4 * numba.get_num_threads()
     cap = cap if cap is not None else K // ngroups + FLAG_ROOM
     top = np.ascontiguousarray(top, dtype=np.int64)
+    weighted = weights is not None
+    if weighted:
+        wt = np.ascontiguousarray(weights[0], dtype=np.int64)
+        cwt = np.concatenate([[0], np.cumsum(wt)]).astype(np.int64)
+        cwb = np.concatenate([[0], np.cumsum(np.asarray(weights[1], dtype=np.int64)), [0, 0]]).astype(np.int64)
+    else:
+        wt = cwt = cwb = np.zeros(1, np.int64)
     total = np.zeros(K, np.int64)
+    total_w = np.zeros(K, np.int64)
     found = []
     nblk = bot.n_blocks
     step = max(1, -(-nblk // 32))
@@ -261,14 +318,17 @@ def count_pairs_below(top: np.ndarray, bot: BottomTable, t: np.ndarray, tol: int
             c = cap
             while True:
                 part = np.zeros((ngroups, K), np.int64)
+                part_w = np.zeros((ngroups, K) if weighted else (1, 1), np.int64)
                 flags = np.zeros((ngroups, c, 3), np.int64)
                 nfl = np.zeros(ngroups, np.int64)
                 count(top, bot.values, bot.n, bot.block, bot.sh, bot.idx, s_thr, span, g, g_stop, ngroups, c,
-                      part, flags, nfl)
+                      part, flags, nfl, weighted, wt, cwt, cwb, part_w)
                 if nfl.max() <= c:
                     break
                 c = int(nfl.max())  # more undecided pairs than room: this stretch again with room for all
             total += part.sum(0)
+            if weighted:
+                total_w += part_w.sum(0)
             found += [flags[k, :nfl[k]] for k in range(ngroups) if nfl[k]]
             bar.update(g_stop - g)
     # the kernel visits the tops with z = s − top above the smallest bottom sum; those just below it
@@ -285,9 +345,13 @@ def count_pairs_below(top: np.ndarray, bot: BottomTable, t: np.ndarray, tol: int
                 r += 1
     counts = np.empty(K, np.int64)
     counts[order] = total
+    wcounts = None
+    if weighted:
+        wcounts = np.empty(K, np.int64)
+        wcounts[order] = total_w
     fl = np.concatenate(found) if found else np.zeros((0, 3), np.int64)
     fl[:, 0] = order[fl[:, 0]]
-    return counts, fl
+    return counts, wcounts, fl
 
 
 def subsets_with_sum(W: np.ndarray, value: int) -> list[int]:

@@ -3,7 +3,7 @@
 The counting of φ (:mod:`irscales.enumeration.counting`, whose docstring has the proofs) needs, for
 RBP with p > 1/2 and for DCG with the JK discount, the number of runs whose value is below a query's.
 Both split the ranks in two parts with sorted half tables; searches run on images with a proven
-error band (float64 for RBP, exact fixed-point integers for binary DCG, double-double for graded DCG)
+error band (float64 for RBP, exact fixed-point integers for DCG)
 and the pairs inside the band are decided exactly (Python integers for RBP; the exact log sums of
 :mod:`irscales.enumeration.dcg` for DCG).
 """
@@ -20,8 +20,6 @@ import numpy as np
 from irscales import measures as M
 from irscales.enumeration import fixed_count
 from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
-from irscales.enumeration.pair_count import (count_below, dd_add, dd_item_table, dd_of,
-                                             dd_weights, item_weights)
 
 __all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
            "below_pairs", "dcg_tie_scan", "dcg_below",
@@ -241,8 +239,7 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
     U = min(B, N)
     R = N - U
     cls = rank_weights(B, N)
-    wh, _ = dd_weights(B, U + 1, N)
-    F = fixed_count.frac_bits(U + float(wh.sum()) + 1.0)
+    F = fixed_count.frac_bits(U + sum(math.log(B) / math.log(i) for i in range(U + 1, N + 1)) + 1.0)
     W = fixed_count.fixed_weights(B, U + 1, N, F)
     canon = np.concatenate([bits[:, :U].sum(1, keepdims=True), bits[:, U:]], 1).astype(np.int64)
     rows, inv = np.unique(canon, axis=0, return_inverse=True)
@@ -257,7 +254,7 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
     if workers is None:
         workers = min(2, os.cpu_count() or 1)
     tol = R * fixed_count.TOL_SCALE
-    counts, flags = fixed_count.count_pairs_below(top, bot, t, tol, workers,
+    counts, _, flags = fixed_count.count_pairs_below(top, bot, t, tol, workers,
                                                   f"DCG base {B} N={N} (counting)" if progress else None)
     res = counts.astype(object)
     qt = rows[:, 1:h + 1] @ W[:h] if h else np.zeros(len(rows), np.int64)
@@ -352,12 +349,14 @@ def graded_dcg_depth(B: int, c: int, n_max: int = 200) -> int:
     return best
 
 
-def _unit_dd(B: int, m: int, q: Fraction) -> tuple[float, float]:
-    """q·u_m = q·ln B / ln m as a double-double (u_B = 1)."""
+def _unit_fixed(B: int, m: int, vals: tuple[Fraction, ...], F: int) -> np.ndarray:
+    """round(2^F·q·u_m) for the values q of one item (u_m = ln B / ln m, u_B = 1) from 50-digit logarithms:
+    each within one unit of 2^F·q·u_m (the bound :mod:`irscales.enumeration.fixed_count` needs)."""
     with localcontext() as ctx:
-        ctx.prec = 40
-        v = Decimal(q.numerator) / Decimal(q.denominator)
-        return dd_of(v if m == B else v * Decimal(B).ln() / Decimal(m).ln())
+        ctx.prec = 50
+        u = (Decimal(1) if m == B else Decimal(B).ln() / Decimal(m).ln()) * Decimal(2) ** F
+        return np.array([int((Decimal(q.numerator) / Decimal(q.denominator) * u).to_integral_value()) for q in vals],
+                        dtype=np.int64)
 
 
 def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
@@ -365,17 +364,22 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
     """For runs over grades 0..c (rows of ``grades``, shape (n, N)) and graded DCG/nDCG with the JK
     discount and base B: (runs below, runs up to, φ_unq) of each run. Distinct values are the class
     coefficient tuples (:func:`dcg_class_items`), a tuple's runs the product of its items' multiplicities;
-    both are counted by meet in the middle over the items with
-    :func:`irscales.enumeration.pair_count.count_below`; pairs it leaves are decided exactly."""
+    both are counted by meet in the middle over the items in exact fixed point with
+    :func:`irscales.enumeration.fixed_count.count_pairs_below` (an item's values within one unit each, so
+    pairs more than one unit per item from a threshold are decided); pairs it leaves are decided exactly."""
     N = grades.shape[1]
     items = dcg_class_items(B, N, c)
     sizes = [len(v) for _, _, v, _ in items]
     h = graded_dcg_split(sizes)
-    dd = [tuple(_unit_dd(B, m, q) for q in vals) for m, _, vals, _ in items]
-    top, bot = dd_item_table(tuple(dd[:h])), dd_item_table(tuple(dd[h:]))
+    vmax = sum(float(vals[-1]) * (1.0 if m == B else math.log(B) / math.log(m)) for m, _, vals, _ in items)
+    F = fixed_count.frac_bits(vmax + 1.0)
+    fx = [_unit_fixed(B, m, vals, F) for m, _, vals, _ in items]
+    top, top_order = fixed_count.item_table(fx[:h])
+    bot_values, bot_order = fixed_count.item_table(fx[h:])
+    bot = fixed_count.item_bottom_table(bot_values)
+    del bot_values
     mults = [np.array(k, dtype=np.int64) for _, _, _, k in items]
-    w_top, w_bot = item_weights(top[2], mults[:h]), item_weights(bot[2], mults[h:])
-    vmax = sum(v[-1][0] for v in dd) + 1.0
+    w_top, w_bot = fixed_count.item_weights(top_order, mults[:h]), fixed_count.item_weights(bot_order, mults[h:])
     cls = rank_weights(B, N)
     grades = np.asarray(grades, dtype=np.int64)
     # each run's coefficient per item as its index among the item's values (integer keys over the
@@ -387,10 +391,10 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
         keys = grades[:, [r - 1 for r in ranks]] @ np.array([int(x * L) for x in w], dtype=np.int64)
         idx[:, t] = np.searchsorted(np.array([int(q * L) for q in vals], dtype=np.int64), keys)
     idx, inv = np.unique(idx, axis=0, return_inverse=True)
-    t_h, t_l = np.zeros(len(idx)), np.zeros(len(idx))
+    thr = np.zeros(len(idx), np.int64)
     tie = np.ones(len(idx), dtype=object)
     for t in range(len(items)):
-        t_h, t_l = dd_add(t_h, t_l, np.array([v[0] for v in dd[t]])[idx[:, t]], np.array([v[1] for v in dd[t]])[idx[:, t]])
+        thr += fx[t][idx[:, t]]
         tie = tie * mults[t].astype(object)[idx[:, t]]
     radix = np.array([math.prod(sizes[:t]) for t in range(len(items))], dtype=object)
     flat_top = (idx[:, :h].astype(object) * radix[:h]).sum(1) if h else np.zeros(len(idx), dtype=object)
@@ -404,29 +408,22 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
                 vec[items[t][0]] = items[t][2][j]
         return vec
 
-    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    unq = np.empty(len(idx), dtype=object)
-    below = np.empty(len(idx), dtype=object)
-    step = 128 * max(workers, 1)
-    from tqdm import tqdm
-
-    with tqdm(total=len(idx), desc=f"graded DCG base {B} N={N} (counting)", leave=False, disable=not progress) as bar:
-        for lo in range(0, len(idx), step):
-            sl = slice(lo, lo + step)
-            cnt, wc, flags, nflag = count_below(top, bot, t_h[sl], t_l[sl], vmax, N, workers, weights=(w_top, w_bot))
-            res, resw = cnt.astype(object), wc.astype(object)
-            for k in np.nonzero(nflag)[0].tolist():
-                q = idx[lo + k]
-                vec_q = {items[t][0]: items[t][2][q[t]] for t in range(len(items)) if items[t][2][q[t]]}
-                for i, j in flags[k, :nflag[k]].tolist():
-                    if int(top[2][i]) == flat_top[lo + k] and int(bot[2][j]) == flat_bot[lo + k]:
-                        continue  # the query's own coefficients: equal value
-                    vec = {**decode(int(top[2][i]), range(h)), **decode(int(bot[2][j]), range(h, len(items)))}
-                    if _exact_sign(B, vec, vec_q) < 0:
-                        res[k] += 1
-                        resw[k] += int(w_top[i]) * int(w_bot[j])
-            unq[sl], below[sl] = res + 1, resw
-            bar.update(len(res))
+    if workers is None:
+        workers = min(2, os.cpu_count() or 1)
+    cnt, wc, flags = fixed_count.count_pairs_below(
+        top, bot, thr, len(items) * fixed_count.TOL_SCALE, workers,
+        f"graded DCG base {B} N={N} (counting)" if progress else None, weights=(w_top, w_bot))
+    res, resw = cnt.astype(object), wc.astype(object)
+    for k, i, j in flags.tolist():
+        if int(top_order[i]) == flat_top[k] and int(bot_order[j]) == flat_bot[k]:
+            continue  # the query's own coefficients: equal value
+        q = idx[k]
+        vec_q = {items[t][0]: items[t][2][q[t]] for t in range(len(items)) if items[t][2][q[t]]}
+        vec = {**decode(int(top_order[i]), range(h)), **decode(int(bot_order[j]), range(h, len(items)))}
+        if _exact_sign(B, vec, vec_q) < 0:
+            res[k] += 1
+            resw[k] += int(w_top[i]) * int(w_bot[j])
+    unq, below = res + 1, resw
     inv = inv.reshape(-1)
     dt = object if (c + 1) ** N >= 2**62 else np.int64
     return below[inv].astype(dt), (below + tie)[inv].astype(dt), unq[inv].astype(dt)
