@@ -94,7 +94,7 @@ def _block_index_py(bot, nb, S, sh, idx):
     """Per block g of S sums: a shift sh[g] with (hi − lo) >> sh[g] < S, hi the next block's first sum (the
     last sum for the last block), and idx[g, u] = number of the block's sums below lo + (u << sh[g])."""
     nblk = len(sh)
-    for g in range(nblk):
+    for g in prange(nblk):
         s0 = g * S
         e0 = min(nb, s0 + S)
         lo = bot[s0]
@@ -196,7 +196,7 @@ def _kernels():
 
     g = globals()
     g["prange"] = numba.prange
-    return (numba.njit(cache=True)(_sorted_sums_py), numba.njit(cache=True)(_block_index_py),
+    return (numba.njit(cache=True)(_sorted_sums_py), numba.njit(cache=True, parallel=True)(_block_index_py),
             numba.njit(cache=True, parallel=True)(_count_blocks_py))
 
 
@@ -204,7 +204,8 @@ def sorted_sums(W: np.ndarray, with_masks: bool = True, pad: int = 0) -> tuple[n
     """All 2^len(W) subset sums of the int64 weights W, sorted, and (``with_masks``) each sum's subset
     (bit j ↔ W[j], uint64); ``pad`` SENTINEL entries follow the sums (the count reads past the end)."""
     n = 1 << len(W)
-    values = np.full(n + pad, SENTINEL, np.int64)
+    values = np.empty(n + pad, np.int64)  # the kernel writes every sum
+    values[n:] = SENTINEL
     masks = np.zeros(n if with_masks else 1, np.uint64)
     _kernels()[0](np.ascontiguousarray(W, dtype=np.int64), values, masks, with_masks)
     return values, (masks if with_masks else None)
@@ -236,7 +237,7 @@ class BottomTable:
         self.block = min(block or BLOCK, self.n)
         nblk = -(-self.n // self.block)
         self.sh = np.zeros(nblk, np.int64)  # the shifts and offsets are filled in by the compiled builder
-        self.idx = np.zeros((nblk, self.block + 1), np.uint16 if self.block < 2**16 else np.int64)
+        self.idx = np.empty((nblk, self.block + 1), np.uint16 if self.block < 2**16 else np.int64)
         _kernels()[1](self.values, self.n, self.block, self.sh, self.idx)
 
     @property
