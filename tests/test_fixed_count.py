@@ -90,7 +90,7 @@ def test_compiled_kernel_is_the_plain_python_code():
         cwt = np.concatenate([[0], np.cumsum(wt)])
         cwb = np.concatenate([[0], np.cumsum(np.arange(bot.n) % 5 + 1), [0, 0]])
         kernel(top, bot.values, bot.n, bot.block, bot.sh, bot.idx, s, 4, 0, bot.n_blocks, 3, 500, part, flags, nfl,
-               True, wt, cwt, cwb, part_w)
+               True, wt, cwt, cwb, int(cwb[bot.n]), part_w)
         out.append((part, nfl, [sorted(map(tuple, flags[g, :nfl[g]].tolist())) for g in range(3)], part_w))
     assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]) and out[0][2] == out[1][2]
     assert np.array_equal(out[0][3], out[1][3])
@@ -146,3 +146,29 @@ def test_bottom_ranks_stay_within_their_bounds():
         L = FC.bottom_ranks(R, K)
         assert L <= min(R, FC.MAX_BOTTOM) and (L >= -(-R // 2) or L == FC.MAX_BOTTOM)
     assert FC.bottom_ranks(48, 16140) == FC.MAX_BOTTOM and FC.bottom_ranks(48, 3) == 24
+
+
+def test_kernels_stay_in_bounds(tmp_path):
+    """The compiled kernels with numba's bounds checking on (a fresh cache, in a child process), unweighted
+    and weighted, several blocks, and binary and graded DCG end to end: an out-of-range read (such as one
+    numba hoists out of a branch) raises there instead of reading stray memory."""
+    code = """
+import numpy as np
+from irscales.enumeration import fixed_count as FC, meet
+rng = np.random.default_rng(3)
+top, _ = FC.sorted_sums(rng.integers(1, 1000, 7))
+bot = FC.bottom_table(rng.integers(1, 300, 11), 64)
+t = rng.integers(-100, 9000, 200)
+FC.count_pairs_below(top, bot, t, 3, cap=1)
+FC.count_pairs_below(top, bot, t, 3, weights=(np.ones(len(top), np.int64), np.arange(bot.n)), cap=1)
+meet.dcg_below(rng.integers(0, 2, (40, 14)) > 0, 2)
+meet.graded_dcg_below(rng.integers(0, 3, (40, 9)), 2, 2)
+print("in bounds")
+"""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0 and "in bounds" in out.stdout, out.stderr[-2000:]

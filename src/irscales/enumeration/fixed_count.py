@@ -112,12 +112,14 @@ def _block_index_py(bot, nb, S, sh, idx):
 
 
 def _count_blocks_py(top, bot, nb, S, sh, idx, s_thr, span, g_start, g_stop, ngroups, cap, part, flags, nfl,
-                     weighted, wt, cwt, cwb, part_w):
+                     weighted, wt, cwt, cwb, wb_total, part_w):
     """For thresholds s_thr (sorted): part[grp, k] += #{(i, j): top[i] + bot[j] < s_thr[k]} over the bottom
     blocks g_start..g_stop−1 (split into ``ngroups`` runs of blocks, one per thread), plus every bottom
     for the tops past the last block; every pair with a sum in [s, s + span] goes to ``flags[grp]`` as
     (k, i, j), ``nfl[grp]`` of them (more than ``cap``: only counted). ``weighted``: also
-    part_w[grp, k] += Σ wt[i]·wb[j] over the same pairs (``cwt``, ``cwb``: prefix sums of the weights)."""
+    part_w[grp, k] += Σ wt[i]·wb[j] over the same pairs (``cwt``, ``cwb``: prefix sums of the weights,
+    ``wb_total`` = Σ wb; a scalar, since numba may hoist an invariant read like cwb[nb] out of its branch
+    and the unweighted call passes one-entry arrays)."""
     K = len(s_thr)
     nblk_all = len(sh)
     per = (g_stop - g_start + ngroups - 1) // ngroups
@@ -183,7 +185,7 @@ def _count_blocks_py(top, bot, nb, S, sh, idx, s_thr, span, g_start, g_stop, ngr
                 for k in range(K):  # z above the last sum: every bottom counts
                     out[k] += I[k] * nb
                     if weighted:
-                        part_w[grp, k] += cwt[I[k]] * cwb[nb]
+                        part_w[grp, k] += cwt[I[k]] * wb_total
 
 
 # plain Python until _kernels compiles them (the kernels then run as written, only compiled and threaded)
@@ -319,11 +321,11 @@ def count_pairs_below(top: np.ndarray, bot: BottomTable, t: np.ndarray, tol: int
             c = cap
             while True:
                 part = np.zeros((ngroups, K), np.int64)
-                part_w = np.zeros((ngroups, K) if weighted else (1, 1), np.int64)
+                part_w = np.zeros((ngroups, K), np.int64)
                 flags = np.zeros((ngroups, c, 3), np.int64)
                 nfl = np.zeros(ngroups, np.int64)
                 count(top, bot.values, bot.n, bot.block, bot.sh, bot.idx, s_thr, span, g, g_stop, ngroups, c,
-                      part, flags, nfl, weighted, wt, cwt, cwb, part_w)
+                      part, flags, nfl, weighted, wt, cwt, cwb, int(cwb[bot.n]) if weighted else 0, part_w)
                 if nfl.max() <= c:
                     break
                 c = int(nfl.max())  # more undecided pairs than room: this stretch again with room for all
