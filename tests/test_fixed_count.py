@@ -34,6 +34,20 @@ def test_fixed_weights_are_within_one_unit(B, first, last):
     assert all(abs(Decimal(int(w)) - e) <= Decimal("0.5") + Decimal(10) ** -20 for w, e in zip(W, exact))
 
 
+def test_fixed_log_terms_with_rational_coefficients():
+    from fractions import Fraction
+
+    F, B = 56, 3  # class roots below B (2 for ranks 4, 8, …) are not weight 1
+    terms = [(Fraction(1, 3), 3), (Fraction(7, 2), 5), (Fraction(5, 6), 2), (2, 7), (0, 9)]
+    W = FC.fixed_log_terms(B, terms, F)
+    with localcontext() as ctx:
+        ctx.prec = 80
+        for w, (q, m) in zip(W, terms):
+            q = Fraction(q)
+            u = Decimal(1) if m == B else Decimal(B).ln() / Decimal(m).ln()
+            assert abs(Decimal(int(w)) - Decimal(q.numerator) / Decimal(q.denominator) * u * Decimal(2) ** F) <= Decimal("0.5") + Decimal(10) ** -20
+
+
 def test_frac_bits_leave_room_below_the_sentinel():
     for vmax in (0.0, 1.0, 5.5, 42.7, 1000.0):
         F = FC.frac_bits(vmax)

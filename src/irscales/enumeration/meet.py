@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -349,16 +348,6 @@ def graded_dcg_depth(B: int, c: int, n_max: int = 200) -> int:
     return best
 
 
-def _unit_fixed(B: int, m: int, vals: tuple[Fraction, ...], F: int) -> np.ndarray:
-    """round(2^F·q·u_m) for the values q of one item (u_m = ln B / ln m, u_B = 1) from 50-digit logarithms:
-    each within one unit of 2^F·q·u_m (the bound :mod:`irscales.enumeration.fixed_count` needs)."""
-    with localcontext() as ctx:
-        ctx.prec = 50
-        u = (Decimal(1) if m == B else Decimal(B).ln() / Decimal(m).ln()) * Decimal(2) ** F
-        return np.array([int((Decimal(q.numerator) / Decimal(q.denominator) * u).to_integral_value()) for q in vals],
-                        dtype=np.int64)
-
-
 def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
                      workers: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For runs over grades 0..c (rows of ``grades``, shape (n, N)) and graded DCG/nDCG with the JK
@@ -373,7 +362,7 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
     h = graded_dcg_split(sizes)
     vmax = sum(float(vals[-1]) * (1.0 if m == B else math.log(B) / math.log(m)) for m, _, vals, _ in items)
     F = fixed_count.frac_bits(vmax + 1.0)
-    fx = [_unit_fixed(B, m, vals, F) for m, _, vals, _ in items]
+    fx = [fixed_count.fixed_log_terms(B, [(q, m) for q in vals], F) for m, _, vals, _ in items]
     top, top_order = fixed_count.item_table(fx[:h])
     bot_values, bot_order = fixed_count.item_table(fx[h:])
     bot = fixed_count.item_bottom_table(bot_values)
