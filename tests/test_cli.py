@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from io import StringIO
 import shlex
 from pathlib import Path
@@ -544,3 +545,85 @@ def test_scale_over_graded_runs():
     want = E.scale(M.DCG(base=2, gains="graded"), 5, c=2, cache=False).n_distinct
     assert r.exit_code == 0 and f"distinct     {want:,} values" in r.output and "243 runs" in r.output
     one_line_error(run(["scale", "--measure", "AP", "--depth", "5", "--grades", "3"]), "uses binary relevance")
+
+
+# ------------------------------------------------------------------ issue 27: never silently wrong
+
+
+def _two_runs_files(tmp_path, depth: int):
+    """Two runs of ``depth`` documents over 6 topics, B ahead of A on every topic, and their qrels."""
+    rng = np.random.default_rng(27)
+    runs, qrels = [], []
+    for name, shift in (("A", 3), ("B", 0)):
+        lines = []
+        for t in range(6):
+            for r in range(depth):
+                lines.append(f"{t + 1} Q0 d{t}-{(r + shift * (t + 1)) % depth} {r + 1} {depth - r} {name}")
+        f = tmp_path / f"run.{name}"
+        f.write_text("\n".join(lines) + "\n")
+        runs.append(f)
+    for t in range(6):
+        for k in rng.choice(depth, size=5, replace=False):
+            qrels.append(f"{t + 1} 0 d{t}-{k} 1")
+    q = tmp_path / "qrels"
+    q.write_text("\n".join(qrels) + "\n")
+    return runs, q
+
+
+def test_compare_at_depth_1000_tests_the_ranked_values_without_overflow(tmp_path):
+    # φ of RBP_p05 at depth 1000 is about 2^1000: as floats its t test overflowed and said p = 1
+    (a, b), q = _two_runs_files(tmp_path, 1000)
+    r = run(["compare", a, b, "--qrels", q, "--depth", "1000", "--measure", "RBP_p05", "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout)).set_index("test")
+    # RBP_p05's φ orders runs as RBP does, and the rank tests see the same signs
+    assert f.loc["Sign Test", "p_ranked"] == f.loc["Sign Test", "p_original"]
+    assert 0 < f.loc["Student's t Test", "p_ranked"] < 1 and "overflow" not in r.stderr
+
+
+def test_ranked_values_above_two_to_the_53_print_exactly(tmp_path):
+    (a, b), q = _two_runs_files(tmp_path, 60)
+    r = run(["scores", a, b, "--qrels", q, "--depth", "60", "--measures", "RBP_p05", "--ranked", "--format", "csv"])
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str, "ranked": str})
+    per_topic = f[f.topic != "all"]
+    from irscales.data.collection import Collection
+    from irscales.enumeration import phi_runs
+    col = Collection.from_trec([a, b], q, depth=60)
+    want = phi_runs(M.RBP(p=0.5), col.binary(60))  # (systems, topics), exact
+    got = per_topic.pivot(index="system", columns="topic", values="ranked").loc[list(col.systems), list(col.topics)]
+    assert [[int(x) for x in row] for row in got.to_numpy()] == [[int(x) for x in row] for row in want]
+    assert max(int(x) for x in per_topic.ranked) > 2**53
+    means = f[f.topic == "all"].set_index("system").ranked
+    for s, name in enumerate(col.systems):  # the mean to 1/(2T) at least: distinct means stay distinct
+        exact = sum(int(x) for x in want[s]) / Fraction(len(col.topics))
+        assert abs(Fraction(means[name]) - exact) < Fraction(1, 12)
+
+
+def test_output_that_names_an_input_is_refused(trec, tmp_path):
+    d, rundir, qrels, col = trec
+    before = Path(qrels).read_bytes()
+    for args in (["scores", rundir, "--qrels", qrels, "-o", qrels],
+                 ["correlate", rundir, "--qrels", qrels, "-o", next(Path(rundir).iterdir())]):
+        r = run(args)
+        assert r.exit_code == 2 and "is an input of this command" in r.output
+    assert Path(qrels).read_bytes() == before
+
+
+def test_correlate_needs_two_measures(trec):
+    d, rundir, qrels, col = trec
+    r = run(["correlate", rundir, "--qrels", qrels, "--measures", "AP"])
+    assert r.exit_code == 2 and "at least two" in r.output and "Empty DataFrame" not in r.output
+
+
+def test_errors_name_flags_not_python_keywords(trec, tmp_path):
+    d, rundir, qrels, col = trec
+    q = tmp_path / "q"
+    q.write_text("\n".join(line for line in Path(qrels).read_text().splitlines() if not line.startswith(col.topics[0] + " ")) + "\n")
+    r = run(["scores", rundir, "--qrels", q])
+    assert r.exit_code == 1 and "--on-missing-topic skip" in r.output and "on_missing_topic=" not in r.output
+
+
+def test_usage_errors_exit_2_and_the_help_says_so():
+    r = run(["scores", "--no-such-option"])
+    assert r.exit_code == 2 and r.output.count("\n") == 1
+    assert "2 for a usage error" in " ".join(run(["--help"]).output.split())

@@ -390,3 +390,13 @@ def test_order_tie_breaking_is_the_stable_sort_ranking(pair):
     q = sum(1 for i, j in itertools.combinations(range(s), 2) if (xs[i] - xs[j]) * (ys[i] - ys[j]) < 0)
     assert kendall_tau(x, y, ties="order") == pytest.approx(1 - 2 * q / (s * (s - 1) / 2))
     assert tau_ap(x, y, ties="order") == pytest.approx(float(brute_tau_ap(xs, ys)))
+
+
+def test_system_means_of_integers_beyond_two_to_the_53_are_exact():
+    # ranked values φ near 2^62 (issue 27): float means would make the three systems tie
+    x = np.array([[2**62, 2**62 + 1, 2**62 + 2]] * 3, dtype=np.int64)
+    m = system_means(x)
+    assert list(m) == [2**62, 2**62 + 1, 2**62 + 2]
+    assert kendall_tau(m, np.array([1.0, 2.0, 3.0])) == 1.0
+    small = system_means(np.array([[1, 2], [4, 4]]))  # small integers: float means, as before
+    assert small.dtype == float and list(small) == [2.5, 3.0]

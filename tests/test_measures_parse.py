@@ -30,6 +30,8 @@ def test_keys_and_parse_round_trip():
     ("XYZ", "unknown measure"),
     ("RBP(q=0.3)", "no parameter 'q'"),
     ("RBP(0.3)", "expected name=value"),
+    ("RBP(p=0.8,p=0.5)", "'p' is given more than once"),  # issue 27: ran as RBP_p05
+    ("NDCG(gains='graded', discount='jk', gains='binary')", "'gains' is given more than once"),
 ])
 def test_parse_errors(bad, msg):
     with pytest.raises(ValueError, match=msg):

@@ -49,9 +49,10 @@ def test_fraction_paths_scaled_integers_and_python_fractions_agree(monkeypatch):
     ex[:, 5] = ex[:, 4] + Fr(1, 30)  # a constant difference: t = inf exactly
     scaled = sg.significance_tests(ex)
     assert sg.prepare_scores(ex).scaled is not None
-    monkeypatch.setattr(results, "common_denominator",  # too large for int64: the Python-Fraction path
-                        lambda values, headroom_bits=1: CommonScale(np.zeros(np.shape(values), dtype=object), 1))
-    assert sg.prepare_scores(ex).scaled is None
+    real = results.common_denominator
+    monkeypatch.setattr(results, "common_denominator",  # too large for int64: the Python-int path
+                        lambda values, headroom_bits=1: CommonScale(real(values).ints.astype(object), 30))
+    assert sg.prepare_scores(ex).scaled is None and sg.prepare_scores(ex).integers.dtype == object
     slow = sg.significance_tests(ex)
     for key in sg.TESTS:
         np.testing.assert_array_equal(scaled[key].significant, slow[key].significant)
@@ -103,6 +104,52 @@ def test_affine_transform_changes_nothing():
     change = sg.compare_significance(a, b).to_frame()
     assert (change["s2ns"] == 0).all() and (change["ns2s"] == 0).all()
     assert change["sig"].sum() > 0
+
+
+def _same_results(a: sg.SignificanceResult, b: sg.SignificanceResult) -> None:
+    for key in a.tests:
+        np.testing.assert_array_equal(a[key].statistic, b[key].statistic, err_msg=key)
+        np.testing.assert_array_equal(a[key].pvalue, b[key].pvalue, err_msg=key)
+        np.testing.assert_array_equal(a[key].significant, b[key].significant, err_msg=key)
+
+
+@settings(max_examples=30, deadline=None)
+@given(hs.integers(0, 2**32 - 1), hs.integers(1, 2**70), hs.integers(-2**80, 2**80), hs.integers(1, 2**40),
+       hs.sampled_from([10, 64, 1000]))
+def test_exact_scores_give_bit_identical_statistics_under_every_positive_affine_map(seed, num, shift, den, bits):
+    # φ and (φ − 1)/(K − 1) (issues 27, 28): interval scales admit positive affine maps, and every
+    # statistic, p-value and decision must be the same float for both, at any magnitude
+    rng = np.random.default_rng(seed)
+    phi = np.vectorize(int, otypes=[object])(rng.integers(1, 2**20, size=(9, 4))) * (2 ** bits // 2**20 + 1)
+    phi[:, 3] = phi[:, 2] + 7  # a constant difference
+    a = sg.significance_tests(phi, pvalues=True)
+    mapped = np.vectorize(lambda x: Fr(num, den) * x + shift, otypes=[object])(phi)
+    _same_results(a, sg.significance_tests(mapped, pvalues=True))
+    assert a["ttest"].statistic[-1] == -np.inf
+
+
+def test_ranked_values_near_two_to_the_thousand_do_not_overflow():
+    # issue 27 item 2: φ of RBP_p05 at depth 1000 is ~2^1000; its floats squared overflowed and the t
+    # test said p = 1. The same differences on a small scale give the reference p-value.
+    rng = np.random.default_rng(3)
+    small = rng.integers(0, 1000, size=(50, 2))
+    small[:, 1] += 400
+    huge = small.astype(object) * 2**990 + 2**999
+    with np.errstate(over="raise"):  # no overflow anywhere
+        got = sg.significance_tests(huge, pvalues=True)
+    ref = sg.significance_tests(small, pvalues=True)
+    _same_results(got, ref)
+    assert got["ttest"].pvalue[0] < 1e-6 and got["ttest"].significant[0]
+
+
+def test_integers_beyond_two_to_the_53_stay_apart():
+    # distinct int64 values that share a double: the tests still see them as different
+    base = 2**60
+    x = np.array([[base, base + 1], [base + 2, base + 3], [base + 4, base + 5]], dtype=np.int64)
+    assert float(x[0, 0]) == float(x[0, 1])
+    res = sg.significance_tests(x, tests=("sign", "ttest"))
+    assert res["sign"].statistic[0] == 0  # system 1 above system 0 on every topic: n₊ = 0
+    assert res["ttest"].statistic[0] == -np.inf  # d = −1 exactly on every topic
 
 
 # --------------------------------------------------------------------------- Tables 5–6 comparison

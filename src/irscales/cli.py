@@ -9,8 +9,9 @@ Subcommands (``irscales SUBCOMMAND --help`` for each):
 ``correlate``  Kendall τ and τ_AP among measures, original and ranked
 ``ipso``       MM23's reporting rule: metric test (†) corroborated by the IPSO sign test (‡)
 
-Every error ends the command with exit code 1 and one line on stderr (``path:line: …`` for files):
-the group's :meth:`_Cli.invoke` is the single place where exceptions become messages.
+Every error ends the command with one line on stderr (``path:line: …`` for files) and exit code 1, or 2
+for a usage error (an unknown option, a bad option value; the line points at ``--help``), as click and
+argparse do: the group's :meth:`_Cli.invoke` is the single place where exceptions become messages.
 """
 
 from __future__ import annotations
@@ -27,14 +28,15 @@ import numpy as np
 import pandas as pd
 
 from irscales import measures as M
+from irscales.cli_messages import one_line as _one_line, as_flags as _as_flags
+from irscales.cli_output import check_output as _check_output, emit as _emit, exact_mean as _exact_mean
 from irscales.cli_options import (BUILD_BYTES_OK, BUILD_SECONDS_OK, MEASURE_HELP, TREC_EVAL_RECIPE, depth_option,
                                   format_option, output_option, qrels_option, reading, reading_options,
                                   runs_argument, scale_options, ties_option)
-from irscales.correlation import kendall_tau, tau_ap_symmetric
+from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.enumeration.counting import countable, counting_depth, phi_runs
 from irscales.enumeration import CacheError, TieUndecidable, build_cost
 from irscales.enumeration import scale as make_scale
-from irscales.paths import cache_root
 
 # The data layer (scipy, through the presets), the significance tests and IPSO's corroboration
 # (scipy.stats) are imported inside the commands that use them: at the top they would add about
@@ -56,29 +58,6 @@ class _Usage(click.UsageError):
         click.echo(f"irscales: error: {_one_line(self)} (see irscales{sub} --help)", err=True)
 
 
-def _one_line(e: BaseException) -> str:
-    """The message of an expected error, on one line."""
-    if isinstance(e, KeyError) and e.args:
-        msg = str(e.args[0])
-    elif isinstance(e, click.ClickException):
-        msg = e.format_message()
-    elif isinstance(e, OSError) and e.filename is not None:
-        msg = f"{e.filename}: {e.strerror or e}"
-        if _under_cache(e.filename):
-            msg += (" (the scale cache: set IRSCALES_CACHE to a writable folder, or pass --no-cache)")
-    else:
-        msg = str(e) or type(e).__name__
-    return " ".join(msg.split())
-
-
-def _under_cache(path) -> bool:
-    try:
-        Path(path).resolve().relative_to(cache_root().resolve())
-        return True
-    except (ValueError, OSError):
-        return False
-
-
 class _Cli(click.Group):
     """The error boundary: expected errors become one line; anything else one line that says it is a
     bug (``IRSCALES_DEBUG=1`` re-raises it with its traceback). Warnings become one line each."""
@@ -87,7 +66,7 @@ class _Cli(click.Group):
         try:
             with warnings.catch_warnings():  # library warnings (a skipped topic …) as one line each
                 warnings.simplefilter("default")
-                warnings.showwarning = lambda message, *a, **k: _note(f"warning: {message}")
+                warnings.showwarning = lambda message, *a, **k: _note(f"warning: {_as_flags(str(message))}")
                 return super().invoke(ctx)
         except click.UsageError as e:
             if isinstance(e, _Usage):
@@ -246,27 +225,16 @@ def _free_space(directory: Path | None) -> str:
 
 def _ranked(plan_entry, col, depth: int, cache: bool, progress: bool, ties: str = "unq") -> np.ndarray:
     """The ranked values φ (tie strategy ``ties``) as a (T, S) score matrix of the runs of ``col`` cut at
-    ``depth``: binary runs, or graded ones when the plan's c > 1."""
+    ``depth``: binary runs, or graded ones when the plan's c > 1. Exact: integers (int64, or Python ints
+    beyond it), never floats, which cannot tell positions above 2^53 apart (issue 27)."""
     target, n, cost, c = plan_entry
     rel = (col.binary(depth) if c == 1 else col.rel_at(depth))[..., :n]
     if cost is None:  # counted, no scale (irscales.enumeration.counting)
-        return np.asarray(phi_runs(target, rel, ties, progress=progress and n >= 36, c=c), dtype=float).T
+        return np.asarray(phi_runs(target, rel, ties, progress=progress and n >= 36, c=c)).T
     if cost.runs:
         _note(f"building the scale of {cost}")
     sc = make_scale(target, n, c=c, cache=cache, progress=progress and bool(cost.runs))
-    return np.asarray(sc.phi_runs(rel, ties), dtype=float).T
-
-
-def _emit(frame: pd.DataFrame, fmt: str, output: str | None) -> None:
-    if fmt == "table":
-        text = frame.to_string(index=False, float_format=lambda x: f"{x:.6g}")
-    else:
-        # shortest round-trip digits: distinct values stay distinct and equal ones equal (ties matter)
-        text = frame.to_csv(index=False, sep="," if fmt == "csv" else "\t")
-    if output:
-        Path(output).write_text(text if text.endswith("\n") else text + "\n")
-    else:
-        click.echo(text.rstrip("\n"))
+    return np.asarray(sc.phi_runs(rel, ties)).T
 
 
 def _two_runs(col) -> None:
@@ -275,7 +243,8 @@ def _two_runs(col) -> None:
 
 
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]},
-             epilog=f"To reproduce trec_eval's numbers: {TREC_EVAL_RECIPE}.")
+             epilog=f"To reproduce trec_eval's numbers: {TREC_EVAL_RECIPE}. Errors are one line on stderr; "
+             "exit code 1 for an error, 2 for a usage error (a bad option or value).")
 @click.version_option(package_name="irscales")
 def main() -> None:
     """Measurement theory of IR evaluation on your own runs (see the README)."""
@@ -303,6 +272,7 @@ def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, bu
     (FFF21 eq. 2; --ties) over all 2^N binary runs of length N (lenient relevance); it is left
     empty, with a note on stderr, for measures whose scale is not computable at N.
     """
+    _check_output(output, [*runs, qrels])
     specs = _measure_specs(measure_names)
     binary = [(lab, m) for lab, m in specs if not _graded(m)]
     plan = _ranked_plan(binary, depth, cache, build_scales, require=False, ties=ties) if ranked else {}
@@ -319,7 +289,7 @@ def scores(runs, qrels, depth, measure_names, ranked, per_topic, fmt, output, bu
             if per_topic:
                 for t, topic in enumerate(col.topics):
                     rows.append((sys_name, topic, label, orig[t, s], rank[t, s]))
-            rows.append((sys_name, "all", label, orig[:, s].mean(), rank[:, s].mean()))
+            rows.append((sys_name, "all", label, orig[:, s].mean(), _exact_mean(rank[:, s])))
     frame = pd.DataFrame(rows, columns=["system", "topic", "measure", "value", "ranked"])
     if not ranked:
         frame = frame.drop(columns="ranked")
@@ -348,6 +318,7 @@ def compare(run_a, run_b, qrels, depth, measure_name, alpha, fmt, output, build_
     from irscales.stats import significance as S
     from irscales.ipso import ipso_sign_test
 
+    _check_output(output, [run_a, run_b, qrels])
     specs = _measure_specs(measure_name)
     if len(specs) != 1:
         raise ValueError(f"--measure takes one measure, got {len(specs)}: {measure_name!r}")
@@ -427,7 +398,11 @@ def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cach
     Systems are ranked by their mean score over topics; τ_AP is symmetric (average of both
     directions). Needs at least three runs. Ranked columns are empty for measures without a scale.
     """
+    _check_output(output, [*runs, qrels])
     specs = _measure_specs(measure_names)
+    if len(specs) < 2:
+        raise click.BadParameter(f"correlation is between measures: give at least two, got {measure_names!r}",
+                                 param_hint="'--measures'")
     plan = _ranked_plan([(lab, m) for lab, m in specs if not _graded(m)], depth, cache, build_scales,
                         require=False, ties=ties)
     col = _collection(runs, qrels, depth, reading(kw))
@@ -436,7 +411,9 @@ def correlate(runs, qrels, depth, measure_names, fmt, output, build_scales, cach
     _check_depth(specs, col, depth)
     plan.update(_plan_for(specs, col, depth, cache, build_scales, False, ties))
     means = {lab: col.evaluate(m, depth).mean(0) for lab, m in specs}
-    rmeans = {lab: _ranked(plan[lab], col, depth, cache, progress, ties).mean(0) for lab, _ in specs if plan[lab]}
+    # exact means of the ranked values: float means of φ beyond 2^53 would merge or swap systems
+    rmeans = {lab: system_means(_ranked(plan[lab], col, depth, cache, progress, ties)) for lab, _ in specs
+              if plan[lab]}
     nan = float("nan")
     rows = []
     for a, b in combinations([lab for lab, _ in specs], 2):

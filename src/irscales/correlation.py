@@ -89,8 +89,9 @@ def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
 def system_means(scores: ArrayLike, decimals: int | None = None) -> np.ndarray:
     """Mean score of each system over the topics: ``Φ̄_j = (1/T) Σ_i Φ_ij`` (FFF21 §3.3).
 
-    ``scores`` has shape ``(..., T, S)``. For an object array of Fractions the means are exact
-    Fractions (object array); for floats they are floats, summed over topics in sorted order so that
+    ``scores`` has shape ``(..., T, S)``. For an object array of Fractions or ints, and for integers
+    whose sums could exceed 2^53, the means are exact Fractions (object array); for floats and smaller
+    integers they are floats (exact for such integers), summed over topics in sorted order so that
     the result depends only on the multiset of a system's scores.
 
     ``decimals``: round the means to this many decimal digits, as FFF21 §7.1 footnote 9 does ("we
@@ -103,6 +104,9 @@ def system_means(scores: ArrayLike, decimals: int | None = None) -> np.ndarray:
     n_topics = a.shape[-2]
     if n_topics == 0:
         raise ValueError("scores have no topics (axis -2 is empty); a mean over zero topics is undefined")
+    if np.issubdtype(a.dtype, np.integer) and a.size and \
+            max(abs(int(a.min())), abs(int(a.max()))) * n_topics >= 2**53:
+        a = a.astype(object)  # float sums would round: ranked values φ beyond 2^53 / T (issue 27)
     if a.dtype == object:
         _ordinal(a, "scores", min_systems=1)  # validates the entries
         sums = a.sum(axis=-2)

@@ -184,6 +184,8 @@ def parse(text: str) -> Measure:
                 allowed = ", ".join(sorted(names)) or "none"
                 raise ValueError(f"cannot parse measure {text!r}: {cls.__name__} has no parameter {k!r} "
                                  f"(parameters: {allowed})")
+            if k in kwargs:  # the last one would silently win
+                raise ValueError(f"cannot parse measure {text!r}: parameter {k!r} is given more than once")
             kwargs[k] = _literal(v, text)
         try:
             return cls(**kwargs)

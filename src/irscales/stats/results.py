@@ -9,6 +9,7 @@ Fractions share a 64-bit common denominator); every procedure returns one :class
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Sequence
@@ -20,7 +21,7 @@ from numpy.typing import ArrayLike
 from irscales.exact import common_denominator
 from irscales.ranks import dense_ranks
 
-__all__ = ["TESTS", "TEST_LABELS", "ORDINAL_TESTS", "PreparedScores", "prepare_scores", "check_alpha", "pairs",
+__all__ = ["TESTS", "TEST_LABELS", "ORDINAL_TESTS", "PreparedScores", "prepare_scores", "unit_image", "check_alpha", "pairs",
            "PairwiseTest", "SignificanceResult"]
 
 #: Test keys in the order of FFF21 Tables 5–6.
@@ -37,15 +38,18 @@ ORDINAL_TESTS = frozenset({"sign", "ranksum", "kruskalwallis", "friedman"})
 
 @dataclass(frozen=True)
 class PreparedScores:
-    """A ``(T, S)`` score matrix read once for all procedures: float ``values``, exact order
-    ``codes`` over the whole matrix, the Fractions (``exact``, or None for float input), the
-    ``systems`` names and, when they fit, the Fractions as int64 ``scaled`` = exact · L."""
+    """A ``(T, S)`` score matrix read once for all procedures: float ``values`` for the parametric
+    statistics (the input for floats, :func:`unit_image` for exact input), exact order ``codes`` over
+    the whole matrix, the Fractions (``exact``, or None for float input and 64-bit integers), the
+    ``systems`` names and, when they fit, the exact scores as int64 ``scaled`` = exact · L
+    (``integers``: the same for any exact input, as Python ints when they do not fit)."""
 
-    values: np.ndarray          # (T, S) float
+    values: np.ndarray          # (T, S) float (exact input: its affine image onto [0, 1])
     codes: np.ndarray           # (T, S) int64, exact order codes over the whole matrix
     exact: np.ndarray | None    # (T, S) object Fractions, or None for float input
     systems: tuple[str, ...]
     scaled: np.ndarray | None = None  # (T, S) int64 = exact · L (common denominator), if it fits
+    integers: np.ndarray | None = None  # (T, S) exact · L for any exact input: int64, else Python ints
 
 
 def prepare_scores(scores: ArrayLike | PreparedScores, systems: Sequence[str] | None = None) -> PreparedScores:
@@ -60,15 +64,22 @@ def prepare_scores(scores: ArrayLike | PreparedScores, systems: Sequence[str] | 
     if t < 2 or s < 2:
         raise ValueError(f"scores must have at least 2 topics and 2 systems, got shape {a.shape}")
     codes = dense_ranks(a)  # also rejects NaN and non-numbers, with the index of the culprit
-    if a.dtype == object:
+    scaled = None
+    if np.issubdtype(a.dtype, np.integer):
+        values = unit_image(a)
+        if -2**61 <= int(a.min()) and int(a.max()) <= 2**61:
+            exact, scaled = None, a.astype(np.int64)  # exact integer arithmetic (common denominator 1)
+        else:
+            exact = np.vectorize(Fraction, otypes=[object])(a.astype(object))
+    elif a.dtype == object:
         exact = np.vectorize(Fraction, otypes=[object])(a)
-        values = a.astype(float)
+        values = unit_image(exact)
     else:
         exact = None
-        values = a.astype(float)
-        if not np.isfinite(values).all():
-            where = tuple(int(i) for i in np.argwhere(~np.isfinite(values))[0])
+        if np.isinf(a).any():
+            where = tuple(int(i) for i in np.argwhere(np.isinf(a))[0])
             raise ValueError(f"scores contain an infinite value at (topic, system) = {where}")
+        values = _tame_floats(a.astype(float))
     if systems is None:
         names = tuple(str(k) for k in range(s))
     else:
@@ -77,11 +88,53 @@ def prepare_scores(scores: ArrayLike | PreparedScores, systems: Sequence[str] | 
             raise ValueError(f"{len(names)} system names given for {s} systems (columns of scores)")
         if len(set(names)) != s:
             raise ValueError("system names must be distinct")
-    scaled = None
+    integers = scaled
     if exact is not None:  # exact · L in int64 when |a − b| stays below 2**62
         common = common_denominator(exact, headroom_bits=2)
         scaled = common.ints if common.fits_int64() else None
-    return PreparedScores(values, codes, exact, names, scaled)
+        integers = common.ints
+    return PreparedScores(values, codes, exact, names, scaled, integers)
+
+
+def unit_image(a: ArrayLike) -> np.ndarray:
+    """The float image of an exact matrix (integers, or an object array of ints / Fractions) that the
+    parametric statistics use: the positive affine map onto [0, 1], (x − min) / (max − min), computed
+    exactly and rounded once per entry (all zeros when every entry is equal).
+
+    t, F and Tukey's q are invariant under positive affine maps, so they are unchanged in exact
+    arithmetic; in floating point this image makes them (1) safe from overflow and from the loss of
+    low bits of integers above 2^53 (the ranked measure φ reaches 2^1000 at depth 1000: its squares
+    overflow a double), and (2) *identical, bit for bit*, for every positive affine transform of the
+    same exact scores: φ and its normalised (φ − 1)/(K − 1) (interval scales admit exactly these
+    maps, FFF21 §2) have the same image, hence the same statistics and decisions.
+    """
+    a = np.asarray(a)
+    if a.size == 0:
+        return np.zeros(a.shape)
+    if a.dtype != object:
+        lo, hi = int(a.min()), int(a.max())
+        span = hi - lo
+        if span == 0:
+            return np.zeros(a.shape)
+        if span < 2**53 and -2**62 <= lo and hi <= 2**62:  # x − lo and span are exact doubles
+            return (a.astype(np.int64) - lo).astype(float) / float(span)
+        a = a.astype(object)
+    flat = [Fraction(x) for x in a.ravel().tolist()]
+    lo, hi = min(flat), max(flat)
+    span = hi - lo
+    if span == 0:
+        return np.zeros(a.shape)
+    # Fraction → float is int / int true division: correctly rounded
+    return np.fromiter((float((x - lo) / span) for x in flat), dtype=float, count=len(flat)).reshape(a.shape)
+
+
+def _tame_floats(v: np.ndarray) -> np.ndarray:
+    """Float scores scaled by a power of two (exact) when their squares could overflow; unchanged
+    otherwise (every score in [0, 1], as most measures give, is left alone)."""
+    big = float(np.abs(v).max(initial=0.0))
+    if big <= 2.0**64:
+        return v
+    return np.ldexp(v, -math.frexp(big)[1])
 
 
 def check_alpha(alpha: float) -> Fraction:

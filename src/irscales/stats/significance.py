@@ -35,7 +35,12 @@ exact; with floats equal magnitudes can differ in the last bit (0.3−0.1 vs 0.5
 MATLAB's ``signrank`` does, two magnitudes are tied when they differ by at most
 ``eps(x) + eps(y)`` of the scores that produced them. Exact binomial / signed-rank tail counts are
 compared with α in integer arithmetic. Parametric statistics (t, F, Tukey's q) are computed in
-floating point; no tie decision depends on them. Fractions sharing a common denominator that fits
+floating point; no tie decision depends on them. For exact input (integers such as the ranked
+measure φ, or Fractions) they are computed on the exact positive affine image of the scores onto
+[0, 1] (:func:`~irscales.stats.results.unit_image`; the paired t test on exact differences divided
+by their largest magnitude): the statistics are invariant under such maps, so this cannot overflow
+(φ at depth 1000 is ~2^1000), keeps integers above 2^53 apart, and gives the same floats — hence the
+same p-values and decisions — for φ and for any positive affine transform of it. Fractions sharing a common denominator that fits
 in 64 bits (P@30: 30) are handled as scaled integers, others as Python Fractions (slower).
 
 Tukey-type decisions use the studentized-range critical value; per-pair p-values are optional

@@ -1,0 +1,53 @@
+"""Messages of the ``irscales`` command line: an expected error as one line, in the command line's words
+(flags, not the library's keyword arguments)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from irscales.paths import cache_root
+
+__all__ = ["one_line", "as_flags", "under_cache"]
+
+
+def one_line(e: BaseException) -> str:
+    """The message of an expected error, on one line."""
+    if isinstance(e, KeyError) and e.args:
+        msg = str(e.args[0])
+    elif isinstance(e, click.ClickException):
+        msg = e.format_message()
+    elif isinstance(e, OSError) and e.filename is not None:
+        msg = f"{e.filename}: {e.strerror or e}"
+        if under_cache(e.filename):
+            msg += (" (the scale cache: set IRSCALES_CACHE to a writable folder, or pass --no-cache)")
+    else:
+        msg = str(e) or type(e).__name__
+    return as_flags(" ".join(msg.split()))
+
+
+# library keywords (Collection.from_trec, scale) that the command line spells as flags
+_FLAG_OF = {"negative": "--negative", "on_missing_topic": "--on-missing-topic", "on_no_relevant": "--on-no-relevant",
+            "on_uneven_topics": "--on-uneven-topics", "score_precision": "--score-precision", "ties": "--ties"}
+_KEYWORD = re.compile(r"\b(" + "|".join(_FLAG_OF) + r")='([\w-]+)'((?: or '[\w-]+')*)")
+_CALL = re.compile(r"\w+\(\.\.\., (\w+='[\w-]+')\)")  # read_qrels(..., negative='zero')
+
+
+def as_flags(msg: str) -> str:
+    """A library message as the command line says it: ``on_missing_topic='skip'`` → ``--on-missing-topic
+    skip``; ``on_no_relevant='skip' or 'keep'`` → ``--on-no-relevant skip or --on-no-relevant keep``."""
+    def flag(m: re.Match) -> str:
+        name = _FLAG_OF[m.group(1)]
+        alts = re.findall(r"'([\w-]+)'", m.group(3) or "")
+        return " or ".join(f"{name} {v}" for v in [m.group(2), *alts])
+    return _KEYWORD.sub(flag, _CALL.sub(r"\1", msg))
+
+
+def under_cache(path) -> bool:
+    try:
+        Path(path).resolve().relative_to(cache_root().resolve())
+        return True
+    except (ValueError, OSError):
+        return False
