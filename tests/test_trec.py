@@ -524,7 +524,10 @@ def test_parsed_scores_are_pythons_doubles(tmp_path):
     ("1 Q0 a 1 2.5 s\n1 Q0 b 2.5 2 s\n", 2, "rank must be an integer, got '2.5'"),
     ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 s\n1 Q0 a 3 1 s\n", 3, "duplicate document for topic '1', document 'a' (first at line 1)"),
     ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 t\n", 2, "run tag 't' differs"),
-    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 s\x00\n", 2, "run tag 's\\x00' differs"),  # a NUL byte: the general path
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 s\x00\n", 2, "NUL byte (\\x00) at byte 13 of the line"),  # issue 27 item 8
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 s\n\x00", 3, "NUL byte (\\x00) at byte 1 of the line"),
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 \u0663 s\n", 2, "score must be a number, got '\u0663'"),
+    ("1 Q0 a \u0663 2.5 s\n", 1, "rank must be an integer, got '\u0663'"),
 ])
 def test_bad_lines_are_named_when_reading_runs_for_arrays(tmp_path, text, line, what):
     # read_trec (the fast path's caller) names the same line as read_run
