@@ -138,7 +138,7 @@ def _run_files(draw):
     return [_run_text(draw, draw(st.booleans())) for _ in range(draw(st.integers(1, 3)))]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_run_files(), st.sampled_from(["float32", "float64"]))
 def test_readers_agree_with_a_plain_python_reference(tmp_path, files, precision):
     """Valid run files with docnos of 1..130 characters (mixed lengths in one file, long ones on a
@@ -155,7 +155,8 @@ def test_readers_agree_with_a_plain_python_reference(tmp_path, files, precision)
         df, (t, topics, d, docnos) = parse_run_file(path)
         general = trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d, df["score"].to_numpy(), precision)
         assert _as_order(fast) == _as_order(general) == want
-        single_spaced = all(len(line.split(b" ")) == 6 for line in data.rstrip(b"\n").split(b"\n"))
+        lines = (data[:-1] if data.endswith(b"\n") else data).split(b"\n")
+        single_spaced = all(len(line.split(b" ")) == 6 for line in lines)
         if single_spaced and min(data.replace(b"\n", b" ")) == 32:
             assert trec_fast.fast_run(data) is not None
 

@@ -58,6 +58,7 @@ from __future__ import annotations
 import csv
 import gzip
 import os
+import warnings
 from pathlib import Path
 from typing import Iterable, Literal, Sequence
 
@@ -174,15 +175,35 @@ def qrels_from_ir_datasets(dataset, max_grade: int | None = None,
 
 
 def find_runs(source: PathLike | Iterable[PathLike]) -> list[Path]:
-    """Run files of a directory (every non-hidden regular file, sorted by name; NIST names such
-    as ``input.xyz`` or ``input.xyz.gz`` included) or an explicit list of files."""
+    """Run files of a directory (every non-hidden regular file, or link to one, sorted by name; NIST
+    names such as ``input.xyz`` or ``input.xyz.gz`` included) or an explicit list of files.
+
+    In a directory, a symbolic link whose target is missing is an error naming it (it stands for a
+    run the user meant to be read, like an unreadable file); other entries that are not files
+    (sub-folders, sockets …) are skipped with a warning naming them; hidden entries (``.name``) are
+    skipped silently."""
     if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
         try:
-            files = sorted(p for p in Path(source).iterdir() if p.is_file() and not p.name.startswith("."))
+            entries = sorted(p for p in Path(source).iterdir() if not p.name.startswith("."))
+            files, other = [], []
+            for p in entries:
+                if p.is_file():
+                    files.append(p)
+                elif p.is_symlink() and not p.exists():
+                    raise TrecFormatError(p, None, f"symbolic link to a missing file ({os.readlink(p)}): "
+                                          "expected a run file")
+                else:
+                    other.append(p.name)
         except OSError as e:  # e.g. an unreadable directory
             raise TrecFormatError(source, None, f"cannot list this directory: {e.strerror or e}") from None
         if not files:
-            raise TrecFormatError(source, None, "no run files in this directory")
+            raise TrecFormatError(source, None, "no run files in this directory"
+                                  + (f" (only {', '.join(other[:5])}{', …' if len(other) > 5 else ''}, "
+                                     "which are not files)" if other else ""))
+        if other:
+            warnings.warn(f"{source}: skipped {len(other)} entr{'y' if len(other) == 1 else 'ies'} that "
+                          f"{'is not a file' if len(other) == 1 else 'are not files'} "
+                          f"({', '.join(other[:5])}{', …' if len(other) > 5 else ''})", stacklevel=2)
         return files
     if isinstance(source, (str, os.PathLike)):
         return [Path(source)]
@@ -195,7 +216,8 @@ def find_runs(source: PathLike | Iterable[PathLike]) -> list[Path]:
 def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFrame, depth: int, *,
               max_grade: int | None = None, negative: Literal["error", "zero"] = "error",
               score_precision: Literal["float32", "float64"] = "float32",
-              cache: bool | PathLike = True, progress: bool | None = None, **policies) -> RelevanceData:
+              cache: bool | PathLike = True, progress: bool | None = None, pad: bool = True,
+              **policies) -> RelevanceData:
     """Read run files (a directory or a list) and qrels (a file, or a frame from
     :func:`read_qrels` / :func:`qrels_from_ir_datasets`) into :class:`RelevanceData`;
     ``policies`` are those of :func:`relevance_arrays`.
@@ -207,7 +229,10 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     quarter of the size of the run files; delete the folder to reclaim it). ``False`` turns it off.
     ``progress``: a bar of files read on stderr (default: when stderr is a terminal and there are
     more than :data:`irscales.data.trec_cache.PROGRESS_FILES` files). Files are parsed by
-:data:`irscales.data.trec_cache.READ_THREADS` threads.
+    :data:`irscales.data.trec_cache.READ_THREADS` threads.
+    ``pad``: ``rel`` holds ``depth`` ranks (default), or with ``False`` only as many as the longest run
+    cut at ``depth``, the ranks beyond being not relevant (what ``Collection.from_trec`` reads: memory
+    follows the runs' real length, not ``depth``).
     """
     check_precision(score_precision)
     if isinstance(qrels, pd.DataFrame):
@@ -219,7 +244,8 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
         q = read_qrels(qrels, max_grade=max_grade, negative=negative)
     folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
     parsed = parsed_runs(find_runs(runs), score_precision, folder, progress)
-    return relevance_arrays(parsed, q, depth, max_grade=max_grade, score_precision=score_precision, **policies)
+    return relevance_arrays(parsed, q, depth, max_grade=max_grade, score_precision=score_precision, pad=pad,
+                            **policies)
 
 
 # ---------------------------------------------------------------------------------- writing

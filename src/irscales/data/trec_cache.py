@@ -37,6 +37,7 @@ __all__ = ["parsed_runs_cache", "parsed_run", "parsed_runs", "PROGRESS_FILES", "
 _CACHE_FORMAT = "irscales.parsed-run/3"
 _FIELDS = ("format", "key", "system", "topics", "docnos", "t_code", "d_code")
 _DIGEST = 32  # bytes of the SHA-256 that ends an entry
+_UNWRITABLE_LOCK = threading.Lock()
 
 
 def _cache_key(data, precision: str) -> str:
@@ -109,10 +110,13 @@ def _store_cached(f: Path, key: str, p: ParsedRun, unwritable: set | None) -> No
             tmp.unlink(missing_ok=True)
         except OSError:
             pass
-        if unwritable is not None:
-            unwritable.add(f.parent)
-        warnings.warn(f"cannot write the parsed-run cache entry {f} ({e.strerror or e}); continuing without "
-                      "the cache", stacklevel=4)
+        with _UNWRITABLE_LOCK:  # threads failing at once: the first one warns
+            first = unwritable is None or f.parent not in unwritable
+            if unwritable is not None:
+                unwritable.add(f.parent)
+        if first:
+            warnings.warn(f"cannot write the parsed-run cache entry {f} ({e.strerror or e}); continuing without "
+                          "the cache", stacklevel=4)
     except BaseException:  # an interrupt: no temporary file left behind
         tmp.unlink(missing_ok=True)
         raise
