@@ -5,6 +5,12 @@ File formats (whitespace separated, one record a line, ``.gz`` read transparentl
 run    ``topic Q0 docno rank score tag`` (6 columns)
 qrels  ``topic iteration docno rel`` (4 columns; ``rel`` an integer grade, 0 = not relevant)
 
+Lines and fields are read as trec_eval reads them (issue 27 item 10; :mod:`irscales.data.trec_parse`):
+a line ends at ``\n`` only, and line numbers in errors count ``\n``; fields are separated by C's
+``isspace`` bytes (space, tab, CR, VT, FF); any other character, NBSP, U+0085 or U+2028 included, is
+part of a field. Blank lines are skipped. A NUL byte anywhere is an error naming its line (trec_eval
+would cut a field at it; no reading is safe), and so is text that is not UTF-8.
+
 Ordering (issue 2 item 5). trec_eval ignores the rank column: within a topic it sorts by score
 descending and breaks ties on equal scores by docno *descending* in byte order (``strcmp``).
 We do the same; ``tests/test_trec.py::test_tie_break_matches_pytrec_eval`` checks it empirically
@@ -42,9 +48,10 @@ converted exactly as ``float()`` does, ids factorized by their words); anything 
 recognise as well formed (tabs, CR, blank lines, exotic numbers, duplicates, ...) goes to the
 general path above, which names the bad line. Files are read by ``READ_THREADS`` threads with a
 progress bar on stderr. Each parsed run, already in trec_eval's order, is kept in a cache keyed by
-the SHA-256 of the file's bytes and the score precision (:func:`parsed_runs_cache`, under
+the SHA-256 of every byte of the file and the score precision (:func:`parsed_runs_cache`, under
 ``IRSCALES_CACHE``; ``cache=False`` turns it off), so reading the same files again costs a read, a
-hash and a load. ``benchmarks/bench_trec_input.py`` and docs/benchmarks.md compare these paths with
+hash and a load; each entry carries its own SHA-256, checked on load (a damaged entry is parsed again
+with a warning: :mod:`irscales.data.trec_cache`). ``benchmarks/bench_trec_input.py`` and docs/benchmarks.md compare these paths with
 pytrec_eval end to end.
 
 Modules. This module is the public API; the work is split by concern: :mod:`irscales.data.trec_parse`
