@@ -305,6 +305,8 @@ def test_qrels_from_ir_datasets_object(tmp_path):
     ([("1", "a", 1), ("1", "b", -1)], "ir_datasets:fake/test:2: negative grade -1"),
     ([("1", "a", "high")], "ir_datasets:fake/test:1: relevance must be an integer, got 'high'"),
     ([], "ir_datasets:fake/test: no qrels records"),
+    ([("1", "a", 1), ("1", "b\x00", 1)], "ir_datasets:fake/test:2: doc_id 'b\\x00' is empty or holds whitespace"),
+    ([("1 2", "a", 1)], "ir_datasets:fake/test:1: query_id '1 2' is empty or holds whitespace"),
 ])
 def test_qrels_from_ir_datasets_errors(recs, what):
     with pytest.raises(io.TrecFormatError) as e:
@@ -677,3 +679,17 @@ def test_nul_in_a_relevant_docno_is_a_one_line_error_on_the_command_line(tmp_pat
         assert res.exit_code == 1
         assert res.output.strip() == (f"irscales: error: {bad}:{line}: NUL byte (\\x00) at byte {byte} of the line: "
                                       "expected text (trec_eval would cut the field there, so no reading of it is safe)")
+
+
+def test_writers_refuse_fields_that_would_not_read_back(tmp_path):
+    # a docno with a blank, an empty one or a NUL would be written silently and read back as another
+    # document (or a bad line)
+    for docno, row in ((["a", "b c"], 2), (["", "b"], 1), (["a\x00", "b"], 1), (["a", "b\tc"], 2)):
+        with pytest.raises(ValueError, match=re.escape(f"docno {docno[row - 1]!r} (row {row}) is empty or holds")):
+            io.write_run(tmp_path / "r", ["1", "1"], docno, [2.0, 1.0], "s")
+        with pytest.raises(ValueError, match=re.escape(f"docno {docno[row - 1]!r} (row {row}) is empty or holds")):
+            io.write_qrels(tmp_path / "q", ["1", "1"], docno, [1, 0])
+    with pytest.raises(ValueError, match="tag 'my run'"):
+        io.write_run(tmp_path / "r", ["1"], ["a"], [1.0], "my run")
+    io.write_run(tmp_path / "r", ["1", "1"], ["a\xa0b", "c\u2028"], [2.0, 1.0], "s")  # not blanks for trec_eval
+    assert io.read_run(tmp_path / "r")["docno"].tolist() == ["a\xa0b", "c\u2028"]

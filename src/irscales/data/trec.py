@@ -173,9 +173,14 @@ def qrels_from_ir_datasets(dataset, max_grade: int | None = None,
     where = f"ir_datasets:{name}"
     if not recs:
         raise TrecFormatError(where, None, "no qrels records")
-    for i, (_, _, r) in enumerate(recs, start=1):
+    for i, (q, d, r) in enumerate(recs, start=1):
         if not isinstance(r, (int, np.integer)):
             raise TrecFormatError(where, i, f"relevance must be an integer, got {r!r}")
+    for col, what in ((0, "query_id"), (1, "doc_id")):
+        i = _first_unwritable([x[col] for x in recs])
+        if i is not None:
+            raise TrecFormatError(where, i + 1, f"{what} {recs[i][col]!r} is empty or holds whitespace or a NUL "
+                                  "byte: no run file can name it (fields are separated by whitespace)")
     df = pd.DataFrame(recs, columns=["topic", "docno", "rel"])
     df["rel"] = df["rel"].astype(np.int64)
     return _validated_qrels(df, where, np.arange(1, len(df) + 1), max_grade, negative, unit="record")
@@ -273,6 +278,7 @@ def write_run(path: PathLike, topic: Sequence[str], docno: Sequence[str], score:
     """Write a 6-column run file; ranks are numbered 1.. within each topic in the given order.
     Scores are written with 17 significant digits so reading them back gives the same doubles."""
     topic = np.asarray(topic, dtype=object)
+    _check_fields(path, topic=topic, docno=docno, tag=[tag])
     start = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, bool)
     grp = np.cumsum(start) - 1
     first = np.flatnonzero(start)
@@ -284,9 +290,29 @@ def write_run(path: PathLike, topic: Sequence[str], docno: Sequence[str], score:
 
 def write_qrels(path: PathLike, topic: Sequence[str], docno: Sequence[str], rel: Sequence[int]) -> None:
     """Write a 4-column qrels file (iteration column 0)."""
+    _check_fields(path, topic=topic, docno=docno)
     df = pd.DataFrame({"t": np.asarray(topic, dtype=object), "i": 0,
                        "d": np.asarray(docno, dtype=object), "r": np.asarray(rel, dtype=np.int64)})
     _write(Path(path), df.to_csv(sep=" ", header=False, index=False, quoting=csv.QUOTE_NONE))
+
+
+def _first_unwritable(values) -> int | None:
+    """Index of the first value that is empty or holds a field separator (C isspace), a line end or a
+    NUL byte: written to a TREC file it would read back as something else; None if there is none."""
+    vals = [str(v) for v in values]
+    bad = " \t\n\r\x0b\x0c\x00"
+    joined = "".join(vals)
+    if all(vals) and not any(c in joined for c in bad):  # one pass in C for the usual case
+        return None
+    return next((i for i, v in enumerate(vals) if not v or any(c in v for c in bad)), None)
+
+
+def _check_fields(path, **columns) -> None:
+    for name, values in columns.items():
+        i = _first_unwritable(values)
+        if i is not None:
+            raise ValueError(f"cannot write {path}: {name} {list(values)[i]!r} (row {i + 1}) is empty or holds "
+                             "whitespace or a NUL byte, so the file would not read back to it")
 
 
 # ---------------------------------------------------------------------------------- helpers
