@@ -329,7 +329,11 @@ class Collection:
         ``score_precision`` decides which scores tie before the docno breaks the tie:
         ``"float32"`` (default) as trec_eval <= 9.x and pytrec_eval, which FFF21's TREC-8 numbers
         need; ``"float64"`` as trec_eval >= 10.0 and the official TREC-8 per-topic evaluations.
-        ``cache``: the cache of parsed runs of :func:`irscales.data.trec.read_trec` (``False`` = off)."""
+        ``cache``: the cache of parsed runs of :func:`irscales.data.trec.read_trec` (``False`` = off).
+
+        ``rel`` holds the ranks of the longest run cut at ``depth`` and ``padded_to`` is ``depth``
+        (see the module docstring): reading at a depth far beyond the runs costs what reading at
+        their length does."""
         files = trec_io.find_runs(runs)
         d = trec_io.read_trec(files, qrels, depth, max_grade=max_grade, negative=negative,
                               on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
