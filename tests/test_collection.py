@@ -478,6 +478,9 @@ def test_measures_on_the_stored_ranks_equal_the_padded_runs_bit_for_bit(runs, bl
     real = Collection(rel=np.concatenate([rel, np.zeros(rel.shape[:2] + (N - rel.shape[2],), np.int8)], -1), **kw)
     assert virtual.depth == real.depth == N and virtual.shape == real.shape
     np.testing.assert_array_equal(virtual.rel_at(), real.rel)
+    for d in (1, N, N + 5):  # deeper than N too: every run is shorter than the stored ranks
+        np.testing.assert_array_equal(virtual.binary(d), real.binary(d))
+        assert virtual.binary(d).dtype == real.binary(d).dtype == np.int8
     old = C._BLOCK_CELLS
     try:
         C._BLOCK_CELLS = 7 if blocks else old

@@ -176,8 +176,13 @@ class Collection:
         return depth
 
     def binary(self, depth: int | None = None) -> np.ndarray:
-        """Lenient binary relevance (grade > 0), FFF21 §6."""
-        return trec_io.lenient_binary(self.rel_at(depth))
+        """Lenient binary relevance (grade > 0), FFF21 §6, of :meth:`rel_at` (the stored ranks are
+        mapped first, so the padded array is allocated once)."""
+        depth = self.depth if depth is None else depth
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        stored = self.rel[..., :min(depth, self.rel.shape[-1])]
+        return _padded(trec_io.lenient_binary(stored), self._checked(depth))
 
     def ideal(self, depth: int | None = None) -> np.ndarray:
         """Ideal run per topic: judged grades in decreasing order, cut at ``depth``; shape [T, N]."""
