@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((f"read TREC files -> [system, topic, rank] arrays ({nlines:,} run lines)", t_read,
                      _t.last_cpu, "figure 1"))
         back = back.subset(topics=list(c.topics), systems=list(c.systems))
-        if not np.array_equal(back.rel, c.rel):
+        if not np.array_equal(back.rel_at(), c.rel_at()):
             print("ERROR: arrays read back differ from the simulated ones", file=sys.stderr)
             return 1
 

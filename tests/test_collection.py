@@ -264,7 +264,7 @@ def test_from_trec_with_a_qrels_frame(tmp_path):
     io.write_qrels(tmp_path / "q", ["1", "1"], ["a", "b"], [0, 2])
     q = io.read_qrels(tmp_path / "q")
     c = Collection.from_trec([tmp_path / "input.r"], q, depth=3)
-    assert c.rel.tolist() == [[[0, 2, 0]]] and str(tmp_path / "q") in c.provenance
+    assert c.rel_at().tolist() == [[[0, 2, 0]]] and str(tmp_path / "q") in c.provenance
     with pytest.raises(io.TrecFormatError, match="outside the declared scale 0..1"):
         Collection.from_trec([tmp_path / "input.r"], q, depth=3, max_grade=1)
 
@@ -301,17 +301,19 @@ def test_round_trip_property(tmp_path_factory, c):
     rundir, q = c.to_trec(d)
     judged = c.judgments.sum(1) > 0
     retrieved = (c.run_lengths > 0).any(0)
-    keep_t = judged & retrieved  # topics TREC files can carry: in the qrels and in some run
-    if not keep_t.any():
+    if not (judged & retrieved).any():
         return
+    keep_t = judged  # with 'pad', every topic of the qrels, as trec_eval -c (issue 27 item 9)
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         back = Collection.from_trec(rundir, q, depth=c.depth, on_no_relevant="keep", on_uneven_topics="pad",
                                     on_missing_topic="skip", max_grade=c.max_grade)
     ref = c.subset(topics=np.flatnonzero(keep_t))
+    assert sorted(back.topics) == sorted(ref.topics)
     back = back.subset(topics=list(ref.topics), systems=list(ref.systems))
-    np.testing.assert_array_equal(back.rel, ref.rel)
+    assert back.depth == ref.depth
+    np.testing.assert_array_equal(back.rel_at(), ref.rel_at())
     np.testing.assert_array_equal(back.judgments, ref.judgments)
     np.testing.assert_array_equal(back.run_lengths, np.minimum(ref.run_lengths, c.depth))
 
@@ -431,3 +433,182 @@ def test_bad_grades_on_the_command_line_are_one_line_errors(tmp_path, grade, wha
     assert res.exit_code != 0 and "Traceback" not in res.output
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and f"{tmp_path / 'q'}:2: " in lines[0] and what in lines[0]
+
+
+# ------------------------------------------------------------------ memory follows the runs' real length (issue 27 item 7)
+
+
+def _all_measures(G: int):
+    """Every measure class of the registry (parameters a collection with grades 0..G accepts), cut-offs
+    below and above the stored ranks, graded gains and both discounts."""
+    from irscales import measures as M
+
+    out = []
+    for name, cls in M.REGISTRY.items():
+        kw = {"max_gain": G} if name in ("GP", "GRBP") else {"max_grade": G} if name == "ERR" else \
+            {"c": G} if name in ("SBTO", "RBTO") else {}
+        out.append(cls(**kw))
+    out += [M.P(k=3), M.P(k=45), M.Succ(k=2), M.DCG(gains="graded"), M.NDCG(gains="graded"),
+            M.NDCG(discount="log2p1", gains="graded"), M.NDCG(base=10), M.Cut(M.AP(), 3), M.Cut(M.NDCG(), 50)]
+    return out
+
+
+@st.composite
+def _short_runs(draw):
+    S, T, W, G = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 8)), draw(st.integers(1, 2))
+    rel = np.array(draw(st.lists(st.integers(0, G), min_size=S * T * W, max_size=S * T * W)), np.int8)
+    judg = np.array(draw(st.lists(st.integers(0, 70), min_size=T * (G + 1), max_size=T * (G + 1))), np.int64)
+    lengths = np.array(draw(st.lists(st.integers(0, W), min_size=S * T, max_size=S * T)), np.int64)
+    D = draw(st.sampled_from(sorted({W, W + 1, 39, 40, 41, 43, 55}))) if W <= 39 else W
+    return rel.reshape(S, T, W), judg.reshape(T, G + 1), lengths.reshape(S, T), max(D, W), G
+
+
+@settings(max_examples=40, deadline=None)
+@given(_short_runs(), st.booleans())
+def test_measures_on_the_stored_ranks_equal_the_padded_runs_bit_for_bit(runs, blocks):
+    """Every measure of the registry: a collection holding only the first W ranks, padded virtually
+    to N, evaluates (at N and below) to the same floats as the same runs padded for real; also when
+    computed in blocks (the path of large N)."""
+    import irscales.data.collection as C
+
+    rel, judg, lengths, N, G = runs
+    kw = dict(judgments=judg, run_lengths=lengths, topics=tuple(f"t{i}" for i in range(rel.shape[1])),
+              systems=tuple(f"s{i}" for i in range(rel.shape[0])), provenance="trec: generated", max_grade=G)
+    virtual = Collection(rel=rel, padded_to=N, **kw)
+    real = Collection(rel=np.concatenate([rel, np.zeros(rel.shape[:2] + (N - rel.shape[2],), np.int8)], -1), **kw)
+    assert virtual.depth == real.depth == N and virtual.shape == real.shape
+    np.testing.assert_array_equal(virtual.rel_at(), real.rel)
+    for d in (1, N, N + 5):  # deeper than N too: every run is shorter than the stored ranks
+        np.testing.assert_array_equal(virtual.binary(d), real.binary(d))
+        assert virtual.binary(d).dtype == real.binary(d).dtype == np.int8
+    old = C._BLOCK_CELLS
+    try:
+        C._BLOCK_CELLS = 7 if blocks else old
+        for m in _all_measures(G):
+            for depth in {N, max(1, N - 3), rel.shape[2]}:
+                a, b = virtual.evaluate(m, depth), real.evaluate(m, depth)
+                assert a.shape == b.shape == (rel.shape[1], rel.shape[0])
+                assert a.tobytes() == b.tobytes(), (m, depth)
+    finally:
+        C._BLOCK_CELLS = old
+
+
+def test_exact_evaluation_on_the_stored_ranks():
+    from fractions import Fraction
+
+    c = small([[[0, 1]]], [[3, 2]], run_lengths=[[2]], padded_to=5)
+    assert c.evaluate(P(), exact=True).tolist() == [[Fraction(1, 5)]]
+    assert c.evaluate(AP(), exact=True).tolist() == [[Fraction(1, 4)]]
+
+
+def test_reading_at_a_huge_depth_costs_the_runs_real_length(tmp_path):
+    # issue 27 item 7: --depth 1000000 allocated [systems, topics, 10^6] (8.1 GB for 5 T08 runs)
+    import tracemalloc
+
+    rng = np.random.default_rng(3)
+    T = 20
+    (tmp_path / "q").write_text("".join(f"{t} 0 d{i} {rng.integers(0, 2)}\n" for t in range(T) for i in range(60)))
+    for s in range(2):
+        (tmp_path / f"r{s}").write_text("".join(f"{t} Q0 d{i} {i} {100 - i} s{s}\n" for t in range(T)
+                                                for i in rng.permutation(60)[:50]))
+    small_depth = Collection.from_trec([tmp_path / "r0", tmp_path / "r1"], tmp_path / "q", depth=50)
+    tracemalloc.start()
+    c = Collection.from_trec([tmp_path / "r0", tmp_path / "r1"], tmp_path / "q", depth=10**6)
+    values = {m: c.evaluate(m) for m in (AP(), NDCG(), RR(), P(), P(k=10), RBP(), R())}
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 10e6, peak  # before: 40 MB of rel and gigabytes of floats in the measures
+    assert c.depth == 10**6 and c.shape == (2, T, 10**6) and c.rel.shape == (2, T, 50)
+    for m, v in values.items():
+        want = small_depth.evaluate(m)
+        if isinstance(m, P) and m.k is None:
+            want = want * 50 / 10**6  # the same documents over 10^6 ranks
+        np.testing.assert_allclose(v, want, rtol=1e-15, err_msg=str(m))
+
+
+def test_many_topics_with_one_document_each(tmp_path):
+    # issue 27 item 7: 100,000 topics x 1 document took 3.3 GB (here 20,000: the same shape)
+    import tracemalloc
+
+    T = 20_000
+    (tmp_path / "q").write_text("".join(f"{t} 0 d{t} 1\n" for t in range(T)))
+    (tmp_path / "r").write_text("".join(f"{t} Q0 d{t if t % 2 else 'x'} 1 1 s\n" for t in range(T)))
+    tracemalloc.start()
+    c = Collection.from_trec([tmp_path / "r"], tmp_path / "q", depth=1000, cache=False)
+    v = {m: c.evaluate(m).mean() for m in (AP(), NDCG(), RR())}
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert c.rel.shape == (1, T, 1) and v == {m: 0.5 for m in v}
+    assert peak < 60e6, peak  # before: [1, T, 1000] grades and its float copies (over 1 GB at T = 20,000)
+
+
+def test_padded_to_is_checked_and_saved(tmp_path):
+    with pytest.raises(ValueError, match="padded_to must be an integer >= the 2 ranks"):
+        small([[[1, 0]]], [[1, 1]], run_lengths=[[2]], padded_to=1)
+    with pytest.raises(ValueError, match="cannot be padded to 10"):
+        small([[[1, 0]]], [[1, 1]], run_lengths=[[7]], padded_to=10)  # ranks 3..7 unknown
+    c = small([[[0, 1]]], [[1, 1]], run_lengths=[[2]], padded_to=10)
+    assert repr(c).startswith("Collection(1 systems x 1 topics, depth 10,")
+    back = Collection.load(c.save(tmp_path / "c"))
+    assert back.depth == 10 and back.rel.shape == (1, 1, 2)
+    assert back.evaluate(P())[0, 0] == 0.1
+    with pytest.raises(ValueError, match="holds ranks 1..2 only"):
+        small([[[0, 1]]], [[1, 1]], run_lengths=[[3]]).evaluate(P(), depth=3)
+
+
+def test_a_changed_byte_of_a_saved_collection_is_an_error(tmp_path):
+    # issue 27 item 5 (the collection cache: gop grids are saved collections): a flipped byte of the
+    # arrays or an edited field of the metadata is refused, never read as another collection
+    import json
+
+    c = load_preset("sim-t08", depth=5, seed=0).subset(systems=range(3), topics=range(4))
+    base = c.save(tmp_path / "c")
+    npz, meta = base.with_suffix(".npz"), base.with_suffix(".json")
+    good_npz, good_meta = npz.read_bytes(), meta.read_text()
+    for pos in (40, len(good_npz) // 2, len(good_npz) - 30):
+        bad = bytearray(good_npz)
+        bad[pos] ^= 0x10
+        npz.write_bytes(bad)
+        with pytest.raises(ValueError, match="saved collection is damaged"):
+            Collection.load(base)
+    npz.write_bytes(good_npz)
+    for key, value in (("max_grade", 2), ("topics", ["x", "y", "z", "w"]), ("padded_to", 50),
+                       ("provenance", "trec: real"),
+                       ("system_labels", {"stop": ["a", "b", "c"]})):
+        edited = json.loads(good_meta)
+        assert edited[key] != value
+        edited[key] = value
+        meta.write_text(json.dumps(edited))
+        with pytest.raises(ValueError, match="saved collection is damaged"):
+            Collection.load(base)
+    meta.write_text(good_meta)
+    back = Collection.load(base)
+    np.testing.assert_array_equal(back.rel, c.rel)
+    old = json.loads(good_meta)  # the first format, without a checksum, still reads
+    old["format"] = "irscales.Collection/1"
+    del old["sha256"], old["padded_to"]
+    meta.write_text(json.dumps(old))
+    np.testing.assert_array_equal(Collection.load(base).rel, c.rel)
+
+
+def test_five_real_t08_runs_at_depth_one_million():
+    # issue 27 item 7, the reproduction on real runs: 5 T08 runs at --depth 1000000 took 8.1 GB
+    import tracemalloc
+
+    from irscales.paths import trec_track
+
+    t = trec_track("T08")
+    if t is None:
+        pytest.skip("real TREC-8 runs not found under <IRSCALES_SHARED>/trec/T08 (not redistributable)")
+    files = io.find_runs(t.runs)[:5]
+    at_1000 = Collection.from_trec(files, t.qrels, depth=1000)
+    tracemalloc.start()
+    c = Collection.from_trec(files, t.qrels, depth=10**6)
+    values = {m: c.evaluate(m) for m in (AP(), NDCG(), RR(), R(), P(k=10))}
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100e6, peak
+    assert c.depth == 10**6 and c.rel.shape == (5, 50, 1000)
+    for m, v in values.items():  # every run holds at most 1,000 documents: the same values, bit for bit
+        assert v.tobytes() == at_1000.evaluate(m).tobytes(), m
+    assert c.evaluate(P()).tobytes() == (at_1000.binary().sum(-1).T / 10**6).tobytes()  # retrieved relevant / N

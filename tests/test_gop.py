@@ -148,3 +148,19 @@ def test_trec_files_read_back_to_the_same_arrays(tiny_grid):
     assert back.topics == mine.topics
     assert (back.rel == mine.rel).all() and (back.run_lengths == mine.run_lengths).all()
     assert (back.judgments == mine.judgments).all()
+
+
+def test_a_damaged_cached_grid_is_built_again(tmp_path, monkeypatch):
+    # issue 27 item 5: cached grids are saved collections with a checksum; a changed byte is not trusted
+    _mirror_or_skip("cisi")
+    monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path))
+    one = SAMPLE[:1]
+    c = gop.load("cisi", depth=50, grades="binary", systems=one, progress=False)
+    (npz,) = (tmp_path / "gop").glob("cisi-binary-*.npz")
+    raw = bytearray(npz.read_bytes())
+    raw[len(raw) // 2] ^= 0x01
+    npz.write_bytes(raw)
+    with pytest.warns(UserWarning, match="saved collection is damaged.*building the grid again"):
+        again = gop.load("cisi", depth=50, grades="binary", systems=one, progress=False)
+    assert (again.rel == c.rel).all()
+    assert gop.load("cisi", depth=50, grades="binary", systems=one, progress=False).rel.tobytes() == c.rel.tobytes()

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from irscales.data import trec as io
 from irscales.data import trec_order
+from irscales.data.trec_parse import read_bytes
 
 
 def write(path, text, gz=False):
@@ -304,6 +305,8 @@ def test_qrels_from_ir_datasets_object(tmp_path):
     ([("1", "a", 1), ("1", "b", -1)], "ir_datasets:fake/test:2: negative grade -1"),
     ([("1", "a", "high")], "ir_datasets:fake/test:1: relevance must be an integer, got 'high'"),
     ([], "ir_datasets:fake/test: no qrels records"),
+    ([("1", "a", 1), ("1", "b\x00", 1)], "ir_datasets:fake/test:2: doc_id 'b\\x00' is empty or holds whitespace"),
+    ([("1 2", "a", 1)], "ir_datasets:fake/test:1: query_id '1 2' is empty or holds whitespace"),
 ])
 def test_qrels_from_ir_datasets_errors(recs, what):
     with pytest.raises(io.TrecFormatError) as e:
@@ -524,7 +527,10 @@ def test_parsed_scores_are_pythons_doubles(tmp_path):
     ("1 Q0 a 1 2.5 s\n1 Q0 b 2.5 2 s\n", 2, "rank must be an integer, got '2.5'"),
     ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 s\n1 Q0 a 3 1 s\n", 3, "duplicate document for topic '1', document 'a' (first at line 1)"),
     ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 t\n", 2, "run tag 't' differs"),
-    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 s\x00\n", 2, "run tag 's\\x00' differs"),  # a NUL byte: the general path
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 s\x00\n", 2, "NUL byte (\\x00) at byte 13 of the line"),  # issue 27 item 8
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 2 s\n\x00", 3, "NUL byte (\\x00) at byte 1 of the line"),
+    ("1 Q0 a 1 2.5 s\n1 Q0 b 2 \u0663 s\n", 2, "score must be a number, got '\u0663'"),
+    ("1 Q0 a \u0663 2.5 s\n", 1, "rank must be an integer, got '\u0663'"),
 ])
 def test_bad_lines_are_named_when_reading_runs_for_arrays(tmp_path, text, line, what):
     # read_trec (the fast path's caller) names the same line as read_run
@@ -535,3 +541,155 @@ def test_bad_lines_are_named_when_reading_runs_for_arrays(tmp_path, text, line, 
     assert str(e.value).startswith(f"{p}:{line}: ") and what in str(e.value)
 
 
+
+
+# ------------------------------------------------------------------ issue 27: never silently wrong
+
+
+def _t08():
+    from irscales.paths import trec_track
+
+    t = trec_track("T08")
+    if t is None:
+        pytest.skip("real TREC-8 runs not found under <IRSCALES_SHARED>/trec/T08 (not redistributable)")
+    return t
+
+
+def _trec_eval_c_map(qrels: dict, run: dict, topics_with_relevant: list[str]) -> float:
+    """trec_eval -c's mean AP: pytrec_eval's per-topic AP of the retrieved topics, summed over every
+    topic of the qrels (0 for a topic no run retrieved) and divided by their number."""
+    per = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+    return sum(per[t]["map"] for t in topics_with_relevant if t in per) / len(topics_with_relevant)
+
+
+def test_pad_evaluates_every_qrels_topic_like_trec_eval_c(tmp_path):
+    # issue 27 item 9: qrels over topics 401-450, one run that retrieved only 401; trec_eval -c averages
+    # over the 50 topics, we averaged over the one topic retrieved
+    from irscales.data import Collection
+    from irscales.measures import AP
+
+    topics = [str(t) for t in range(401, 451)]
+    q = write(tmp_path / "q", "".join(f"{t} 0 {t}-r0 1\n{t} 0 {t}-r1 1\n{t} 0 {t}-n 0\n" for t in topics)
+              + "451 0 451-n 0\n")  # a topic without a relevant document
+    run = {"401": {"401-x": 3.0, "401-r1": 2.0, "401-n": 1.5, "401-r0": 1.0}}
+    r = write(tmp_path / "r", "".join(f"401 Q0 {d} {i + 1} {s} s\n" for i, (d, s) in enumerate(run["401"].items())))
+    qd = io.read_qrels(q)
+    qrels = {t: dict(zip(g["docno"], g["rel"].astype(int))) for t, g in qd.groupby("topic")}
+    want = _trec_eval_c_map(qrels, run, topics)
+    with pytest.warns(UserWarning, match="1 topic.* no relevant document.*451"):
+        c = Collection.from_trec([r], q, depth=1000, on_uneven_topics="pad")
+    assert list(c.topics) == topics and c.run_lengths.sum() == 4
+    assert c.evaluate(AP()).mean() == pytest.approx(want, abs=1e-15)
+    assert want == pytest.approx((1 / 2 + 2 / 4) / 2 / 50)
+    only = Collection.from_trec([r], q, depth=1000)  # no padding: the topics the runs retrieved
+    assert list(only.topics) == ["401"] and only.evaluate(AP()).mean() == pytest.approx(want * 50)
+    kept = Collection.from_trec([r], q, depth=1000, on_uneven_topics="pad", on_no_relevant="keep")
+    assert list(kept.topics) == topics + ["451"]
+    with pytest.raises(io.TrecFormatError, match="no topic is both in the runs and"), \
+            pytest.warns(UserWarning, match="no judgments"):
+        Collection.from_trec([write(tmp_path / "other", "999 Q0 a 1 1 s\n")], q, depth=5,
+                             on_uneven_topics="pad", on_missing_topic="skip", on_no_relevant="keep")
+
+
+def test_pad_on_real_t08_runs_matches_trec_eval_c(tmp_path):
+    from irscales.data import Collection
+    from irscales.measures import AP
+
+    t = _t08()
+    full = next(f for f in io.find_runs(t.runs) if f.name.startswith("input.CL99XT"))
+    lines = [ln for ln in read_bytes(full).decode().split("\n") if ln.split()[:1] == ["401"]]
+    r = write(tmp_path / "input.CL99XT-401", "\n".join(lines) + "\n")
+    qd = io.read_qrels(t.qrels)
+    qrels = {tp: dict(zip(g["docno"], g["rel"].astype(int))) for tp, g in qd.groupby("topic")}
+    run = {"401": {ln.split()[2]: float(ln.split()[4]) for ln in lines}}
+    with_relevant = sorted({tp for tp, g in qd.groupby("topic") if (g["rel"] > 0).any()})
+    want = _trec_eval_c_map(qrels, run, with_relevant)
+    c = Collection.from_trec([r], t.qrels, depth=1000, on_uneven_topics="pad")
+    assert len(c.topics) == 50 and c.evaluate(AP()).mean() == pytest.approx(want, abs=1e-12)
+
+
+def test_dangling_links_in_a_run_folder_are_errors(tmp_path):
+    # issue 27 item 8: a dangling link was skipped without a word (a run the user meant to be read)
+    import os
+
+    q = write(tmp_path / "q", "1 0 a 1\n")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    write(runs / "input.a", "1 Q0 a 1 1 a\n")
+    os.symlink(tmp_path / "gone", runs / "input.b")
+    with pytest.raises(io.TrecFormatError, match=re.escape(f"{runs / 'input.b'}: symbolic link to a missing file "
+                                                           f"({tmp_path / 'gone'}): expected a run file")):
+        io.read_trec(runs, q, depth=1)
+    with pytest.raises(io.TrecFormatError, match=re.escape(f"{runs / 'input.b'}: symbolic link to a missing file")):
+        io.read_trec([runs / "input.a", runs / "input.b"], q, depth=1)
+    (runs / "input.b").unlink()
+    os.symlink(runs / "input.a", runs / "input.c")  # a link to a file is a file
+    (runs / "old").mkdir()
+    (runs / ".hidden").write_text("not a run")
+    with pytest.warns(UserWarning, match=re.escape(f"{runs}: skipped 1 entry that is not a file (old)")):
+        assert io.find_runs(runs) == [runs / "input.a", runs / "input.c"]
+
+
+@pytest.mark.parametrize("char", ["\x0b", "\x0c", "\r", "\xa0", "\x85", "\u2028", "\u2029", "\x1c", "\x1e"])
+def test_line_numbers_count_line_feeds_only(tmp_path, char):
+    # issue 27 item 10: str.splitlines splits on VT, FF, NBSP-free U+0085, U+2028, \x1c.. so errors named
+    # the wrong line; trec_eval ends lines at \n only. Inside a line, C's isspace characters (VT, FF,
+    # CR) separate fields and the others are part of a field, on the fast and the general path alike.
+    sep = char in "\x0b\x0c\r"
+    q = write(tmp_path / "q", "1 0 a 1\n1 0 c 1\n" if sep else f"1 0 a{char}b 1\n1 0 c 1\n")
+    good = f"1 Q0 a{char}b 1 2 s\n1 Q0 c{char} 2 1 s\n" if not sep else f"1 Q0 a{char}1 2 s\n1 Q0 c 2{char}1 s\n"
+    r = write(tmp_path / "r", good + "1 Q0 d 3 1\n")
+    for read in (lambda: io.read_run(r), lambda: io.read_trec([r], q, depth=3, cache=False)):
+        with pytest.raises(io.TrecFormatError, match=re.escape(f"{r}:3: expected 6 whitespace-separated columns")):
+            read()
+    write(r, good)
+    df = io.read_run(r)
+    assert df["docno"].tolist() == (["a", "c"] if sep else [f"a{char}b", f"c{char}"])
+    rel = io.read_trec([r], q, depth=2, cache=False).rel.tolist()
+    assert rel == ([[[1, 1]]] if sep else [[[1, 0]]])  # c{char} is not c when char is part of it
+
+
+def test_the_fast_reader_crash_of_the_issue_through_the_command_line(tmp_path):
+    # issue 27 item 4: mixed docno lengths -> "internal error (IndexError)"
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    r = tmp_path / "r"
+    r.write_bytes(b"1 Q0 clueweb09-en0000-00-00000 1 2 t\n1 Q0 d 2 1 t\n")
+    write(tmp_path / "q", "1 0 d 1\n")
+    res = CliRunner().invoke(main, ["scores", str(r), "--qrels", str(tmp_path / "q"), "--depth", "10",
+                                    "--measures", "RR", "--format", "csv", "--means-only"])
+    assert res.exit_code == 0, res.output
+    assert res.output.strip().splitlines()[-1] == "t,all,RR,0.5"
+
+
+def test_nul_in_a_relevant_docno_is_a_one_line_error_on_the_command_line(tmp_path):
+    # issue 27 item 8: a NUL inside a relevant docno (qrels or run) was accepted
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    r, q = tmp_path / "r", tmp_path / "q"
+    for run, qrels, bad, line, byte in ((b"1 Q0 d 1 2 t\n", b"1 0 x 0\n1 0 d\0 1\n", q, 2, 6),
+                                        (b"1 Q0 a 1 2 t\n1 Q0 d\0 2 1 t\n", b"1 0 d 1\n", r, 2, 7)):
+        r.write_bytes(run)
+        q.write_bytes(qrels)
+        res = CliRunner().invoke(main, ["scores", str(r), "--qrels", str(q), "--depth", "2", "--measures", "RR"])
+        assert res.exit_code == 1
+        assert res.output.strip() == (f"irscales: error: {bad}:{line}: NUL byte (\\x00) at byte {byte} of the line: "
+                                      "expected text (trec_eval would cut the field there, so no reading of it is safe)")
+
+
+def test_writers_refuse_fields_that_would_not_read_back(tmp_path):
+    # a docno with a blank, an empty one or a NUL would be written silently and read back as another
+    # document (or a bad line)
+    for docno, row in ((["a", "b c"], 2), (["", "b"], 1), (["a\x00", "b"], 1), (["a", "b\tc"], 2)):
+        with pytest.raises(ValueError, match=re.escape(f"docno {docno[row - 1]!r} (row {row}) is empty or holds")):
+            io.write_run(tmp_path / "r", ["1", "1"], docno, [2.0, 1.0], "s")
+        with pytest.raises(ValueError, match=re.escape(f"docno {docno[row - 1]!r} (row {row}) is empty or holds")):
+            io.write_qrels(tmp_path / "q", ["1", "1"], docno, [1, 0])
+    with pytest.raises(ValueError, match="tag 'my run'"):
+        io.write_run(tmp_path / "r", ["1"], ["a"], [1.0], "my run")
+    io.write_run(tmp_path / "r", ["1", "1"], ["a\xa0b", "c\u2028"], [2.0, 1.0], "s")  # not blanks for trec_eval
+    assert io.read_run(tmp_path / "r")["docno"].tolist() == ["a\xa0b", "c\u2028"]

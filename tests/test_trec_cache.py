@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -54,7 +55,8 @@ def test_cache_is_keyed_by_content_and_survives_a_bad_entry(tmp_path):
     assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[1, 0]]]
     for f in cache.iterdir():
         f.write_bytes(b"garbage")  # a damaged entry is parsed again, not trusted
-    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[1, 0]]]
+    with pytest.warns(UserWarning, match="is damaged"):
+        assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[1, 0]]]
 
 
 def test_unwritable_cache_warns_and_reads_anyway(tmp_path):
@@ -86,3 +88,138 @@ def test_progress_bar_on_stderr(tmp_path, capsys):
     assert "reading runs" in capsys.readouterr().err
     io.read_trec(files, q, depth=1, cache=False)  # default: not a terminal, no bar
     assert capsys.readouterr().err == ""
+
+
+# ------------------------------------------------------------------ a cache that is checked (issue 27 items 5, 10)
+
+
+def _entry(cache):
+    (f,) = [f for f in cache.iterdir() if f.suffix == ".parsed"]
+    return f
+
+
+def _regions(raw: bytes) -> dict[str, int]:
+    """One byte offset inside each part of an entry: each .npy header and body, and the checksum."""
+    import io as _io
+
+    buf = _io.BytesIO(raw[:-32])
+    out = {}
+    for name in trec_cache._FIELDS:
+        start = buf.tell()
+        np.lib.format.read_magic(buf)
+        np.lib.format.read_array_header_1_0(buf)
+        body = buf.tell()
+        buf.seek(start)
+        np.load(buf, allow_pickle=False)
+        out[f"{name} header"] = start + 8  # inside the magic string's version / header length
+        if buf.tell() > body:
+            out[f"{name} data"] = (body + buf.tell()) // 2
+    out["checksum"] = len(raw) - 5
+    return out
+
+
+def test_every_flipped_byte_of_an_entry_is_caught(tmp_path):
+    # issue 27 item 5: 4 of 8 byte flips changed `map` when entries were trusted blindly
+    q = write(tmp_path / "q", "1 0 a 1\n1 0 b 1\n2 0 c 1\n")
+    r = write(tmp_path / "r", "1 Q0 a 1 2 s\n1 Q0 z 2 1 s\n1 Q0 b 3 1 s\n2 Q0 c 1 5 s\n2 Q0 y 2 4 s\n")
+    cache = tmp_path / "cache"
+    want = io.read_trec([r], q, depth=3, cache=False).rel.tolist()
+    assert io.read_trec([r], q, depth=3, cache=cache).rel.tolist() == want
+    good = _entry(cache).read_bytes()
+    regions = _regions(good)
+    assert len(regions) == 2 * len(trec_cache._FIELDS) + 1
+    for where, pos in regions.items():
+        for bit in (0, 7):
+            bad = bytearray(good)
+            bad[pos] ^= 1 << bit
+            _entry(cache).write_bytes(bad)
+            with pytest.warns(UserWarning, match=r"parsed-run cache entry .* is damaged .*; parsing .*r again"):
+                assert io.read_trec([r], q, depth=3, cache=cache).rel.tolist() == want, where
+            assert _entry(cache).read_bytes() == good, where  # rewritten
+
+
+def test_an_entry_of_other_bytes_or_format_is_not_used(tmp_path):
+    # a checksummed entry under another file's name (copied, renamed), or of an older format
+    q = write(tmp_path / "q", "1 0 a 1\n")
+    r1 = write(tmp_path / "r1", "1 Q0 a 1 2 s\n1 Q0 b 2 1 s\n")
+    r2 = write(tmp_path / "r2", "1 Q0 b 1 2 s\n1 Q0 a 2 1 s\n")
+    c1, c2 = tmp_path / "c1", tmp_path / "c2"
+    assert io.read_trec([r1], q, depth=2, cache=c1).rel.tolist() == [[[1, 0]]]
+    assert io.read_trec([r2], q, depth=2, cache=c2).rel.tolist() == [[[0, 1]]]
+    _entry(c1).write_bytes(_entry(c2).read_bytes())
+    with pytest.warns(UserWarning, match="not a parsed run of this file"):
+        assert io.read_trec([r1], q, depth=2, cache=c1).rel.tolist() == [[[1, 0]]]
+
+
+def test_nul_bytes_are_refused_and_never_reach_the_cache(tmp_path):
+    # issue 27 items 5 and 8: 'd' + NUL read as 'd' from the cache (RR 1.0) but not when parsed (RR 0.0),
+    # and a file + trailing NULs shared its entry with the file. A NUL byte is now an error with its line,
+    # whether or not the same file without it was cached.
+    q = write(tmp_path / "q", "1 0 d 1\n")
+    cache = tmp_path / "cache"
+    clean = b"1 Q0 a 1 2 t\n1 Q0 d 2 1 t\n"
+    r = tmp_path / "r"
+    r.write_bytes(clean)
+    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[0, 1]]]
+    for data, line in ((clean + b"\0", 3), (clean + b"\0\0\n", 3), (b"1 Q0 a 1 2 t\n1 Q0 d\0 2 1 t\n", 2),
+                       (b"\0" + clean, 1)):
+        r.write_bytes(data)
+        for _ in range(2):
+            with pytest.raises(io.TrecFormatError, match=re.escape(f"{r}:{line}: NUL byte")):
+                io.read_trec([r], q, depth=2, cache=cache)
+        assert trec_cache._cache_key(data, "float32") != trec_cache._cache_key(clean, "float32")
+    q.write_bytes(b"1 0 a 1\n1 0 d\0 1\n")
+    with pytest.raises(io.TrecFormatError, match=re.escape(f"{q}:2: NUL byte (\\x00) at byte 6 of the line")):
+        io.read_qrels(q)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(alphabet="aZ9-é\x7f\x1c\xa0\x85\u2028\U0001f600", min_size=1, max_size=40),
+                min_size=1, max_size=8, unique=True))
+def test_cached_names_round_trip_exactly(tmp_path, docs):
+    # names with control bytes, non-ASCII blanks of Python and astral characters come back unchanged
+    d = tmp_path / str(abs(hash(tuple(docs))))
+    d.mkdir()
+    r = d / "r"
+    r.write_bytes("".join(f"é{i % 2} Q0 {x} {i + 1} {i % 3} tag\u2028x\n" for i, x in enumerate(docs)).encode())
+    fresh = trec_cache.parsed_run(r, "float32", None)
+    trec_cache.parsed_run(r, "float32", d / "cache")
+    hit = trec_cache.parsed_run(r, "float32", d / "cache")
+    assert hit.system == fresh.system == "tag\u2028x"
+    for a in ("topics", "docnos", "t_code", "d_code"):
+        assert getattr(hit, a).tolist() == getattr(fresh, a).tolist()
+
+
+def test_a_full_disk_names_the_entry_and_leaves_no_temporary_file(tmp_path, monkeypatch):
+    import errno
+
+    real_open = open
+
+    class Full:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def write(self, data):
+            self.fh.write(bytes(data)[:3])
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+    monkeypatch.setattr(trec_cache, "open", lambda p, mode="r": Full(real_open(p, mode)), raising=False)
+    monkeypatch.setattr(trec_cache, "READ_THREADS", 2)
+    q = write(tmp_path / "q", "1 0 a 1\n")
+    files = [write(tmp_path / f"r{i}", f"1 Q0 a 1 {i} s{i}\n1 Q0 b 2 1 s{i}\n") for i in range(4)]
+    cache = tmp_path / "cache"
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        out = io.read_trec(files, q, depth=2, cache=cache)
+    assert out.rel[:, 0, :].tolist() == [[0, 1], [0, 1], [1, 0], [1, 0]]  # a tie at 1: b before a
+    msgs = [str(w.message) for w in seen]
+    assert len(msgs) == 1, msgs  # once per folder, not once per file
+    assert re.fullmatch(rf"cannot write the parsed-run cache entry {re.escape(str(cache))}/[0-9a-f]{{64}}-float32-v3"
+                        r"\.parsed \(No space left on device\); continuing without the cache", msgs[0])
+    assert list(cache.iterdir()) == []  # no *.tmp left

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,3 +47,20 @@ def test_first_duplicate_matches_a_plain_scan(pairs, wide):
             break
         seen[p] = row
     assert trec_parse.first_duplicate(t, d, nd) == want
+
+
+@pytest.mark.parametrize("char", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"])
+def test_lines_named_by_pandas_checks_count_line_feeds_only(tmp_path, char):
+    # issue 27 item 10: duplicates and mixed tags are found on pandas' frame and named through
+    # line_numbers, which counted str.splitlines' line ends (VT, FF, \x1c-\x1e, NEL, U+2028/9)
+    first = f"1 Q0 a{char}x 1 2 s\n" if char not in "\x0b\x0c" else f"1 Q0 a 1{char}2 s\n"
+    p = tmp_path / "r"
+    p.write_text(first + "\n1 Q0 b 2 1 s\n1 Q0 b 3 1 s\n", encoding="utf-8")
+    with pytest.raises(io.TrecFormatError, match=re.escape(f"{p}:4: duplicate document for topic '1', document 'b' "
+                                                           "(first at line 3)")):
+        io.read_run(p)
+    p.write_text(first + "1 Q0 b 2 1 t\n", encoding="utf-8")
+    with pytest.raises(io.TrecFormatError, match=re.escape(f"{p}:2: run tag 't' differs")):
+        io.read_trec([p], io.write_qrels(tmp_path / "q", ["1"], ["b"], [1]) or tmp_path / "q", depth=2, cache=False)
+    assert trec_parse.line_numbers(f"a{char}b\n\n \t\x0b\nc".encode()).tolist() == [1, 4]
+    assert trec_parse.line_numbers(f"a{char}b\n\n \t\x0b\nc").tolist() == [1, 4]

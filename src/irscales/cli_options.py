@@ -63,8 +63,8 @@ reading_options = _options(
                  show_default=True, help="a topic whose qrels hold no relevant document: skipping it changes "
                  "means; trec_eval keeps it with every measure 0 (keep)"),
     click.option("--on-uneven-topics", type=click.Choice(["error", "pad"]), default="error",
-                 show_default=True, help="runs with different topic sets: an error, or pad missing topics "
-                 "with empty runs (trec_eval -c)"),
+                 show_default=True, help="runs with different topic sets: an error, or pad: every qrels topic "
+                 "is evaluated, a run without a topic counting as empty (trec_eval -c)"),
     click.option("--score-precision", type=click.Choice(["float32", "float64"]), default="float32",
                  show_default=True, help="precision in which run scores are compared before docno breaks "
                  "ties: float32 as trec_eval <= 9 and pytrec_eval (FFF21's tables), float64 as trec_eval >= 10"),

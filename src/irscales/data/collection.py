@@ -2,10 +2,15 @@
 
 A collection holds, for S systems and T topics:
 
-- ``rel``: relevance arrays ``[system, topic, rank]`` of grades at depth N (int8, or int16 when a
-  grade exceeds 127: :func:`irscales.data.trec.grade_dtype`; never narrowed further), padded with not
-  relevant documents when a run is shorter than N (FFF21 §5.1); ``binary()`` is the lenient
-  mapping rel > 0 (FFF21 §6);
+- ``rel``: relevance arrays ``[system, topic, rank]`` of grades (int8, or int16 when a grade exceeds
+  127: :func:`irscales.data.trec.grade_dtype`; never narrowed further) of the first ranks of runs of
+  length N = :attr:`Collection.depth`, padded with not relevant documents when a run is shorter than N
+  (FFF21 §5.1). The padding is held virtually (issue 27 item 7): ``rel`` may stop at the longest run
+  (``padded_to`` = N is then larger than ``rel.shape[-1]``), so reading runs of 1,000 documents at
+  N = 10^6 costs what reading them at N = 1,000 does. :meth:`Collection.rel_at` and
+  :meth:`Collection.binary` (the lenient mapping rel > 0, FFF21 §6) give the padded ``N``-rank view
+  (an array of that size: meant for small N), :meth:`Collection.evaluate` computes measures on the
+  stored ranks whenever the padding cannot change their value;
 - ``judgments``: int64 ``[topic, grade]``, the number of judged documents of each grade (column
   0 = judged not relevant), from which come the recall base ``rb`` (documents with grade > 0) and
   the ideal run of nDCG (the judged grades in decreasing order);
@@ -24,8 +29,11 @@ collection as TREC files that read back to identical arrays.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
+import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Literal, Mapping, Sequence
@@ -33,7 +41,7 @@ from typing import Iterable, Literal, Mapping, Sequence
 import numpy as np
 
 from irscales.data import trec as trec_io
-from irscales.measures import GR, Measure
+from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
 
 __all__ = ["Collection", "data_label"]
 
@@ -75,6 +83,7 @@ class Collection:
     max_grade: int = 1
     topic_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     system_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    padded_to: int | None = None  # the run length N when rel holds fewer ranks (module docstring)
 
     def __post_init__(self):
         S, T = len(self.systems), len(self.topics)
@@ -99,9 +108,17 @@ class Collection:
                     raise ValueError(f"{what} label {k!r} has {len(v)} values for {n} {what}s")
         if len(set(self.topics)) != T or len(set(self.systems)) != S:
             raise ValueError("topic and system names must be unique")
+        W = self.rel.shape[-1]
+        if self.padded_to is not None:
+            if isinstance(self.padded_to, bool) or not isinstance(self.padded_to, (int, np.integer)) \
+                    or self.padded_to < W:
+                raise ValueError(f"padded_to must be an integer >= the {W} ranks rel holds, got {self.padded_to!r}")
+            if self.padded_to > W and (self.run_lengths > W).any():  # ranks W+1.. are unknown, not padding
+                raise ValueError(f"rel holds {W} ranks but some run retrieved {int(self.run_lengths.max())} "
+                                 f"documents: it cannot be padded to {self.padded_to}")
 
     def __repr__(self) -> str:
-        S, T, N = self.rel.shape
+        S, T, N = self.shape
         labels = sorted(list(self.topic_labels) + list(self.system_labels))
         return (f"Collection({S} systems x {T} topics, depth {N}, grades 0..{self.max_grade}, "
                 f"labels {labels}; {self.provenance})")
@@ -109,11 +126,14 @@ class Collection:
     # ------------------------------------------------------------------ basic views
     @property
     def depth(self) -> int:
-        return int(self.rel.shape[-1])
+        """The run length N (``rel`` may hold fewer ranks: the rest is padding, see the module docstring)."""
+        return int(self.rel.shape[-1] if self.padded_to is None else self.padded_to)
 
     @property
     def shape(self) -> tuple[int, int, int]:
-        return tuple(self.rel.shape)  # type: ignore[return-value]
+        """(systems, topics, depth): the shape of :meth:`rel_at`'s padded view."""
+        S, T, _ = self.rel.shape
+        return S, T, self.depth
 
     @property
     def is_simulated(self) -> bool:
@@ -140,35 +160,33 @@ class Collection:
         return kind.strip() or "unknown"
 
     def rel_at(self, depth: int | None = None) -> np.ndarray:
-        """Grades at cut-off ``depth`` (default: the stored depth). Deeper than stored is exact only
-        when every run is that short (padding, FFF21 §5.1); otherwise it is an error."""
-        if depth is None or depth == self.depth:
-            return self.rel
+        """Grades at cut-off ``depth`` (default: :attr:`depth`), an array of ``depth`` ranks (padding
+        made real: meant for small depths; :meth:`evaluate` avoids it). Deeper than :attr:`depth`
+        is exact only when every run is that short (padding, FFF21 §5.1); otherwise it is an error."""
+        depth = self.depth if depth is None else depth
         if depth < 1:
             raise ValueError(f"depth must be >= 1, got {depth}")
-        if depth < self.depth:
-            return self.rel[..., :depth]
-        if (self.run_lengths > self.depth).any():
+        return _padded(self.rel, self._checked(depth))
+
+    def _checked(self, depth: int) -> int:
+        """``depth``, after refusing a depth beyond the ranks the runs were cut at."""
+        if depth > self.depth and (self.run_lengths > self.rel.shape[-1]).any():
             raise ValueError(f"this collection holds ranks 1..{self.depth} only; re-read or re-simulate "
                              f"it with depth >= {depth}")
-        pad = np.zeros(self.rel.shape[:2] + (depth - self.depth,), dtype=self.rel.dtype)
-        return np.concatenate([self.rel, pad], axis=-1)
+        return depth
 
     def binary(self, depth: int | None = None) -> np.ndarray:
-        """Lenient binary relevance (grade > 0), FFF21 §6."""
-        return trec_io.lenient_binary(self.rel_at(depth))
+        """Lenient binary relevance (grade > 0), FFF21 §6, of :meth:`rel_at` (the stored ranks are
+        mapped first, so the padded array is allocated once)."""
+        depth = self.depth if depth is None else depth
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        stored = self.rel[..., :min(depth, self.rel.shape[-1])]
+        return _padded(trec_io.lenient_binary(stored), self._checked(depth))
 
     def ideal(self, depth: int | None = None) -> np.ndarray:
         """Ideal run per topic: judged grades in decreasing order, cut at ``depth``; shape [T, N]."""
-        n = self.depth if depth is None else depth
-        G = self.max_grade
-        # at_least[t, k] = documents with grade >= G - k; the document at rank i has the grade
-        # G - k for the first k with at_least[t, k] > i (0 past the last relevant document)
-        at_least = np.cumsum(self.judgments[:, :0:-1], axis=1)  # [T, G]
-        ranks = np.arange(n)
-        k = np.stack([np.searchsorted(row, ranks, side="right") for row in at_least]) if len(at_least) else \
-            np.zeros((0, n), dtype=np.int64)
-        return (G - k).astype(trec_io.grade_dtype(G))
+        return _ideal(self.judgments, self.max_grade, self.depth if depth is None else depth)
 
     @property
     def total_gain(self) -> np.ndarray:
@@ -176,17 +194,40 @@ class Collection:
         return self.judgments @ np.arange(self.max_grade + 1)
 
     def evaluate(self, measure: Measure, depth: int | None = None, exact: bool = False) -> np.ndarray:
-        """The score matrix ``(T, S)`` of ``measure`` at cut-off ``depth`` — one row per topic, one
-        column per system, the orientation of every score matrix in irscales — passing the topic's
-        recall base (the total gain for gR) and, for graded gains, its ideal run. ``exact=True``
-        returns :meth:`Measure.exact` Fractions (rational measures only; meant for small slices)."""
-        rel = self.rel_at(depth)
-        graded = getattr(measure, "gains", "binary") == "graded"
-        ideal = self.ideal(rel.shape[-1])[None] if graded else None
-        rb = (self.total_gain if isinstance(measure, GR) else self.rb)[None, :]
-        if exact:
-            return measure.exact(rel, rb=np.broadcast_to(rb, rel.shape[:-1]), ideal=ideal).T
-        return measure(rel, rb=rb, ideal=ideal).T
+        """The score matrix ``(T, S)`` of ``measure`` at cut-off ``depth`` (default :attr:`depth`) —
+        one row per topic, one column per system, the orientation of every score matrix in irscales —
+        passing the topic's recall base (the total gain for gR) and, for graded gains, its ideal run.
+        ``exact=True`` returns :meth:`Measure.exact` Fractions (rational measures only; meant for
+        small slices).
+
+        Runs are padded to ``depth`` only as far as the measure's value can depend on it
+        (:func:`_evaluation_width`; the same values bit for bit, tested on every measure), and what
+        must be padded is computed in blocks of at most :data:`_BLOCK_CELLS` ranks, so memory follows
+        the runs' real length, not ``depth``."""
+        depth = self._checked(self.depth if depth is None else depth)
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        m, width = measure, depth
+        if depth > self.rel.shape[-1]:
+            m, width = _evaluation_width(measure, self.rel.shape[-1], depth, int(self.rb.max(initial=0)))
+        graded = getattr(m, "gains", "binary") == "graded"
+        rb = self.total_gain if isinstance(m, GR) else self.rb
+        S, T, _ = self.rel.shape
+        tb = max(1, min(T, _BLOCK_CELLS // width))
+        sb = max(1, min(S, _BLOCK_CELLS // (tb * width)))
+        out = None
+        for t0 in range(0, T, tb):
+            ts = slice(t0, t0 + tb)
+            ideal = _ideal(self.judgments[ts], self.max_grade, width)[None] if graded else None
+            for s0 in range(0, S, sb):
+                rel = _padded(self.rel[s0:s0 + sb, ts], width)
+                r = rb[None, ts]
+                v = (m.exact(rel, rb=np.broadcast_to(r, rel.shape[:-1]), ideal=ideal) if exact
+                     else m(rel, rb=r, ideal=ideal))
+                if out is None:
+                    out = np.empty((T, S), dtype=v.dtype)
+                out[ts, s0:s0 + sb] = v.T
+        return out
 
     # ------------------------------------------------------------------ slicing
     def subset(self, topics=None, systems=None) -> "Collection":
@@ -233,29 +274,47 @@ class Collection:
         base.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(base.with_suffix(".npz"), rel=self.rel, judgments=self.judgments,
                             run_lengths=self.run_lengths)
-        meta = {"format": "irscales.Collection/1", "provenance": self.provenance,
+        meta = {"format": _SAVE_FORMAT, "provenance": self.provenance,
                 "max_grade": self.max_grade, "topics": list(self.topics), "systems": list(self.systems),
                 "topic_labels": {k: list(v) for k, v in self.topic_labels.items()},
-                "system_labels": {k: list(v) for k, v in self.system_labels.items()}}
+                "system_labels": {k: list(v) for k, v in self.system_labels.items()},
+                "padded_to": None if self.padded_to is None else int(self.padded_to)}
+        meta["sha256"] = _saved_digest(base.with_suffix(".npz").read_bytes(), meta)
         base.with_suffix(".json").write_text(json.dumps(meta, indent=1))
         return base
 
     @classmethod
     def load(cls, path: PathLike) -> "Collection":
+        """A collection written by :meth:`save`. The SHA-256 stored with it covers the arrays and every
+        field of the ``.json``: a changed byte of either is an error, never a silently different
+        collection (files of the first format, without a checksum, are read as they are)."""
         base = Path(path)
         base = base.with_suffix("") if base.suffix in (".npz", ".json") else base
         try:
-            meta = json.loads(base.with_suffix(".json").read_text())
-            arrays = np.load(base.with_suffix(".npz"))
+            text = base.with_suffix(".json").read_text()
+            raw = base.with_suffix(".npz").read_bytes()
         except FileNotFoundError as e:
             raise FileNotFoundError(f"no saved collection at {base}(.json/.npz): {e.filename} is missing") from None
-        if meta.get("format") != "irscales.Collection/1":
+        try:
+            meta = json.loads(text)
+        except ValueError as e:
+            raise ValueError(f"{base}.json is not a saved irscales Collection (not JSON: {e})") from None
+        fmt = meta.get("format") if isinstance(meta, dict) else None
+        if fmt not in (_SAVE_FORMAT, "irscales.Collection/1"):
             raise ValueError(f"{base}.json is not a saved irscales Collection")
-        return cls(rel=arrays["rel"], judgments=arrays["judgments"], run_lengths=arrays["run_lengths"],
-                   topics=tuple(meta["topics"]), systems=tuple(meta["systems"]),
-                   provenance=meta["provenance"], max_grade=int(meta["max_grade"]),
-                   topic_labels={k: tuple(v) for k, v in meta["topic_labels"].items()},
-                   system_labels={k: tuple(v) for k, v in meta["system_labels"].items()})
+        if fmt == _SAVE_FORMAT and meta.get("sha256") != _saved_digest(raw, meta):
+            raise ValueError(f"{base}.npz/.json: the saved collection is damaged (its SHA-256 does not match: a "
+                             "file was changed after Collection.save); save it again")
+        try:
+            arrays = np.load(io.BytesIO(raw))
+            return cls(rel=arrays["rel"], judgments=arrays["judgments"], run_lengths=arrays["run_lengths"],
+                       topics=tuple(meta["topics"]), systems=tuple(meta["systems"]),
+                       provenance=meta["provenance"], max_grade=int(meta["max_grade"]),
+                       topic_labels={k: tuple(v) for k, v in meta["topic_labels"].items()},
+                       system_labels={k: tuple(v) for k, v in meta["system_labels"].items()},
+                       padded_to=meta.get("padded_to"))
+        except (KeyError, OSError, EOFError, zipfile.BadZipFile) as e:
+            raise ValueError(f"{base}.npz/.json: not a readable saved collection ({type(e).__name__}: {e})") from None
 
     # ------------------------------------------------------------------ TREC
     @classmethod
@@ -275,11 +334,16 @@ class Collection:
         ``score_precision`` decides which scores tie before the docno breaks the tie:
         ``"float32"`` (default) as trec_eval <= 9.x and pytrec_eval, which FFF21's TREC-8 numbers
         need; ``"float64"`` as trec_eval >= 10.0 and the official TREC-8 per-topic evaluations.
-        ``cache``: the cache of parsed runs of :func:`irscales.data.trec.read_trec` (``False`` = off)."""
+        ``cache``: the cache of parsed runs of :func:`irscales.data.trec.read_trec` (``False`` = off).
+
+        ``rel`` holds the ranks of the longest run cut at ``depth`` and ``padded_to`` is ``depth``
+        (see the module docstring): reading at a depth far beyond the runs costs what reading at
+        their length does."""
         files = trec_io.find_runs(runs)
         d = trec_io.read_trec(files, qrels, depth, max_grade=max_grade, negative=negative,
                               on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
-                              on_uneven_topics=on_uneven_topics, score_precision=score_precision, cache=cache)
+                              on_uneven_topics=on_uneven_topics, score_precision=score_precision, cache=cache,
+                              pad=False)
         src = str(runs) if isinstance(runs, (str, os.PathLike)) else f"{len(files)} run files"
         qsrc = qrels.attrs.get("path", "qrels frame") if hasattr(qrels, "attrs") else str(qrels)
         return cls(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths,
@@ -287,7 +351,7 @@ class Collection:
                    provenance=f"trec: {src} + {qsrc} depth={depth}"
                    + ("" if score_precision == "float32" else f" scores={score_precision}"),
                    max_grade=d.judgments.shape[1] - 1,
-                   system_labels={k: tuple(v) for k, v in (system_labels or {}).items()})
+                   system_labels={k: tuple(v) for k, v in (system_labels or {}).items()}, padded_to=depth)
 
     def to_trec(self, directory: PathLike, gz: bool = False) -> tuple[Path, Path]:
         """Write the collection as TREC files: ``runs/input.<system>[.gz]`` and ``qrels.txt``.
@@ -349,6 +413,60 @@ class Collection:
             name = f"input.{sname}" + (".gz" if gz else "")
             trec_io.write_run(rundir / name, tt[keep], docno[keep], score[keep].astype(float), sname)
         return rundir, qpath
+
+
+_SAVE_FORMAT = "irscales.Collection/2"
+_BLOCK_CELLS = 2**24  # ranks evaluated at a time when runs must be padded (int8: 16 MB; measures' floats: 128 MB)
+
+# measures whose value at run length N, on runs whose ranks beyond W are not relevant, is the same on
+# W ranks, bit for bit (tests/test_collection.py checks every measure of the registry): integer counts,
+# the first relevant rank, or sums accumulated rank by rank (measures.base.seq_dot) to which a
+# not-relevant rank adds 0.0. Exact types: NDCG is a DCG whose ideal run needs more ranks.
+_PADDING_FREE = (R, Succ, RPrec, RR, RBP, GR, GRBP, DCG, Cut)
+_SP_LCM_MAX_N = 40  # up to this N, SP and AP divide one integer sum by lcm(1..N) (measures.binary._LCM_MAX_N)
+
+
+def _evaluation_width(m: Measure, width: int, depth: int, top_rb: int) -> tuple[Measure, int]:
+    """(measure, E): ``m`` at run length ``depth`` on runs of which only ranks 1..``width`` may be
+    relevant equals the returned measure on those runs padded to E ranks only, bit for bit. E is
+    ``depth`` for a measure not known to allow less (F1, gP, ERR's pairwise sum, SBTO/RBTO, others)."""
+    kind = type(m)
+    if kind in _PADDING_FREE or (kind is P and m.k is not None):
+        return m, width
+    if kind is P:  # P at N is P@N (same count, same division), which looks at the stored ranks only
+        return P(k=depth), width
+    if kind in (SP, AP):  # the lcm(1..N) sum changes with N; the rank-by-rank sum beyond it does not
+        return m, depth if depth <= _SP_LCM_MAX_N else max(width, _SP_LCM_MAX_N + 1)
+    if kind is NDCG:  # DCG is padding-free; the ideal run holds the topic's relevant documents only
+        return m, min(depth, max(width, top_rb))
+    return m, depth
+
+
+def _padded(rel: np.ndarray, depth: int) -> np.ndarray:
+    """The first ``depth`` ranks of ``rel``, padded with zeros (not relevant) when it holds fewer."""
+    if depth <= rel.shape[-1]:
+        return rel if depth == rel.shape[-1] else rel[..., :depth]
+    return np.concatenate([rel, np.zeros(rel.shape[:-1] + (depth - rel.shape[-1],), dtype=rel.dtype)], axis=-1)
+
+
+def _ideal(judgments: np.ndarray, G: int, n: int) -> np.ndarray:
+    """Ideal runs [T, n] from judgment counts [T, G+1]: the document at rank i (0-based) has grade G - k,
+    k the number of levels g with at_least[t, g] <= i, at_least[t, g] = documents with grade >= G - g.
+    One searchsorted over all topics: row t is shifted by t·span, span above any count or rank."""
+    T = len(judgments)
+    at_least = np.cumsum(judgments[:, :0:-1], axis=1)  # [T, G], nondecreasing along each row
+    span = n + int(at_least.max(initial=0)) + 1
+    shift = np.arange(T, dtype=np.int64)[:, None] * span
+    below = np.searchsorted((at_least + shift).ravel(), np.arange(n)[None, :] + shift, side="right")
+    k = below - np.arange(T, dtype=np.int64)[:, None] * G  # rows before t hold t·G smaller entries
+    return (G - k).astype(trec_io.grade_dtype(G))
+
+
+def _saved_digest(npz: bytes, meta: dict) -> str:
+    """SHA-256 of a saved collection: its arrays' file and every field of its metadata but this one."""
+    h = hashlib.sha256(npz)
+    h.update(json.dumps({k: v for k, v in meta.items() if k != "sha256"}, sort_keys=True).encode())
+    return h.hexdigest()
 
 
 def data_label(collections: Iterable[Collection]) -> str:

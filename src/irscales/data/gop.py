@@ -33,6 +33,7 @@ import hashlib
 import json
 import sys
 import time
+import warnings
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal, Sequence
@@ -104,7 +105,10 @@ def build(name: Literal["cranfield", "cisi", "cacm"], systems: Sequence[System] 
     key = _cache_key(name, systems, grades, coll)
     cpath = paths.cache_dir() / "gop" / f"{name}-{grades}-{key}"
     if cache and cpath.with_suffix(".npz").exists():
-        return Collection.load(cpath)
+        try:
+            return Collection.load(cpath)
+        except (ValueError, OSError) as e:  # a damaged cache entry (checksum): built again, not trusted
+            warnings.warn(f"{e}; building the grid again", stacklevel=2)
     topics = coll.judged_topics
     words = word_counts(coll, topics)
     Mq, J, G = _qrels_matrix(coll, topics, words.docnos, grades)
@@ -147,7 +151,7 @@ def _cut(c: Collection, depth: int) -> Collection:
         return c
     if not 1 <= depth <= c.depth:
         raise ValueError(f"depth must lie in 1..{c.depth}, got {depth}")
-    return replace(c, rel=np.ascontiguousarray(c.rel[:, :, :depth]),
+    return replace(c, rel=np.ascontiguousarray(c.rel_at(depth)), padded_to=None,
                    provenance=c.provenance.rsplit(" depth=", 1)[0] + f" depth={depth}")
 
 

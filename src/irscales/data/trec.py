@@ -5,6 +5,12 @@ File formats (whitespace separated, one record a line, ``.gz`` read transparentl
 run    ``topic Q0 docno rank score tag`` (6 columns)
 qrels  ``topic iteration docno rel`` (4 columns; ``rel`` an integer grade, 0 = not relevant)
 
+Lines and fields are read as trec_eval reads them (issue 27 item 10; :mod:`irscales.data.trec_parse`):
+a line ends at ``\n`` only, and line numbers in errors count ``\n``; fields are separated by C's
+``isspace`` bytes (space, tab, CR, VT, FF); any other character, NBSP, U+0085 or U+2028 included, is
+part of a field. Blank lines are skipped. A NUL byte anywhere is an error naming its line (trec_eval
+would cut a field at it; no reading is safe), and so is text that is not UTF-8.
+
 Ordering (issue 2 item 5). trec_eval ignores the rank column: within a topic it sorts by score
 descending and breaks ties on equal scores by docno *descending* in byte order (``strcmp``).
 We do the same; ``tests/test_trec.py::test_tie_break_matches_pytrec_eval`` checks it empirically
@@ -42,9 +48,10 @@ converted exactly as ``float()`` does, ids factorized by their words); anything 
 recognise as well formed (tabs, CR, blank lines, exotic numbers, duplicates, ...) goes to the
 general path above, which names the bad line. Files are read by ``READ_THREADS`` threads with a
 progress bar on stderr. Each parsed run, already in trec_eval's order, is kept in a cache keyed by
-the SHA-256 of the file's bytes and the score precision (:func:`parsed_runs_cache`, under
+the SHA-256 of every byte of the file and the score precision (:func:`parsed_runs_cache`, under
 ``IRSCALES_CACHE``; ``cache=False`` turns it off), so reading the same files again costs a read, a
-hash and a load. ``benchmarks/bench_trec_input.py`` and docs/benchmarks.md compare these paths with
+hash and a load; each entry carries its own SHA-256, checked on load (a damaged entry is parsed again
+with a warning: :mod:`irscales.data.trec_cache`). ``benchmarks/bench_trec_input.py`` and docs/benchmarks.md compare these paths with
 pytrec_eval end to end.
 
 Modules. This module is the public API; the work is split by concern: :mod:`irscales.data.trec_parse`
@@ -58,6 +65,7 @@ from __future__ import annotations
 import csv
 import gzip
 import os
+import warnings
 from pathlib import Path
 from typing import Iterable, Literal, Sequence
 
@@ -165,24 +173,49 @@ def qrels_from_ir_datasets(dataset, max_grade: int | None = None,
     where = f"ir_datasets:{name}"
     if not recs:
         raise TrecFormatError(where, None, "no qrels records")
-    for i, (_, _, r) in enumerate(recs, start=1):
+    for i, (q, d, r) in enumerate(recs, start=1):
         if not isinstance(r, (int, np.integer)):
             raise TrecFormatError(where, i, f"relevance must be an integer, got {r!r}")
+    for col, what in ((0, "query_id"), (1, "doc_id")):
+        i = _first_unwritable([x[col] for x in recs])
+        if i is not None:
+            raise TrecFormatError(where, i + 1, f"{what} {recs[i][col]!r} is empty or holds whitespace or a NUL "
+                                  "byte: no run file can name it (fields are separated by whitespace)")
     df = pd.DataFrame(recs, columns=["topic", "docno", "rel"])
     df["rel"] = df["rel"].astype(np.int64)
     return _validated_qrels(df, where, np.arange(1, len(df) + 1), max_grade, negative, unit="record")
 
 
 def find_runs(source: PathLike | Iterable[PathLike]) -> list[Path]:
-    """Run files of a directory (every non-hidden regular file, sorted by name; NIST names such
-    as ``input.xyz`` or ``input.xyz.gz`` included) or an explicit list of files."""
+    """Run files of a directory (every non-hidden regular file, or link to one, sorted by name; NIST
+    names such as ``input.xyz`` or ``input.xyz.gz`` included) or an explicit list of files.
+
+    In a directory, a symbolic link whose target is missing is an error naming it (it stands for a
+    run the user meant to be read, like an unreadable file); other entries that are not files
+    (sub-folders, sockets …) are skipped with a warning naming them; hidden entries (``.name``) are
+    skipped silently."""
     if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
         try:
-            files = sorted(p for p in Path(source).iterdir() if p.is_file() and not p.name.startswith("."))
+            entries = sorted(p for p in Path(source).iterdir() if not p.name.startswith("."))
+            files, other = [], []
+            for p in entries:
+                if p.is_file():
+                    files.append(p)
+                elif p.is_symlink() and not p.exists():
+                    raise TrecFormatError(p, None, f"symbolic link to a missing file ({os.readlink(p)}): "
+                                          "expected a run file")
+                else:
+                    other.append(p.name)
         except OSError as e:  # e.g. an unreadable directory
             raise TrecFormatError(source, None, f"cannot list this directory: {e.strerror or e}") from None
         if not files:
-            raise TrecFormatError(source, None, "no run files in this directory")
+            raise TrecFormatError(source, None, "no run files in this directory"
+                                  + (f" (only {', '.join(other[:5])}{', …' if len(other) > 5 else ''}, "
+                                     "which are not files)" if other else ""))
+        if other:
+            warnings.warn(f"{source}: skipped {len(other)} entr{'y' if len(other) == 1 else 'ies'} that "
+                          f"{'is not a file' if len(other) == 1 else 'are not files'} "
+                          f"({', '.join(other[:5])}{', …' if len(other) > 5 else ''})", stacklevel=2)
         return files
     if isinstance(source, (str, os.PathLike)):
         return [Path(source)]
@@ -195,7 +228,8 @@ def find_runs(source: PathLike | Iterable[PathLike]) -> list[Path]:
 def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFrame, depth: int, *,
               max_grade: int | None = None, negative: Literal["error", "zero"] = "error",
               score_precision: Literal["float32", "float64"] = "float32",
-              cache: bool | PathLike = True, progress: bool | None = None, **policies) -> RelevanceData:
+              cache: bool | PathLike = True, progress: bool | None = None, pad: bool = True,
+              **policies) -> RelevanceData:
     """Read run files (a directory or a list) and qrels (a file, or a frame from
     :func:`read_qrels` / :func:`qrels_from_ir_datasets`) into :class:`RelevanceData`;
     ``policies`` are those of :func:`relevance_arrays`.
@@ -207,7 +241,10 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     quarter of the size of the run files; delete the folder to reclaim it). ``False`` turns it off.
     ``progress``: a bar of files read on stderr (default: when stderr is a terminal and there are
     more than :data:`irscales.data.trec_cache.PROGRESS_FILES` files). Files are parsed by
-:data:`irscales.data.trec_cache.READ_THREADS` threads.
+    :data:`irscales.data.trec_cache.READ_THREADS` threads.
+    ``pad``: ``rel`` holds ``depth`` ranks (default), or with ``False`` only as many as the longest run
+    cut at ``depth``, the ranks beyond being not relevant (what ``Collection.from_trec`` reads: memory
+    follows the runs' real length, not ``depth``).
     """
     check_precision(score_precision)
     if isinstance(qrels, pd.DataFrame):
@@ -219,7 +256,8 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
         q = read_qrels(qrels, max_grade=max_grade, negative=negative)
     folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
     parsed = parsed_runs(find_runs(runs), score_precision, folder, progress)
-    return relevance_arrays(parsed, q, depth, max_grade=max_grade, score_precision=score_precision, **policies)
+    return relevance_arrays(parsed, q, depth, max_grade=max_grade, score_precision=score_precision, pad=pad,
+                            **policies)
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -240,6 +278,7 @@ def write_run(path: PathLike, topic: Sequence[str], docno: Sequence[str], score:
     """Write a 6-column run file; ranks are numbered 1.. within each topic in the given order.
     Scores are written with 17 significant digits so reading them back gives the same doubles."""
     topic = np.asarray(topic, dtype=object)
+    _check_fields(path, topic=topic, docno=docno, tag=[tag])
     start = np.r_[True, topic[1:] != topic[:-1]] if len(topic) else np.zeros(0, bool)
     grp = np.cumsum(start) - 1
     first = np.flatnonzero(start)
@@ -251,9 +290,29 @@ def write_run(path: PathLike, topic: Sequence[str], docno: Sequence[str], score:
 
 def write_qrels(path: PathLike, topic: Sequence[str], docno: Sequence[str], rel: Sequence[int]) -> None:
     """Write a 4-column qrels file (iteration column 0)."""
+    _check_fields(path, topic=topic, docno=docno)
     df = pd.DataFrame({"t": np.asarray(topic, dtype=object), "i": 0,
                        "d": np.asarray(docno, dtype=object), "r": np.asarray(rel, dtype=np.int64)})
     _write(Path(path), df.to_csv(sep=" ", header=False, index=False, quoting=csv.QUOTE_NONE))
+
+
+def _first_unwritable(values) -> int | None:
+    """Index of the first value that is empty or holds a field separator (C isspace), a line end or a
+    NUL byte: written to a TREC file it would read back as something else; None if there is none."""
+    vals = [str(v) for v in values]
+    bad = " \t\n\r\x0b\x0c\x00"
+    joined = "".join(vals)
+    if all(vals) and not any(c in joined for c in bad):  # one pass in C for the usual case
+        return None
+    return next((i for i, v in enumerate(vals) if not v or any(c in v for c in bad)), None)
+
+
+def _check_fields(path, **columns) -> None:
+    for name, values in columns.items():
+        i = _first_unwritable(values)
+        if i is not None:
+            raise ValueError(f"cannot write {path}: {name} {list(values)[i]!r} (row {i + 1}) is empty or holds "
+                             "whitespace or a NUL byte, so the file would not read back to it")
 
 
 # ---------------------------------------------------------------------------------- helpers

@@ -20,10 +20,13 @@ __all__ = ["RelevanceData", "relevance_arrays", "topic_key"]
 class RelevanceData:
     """Relevance arrays and what measures need about each topic.
 
-    ``rel``        ``[system, topic, rank]`` grades at depth N, padded with 0; int8 when every grade
-                   is at most 127, else int16 (:func:`grade_dtype`).
+    ``rel``        ``[system, topic, rank]`` grades of ranks 1..W, padded with 0; int8 when every grade
+                   is at most 127, else int16 (:func:`grade_dtype`). W is the run length ``depth``
+                   (``pad=True``), or the longest run cut at ``depth`` (``pad=False``): ranks W+1..depth
+                   are then not relevant, held virtually (issue 27 item 7).
     ``judgments``  int64 ``[topic, grade]``: number of judged documents of each grade 0..G.
     ``run_lengths`` int64 ``[system, topic]``: documents each run retrieved (before the cut).
+    ``depth``      the run length N the runs are cut at (and padded to).
     """
 
     rel: np.ndarray
@@ -32,6 +35,11 @@ class RelevanceData:
     judgments: np.ndarray
     run_lengths: np.ndarray
     sources: list[str]
+    depth: int | None = None
+
+    def __post_init__(self):
+        if self.depth is None:
+            self.depth = int(self.rel.shape[-1])
 
 
 def topic_key(t: str) -> tuple[int, int, str]:
@@ -85,29 +93,37 @@ def relevance_arrays(
     on_uneven_topics: Literal["error", "pad"] = "error",
     max_grade: int | None = None,
     score_precision: Literal["float32", "float64"] = "float32",
+    pad: bool = True,
 ) -> RelevanceData:
     """Relevance arrays ``[system, topic, rank]`` at cut-off ``depth`` (issue 2 item 5).
 
     ``runs`` are frames from :func:`read_run` (a list, or any iterable: they are consumed one at
     a time, so memory stays bounded by one run and the output); ``qrels`` from :func:`read_qrels`.
-    Topics are those of the runs, numeric ids in numeric order, then other ids as strings.
-    ``score_precision`` decides which scores tie (see the module docstring).
+    Topics are those of the runs (with ``on_uneven_topics='pad'``: of the qrels), numeric ids in
+    numeric order, then other ids as strings. ``score_precision`` decides which scores tie (see the
+    module docstring). ``pad``: ``rel`` holds ``depth`` ranks; ``False``: only as many as the longest
+    run (cut at ``depth``) retrieved, so memory follows the runs' real length, not ``depth``
+    (:class:`RelevanceData`).
 
     on_missing_topic  a run topic that has no judgments: ``'error'`` or ``'skip'`` it (warning).
     on_no_relevant    a topic whose judgments hold no relevant document: ``'error'``, ``'skip'``
                       (warning) or ``'keep'`` (pytrec_eval reports such a topic with every
                       measure 0, so keeping it lowers averages).
     on_uneven_topics  systems whose topic sets differ: ``'error'``, or ``'pad'`` the missing
-                      topics with empty runs (all not relevant, like ``trec_eval -c``).
+                      topics with empty runs (all not relevant), as ``trec_eval -c`` does: every
+                      topic of the qrels is then evaluated, also one that no run retrieved
+                      (``on_no_relevant`` still decides about topics without a relevant document).
     """
     check_precision(score_precision)
     parsed = (r if isinstance(r, ParsedRun) else parsed_frame(r, i, score_precision) for i, r in enumerate(runs))
     return _relevance_arrays(parsed, qrels, depth, on_missing_topic=on_missing_topic,
-                             on_no_relevant=on_no_relevant, on_uneven_topics=on_uneven_topics, max_grade=max_grade)
+                             on_no_relevant=on_no_relevant, on_uneven_topics=on_uneven_topics, max_grade=max_grade,
+                             pad=pad)
 
 
 def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int, *, on_missing_topic: str,
-                      on_no_relevant: str, on_uneven_topics: str, max_grade: int | None) -> RelevanceData:
+                      on_no_relevant: str, on_uneven_topics: str, max_grade: int | None,
+                      pad: bool = True) -> RelevanceData:
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}")
     for name, val, allowed in (("on_missing_topic", on_missing_topic, ("error", "skip")),
@@ -144,7 +160,7 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
     systems: list[str] = []
     paths: list[str] = []
     seen: dict[str, str] = {}
-    rels: list[np.ndarray] = []
+    hits: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per run: (topic, rank, grade) of grades > 0
     lens: list[np.ndarray] = []
     absent: set[str] = set()
     T = len(qtopics)
@@ -167,15 +183,13 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
         if (tmap < 0).any() or counts.max() > depth:
             sel = np.flatnonzero((tg >= 0) & (rank < depth))
             tg, rank, d = tg[sel], rank[sel], d[sel]
-        rel_s = np.zeros((T, depth), dtype=dtype)
-        rel_s[tg, rank] = grades(tg, d)
-        rels.append(rel_s)
+        g = grades(tg, d)
+        rel_docs = np.flatnonzero(g)  # only judged relevant documents are kept: memory follows them
+        hits.append((tg[rel_docs], rank[rel_docs], g[rel_docs]))
         lens.append(length)
     if not systems:
         raise ValueError("no runs given")
-    rel = np.stack(rels)
     run_lengths = np.stack(lens)
-    del rels
 
     if absent:
         ab = sorted(absent, key=topic_key)
@@ -184,7 +198,8 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
                        f"{len(ab)} run topic(s) have no judgments in the qrels ({ex})"
                        + ("; pass on_missing_topic='skip' to drop them" if on_missing_topic == "error"
                           else "; skipped"))
-    keep = (run_lengths > 0).any(0)  # judged topics some run retrieved
+    # judged topics some run retrieved; with 'pad', every judged topic, as trec_eval -c (issue 27 item 9)
+    keep = (run_lengths > 0).any(0) if on_uneven_topics == "error" else np.ones(T, dtype=bool)
     norel = keep & (judgments[:, 1:].sum(1) == 0)
     if norel.any() and on_no_relevant != "keep":
         names = [qtopics[i] for i in np.flatnonzero(norel)]
@@ -193,12 +208,21 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
                        f"{len(names)} topic(s) have no relevant document ({ex})"
                        + ("; pass on_no_relevant='skip' or 'keep'" if on_no_relevant == "error" else "; skipped"))
         keep &= ~norel
-    if not keep.any():
+    if not (keep & (run_lengths > 0).any(0)).any():
         raise TrecFormatError(qpath, None, "no topic is both in the runs and (with a relevant document) in the qrels")
     kept = np.flatnonzero(keep)
     topics = [qtopics[i] for i in kept]
     if len(kept) < T:
-        rel, run_lengths, judgments = rel[:, kept], run_lengths[:, kept], judgments[kept]
+        run_lengths, judgments = run_lengths[:, kept], judgments[kept]
+    width = depth if pad else max(1, min(depth, int(run_lengths.max(initial=0))))
+    rel = np.zeros((len(systems), len(kept), width), dtype=dtype)
+    new_index = np.full(T, -1, dtype=np.int64)
+    new_index[kept] = np.arange(len(kept))
+    for s, (tg, rank, g) in enumerate(hits):
+        tk = new_index[tg]
+        on = tk >= 0
+        rel[s, tk[on], rank[on]] = g[on]
+    del hits
     if on_uneven_topics == "error":
         # checked on the topics kept, so a topic dropped above cannot make the runs uneven
         for s in range(len(systems)):
@@ -210,4 +234,4 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
                     f"that other runs have ({ex}{', …' if len(missing) > 5 else ''}); pass "
                     "on_uneven_topics='pad' to count them as empty runs")
     return RelevanceData(rel=rel, topics=topics, systems=systems, judgments=judgments,
-                         run_lengths=run_lengths, sources=paths)
+                         run_lengths=run_lengths, sources=paths, depth=depth)

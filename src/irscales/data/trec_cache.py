@@ -1,10 +1,22 @@
 """Reading many run files: each parsed run, already in trec_eval's order, is kept in a cache keyed
 by the SHA-256 of the file's bytes and the score precision (:func:`parsed_runs_cache`, under
-``IRSCALES_CACHE``), and files are parsed by :data:`READ_THREADS` threads with a progress bar."""
+``IRSCALES_CACHE``), and files are parsed by :data:`READ_THREADS` threads with a progress bar.
+
+A cache entry is never trusted blindly (issue 27 item 5). Its name is the SHA-256 of every byte of the
+file (of its gunzipped content for a ``.gz`` file), the precision and the entry format; the entry holds
+that key again, the parsed run (names as UTF-8 text, codes as integers) and, last, the SHA-256 of all
+that. On load the checksum, the key, the format and the code ranges are checked: any mismatch (a
+flipped byte, an edited or swapped entry) means the file is parsed again, with a one-line warning, and
+the entry rewritten. Entries are written to a temporary file and renamed; a failed write (a full disk)
+removes the temporary file and warns once per folder with the entry's path, and reading goes on
+without the cache. A file holding a NUL byte is refused before the cache is consulted
+(:func:`irscales.data.trec_parse.check_text`), so an entry can neither hide that error nor lose the
+byte."""
 
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import queue
 import sys
@@ -22,51 +34,104 @@ from irscales.paths import cache_dir
 
 __all__ = ["parsed_runs_cache", "parsed_run", "parsed_runs", "PROGRESS_FILES", "READ_THREADS"]
 
-_CACHE_FORMAT = "irscales.parsed-run/2"
-_CACHE_FIELDS = ("format", "system", "topics", "docnos", "t_code", "d_code")
+_CACHE_FORMAT = "irscales.parsed-run/3"
+_FIELDS = ("format", "key", "system", "topics", "docnos", "t_code", "d_code")
+_DIGEST = 32  # bytes of the SHA-256 that ends an entry
+_UNWRITABLE_LOCK = threading.Lock()
 
 
-def _cache_file(cache: Path, data, precision: str) -> Path:
-    return cache / f"{hashlib.sha256(data).hexdigest()}-{precision}.parsed"
+def _cache_key(data, precision: str) -> str:
+    return f"{hashlib.sha256(data).hexdigest()}-{precision}"
 
 
-def _load_cached(f: Path, path: str) -> ParsedRun | None:
-    """A cached parsed run: six .npy arrays one after the other (no zip: faster to write and read);
-    a truncated or foreign file fails to load and the run is parsed again."""
+def _cache_file(cache: Path, key: str) -> Path:
+    return cache / f"{key}-v3.parsed"
+
+
+def _text(names) -> np.ndarray:
+    """Names as one UTF-8 text, one a line (a name read from a run file holds no line end)."""
+    return np.frombuffer("\n".join(map(str, names)).encode("utf-8"), dtype=np.uint8)
+
+
+def _names(blob: np.ndarray) -> np.ndarray:
+    return np.array(blob.tobytes().decode("utf-8").split("\n"), dtype=object)
+
+
+def _load_cached(f: Path, key: str, path: str) -> ParsedRun | None:
+    """The cached parsed run; None when absent; a warning and None when it does not check out."""
     try:
-        with open(f, "rb") as fh:
-            z = {k: np.load(fh, allow_pickle=False) for k in _CACHE_FIELDS}
-            if str(z["format"]) != _CACHE_FORMAT or fh.read(1):
-                return None
-        if len(z["t_code"]) != len(z["d_code"]) or (len(z["t_code"]) and (
-                z["t_code"].max() >= len(z["topics"]) or z["d_code"].max() >= len(z["docnos"]))):
-            return None
-        return ParsedRun(str(z["system"]), path, z["topics"].astype(object), z["docnos"].astype(object),
-                         z["t_code"], z["d_code"])
-    except (OSError, ValueError, KeyError, EOFError):  # absent, partial or foreign: parse again
+        raw = f.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError as e:
+        warnings.warn(f"cannot read the parsed-run cache entry {f} ({e.strerror or e}); parsing {path} again",
+                      stacklevel=4)
+        return None
+    why = "truncated"
+    if len(raw) > _DIGEST:
+        why = "checksum mismatch"
+        if hashlib.sha256(memoryview(raw)[:-_DIGEST]).digest() == raw[-_DIGEST:]:
+            why = "not a parsed run of this file"
+            try:
+                fh = io.BytesIO(memoryview(raw)[:-_DIGEST])
+                z = {k: np.load(fh, allow_pickle=False) for k in _FIELDS}
+                if str(z["format"]) == _CACHE_FORMAT and str(z["key"]) == key and fh.tell() == len(raw) - _DIGEST:
+                    p = ParsedRun(z["system"].tobytes().decode("utf-8"), path, _names(z["topics"]),
+                                  _names(z["docnos"]), z["t_code"], z["d_code"])
+                    n = len(p.t_code)
+                    if n and len(p.d_code) == n and 0 <= p.t_code.min() and p.t_code.max() < len(p.topics) \
+                            and 0 <= p.d_code.min() and p.d_code.max() < len(p.docnos):
+                        return p
+            except (ValueError, KeyError, EOFError, UnicodeDecodeError):
+                pass
+    warnings.warn(f"the parsed-run cache entry {f} is damaged ({why}); parsing {path} again", stacklevel=4)
+    return None
 
 
-def _store_cached(f: Path, p: ParsedRun) -> None:
+def _store_cached(f: Path, key: str, p: ParsedRun, unwritable: set | None) -> None:
+    """Write the entry atomically; on failure remove the temporary file and warn (once per folder)."""
+    if unwritable is not None and f.parent in unwritable:
+        return
+    # unique per process and thread: two files with the same bytes may be parsed at once
+    tmp = f.with_name(f"{f.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         f.parent.mkdir(parents=True, exist_ok=True)
-        # unique per process and thread: two files with the same bytes may be parsed at once
-        tmp = f.with_name(f"{f.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+        body = io.BytesIO()
+        for x in (np.array(_CACHE_FORMAT), np.array(key), _text([p.system]), _text(p.topics), _text(p.docnos),
+                  p.t_code, p.d_code):
+            np.save(body, x, allow_pickle=False)
+        payload = body.getbuffer()
         with open(tmp, "wb") as fh:
-            for x in (np.array(_CACHE_FORMAT), np.array(p.system), p.topics.astype(str), p.docnos.astype(str),
-                      p.t_code, p.d_code):
-                np.save(fh, x, allow_pickle=False)
+            fh.write(payload)
+            fh.write(hashlib.sha256(payload).digest())
         os.replace(tmp, f)  # atomic: a reader never sees half a file
     except OSError as e:
-        warnings.warn(f"cannot write the parsed-run cache {f.parent} ({e}); continuing without it", stacklevel=4)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        with _UNWRITABLE_LOCK:  # threads failing at once: the first one warns
+            first = unwritable is None or f.parent not in unwritable
+            if unwritable is not None:
+                unwritable.add(f.parent)
+        if first:
+            warnings.warn(f"cannot write the parsed-run cache entry {f} ({e.strerror or e}); continuing without "
+                          "the cache", stacklevel=4)
+    except BaseException:  # an interrupt: no temporary file left behind
+        tmp.unlink(missing_ok=True)
+        raise
 
-def parsed_run(path: Path, precision: str, cache: Path | None, scratch: Scratch | None = None) -> ParsedRun:
+
+def parsed_run(path: Path, precision: str, cache: Path | None, scratch: Scratch | None = None,
+               unwritable: set | None = None) -> ParsedRun:
     """A run file in trec_eval's order, from the cache of parsed runs when the same bytes were
-    parsed before (the key is the SHA-256 of the file's content and the precision)."""
+    parsed before (see the module docstring). ``unwritable``: folders whose writes failed (shared by
+    the files of one read, so a full disk warns once)."""
     b = read_padded(path, scratch or Scratch())
-    f = _cache_file(cache, b.array, precision) if cache is not None else None
+    key = _cache_key(b.array, precision) if cache is not None else None
+    f = _cache_file(cache, key) if cache is not None else None
     if f is not None:
-        hit = _load_cached(f, str(path))
+        hit = _load_cached(f, key, str(path))
         if hit is not None:
             return hit
     fast = fast_run(b)
@@ -77,7 +142,7 @@ def parsed_run(path: Path, precision: str, cache: Path | None, scratch: Scratch 
         df, (t, topics, d, docnos) = parse_run_file(path, b.array.tobytes())
         p = trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d, df["score"].to_numpy(), precision)
     if f is not None:
-        _store_cached(f, p)
+        _store_cached(f, key, p, unwritable)
     return p
 
 
@@ -107,11 +172,12 @@ def parsed_runs(files: list[Path], precision: str, cache: Path | None, progress:
     scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end
     for _ in range(threads):
         scratch.put(Scratch())
+    unwritable: set = set()  # cache folders whose writes failed: warned once, not retried
 
     def parse(f: Path) -> ParsedRun:
         buf = scratch.get()
         try:
-            return parsed_run(f, precision, cache, buf)
+            return parsed_run(f, precision, cache, buf, unwritable)
         finally:
             scratch.put(buf)
 

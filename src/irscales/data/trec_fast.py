@@ -33,7 +33,13 @@ _B30, _B7F, _B80 = _U(0x3030303030303030), _U(0x7F7F7F7F7F7F7F7F), _U(0x80808080
 
 class _Bytes:
     """A file's bytes in a zero-padded buffer (``size`` bytes from offset ``_PAD``), with 8-byte
-    little-endian loads at any offset. The buffer may be a scratch buffer reused from file to file."""
+    little-endian loads. The buffer may be a scratch buffer reused from file to file.
+
+    Bounds (issue 27 item 4): ``u64`` covers the data and the zero padding on both sides and nothing
+    else, so a load may start at -_PAD .. size + _PAD - 8 and any other raises. Every load of this
+    module starts at most 16 bytes before a field's end (right-aligned loads of a number) or inside a
+    field, at most at its end (:meth:`field_word`): with ``_PAD`` >= 16 each stays in that range
+    whatever the lengths of the fields, and reads the file's bytes or zeros, never a previous file's."""
 
     def __init__(self, buf: np.ndarray, size: int):
         self.buf, self.size = buf, size
@@ -59,8 +65,10 @@ class _Bytes:
         return self.u64[pos + _PAD]
 
     def field_word(self, start: np.ndarray, length: np.ndarray, k: int) -> np.ndarray:
-        """Bytes 8k..8k+7 of each field, zero beyond its end."""
-        return self.word(start + 8 * k) & _LOW_BYTES[np.clip(length - 8 * k, 0, 8)]
+        """Bytes 8k..8k+7 of each field, zero beyond its end. A field shorter than 8k bytes is
+        loaded at its end instead (and masked to zero): no load starts past a field, however much
+        longer than it the longest field of the block is."""
+        return self.word(start + np.minimum(8 * k, length)) & _LOW_BYTES[np.clip(length - 8 * k, 0, 8)]
 
 
 class Scratch:
@@ -76,7 +84,8 @@ class Scratch:
 
 
 def read_padded(path: Path, scratch: Scratch) -> _Bytes:
-    """The file's bytes like :func:`read_bytes` (same errors), read straight into ``scratch``."""
+    """The file's bytes like :func:`read_bytes` (same errors: not UTF-8, NUL bytes), read straight into
+    ``scratch``."""
     try:
         with open(path, "rb") as fh:
             if fh.read(2) == b"\x1f\x8b":
@@ -97,8 +106,8 @@ def read_padded(path: Path, scratch: Scratch) -> _Bytes:
     except OSError:
         return _Bytes.of(read_bytes(path))  # the same errors, worded once
     b = _Bytes(buf, size)
-    if size and b.array.max() >= 0x80:
-        read_bytes(path)  # not ASCII: check the UTF-8 (and name the line) the usual way
+    if size and (b.array.max() >= 0x80 or not b.array.all()):
+        read_bytes(path)  # not ASCII, or a NUL byte: check (and name the line) the usual way
     return b
 
 

@@ -1,6 +1,14 @@
 """The general TREC file parser: pandas' C reader, and a line-by-line scan that names the first
 bad line (``path:line: what was wrong``) only when the C reader reports a problem, so valid large
-inputs stay fast. Formats, grades and errors are described in :mod:`irscales.data.trec`."""
+inputs stay fast. Formats, grades and errors are described in :mod:`irscales.data.trec`.
+
+Lines and fields are trec_eval's (issue 27 item 10): a line ends at ``\n`` and only there, so line
+numbers count ``\n`` bytes; fields are separated by the bytes C's ``isspace`` accepts in the C locale
+(:data:`FIELD_SPACE`: space, tab, CR, VT, FF). Every other byte is part of a field: control bytes such
+as ``\x1c``, and non-ASCII characters such as NBSP (U+00A0), NEL (U+0085) or U+2028 that Python's
+``str.split`` and ``str.splitlines`` would treat as blanks or line ends. A NUL byte is refused
+(:func:`check_text`): trec_eval reads a field up to it (``d\0x`` is ``d``) while a Python string
+keeps it, so no reading of it is safe."""
 
 from __future__ import annotations
 
@@ -15,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "PathLike", "TrecFormatError", "MAX_GRADE", "RUN_COLUMNS", "QRELS_COLUMNS", "grade_dtype", "read_bytes",
+    "PathLike", "TrecFormatError", "MAX_GRADE", "RUN_COLUMNS", "QRELS_COLUMNS", "FIELD_SPACE", "grade_dtype",
+    "check_text", "read_bytes",
     "int_token_ok", "line_numbers", "LazyLines", "read_table", "int_column", "first_duplicate",
     "duplicate_error", "parse_run_file",
 ]
@@ -26,6 +35,12 @@ MAX_GRADE = 32767  # int16: grades are stored in int8 when <= 127, else int16 (s
 # an integer column written as an integer, optionally with a zero fraction ('2', '-1', '2.0')
 _INT_TOKEN = r"[+-]?[0-9]+(?:\.0*)?"
 _INT_LIMIT = 2.0**53  # integers beyond this are not exact in the float64 the C reader parses
+# what the C reader reads as a number, with float()'s spellings of infinity and NaN (refused as not finite)
+_FLOAT_OK = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)", re.I)
+
+# C isspace() in the C locale, without the line end: what separates fields on a line for trec_eval
+# (bytes.split() splits on exactly these and \n)
+FIELD_SPACE = b" \t\r\x0b\x0c"
 
 RUN_COLUMNS = ("topic", "q0", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("topic", "iteration", "docno", "rel")
@@ -52,7 +67,7 @@ def grade_dtype(max_grade: int) -> np.dtype:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes (gunzipped when it starts with the gzip magic), checked to be UTF-8."""
+    """The file's bytes (gunzipped when it starts with the gzip magic), checked by :func:`check_text`."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(2)
@@ -60,6 +75,9 @@ def read_bytes(path: Path) -> bytes:
         with opener(path, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
+        if _dangling(path):
+            raise TrecFormatError(path, None, f"symbolic link to a missing file ({os.readlink(path)}): "
+                                  "expected a run or qrels file") from None
         raise TrecFormatError(path, None, "file not found") from None
     except IsADirectoryError:
         raise TrecFormatError(path, None, "is a directory, expected a file") from None
@@ -67,38 +85,58 @@ def read_bytes(path: Path) -> bytes:
         raise TrecFormatError(path, None, "permission denied: cannot read this file") from None
     except (OSError, EOFError) as e:  # truncated gzip and the like
         raise TrecFormatError(path, None, f"cannot read file: {e}") from None
+    check_text(path, data)
+    return data
+
+
+def _dangling(path: Path) -> bool:
+    try:
+        return Path(path).is_symlink() and not Path(path).exists()
+    except OSError:
+        return False
+
+
+def check_text(path, data: bytes) -> None:
+    """Refuse bytes that are not UTF-8 text, and NUL bytes (see the module docstring), naming the line."""
+    nul = data.find(b"\0")
     try:
         data.isascii() or data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise TrecFormatError(path, line, f"not UTF-8 text (byte {data[e.start]:#x})") from None
-    return data
+        if nul < 0 or nul > e.start:
+            line = data[: e.start].count(b"\n") + 1
+            raise TrecFormatError(path, line, f"not UTF-8 text (byte {data[e.start]:#x})") from None
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        column = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
+        raise TrecFormatError(path, line, f"NUL byte (\\x00) at byte {column} of the line: expected text "
+                              "(trec_eval would cut the field there, so no reading of it is safe)")
 
 
 def int_token_ok(tok: str, integral_float: bool = False) -> bool:
     """An integer written as an integer ('2', '2.0'); ``integral_float`` also accepts any number
     with an integral value ('2e0', as the C reader does for the ignored rank column)."""
     if integral_float:
-        try:
-            v = float(tok) if "_" not in tok else 0.5
-        except ValueError:
+        if not _FLOAT_OK.fullmatch(tok):  # float() alone also takes '1_0' and non-ASCII digits
             return False
+        v = float(tok)
         return np.isfinite(v) and v.is_integer() and abs(v) < _INT_LIMIT
     return re.fullmatch(_INT_TOKEN, tok) is not None
 
 
-def _slow_scan(path: Path, text: str, ncols: int, kind: str, numeric: dict[int, str]) -> None:
+def _slow_scan(path: Path, data: bytes, ncols: int, kind: str, numeric: dict[int, str]) -> None:
     """Re-read line by line and raise at the first bad line (called only after the fast path
-    found a problem, so the cost of per-line Python is paid only on bad input)."""
+    found a problem, so the cost of per-line Python is paid only on bad input). Lines end at \\n,
+    fields are split on :data:`FIELD_SPACE` (``bytes.split``), as trec_eval reads them."""
     names = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
-    for no, line in enumerate(text.splitlines(), start=1):
-        parts = line.split()
+    for no, raw in enumerate(data.split(b"\n"), start=1):
+        parts = [p.decode("utf-8") for p in raw.split()]
         if not parts:
             continue
         if len(parts) != ncols:
+            shown = raw.strip(FIELD_SPACE).decode("utf-8")[:80]
             raise TrecFormatError(
                 path, no, f"expected {ncols} whitespace-separated columns in a {kind} line, found "
-                f"{len(parts)}: {line.strip()[:80]!r}")
+                f"{len(parts)}: {shown!r}")
         for col, what in numeric.items():
             tok = parts[col]
             if what == "int" and not int_token_ok(tok, integral_float=True):
@@ -107,7 +145,7 @@ def _slow_scan(path: Path, text: str, ncols: int, kind: str, numeric: dict[int, 
                 raise TrecFormatError(path, no, f"{names[col]} must be an integer, got {tok!r}")
             if what == "float":
                 try:
-                    v = float(tok) if "_" not in tok else None  # the C reader refuses '1_0'
+                    v = float(tok) if _FLOAT_OK.fullmatch(tok) else None  # float() alone takes '1_0', '٣'
                 except ValueError:
                     v = None
                 if v is None:
@@ -116,13 +154,18 @@ def _slow_scan(path: Path, text: str, ncols: int, kind: str, numeric: dict[int, 
                     raise TrecFormatError(path, no, f"{names[col]} must be finite, got {tok!r}")
 
 
-def line_numbers(text: str) -> np.ndarray:
-    """1-based line number of each non-blank line (pandas skips blank lines)."""
-    lines = text.splitlines()
-    return np.array([i for i, ln in enumerate(lines, start=1) if ln.strip()], dtype=np.int64)
+def line_numbers(text: str | bytes) -> np.ndarray:
+    """1-based line number of each non-blank line (pandas skips blank lines): lines end at \\n only
+    and a blank line holds only :data:`FIELD_SPACE` bytes (see the module docstring)."""
+    lines = text.split(b"\n" if isinstance(text, bytes) else "\n")
+    blank = FIELD_SPACE if isinstance(text, bytes) else FIELD_SPACE.decode("ascii")
+    return np.array([i for i, ln in enumerate(lines, start=1) if ln.strip(blank)], dtype=np.int64)
 
 
 _NOT_SIMPLE = (b"\t", b"\r", b"\x0b", b"\x0c")  # single bytes: each test is one memchr
+# pandas' C reader splits fields on space and tab only and ends lines at CR too: the other field
+# separators of trec_eval become spaces before it reads (the line count does not change)
+_TO_SPACE = bytes.maketrans(b"\r\x0b\x0c", b"   ")
 
 
 def _parse_fast(data: bytes, ncols: int, numeric: dict[int, str], sep: str) -> pd.DataFrame | None:
@@ -169,9 +212,10 @@ def read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str],
     simple = data.count(b" ") == (ncols - 1) * lines and not any(x in data for x in _NOT_SIMPLE)
     df = _parse_fast(data, ncols, numeric, " ") if simple else None
     if df is None:
-        df = _parse_fast(data, ncols, numeric, r"\s+")
+        spaced = data.translate(_TO_SPACE) if any(x in data for x in _NOT_SIMPLE[1:]) else data
+        df = _parse_fast(spaced, ncols, numeric, r"\s+")
     if df is None:
-        _slow_scan(path, data.decode("utf-8"), ncols, kind, numeric)
+        _slow_scan(path, data, ncols, kind, numeric)
         raise TrecFormatError(path, None, f"cannot parse as a {kind} file")  # pragma: no cover
     names = RUN_COLUMNS if kind == "run" else QRELS_COLUMNS
     df = df[[i for i in range(ncols) if i != 1]]

@@ -154,6 +154,6 @@ def relations_of(col: "Collection", gains: str = "binary") -> PairRelations:
     with ``gains="graded"``, its grades."""
     if gains not in ("binary", "graded"):
         raise ValueError(f"gains must be 'binary' or 'graded', got {gains!r}")
-    rel = col.binary() if gains == "binary" else col.rel
+    rel = col.binary() if gains == "binary" else col.rel_at()
     return pair_relations(rel, col.systems, col.topics)
 
