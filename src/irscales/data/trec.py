@@ -81,7 +81,7 @@ from irscales.data.trec_parse import (MAX_GRADE, LazyLines, PathLike, TrecFormat
 __all__ = [
     "TrecFormatError", "RelevanceData", "read_run", "read_qrels", "find_runs", "relevance_arrays",
     "read_trec", "write_run", "write_qrels", "lenient_binary", "recall_bases", "qrels_from_ir_datasets",
-    "MAX_GRADE", "SCORE_PRECISIONS", "grade_dtype", "parsed_runs_cache",
+    "MAX_GRADE", "SCORE_PRECISIONS", "grade_dtype", "parsed_runs_cache", "validated_qrels",
 ]
 
 
@@ -117,12 +117,15 @@ def read_qrels(path: PathLike, max_grade: int | None = None,
     text = df.attrs["_data"].decode("utf-8")
     out = pd.DataFrame({"topic": df["topic"].to_numpy(dtype=object), "docno": df["docno"].to_numpy(dtype=object),
                         "rel": int_column(df["rel"])})
-    return _validated_qrels(out, path, LazyLines(text), max_grade, negative)
+    return validated_qrels(out, path, LazyLines(text), max_grade, negative)
 
 
 
-def _validated_qrels(df: pd.DataFrame, path, lines, max_grade: int | None, negative: str,
-                     unit: str = "line") -> pd.DataFrame:
+def validated_qrels(df: pd.DataFrame, path, lines, max_grade: int | None, negative: str,
+                    unit: str = "line") -> pd.DataFrame:
+    """Qrels columns ``topic, docno, rel`` checked as every qrels source is (no document judged twice,
+    negative grades per ``negative``, grades within ``max_grade``); ``lines[i]`` locates row i in errors
+    (a line of ``path``, or a record / row, per ``unit``). Negative grades become 0 with ``'zero'``."""
     if negative not in ("error", "zero"):
         raise ValueError(f"negative must be 'error' or 'zero', got {negative!r}")
     t, _ = pd.factorize(df["topic"].to_numpy(dtype=object))
@@ -183,7 +186,7 @@ def qrels_from_ir_datasets(dataset, max_grade: int | None = None,
                                   "byte: no run file can name it (fields are separated by whitespace)")
     df = pd.DataFrame(recs, columns=["topic", "docno", "rel"])
     df["rel"] = df["rel"].astype(np.int64)
-    return _validated_qrels(df, where, np.arange(1, len(df) + 1), max_grade, negative, unit="record")
+    return validated_qrels(df, where, np.arange(1, len(df) + 1), max_grade, negative, unit="record")
 
 
 def find_runs(source: PathLike | Iterable[PathLike]) -> list[Path]:
