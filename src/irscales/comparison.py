@@ -1,0 +1,325 @@
+"""A comparison table of many runs worth pasting into a paper: systems × measures, the original and the
+interval-scaled means side by side, paired tests with a multiple-comparison correction, significance
+markers on each scale, MM23's † / ‡ against a baseline, and a flag wherever the two scales lead to
+different conclusions (FFF21's argument: conclusions should be drawn on an interval scale).
+
+What a cell says (:attr:`ComparisonTable.legend` says it in every rendering):
+
+* ``0.2513 ᵃᶜ`` — the system's mean over topics, significantly better than systems ``a`` and ``c`` (its
+  letters), on that scale. *Better* is the sign of the exact mean difference; *significantly* is the
+  paired test's decision after the correction over the family of comparisons of that measure and scale
+  (every pair of systems; with a baseline only the baseline's pairs).
+* ``†`` — significantly different from the baseline, in the direction of the mean (MM23 §3's metric
+  test); ``‡`` — and the IPSO sign test (MM23 §3) agrees, over the same correction. IPSO does not depend
+  on the measure: its counts are the same on both scales, but ``‡`` is only given with a ``†``.
+* ``≠`` — the conclusions differ: the system's letters (or its †) on the interval scale are not those on
+  the original scale.
+
+Tests (:data:`TESTS`): the paired ``t`` test (default), ``wilcoxon`` signed-rank, ``sign`` test (each
+with ``correction`` ``holm`` (default), ``bonferroni`` or ``none``), and ``tukey``: FFF21's two-way ANOVA
+(topic + system) followed by Tukey's HSD, which controls the family-wise error itself (no correction).
+All run on :mod:`irscales.stats.significance`, on exact values where the scores are exact.
+
+Scores are ``(T topics, S systems)`` matrices, the orientation of every score matrix in irscales.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from irscales.correlation import system_means
+from irscales.ipso.sign_test import ipso_sign_test
+from irscales.stats import significance as S
+
+__all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corrected"]
+
+#: Test name → the key of :data:`irscales.stats.significance.TESTS` that runs it.
+TESTS = {"t": "ttest", "wilcoxon": "signrank", "sign": "sign", "tukey": "anova2"}
+#: Multiple-comparison corrections of the per-pair tests (``tukey`` needs none).
+CORRECTIONS = ("holm", "bonferroni", "none")
+_TEST_WORDS = {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
+               "tukey": "two-way ANOVA (topic, system) + Tukey's HSD (FFF21)"}
+SCALES = ("original", "interval")
+
+
+def corrected(p: np.ndarray, alpha: float, method: str) -> tuple[np.ndarray, np.ndarray]:
+    """Adjusted p-values and decisions ``p_adj ≤ α`` over one family (``p``: one per comparison).
+
+    ``bonferroni``: p·m (capped at 1). ``holm`` (Holm 1979, step-down): with p sorted ascending,
+    p_adj(k) = max_{j ≤ k} min(1, (m − j + 1)·p(j)); it rejects exactly the hypotheses Holm's procedure
+    rejects at α. ``none``: p itself. NaN p-values (an undefined test) are never significant and do not
+    count in m.
+    """
+    if method not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, got {method!r}")
+    p = np.asarray(p, dtype=float)
+    ok = ~np.isnan(p)
+    adj = np.full(p.shape, np.nan)
+    m = int(ok.sum())
+    if method == "none":
+        adj[ok] = p[ok]
+    elif method == "bonferroni":
+        adj[ok] = np.minimum(1.0, p[ok] * m)
+    else:
+        idx = np.flatnonzero(ok)
+        order = idx[np.argsort(p[idx], kind="stable")]
+        steps = np.minimum(1.0, (m - np.arange(m)) * p[order])
+        adj[order] = np.maximum.accumulate(steps)
+    return adj, np.where(ok, adj <= alpha, False)
+
+
+@dataclass(frozen=True)
+class ComparisonTable:
+    """The result of :func:`comparison_table`; ``frame`` is tidy (one row per system × measure × scale)."""
+
+    frame: pd.DataFrame
+    pairs: pd.DataFrame
+    systems: tuple[str, ...]
+    measures: tuple[str, ...]
+    letters: tuple[str, ...]
+    test: str
+    correction: str
+    alpha: float
+    baseline: str | None
+    n_topics: int
+    depth: int | None
+    notes: tuple[str, ...] = field(default=())
+
+    # ----------------------------------------------------------------------------------- legend
+    @property
+    def legend(self) -> str:
+        """What every mark means, in words (printed under every rendering)."""
+        fam = (f"the {len(self.systems) - 1} comparisons with the baseline {self.baseline}" if self.baseline
+               else f"the {len(self.systems) * (len(self.systems) - 1) // 2} pairs of systems")
+        corr = ("" if self.test == "tukey" else
+                f", {self.correction if self.correction != 'none' else 'no'} correction over {fam} of each "
+                "measure and scale")
+        depth = f" at depth {self.depth}" if self.depth is not None else ""
+        lines = [f"Means over {self.n_topics} topics{depth}. Letters: significantly better than the systems with "
+                 f"those letters ({_TEST_WORDS[self.test]}{corr}, alpha = {self.alpha}).",
+                 "interval: the interval-scaled measure (FFF21 eq. 2), normalised to [0, 1] by (phi - 1)/(K - 1).",
+                 "≠: the conclusions (letters, or † against the baseline) differ between the original and the "
+                 "interval scale."]
+        if self.baseline:
+            lines.insert(2, f"†: significantly different from the baseline {self.baseline}; ‡: and the IPSO sign "
+                            "test agrees (MM23 §3).")
+        return "\n".join(lines + list(self.notes))
+
+    # ---------------------------------------------------------------------------------- renders
+    def cells(self, style: str = "text") -> pd.DataFrame:
+        """The table as strings: one row per system (with its letter), two columns per measure
+        (``M`` and ``M (interval)``). ``style``: ``text`` (Unicode), ``markdown`` or ``latex``."""
+        f = self.frame.set_index(["system", "measure", "scale"])
+        rows = []
+        for letter, s in zip(self.letters, self.systems):
+            row = {"": letter, "system": _escape(s, style)}
+            for m in self.measures:
+                for scale in SCALES:
+                    if (s, m, scale) not in f.index:
+                        continue
+                    r = f.loc[(s, m, scale)]
+                    col = m if scale == "original" else f"{m} (interval)"
+                    row[_escape(col, style)] = _cell(r, style)
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The tidy table: system, letter, measure, scale, mean, better_than (letters), baseline mark
+        (``†``, ``†‡`` or empty; only with a baseline), differs (the conclusions differ between scales)."""
+        return self.frame.copy()
+
+    def to_markdown(self) -> str:
+        c = self.cells("markdown")
+        head = "| " + " | ".join(c.columns) + " |"
+        rule = "|" + "|".join(":--" if i < 2 else "--:" for i in range(len(c.columns))) + "|"
+        body = ["| " + " | ".join(str(v) for v in r) + " |" for r in c.itertuples(index=False)]
+        legend = "\n".join(f"{line}  " for line in self.legend.splitlines())
+        return "\n".join([head, rule, *body, "", legend]) + "\n"
+
+    def to_latex(self) -> str:
+        c = self.cells("latex")
+        spec = "ll" + "r" * (len(c.columns) - 2)
+        lines = [r"\begin{table}", r"\centering", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
+                 " & ".join(c.columns) + r" \\", r"\midrule"]
+        lines += [" & ".join(str(v) for v in r) + r" \\" for r in c.itertuples(index=False)]
+        caption = _latex_text(self.legend.replace("\n", " "))
+        lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}", r"\end{table}"]
+        return "\n".join(lines) + "\n"
+
+    def to_csv(self) -> str:
+        """The tidy frame as CSV (means with every digit), the legend as ``#`` comment lines at the end."""
+        legend = "".join(f"# {line}\n" for line in self.legend.splitlines())
+        return self.frame.to_csv(index=False) + legend
+
+    def __str__(self) -> str:
+        return self.cells("text").to_string(index=False) + "\n\n" + self.legend
+
+
+def _escape(s: str, style: str) -> str:
+    if style == "latex":
+        return _latex_text(s)
+    if style == "markdown":
+        return s.replace("|", r"\|")
+    return s
+
+
+def _latex_text(s: str) -> str:
+    out = s
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}"), ("|", r"\textbar{}")):
+        out = out.replace(a, b)
+    return (out.replace("†", r"$^\dagger$").replace("‡", r"$^\ddagger$").replace("≠", r"$\neq$")
+            .replace("§", r"\S{}").replace("φ", r"$\varphi$"))
+
+
+def _cell(r: pd.Series, style: str) -> str:
+    mean = f"{r['mean']:.4f}"
+    letters, mark, differs = r["better_than"], r["baseline_mark"], bool(r["differs"])
+    if style == "latex":
+        sup = letters + mark.replace("†", r"\dagger").replace("‡", r"\ddagger")
+        out = mean + (f"$^{{{sup}}}$" if sup else "")
+        return out + (r" $\neq$" if differs else "")
+    if style == "markdown":
+        sup = letters + mark
+        out = mean + (f"<sup>{sup}</sup>" if sup else "")
+        return out + (" ≠" if differs else "")
+    out = mean + (f" {letters}" if letters else "") + mark
+    return out + (" ≠" if differs else "")
+
+
+# ------------------------------------------------------------------------------------- computing
+
+
+def _letters(n: int) -> tuple[str, ...]:
+    """a, b, …, z, aa, ab, … (ranx's convention), one per system in the order given."""
+    abc = string.ascii_lowercase
+    out = []
+    for i in range(n):
+        s, k = "", i
+        while True:
+            s = abc[k % 26] + s
+            k = k // 26 - 1
+            if k < 0:
+                break
+        out.append(s)
+    return tuple(out)
+
+
+def _decisions(scores: np.ndarray, test: str, correction: str, alpha: float, family: np.ndarray,
+               systems: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """p (adjusted) and decisions for every pair in :func:`irscales.stats.significance.pairs` order;
+    pairs outside ``family`` are NaN / False."""
+    key = TESTS[test]
+    res = S.significance_tests(scores, tests=(key,), alpha=alpha, systems=systems, pvalues=test == "tukey")[key]
+    if test == "tukey":  # Tukey's HSD controls the family-wise error over all pairs itself
+        sig = res.significant & family
+        return np.where(family, res.pvalue, np.nan), sig
+    p = np.where(family, res.pvalue, np.nan)
+    p = np.where(family & np.isnan(p), 1.0, p)  # undefined (identical systems): not significant
+    return corrected(p, alpha, correction)
+
+
+def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, np.ndarray | None],
+                     systems: Sequence[str], *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
+                     baseline: str | None = None, rel: np.ndarray | None = None, depth: int | None = None,
+                     notes: Sequence[str] = ()) -> ComparisonTable:
+    """Compare runs on several measures, on the original and the interval scale (see the module docstring).
+
+    original  measure label → ``(T, S)`` scores (floats or exact)
+    interval  measure label → ``(T, S)`` interval-scaled scores normalised to [0, 1] (exact Fractions or
+              floats), or None where the measure has no interval-scaled version here (its row says so)
+    systems   the S system names (letters a, b, … in this order)
+    baseline  a system name: † / ‡ against it, and the family of each correction is its S − 1 pairs
+    rel       binary relevance ``(S, T, ≥ depth)`` of the runs, for the IPSO sign test of ‡ (needs ``depth``)
+    """
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
+    systems = tuple(str(s) for s in systems)
+    if len(systems) < 2:
+        raise ValueError(f"a comparison needs at least two runs, got {len(systems)}")
+    if not original:
+        raise ValueError("no measure to compare")
+    if baseline is not None and baseline not in systems:
+        raise ValueError(f"baseline {baseline!r} is not one of the runs: {', '.join(systems)}")
+    n_sys = len(systems)
+    i, j = S.pairs(n_sys)
+    b = systems.index(baseline) if baseline is not None else None
+    family = np.ones(len(i), dtype=bool) if b is None else (i == b) | (j == b)
+    ipso_sig = _ipso(rel, depth, b, alpha, correction) if b is not None and rel is not None else None
+    letters = _letters(n_sys)
+    rows, pair_rows, notes = [], [], list(notes)
+    n_topics = None
+    for m, orig in original.items():
+        decided = {}
+        for scale, sc in (("original", orig), ("interval", interval.get(m))):
+            if sc is None:
+                continue
+            sc = np.asarray(sc)
+            if sc.ndim != 2 or sc.shape[1] != n_sys:
+                raise ValueError(f"{m} ({scale}): scores must be (topics, {n_sys} systems), got shape {sc.shape}")
+            n_topics = sc.shape[0] if n_topics is None else n_topics
+            exact_means = system_means(sc)  # exact for exact scores: the direction of each pair
+            p, sig = _decisions(sc, test, correction, alpha, family, systems)
+            up = np.array([exact_means[x] > exact_means[y] for x, y in zip(i, j)], dtype=bool)
+            down = np.array([exact_means[x] < exact_means[y] for x, y in zip(i, j)], dtype=bool)
+            better = {s: [] for s in range(n_sys)}
+            for k in np.flatnonzero(sig):
+                if up[k]:
+                    better[i[k]].append(j[k])
+                elif down[k]:
+                    better[j[k]].append(i[k])
+            decided[scale] = (better, sig)
+            for k in np.flatnonzero(family):
+                pair_rows.append({"measure": m, "scale": scale, "system_a": systems[i[k]], "system_b": systems[j[k]],
+                                  "p_adjusted": p[k], "significant": bool(sig[k]),
+                                  "better": systems[i[k]] if sig[k] and up[k] else systems[j[k]] if sig[k] and down[k]
+                                  else ""})
+            for s in range(n_sys):
+                mark = ""
+                if b is not None and s != b:
+                    k = _pair_index(s, b, n_sys)
+                    if sig[k]:
+                        mark = "†" + ("‡" if ipso_sig is not None and ipso_sig[s] else "")
+                rows.append({"system": systems[s], "letter": letters[s], "measure": m, "scale": scale,
+                             "mean": float(exact_means[s]),
+                             "better_than": "".join(letters[x] for x in sorted(better[s])),
+                             "baseline_mark": mark, "differs": False})
+        if "interval" in decided:
+            (bo, so), (bi, si) = decided["original"], decided["interval"]
+            for r in rows[-2 * n_sys:]:
+                s = systems.index(r["system"])
+                base_diff = b is not None and s != b and so[_pair_index(s, b, n_sys)] != si[_pair_index(s, b, n_sys)]
+                r["differs"] = sorted(bo[s]) != sorted(bi[s]) or bool(base_diff)
+        else:
+            notes.append(f"{m}: no interval-scaled version here (see the notes of the evaluation)")
+    frame = pd.DataFrame(rows, columns=["system", "letter", "measure", "scale", "mean", "better_than",
+                                        "baseline_mark", "differs"])
+    return ComparisonTable(frame, pd.DataFrame(pair_rows), systems, tuple(original), letters, test, correction,
+                           alpha, baseline, int(n_topics or 0), depth, tuple(notes))
+
+
+def _pair_index(a: int, b: int, n: int) -> int:
+    """Position of the pair {a, b} in :func:`irscales.stats.significance.pairs` order."""
+    x, y = min(a, b), max(a, b)
+    return x * n - x * (x + 1) // 2 + (y - x - 1)
+
+
+def _ipso(rel: np.ndarray, depth: int | None, b: int, alpha: float, correction: str) -> np.ndarray:
+    """Per system: the IPSO sign test against the baseline is significant (same correction, S − 1 tests)."""
+    if depth is None:
+        raise ValueError("the IPSO sign test needs the depth of the runs")
+    rel = np.asarray(rel)
+    p = np.full(rel.shape[0], np.nan)
+    for s in range(rel.shape[0]):
+        if s != b:
+            p[s] = ipso_sign_test(rel[b][..., :depth], rel[s][..., :depth], depth).pvalue
+    _, sig = corrected(p, alpha, "none" if correction == "none" else correction)
+    return sig
+

@@ -1,0 +1,180 @@
+"""Runs and qrels held in memory, read into the frames that TREC files become (:mod:`irscales.data.trec`),
+so that they take the very same path afterwards: trec_eval's document order, the same reading options,
+the same checks and the same one-line errors.
+
+Accepted forms (the ones ir_measures, ranx and pytrec_eval users already have):
+
+* a pandas frame with the ir_measures / ranx columns ``query_id, doc_id, score`` (runs) and
+  ``query_id, doc_id, relevance`` (qrels); TREC's own names ``topic, docno, score`` / ``topic, docno, rel``
+  are accepted too. A run frame with a ``run`` (or ``system``) column holds several runs, one per value;
+* pytrec_eval-style nested dicts ``{query_id: {doc_id: score}}`` (one run) and
+  ``{query_id: {doc_id: grade}}`` (qrels);
+* a mapping ``{run name: frame or nested dict}`` for several runs.
+
+A bad entry is an error that says where it is (``<runs frame>:row 12: …``, ``<qrels dict>: topic '401',
+document 'd7': …``), never a silent drop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from irscales.data.trec import read_qrels, validated_qrels  # the checks every qrels file gets
+from irscales.data.trec_parse import first_duplicate
+
+__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "is_in_memory", "qrels_frame", "run_frames"]
+
+#: Column names read as TREC's (topic, docno, rel): ir_measures / ranx first, then TREC's own.
+QRELS_COLUMNS = {"topic": ("query_id", "topic", "qid"), "docno": ("doc_id", "docno", "docid"),
+                 "rel": ("relevance", "rel", "grade", "label")}
+#: Column names read as TREC's (topic, docno, score); ``system`` splits one frame into several runs.
+RUN_COLUMNS = {"topic": ("query_id", "topic", "qid"), "docno": ("doc_id", "docno", "docid"),
+               "score": ("score",), "system": ("run", "system", "run_id", "name")}
+
+
+def is_in_memory(x: Any) -> bool:
+    """Whether ``x`` is runs or qrels given in memory (a frame or a mapping) rather than files."""
+    return isinstance(x, (pd.DataFrame, Mapping))
+
+
+def _columns(df: pd.DataFrame, names: dict, what: str, optional: tuple[str, ...] = ()) -> dict[str, str]:
+    found = {}
+    for ours, theirs in names.items():
+        hit = next((c for c in theirs if c in df.columns), None)
+        if hit is None and ours not in optional:
+            raise ValueError(f"{what}: no {ours} column; expected one of {', '.join(theirs)} "
+                             f"(columns found: {', '.join(map(str, df.columns)) or 'none'})")
+        if hit is not None:
+            found[ours] = hit
+    return found
+
+
+def _nested(d: Mapping, what: str, value_name: str) -> pd.DataFrame:
+    """``{query_id: {doc_id: value}}`` as a long frame (topic, docno, value)."""
+    topics, docnos, values = [], [], []
+    for q, docs in d.items():
+        if not isinstance(docs, Mapping):
+            raise ValueError(f"{what}: topic {q!r} maps to {type(docs).__name__}; expected "
+                             f"{{doc_id: {value_name}}} (pytrec_eval's nested dicts)")
+        for doc, v in docs.items():
+            topics.append(str(q))
+            docnos.append(str(doc))
+            values.append(v)
+    return pd.DataFrame({"topic": pd.Series(topics, dtype=object), "docno": pd.Series(docnos, dtype=object),
+                         value_name: pd.Series(values, dtype=object)})
+
+
+def _where(what: str, df: pd.DataFrame, row: int, nested: bool) -> str:
+    if nested:
+        return f"{what}: topic {df['topic'].iloc[row]!r}, document {df['docno'].iloc[row]!r}"
+    pos = int(df["_pos"].iloc[row]) if "_pos" in df else row
+    return f"{what}: row {pos} (iloc)"
+
+
+def _ids(df: pd.DataFrame, what: str, nested: bool) -> None:
+    for col in ("topic", "docno"):
+        s = df[col].astype(str)
+        bad = s.str.contains(r"\s|\x00", regex=True) | (s == "")
+        if bad.any():
+            row = int(np.argmax(bad.to_numpy()))
+            raise ValueError(f"{_where(what, df, row, nested)}: {col} {df[col].iloc[row]!r} is empty or holds "
+                             "whitespace or a NUL byte, which a TREC file cannot hold")
+        df[col] = s.to_numpy(dtype=object)
+
+
+def _numbers(df: pd.DataFrame, col: str, what: str, nested: bool, integer: bool) -> np.ndarray:
+    vals = df[col].to_numpy(dtype=object)
+    out = np.empty(len(vals), dtype=np.int64 if integer else float)
+    for i, v in enumerate(vals):
+        ok = isinstance(v, (Real, np.number)) and not isinstance(v, (bool, np.bool_))
+        if ok and integer:
+            ok = isinstance(v, (Integral, np.integer)) or float(v).is_integer()
+        if ok and not np.isfinite(float(v)):
+            ok = False
+        if not ok:
+            kind = "an integer grade" if integer else "a finite number"
+            raise ValueError(f"{_where(what, df, i, nested)}: {col} {v!r} is not {kind}")
+        out[i] = int(v) if integer else float(v)
+    return out
+
+
+def qrels_frame(qrels: pd.DataFrame | Mapping | str, *, negative: str = "error",
+                max_grade: int | None = None) -> pd.DataFrame:
+    """Qrels as :func:`irscales.data.trec.read_qrels` returns them (columns ``topic, docno, rel``,
+    checked the same way: integer grades, negative grades per ``negative``, no document judged twice).
+    ``qrels``: a frame, a nested dict, or a file path."""
+    if not is_in_memory(qrels):
+        return read_qrels(qrels, max_grade=max_grade, negative=negative)
+    nested = isinstance(qrels, Mapping)
+    what = "<qrels dict>" if nested else "<qrels frame>"
+    if nested:
+        df = _nested(qrels, what, "rel")
+    else:
+        cols = _columns(qrels, QRELS_COLUMNS, what)
+        df = pd.DataFrame({k: qrels[v].to_numpy(dtype=object) for k, v in cols.items()})
+    if df.empty:
+        raise ValueError(f"{what}: no judgments")
+    _ids(df, what, nested)
+    df["rel"] = _numbers(df, "rel", what, nested, integer=True)
+    return validated_qrels(df, what, np.arange(len(df)), max_grade, negative, unit="row")
+
+
+def _one_run(df: pd.DataFrame, name: str, what: str, nested: bool) -> pd.DataFrame:
+    if df.empty:
+        raise ValueError(f"{what}: run {name!r} retrieved no document")
+    _ids(df, what, nested)
+    out = pd.DataFrame({"topic": df["topic"].to_numpy(dtype=object), "docno": df["docno"].to_numpy(dtype=object),
+                        "score": _numbers(df, "score", what, nested, integer=False)})
+    if "_pos" in df:
+        out["_pos"] = df["_pos"].to_numpy()
+    t, _ = pd.factorize(out["topic"])
+    d, docs = pd.factorize(out["docno"])
+    dup = first_duplicate(t, d, len(docs))
+    if dup is not None:
+        row, first = dup
+        raise ValueError(f"{_where(what, out, row, nested)}: document {out['docno'].iloc[row]!r} is retrieved "
+                         f"twice for topic {out['topic'].iloc[row]!r}")
+    out = out.drop(columns="_pos", errors="ignore")
+    out.attrs.update(system=name, path=what)
+    return out
+
+
+def _frame_runs(runs: pd.DataFrame, what: str, name: str | None) -> list[pd.DataFrame]:
+    cols = _columns(runs, RUN_COLUMNS, what, optional=("system",))
+    df = pd.DataFrame({k: runs[v].to_numpy(dtype=object) for k, v in cols.items()})
+    df["_pos"] = np.arange(len(df))  # errors name the row of the frame given
+    if name is not None or "system" not in df:  # a name given by the mapping wins over a run column
+        return [_one_run(df, name or "run", what, False)]
+    names = pd.unique(df["system"].astype(str))
+    return [_one_run(df[df["system"].astype(str) == n].reset_index(drop=True), str(n), f"{what} run {n!r}", False)
+            for n in names]
+
+
+def run_frames(runs: pd.DataFrame | Mapping) -> list[pd.DataFrame]:
+    """Runs given in memory as frames like :func:`irscales.data.trec.read_run`'s (``topic, docno,
+    score``; ``attrs['system']`` the run's name), one per run, in the order given (a frame's ``run``
+    column: in order of first appearance)."""
+    if isinstance(runs, pd.DataFrame):
+        return _frame_runs(runs, "<runs frame>", None)
+    if not isinstance(runs, Mapping) or not runs:
+        raise ValueError(f"runs: expected a frame, a nested dict or a mapping of run names, got "
+                         f"{'an empty mapping' if isinstance(runs, Mapping) else type(runs).__name__}")
+    first = next(iter(runs.values()))
+    if isinstance(first, Mapping) and all(not isinstance(v, Mapping) for v in first.values()):
+        return [_one_run(_nested(runs, "<run dict>", "score"), "run", "<run dict>", True)]  # one run
+    out = []
+    for name, r in runs.items():
+        what = f"<run {name!r}>"
+        if isinstance(r, pd.DataFrame):
+            out.extend(_frame_runs(r, what, str(name)))
+        elif isinstance(r, Mapping):
+            out.append(_one_run(_nested(r, what, "score"), str(name), what, True))
+        else:
+            raise ValueError(f"run {name!r}: expected a frame or a nested dict {{query_id: {{doc_id: score}}}}, "
+                             f"got {type(r).__name__}")
+    return out
