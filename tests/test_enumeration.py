@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales import enumeration as E
-from irscales.enumeration import build, engine, kernels, scale_class
+from irscales.enumeration import engine, kernels, routes, scale_class
 from irscales.enumeration import cache as cache_mod
 from irscales import measures as M
 
@@ -159,7 +159,7 @@ def test_exact_adjudication_of_near_ties(m, monkeypatch):
     k = kernels.Kernel(m, N, 1, int_bits=20)
     assert k.mode == "float"
     k.delta = 0.02
-    for mod in (build, scale_class, kernels):
+    for mod in (routes, scale_class, kernels):
         monkeypatch.setattr(mod, "kernel", lambda *a: k)
     s = E.scale(m, N, cache=False, workers=1, method="engine")
     assert len(s.chunks[0].multi) > 200  # many entries came out of multi-identity clusters

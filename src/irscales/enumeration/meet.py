@@ -136,10 +136,9 @@ def below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: in
     out = []
     try:
         if workers > 1 and N >= 36 and len(parts) > 1:
-            import multiprocessing as mp_
-            from concurrent.futures import ProcessPoolExecutor
-            ctx = mp_.get_context("fork" if "fork" in mp_.get_all_start_methods() else "spawn")
-            with ProcessPoolExecutor(workers, mp_context=ctx) as ex:
+            from irscales.enumeration.workers import worker_pool
+
+            with worker_pool(workers) as ex:  # forked: the tables are shared; workers end with this process
                 for part, res in zip(parts, ex.map(below_pairs, parts, *zip(*[(a, b, N, h, c)] * len(parts)))):
                     out.append(res)
                     if bar is not None:
