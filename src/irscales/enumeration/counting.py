@@ -404,7 +404,7 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     elif isinstance(num, M.DCG):
         out = tie_ranks(*dcg_below(bits, int(num.base), progress), ties)
     elif isinstance(num, M.SP):
-        out = phi_ap(bits, ties)
+        out = phi_ap(bits, ties, progress)
     else:
         p = to_fraction(num.p)
         out = _no_ties(_run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers), ties)

@@ -79,6 +79,8 @@ def run_engine(ker: Kernel, cache, memory_mb: int, workers: int | None, client, 
     # one writer per cache folder: a second process computing the same scale waits (saying for whom),
     # then reads it; a lock left by a dead owner is taken over (irscales.enumeration.cache_lock)
     with CacheLock(d):
+        for tmp in d.glob("*.tmp"):  # half-written files of a writer that was killed: only the lock holder writes
+            tmp.unlink(missing_ok=True)
         return _run_engine_locked(ker, d, memory_mb, workers, client, progress, verify)
 
 

@@ -238,7 +238,7 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     if pick:
         return min(pick, key=lambda r: (r.seconds, _ORDER[r.kind]))
     if over is not None:
-        counted = tuple(t for t in TIES if t not in wanted and counting.countable(m, N, c, t))
+        counted = tuple(t for t in TIES if counting.countable(m, N, c, t))  # not all wanted, or count was found
         raise OverBudget(over, counted, _largest_within(m, N, c))
     return _refuse(m, N, c, method, limit, why_engine, count_limit, count_why)
 
