@@ -180,12 +180,11 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
                  graded_ok: bool = False, counting_ok: bool = True, ties: str = "unq",
                  grades: int | None = None) -> dict:
     """For each measure label, (measure, N, cost, c) of its scale over runs with grades 0..c, or None
-    with a note saying why not; the route is the enumeration layer's planner's
-    (:func:`irscales.enumeration.routes.choose_route`: the cheapest exact one within the build budget).
+    with a note saying why not: the route of :func:`irscales.enumeration.routes.choose_route`.
 
     ``cost`` is None when φ is counted (:mod:`irscales.enumeration.counting`: P, R, RR, RBP, DCG, nDCG, also
     beyond the engine's depths): nothing is built and the engine's depth limit does not apply. Refuses up front
-    (one line, with the estimate and the cheaper options) a build over the budget without ``--build-scales``;
+    (one line: the estimate, the cheaper options) a build over the budget without ``--build-scales``;
     announces the others on stderr. ``require``: a missing ranked version is an error.
     ``grades``: the collection's largest grade c; graded measures are then ranked over the (c+1)^N graded
     runs (None: graded measures are skipped with a note, as before the qrels are read).
@@ -205,14 +204,13 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
                 route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build,
                                      method="auto" if counting_ok else "scale")
             except OverBudget as e:
-                cheaper = e.cheaper(cli=True)
-                expensive.append(str(e.cost) + _free_space(e.cost.directory)
-                                 + (f" (cheaper: {'; '.join(cheaper)})" if cheaper else ""))
+                cheaper = "; ".join(e.cheaper(cli=True, counted=counting_ok))
+                expensive.append(f"{e.cost}{_free_space(e.cost.directory)}"
+                                 + (f" (cheaper: {cheaper})" if cheaper else ""))
                 plan[label] = None
                 continue
             except (ValueError, NotImplementedError) as e:  # the planner's reason says how far each route reaches
-                why = f"no ranked {label} at depth {depth}: {e}"
-                plan[label] = None
+                why, plan[label] = f"no ranked {label} at depth {depth}: {e}", None
             else:
                 plan[label] = (target, n, None if route.kind == "count" else route.cost, c)
                 continue
@@ -252,19 +250,16 @@ def _free_space(directory: Path | None) -> str:
 
 
 def _ranked(plan_entry, col, depth: int, cache: bool, progress: bool, ties: str = "unq") -> np.ndarray:
-    """The ranked values φ (tie strategy ``ties``) as a (T, S) matrix of the runs of ``col`` cut at ``depth``:
-    binary runs, or graded ones when the plan's c > 1. Exact, never through float64
-    (:mod:`irscales.enumeration.ties`): ``unq``/``min``/``max`` int64 when every value fits, else an object
-    array of Python ints; ``mid`` float64 when every 2φ < 2^53 (exact halves), else an object array of
-    Fractions."""
+    """The ranked values φ (tie strategy ``ties``) as a (T, S) matrix of the runs of ``col`` cut at ``depth``
+    (graded runs when the plan's c > 1). Exact (:mod:`irscales.enumeration.ties`): int64 or Python ints;
+    ``mid`` float64 when every 2φ < 2^53 (exact halves), else Fractions; never rounded through float64."""
     target, n, cost, c = plan_entry
     rel = (col.binary(depth) if c == 1 else col.rel_at(depth))[..., :n]
     if cost is not None and cost.runs:
         _note(f"building the scale of {cost}")
     counted = cost is None  # the plan's route: counted, or a stored (closed-form, cached, built) scale
-    phi = ranked_runs(target, rel, ties, c=c, cache=cache, build=True, method="count" if counted else "scale",
-                      progress=progress and (n >= 36 if counted else bool(cost.runs)))
-    return phi.T
+    return ranked_runs(target, rel, ties, c=c, cache=cache, build=True, method="count" if counted else "scale",
+                       progress=progress and (n >= 36 if counted else bool(cost.runs))).T
 
 
 def _emit(frame: pd.DataFrame, fmt: str, output: str | None) -> None:

@@ -142,8 +142,9 @@ class CacheLock:
                 if noted is None or now - noted >= self.renote:
                     who = f"process {line.split()[0]}" if line else "another process"
                     waited = f" (waiting for {now - t0:.0f} s)" if noted is not None else ""
+                    unknown = "" if alive or not line else "; that process cannot be checked from here (another host?)"
                     self.note(f"waiting for {who}, which is building the scale in {self.directory} and holds "
-                              f"{self.path}{waited}" + ("" if alive or not line else "; that process cannot be checked from here (another host?)"))
+                              f"{self.path}{waited}{unknown}")
                     noted = now
                 time.sleep(self.poll)
                 continue

@@ -6,9 +6,12 @@ measure tells its ties, these numbers can be *counted* without storing the scale
 arithmetic allows:
 
 * P (and R, whose scale is P's, see :func:`irscales.enumeration.runs.numerator`): k relevant documents in N ranks;
-  φ_unq = k + 1, runs below = Σ_{j<k} C(N, j), runs up to = Σ_{j≤k} C(N, j). Any N.
+  φ_unq = k + 1, runs below = Σ_{j<k} C(N, j), runs up to = Σ_{j≤k} C(N, j). Any N: the prefix sums are
+  walked once per call up to the k's that occur (from the nearer end, by symmetry;
+  :func:`grade_sum_prefix`), O(N) big-integer steps at most, not one binomial per j per run.
 * RR: first relevant document at rank f (none: value 0); φ_unq = N + 2 − f (1 for none), runs
-  below 1/f = 2^{N−f} (the runs with a later first hit and the empty run), 2^{N−f} runs tie. Any N.
+  below 1/f = 2^{N−f} (the runs with a later first hit and the empty run), 2^{N−f} runs tie. Any N,
+  one shift per distinct f.
 * RBP with rational p = a/b (lowest terms). Its exact key K(r) = Σ_i rel_i a^{i−1} b^{N−i}
   (= RBP·b^{N−1}/(1 − p)) orders runs exactly as RBP does.
 
@@ -322,9 +325,10 @@ def count_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = 
     builds half tables of (c+1)^{N/2} keys (~0.15 µs and 40 bytes each) and scans ~((c+1)p)^{N/2} of them
     per run (50 ns each: RBP_p08 at N = 50, 6,450 runs, ≈ 47 s); binary DCG ≈ 0.1 ms per run at N = 30,
     ×2 every 2.5 ranks, plus its tables (14 s at N = 50); graded DCG ≈ 40 ms per run at N = 30 with three
-    grades, ×(c+1) every two ranks; AP min/max/mid ≈ 0.4 ms per run at N = 30, ×2^0.76 per rank, plus ≈ 2.5 µs per
-    entry of its bottom table (2^20 entries at N = 30 and 40); AP unq
-    deduplicates all 2^N keys (≈ 1.5 µs each: 31 s at N = 24 on the contended machine). Not a promise: real runs are usually cheaper (sparser)."""
+    grades, ×(c+1) every two ranks; AP min/max/mid ≈ 0.4 ms per run at N = 30, ×2^0.76 per rank, plus
+    ≈ 2.5 µs per entry of its bottom table (2^20 entries at N = 30 and 40); AP unq deduplicates all 2^N
+    keys (≈ 1.5 µs each: 31 s at N = 24 on the contended machine). Not a promise: real runs are usually
+    cheaper (sparser)."""
     m = M.parse(measure) if isinstance(measure, str) else measure
     runs = max(int(runs), 1)
     fam = _family(m, c)

@@ -19,6 +19,7 @@ import numpy as np
 from irscales import measures as M
 from irscales.enumeration import fixed_count
 from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
+from irscales.enumeration.workers import worker_pool
 
 __all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
            "below_pairs", "dcg_tie_scan", "dcg_below",
@@ -136,8 +137,6 @@ def below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: in
     out = []
     try:
         if workers > 1 and N >= 36 and len(parts) > 1:
-            from irscales.enumeration.workers import worker_pool
-
             with worker_pool(workers) as ex:  # forked: the tables are shared; workers end with this process
                 for part, res in zip(parts, ex.map(below_pairs, parts, *zip(*[(a, b, N, h, c)] * len(parts)))):
                     out.append(res)

@@ -79,10 +79,11 @@ class OverBudget(ValueError):
             f"{human_bytes(BUILD_BYTES_OK)}); " + "".join(f"{x}; " for x in self.cheaper())
             + "pass build=True to build it (with a progress bar)")
 
-    def cheaper(self, cli: bool = False) -> list[str]:
-        """The cheaper options, worded for the API or (``cli``) for the command line."""
+    def cheaper(self, cli: bool = False, counted: bool = True) -> list[str]:
+        """The cheaper options, worded for the API or (``cli``) for the command line; ``counted=False``
+        leaves out the counted tie strategies (a caller that needs the stored scale itself)."""
         out = []
-        if self.counted_ties:
+        if self.counted_ties and counted:
             t = self.counted_ties
             if cli:
                 out.append(f"--ties {' / '.join(t)} is counted at this depth without a scale")
