@@ -77,8 +77,7 @@ def ranked_runs(measure: M.Measure | str, rel, ties: str = "unq", *, method: str
         raise ValueError(f"ranked_runs: runs must have shape (..., N) with N ≥ 1, got {rel.shape}")
     N = rel.shape[-1]
     cache = scale_kwargs.pop("cache", True)
-    route = choose_route(measure, N, c=c, ties=ties, runs=max(1, rel.size // N), method=method, cache=cache,
-                         build=build)
+    route = choose_route(measure, N, c=c, ties=ties, runs=rel, method=method, cache=cache, build=build)
     return route.phi_runs(rel, ties, progress=progress, **scale_kwargs)
 
 

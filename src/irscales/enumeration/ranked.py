@@ -260,8 +260,8 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
             continue
         if sname not in phis:  # the planner's route: counted, closed form, cached or built (equal φ, tested)
             need = sorted(set(ties) | {"unq"})
-            route = choose_route(M.parse(sname), N, ties=need, runs=rel.size // N,
-                                 cache=scale_kwargs.get("cache", True), build=build)
+            route = choose_route(M.parse(sname), N, ties=need, runs=rel, cache=scale_kwargs.get("cache", True),
+                                 build=build)
             progress = scale_kwargs.get("progress")
             kw = {k: v for k, v in scale_kwargs.items() if k not in ("progress", "cache")}  # the route has the cache
             phis[sname] = {t: route.phi_runs(rel, t, progress=progress, **kw).T for t in need}

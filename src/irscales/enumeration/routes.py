@@ -14,7 +14,8 @@ cache) it estimates each exact route
 * ``build``   the engine's enumeration of all (c+1)^N runs (:func:`~irscales.enumeration.engine.build_cost`:
   time and the bytes stored, on disk or in memory),
 
-and takes the cheapest by estimated time. The CLI's rule holds in the API too: **a build estimated above
+and takes the cheapest by estimated time (the estimates are orders of magnitude, so a build, which leaves a
+cache behind, must be estimated twice as fast as the route it replaces). The CLI's rule holds in the API too: **a build estimated above
 the budget** (:data:`BUILD_SECONDS_OK` or :data:`BUILD_BYTES_OK`) **is never started without consent**
 (``build=True``; ``--build-scales`` in the CLI). When such a build is the only route, :class:`OverBudget`
 refuses with the estimate and the cheaper options (another tie strategy that is counted at this N, the
@@ -43,7 +44,7 @@ from irscales.enumeration.counting import CountedScale
 from irscales.enumeration.engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
                                          max_enumerable_depth, run_engine)
 from irscales.enumeration.kernels import kernel
-from irscales.enumeration.runs import normaliser, numerator
+from irscales.enumeration.runs import normaliser, numerator, run_ids
 from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
 from irscales.enumeration.ties import TIES, check_ties
 
@@ -169,6 +170,22 @@ def _largest_within(m: M.Measure, N: int, c: int) -> int | None:
     return None
 
 
+def _n_queries(runs, N: int, c: int) -> int:
+    """How many runs the count will rank: an int as given, or the distinct rows of a runs array (..., N)
+    (counting deduplicates them first), read as run ids where they fit 62 bits."""
+    if runs is None:
+        return TYPICAL_RUNS
+    if isinstance(runs, (int, np.integer)):
+        return max(1, int(runs))
+    rel = np.asarray(runs)
+    if rel.ndim == 0 or rel.shape[-1] != N:
+        raise ValueError(f"runs must have shape (..., {N}), got {rel.shape}")
+    flat = rel.reshape(-1, N)
+    if (c + 1) ** N <= 2**62 and (c == 1 or (flat.size and flat.min() >= 0 and flat.max() <= c)):
+        return max(1, len(np.unique(run_ids(flat, c))))
+    return max(1, len(flat))
+
+
 def _ties_of(ties) -> tuple[str, ...]:
     wanted = TIES if ties is None else ((ties,) if isinstance(ties, str) else tuple(ties))
     for t in wanted:
@@ -183,7 +200,8 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     runs of length N with grades 0..c (module docstring).
 
     ties    the tie strategies that will be asked for (a name, several, or None: all four)
-    runs    how many runs will be ranked (for the counting estimate; None: :data:`TYPICAL_RUNS`)
+    runs    the runs to rank (..., N), or how many distinct runs (for the counting estimate; None:
+            :data:`TYPICAL_RUNS`)
     method  ``auto``, or only ``count``, ``engine`` (cached or built), ``closed``, ``scale`` (closed, cached
             or built)
     cache   as for :func:`irscales.enumeration.scale` (where a build is stored, and whether one exists)
@@ -205,7 +223,7 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
         raise ValueError(f"need must be 'phi' or 'scale', got {need!r}")
     wanted = _ties_of(ties)
     kinds = METHODS[method]
-    n_runs = TYPICAL_RUNS if runs is None else max(1, int(runs))
+    n_runs = _n_queries(runs, N, c)
     num = numerator(m)
     found: list[Route] = []
     over: BuildCost | None = None
@@ -236,8 +254,8 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     pick = found
     if need == "scale":
         pick = [r for r in found if r.kind != "count"] or found
-    if pick:
-        return min(pick, key=lambda r: (r.seconds, _ORDER[r.kind]))
+    if pick:  # estimates are rough: a build (it leaves a cache behind) must be twice as fast to win
+        return min(pick, key=lambda r: (r.seconds * (2 if r.kind == "build" else 1), _ORDER[r.kind]))
     if over is not None:
         counted = tuple(t for t in TIES if counting.countable(m, N, c, t))  # not all wanted, or count was found
         raise OverBudget(over, counted, _largest_within(m, N, c))

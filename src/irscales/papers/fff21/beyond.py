@@ -40,7 +40,7 @@ def _phi(measure: M.Measure, rel: np.ndarray, c: int, **scale_kwargs) -> tuple[n
     to the scale builds they need (``build=True`` unless given)."""
     N = rel.shape[-1]
     kw = dict(scale_kwargs)
-    route = E.choose_route(measure, N, c=c, ties="unq", runs=rel.size // N, cache=kw.pop("cache", True),
+    route = E.choose_route(measure, N, c=c, ties="unq", runs=rel, cache=kw.pop("cache", True),
                            build=kw.pop("build", True))
     if route.kind == "count":
         return route.phi_runs(rel), C.n_distinct(measure, N, c), "counted"
