@@ -9,14 +9,15 @@ cache) it estimates each exact route
 * ``closed``  a closed-form scale (P, R, RR, RBP with p ≤ 1/2; :func:`~irscales.enumeration.scale_class.closed_form`):
   nothing to compute;
 * ``count``   φ counted run by run, nothing stored (:mod:`irscales.enumeration.counting`; its time from
-  :func:`~irscales.enumeration.counting.count_cost`, for ``runs`` runs);
+  :func:`~irscales.enumeration.counting.count_cost`, for the distinct runs to rank);
 * ``cached``  the engine's scale already in the cache folder: read (checksums verified once per process);
 * ``build``   the engine's enumeration of all (c+1)^N runs (:func:`~irscales.enumeration.engine.build_cost`:
   time and the bytes stored, on disk or in memory),
 
 and takes the cheapest by estimated time (the estimates are orders of magnitude, so a build, which leaves a
-cache behind, must be estimated twice as fast as the route it replaces). The CLI's rule holds in the API too: **a build estimated above
-the budget** (:data:`BUILD_SECONDS_OK` or :data:`BUILD_BYTES_OK`) **is never started without consent**
+cache behind, must be estimated twice as fast as the route it replaces). The CLI's rule holds in the API
+too: **a build estimated above the budget** (:data:`BUILD_SECONDS_OK` or :data:`BUILD_BYTES_OK`) **is never
+started without consent**
 (``build=True``; ``--build-scales`` in the CLI). When such a build is the only route, :class:`OverBudget`
 refuses with the estimate and the cheaper options (another tie strategy that is counted at this N, the
 largest N that builds within the budget). A method such as ``method="engine"`` chooses a route, it is not
@@ -193,7 +194,7 @@ def _ties_of(ties) -> tuple[str, ...]:
     return wanted
 
 
-def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, runs: int | None = None,
+def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, runs: int | np.ndarray | None = None,
                  need: str = "phi", method: str = "auto", cache: bool | str | Path = True,
                  build: bool = False) -> Route:
     """The cheapest exact route for φ (``need="phi"``) or a scale (``need="scale"``) of ``measure`` over
@@ -259,12 +260,11 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     if over is not None:
         counted = tuple(t for t in TIES if counting.countable(m, N, c, t))  # not all wanted, or count was found
         raise OverBudget(over, counted, _largest_within(m, N, c))
-    return _refuse(m, N, c, method, limit, why_engine, count_limit, count_why)
+    return _refuse(m, N, method, limit, why_engine, count_limit, count_why)
 
 
-def _refuse(m: M.Measure, N: int, c: int, method: str, limit: int, why_engine: str, count_limit, count_why: str):
+def _refuse(m: M.Measure, N: int, method: str, limit: int, why_engine: str, count_limit, count_why: str):
     """No route: say how far the engine and the counting reach (one message)."""
-    kinds = METHODS[method]
     if method == "count":
         raise ValueError(f"{m.key} is not counted at N={N}: {count_why}")
     if method == "closed" and N <= limit:
@@ -273,7 +273,7 @@ def _refuse(m: M.Measure, N: int, c: int, method: str, limit: int, why_engine: s
         msg = why_engine
     else:
         msg = f"no scale of {m.key} at N={N} (at most N={limit}): {why_engine}"
-    if "count" in kinds or method in ("engine", "scale"):
+    if method != "closed":
         if count_limit == math.inf:
             msg += "; without a scale φ is counted at any N (closed form)"
         elif count_limit:
