@@ -194,7 +194,9 @@ class Scale:
         return self._ranks(chunk, pos, ties).reshape(shape)
 
     def phi_runs(self, rel, ties: str = "unq") -> np.ndarray:
-        """Exact ranked measure of runs ``rel`` of shape (..., N) (grades 0..c), from exact keys."""
+        """Exact ranked measure of runs ``rel`` of shape (..., N) (grades 0..c), from exact keys: int64
+        (``unq``, ``min``, ``max``; Python ints beyond int64) or, for ``mid``, float64 halves (Fractions
+        beyond 2^52), as every φ of :mod:`irscales.enumeration.ties`."""
         rel = np.asarray(rel)
         if rel.ndim == 0 or rel.shape[-1] != self.N:
             raise ValueError(f"phi_runs: runs must have shape (..., {self.N}), got {rel.shape}")
