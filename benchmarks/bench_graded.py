@@ -40,7 +40,7 @@ def main() -> int:
     for m, c, N in [(M.DCG(base=2, gains="graded"), 2, n3), (M.GRBP(p=0.8, max_gain=3), 3, n4)]:
         with tempfile.TemporaryDirectory() as d:
             t = time.perf_counter()
-            s = E.scale(m, N, c=c, cache=d, workers=1, progress=False)
+            s = E.scale(m, N, c=c, cache=d, workers=1, progress=False, method="engine", build=True)
             print(f"| engine build, {m.key}, G = {c + 1}, N = {N} | {(c + 1) ** N:,} | {s.n_distinct:,} | "
                   f"{time.perf_counter() - t:.1f} |", flush=True)
     m = M.GRBP(p=0.8, max_gain=4)

@@ -145,6 +145,77 @@ def test_closed_forms_at_any_depth():
     assert C.n_distinct(M.RR(), N) == N + 1 and C.n_distinct(M.RBP(p=0.3), N) == 2**N
 
 
+CLOSED = [(M.P(), 1), (M.R(), 1), (M.RR(), 1), (M.RBP(p=0.5), 1), (M.RBP(p=0.3), 1), (M.GP(max_gain=1), 1),
+          (M.GP(max_gain=2), 2), (M.GP(max_gain=3), 3)]
+
+
+@pytest.mark.parametrize("m,c", CLOSED, ids=lambda x: getattr(x, "key", str(x)))
+def test_closed_forms_equal_brute_force_for_every_tie_strategy(m, c):
+    """Every run of length N over grades 0..c: φ of the O(N) closed forms equals the rank of its exact
+    value (Fractions) among all runs, for unq, min, max and mid, with the documented dtypes."""
+    for N in (1, 2, 5, 8 if c == 1 else 5):
+        rel = E.runs_from_ids(np.arange((c + 1) ** N), N, c)
+        exact = m.exact(rel, rb=np.full(len(rel), N)) if m.needs_rb else m.exact(rel)
+        for ties in ("unq", "min", "max", "mid"):
+            got = C.phi_runs(m, rel, ties, c=c)
+            assert np.array_equal(got, E.rank_values(exact, ties)), (N, ties)
+            assert got.dtype == (np.float64 if ties == "mid" else np.int64)
+
+
+def test_grade_sum_prefix_is_the_polynomial_expansion():
+    """Σ_{j<q} [x^j](1 + … + x^c)^N from the recurrence walk (and the symmetry) equals the coefficients of
+    the expanded polynomial, for every q."""
+    for N, c in ((1, 1), (7, 1), (30, 1), (6, 2), (9, 3), (4, 5)):
+        poly = np.polynomial.polynomial.polypow(np.ones(c + 1, dtype=object), N)
+        want = [sum(poly[:q]) for q in range(c * N + 2)]
+        assert C.grade_sum_prefix(N, c, range(c * N + 2)) == dict(enumerate(want)), (N, c)
+
+
+def test_p_and_rr_at_depth_100000_are_exact_by_hand():
+    """Issue 27 (7): ranked P / RR at depth 30,000–100,000 ran > 600 s (every C(N, j) computed), and P min
+    at 10,000 / RR mid at 1,100 failed with "int too large to convert to float". Hand values:
+    P with k = 1: runs below = C(N, 0) = 1, up to = 1 + N; k = 2: up to = 1 + N + N(N−1)/2.
+    RR with the first hit at rank 1: 2^{N−1} runs below, 2^N up to."""
+    N = 100_000
+    rel = np.zeros((3, N), np.int8)
+    rel[1, 7] = 1
+    rel[2, [0, 99_999]] = 1
+    assert C.phi_runs(M.P(), rel).tolist() == [1, 2, 3]
+    assert C.phi_runs(M.P(), rel, "min").tolist() == [1, 2, 2 + N]
+    assert C.phi_runs(M.P(), rel, "max").tolist() == [1, 1 + N, 1 + N + N * (N - 1) // 2]
+    mid = C.phi_runs(M.P(), rel, "mid")
+    assert mid.dtype == np.float64 and mid.tolist() == [1.0, (2 + 1 + N) / 2, (2 + N + 1 + N + N * (N - 1) // 2) / 2]
+    rr_min, rr_max, rr_mid = (C.phi_runs(M.RR(), rel, t) for t in ("min", "max", "mid"))
+    assert rr_min.dtype == object and rr_min.tolist() == [1, 2 ** (N - 8) + 1, 2 ** (N - 1) + 1]
+    assert rr_max.tolist() == [1, 2 ** (N - 7), 2**N]
+    assert rr_mid[0] == 1 and rr_mid[2] == Fraction(2 ** (N - 1) + 1 + 2**N, 2)
+    assert C.phi_runs(M.RR(), rel).tolist() == [1, N + 2 - 8, N + 1]
+    p_min = C.phi_runs(M.P(), np.eye(1, 10_000, dtype=int) + np.eye(1, 10_000, 9, dtype=int), "min")
+    assert p_min.tolist() == [1 + 10_000 + 1]  # P min at 10,000 (k = 2): exact, int64
+    # past half the ranks relevant the walk runs from the other end: Σ_{j<k} C(n, j) = 2^n − Σ_{j<n+1−k} C(n, j)
+    n, k = 2_000, 1_003
+    half = np.zeros((2, n), np.int8)
+    half[0, :k] = 1
+    half[1, : n - 5] = 1
+    got = C.phi_runs(M.P(), half, "min")
+    assert got.tolist() == [sum(math.comb(n, j) for j in range(kk)) + 1 for kk in (k, n - 5)]
+    assert C.phi_runs(M.RR(), np.eye(1, 1100, 0, dtype=int), "mid")[0] == Fraction(3 * 2**1099 + 1, 2)
+
+
+def test_phi_dtype_rules_at_large_depth():
+    """int64 when every value fits, else Python ints; mid float64 below 2^52, else Fractions."""
+    one = np.ones((1, 70), int)
+    zero = np.zeros((1, 70), int)
+    assert C.phi_runs(M.RBP(p=0.5), zero).dtype == np.int64  # φ = 1 fits
+    big = C.phi_runs(M.RBP(p=0.5), one)
+    assert big.dtype == object and big.tolist() == [2**70] and type(big[0]) is int
+    assert C.phi_runs(M.RBP(p=0.5), one, "mid").tolist() == [Fraction(2**70)]
+    assert C.phi_runs(M.RBP(p=0.5), np.ones((1, 53), int), "mid").dtype == object  # 2·2^53 ≥ 2^53
+    mid = C.phi_runs(M.RBP(p=0.5), np.ones((1, 51), int), "mid")
+    assert mid.dtype == np.float64 and mid.tolist() == [2.0**51]
+    assert C.phi_runs(M.RBP(p=0.8), np.ones((1, 30), int), "mid").tolist() == [2.0**30]
+
+
 def test_limits_and_scale_chooses_counting_beyond_the_engine():
     assert C.counting_depth(M.RBP(p=0.8))[0] == 52
     assert C.counting_depth(M.RBP(p=0.9))[0] == 36 and "62 bits" in C.counting_depth(M.RBP(p=0.9))[1]
@@ -161,7 +232,7 @@ def test_limits_and_scale_chooses_counting_beyond_the_engine():
     assert sc.phi_runs(np.ones((2, 45), int)).tolist() == [2**45, 2**45]
     assert isinstance(E.scale(M.RR(), 64), C.CountedScale)
     assert isinstance(E.scale(M.RBP(p=0.8), 8, method="count"), C.CountedScale)
-    assert isinstance(E.scale(M.RBP(p=0.8), 8, cache=False), E.Scale)  # "auto" below the limit: the engine
+    assert isinstance(E.scale(M.RBP(p=0.8), 8, cache=False), E.Scale)  # "auto", a cheap build: the engine
     with pytest.raises(ValueError, match="not counted"):
         E.scale(M.AP(), 30, method="count")  # AP's φ_unq is counted (deduplicated) to N = 24 only
     assert E.scale(M.AP(), 8, method="count").n_distinct == E.scale(M.AP(), 8, cache=False).n_distinct

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales import enumeration as E
-from irscales.enumeration import build, engine, kernels, scale_class
+from irscales.enumeration import engine, kernels, routes, scale_class
 from irscales.enumeration import cache as cache_mod
 from irscales import measures as M
 
@@ -159,7 +159,7 @@ def test_exact_adjudication_of_near_ties(m, monkeypatch):
     k = kernels.Kernel(m, N, 1, int_bits=20)
     assert k.mode == "float"
     k.delta = 0.02
-    for mod in (build, scale_class, kernels):
+    for mod in (routes, scale_class, kernels):
         monkeypatch.setattr(mod, "kernel", lambda *a: k)
     s = E.scale(m, N, cache=False, workers=1, method="engine")
     assert len(s.chunks[0].multi) > 200  # many entries came out of multi-identity clusters
@@ -474,6 +474,58 @@ def test_prune_cache_removes_only_stale_folders(tmp_path):
     assert E.prune_cache(tmp_path, dry_run=True) == [old, broken] and old.exists()
     assert E.prune_cache(tmp_path) == [old, broken]
     assert keep.exists() and not old.exists() and not broken.exists()
+
+
+class _FullDisk:
+    """A file object whose disk fills up after ``room`` bytes: writes then raise OSError(ENOSPC)."""
+
+    room = 0
+
+    def __init__(self, fh):
+        self._fh = fh
+
+    def write(self, data):
+        if _FullDisk.room < len(data):
+            import errno
+            raise OSError(errno.ENOSPC, "No space left on device")
+        _FullDisk.room -= len(data)
+        return self._fh.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._fh, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._fh.close()
+
+
+@pytest.mark.parametrize("room", [0, 20_000], ids=["manifest", "chunk"])
+def test_a_full_disk_names_the_file_and_leaves_no_temporary_files(tmp_path, monkeypatch, room):
+    """Issue 27 (10): the full-disk error of a build named no path and left ``*.tmp`` files (the manifest's
+    temporary file leaked). Now the error is ENOSPC naming the file, in one CLI line, and nothing is left."""
+    import errno
+    import os as os_mod
+
+    from click.testing import CliRunner
+    from irscales.cli import main
+
+    real = os_mod.fdopen
+    monkeypatch.setattr(cache_mod.os, "fdopen", lambda *a, **k: _FullDisk(real(*a, **k)))
+    _FullDisk.room = room
+    with pytest.raises(OSError) as e:
+        E.scale(F["DCG_b02"], 14, cache=tmp_path, memory_mb=1, workers=1)
+    assert e.value.errno == errno.ENOSPC
+    assert Path(e.value.filename).parent.parent == tmp_path / "scales" and "No space left" in str(e.value)
+    assert Path(e.value.filename).name == ("manifest.json" if room == 0 else "chunk00000_keys.npy")
+    assert not list(tmp_path.rglob("*.tmp"))
+    monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "cli"))
+    _FullDisk.room = room
+    r = CliRunner().invoke(main, ["scale", "--measure", "DCG_b02", "--depth", "14"])
+    errors = [x for x in r.output.splitlines() if x.startswith("irscales: error:")]
+    assert r.exit_code == 1 and len(errors) == 1 and str(tmp_path / "cli" / "scales") in errors[0]
+    assert "No space left on device" in errors[0] and not list(tmp_path.rglob("*.tmp"))
 
 
 def test_process_pool_equals_serial(tmp_path):

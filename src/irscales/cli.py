@@ -28,15 +28,14 @@ import numpy as np
 import pandas as pd
 
 from irscales import measures as M
-from irscales.cli_messages import one_line as _one_line, as_flags as _as_flags
+from irscales.cli_messages import as_flags as _as_flags, one_line as _one_line
 from irscales.cli_output import check_output as _check_output, emit as _emit, exact_mean as _exact_mean
-from irscales.cli_options import (BUILD_BYTES_OK, BUILD_SECONDS_OK, MEASURE_HELP, TREC_EVAL_RECIPE, depth_option,
-                                  format_option, output_option, qrels_option, reading, reading_options,
-                                  runs_argument, scale_options, ties_option)
+from irscales.cli_options import (MEASURE_HELP, TREC_EVAL_RECIPE, depth_option, format_option, output_option,
+                                  qrels_option, reading, reading_options, runs_argument, scale_options, ties_option)
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
-from irscales.enumeration.counting import countable, counting_depth, phi_runs
-from irscales.enumeration import CacheError, TieUndecidable, build_cost
-from irscales.enumeration import scale as make_scale
+from irscales.enumeration import CacheError, TieUndecidable, ranked_runs
+from irscales.enumeration import scale as _scale
+from irscales.enumeration.routes import OverBudget, choose_route
 
 # The data layer (scipy, through the presets), the significance tests and IPSO's corroboration
 # (scipy.stats) are imported inside the commands that use them: at the top they would add about
@@ -160,15 +159,16 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
                  graded_ok: bool = False, counting_ok: bool = True, ties: str = "unq",
                  grades: int | None = None) -> dict:
     """For each measure label, (measure, N, cost, c) of its scale over runs with grades 0..c, or None
-    with a note saying why not.
+    with a note saying why not: the route of :func:`irscales.enumeration.routes.choose_route`.
 
     ``cost`` is None when φ is counted (:mod:`irscales.enumeration.counting`: P, R, RR, RBP, DCG, nDCG, also
     beyond the engine's depths): nothing is built and the engine's depth limit does not apply. Refuses up front
-    (one line) a build whose estimated cost is above the thresholds without ``--build-scales``;
+    (one line: the estimate, the cheaper options) a build over the budget without ``--build-scales``;
     announces the others on stderr. ``require``: a missing ranked version is an error.
     ``grades``: the collection's largest grade c; graded measures are then ranked over the (c+1)^N graded
     runs (None: graded measures are skipped with a note, as before the qrels are read).
     ``graded_ok``: a graded measure over binary runs is what is asked for (the ``scale`` command).
+    ``counting_ok``: False when a stored (or closed-form) scale is what is asked for.
     """
     plan, expensive = {}, []
     for label, m in specs:
@@ -179,20 +179,19 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
             plan[label] = None
         else:
             target, n = _scale_target(m, depth)
-            if counting_ok and countable(target, n, c, ties=ties):
-                plan[label] = (target, n, None, c)
-                continue
             try:
-                cost = build_cost(target, n, c=c, cache=cache)
-            except (ValueError, NotImplementedError) as e:
-                why, cost = f"no ranked {label} at depth {depth}: {e}", None
-                limit, reason = counting_depth(target, c, ties=ties) if counting_ok else (0, "")
-                if limit:  # say how far counting goes too, not only the scale's limit
-                    why += f"; without a scale φ is counted up to N = {limit} ({reason})"
-            plan[label] = None if cost is None else (target, n, cost, c)
-            if cost is not None:
-                if cost.runs and (cost.seconds > BUILD_SECONDS_OK or cost.bytes > BUILD_BYTES_OK) and not build:
-                    expensive.append(str(cost) + _free_space(cost.directory))
+                route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build,
+                                     method="auto" if counting_ok else "scale")
+            except OverBudget as e:
+                cheaper = "; ".join(e.cheaper(cli=True, counted=counting_ok))
+                expensive.append(f"{e.cost}{_free_space(e.cost.directory)}"
+                                 + (f" (cheaper: {cheaper})" if cheaper else ""))
+                plan[label] = None
+                continue
+            except (ValueError, NotImplementedError) as e:  # the planner's reason says how far each route reaches
+                why, plan[label] = f"no ranked {label} at depth {depth}: {e}", None
+            else:
+                plan[label] = (target, n, None if route.kind == "count" else route.cost, c)
                 continue
         if require:
             raise ValueError(why)
@@ -201,6 +200,12 @@ def _ranked_plan(specs: list[tuple[str, M.Measure]], depth: int, cache: bool, bu
         raise ValueError("the ranked versions need a one-time scale build: " + "; ".join(expensive)
                          + "; pass --build-scales to build it, or use a smaller --depth")
     return plan
+
+
+def make_scale(target: M.Measure, n: int, **kw):
+    """The stored (or closed-form) scale a plan of :func:`_ranked_plan` chose; the plan refused what needed
+    --build-scales, so the build may go ahead here."""
+    return _scale(target, n, method="scale", build=True, **kw)
 
 
 def _plan_for(specs, col, depth: int, cache: bool, build: bool, require: bool, ties: str) -> dict:
@@ -224,17 +229,16 @@ def _free_space(directory: Path | None) -> str:
 
 
 def _ranked(plan_entry, col, depth: int, cache: bool, progress: bool, ties: str = "unq") -> np.ndarray:
-    """The ranked values φ (tie strategy ``ties``) as a (T, S) score matrix of the runs of ``col`` cut at
-    ``depth``: binary runs, or graded ones when the plan's c > 1. Exact: integers (int64, or Python ints
-    beyond it), never floats, which cannot tell positions above 2^53 apart (issue 27)."""
+    """The ranked values φ (tie strategy ``ties``) as a (T, S) matrix of the runs of ``col`` cut at ``depth``
+    (graded runs when the plan's c > 1). Exact (:mod:`irscales.enumeration.ties`): int64 or Python ints;
+    ``mid`` float64 when every 2φ < 2^53 (exact halves), else Fractions; never rounded through float64."""
     target, n, cost, c = plan_entry
     rel = (col.binary(depth) if c == 1 else col.rel_at(depth))[..., :n]
-    if cost is None:  # counted, no scale (irscales.enumeration.counting)
-        return np.asarray(phi_runs(target, rel, ties, progress=progress and n >= 36, c=c)).T
-    if cost.runs:
+    if cost is not None and cost.runs:
         _note(f"building the scale of {cost}")
-    sc = make_scale(target, n, c=c, cache=cache, progress=progress and bool(cost.runs))
-    return np.asarray(sc.phi_runs(rel, ties)).T
+    counted = cost is None  # the plan's route: counted, or a stored (closed-form, cached, built) scale
+    return ranked_runs(target, rel, ties, c=c, cache=cache, build=True, method="count" if counted else "scale",
+                       progress=progress and (n >= 36 if counted else bool(cost.runs))).T
 
 
 def _two_runs(col) -> None:

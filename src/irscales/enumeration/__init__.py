@@ -82,11 +82,17 @@ Modules
 -------
 ``runs`` run ids, the numerator mapping, errors · ``ties`` counts → unq/min/max/mid ranks ·
 ``dcg`` exact arithmetic of log-discounted sums · ``kernels`` half-run tables and exact keys ·
-``cache`` the chunk cache · ``scale_class`` :class:`Scale` and closed forms · ``engine`` planner,
-runner, limits and costs · ``brute`` brute-force reference · ``counting`` / ``meet`` / ``ap_count`` φ
-counted without a scale · ``build`` :func:`scale` and :func:`ranked_runs`, the one place choosing between stored and
-counted φ · ``ranked`` measures vs their ranked versions on a collection · ``__main__`` the
-distinct-counts CLI (``python -m irscales.enumeration``).
+``cache`` the chunk cache · ``cache_lock`` one writer per cache folder, a lock no dead owner holds ·
+``workers`` worker processes that end with their parent · ``scale_class`` :class:`Scale` and closed
+forms · ``engine`` chunk planner, runner, limits and build costs · ``brute`` brute-force reference ·
+``counting`` / ``meet`` / ``ap_count`` φ counted without a scale · ``routes`` the one planner choosing
+the cheapest exact route (closed form, counting, cached scale, build) within a budget · ``build``
+:func:`scale` and :func:`ranked_runs` · ``ranked`` measures vs their ranked versions on a collection ·
+``__main__`` the distinct-counts CLI (``python -m irscales.enumeration``).
+
+Exact φ everywhere (:mod:`irscales.enumeration.ties`): ``unq``/``min``/``max`` are int64 arrays when every
+value fits, else object arrays of Python ints; ``mid`` is float64 when every 2φ < 2^53 (exact halves),
+else an object array of Fractions. Never float64 beyond that.
 """
 
 from irscales.enumeration.brute import brute_force_scale
@@ -97,6 +103,7 @@ from irscales.enumeration.dcg import ExactDCG, dcg_root_coefficients, perfect_ro
 from irscales.enumeration.engine import BuildCost, build_cost, max_enumerable_depth
 from irscales.enumeration.kernels import supported
 from irscales.enumeration.ranked import RankedScores, ranked_scores
+from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK, OverBudget, Route, choose_route
 from irscales.enumeration.runs import CacheError, TieUndecidable, normaliser, numerator, run_ids, runs_from_ids
 from irscales.enumeration.scale_class import Scale
 from irscales.enumeration.ties import TIES, rank_values, tie_ranks
@@ -106,5 +113,6 @@ __all__ = [
     "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values", "prune_cache",
     "max_enumerable_depth", "BuildCost", "build_cost", "dcg_root_coefficients", "perfect_root", "ExactDCG",
     "numerator", "normaliser", "TIES", "tie_ranks", "CountedScale", "countable", "counting_depth", "n_distinct",
-    "phi_runs", "ranked_runs", "RankedScores", "ranked_scores",
+    "phi_runs", "ranked_runs", "RankedScores", "ranked_scores", "choose_route", "Route", "OverBudget",
+    "BUILD_SECONDS_OK", "BUILD_BYTES_OK",
 ]

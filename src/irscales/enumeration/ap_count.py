@@ -143,11 +143,12 @@ def tables(N: int, h: int) -> Tables:
     return Tables(N, h, tuple(top), tuple(bottom))
 
 
-def count_sp(keys, N: int, h: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def count_sp(keys, N: int, h: int | None = None, progress: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Exact numbers of runs of REL^N with key < t and ≤ t for each key t (int64 arrays).
 
     Per k, the top values s ≤ t − max(bottom) count every bottom and those s > t none (bottom keys
-    start at 0), so only the window between them is searched (narrow for sparse runs)."""
+    start at 0), so only the window between them is searched (narrow for sparse runs). ``progress``:
+    a tqdm bar on stderr over (hits in the top half, query) pairs (minutes at N = 40)."""
     _check_n(N)
     keys = np.asarray(keys, dtype=np.int64)
     uq, inv = np.unique(keys, return_inverse=True)
@@ -156,8 +157,12 @@ def count_sp(keys, N: int, h: int | None = None) -> tuple[np.ndarray, np.ndarray
     T = tables(N, h)
     below = np.zeros(len(uq), np.int64)
     upto = np.zeros(len(uq), np.int64)
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(T.top) * len(uq), desc=f"AP N={N} (counting)", leave=False, disable=not progress)
     for (tv, tm), (bv, cum) in zip(T.top, T.bottom):
         if not len(tv):
+            bar.update(len(uq))
             continue
         pm = np.concatenate([[0], np.cumsum(tm)])
         lo = np.searchsorted(tv, uq - bv[-1], "left")  # tops [0, lo): s < t − max, all bottoms below t
@@ -174,6 +179,7 @@ def count_sp(keys, N: int, h: int | None = None) -> tuple[np.ndarray, np.ndarray
                 need = (uq[i:j, None] - tv[None, ::-1]).ravel()  # ascending within each row
                 below[i:j] += cum[np.searchsorted(bv, need, "left")].reshape(j - i, -1) @ tm[::-1]
                 upto[i:j] += cum[np.searchsorted(bv, need, "right")].reshape(j - i, -1) @ tm[::-1]
+                bar.update(j - i)
                 i = j
                 continue
             below[i:j] += full[i:j]
@@ -187,7 +193,9 @@ def count_sp(keys, N: int, h: int | None = None) -> tuple[np.ndarray, np.ndarray
                 e = np.cumsum(w)
                 below[i:j] += b[e] - b[e - w]
                 upto[i:j] += u[e] - u[e - w]
+            bar.update(j - i)
             i = j
+    bar.close()
     return below[inv].reshape(keys.shape), upto[inv].reshape(keys.shape)
 
 
@@ -238,14 +246,14 @@ def phi_unq_exact(bits, budget: int = 1 << 24) -> np.ndarray:
     return np.array([unq_enumerated(int(t), N) for t in uq], dtype=np.int64)[inv].reshape(keys.shape)
 
 
-def phi_ap(bits, ties: str) -> np.ndarray:
+def phi_ap(bits, ties: str, progress: bool = False) -> np.ndarray:
     """Exact φ of AP (= φ of SP, any recall base) of binary runs (n, N), ties ``min``/``max``/``mid``
     counted at any N ≤ 40; ``unq`` only where exact (:func:`phi_unq_exact`), never estimated."""
     check_ties(ties)
     bits = np.asarray(bits) > 0
     if ties == "unq":
         return phi_unq_exact(bits)
-    below, upto = count_sp(sp_keys(bits), bits.shape[1])
+    below, upto = count_sp(sp_keys(bits), bits.shape[1], progress=progress)
     return tie_ranks(below, upto, None, ties)
 
 

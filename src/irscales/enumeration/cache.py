@@ -4,7 +4,8 @@ Each chunk of the key axis (a pure function of the parameters and its range) is 
 distinct keys + counts and stored as ``.npy`` files (read back with ``mmap_mode='r'``) under
 :func:`irscales.paths.cache_dir` ``/scales/<measure>_N<N>_c<c>_<hash>``, listed in ``manifest.json``
 with SHA-256 checksums. Files are written to a temporary name, fsynced and renamed, so a crash never
-leaves a chunk that reads as complete.
+leaves a chunk that reads as complete; a failed write (a full disk) removes its temporary file and
+raises an ``OSError`` naming the file.
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ import numpy as np
 from irscales.enumeration.kernels import Kernel
 from irscales.paths import cache_dir
 
-__all__ = ["KERNEL_VERSION", "Chunk", "IdRangeChunk", "params", "cache_path", "load_chunk", "atomic_save",
+__all__ = ["KERNEL_VERSION", "Chunk", "IdRangeChunk", "params", "params_for", "cache_path", "cache_path_for",
+           "load_chunk", "atomic_save",
            "atomic_json", "counts_dtype", "jsonable", "prune_cache", "VERIFIED"]
 
 KERNEL_VERSION = "3"  # bump when a kernel or the chunk format changes: old caches read as stale
@@ -41,32 +43,40 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def atomic_save(arr: np.ndarray, path: Path) -> str:
-    """Write arr as .npy via a temporary file + fsync + rename; returns its SHA-256."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    os.chmod(tmp, _file_mode())
+def _write_atomic(path: Path, write, prefix: str) -> None:
+    """Write ``path`` through a temporary file in its folder (``write(fh)``, fsync, rename). On any
+    failure the temporary file is removed and an ``OSError`` (same errno: ENOSPC for a full disk) names
+    ``path``, the file that could not be written."""
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
-            np.save(fh, arr, allow_pickle=False)
+            os.chmod(tmp, _file_mode())
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        tmp = None
+    except OSError as e:
+        raise OSError(e.errno, f"cannot write it: {e.strerror or e}", str(path)) from e
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def atomic_save(arr: np.ndarray, path: Path) -> str:
+    """Write arr as .npy via a temporary file + fsync + rename; returns its SHA-256."""
+    _write_atomic(path, lambda fh: np.save(fh, arr, allow_pickle=False), path.name + ".")
     return _sha256(path)
 
 
 def atomic_json(obj, path: Path) -> None:
     """Write ``obj`` as JSON to ``path`` atomically (temporary file + fsync + rename)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="manifest.", suffix=".tmp")
-    os.chmod(tmp, _file_mode())
-    with os.fdopen(fd, "w") as fh:
-        json.dump(obj, fh, indent=1, sort_keys=True)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    text = json.dumps(obj, indent=1, sort_keys=True).encode()
+    _write_atomic(path, lambda fh: fh.write(text), path.stem + ".")
 
 
 def counts_dtype(cnt: np.ndarray):
@@ -128,17 +138,28 @@ class IdRangeChunk(Chunk):
 
 def params(ker: Kernel) -> dict:
     """What a cache was written for: a cache is read only when these match."""
-    return {"measure": repr(ker.measure), "N": ker.N, "c": ker.c, "kernel_version": KERNEL_VERSION,
-            "mode": ker.mode, "numpy": np.__version__.split(".")[0]}
+    return params_for(ker.measure, ker.N, ker.c, ker.mode)
+
+
+def params_for(measure, N: int, c: int, mode: str) -> dict:
+    """:func:`params` from the kernel's parameters (``mode``: :func:`~irscales.enumeration.kernels.kernel_mode`),
+    without building the kernel."""
+    return {"measure": repr(measure), "N": N, "c": c, "kernel_version": KERNEL_VERSION,
+            "mode": mode, "numpy": np.__version__.split(".")[0]}
 
 
 def cache_path(ker: Kernel, cache) -> Path | None:
     """The cache folder of a kernel (None: ``cache`` False or None, in memory)."""
+    return cache_path_for(ker.measure, ker.N, ker.c, ker.mode, cache)
+
+
+def cache_path_for(measure, N: int, c: int, mode: str, cache) -> Path | None:
+    """:func:`cache_path` from the kernel's parameters, without building the kernel."""
     if cache is False or cache is None:
         return None
     root = cache_dir() if cache is True else Path(cache)
-    tag = hashlib.sha256(json.dumps(params(ker), sort_keys=True).encode()).hexdigest()[:12]
-    return root / "scales" / f"{ker.measure.key}_N{ker.N}_c{ker.c}_{tag}"
+    tag = hashlib.sha256(json.dumps(params_for(measure, N, c, mode), sort_keys=True).encode()).hexdigest()[:12]
+    return root / "scales" / f"{measure.key}_N{N}_c{c}_{tag}"
 
 
 VERIFIED: set = set()  # (path, size, mtime, sha256) of files whose checksum this process checked

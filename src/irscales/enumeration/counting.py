@@ -6,9 +6,12 @@ measure tells its ties, these numbers can be *counted* without storing the scale
 arithmetic allows:
 
 * P (and R, whose scale is P's, see :func:`irscales.enumeration.runs.numerator`): k relevant documents in N ranks;
-  φ_unq = k + 1, runs below = Σ_{j<k} C(N, j), runs up to = Σ_{j≤k} C(N, j). Any N.
+  φ_unq = k + 1, runs below = Σ_{j<k} C(N, j), runs up to = Σ_{j≤k} C(N, j). Any N: the prefix sums are
+  walked once per call up to the k's that occur (from the nearer end, by symmetry;
+  :func:`grade_sum_prefix`), O(N) big-integer steps at most, not one binomial per j per run.
 * RR: first relevant document at rank f (none: value 0); φ_unq = N + 2 − f (1 for none), runs
-  below 1/f = 2^{N−f} (the runs with a later first hit and the empty run), 2^{N−f} runs tie. Any N.
+  below 1/f = 2^{N−f} (the runs with a later first hit and the empty run), 2^{N−f} runs tie. Any N,
+  one shift per distinct f.
 * RBP with rational p = a/b (lowest terms). Its exact key K(r) = Σ_i rel_i a^{i−1} b^{N−i}
   (= RBP·b^{N−1}/(1 − p)) orders runs exactly as RBP does.
 
@@ -103,9 +106,8 @@ arithmetic allows:
 """
 from __future__ import annotations
 
-import functools
-import itertools
 import math
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -115,10 +117,11 @@ from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, p
 from irscales.enumeration.meet import (MAX_HALF, below_rbp, dcg_below, dcg_class_items, dcg_tie_scan, graded_dcg_below,
                                        graded_dcg_depth, rbp_half_bound)
 from irscales.enumeration.runs import numerator
-from irscales.enumeration.ties import check_ties, tie_ranks
+from irscales.enumeration.ties import check_ties, exact_ints, tie_ranks
 from irscales.exact import to_fraction
 
-__all__ = ["counting_depth", "countable", "phi_runs", "n_distinct", "CountedScale", "MAX_HALF", "graded_rbp_tie"]
+__all__ = ["counting_depth", "countable", "phi_runs", "n_distinct", "CountedScale", "MAX_HALF", "graded_rbp_tie",
+           "count_cost", "grade_sum_prefix"]
 
 
 def graded_rbp_tie(p, c: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
@@ -196,70 +199,179 @@ def countable(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = N
 
 
 # ------------------------------------------------------------------------------- closed forms
+# P, R, gP (grade sums), RR (first relevant rank) and RBP with p ≤ 1/2 (run ids) in O(N) per run plus,
+# for min/max/mid, one walk over the counts of the sums that occur: exact Python ints, at any N.
+
+
+def grade_sum_prefix(N: int, c: int, qs) -> dict[int, int]:
+    """Σ_{j<q} a_j for each q in ``qs`` (0 ≤ q ≤ cN + 1), where a_j is the number of runs of length N
+    over grades 0..c with grade sum j: the coefficient of x^j in (1 + x + … + x^c)^N (c = 1: C(N, j)).
+
+    One walk over j computes each coefficient from the previous c ones by
+    j·a_j = Σ_{i=1..c} (N·i − j + i)·a_{j−i}, the coefficient of x^{j−1} in P·F' = N·P'·F for F = P^N,
+    P = 1 + x + … + x^c (an exact division). By the symmetry a_j = a_{cN−j},
+    Σ_{j<q} a_j = (c+1)^N − Σ_{j<cN+1−q} a_j, so the walk stops at the largest min(q, cN + 1 − q): at
+    most cN/2 steps of c big-integer products, and only a few for sums near either end (sparse runs).
+    """
+    top = c * N
+    qs = {int(q) for q in qs}
+    if any(q < 0 or q > top + 1 for q in qs):
+        raise ValueError(f"grade_sum_prefix: sums must lie in 0..{top + 1}")
+    need = {min(q, top + 1 - q) for q in qs}
+    far = max(need, default=0)
+    small: dict[int, int] = {}
+    last = [0] * c  # a_{j−1}, a_{j−2}, …, a_{j−c} (zero below j = 0)
+    total = 0  # Σ_{i<j} a_i
+    for j in range(far + 1):
+        if j in need:
+            small[j] = total
+        if j == far:
+            break
+        a = 1 if j == 0 else sum((N * i - j + i) * last[i - 1] for i in range(1, c + 1)) // j
+        total += a
+        last = [a] + last[:-1]
+    every = (c + 1) ** N
+    return {q: small[q] if q <= top + 1 - q else every - small[top + 1 - q] for q in qs}
+
+
+def _by_value(values, inv: np.ndarray) -> np.ndarray:
+    """``values`` (one exact int per distinct key) spread over the runs (``inv``)."""
+    return exact_ints(np.array(values + [None], dtype=object)[:-1])[inv]
+
+
+def _phi_sum(t: np.ndarray, N: int, c: int, ties: str) -> np.ndarray:
+    """φ of runs with grade sums ``t`` for a measure increasing in the sum (P, R: c = 1; gP):
+    φ_unq = t + 1, runs below = Σ_{j<t} a_j, runs up to = Σ_{j≤t} a_j (:func:`grade_sum_prefix`)."""
+    if ties == "unq":
+        return exact_ints(t + 1)
+    ut, inv = np.unique(t, return_inverse=True)
+    pre = grade_sum_prefix(N, c, set(ut.tolist()) | set((ut + 1).tolist()))
+    below = _by_value([pre[int(q)] for q in ut], inv)
+    upto = _by_value([pre[int(q) + 1] for q in ut], inv)
+    return tie_ranks(below, upto, None, ties)
 
 
 def _phi_p(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
-    k = bits.sum(axis=1)
-    big = N > 61
-    cum = [0]
-    for j in range(N + 1):
-        cum.append(cum[-1] + math.comb(N, j))
-    cum_a = np.array(cum, dtype=object if big else np.int64)
-    comb_a = np.array([math.comb(N, j) for j in range(N + 1)], dtype=object if big else np.int64)
-    return tie_ranks(cum_a[k], cum_a[k] + comb_a[k], (k + 1).astype(np.int64), ties)
-
-
-def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
-    any_ = bits.any(axis=1)
-    first = np.where(any_, np.argmax(bits, axis=1) + 1, N + 1)  # N + 1: no relevant document
-    big = N > 61
-    pw = np.array([2 ** (N - f) if f <= N else 0 for f in range(N + 2)], dtype=object if big else np.int64)
-    cnt = np.array([2 ** (N - f) if f <= N else 1 for f in range(N + 2)], dtype=object if big else np.int64)
-    below = pw[first]  # 2^{N−f} runs below 1/f; none below 0
-    return tie_ranks(below, below + cnt[first], (N + 2 - first).astype(np.int64), ties)
-
-
-@functools.lru_cache(maxsize=16)
-def _grade_sum_counts(N: int, c: int) -> tuple[int, ...]:
-    """Number of runs of length N over grades 0..c with each grade sum 0..cN: (1 + x + … + x^c)^N."""
-    poly = [1]
-    for _ in range(N):
-        nxt = [0] * (len(poly) + c)
-        for j, v in enumerate(poly):
-            for g in range(c + 1):
-                nxt[j + g] += v
-        poly = nxt
-    return tuple(poly)
+    return _phi_sum(bits.sum(axis=1, dtype=np.int64), N, 1, ties)
 
 
 def _phi_gp(grades: np.ndarray, N: int, c: int, ties: str) -> np.ndarray:
-    t = grades.sum(axis=1)
-    cnt = _grade_sum_counts(N, c)
-    big = (c + 1) ** N >= 2**62
-    cum = np.array([0] + list(itertools.accumulate(cnt)), dtype=object if big else np.int64)
-    cnt_a = np.array(cnt, dtype=object if big else np.int64)
-    return tie_ranks(cum[t], cum[t] + cnt_a[t], (t + 1).astype(np.int64), ties)
+    return _phi_sum(grades.sum(axis=1, dtype=np.int64), N, c, ties)
+
+
+def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
+    """First relevant rank f (N + 1: none): φ_unq = N + 2 − f; 2^{N−f} runs below 1/f (a later first hit or
+    none) and 2^{N−f} runs tie, so up to = 2^{N−f+1}; the value 0 has none below and one run."""
+    any_ = bits.any(axis=1)
+    first = np.where(any_, np.argmax(bits, axis=1) + 1, N + 1).astype(np.int64)
+    if ties == "unq":
+        return exact_ints(N + 2 - first)
+    uf, inv = np.unique(first, return_inverse=True)
+    below = _by_value([1 << (N - f) if f <= N else 0 for f in uf.tolist()], inv)
+    upto = _by_value([1 << (N - f + 1) if f <= N else 1 for f in uf.tolist()], inv)
+    return tie_ranks(below, upto, None, ties)
 
 
 def _run_id_big(bits: np.ndarray) -> np.ndarray:
+    """Run ids Σ rel_i 2^{N−i}: int64 up to N = 62, else Python ints (packed bytes, O(N) per run)."""
     N = bits.shape[1]
     if N <= 62:
         return bits.astype(np.int64) @ (np.int64(1) << np.arange(N - 1, -1, -1, dtype=np.int64))
-    return np.array([int("".join("1" if x else "0" for x in row), 2) for row in bits], dtype=object)
+    pad = -N % 8
+    packed = np.packbits(bits.astype(bool), axis=1)  # big-endian bits, zero padding at the end
+    return exact_ints(np.array([int.from_bytes(row.tobytes(), "big") >> pad for row in packed] + [None],
+                               dtype=object)[:-1])
+
+
+def _no_ties(below: np.ndarray, ties: str) -> np.ndarray:
+    """φ of a measure without ties (RBP with rational p, gRBP with b > c): one run per value, so every
+    tie strategy gives 1 + runs below."""
+    below = exact_ints(below)
+    upto = tie_ranks(below, None, None, "min")
+    return tie_ranks(below, upto, upto, ties)
 
 
 # --------------------------------------------------------------------------------- interface
 
 
-def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool = False,
+def _family(m: M.Measure, c: int) -> str:
+    """How φ of ``m`` is counted: ``closed`` (P, R, RR, RBP p ≤ 1/2, gP), ``rbp`` (meet in the middle,
+    binary or graded), ``dcg``, ``gdcg`` (graded DCG), ``ap`` (SP/AP), or ``none``."""
+    num = numerator(m)
+    if type(m) is M.GP:
+        return "closed"
+    if type(m) is M.GRBP:
+        return "rbp"
+    if isinstance(num, M.DCG):
+        return "gdcg" if num.gains == "graded" else "dcg"
+    if c != 1:
+        return "none"
+    if type(num) is M.SP:
+        return "ap"
+    if type(num) in (M.P, M.RR):
+        return "closed"
+    if type(num) is M.RBP:
+        return "closed" if to_fraction(num.p) <= Fraction(1, 2) else "rbp"
+    return "none"
+
+
+def count_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = None,
+               runs: int = 10_000) -> tuple[float, int]:
+    """Rough cost of :func:`phi_runs` for ``runs`` runs of length N: (seconds, peak bytes of its tables).
+
+    An order of magnitude for choosing a route and for messages, fitted to ``docs/benchmarks.md``
+    (2 cores; simulated uniform runs, the widest meet-in-the-middle windows): closed forms take
+    ~10 ns per rank and run plus, for min/max/mid, the walk of :func:`grade_sum_prefix`; RBP p > 1/2
+    builds half tables of (c+1)^{N/2} keys (~0.15 µs and 40 bytes each) and scans ~((c+1)p)^{N/2} of them
+    per run (50 ns each: RBP_p08 at N = 50, 6,450 runs, ≈ 47 s); binary DCG ≈ 0.1 ms per run at N = 30,
+    ×2 every 2.5 ranks, plus its tables (14 s at N = 50); graded DCG ≈ 40 ms per run at N = 30 with three
+    grades, ×(c+1) every two ranks; AP min/max/mid ≈ 0.4 ms per run at N = 30, ×2^0.76 per rank, plus
+    ≈ 2.5 µs per entry of its bottom table (2^20 entries at N = 30 and 40); AP unq deduplicates all 2^N
+    keys (≈ 1.5 µs each: 31 s at N = 24 on the contended machine). Not a promise: real runs are usually
+    cheaper (sparser)."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    runs = max(int(runs), 1)
+    fam = _family(m, c)
+    if fam == "closed":
+        bits = N * math.log2(c + 1)
+        walk = 0.0 if ties == "unq" else (c * N / 2) * c * (bits / 64) * 2e-8
+        return 1e-3 + runs * N * 1e-8 + walk, int(runs * max(8, bits / 8))
+    if fam == "rbp":
+        p = to_fraction(m.p)
+        h = N // 2
+        entries = (c + 1) ** h + (c + 1) ** (N - h)
+        window = max(1.0, float(((c + 1) * p) ** h))
+        return 1.5e-7 * entries + runs * 5e-8 * window, 40 * entries
+    if fam == "dcg":
+        B = int(numerator(m).base)
+        half = 2.0 ** (max(N - B, 0) / 2)
+        return 8e-7 * half + runs * 1e-4 * 2 ** ((N - 30) / 2.5), int(320 * half)
+    if fam == "gdcg":
+        half = float(c + 1) ** (N / 2)
+        return runs * 40e-3 * half / 3**15, int(40 * half)
+    if fam == "ap":
+        if ties in ("min", "max", "mid"):
+            tables = 2 ** min(N - N // 3, 20)  # the bottom table (2^20 entries at N = 30 and 40: 2-3 s)
+            return 1e-3 + 2.5e-6 * tables + runs * 0.4e-3 * 2 ** (0.76 * (N - 30)), 48 * tables
+        return 1e-3 + 1.5e-6 * 2**N + runs * 1e-6, 24 * 2**N
+    return math.inf, 0
+
+
+def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool | None = None,
              workers: int | None = None, c: int = 1) -> np.ndarray:
     """Exact ranked measure φ (FFF21 eq. 2 for ``ties="unq"``; §7.1.3's min/max/mid) of runs
     ``rel`` of shape (..., N), counted without a scale; N is the last axis. Runs are binary (c = 1),
-    or graded 0..c for gRBP (the scale of all (c+1)^N runs). Equal to
+    or graded 0..c for gRBP, gP and graded DCG (the scale of all (c+1)^N runs). Equal to
     :meth:`irscales.enumeration.Scale.phi_runs` wherever both exist (tested).
 
-    int64 results (Python ints in an object array when they can exceed 2^62; ``mid`` gives halves).
+    Returns exact values, never rounded (:mod:`irscales.enumeration.ties`): ``unq``/``min``/``max`` as an
+    int64 array when every value fits, else an object array of Python ints; ``mid`` as float64 when every
+    2φ < 2^53 (halves exact), else an object array of :class:`~fractions.Fraction`.
+    ``progress``: a tqdm bar on stderr for the long counts (meet in the middle); None: when stderr is a
+    terminal and :func:`count_cost` expects more than a few seconds.
     Raises ``ValueError`` when the measure cannot be counted at this N (see :func:`counting_depth`).
+    This is the counting route itself: :func:`irscales.enumeration.ranked_runs` chooses between it and a
+    stored scale (:mod:`irscales.enumeration.routes`).
     """
     m = M.parse(measure) if isinstance(measure, str) else measure
     check_ties(ties)
@@ -272,6 +384,8 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
     shape = rel.shape[:-1]
+    if progress is None:
+        progress = sys.stderr.isatty() and count_cost(m, N, c, ties, max(1, rel.size // N))[0] > 2
     num = numerator(m)
     graded_dcg = isinstance(num, M.DCG) and num.gains == "graded"
     if type(m) in (M.GRBP, M.GP) or graded_dcg:
@@ -284,8 +398,8 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
                              ties).reshape(shape)
         if type(m) is M.GP:
             return _phi_gp(g.astype(np.int64), N, c, ties).reshape(shape)
-        out = below_rbp(g.astype(np.int64), to_fraction(m.p), progress, workers, c) + 1  # no ties (module doc)
-        return (out.astype(float) if ties == "mid" else out).reshape(shape)
+        below = below_rbp(g.astype(np.int64), to_fraction(m.p), progress, workers, c)
+        return _no_ties(below, ties).reshape(shape)  # no ties when counted (module doc)
     bits = np.asarray(rel.reshape(-1, N)) > 0
     if isinstance(num, M.P):
         out = _phi_p(bits, N, ties)
@@ -294,13 +408,10 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     elif isinstance(num, M.DCG):
         out = tie_ranks(*dcg_below(bits, int(num.base), progress), ties)
     elif isinstance(num, M.SP):
-        out = phi_ap(bits, ties)
+        out = phi_ap(bits, ties, progress)
     else:
         p = to_fraction(num.p)
-        below = _run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers)
-        out = below + 1  # no ties: every tie strategy gives the same rank
-        if ties == "mid":
-            out = out.astype(float) if out.dtype != object else out
+        out = _no_ties(_run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers), ties)
     return out.reshape(shape)
 
 
@@ -328,20 +439,32 @@ def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
 
 
 class CountedScale:
-    """What :func:`irscales.enumeration.scale` returns for a counted measure beyond the engine's reach:
-    the sizes of the scale and the exact :meth:`phi_runs`, with nothing stored (``method="count"``)."""
+    """What :func:`irscales.enumeration.scale` returns when φ is counted instead of stored: beyond the
+    engine's depth, or where building the scale is over the budget (:mod:`irscales.enumeration.routes`).
+    It has the sizes of the scale and the exact :meth:`phi_runs`, with nothing stored
+    (``method="count"``); the stored values (``values``, ``counts``, ``quantiles`` …) need the built
+    scale, and asking for them says how (``reason`` holds why this scale is counted)."""
 
     method = "count"
     mode = "count"
     directory = None
+    _STORED = ("values", "counts", "keys", "quantiles", "iter_chunks", "phi", "to_frame", "exact_values", "chunks")
 
-    def __init__(self, measure: M.Measure, N: int, rb: float | None = None, c: int = 1):
+    def __init__(self, measure: M.Measure, N: int, rb: float | None = None, c: int = 1, reason: str = ""):
         if not countable(measure, N, c):
             raise ValueError(f"{measure.key} is not counted at N={N}: {counting_depth(measure, c)[1]}")
-        self.measure, self.N, self.c, self.rb = measure, N, c, rb
+        self.measure, self.N, self.c, self.rb, self.reason = measure, N, c, rb, reason
 
     def __repr__(self) -> str:
-        return f"CountedScale({self.measure.key}, N={self.N}, n_distinct={self.n_distinct})"
+        return f"CountedScale({self.measure.key}, N={self.N}, c={self.c})"
+
+    def __getattr__(self, name: str):
+        if name in CountedScale._STORED:
+            raise AttributeError(
+                f"{name}: the scale of {self.measure.key} at N={self.N} is counted, not stored "
+                f"({self.reason or 'beyond the engine'}), so only n_runs, n_distinct and phi_runs exist; "
+                "scale(..., method='engine', build=True) builds the stored scale where the engine reaches")
+        raise AttributeError(name)
 
     @property
     def n_runs(self) -> int:
@@ -351,9 +474,9 @@ class CountedScale:
     def n_distinct(self) -> int:
         return n_distinct(self.measure, self.N, self.c)
 
-    def phi_runs(self, rel, ties: str = "unq") -> np.ndarray:
+    def phi_runs(self, rel, ties: str = "unq", progress: bool | None = None) -> np.ndarray:
+        """Exact φ of runs ``rel`` (..., N), counted (:func:`phi_runs`; same return types)."""
         rel = np.asarray(rel)
         if rel.ndim == 0 or rel.shape[-1] != self.N:
             raise ValueError(f"phi_runs: runs must have shape (..., {self.N}), got {rel.shape}")
-        return phi_runs(self.measure, rel, ties, c=self.c)
-
+        return phi_runs(self.measure, rel, ties, c=self.c, progress=progress)

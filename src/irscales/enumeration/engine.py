@@ -8,7 +8,6 @@ resumes. :func:`max_enumerable_depth` and :func:`build_cost` say how far and at 
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import math
 import os
@@ -19,15 +18,18 @@ from pathlib import Path
 import numpy as np
 
 from irscales import measures as M
+from irscales.enumeration.cache_lock import CacheLock
 from irscales.enumeration.cache import (
-    Chunk, atomic_json, atomic_save, cache_path, counts_dtype, jsonable, load_chunk, params)
+    Chunk, atomic_json, atomic_save, cache_path, cache_path_for, counts_dtype, jsonable, load_chunk, params, params_for)
 from irscales.enumeration.dcg import dcg_layout
-from irscales.enumeration.kernels import BYTES_PER_RUN, Kernel, chunk_task, kernel, supported
+from irscales.enumeration.kernels import BYTES_PER_RUN, Kernel, chunk_task, kernel_mode, supported
 from irscales.enumeration.runs import numerator
-from irscales.enumeration.scale_class import closed_form
+from irscales.enumeration.workers import worker_pool
+from irscales.enumeration.scale_class import has_closed_form
 from irscales.exact import to_fraction
 
-__all__ = ["plan", "run_engine", "refuse_beyond", "max_enumerable_depth", "BuildCost", "build_cost"]
+__all__ = ["plan", "run_engine", "refuse_beyond", "max_enumerable_depth", "BuildCost", "build_cost",
+           "build_estimate", "human_seconds", "human_bytes"]
 
 
 def plan(ker: Kernel, memory_mb: int, workers: int) -> list:
@@ -74,13 +76,12 @@ def run_engine(ker: Kernel, cache, memory_mb: int, workers: int | None, client, 
     if d is None:
         return _run_engine_locked(ker, None, memory_mb, workers, client, progress, verify)
     d.mkdir(parents=True, exist_ok=True)
-    # one writer per cache folder: a second process computing the same scale waits, then reads it
-    with open(d / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            return _run_engine_locked(ker, d, memory_mb, workers, client, progress, verify)
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    # one writer per cache folder: a second process computing the same scale waits (saying for whom),
+    # then reads it; a lock left by a dead owner is taken over (irscales.enumeration.cache_lock)
+    with CacheLock(d):
+        for tmp in d.glob("*.tmp"):  # half-written files of a writer that was killed: only the lock holder writes
+            tmp.unlink(missing_ok=True)
+        return _run_engine_locked(ker, d, memory_mb, workers, client, progress, verify)
 
 
 def _run_engine_locked(ker, d, memory_mb, workers, client, progress, verify):
@@ -145,11 +146,9 @@ def _run_engine_locked(ker, d, memory_mb, workers, client, progress, verify):
                 store(i, chunk_task(*a))
                 bar.update(1)
         else:
-            from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-            import multiprocessing as mp_
-            # fork: workers inherit the imported modules (spawn would re-import a user's __main__)
-            ctx = mp_.get_context("fork" if "fork" in mp_.get_all_start_methods() else "spawn")
-            with ProcessPoolExecutor(workers, mp_context=ctx) as ex:
+            from concurrent.futures import FIRST_COMPLETED, wait
+
+            with worker_pool(workers) as ex:  # workers end with this process; none holds the lock
                 # at most workers + 1 chunks in flight, so finished results never pile up in memory
                 pending, queue = {}, list(zip(todo, args))[::-1]
                 while queue or pending:
@@ -186,6 +185,7 @@ _TABLE_MAX = 2**20  # half-run tables (c+1)^⌈N/2⌉ entries: 2^20 (binary N = 
 _SECONDS_PER_RUN = {M.SP: 1e-7, M.RBP: 1.5e-7}
 _SECONDS_PER_RUN_DEFAULT = 4e-7
 _BYTES_PER_VALUE = 8.5  # cache bytes per distinct value (N = 30: RBP_p08 8.1 GB for 2^30 values)
+_BUILD_OVERHEAD = 0.05  # seconds of any build: half tables, chunk plan, manifest and file syncs
 
 
 def refuse_beyond(measure: M.Measure, N: int, limit: int, why: str) -> None:
@@ -246,25 +246,25 @@ class BuildCost:
     N: int
     runs: int  # runs the engine enumerates (0: closed form or complete cache)
     seconds: float  # estimated wall time on 2 cores (docs/benchmarks.md)
-    bytes: int  # upper bound on the cache written (one entry per distinct value)
-    directory: Path | None  # where the cache goes
+    bytes: int  # upper bound on the scale stored (one entry per distinct value), on disk or in memory
+    directory: Path | None  # where the cache goes (None: the scale is held in memory)
     cached: bool
 
     def __str__(self) -> str:
         if not self.runs:
             return f"{self.measure.key} at N={self.N}: {'cached' if self.cached else 'closed form'}, no build"
+        where = f"of cache in {self.directory}" if self.directory else "in memory (no cache)"
         return (f"{self.measure.key} at N={self.N}: enumerates {self.runs:,} runs once, about "
-                f"{_human_seconds(self.seconds)} and up to {_human_bytes(self.bytes)} of cache in "
-                f"{self.directory or 'memory'}")
+                f"{human_seconds(self.seconds)} and up to {human_bytes(self.bytes)} {where}")
 
 
-def _human_seconds(s: float) -> str:
+def human_seconds(s: float) -> str:
     if s < 1:
         return "under 1 s"
     return f"{s:.0f} s" if s < 120 else f"{s / 60:.0f} min" if s < 7200 else f"{s / 3600:.1f} h"
 
 
-def _human_bytes(b: float) -> str:
+def human_bytes(b: float) -> str:
     for unit in ("B", "KB", "MB", "GB", "TB"):
         if b < 1000 or unit == "TB":
             return f"{b:.0f} {unit}" if unit == "B" else f"{b:.1f} {unit}"
@@ -272,27 +272,48 @@ def _human_bytes(b: float) -> str:
     return ""  # pragma: no cover
 
 
-def build_cost(measure: M.Measure, N: int, *, c: int = 1, cache: bool | str | Path = True) -> BuildCost:
+def build_cost(measure: M.Measure, N: int, *, c: int = 1, cache: bool | str | Path = True,
+               closed_forms: bool = True) -> BuildCost:
     """Estimated cost of ``scale(measure, N, c=c, cache=cache)`` before running it (so a caller can
-    ask first): closed forms and complete caches cost nothing; otherwise all (c+1)^N runs are
-    enumerated once (time from the N = 30 benchmark) and at most one cache entry per run is written.
-    Raises like :func:`scale` when N is beyond :func:`max_enumerable_depth`."""
+    ask first): closed forms (unless ``closed_forms=False``: the engine's own build of such a scale)
+    and complete caches cost nothing; otherwise all (c+1)^N runs are enumerated once (time from the
+    N = 30 benchmark) and at most one entry per distinct value is stored, in the cache folder or,
+    without a cache, in memory. Raises like :func:`scale` when N is beyond :func:`max_enumerable_depth`."""
     refuse_beyond(measure, N, *max_enumerable_depth(measure, c))
     num = numerator(measure)
-    if c == 1 and closed_form(num, N) is not None:
+    if closed_forms and c == 1 and has_closed_form(num):
         return BuildCost(measure, N, 0, 0.0, 0, None, False)
-    ker = kernel(num, N, c)
-    d = cache_path(ker, cache)
+    mode = kernel_mode(num, N, c)  # the cache path without building the kernel's half tables
+    d = cache_path_for(num, N, c, mode, cache)
     done = False
     if d is not None and (d / "manifest.json").exists():
         try:
             man = json.loads((d / "manifest.json").read_text())
-            done = man.get("params") == params(ker) and all(e.get("done") for e in man["chunks"])
+            done = man.get("params") == params_for(num, N, c, mode) and all(e.get("done") for e in man["chunks"])
         except (OSError, ValueError, KeyError, TypeError):
             done = False
     if done:
         return BuildCost(measure, N, 0, 0.0, 0, d, True)
+    seconds, stored = build_estimate(num, N, c)
+    return BuildCost(measure, N, (c + 1) ** N, seconds, stored, d, False)
+
+
+def build_estimate(measure: M.Measure, N: int, c: int = 1) -> tuple[float, int]:
+    """(seconds, bytes) of enumerating the scale of ``measure`` (its :func:`~irscales.enumeration.runs.numerator`)
+    at run length N from nothing: :func:`build_cost` without the cache check."""
+    num = numerator(measure)
     runs = (c + 1) ** N
     rate = _SECONDS_PER_RUN.get(type(num), _SECONDS_PER_RUN_DEFAULT)
-    return BuildCost(measure, N, runs, runs * rate, int(runs * _BYTES_PER_VALUE) if d else 0, d, False)
+    return _BUILD_OVERHEAD + runs * rate, int(_distinct_bound(num, N, c) * _BYTES_PER_VALUE)
+
+
+def _distinct_bound(num: M.Measure, N: int, c: int) -> int:
+    """An upper bound on the distinct values the scale stores: all runs, or fewer where the ties are
+    known (binary DCG with the JK discount and an integer base B: (B + 1)·2^{N−B}, FFF21 §5.1)."""
+    runs = (c + 1) ** N
+    if c == 1 and isinstance(num, M.DCG) and num.discount == "jk" and num.gains == "binary" \
+            and float(num.base) == int(num.base) and N > int(num.base):
+        B = int(num.base)
+        return min(runs, (B + 1) * 2 ** (N - B))
+    return runs
 

@@ -405,6 +405,20 @@ class Kernel:
         raise TieUndecidable(f"no gap wider than 4δ near {t} for {self.measure!r}, N={self.N}")
 
 
+def kernel_mode(measure: M.Measure, N: int, c: int, int_bits: int = 62) -> str:
+    """The ``mode`` of ``Kernel(measure, N, c)`` without building its tables (for cache paths and costs):
+    ``"float"`` for DCG/nDCG and for binary RBP whose exact key Σ a^{i−1} b^{N−i} reaches 2^int_bits, else
+    ``"int"``."""
+    if isinstance(measure, M.DCG):
+        return "float"
+    if isinstance(measure, (M.RBP, M.GRBP)):
+        p = to_fraction(measure.p)
+        graded = c > 1 and not measure.binary
+        w = sum(p.numerator**i * p.denominator ** (N - 1 - i) for i in range(N))
+        return "int" if w * (c if graded else 1) < 2**int_bits else "float"
+    return "int"
+
+
 @functools.lru_cache(maxsize=8)
 def kernel(measure: M.Measure, N: int, c: int) -> Kernel:
     """The :class:`Kernel` of (measure, N, c), built once per process."""

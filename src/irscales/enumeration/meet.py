@@ -19,6 +19,7 @@ import numpy as np
 from irscales import measures as M
 from irscales.enumeration import fixed_count
 from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
+from irscales.enumeration.workers import worker_pool
 
 __all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
            "below_pairs", "dcg_tie_scan", "dcg_below",
@@ -136,10 +137,7 @@ def below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: in
     out = []
     try:
         if workers > 1 and N >= 36 and len(parts) > 1:
-            import multiprocessing as mp_
-            from concurrent.futures import ProcessPoolExecutor
-            ctx = mp_.get_context("fork" if "fork" in mp_.get_all_start_methods() else "spawn")
-            with ProcessPoolExecutor(workers, mp_context=ctx) as ex:
+            with worker_pool(workers) as ex:  # forked: the tables are shared; workers end with this process
                 for part, res in zip(parts, ex.map(below_pairs, parts, *zip(*[(a, b, N, h, c)] * len(parts)))):
                     out.append(res)
                     if bar is not None:

@@ -43,8 +43,7 @@ import numpy as np
 from irscales import measures as M
 from irscales.correlation import system_means
 from irscales.data.collection import Collection
-from irscales.enumeration import counting
-from irscales.enumeration.build import scale
+from irscales.enumeration.routes import choose_route
 from irscales.enumeration.dcg import ExactDCG, exact_dcg, small_dcg_fractions
 from irscales.enumeration.runs import numerator
 
@@ -83,7 +82,8 @@ class RankedScores:
     """Scores ``(T, S)`` of the FFF21 measures and their ranked versions on one (track, N).
 
     ``original[m]``: Fractions (object array) for rational measures, snapped floats for DCG/nDCG.
-    ``ranked[ties][m]``: int64 (``unq``) or float64 half-integers (``mid``).
+    ``ranked[ties][m]``: exact φ (:mod:`irscales.enumeration.ties`): int64 (``unq``) or float64 half-integers
+    (``mid``) wherever they fit (N ≤ 52), else Python ints / Fractions in object arrays.
     """
 
     track: str
@@ -206,7 +206,7 @@ def check_increasing(codes: np.ndarray, floats: np.ndarray, what: str) -> None:
 
 
 def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPER_ORDER,
-                  ties: Sequence[str] = TIES, track: str | None = None, ap: str = "exact",
+                  ties: Sequence[str] = TIES, track: str | None = None, ap: str = "exact", build: bool = False,
                   **scale_kwargs) -> RankedScores:
     """The measures and their ranked versions on ``collection`` cut at run length ``N``.
 
@@ -217,7 +217,10 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
                   rank by rank, then ÷ RB) and AP_R on the float scale of SP (:func:`float_sp_phi`),
                   which is how FFF21's printed ranked-AP values come out (issue 15). Needs 8 bytes
                   per run of length N in memory (8.6 GB at N = 30) and minutes at N = 30.
-    scale_kwargs  passed to :func:`irscales.enumeration.scale` (``cache``, ``workers``, ``memory_mb``)
+    build         consent to scale builds over the budget (:mod:`irscales.enumeration.routes`): AP's φ_unq at
+                  N = 25..40 needs the stored scale of SP (N = 30: minutes and GBs); refused without it
+    scale_kwargs  passed to :func:`irscales.enumeration.scale` (``cache``, ``workers``, ``memory_mb``,
+                  ``progress``)
 
     Scores are ``(T, S)`` matrices (topics × systems). Every topic must have a recall base > 0 for R,
     AP and nDCG (FFF21's tracks do; a topic without relevant documents has no scale, §5.2.2).
@@ -255,16 +258,15 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
             original[name] = float_sp(rel).T / rb[:, None]
             float_names.add(name)
             continue
-        if sname not in phis:
-            ms = M.parse(sname)
-            if counting.countable(ms, N):  # counted, no scale built; equal φ (tests/test_counting.py)
-                phis[sname] = {t: counting.phi_runs(ms, rel, t).T for t in set(ties) | {"unq"}}
-            else:
-                sc = scale(ms, N, **scale_kwargs)
-                phis[sname] = {t: sc.phi_runs(rel, ties=t).T for t in set(ties) | {"unq"}}
+        if sname not in phis:  # the planner's route: counted, closed form, cached or built (equal φ, tested)
+            need = sorted(set(ties) | {"unq"})
+            route = choose_route(M.parse(sname), N, ties=need, runs=rel, cache=scale_kwargs.get("cache", True),
+                                 build=build)
+            progress = scale_kwargs.get("progress")
+            kw = {k: v for k, v in scale_kwargs.items() if k not in ("progress", "cache")}  # the route has the cache
+            phis[sname] = {t: route.phi_runs(rel, t, progress=progress, **kw).T for t in need}
         for t in ties:
-            r = phis[sname][t]
-            ranked[t][name] = r.astype(np.int64) if t == "unq" else r.astype(float)
+            ranked[t][name] = phis[sname][t]  # exact: int64 (unq), float64 halves (mid) at these N
         if m.rational:
             original[name] = collection.evaluate(m, depth=N, exact=True)
             continue

@@ -25,7 +25,7 @@ from irscales.exact import to_fraction
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Scale", "closed_form"]
+__all__ = ["Scale", "closed_form", "has_closed_form"]
 
 
 @dataclass
@@ -58,8 +58,9 @@ class Scale:
         self._off_d = np.concatenate([[0], np.cumsum(self._ndist)])
         self._off_r = np.concatenate([[0], np.cumsum(self._nruns)])
         self._last_key = np.array([ch.last for ch in self.chunks])
-        self._first_val = np.array([self._disp(np.array([ch.first]))[0] for ch in self.chunks])
-        self._last_val = np.array([self._disp(np.array([ch.last]))[0] for ch in self.chunks])
+        # one vectorised call each (a closed-form RBP scale at N = 40 has 2^18 chunks)
+        self._first_val = self._disp(np.array([ch.first for ch in self.chunks])) if self.chunks else np.empty(0)
+        self._last_val = self._disp(self._last_key) if self.chunks else np.empty(0)
         self._cache: dict = {}
 
     def __repr__(self) -> str:
@@ -193,7 +194,9 @@ class Scale:
         return self._ranks(chunk, pos, ties).reshape(shape)
 
     def phi_runs(self, rel, ties: str = "unq") -> np.ndarray:
-        """Exact ranked measure of runs ``rel`` of shape (..., N) (grades 0..c), from exact keys."""
+        """Exact ranked measure of runs ``rel`` of shape (..., N) (grades 0..c), from exact keys: int64
+        (``unq``, ``min``, ``max``; Python ints beyond int64) or, for ``mid``, float64 halves (Fractions
+        beyond 2^52), as every φ of :mod:`irscales.enumeration.ties`."""
         rel = np.asarray(rel)
         if rel.ndim == 0 or rel.shape[-1] != self.N:
             raise ValueError(f"phi_runs: runs must have shape (..., {self.N}), got {rel.shape}")
@@ -260,6 +263,12 @@ class Scale:
         import pandas as pd
         return pd.DataFrame({"value": self.values, "count": self.counts,
                              "phi": np.arange(1, self.n_distinct + 1)})
+
+
+def has_closed_form(measure: M.Measure) -> bool:
+    """Whether :func:`closed_form` gives the binary scale of ``measure`` (at every N), without building it."""
+    return ((isinstance(measure, M.P) and measure.k is None) or isinstance(measure, M.RR)
+            or (isinstance(measure, M.RBP) and to_fraction(measure.p) <= Fraction(1, 2)))
 
 
 def closed_form(measure: M.Measure, N: int) -> tuple[list, str] | None:

@@ -35,11 +35,16 @@ __all__ = ["value_curve", "counted_curves", "graded_values", "graded_summary", "
 
 
 def _phi(measure: M.Measure, rel: np.ndarray, c: int, **scale_kwargs) -> tuple[np.ndarray, int, str]:
-    """φ (unq) of runs ``rel`` over grades 0..c, the number of distinct values, and how φ was obtained."""
+    """φ (unq) of runs ``rel`` over grades 0..c, the number of distinct values, and how φ was obtained
+    (the planner's route, :mod:`irscales.enumeration.routes`). The notebook's computations are its consent
+    to the scale builds they need (``build=True`` unless given)."""
     N = rel.shape[-1]
-    if C.countable(measure, N, c):
-        return C.phi_runs(measure, rel, c=c), C.n_distinct(measure, N, c), "counted"
-    s = E.scale(measure, N, c=c, **scale_kwargs)
+    kw = dict(scale_kwargs)
+    route = E.choose_route(measure, N, c=c, ties="unq", runs=rel, cache=kw.pop("cache", True),
+                           build=kw.pop("build", True))
+    if route.kind == "count":
+        return route.phi_runs(rel), C.n_distinct(measure, N, c), "counted"
+    s = route.scale(**kw)
     return s.phi_runs(rel), s.n_distinct, "enumerated"
 
 
@@ -90,7 +95,7 @@ def graded_values(measure: M.Measure | str, N: int, c: int, **scale_kwargs) -> p
     """Every distinct value of ``measure`` over all (c+1)^N runs with grades 0..c (the enumeration
     engine), in increasing order, with the number of runs taking it: columns ``value``, ``count``."""
     m = M.parse(measure) if isinstance(measure, str) else measure
-    s = E.scale(m, N, c=c, method="engine", **scale_kwargs)
+    s = E.scale(m, N, c=c, method="engine", **{"build": True, **scale_kwargs})  # every value: the stored scale
     return pd.DataFrame({"value": np.asarray(s.values, dtype=float), "count": np.asarray(s.counts)})
 
 

@@ -320,7 +320,8 @@ def reproduce_tables(tracks: Mapping[str, Collection], Ns: Sequence[int], N456: 
     """FFF21 Tables 2–6 (§7) on ``tracks``: τ(M, M_R) at run lengths ``Ns`` (``unq``, ``mid``), and at
     ``N456`` τ of all pairs and the significance changes. ``ap``/``decimals``/``critical``: FFF21's
     conventions ("fff21-float", 8, "matlab") or the exact ones (module :mod:`irscales.enumeration.ranked`)."""
-    results = {(k, N): ranked_scores(c, N, track=k, ap=ap, progress=False) for k, c in tracks.items()
+    # reproducing the tables is consent to the scale builds they need (AP at N = 30: the SP scale, minutes)
+    results = {(k, N): ranked_scores(c, N, track=k, ap=ap, progress=False, build=True) for k, c in tracks.items()
                for N in sorted(set(Ns) | {N456})}
     rows = [results[k, N] for k in tracks for N in Ns]
     t4 = {results[k, N456].row: table4(results[k, N456], decimals=decimals) for k in tracks}
@@ -340,7 +341,7 @@ def ap_scale_taus(c: Collection, track: str, Ns: Sequence[int], results: Mapping
     of SP (issue 15): one row per run length, columns (convention, ties)."""
     rows = {}
     for N in Ns:
-        ex = ranked_scores(c, N, measures=["AP"], track=track, ap="exact", progress=False)
+        ex = ranked_scores(c, N, measures=["AP"], track=track, ap="exact", progress=False, build=True)
         fl = results[track, N] if ap == "fff21-float" else ranked_scores(c, N, measures=["AP"], track=track,
                                                                          ap="fff21-float")
         rows[f"{track}_{N:02d}"] = {(name, tie): table2([r], ties=tie, decimals=decimals).iloc[0]["AP"]

@@ -1,0 +1,283 @@
+"""The one planner of the enumeration layer: which exact route answers a request for a scale or for φ,
+and at what cost (issue 27).
+
+Every entry point that needs a scale or the ranked measure φ (FFF21 eq. 2, §7.1.3) asks
+:func:`choose_route` first: :func:`irscales.enumeration.scale`, :func:`irscales.enumeration.ranked_runs`,
+:func:`irscales.enumeration.ranked_scores`, and the ``irscales`` command line. For (measure, N, c, ties,
+cache) it estimates each exact route
+
+* ``closed``  a closed-form scale (P, R, RR, RBP with p ≤ 1/2; :func:`~irscales.enumeration.scale_class.closed_form`):
+  nothing to compute;
+* ``count``   φ counted run by run, nothing stored (:mod:`irscales.enumeration.counting`; its time from
+  :func:`~irscales.enumeration.counting.count_cost`, for the distinct runs to rank);
+* ``cached``  the engine's scale already in the cache folder: read (checksums verified once per process);
+* ``build``   the engine's enumeration of all (c+1)^N runs (:func:`~irscales.enumeration.engine.build_cost`:
+  time and the bytes stored, on disk or in memory),
+
+and takes the cheapest by estimated time (the estimates are orders of magnitude, so a build, which leaves a
+cache behind, must be estimated twice as fast as the route it replaces). The CLI's rule holds in the API
+too: **a build estimated above the budget** (:data:`BUILD_SECONDS_OK` or :data:`BUILD_BYTES_OK`) **is never
+started without consent**
+(``build=True``; ``--build-scales`` in the CLI). When such a build is the only route, :class:`OverBudget`
+refuses with the estimate and the cheaper options (another tie strategy that is counted at this N, the
+largest N that builds within the budget). A method such as ``method="engine"`` chooses a route, it is not
+consent: only ``build=True`` is. Counting is never refused for its time: it stores nothing, its tables
+are bounded (``counting.MAX_HALF``), and it shows a progress bar when it is long.
+
+What ``need`` changes: ``"phi"`` (:func:`ranked_runs`) takes any route; ``"scale"`` (:func:`scale`)
+prefers a stored or closed-form :class:`~irscales.enumeration.Scale` (values, counts, quantiles) when one
+is within the budget (or cached, or consented), else the counted
+:class:`~irscales.enumeration.counting.CountedScale` (sizes and exact φ only), else refuses. So
+``scale("RBP_p08", 40)`` answers at once with a counted scale (its build: 2^40 runs, hours), and
+``scale("AP", 30)`` refuses with the estimate (φ_unq of AP is not counted at N = 30; ties min/max/mid are).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from irscales import measures as M
+from irscales.enumeration import counting
+from irscales.enumeration.counting import CountedScale
+from irscales.enumeration.engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
+                                         max_enumerable_depth, run_engine)
+from irscales.enumeration.kernels import kernel
+from irscales.enumeration.runs import normaliser, numerator, run_ids
+from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
+from irscales.enumeration.ties import TIES, check_ties
+
+__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "Route", "OverBudget", "choose_route",
+           "within_budget"]
+
+#: A scale build estimated above either limit needs consent (``build=True``, CLI ``--build-scales``):
+#: FFF21's N = 30 takes minutes and GBs. About N ≤ 23 builds within it for the binary FFF21 measures.
+BUILD_SECONDS_OK = 10.0
+BUILD_BYTES_OK = 100e6
+#: Runs assumed when the caller does not say how many runs it will rank (a TREC track: 129 × 50 runs).
+TYPICAL_RUNS = 10_000
+#: Routes each ``method`` may take.
+METHODS = {"auto": ("closed", "count", "cached", "build"), "count": ("count",), "engine": ("cached", "build"),
+           "closed": ("closed",), "scale": ("closed", "cached", "build")}
+_ORDER = {"count": 0, "closed": 1, "cached": 2, "build": 3}  # ties of estimates: the cheaper kind first
+
+
+def within_budget(cost: BuildCost) -> bool:
+    """Whether a build may start without consent (already cached, closed form, or cheap)."""
+    return not cost.runs or (cost.seconds <= BUILD_SECONDS_OK and cost.bytes <= BUILD_BYTES_OK)
+
+
+class OverBudget(ValueError):
+    """A scale build estimated above the budget, refused without consent. ``cost`` is the estimate,
+    ``counted_ties`` the tie strategies whose φ is counted at this N without a scale, ``within_N`` the
+    largest run length whose build fits the budget (None: none)."""
+
+    def __init__(self, cost: BuildCost, counted_ties: tuple[str, ...], within_N: int | None):
+        self.cost, self.counted_ties, self.within_N = cost, counted_ties, within_N
+        super().__init__(
+            f"building the scale of {cost} is over the budget ({human_seconds(BUILD_SECONDS_OK)}, "
+            f"{human_bytes(BUILD_BYTES_OK)}); " + "".join(f"{x}; " for x in self.cheaper())
+            + "pass build=True to build it (with a progress bar)")
+
+    def cheaper(self, cli: bool = False, counted: bool = True) -> list[str]:
+        """The cheaper options, worded for the API or (``cli``) for the command line; ``counted=False``
+        leaves out the counted tie strategies (a caller that needs the stored scale itself)."""
+        out = []
+        if self.counted_ties and counted:
+            t = self.counted_ties
+            if cli:
+                out.append(f"--ties {' / '.join(t)} is counted at this depth without a scale")
+            else:
+                out.append(f"φ with ties={' / '.join(map(repr, t))} is counted at N={self.cost.N} without a scale "
+                           f"(ranked_runs(measure, runs, ties={t[0]!r}))")
+        if self.within_N:
+            out.append(f"--depth {self.within_N} or less builds within the budget" if cli
+                       else f"N ≤ {self.within_N} builds within the budget")
+        return out
+
+
+@dataclass(eq=False)
+class Route:
+    """A chosen route: its kind (``closed``, ``count``, ``cached``, ``build``), estimated seconds and
+    bytes (stored for a build, tables for a count), the engine's estimate (``cost``, for the stored
+    routes) and why it was taken. :meth:`scale` and :meth:`phi_runs` carry it out (a built scale is
+    kept, so several tie strategies share one build)."""
+
+    measure: M.Measure
+    N: int
+    c: int
+    kind: str
+    seconds: float
+    bytes: int
+    cache: object = True
+    cost: BuildCost | None = None
+    reason: str = ""
+    _engine: tuple | None = field(default=None, repr=False)
+
+    def __str__(self) -> str:
+        what = {"closed": "closed-form scale", "count": "φ counted, nothing stored", "cached": "cached scale",
+                "build": f"scale build ({self.cost})" if self.cost else "scale build"}[self.kind]
+        return (f"{self.measure.key} at N={self.N}: {what}, about {human_seconds(self.seconds)}"
+                + (f" ({self.reason})" if self.reason else ""))
+
+    def scale(self, rb: float | None = None, ideal=None, memory_mb: int = 1024, workers: int | None = None,
+              client=None, progress: bool | None = None, verify: str = "full") -> Scale | CountedScale:
+        """The scale this route gives (see :func:`irscales.enumeration.scale` for the arguments)."""
+        m, N, c = self.measure, self.N, self.c
+        if self.kind == "count":
+            return CountedScale(m, N, rb=rb, c=c, reason=self.reason)
+        num = numerator(m)
+        norm = normaliser(m, N, rb, ideal)
+        if isinstance(m, M.R):
+            norm = (float(rb) if rb is not None else float(N)) / N
+        ker = kernel(num, N, c)
+        common = dict(measure=m, N=N, c=c, mode=ker.mode, rb=rb, ideal=ideal, norm=norm, denominator=ker.denominator)
+        if self.kind == "closed":
+            chunks, key_kind = closed_form(num, N)
+            common["mode"] = "int"  # closed forms have exact integer keys (counts, ranks or run ids)
+            return Scale(chunks=chunks, key_kind=key_kind, method="closed", **common)
+        if self._engine is None:
+            self._engine = run_engine(ker, self.cache, memory_mb, workers, client, progress, verify)
+        chunks, directory = self._engine
+        return Scale(chunks=chunks, method="engine", directory=directory, **common)
+
+    def phi_runs(self, rel, ties: str = "unq", progress: bool | None = None, workers: int | None = None,
+                 **scale_kwargs) -> np.ndarray:
+        """Exact φ of runs ``rel`` (..., N) with tie strategy ``ties``: int64 or Python ints, ``mid`` float64
+        halves or Fractions (:mod:`irscales.enumeration.ties`), whichever route. ``scale_kwargs``: those of
+        :meth:`scale` (``memory_mb``, ``client``, ``verify``; the cache folder is the route's)."""
+        if self.kind == "count":
+            return counting.phi_runs(self.measure, rel, ties, progress=progress, workers=workers, c=self.c)
+        return self.scale(progress=progress, workers=workers, **scale_kwargs).phi_runs(rel, ties)
+
+
+def _read_seconds(directory: Path | None) -> float:
+    """Reading a cached scale: its files are hashed once per process (≈ 1 GB/s)."""
+    try:
+        size = sum(p.stat().st_size for p in directory.iterdir()) if directory else 0
+    except OSError:
+        size = 0
+    return 0.01 + size / 1e9
+
+
+def _largest_within(m: M.Measure, N: int, c: int) -> int | None:
+    """The largest n < N whose build from nothing fits the budget (estimates grow with n)."""
+    for n in range(N - 1, 0, -1):
+        seconds, stored = build_estimate(m, n, c)
+        if seconds <= BUILD_SECONDS_OK and stored <= BUILD_BYTES_OK:
+            return n
+    return None
+
+
+def _n_queries(runs, N: int, c: int) -> int:
+    """How many runs the count will rank: an int as given, or the distinct rows of a runs array (..., N)
+    (counting deduplicates them first), read as run ids where they fit 62 bits."""
+    if runs is None:
+        return TYPICAL_RUNS
+    if isinstance(runs, (int, np.integer)):
+        return max(1, int(runs))
+    rel = np.asarray(runs)
+    if rel.ndim == 0 or rel.shape[-1] != N:
+        raise ValueError(f"runs must have shape (..., {N}), got {rel.shape}")
+    flat = rel.reshape(-1, N)
+    if (c + 1) ** N <= 2**62 and (c == 1 or (flat.size and flat.min() >= 0 and flat.max() <= c)):
+        return max(1, len(np.unique(run_ids(flat, c))))
+    return max(1, len(flat))
+
+
+def _ties_of(ties) -> tuple[str, ...]:
+    wanted = TIES if ties is None else ((ties,) if isinstance(ties, str) else tuple(ties))
+    for t in wanted:
+        check_ties(t)
+    return wanted
+
+
+def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, runs: int | np.ndarray | None = None,
+                 need: str = "phi", method: str = "auto", cache: bool | str | Path = True,
+                 build: bool = False) -> Route:
+    """The cheapest exact route for φ (``need="phi"``) or a scale (``need="scale"``) of ``measure`` over
+    runs of length N with grades 0..c (module docstring).
+
+    ties    the tie strategies that will be asked for (a name, several, or None: all four)
+    runs    the runs to rank (..., N), or how many distinct runs (for the counting estimate; None:
+            :data:`TYPICAL_RUNS`)
+    method  ``auto``, or only ``count``, ``engine`` (cached or built), ``closed``, ``scale`` (closed, cached
+            or built)
+    cache   as for :func:`irscales.enumeration.scale` (where a build is stored, and whether one exists)
+    build   consent to a build above the budget
+
+    Raises :class:`OverBudget` when only a build over the budget remains, ``NotImplementedError`` when
+    the measure has neither a kernel nor a counting rule, else ``ValueError`` with the reasons (how far
+    the engine and the counting reach).
+    """
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    if not isinstance(m, M.Measure):
+        raise TypeError(f"measure must be a Measure or a measure name, got {type(measure).__name__}")
+    if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
+        raise ValueError(f"N must be a positive integer, got {N!r}")
+    N = int(N)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    if need not in ("phi", "scale"):
+        raise ValueError(f"need must be 'phi' or 'scale', got {need!r}")
+    wanted = _ties_of(ties)
+    kinds = METHODS[method]
+    n_runs = _n_queries(runs, N, c)
+    num = numerator(m)
+    found: list[Route] = []
+    over: BuildCost | None = None
+
+    limit, why_engine = max_enumerable_depth(m, c)
+    if N <= limit:
+        closed = c == 1 and has_closed_form(num)
+        if closed and "closed" in kinds:
+            chunks = max(1, 2**N >> 22) if isinstance(num, M.RBP) else 1
+            found.append(Route(m, N, c, "closed", counting.count_cost(m, N, c, "unq", n_runs)[0] + 7e-6 * chunks, 0,
+                               cache, BuildCost(m, N, 0, 0.0, 0, None, False)))
+        if (not closed or method == "engine") and ("cached" in kinds or "build" in kinds):
+            cost = build_cost(m, N, c=c, cache=cache, closed_forms=False)
+            if cost.cached:
+                found.append(Route(m, N, c, "cached", _read_seconds(cost.directory), 0, cache, cost))
+            elif build or within_budget(cost):
+                found.append(Route(m, N, c, "build", cost.seconds, cost.bytes, cache, cost,
+                                   "" if within_budget(cost) else "over the budget, build=True"))
+            else:
+                over = cost
+
+    count_limit, count_why = min((counting.counting_depth(m, c, t) for t in wanted), key=lambda x: x[0])
+    if "count" in kinds and N <= count_limit:
+        seconds, table = max(counting.count_cost(m, N, c, t, n_runs) for t in wanted)
+        found.append(Route(m, N, c, "count", seconds, table, cache,
+                           reason=f"its build is over the budget: {over}" if over is not None else ""))
+
+    pick = found
+    if need == "scale":
+        pick = [r for r in found if r.kind != "count"] or found
+    if pick:  # estimates are rough: a build (it leaves a cache behind) must be twice as fast to win
+        return min(pick, key=lambda r: (r.seconds * (2 if r.kind == "build" else 1), _ORDER[r.kind]))
+    if over is not None:
+        counted = tuple(t for t in TIES if counting.countable(m, N, c, t))  # not all wanted, or count was found
+        raise OverBudget(over, counted, _largest_within(m, N, c))
+    return _refuse(m, N, method, limit, why_engine, count_limit, count_why)
+
+
+def _refuse(m: M.Measure, N: int, method: str, limit: int, why_engine: str, count_limit, count_why: str):
+    """No route: say how far the engine and the counting reach (one message)."""
+    if method == "count":
+        raise ValueError(f"{m.key} is not counted at N={N}: {count_why}")
+    if method == "closed" and N <= limit:
+        raise ValueError(f"no closed form for {m!r} (closed forms: P, R, RR, RBP p ≤ 1/2)")
+    if limit == 0:
+        msg = why_engine
+    else:
+        msg = f"no scale of {m.key} at N={N} (at most N={limit}): {why_engine}"
+    if method != "closed":
+        if count_limit == math.inf:
+            msg += "; without a scale φ is counted at any N (closed form)"
+        elif count_limit:
+            msg += f"; without a scale φ is counted up to N = {count_limit} ({count_why})"
+    if limit == 0 and not count_limit:
+        raise NotImplementedError(msg)
+    raise ValueError(msg)
