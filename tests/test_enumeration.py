@@ -450,6 +450,26 @@ def test_corrupt_truncated_and_stale_chunks_are_recomputed(tmp_path, monkeypatch
     assert _files(d) == ref
 
 
+@pytest.mark.parametrize("measure", ["RBP_p08", "AP"])  # without and with a counts file
+def test_an_edited_run_count_in_the_manifest_is_caught(tmp_path, monkeypatch, measure):
+    # issue 27 item 5: the manifest's n_runs was trusted; φ (min/max/mid) adds these counts up
+    m = F[measure]
+    s = E.scale(m, 14, cache=tmp_path, memory_mb=1, workers=1, method="engine", build=True)
+    d, ref = s.directory, s.phi_runs(np.eye(14, dtype=np.int8), "min")
+    del s
+    man = json.loads((d / "manifest.json").read_text())
+    man["chunks"][1]["n_runs"] += 1
+    (d / "manifest.json").write_text(json.dumps(man))
+    monkeypatch.setattr(cache_mod, "VERIFIED", set())  # a new process
+    calls = []
+    real = engine.chunk_task
+    monkeypatch.setattr(engine, "chunk_task", lambda *a: calls.append(a) or real(*a))
+    again = E.scale(m, 14, cache=tmp_path, memory_mb=1, workers=1, method="engine", build=True)
+    assert len(calls) == 1  # the chunk whose count was edited is computed again
+    assert np.array_equal(again.phi_runs(np.eye(14, dtype=np.int8), "min"), ref)
+    assert json.loads((d / "manifest.json").read_text())["chunks"][1]["n_runs"] == man["chunks"][1]["n_runs"] - 1
+
+
 def test_concurrent_writers_compute_each_chunk_once(tmp_path, monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 

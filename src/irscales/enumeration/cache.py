@@ -192,8 +192,23 @@ def load_chunk(d: Path, entry: dict, verify: str) -> Chunk | None:
         arrs[name] = a
     if arrs["keys"] is None:
         return None
+    if verify == "full" and not _runs_agree(d, entry, arrs["counts"]):
+        return None  # the manifest's run count is not the files' (an edited or foreign manifest)
     multi = None if arrs["multi"] is None else np.asarray(arrs["multi"])
     return Chunk(arrs["keys"], arrs["counts"], n_runs=entry["n_runs"], multi=multi)
+
+
+def _runs_agree(d: Path, entry: dict, counts) -> bool:
+    """Whether the manifest's ``n_runs`` is the number of runs the chunk's files hold (checked once per
+    process and file, like the checksums): the manifest itself carries no checksum, and φ adds these up."""
+    stamp = ("n_runs", str(d / entry["keys"]), entry.get("counts_sha256"), entry.get("n_runs"))
+    if stamp in VERIFIED:
+        return True
+    held = entry["n_distinct"] if counts is None else int(np.asarray(counts).sum(dtype=np.int64))
+    if not isinstance(entry.get("n_runs"), int) or held != entry["n_runs"]:
+        return False
+    VERIFIED.add(stamp)
+    return True
 
 def prune_cache(root: str | Path | None = None, dry_run: bool = False) -> list[Path]:
     """Remove scale caches written by another kernel version (or without a readable manifest).
