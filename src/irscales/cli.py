@@ -252,6 +252,8 @@ def _two_runs(col) -> None:
 @click.version_option(package_name="irscales")
 def main() -> None:
     """Measurement theory of IR evaluation on your own runs (see the README)."""
+    if hasattr(sys, "set_int_max_str_digits"):  # raw φ at depth 100,000 has 30,103 digits: print them all
+        sys.set_int_max_str_digits(0)
 
 
 @main.command(epilog=f"To reproduce trec_eval: {TREC_EVAL_RECIPE}.")
