@@ -75,3 +75,12 @@ def test_the_repository_comparison_applies_the_repository_labels():
     f = published.compare("ffp17", {"s3.3/DCG/interval_like_equal_rel": "no"}, published=mine).frame.set_index("item")
     assert f.loc["s3.3/DCG/interval_like_equal_rel", "status"] == "differs"
     assert (published_dir() / "readings.csv").exists()
+
+
+def test_simulated_rows_keep_the_callers_note():
+    """A value computed on simulated data says nothing about how the paper prints: no agreement reasons."""
+    pub = _pub([("a", "", "0.9211", ""), ("b", "", "0.96", "")])
+    f = published.compare("x", {"a": 0.9665, "b": 0.9661}, notes={"a": "on simulated runs"}, route="simulated",
+                          published=pub).frame.set_index("item")
+    assert f.loc["a", "note"] == "on simulated runs" and f.loc["b", "note"] == ""
+    assert f.loc["b", "status"] == "agrees within printing" and f.loc["a", "route"] == "simulated"

@@ -164,7 +164,8 @@ def compare(
     one of :data:`ROUTES` (one route for all items, or one per item); the report turns it into the
     item's status. ``readings``: item -> {reading: value} when the paper can be read in several ways;
     the first reading is the one reproduced (its value is the item's unless ``reproduced`` gives it),
-    and the note lists every reading's value and whether it agrees. ``labels``: the hand labels
+    and the note lists every reading's value and whether it agrees (not on simulated data, where the
+    note is the caller's: a simulated value says nothing about the paper's printing). ``labels``: the hand labels
     (:func:`load_readings`; default: the repository's when ``published`` is the repository's file, else none).
 
     Items without a reproduced value are kept (reproduced empty, ``match`` False, status
@@ -195,13 +196,16 @@ def compare(
     for r in pub.itertuples(index=False):
         have = r.item in reproduced
         rep = reproduced.get(r.item)
+        item_route = (routes.get(r.item, "") if isinstance(route, dict) else (route or "")) if have else ""
         status, note = _status(r, rep, spreads.get(r.item, 0), label.get(r.item), readings.get(r.item),
                                notes.get(r.item, r.note)) if have else ("not reproduced", notes.get(r.item, r.note))
+        if item_route == "simulated":  # simulated data says nothing about the paper's printing: no reasons
+            note = notes.get(r.item, r.note)
         rows.append({
             "item": r.item, "location": r.location, "kind": r.kind, "published": r.value,
             "reproduced": _fmt(rep) if have else "", "match": status == "match", "status": status,
             "note": note,
-            "route": (routes.get(r.item, "") if isinstance(route, dict) else (route or "")) if have else "",
+            "route": item_route,
         })
     return Comparison(paper, pd.DataFrame(rows))
 
