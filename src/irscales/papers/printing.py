@@ -244,7 +244,10 @@ def _show(x: Fraction, p: Printed) -> str:
     if p.exponent:
         e = int(p.exponent.replace(_MINUS, "-"))
         return f"{float(x / Fraction(10) ** e):.{p.decimals + e + 2}f}e{p.exponent}"
-    return f"{float(x):.{max(p.decimals, 0) + 2}f}"
+    d = max(p.decimals, 0) + 2
+    if (x * 10 ** (d + 2)).denominator == 1:  # a short exact decimal (15.625) is shown exactly, not rounded
+        return f"{Decimal(x.numerator) / Decimal(x.denominator):f}".rstrip("0").rstrip(".") if x % 1 else str(x)
+    return f"{float(x):.{d}f}"
 
 
 def agreement(printed, reproduced, *, spread=0, word: str | None = None, end: str | None = None) -> Agreement:
