@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irscales.papers import fer17, published
+from irscales.papers import fer17, printing, published
 from irscales.stats import anova, sampling
 
 
@@ -20,31 +20,52 @@ def test_romp_comparison_reproduces_fer17_printed_4_2_5_and_6_2_5():
     printed = dict(zip(pub.item, pub.value))
     for item in ("s4.2.5/tauCorr", "s4.2.5/apCorr", "s4.2.5/romp_swaps", "s4.2.5/RMSE",
                  "s6.2.5/tau/tauCorr", "s6.2.5/tau/apCorr", "s6.2.5/tau_ap/tauCorr", "s6.2.5/tau_ap/apCorr"):
-        assert published.matches(printed[item], got[item]), item
+        assert printing.agreement(printed[item], got[item]).reproduced, item
     t4 = fer17.printed_pair_effects(pub, "table4")
     avg = sampling.romp_comparison(t4["tau"], t4["tau_ap"], ties="average")
-    assert not published.matches(printed["s4.2.5/tauCorr"], avg["tauCorr"])
-    assert not published.matches(printed["s4.2.5/apCorr"], avg["apCorr"])
+    assert not printing.agreement(printed["s4.2.5/tauCorr"], avg["tauCorr"]).reproduced
+    assert not printing.agreement(printed["s4.2.5/apCorr"], avg["apCorr"]).reproduced
 
 # --------------------------------------------------------------------------- published-vs-reproduced helpers
 
 
 def test_recompute_published_anova_reproduces_fer17_printed_columns():
-    values, tol = fer17.recompute_published_anova(published.load("fer17"))
-    cmp = published.compare("fer17", values, tolerances=tol)
+    got = fer17.recompute_published_anova(published.load("fer17"))
+    cmp = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings)
     f = cmp.frame.set_index("item")
     # ω² from eq. (3) at the printed F, DF: 10 of the 11 effect rows of Tables 2 and 7 (helper of anova.py)
     assert f.loc["table2/Measure Pair/omega2", "match"] and f.loc["table7/Measure Pair*Topic Set(Corpus)/omega2", "match"]
-    assert not f.loc["table2/Topic Size*System Size/omega2", "match"]  # 0.00028 vs printed 0.0002
+    # 0.00028 vs printed 0.0002: Fer17 truncates, which its printing allows
+    assert f.loc["table2/Topic Size*System Size/omega2", "status"] == "agrees within printing"
     # F = (SS/DF)/MS_err from the printed SS, within their rounding
     assert f.loc["table2/Measure Pair/F", "match"] and f.loc["table8/Corpus/F", "match"]
-    # p in scientific notation is matched at the mantissa's precision, not to ±0.5
-    assert tol["table2/Topic Size*System Size/p"] == pytest.approx(0.5e-7)
-    assert not f.loc["table2/Topic Size*System Size/p", "match"]  # 1.62e-05 from F = 2.0079, printed 1.69e-05
+    # p at the printed F: 3.4514e-05 truncates to the printed 3.44e-05 only within F's rounding (±0.00005)
+    assert got.spreads["table3/Topic Size*System Size/p"] == pytest.approx(2.44e-8, rel=0.01)
+    assert f.loc["table3/Topic Size*System Size/p", "status"] == "agrees within printing"
+    assert f.loc["table2/Topic Size*System Size/p", "status"] == "differs"  # 1.62e-05 at any F of its rounding
     # power of a zero effect is α, not the printed 0.8043
-    assert values["table2/Measure Pair*System Size/power"] == pytest.approx(0.05)
+    assert got.values["table2/Measure Pair*System Size/power"] == pytest.approx(0.05)
     done = cmp.frame[cmp.frame.status != "not reproduced"]
-    assert len(done) == 126 and int(done.match.sum()) == 114  # the 12 differences are listed in the notebook
+    assert len(done) == 126 and int(done.match.sum()) == 114  # the 12 others are listed in the notebook
+    assert done["status"].value_counts().to_dict() == {"match": 114, "agrees within printing": 7,
+                                                       "depends on reading": 4, "differs": 1}
+
+
+def test_power_is_a_reading_question_not_an_erratum():
+    """Fer17 reads the power from G*Power without its settings: eq. (5) at either ω² does not give
+    the printed powers of the small interactions (no erratum: each reading's value is in the note);
+    where eq. (5) gives 1 − 3.4e-62, the printed 0.9999 is its truncation."""
+    got = fer17.recompute_published_anova(published.load("fer17"))
+    f = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings).frame.set_index("item")
+    for item in ("table2/Measure Pair*System Size/power", "table2/Topic Size*System Size/power",
+                 "table3/Measure Pair*System Size/power", "table3/Topic Size*System Size/power"):
+        assert f.loc[item, "status"] == "depends on reading", item
+        assert "G*Power" in f.loc[item, "note"] and "eq. (5) at the printed ω²" in f.loc[item, "note"]
+    # 1 in double precision; the exact power is 1 − β with β ≈ 3.4e-62, within the spread
+    assert got.values["table2/System Size/power"] == 1.0 and 0 < got.spreads["table2/System Size/power"] < 1e-60
+    assert f.loc["table2/System Size/power", "status"] == "agrees within printing"
+    assert "truncates to 0.9999" in f.loc["table2/System Size/power", "note"]
+    assert f.loc["table2/Measure Pair/power", "status"] == "match"  # a power of 1 printed 1.0000 is reproduced
 
 
 def test_qualitative_anova_items_from_a_table():
@@ -68,11 +89,11 @@ def test_printed_marginal_changes_hand_case():
                            ("s4.2.3/tau_ap/s=10", "0.8000"), ("s4.2.3/tau_ap/s=50", "0.7800"),
                            ("s4.2.3/change/tau/t=30_vs_t=10", "20.00%"),
                            ("s4.2.3/change/tau_ap/s=50_vs_s=10", "2.50%")])
-    val, tol = fer17.printed_marginal_changes(pub)
+    val, spread = fer17.printed_marginal_changes(pub)
     assert val["s4.2.3/change/tau/t=30_vs_t=10"] == pytest.approx(20.0)      # 0.1 / 0.5
     assert val["s4.2.3/change/tau_ap/s=50_vs_s=10"] == pytest.approx(2.5)    # |−0.02| / 0.8, a magnitude
-    # means rounded to 4 decimals: 100 (0.00005/0.5 + 0.00005·0.6/0.25) = 0.022, plus 0.005
-    assert tol["s4.2.3/change/tau/t=30_vs_t=10"] == pytest.approx(0.022 + 0.005)
+    # means rounded to 4 decimals: 100 (0.00005/0.5 + 0.00005·0.6/0.25) = 0.022
+    assert spread["s4.2.3/change/tau/t=30_vs_t=10"] == pytest.approx(0.022)
 
 
 def test_printed_items_from_fer17_tables():
@@ -83,14 +104,23 @@ def test_printed_items_from_fer17_tables():
     assert cls["table8/Corpus/effect_class"] == "medium"                      # printed ω² 0.0634
     assert cls["table2/Measure Pair*System Size/significant"] == "no"         # printed p 1.0000
     assert len(cls) == 2 * (6 + 6 + 5 + 5)
-    assert all(published.matches(printed[k], v) for k, v in cls.items())
+    assert all(printing.agreement(printed[k], v).reproduced for k, v in cls.items())
     rq2 = fer17.printed_rq2_items(pub)
-    assert all(published.matches(printed[k], v) for k, v in rq2.items()) and len(rq2) == 14
-    ratios, tol = fer17.printed_ratio_items(pub)
-    bad = sorted(k for k, v in ratios.items() if not published.matches(printed[k], v, tol.get(k)))
-    # §6.2.2 "about 25 times": Table 7 / Table 2 ω² is 0.5686 / 0.0283 = 20.1 (τ_AP: 26.3 holds)
-    assert bad == ["s6.2.2/ratio/pair_topic_set_over_pair_topic_size/tau"]
-    assert ratios[bad[0]] == pytest.approx(0.5686 / 0.0283)
+    assert all(printing.agreement(printed[k], v).reproduced for k, v in rq2.items()) and len(rq2) == 14
+    ratios, readings = fer17.printed_ratio_items(pub)
+    f = published.compare("fer17", ratios, readings=readings).frame.set_index("item").loc[list(ratios)]
+    # the text's words decide: "slightly less half", "a little bit more than three times", "about 25 times"
+    assert f.loc["s4.2.2/ratio/topic_size_over_measure_pair/tau_ap", "status"] == "agrees within printing"
+    assert f.loc["s4.2.2/ratio/system_size/tau_ap_over_tau", "status"] == "agrees within printing"
+    assert f.loc["s6.2.2/ratio/pair_topic_set_over_pair_topic_size/tau_ap", "status"] == "agrees within printing"
+    # §6.2.2 gives one "about 25" for both responses: Table 7 / Table 2 ω² is 0.5686 / 0.0283 = 20.1, Table 8 /
+    # Table 3 26.3; which one the text means is open, so the τ item depends on the reading (no erratum)
+    item = "s6.2.2/ratio/pair_topic_set_over_pair_topic_size/tau"
+    assert f.loc[item, "status"] == "depends on reading"
+    assert ratios[item] == pytest.approx(0.5686 / 0.0283)
+    assert list(readings[item].values())[:2] == [ratios[item], ratios[item + "_ap"]]
+    assert list(readings[item].values())[2] == pytest.approx((0.5686 + 0.4081) / (0.0283 + 0.0155))
+    assert (f["status"] != "differs").all()
     assert set(fer17.printed_ordering_items(pub).values()) == {"yes"}
     fig = fer17.plot_pair_effects(fer17.printed_pair_effects(pub, "table9"), title="t")
     assert len(fig.axes) == 2 and len(fig.axes[0].lines[0].get_xdata()) == 28

@@ -102,3 +102,43 @@ def test_qualitative_items_from_our_tables(design):
     assert items["s5.2.1/no1q_below_allq"] == "yes" and items["s4.2.3/tukey/topics_same_group_as_t50"] == "3,6"
     assert items["s4.2.1/tau_ap_below_tau"] == ("yes" if (eff[1] < eff[0]).all() else "no")
     assert "s6.2.2/topic_set_omega2_gt_corpus" not in items and "table7/Corpus/significant" not in items
+
+
+def test_reproduction_writes_both_comparisons_with_their_statuses(design, tmp_path):
+    """What notebook 03 prints at its end: the printed-input comparison (statuses of the rule) and the
+    qualitative comparison on the data of the run (route simulated), both written to ``out``."""
+    rq1 = design[design.variant == "allQ"]
+    tab2, tab3 = anova.balanced_anova(rq1, "tau"), anova.balanced_anova(rq1, "tau_ap")
+    data = {"tab2": tab2, "tab3": tab3, "tab7": None, "tab8": None, "eff_tau": anova.marginal_means(rq1, "tau", "pair"),
+            "eff_tap": anova.marginal_means(rq1, "tau_ap", "pair"), "no1q_lower": True, "tukey": {},
+            "names": ["AP", "P@10", "RBP"], "sizes": ((3, 6), (5, 8), 6)}
+    r = fer17.Fer17Reproduction({"setup": "x"}, data, "simulated", True, tmp_path)
+    assert r["setup"] == "x"
+    text = r.save_comparisons()
+    assert text.startswith("from printed inputs: 223 items, 207 match. Saved published_vs_reproduced_printed.csv")
+    printed = pd.read_csv(tmp_path / "published_vs_reproduced_printed.csv")
+    assert printed["status"].value_counts().to_dict() == {"not reproduced": 674, "match": 207,
+                                                          "agrees within printing": 10, "depends on reading": 5,
+                                                          "differs": 1}
+    assert set(printed.loc[printed["status"] != "not reproduced", "route"]) == {"printed"}
+    sim = pd.read_csv(tmp_path / "published_vs_reproduced_simulated.csv")
+    assert set(sim.loc[sim["status"] != "not reproduced", "route"]) == {"simulated"}
+    done = sim[sim["status"] != "not reproduced"]
+    assert "\non simulated data: " in text and done["note"].str.startswith("qualitative, simulated data (3 measures, H = 6").all()
+
+
+def test_notebook_03_is_a_thin_client_of_reproduce():
+    """parameters → reproduce → display: every code cell after the parameters prints what
+    :func:`irscales.papers.fer17.reproduce` computed, and only the first calls it."""
+    import json
+
+    from irscales.paths import repo_root
+
+    if repo_root() is None:
+        pytest.skip("not a source checkout")
+    cells = [c for c in json.loads((repo_root() / "notebooks" / "03_fer17_correlation.ipynb").read_text())["cells"]
+             if c["cell_type"] == "code" and "parameters" not in c["metadata"].get("tags", [])]
+    code = ["\n".join(ln for ln in "".join(c["source"]).splitlines() if ln.strip() and not ln.startswith("#"))
+            for c in cells]
+    assert "fer17.reproduce(" in code[0] and all("reproduce(" not in c for c in code[1:])
+    assert all(c.startswith("print(r[") or c == "print(r.save_comparisons())" for c in code[1:]), code

@@ -6,11 +6,10 @@ import pandas as pd
 import pytest
 
 from irscales.papers.fff21 import claims as F
-from irscales.papers.fff21.record import Part, Record, fmt_num, fmt_set, fmt_vec, line, same_for_all, yes
+from irscales.papers.fff21.record import Part, Record, fmt_num, fmt_set, fmt_vec, line, same_for_all
 
 
 def test_formats_by_hand():
-    assert yes(True) == "yes" and yes(False) == "no"
     assert fmt_set([0, Fraction(1, 2), 1]) == "{0, 1/2, 1}"
     assert fmt_num(2) == "2" and fmt_num(Fraction(1, 4)) == "0.25" and fmt_num(Fraction(6, 3)) == "2"
     assert fmt_vec([1, Fraction(1, 2), 4]) == "[1 0.5 4]"
@@ -30,12 +29,13 @@ def test_record_add_keep_and_claims():
         rec.claims([])
 
 
-def test_record_claims_keeps_tolerances_and_compares():
+def test_record_claims_keeps_spreads_readings_and_compares():
     printed = pd.Series({"a/1": "0.50", "a/2": "3"})
     rec = Record(printed, lambda c, p: f"{c.note} (printed {p})")
-    out = rec.claims([F.Claim("a/1", 0.504, "n1", tolerance=0.01), F.Claim("a/2", 4, "n2")])
-    assert out["agrees"].tolist() == [True, False]
-    assert rec.tolerances == {"a/1": 0.01} and rec.notes["a/2"] == "n2 (printed 3)"
+    out = rec.claims([F.Claim("a/1", 0.51, "n1", spread=0.006), F.Claim("a/2", 4, "n2", readings={"r": 4, "s": 3})])
+    assert out["agrees"].tolist() == [True, False]  # 0.51 ± 0.006 reaches 0.505
+    assert rec.spreads == {"a/1": 0.006} and rec.notes["a/2"] == "n2 (printed 3)"
+    assert rec.readings == {"a/2": {"r": 4, "s": 3}}
 
 
 def test_record_compare_uses_the_published_file():

@@ -55,7 +55,9 @@ def test_example12_and_13():
 def test_table1_notes_are_computed_from_the_printed_values(monkeypatch):
     printed = published.load("fff21")
     part = R.table1(R.figure2(4))
-    assert "17/96 = 0.177083" in part.notes["table1/D/AP"] and "truncated, not rounded (0.1771)" in part.notes["table1/D/AP"]
-    changed = printed.assign(value=printed["value"].where(printed["item"] != "table1/D/AP", "0.1771"))
+    # whether the printed D is truncated or rounded is the comparison's rule (tests/test_printing.py)
+    assert part.notes["table1/D/AP"] == "exact 17/96 = 0.177083"
+    assert "the printed 0.1665 agrees to 3 decimals only" in part.notes["table1/C/AP"]
+    changed = printed.assign(value=printed["value"].where(printed["item"] != "table1/B/AP", "0.5500"))
     monkeypatch.setattr(published, "load", lambda paper: changed)
-    assert "the printed 0.1771 is rounded" in R.table1(R.figure2(4)).notes["table1/D/AP"]
+    assert "0.5500 is a typo" in R.table1(R.figure2(4)).notes["table1/B/AP"]

@@ -111,10 +111,13 @@ def test_worked_examples_agree_with_the_paper():
 
 def test_reproduce_items_and_comparison():
     res = ffp17.reproduce(range(2, 5), 5)
-    cmp = ffp17.comparison(res["items"])
-    # the Järvelin-Kekäläinen DCG is not interval-like on equal #relevant; ex7's runs are lost
-    differs = cmp.frame.loc[cmp.frame.status == "differs", "item"].tolist()
-    assert differs == ["s3.3/DCG/interval_like_equal_rel"]
+    cmp = ffp17.comparison(res["items"], res["readings"])
+    # the Järvelin-Kekäläinen DCG is not interval-like on equal #relevant, DCG with 1/log2(i+1) is: FFP17
+    # never defines the discount, so the item depends on the reading (no erratum); ex7's runs are lost
+    assert "differs" not in set(cmp.frame.status)
+    row = cmp.frame.set_index("item").loc["s3.3/DCG/interval_like_equal_rel"]
+    assert row["status"] == "depends on reading"
+    assert "(FFF21's DCG_b02): no (differs)" in row["note"] and "1/log2(i + 1): yes (agrees)" in row["note"]
     assert set(cmp.frame.loc[cmp.frame.status == "not reproduced", "item"]) == {"ex7/RBP_violation_p", "ex7/DCG_violates"}
     assert res["conclusions"].set_index("measure").loc["DCG_log2p1", "equal #relevant"] == "yes"
     assert res["monotone"].set_index("measure").loc["DCG_b02", "strictly monotone"] == False  # noqa: E712

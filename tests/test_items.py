@@ -16,3 +16,17 @@ def test_relative_difference_sorts_the_differs_view():
     assert items.relative_difference("1/2", "0.4081") == pytest.approx(0.1838)
     assert items.relative_difference("yes", "no") is None
     assert items.relative_difference("2^N m", "2^N m + 1") is None
+
+
+def test_not_errata_are_counted_apart_from_the_errata():
+    import pandas as pd
+
+    t = pd.DataFrame({"item": ["a/1", "a/2", "b/1", "b/2"],
+                      "status": ["agrees within printing", "agrees within printing", "depends on reading", "differs"]})
+    assert items.not_errata_sentence(t) == ("Not errata: 2 agree within the paper's printing (truncated, a marked "
+                                            "approximation or a range that holds) and 1 depends on how the paper is read.")
+    assert items.errata(t) == [("b", ["2"])]
+    assert items.not_errata_sentence(t.iloc[3:]) == ""
+    assert "2 agree within printing; 1 depends on the reading; 1 differs (errata)" in items.summary_line(t)
+    assert items.STATUSES.index("agrees within printing") < items.STATUSES.index("differs")
+    assert set(items.NOT_ERRATA) <= set(items.MEANING)

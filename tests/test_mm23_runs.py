@@ -14,7 +14,7 @@ from irscales import ipso
 from irscales import data as collections
 from irscales.data.collection import Collection
 from irscales.ipso import Relation
-from irscales.papers import mm23, published
+from irscales.papers import mm23, printing, published
 
 EQ, NI, NS, NX = (int(r) for r in Relation)
 
@@ -165,11 +165,13 @@ def test_triangle_topic_subset_and_plot(small):
 def test_worked_sign_tests_of_the_paper():
     out, notes = mm23.reproduce_from_printed(published.load("mm23"))
     pub = published.load("mm23").set_index("item")
-    assert published.matches(pub.loc["s3/ipso_sign_test/p_81_vs_109", "value"], out["s3/ipso_sign_test/p_81_vs_109"])
+    assert printing.agreement(pub.loc["s3/ipso_sign_test/p_81_vs_109", "value"],
+                              out["s3/ipso_sign_test/p_81_vs_109"]).reproduced
     assert out["s3/ipso_sign_test/p_81_vs_145_below_0.01"] == "yes"
-    # the paper prints p ≈ 0.25 for 117 vs 109; the exact two-tailed sign test gives 0.64 (0.32 one-tailed)
-    assert not published.matches(pub.loc["s3/ipso_sign_test/p_117_vs_109", "value"],
-                                 out["s3/ipso_sign_test/p_117_vs_109"])
+    # the paper prints p ≈ 0.25 for 117 vs 109; the exact two-tailed sign test gives 0.64 (0.32 one-tailed),
+    # far beyond what "≈" allows
+    assert printing.agreement(pub.loc["s3/ipso_sign_test/p_117_vs_109", "value"], out["s3/ipso_sign_test/p_117_vs_109"],
+                              word="≈").kind == "differs"
     assert out["s3/ipso_sign_test/p_117_vs_109"] == pytest.approx(stats.binomtest(117, 226).pvalue)
     assert "0.64 two-sided (0.32 one-sided)" in notes["s3/ipso_sign_test/p_117_vs_109"]
 
@@ -189,10 +191,9 @@ def test_printed_items_follow_the_published_inputs():
     for item in ("s3/system_pairs", "table3/serp_pairs", "s3/unjudged/share_with_unjudged",
                  "fig6/topics_total", "fig6/nonsep_topics"):
         assert cmp.loc[item, "match"], item
-    # the paper's own product 110×259 is not 27,390: a difference with its checkable reason
-    assert not cmp.loc["s3/unjudged/system_query_runs", "match"]
-    assert out["s3/unjudged/system_query_runs"] == 110 * 259
-    assert "110×249 = 27,390" in notes["s3/unjudged/system_query_runs"]
+    # the count is systems × topics; the printed product beside it has a misprinted factor
+    assert cmp.loc["s3/unjudged/system_query_runs", "match"]
+    assert "110×259, is 28,490" in notes["s3/unjudged/system_query_runs"]
     changed = pub.copy()
     changed.loc[changed["item"] == "s3/setup/systems", "value"] = "4"
     changed.loc[changed["item"] == "fig6/group2_ns", "value"] = "5"
@@ -230,3 +231,16 @@ def test_fig7_float_scores_decide_as_exact_scores(small):
     a = mm23.fig7(col, depths=(10,), rels=r, metrics=rational, tests=("sign", "signrank"))
     b = mm23.fig7(col, depths=(10,), rels=r, metrics=rational, tests=("sign", "signrank"), exact=True)
     assert a["pairs"].tolist() == b["pairs"].tolist()
+
+
+def test_system_query_runs_reproduce_and_only_the_printed_factor_differs():
+    """§3 prints '110×259=27,390': the count is 110 systems × 249 topics (as printed), and 27,390 / 110 =
+    249 is §3's topic count, so only the factor 259 is a misprint."""
+    pub = published.load("mm23")
+    out, notes = mm23.reproduce_from_printed(pub)
+    f = published.compare("mm23", out, notes=notes, route="printed").frame.set_index("item")
+    assert out["s3/unjudged/system_query_runs"] == 110 * 249 and f.loc["s3/unjudged/system_query_runs", "match"]
+    assert out["s3/unjudged/topics_factor"] == 249 == int(pub.set_index("item").loc["s3/setup/topics", "value"])
+    assert f.loc["s3/unjudged/topics_factor", "status"] == "differs"
+    assert "28,490" in notes["s3/unjudged/topics_factor"] and "misprint" in notes["s3/unjudged/system_query_runs"]
+    assert f.loc["s3/unjudged/share_with_unjudged", "match"]  # 18,817 / 27,390 = 68.7 % as printed

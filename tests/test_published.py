@@ -1,25 +1,86 @@
-"""irscales.papers.published: how printed numbers are read."""
+"""irscales.papers.published: the published files, the hand labels of readings.csv and the statuses
+of a comparison (how printed numbers are read is tests/test_printing.py)."""
 
-from fractions import Fraction
+import fnmatch
 
+import pandas as pd
 import pytest
 
-from irscales.papers import published
+from irscales.papers import printing, published
+from irscales.papers.report import PAPERS
+from irscales.paths import published_dir, repo_root
 
 
-@pytest.mark.parametrize("text, decimals", [("0.9498", 4), ("-11.60%", 2), ("+5.29%", 2), ("8,256", 0),
-                                            ("1.69e-05", 7), ("3.648e-85", 88), ("2", 0)])
-def test_printed_decimals(text, decimals):
-    assert published.printed_decimals(text) == decimals
+def _pub(rows):
+    return pd.DataFrame([{"item": i, "location": "", "context": c, "value": v, "kind": "example", "note": n}
+                         for i, c, v, n in rows], columns=published.COLUMNS)
 
 
-def test_matches_uses_the_printed_precision():
-    assert published.matches("0.9498", 0.94984) and not published.matches("0.9498", 0.94986)
-    assert published.matches("1.69e-05", 1.6949e-05) and not published.matches("1.69e-05", 1.6951e-05)
+def test_compare_statuses_and_the_match_column():
+    pub = _pub([("a", "", "0.96", ""), ("b", "", "0.97", ""), ("c", "", "0.95", "a known typo"), ("d", "", "1", "")])
+    f = published.compare("x", {"a": 0.9661, "b": 0.9661, "c": 0.9661}, published=pub).frame.set_index("item")
+    assert f["status"].to_dict() == {"a": "agrees within printing", "b": "match", "c": "differs", "d": "not reproduced"}
+    assert f["match"].to_dict() == {"a": False, "b": True, "c": False, "d": False}  # match: rounds to the printed value
+    assert f.loc["a", "note"].startswith("within the paper's printing (truncated): ")
+    assert f.loc["c", "note"] == "a known typo"      # a differing item keeps its reason
+    assert set(f["status"]) <= set(published.STATUSES)
 
 
-def test_parse_number_reads_printed_numbers():
-    assert published.parse_number("24,576") == (24576.0, 0, False)
-    assert published.parse_number("−11.60%") == (-11.6, 2, True)
-    assert published.parse_number("1/2") == (Fraction(1, 2), None, False)
-    assert published.parse_number("yes") == (None, None, False)
+def test_spreads_widen_the_reproduced_value():
+    pub = _pub([("a", "", "+12.51%", "")])
+    assert published.compare("x", {"a": 12.5}, published=pub).frame.loc[0, "status"] == "differs"
+    assert published.compare("x", {"a": 12.5}, spreads={"a": 0.0133}, published=pub).frame.loc[0, "status"] == "match"
+
+
+def test_repository_readings_are_valid_and_each_names_published_items():
+    if repo_root() is None:
+        pytest.skip("not a source checkout")
+    labels = published.load_readings()
+    assert len(labels) > 0 and set(labels.columns) == set(published.READING_COLUMNS)
+    for r in labels.itertuples(index=False):
+        assert r.paper in PAPERS, r
+        items = published.load(r.paper)["item"]
+        assert any(fnmatch.fnmatchcase(i, r.item) for i in items), f"stale label {r.paper} {r.item}"
+        assert r.reading == "open" or r.reading in printing.WORDS
+        assert len(r.reason) > 40  # a reason in the paper's words, not a bare tag
+
+
+@pytest.mark.parametrize("bad, msg", [
+    ("paper,item\n", "expected columns"),
+    ("paper,item,reading,reason\nfff21,a,guess,why\n", "reading must be"),
+    ("paper,item,reading,reason\nfff21,a,about,\n", "needs its reason"),
+])
+def test_readings_file_errors_name_the_line(tmp_path, bad, msg):
+    p = tmp_path / "readings.csv"
+    p.write_text(bad)
+    with pytest.raises(published.PublishedFileError, match=f"{p}:[12]: .*{msg}"):
+        published.load_readings(p)
+
+
+def test_labels_are_patterns_of_items():
+    labels = pd.DataFrame([{"paper": "x", "item": "table[23]/*/power", "reading": "open", "reason": "G*Power"},
+                           {"paper": "y", "item": "table2/a/power", "reading": "open", "reason": "other paper"}])
+    got = published.reading_labels("x", ["table2/a/power", "table3/b/power", "table4/a/power", "table2/a/p"], labels)
+    assert got == {"table2/a/power": ("open", "G*Power"), "table3/b/power": ("open", "G*Power")}
+
+
+def test_the_repository_comparison_applies_the_repository_labels():
+    """compare() on the repository's file reads data/published/readings.csv; on a frame given by the
+    caller it applies none unless given (a test's own items must not meet the repository's labels)."""
+    if repo_root() is None:
+        pytest.skip("not a source checkout")
+    f = published.compare("ffp17", {"s3.3/DCG/interval_like_equal_rel": "no"}).frame.set_index("item")
+    assert f.loc["s3.3/DCG/interval_like_equal_rel", "status"] == "depends on reading"
+    mine = published.load("ffp17")
+    f = published.compare("ffp17", {"s3.3/DCG/interval_like_equal_rel": "no"}, published=mine).frame.set_index("item")
+    assert f.loc["s3.3/DCG/interval_like_equal_rel", "status"] == "differs"
+    assert (published_dir() / "readings.csv").exists()
+
+
+def test_simulated_rows_keep_the_callers_note():
+    """A value computed on simulated data says nothing about how the paper prints: no agreement reasons."""
+    pub = _pub([("a", "", "0.9211", ""), ("b", "", "0.96", "")])
+    f = published.compare("x", {"a": 0.9665, "b": 0.9661}, notes={"a": "on simulated runs"}, route="simulated",
+                          published=pub).frame.set_index("item")
+    assert f.loc["a", "note"] == "on simulated runs" and f.loc["b", "note"] == ""
+    assert f.loc["b", "status"] == "agrees within printing" and f.loc["a", "route"] == "simulated"

@@ -57,8 +57,9 @@ def test_report_statuses_and_nothing_dropped(tmp_path):
     text = md.read_text()
     assert "5 published items" in text and "paper counts one more" in text
     line = report.summary_line(report.paper_table("mm23", figs, pub))
-    assert line == ("5 items: reproduced 1 exhaustively, 1 from printed inputs, 0 on real data; 1 differ; "
-                    "1 need runs nobody can share (simulated only); 1 not attempted")
+    assert line == ("5 items: reproduced 1 exhaustively, 1 from printed inputs, 0 on real data; 0 agree within "
+                    "printing; 0 depend on the reading; 1 differs (errata); 1 needs runs nobody can share (simulated "
+                    "only); 1 not attempted")
     assert f"**{report.PAPERS['mm23']}** — {line}" in text     # the one-line summary at the top
     html = page.read_text()
     assert "id='summary'" in html and line in html
@@ -148,15 +149,18 @@ def test_published_file_errors_name_the_line(tmp_path, bad, msg):
     ("1.69e-05", 1.6949e-05, True), ("1.69e-05", 1.62e-05, False), ("3.64e-85", 3.648e-85, False),
     ("2.5E+03", 2549, True),
 ])
-def test_matches_at_printed_precision(pub, rep, ok):
-    assert published.matches(pub, rep) is ok
+def test_reproduced_at_printed_precision(pub, rep, ok):
+    from irscales.papers import printing
+
+    assert printing.agreement(pub, rep).reproduced is ok
 
 
 def test_repository_published_files_are_valid():
     root = repo_root()
     if root is None:
         pytest.skip("not a source checkout")
-    files = sorted(published_dir().glob("*.csv"))
+    files = sorted(f for f in published_dir().glob("*.csv") if f.stem != "readings")  # readings: test_published
+    assert {f.stem for f in files} == set(report.PAPERS)
     for f in files:
         frame = published.load(f.stem, f)
         assert len(frame) > 0, f
@@ -247,7 +251,7 @@ def test_cards_count_like_the_summary_and_name_the_errata():
     # errata in the order the published file names the units, each linked to its section
     assert report.errata(rows) == [("table1", ["B/AP"]), ("ex1", ["y"])]
     assert "2 items differ — <a href='#fff21-table1'>Table 1</a> (B/AP); <a href='#fff21-ex1'>Example 1</a> (y)" in card
-    assert report.errata_paragraph(rows.iloc[1:3]).startswith("No differing item")
+    assert report.errata_paragraph(rows.iloc[1:3]).startswith("No erratum")
 
 
 def test_units_follow_the_paper_and_every_unit_has_an_anchor(tmp_path):
@@ -282,3 +286,101 @@ def test_simulated_only_items_are_collapsed_with_the_missing_runs():
     assert "2 items simulated only" in block and "Robust" in block  # which runs are missing
     assert "<a href='#mm23-table3'>Table 3</a> (2)" in block
     assert report_html.simulated_html("mm23", rows.iloc[2:]) == ""
+
+
+def test_statuses_that_are_no_errata_are_counted_apart_and_never_errata(tmp_path):
+    """A comparison file's own statuses become the report's: truncation and a marked approximation
+    agree within the printing, an open reading depends on it; only a value wrong at its precision is
+    an erratum. Among equally direct rows the largest disagreement is kept."""
+    rows = [["table1/a", "Table 1, row a, column x", "p", "0.96", "example", ""],
+            ["s2/b", "§2", "'NS2S around 45%'", "45%", "example", ""],
+            ["s2/c", "§2", "p", "yes", "theory", ""],
+            ["table1/d", "Table 1, row d, column x", "p", "0.1665", "example", ""],
+            ["s2/e", "§2", "p", "0.5", "example", ""]]
+    pub = tmp_path / "pub"
+    pub.mkdir()
+    _write_pub(pub / "fff21.csv", rows)
+    (pub / "readings.csv").write_text("paper,item,reading,reason\nfff21,s2/c,open,the discount is never defined\n")
+    load = published.load("fff21", pub / "fff21.csv")
+    labels = published.load_readings(pub / "readings.csv")
+    figs = tmp_path / "figs"
+    published.compare("fff21", {"table1/a": 0.9661, "table1/d": 1 / 6, "s2/b": 44.13, "s2/e": 0.5},
+                      published=load, route="printed").save(figs / "fff21" / "published_vs_reproduced.csv")
+    published.compare("fff21", {"s2/c": "no", "s2/e": 0.41}, published=load, labels=labels, route="exhaustive",
+                      readings={"s2/c": {"JK": "no", "log2(i+1)": "yes"}}
+                      ).save(figs / "fff21" / "published_vs_reproduced_other.csv")
+    t = report.paper_table("fff21", figs, pub).set_index("item")
+    assert t["status"].to_dict() == {"table1/a": "agrees within printing", "s2/b": "agrees within printing",
+                                     "s2/c": "depends on reading", "table1/d": "differs", "s2/e": "differs"}
+    assert t.loc["s2/e", "route"] == "exhaustive"  # 0.41 beside a match: the disagreement wins
+    assert report.errata(t.reset_index()) == [("table1", ["d"]), ("s2", ["e"])]
+    md, page = report.build(figs, pub)
+    text, html = md.read_text(), page.read_text()
+    assert "2 items differ — Table 1 (d); §2 (e)." in text
+    assert "Not errata: 2 agree within the paper's printing" in text and "1 depends on how the paper is read" in text
+    assert "## Disagreements that are no errata" in text and "log2(i+1): yes (agrees)" in text
+    assert "id='not-errata-table'" in html and "data-status='agrees within printing'>2<" in html
+
+
+def test_rows_written_before_the_new_statuses_still_count(tmp_path):
+    rows = [["t1/a", "Table 1", "p", "0.96", "exhaustive", ""], ["t1/b", "Table 1", "p", "0.97", "exhaustive", ""]]
+    pub = tmp_path / "pub"
+    pub.mkdir()
+    _write_pub(pub / "mm23.csv", rows)
+    (tmp_path / "figs" / "mm23").mkdir(parents=True)
+    pd.DataFrame([{"item": "t1/a", "published": "0.96", "reproduced": "0.9661", "match": False, "status": "differs",
+                   "note": "", "route": "exhaustive"},
+                  {"item": "t1/b", "published": "0.97", "reproduced": "0.9661", "match": True, "status": "match",
+                   "note": "", "route": "exhaustive"}]).to_csv(tmp_path / "figs" / "mm23" / "published_vs_reproduced.csv")
+    t = report.paper_table("mm23", tmp_path / "figs", pub).set_index("item")
+    assert t["status"].to_dict() == {"t1/a": "differs", "t1/b": "reproduced exhaustively"}
+
+
+def _git(path, *args):
+    import subprocess
+
+    subprocess.run(["git", "-C", str(path), *args], check=True, capture_output=True)
+
+
+def test_real_data_items_say_whether_they_come_from_the_committed_table(tmp_path, monkeypatch):
+    """A fresh clone keeps the T08 items from the committed table; the landing page and the section
+    say which runs they were computed on and where to put them; a table written in this checkout
+    makes its items say that they were recomputed."""
+    import shutil
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    monkeypatch.setattr(report, "_found", lambda track: None)  # as on a fresh clone: the runs are not here
+    rows = [["table2/T08_05/AP", "Table 2, row T08_05, column AP", "p", "0.8000", "trec", ""],
+            ["table2/T08_05/P", "Table 2, row T08_05, column P", "p", "1.0000", "trec", ""]]
+    pub = tmp_path / "pub"
+    pub.mkdir()
+    _write_pub(pub / "fff21.csv", rows)
+    figs = tmp_path / "repo" / "figures"
+    cmp = published.compare("fff21", {"table2/T08_05/AP": 0.8, "table2/T08_05/P": 1.0}, route="real",
+                            published=published.load("fff21", pub / "fff21.csv"))
+    target = figs / "fff21" / "published_vs_reproduced_T08.csv"
+    cmp.save(target)
+    _git(tmp_path / "repo", "init", "-q")
+    _git(tmp_path / "repo", "-c", "user.email=t@t", "-c", "user.name=t", "add", ".")
+    _git(tmp_path / "repo", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "tables")
+    assert report.file_state(target) == "committed"
+    t = report.paper_table("fff21", figs, pub)
+    assert set(t["source"]) == {"committed table"} and not t["note"].str.contains("recomputed in this checkout").any()
+    (src,) = t.attrs["real_sources"]
+    sentence = src.sentence()
+    assert sentence.startswith("2 items reproduced on real data come from the committed derived table "
+                               "fff21/published_vs_reproduced_T08.csv, computed on the 129 TREC-8 Ad hoc runs")
+    assert "which this checkout does not have" in sentence and "/T08/runs/ and the qrels file in" in sentence
+    assert "under $" in sentence and "make reproduce" in sentence  # the two settings that point at the runs
+    md, page = report.build(figs, pub)
+    assert sentence in md.read_text() and "in this section come from the committed" in page.read_text()
+    # recomputed in this checkout: the file differs from the committed one
+    cmp.frame.assign(note="recomputed").to_csv(target, index=False)
+    assert report.file_state(target) == "recomputed"
+    t = report.paper_table("fff21", figs, pub)
+    assert set(t["source"]) == {"recomputed here"}
+    assert t["note"].str.startswith("recomputed in this checkout (published_vs_reproduced_T08.csv)").all()
+    assert "were recomputed in this checkout" in t.attrs["real_sources"][0].sentence()
+    assert report.file_state(tmp_path / "outside.csv") is None or report.file_state(tmp_path / "outside.csv") \
+        == "recomputed"

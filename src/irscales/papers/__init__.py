@@ -5,6 +5,8 @@
 * :mod:`~irscales.papers.fer17`  Fer17 — correlation among measures, the Grid of Points, ANOVA (notebook 03);
 * :mod:`~irscales.papers.ffp17`  FFP17 — interval-like scales (notebook 04);
 * :mod:`~irscales.papers.mm23`   MM23 — IPSO, Tables 1–3, Figs 1–8 (notebook 05);
+* :mod:`~irscales.papers.printing` — the one reading of a printed number and the rule that says whether
+  ours agrees with it (rounded, within the paper's printing, or not);
 * :mod:`~irscales.papers.published`, :mod:`~irscales.papers.items`, :mod:`~irscales.papers.report`,
   :mod:`~irscales.papers.report_html` — the printed values, the comparison with ours, the report.
 

@@ -17,6 +17,7 @@ import pandas as pd
 
 from irscales.measures import AP, DCG, ERR, RBP
 from irscales.papers import published
+from irscales.papers.printing import read_value, yes_no
 from irscales.theory.orders import WeakTopHeaviness, binary_runs, cumsums, delta, interval_leq
 from irscales.theory.rank_identities import chain_operation_counts, runs_with_operation_counts
 from irscales.theory.scales import (
@@ -26,7 +27,7 @@ from irscales.theory.scales import (
 from irscales.theory.thresholds import p_threshold
 
 __all__ = [
-    "vec_str", "MEASURES", "RATE_MEASURES", "NOTES", "chains_example", "example1", "example2", "example3",
+    "vec_str", "MEASURES", "RATE_MEASURES", "NOTES", "DCG_READINGS", "chains_example", "example1", "example2", "example3",
     "example4", "agreement", "err_example", "ap_example", "interval_like_rates", "monotone_table",
     "rbp_interval_like_threshold", "rbp_thresholds", "mass_gap_triples", "conclusions", "comparison",
     "reproduce", "plot_interval_like_rates",
@@ -41,8 +42,12 @@ MEASURES = {"AP": (AP(), 10), "ERR": (ERR(), None), "DCG_b02": (DCG(), None),
             "RBP_p05": (RBP(p=0.5), None), "RBP_p08": (RBP(p=0.8), None), "RBP_p095": (RBP(p=0.95), None)}
 #: The measures of the exhaustive rates (beyond the paper).
 RATE_MEASURES = ("AP", "ERR", "DCG_b02", "DCG_log2p1", "RBP_p05", "RBP_p08", "RBP_p095")
-NOTES = {"s3.3/DCG/interval_like_equal_rel": "holds with the 1/log2(i+1) discount; fails with the "
-         "Järvelin-Kekäläinen base-2 discount (ranks 1 and 2 weigh the same)"}
+NOTES = {"s3.3/DCG/interval_like_equal_rel": "with the Järvelin-Kekäläinen base-2 discount ranks 1 and 2 weigh "
+         "the same"}
+#: The readings of FFP17's DCG, whose discount the paper never defines (ours first): measure key of
+#: :data:`MEASURES` -> what it is.
+DCG_READINGS = {"DCG_b02": "DCG with the Järvelin-Kekäläinen discount 1/max(1, log2 i) (FFF21's DCG_b02)",
+                "DCG_log2p1": "DCG with the discount 1/log2(i + 1)"}
 
 
 def vec_str(v) -> str:
@@ -68,15 +73,11 @@ def chains_example(counts, r_hat) -> dict:
             "run_from_R_hat": tuple(run.tolist()), "counts_from_R_hat": chain_operation_counts(run)}
 
 
-def _yes(b) -> str:
-    return "yes" if bool(b) else "no"
-
-
 def example1(printed: pd.Series) -> dict:
     """§3.2, first example (REL^4): the operation counts of the sentence and R̂, read from the
     printed items (``printed``: item → value of ``data/published/ffp17.csv``); no swap into rank 1
     is mentioned. :func:`chains_example` plus the counts used and the reproduced ``items``."""
-    counts = (0, *(int(printed[f"ex1/{k}"]) for k in ("swaps_depth2", "swaps_depth3", "replacements")))
+    counts = (0, *(int(read_value(printed[f"ex1/{k}"])) for k in ("swaps_depth2", "swaps_depth3", "replacements")))
     ex = chains_example(counts, [int(x) for x in printed["ex1/R_hat"].strip("()").split(",")])
     items = {} if ex["R_hat"] is None else {"ex1/R_hat": vec_str(np.array(ex["R_hat"]))}
     _, items["ex1/swaps_depth2"], items["ex1/swaps_depth3"], items["ex1/replacements"] = ex["counts_from_R_hat"]
@@ -90,7 +91,7 @@ def example2() -> dict:
     t = cumsums(chain[-1]) - cumsums(chain[0])
     is_cover = [bool(W.leq(a, b)) and int(W.rank(b[None])[0] - W.rank(a[None])[0]) == 1
                 for a, b in zip(chain, chain[1:])]
-    return {"t": t, "is_cover": is_cover, "items": {"ex2/t": vec_str(t), "ex2/chain_is_maximal": _yes(all(is_cover))}}
+    return {"t": t, "is_cover": is_cover, "items": {"ex2/t": vec_str(t), "ex2/chain_is_maximal": yes_no(all(is_cover))}}
 
 
 def example3() -> dict:
@@ -101,8 +102,8 @@ def example3() -> dict:
     d_vu = delta(u, v)
     out = {"T": T, "delta_vu": d_vu, "u<=v": bool(W.leq(u, v)), "vu<=sr": bool(interval_leq(d_vu, T)),
            "natural_distance": int(d_vu[-1]) == int(W.rank(v[None])[0] - W.rank(u[None])[0])}
-    out["items"] = {"ex3/T": vec_str(T), "ex3/delta_vu": vec_str(d_vu), "ex3/u<=v": _yes(out["u<=v"]),
-                    "ex3/vu<=sr": _yes(out["vu<=sr"])}
+    out["items"] = {"ex3/T": vec_str(T), "ex3/delta_vu": vec_str(d_vu), "ex3/u<=v": yes_no(out["u<=v"]),
+                    "ex3/vu<=sr": yes_no(out["vu<=sr"])}
     return out
 
 
@@ -114,7 +115,7 @@ def example4() -> dict:
            "natural_distance_vu": int(d_vu[-1])}
     out["items"] = {"ex4/delta_sr": vec_str(d_sr), "ex4/delta_vu": vec_str(d_vu),
                     "ex4/natural_distance_sr": out["natural_distance_sr"],
-                    "ex4/natural_distance_vu": out["natural_distance_vu"], "ex4/vu<=sr": _yes(interval_leq(d_vu, d_sr))}
+                    "ex4/natural_distance_vu": out["natural_distance_vu"], "ex4/vu<=sr": yes_no(interval_leq(d_vu, d_sr))}
     return out
 
 
@@ -133,9 +134,9 @@ def err_example() -> dict:
     rbp = [k for k in MEASURES if k.startswith("RBP")]
     return {"chain": chain, "delta_sr": d_sr, "delta_vu": d_vu, "sr<=vu": bool(interval_leq(d_sr, d_vu)),
             "agrees": agrees, "items": {
-                "ex5/chain": _yes(chain), "ex5/sr<=vu": _yes(interval_leq(d_sr, d_vu)),
-                "ex5/ERR_violates": _yes(not agrees["ERR"]), "ex5/RBP_agrees": _yes(all(agrees[k] for k in rbp)),
-                "ex5/AP_agrees": _yes(agrees["AP"]), "ex5/DCG_agrees": _yes(agrees["DCG_b02"])}}
+                "ex5/chain": yes_no(chain), "ex5/sr<=vu": yes_no(interval_leq(d_sr, d_vu)),
+                "ex5/ERR_violates": yes_no(not agrees["ERR"]), "ex5/RBP_agrees": yes_no(all(agrees[k] for k in rbp)),
+                "ex5/AP_agrees": yes_no(agrees["AP"]), "ex5/DCG_agrees": yes_no(agrees["DCG_b02"])}}
 
 
 def ap_example() -> dict:
@@ -147,9 +148,9 @@ def ap_example() -> dict:
     agrees = agreement((s, u), (r, s))
     rbp = [k for k in MEASURES if k.startswith("RBP")]
     return {"delta_sr": d_sr, "delta_us": d_us, "strict": strict, "agrees": agrees, "items": {
-        "ex6/su<=rs_strict": _yes(strict), "ex6/AP_violates": _yes(not agrees["AP"]),
-        "ex6/RBP_agrees": _yes(all(agrees[k] for k in rbp)), "ex6/ERR_agrees": _yes(agrees["ERR"]),
-        "ex6/DCG_agrees": _yes(agrees["DCG_b02"])}}
+        "ex6/su<=rs_strict": yes_no(strict), "ex6/AP_violates": yes_no(not agrees["AP"]),
+        "ex6/RBP_agrees": yes_no(all(agrees[k] for k in rbp)), "ex6/ERR_agrees": yes_no(agrees["ERR"]),
+        "ex6/DCG_agrees": yes_no(agrees["DCG_b02"])}}
 
 
 # ------------------------------------------------------------- beyond the paper: exhaustive rates
@@ -277,32 +278,35 @@ def _largest_root_01(coeffs: list[int]) -> float:
 # --------------------------------------------------------------------------- the conclusions
 
 
-def conclusions(rates: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+def conclusions(rates: pd.DataFrame) -> tuple[pd.DataFrame, dict, dict]:
     """Interval-like (over every N of ``rates``) per measure, over all intervals and over equal
-    #relevant ones, and the §3.3 conclusion items."""
+    #relevant ones, the §3.3 conclusion items, and the readings of the DCG item (:data:`DCG_READINGS`)."""
     def verdict(measure: str, restriction: str) -> str:
         sub = rates[(rates.measure == measure) & (rates.restriction == restriction)]
-        return "yes" if sub["interval-like"].all() else "no"
+        return yes_no(sub["interval-like"].all())
 
     names = list(dict.fromkeys(rates["measure"]))
     table = pd.DataFrame([{"measure": m, "all intervals": verdict(m, "none"),
                            "equal #relevant": verdict(m, "equal #relevant")} for m in names])
     rbp_eq = all(verdict(m, "equal #relevant") == "yes" for m in names if m.startswith("RBP"))
+    readings = {"s3.3/DCG/interval_like_equal_rel": {what: verdict(m, "equal #relevant")
+                                                     for m, what in DCG_READINGS.items() if m in names}}
     items = {
-        "s3.3/RBP/interval_like_equal_rel": _yes(rbp_eq),
+        "s3.3/RBP/interval_like_equal_rel": yes_no(rbp_eq),
         "s3.3/DCG/interval_like_equal_rel": verdict("DCG_b02", "equal #relevant"),
-        "s3.3/AP/interval_like": _yes(verdict("AP", "none") == verdict("AP", "equal #relevant") == "yes"),
-        "s3.3/ERR/interval_like": _yes(verdict("ERR", "none") == verdict("ERR", "equal #relevant") == "yes"),
+        "s3.3/AP/interval_like": yes_no(verdict("AP", "none") == verdict("AP", "equal #relevant") == "yes"),
+        "s3.3/ERR/interval_like": yes_no(verdict("ERR", "none") == verdict("ERR", "equal #relevant") == "yes"),
     }
-    return table, items
+    return table, items, readings
 
 
-def comparison(items: dict) -> published.Comparison:
+def comparison(items: dict, readings: dict | None = None) -> published.Comparison:
     """``items`` beside ``data/published/ffp17.csv``: worked examples recompute the paper's printed
-    runs ("printed"); the conclusions are exhaustive checks over {0,1}^N ("exhaustive")."""
+    runs ("printed"); the conclusions are exhaustive checks over {0,1}^N ("exhaustive"). ``readings``:
+    item -> {reading: value} where the paper leaves a convention open (:func:`conclusions`)."""
     kind = published.load("ffp17").set_index("item")["kind"]
     route = {k: "printed" if kind[k] == "example" else "exhaustive" for k in items}
-    return published.compare("ffp17", items, route=route, notes=NOTES)
+    return published.compare("ffp17", items, route=route, notes=NOTES, readings=readings)
 
 
 def reproduce(n_rates=range(2, 7), n_search: int = 8) -> dict:
@@ -318,7 +322,7 @@ def reproduce(n_rates=range(2, 7), n_search: int = 8) -> dict:
     out["monotone"] = monotone_table(measures, max(n_rates))
     out["rbp_thresholds"] = rbp_thresholds(n_rates)
     out["triples"] = mass_gap_triples(n_search)
-    out["conclusions"], concl = conclusions(out["rates"])
+    out["conclusions"], concl, out["readings"] = conclusions(out["rates"])
     rates = out["rates"]
     out["dcg_cex"] = rates[(rates.measure == "DCG_b02") & (rates.restriction == "equal #relevant")
                            & (rates.N == max(n_rates))]["counterexample"].iloc[0]

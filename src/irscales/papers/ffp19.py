@@ -23,6 +23,7 @@ import pandas as pd
 from irscales.exact import to_fraction
 from irscales.measures import AP, DCG, ERR, F1, GP, GR, GRBP, RBP, SP, Measure, P, R
 from irscales.papers import published
+from irscales.papers.printing import read_value, yes_no
 from irscales.theory.orders import (
     RunOrder, SetBased, StrongTopHeaviness, as_runs, graded_runs, multiset_runs, relation_str,
 )
@@ -218,7 +219,7 @@ def run_case(case: Case, ns) -> dict:
             last = res
             if first is None and not res.holds:
                 first = res
-        out[prop] = "yes" if first is None else "no"
+        out[prop] = yes_no(first is None)
         out[f"{prop} first failing N"] = str(first.N) if first else "-"
         out[f"{prop} rate at largest N"] = last.violation_rate
         out[f"{prop} counterexample"] = format_counterexample(first.counterexample) if first else ""
@@ -237,10 +238,6 @@ def summary(n_binary=range(1, 9), n_graded=range(1, 6)) -> pd.DataFrame:
 
 
 # ------------------------------------------------------- §5 counterexample, published items
-
-
-def _yes(b) -> str:
-    return "yes" if bool(b) else "no"
 
 
 def min_gain_gap(gains) -> Fraction:
@@ -272,13 +269,13 @@ def section5(r, s, gains=(0, 1, 2)) -> dict:
         "order": relation_str(StrongTopHeaviness(c), r, s),
         "DCG2(r)": terms_str(contribution_terms("DCG", r)),
         "DCG2(s)": terms_str(contribution_terms("DCG", s)),
-        "DCG2 r>s": _yes(dcg[0] > dcg[1]),
+        "DCG2 r>s": yes_no(dcg[0] > dcg[1]),
         "ERR(r)": terms_str(contribution_terms("ERR", r, max_grade=c)),
         "ERR(s)": terms_str(contribution_terms("ERR", s, max_grade=c)),
-        "ERR r>s": _yes(err[0] > err[1]),
+        "ERR r>s": yes_no(err[0] > err[1]),
         "RB·AP(r)": terms_str(contribution_terms("SP", r)),
         "RB·AP(s)": terms_str(contribution_terms("SP", s)),
-        "RB·AP r>s": _yes(sp[0] > sp[1]),
+        "RB·AP r>s": yes_no(sp[0] > sp[1]),
         f"{scale}gRBP(r)": f"(1 - p)({poly_str([int(x) for x in g[r]])})",
         f"{scale}gRBP(s)": f"(1 - p)({poly_str([int(x) for x in g[s]])})",
         "gRBP threshold": (lo, hi),
@@ -332,7 +329,7 @@ IDENTITY_ITEMS = {
 def identity_items(identities: pd.DataFrame) -> dict[str, str]:
     """The FFP19 published items decided by an :func:`irscales.theory.rank_identities.ffp19_identities`
     table ("yes" iff every row holds)."""
-    out = {item: "yes" if identities[col].all() else "no" for item, col in IDENTITY_ITEMS.items()}
+    out = {item: yes_no(identities[col].all()) for item, col in IDENTITY_ITEMS.items()}
     out["s4/R(N)_size"] = "C(N+c, N)" if identities["size = C(N+c, N)"].all() else "differs from C(N+c, N)"
     return out
 
@@ -362,7 +359,9 @@ def threshold_note(root: float) -> str:
     while coef and coef[0] == 0:
         coef = coef[1:]
     printed = published.load("ffp19").set_index("item").loc["s5/gRBP_threshold", "value"]
-    how = "rounds up" if float(printed) > root else "rounds down"
+    up = read_value(printed) > to_fraction(root)
+    how = (f"rounds it up: r beats s for every p ≥ {printed}, as printed" if up
+           else "rounds it down: r does not beat s between the printed bound and the root")
     return f"exact root of {poly_str(coef, descending=True)} is {root:.5f}; the paper's 'p ≳ {printed}' {how}"
 
 

@@ -7,15 +7,16 @@ to (:func:`unit_key`, in the paper's order by :func:`unit_order`) with the errat
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
 import pandas as pd
 
-from irscales.papers.published import parse_number
+from irscales.papers.printing import exact
+from irscales.papers.published import AGREES_WITHIN_PRINTING, DEPENDS_ON_READING
 
-__all__ = ["PAPERS", "REPRODUCED", "STATUSES", "MEANING", "missing_runs", "status_counts", "summary_line",
+__all__ = ["PAPERS", "REPRODUCED", "NOT_ERRATA", "STATUSES", "MEANING", "TREC_DATA", "missing_runs", "status_counts",
+           "summary_line",
            "overall_line", "unit_key", "unit_title", "unit_sort", "unit_order", "short_item",
-           "relative_difference", "errata", "errata_paragraph"]
+           "relative_difference", "errata", "errata_paragraph", "not_errata_sentence"]
 
 PAPERS = {
     "fff21": "FFF21 — Ferrante, Ferro, Fuhr: Towards Meaningful Statements in IR Evaluation: Mapping Evaluation "
@@ -31,12 +32,22 @@ PAPERS = {
 }
 REPRODUCED = {"exhaustive": "reproduced exhaustively", "printed": "reproduced from printed inputs",
               "real": "reproduced on real data"}
-STATUSES = [*REPRODUCED.values(), "differs", "simulated only", "not attempted"]
+#: Recomputed by a direct route, disagreeing with the printed value, and still no erratum.
+NOT_ERRATA = (AGREES_WITHIN_PRINTING, DEPENDS_ON_READING)
+STATUSES = [*REPRODUCED.values(), *NOT_ERRATA, "differs", "simulated only", "not attempted"]
 MEANING = {
     "reproduced exhaustively": "exact computation over all runs / SERP pairs or the formal theory (no data needed)",
     "reproduced from printed inputs": "recomputed from numbers the paper itself prints",
     "reproduced on real data": "computed on real runs (TREC files or a public collection)",
-    "differs": "recomputed by one of the routes above and it disagrees; the note gives the reason",
+    AGREES_WITHIN_PRINTING: "recomputed by one of the routes above; it does not round to the printed value, but the "
+                            "printing allows it: truncated instead of rounded, within the tolerance of a word the text "
+                            "qualifies the number with (about, around, roughly, ≳ …), or a range end that holds as "
+                            "stated; the note says which and why. No erratum",
+    DEPENDS_ON_READING: "recomputed by one of the routes above; the paper leaves a convention open (a discount, an "
+                        "aggregation, a program's settings) and the reading we compute does not give the printed "
+                        "value; the note names the question and gives each reading's value. No erratum",
+    "differs": "recomputed by one of the routes above, and the printed value is wrong at its own precision; the note "
+               "gives the reason",
     "simulated only": "needs runs nobody can share (the note names them); simulated data never counts",
     "not attempted": "no route has produced it yet; the note says why",
 }
@@ -47,6 +58,9 @@ _FFF21_RUNS = {
     "T26": "the TREC 2017 Common Core (T26) runs",
     "T27": "the TREC 2018 Common Core (T27) runs",
 }
+#: Real TREC data the report's items may be computed on: track -> what it is.
+TREC_DATA = {"T08": "the 129 TREC-8 Ad hoc runs and their qrels", "T26": "the TREC 2017 Common Core runs and qrels",
+             "T27": "the TREC 2018 Common Core runs and qrels", "R04": "the 110 TREC 2004 Robust runs and qrels"}
 _PAPER_RUNS = {
     "fer17": "the Grid of Points runs, built on TREC corpora that are not public",
     "mm23": "the 110 TREC 2004 Robust runs and the judgments of its 249 topics "
@@ -75,8 +89,15 @@ def summary_line(table: pd.DataFrame) -> str:
     c = status_counts(table)
     return (f"{len(table)} items: reproduced {c['reproduced exhaustively']} exhaustively, "
             f"{c['reproduced from printed inputs']} from printed inputs, {c['reproduced on real data']} on real data; "
-            f"{c['differs']} differ; {c['simulated only']} need runs nobody can share (simulated only); "
+            f"{_verb(c[AGREES_WITHIN_PRINTING], 'agree')} within printing; "
+            f"{_verb(c[DEPENDS_ON_READING], 'depend')} on the reading; {_verb(c['differs'], 'differ')} (errata); "
+            f"{_verb(c['simulated only'], 'need')} runs nobody can share (simulated only); "
             f"{c['not attempted']} not attempted")
+
+
+def _verb(n: int, verb: str) -> str:
+    """``3 differ``, ``1 differs``."""
+    return f"{n} {verb}{'s' if n == 1 else ''}"
 
 
 _UNIT = re.compile(r"^(table|fig|ex|fn|s)(\d+(?:\.\d+)*)([a-z]?)$")
@@ -125,14 +146,9 @@ def short_item(item: str) -> str:
 def relative_difference(published_value: str, ours: str) -> float | None:
     """|ours − published| / |published| when both are numbers (percent signs kept on both sides),
     else ``None``; the size by which the differs view sorts."""
-    a = parse_number(str(published_value))[0]
-    try:
-        b = Fraction(str(ours).replace(",", "").rstrip("%")) if str(ours).strip() else None
-    except (ValueError, ZeroDivisionError):
-        b = None
+    a, b = exact(str(published_value)), exact(str(ours))
     if a is None or b is None:
         return None
-    a = Fraction(a) if not isinstance(a, Fraction) else a
     if a == 0:
         return None if b != 0 else 0.0
     return float(abs(b - a) / abs(a))
@@ -154,7 +170,7 @@ def errata_paragraph(table: pd.DataFrame, link=None, escape=str, max_items: int 
     to the item ids)."""
     found = errata(table)
     if not found:
-        return "No differing item: everything recomputed agrees with the printed values."
+        return "No erratum: everything recomputed agrees with the printed values, at their printing or their reading."
     parts = []
     for key, items in found:
         title = unit_title(key)
@@ -164,6 +180,18 @@ def errata_paragraph(table: pd.DataFrame, link=None, escape=str, max_items: int 
         parts.append(f"{name} ({shown})")
     n = sum(len(i) for _, i in found)
     return f"{n} item{'s differ' if n != 1 else ' differs'} — " + "; ".join(parts) + "."
+
+
+def not_errata_sentence(table: pd.DataFrame) -> str:
+    """One sentence counting the disagreements that are no errata ("" when there are none)."""
+    c = status_counts(table)
+    a, r = c[AGREES_WITHIN_PRINTING], c[DEPENDS_ON_READING]
+    if not a and not r:
+        return ""
+    parts = ([f"{a} agree{'s' if a == 1 else ''} within the paper's printing (truncated, a marked approximation "
+              f"or a range that holds)"] if a else []) + \
+            ([f"{r} depend{'s' if r == 1 else ''} on how the paper is read"] if r else [])
+    return "Not errata: " + " and ".join(parts) + "."
 
 
 def overall_line(tables: dict[str, pd.DataFrame]) -> tuple[int, str]:

@@ -4,32 +4,58 @@ Published numbers live only in ``data/published/<paper>.csv`` (never in computat
 
 ``item``      a stable identifier, e.g. ``table1/k3/RBP(0.8)`` or ``s5.1/dcg_b02_distinct/N=10``
 ``location``  where to find it in the paper, e.g. ``Table 2, row T08_10, column RR``
-``context``   page or section text that helps an auditor find it (``p. 12, §5.1``)
+``context``   the paper's words around it (quoted where they qualify the number: ``'NS2S around 45%'``)
 ``value``     exactly as printed (string: ``0.1234``, ``12,345``, ``1/2``, ``yes``)
 ``kind``      ``exhaustive`` | ``theory`` | ``example`` | ``trec`` (needs TREC data we do not have)
 ``note``      free text (a known typo, a convention)
 
-A reproduced value *matches* a printed number when it agrees to the number of decimals printed
-(``0.1234`` matches 0.123449 and 0.12335, but not 0.1236); integers and strings must be equal.
+How a printed number is read and when a reproduced value agrees with it is
+:mod:`irscales.papers.printing` (one rule for the whole paper layer). Where that rule needs a word of the
+paper the context does not quote next to the number, or where the paper leaves a convention open, a
+hand label says so in ``data/published/readings.csv`` (:func:`load_readings`), with its reason:
+
+``paper``    the paper key
+``item``     an item id or a pattern of ids (``fnmatch``: ``table[23]/*/power``)
+``reading``  a word of :data:`irscales.papers.printing.WORDS` (how the text qualifies the number), or
+             ``open``: the paper leaves a convention open (the reason names it; the comparison gives
+             each reading's value)
+``reason``   why, in the paper's words
+
+:func:`compare` gives every item a status:
+
+``match``                   the value rounds to the printed one (equal, for text and fractions)
+``agrees within printing``  truncated instead of rounded, within a word's tolerance, or a range end
+                            that holds as stated (the note says which and why): no erratum
+``depends on reading``      labelled ``open``, and the reading we compute does not agree (the note gives
+                            each reading's value): no erratum
+``differs``                 the printed value is wrong at its own precision
+``not reproduced``          no value
 """
 
 from __future__ import annotations
 
 import csv
-import math
+import fnmatch
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
 import pandas as pd
 
+from irscales.papers import printing
 from irscales.paths import figures_dir, published_dir
 
-__all__ = ["COLUMNS", "KINDS", "ROUTES", "PRINTED_NOTE", "PublishedFileError", "load", "parse_number", "printed_decimals", "matches",
-           "Comparison", "compare"]
+__all__ = ["COLUMNS", "KINDS", "ROUTES", "PRINTED_NOTE", "READING_COLUMNS", "STATUSES", "AGREES_WITHIN_PRINTING",
+           "DEPENDS_ON_READING", "PublishedFileError", "load", "load_readings", "reading_labels", "Comparison",
+           "compare"]
 
 COLUMNS = ["item", "location", "context", "value", "kind", "note"]
 KINDS = {"exhaustive", "theory", "example", "trec"}
+READING_COLUMNS = ["paper", "item", "reading", "reason"]
+#: The two statuses of a disagreement that is no erratum.
+AGREES_WITHIN_PRINTING = "agrees within printing"
+DEPENDS_ON_READING = "depends on reading"
+#: Every status a comparison row can have.
+STATUSES = ("match", AGREES_WITHIN_PRINTING, DEPENDS_ON_READING, "differs", "not reproduced")
 
 
 class PublishedFileError(ValueError):
@@ -58,56 +84,35 @@ def load(paper: str, path: Path | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def parse_number(text: str) -> tuple[float | Fraction | None, int | None, bool]:
-    """Read a printed number: (value, decimals printed, is a percentage). ``'12,345'`` → 12345.0,
-    ``'−0.50%'`` → −0.5 with 2 decimals, ``'1/2'`` → Fraction(1, 2) (decimals None); text that is
-    not a number gives value None."""
-    t = text.strip().replace(",", "").replace("−", "-")
-    pct = t.endswith("%")
-    if pct:
-        t = t[:-1]
-    if "/" in t:
-        try:
-            return Fraction(t), None, pct
-        except (ValueError, ZeroDivisionError):
-            return None, None, pct
-    try:
-        val = float(t)
-    except ValueError:
-        return None, None, pct
-    return val, printed_decimals(t), pct
+def load_readings(path: Path | None = None) -> pd.DataFrame:
+    """Read ``data/published/readings.csv`` (columns :data:`READING_COLUMNS`) with checks: a known
+    reading (a word of :data:`irscales.papers.printing.WORDS` or ``open``), a reason for every label."""
+    path = Path(path) if path else published_dir() / "readings.csv"
+    if not path.exists():
+        return pd.DataFrame(columns=READING_COLUMNS)
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        if reader.fieldnames != READING_COLUMNS:
+            raise PublishedFileError(f"{path}:1: expected columns {READING_COLUMNS}, found {reader.fieldnames}")
+        rows = []
+        for lineno, row in enumerate(reader, start=2):
+            if row["reading"] != "open" and row["reading"] not in printing.WORDS:
+                raise PublishedFileError(f"{path}:{lineno}: reading must be 'open' or one of {sorted(printing.WORDS)}, "
+                                         f"got {row['reading']!r}")
+            if not row["reason"].strip():
+                raise PublishedFileError(f"{path}:{lineno}: a hand label needs its reason ({row['item']!r})")
+            rows.append(row)
+    return pd.DataFrame(rows, columns=READING_COLUMNS)
 
 
-def printed_decimals(text: str) -> int:
-    """How many decimals a printed number carries (``'0.9498'`` 4, ``'-11.60%'`` 2, ``'1.69e-05'`` 7)."""
-    t = str(text).strip().replace(",", "").rstrip("%")
-    mantissa, _, exponent = t.lower().partition("e")
-    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
-    if exponent:  # 1.69e-05 is printed to 2 + 5 = 7 decimals
-        decimals -= int(exponent)
-    return decimals
-
-
-def matches(published: str, reproduced, tol: float | None = None) -> bool:
-    """Does ``reproduced`` agree with the printed ``published`` value (see module docstring)?"""
-    if reproduced is None or (isinstance(reproduced, float) and math.isnan(reproduced)):
-        return False
-    pub, decimals, _ = parse_number(published)
-    if pub is None:
-        return str(published).strip().lower() == str(reproduced).strip().lower()
-    if isinstance(reproduced, str):
-        rep, _, _ = parse_number(reproduced)
-        if rep is None:
-            return False
-    else:
-        rep = reproduced
-    if isinstance(pub, Fraction):
-        return Fraction(rep) == pub if not isinstance(rep, float) else abs(float(pub) - rep) < 1e-12
-    if tol is not None:
-        return abs(float(rep) - pub) <= tol
-    # agree at the printed precision; half a unit in the last printed place (+ float slack)
-    half_ulp = 0.5 * 10.0 ** (-decimals)
-    return abs(float(rep) - pub) <= half_ulp * (1 + 1e-9)
+def reading_labels(paper: str, items, readings: pd.DataFrame | None = None) -> dict[str, tuple[str, str]]:
+    """item -> (reading, reason) for the ``items`` of ``paper`` that a row of ``readings`` (default:
+    :func:`load_readings`) names or matches (``fnmatch``)."""
+    readings = load_readings() if readings is None else readings
+    out: dict[str, tuple[str, str]] = {}
+    for r in readings[readings["paper"] == paper].itertuples(index=False):
+        out.update({i: (r.reading, r.reason) for i in items if fnmatch.fnmatchcase(i, r.item)})
+    return out
 
 
 #: How a reproduced value was obtained (the ``route`` column of a comparison file):
@@ -145,42 +150,97 @@ def compare(
     paper: str,
     reproduced: dict[str, object],
     notes: dict[str, str] | None = None,
-    tolerances: dict[str, float] | None = None,
+    spreads: dict[str, object] | None = None,
     published: pd.DataFrame | None = None,
     route: str | dict[str, str] | None = None,
+    readings: dict[str, dict[str, object]] | None = None,
+    labels: pd.DataFrame | None = None,
 ) -> Comparison:
-    """Put every published item of ``paper`` beside its reproduced value.
+    """Put every published item of ``paper`` beside its reproduced value, with a status (module
+    docstring) decided by :func:`irscales.papers.printing.agreement`.
 
-    ``route`` says how each reproduced value was obtained, one of :data:`ROUTES` (a single
-    route for all items, or one per item); the report turns it into the item's status.
+    ``spreads``: item -> how far the exact value may be from the reproduced one because it was
+    computed from numbers printed rounded (default 0). ``route`` says how each value was obtained,
+    one of :data:`ROUTES` (one route for all items, or one per item); the report turns it into the
+    item's status. ``readings``: item -> {reading: value} when the paper can be read in several ways;
+    the first reading is the one reproduced (its value is the item's unless ``reproduced`` gives it),
+    and the note lists every reading's value and whether it agrees (not on simulated data, where the
+    note is the caller's: a simulated value says nothing about the paper's printing). ``labels``: the hand labels
+    (:func:`load_readings`; default: the repository's when ``published`` is the repository's file, else none).
 
     Items without a reproduced value are kept (reproduced empty, ``match`` False, status
     ``not reproduced``) so nothing is silently dropped; reproduced items that are not in the
     published file raise, because they would be invisible to an auditor.
     """
     pub = published if published is not None else load(paper)
-    notes = notes or {}
-    tolerances = tolerances or {}
+    notes, spreads, readings = notes or {}, spreads or {}, readings or {}
     routes = route if isinstance(route, dict) else {}
     bad = sorted({r for r in [route, *routes.values()] if isinstance(r, str) and r not in ROUTES})
     if bad:
         raise ValueError(f"unknown route(s) {bad}; expected one of {ROUTES}")
-    unknown = sorted(set(reproduced) - set(pub["item"]))
+    unknown = sorted((set(reproduced) | set(readings)) - set(pub["item"]))
     if unknown:
         raise KeyError(f"reproduced items not in data/published/{paper}.csv: {unknown[:5]}")
+    reproduced = dict(reproduced)
+    for item, alt in readings.items():
+        first = next(iter(alt.values()))
+        same = (str(reproduced.get(item)) == str(first) or
+                printing.exact(reproduced.get(item)) == printing.exact(first) is not None)
+        if item in reproduced and not same:
+            raise ValueError(f"{item}: the reproduced value {reproduced[item]!r} is not its first reading {first!r}")
+        reproduced.setdefault(item, first)
+    if labels is None:
+        labels = load_readings() if published is None else pd.DataFrame(columns=READING_COLUMNS)
+    label = reading_labels(paper, pub["item"], labels)
     rows = []
     for r in pub.itertuples(index=False):
         have = r.item in reproduced
         rep = reproduced.get(r.item)
-        ok = have and matches(r.value, rep, tolerances.get(r.item))
-        status = "not reproduced" if not have else ("match" if ok else "differs")
+        item_route = (routes.get(r.item, "") if isinstance(route, dict) else (route or "")) if have else ""
+        status, note = _status(r, rep, spreads.get(r.item, 0), label.get(r.item), readings.get(r.item),
+                               notes.get(r.item, r.note)) if have else ("not reproduced", notes.get(r.item, r.note))
+        if item_route == "simulated":  # simulated data says nothing about the paper's printing: no reasons
+            note = notes.get(r.item, r.note)
         rows.append({
             "item": r.item, "location": r.location, "kind": r.kind, "published": r.value,
-            "reproduced": _fmt(rep) if have else "", "match": ok, "status": status,
-            "note": notes.get(r.item, r.note),
-            "route": (routes.get(r.item, "") if isinstance(route, dict) else (route or "")) if have else "",
+            "reproduced": _fmt(rep) if have else "", "match": status == "match", "status": status,
+            "note": note,
+            "route": item_route,
         })
     return Comparison(paper, pd.DataFrame(rows))
+
+
+def _word(row, label: tuple[str, str] | None) -> str | None:
+    """The qualifier of a printed number: a hand label's word, else the word the context quotes."""
+    if label is not None and label[0] != "open":
+        return label[0]
+    return printing.qualifier(str(row.context), str(row.value))
+
+
+def _status(row, value, spread, label: tuple[str, str] | None, readings: dict | None, note: str) -> tuple[str, str]:
+    """(status, note) of one reproduced item: the rule of :func:`printing.agreement`, then the hand
+    label ``open`` for a disagreement the paper's wording leaves open."""
+    word, end = _word(row, label), printing.range_end(row.item)
+    a = printing.agreement(row.value, value, spread=spread, word=word, end=end)
+    if label is not None and label[0] != "open":
+        note = f"{note}; read as '{label[0]}': {label[1]}" if note else f"read as '{label[0]}': {label[1]}"
+    listed = ""
+    if readings:
+        parts = []
+        for name, v in readings.items():
+            b = printing.agreement(row.value, v, spread=spread, word=word, end=end)
+            verdict = {"equal": "agrees", "rounded": "agrees", "differs": "differs"}.get(b.kind, f"agrees, {b.kind}")
+            parts.append(f"{name}: {printing.show(v)} ({verdict})")
+        listed = "readings — " + "; ".join(parts)
+    if a.reproduced:
+        return "match", "; ".join(x for x in (note, listed) if x)
+    if a.within_printing:
+        return AGREES_WITHIN_PRINTING, "; ".join(x for x in (f"within the paper's printing ({a.kind}): {a.why}", note,
+                                                             listed) if x)
+    if label is not None and label[0] == "open":
+        return DEPENDS_ON_READING, "; ".join(x for x in (f"depends on reading: {label[1]}", listed, note) if x)
+    return "differs", "; ".join(x for x in (note if note and word is None else "; ".join(y for y in (a.why, note) if y),
+                                            listed) if x)
 
 
 def _fmt(x) -> str:

@@ -17,41 +17,61 @@ dropped); the status says what was done:
 ``reproduced exhaustively``         exact computation over all runs / SERP pairs or the formal theory
 ``reproduced from printed inputs``  recomputed from numbers the paper itself prints
 ``reproduced on real data``         computed on real runs (TREC files or a public collection)
-``differs``                         recomputed by one of those routes and it disagrees (the note says why)
+``agrees within printing``          recomputed by one of those routes; it does not round to the printed
+                                    value but the printing allows it (truncated, a marked approximation,
+                                    a range that holds as stated): no erratum
+``depends on reading``              recomputed by one of those routes; the paper leaves a convention open
+                                    and our reading does not give the printed value: no erratum
+``differs``                         recomputed by one of those routes, and the printed value is wrong at
+                                    its own precision (the note says why): an erratum
 ``simulated only``                  needs runs nobody can share (the note names them); at most the
                                     analysis ran on simulated data, which never counts as a reproduction
 ``not attempted``                   no route has produced it (the note says why)
 
-When several comparison files cover an item the most direct evidence wins: real data, printed
-inputs or exhaustive computation over simulated data; among equally direct rows a disagreement
-is kept (never hidden behind an agreement).
+The status of a direct row is the one its comparison file carries (decided when it was written by
+:func:`irscales.papers.published.compare`, from :mod:`irscales.papers.printing`); rows written before those
+statuses existed count as reproduced when they match and as differing otherwise. When several
+comparison files cover an item the most direct evidence wins: real data, printed inputs or exhaustive
+computation over simulated data; among equally direct rows the largest disagreement is kept (never
+hidden behind an agreement).
+
+Where a number computed on real runs comes from (:func:`real_sources`): a comparison file of route
+``real`` is either the one committed to the repository (computed on TREC runs a fresh clone does not
+have: the report says which, and where to put them to recompute) or recomputed in this checkout (it
+differs from the committed file, or is not in git); each such item says which in its ``source``.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from irscales import paths
 from irscales.papers import published, report_html
-from irscales.papers.items import (MEANING, PAPERS, REPRODUCED, STATUSES, errata, errata_paragraph, missing_runs,
-                                   overall_line, relative_difference, short_item, status_counts, summary_line,
-                                   unit_key, unit_order, unit_sort, unit_title)
+from irscales.papers.items import (MEANING, NOT_ERRATA, PAPERS, REPRODUCED, STATUSES, TREC_DATA, errata,
+                                   errata_paragraph, missing_runs, not_errata_sentence, overall_line,
+                                   relative_difference, short_item, status_counts, summary_line, unit_key, unit_order,
+                                   unit_sort, unit_title)
 from irscales.paths import published_dir
 
-__all__ = ["RECOMPUTED_PREFIX", "COLUMNS", "row_route", "item_status", "paper_table", "build", "markdown", "main",
-           "PAPERS", "REPRODUCED", "STATUSES", "MEANING", "missing_runs", "status_counts", "summary_line",
-           "overall_line", "unit_key", "unit_title", "unit_sort", "unit_order", "short_item", "relative_difference",
-           "errata", "errata_paragraph"]
+__all__ = ["RECOMPUTED_PREFIX", "COLUMNS", "row_route", "item_status", "RealSource", "file_state", "real_sources",
+           "paper_table", "build", "markdown", "main", "PAPERS", "REPRODUCED", "NOT_ERRATA", "STATUSES", "MEANING",
+           "missing_runs", "status_counts", "summary_line", "overall_line", "unit_key", "unit_title", "unit_sort",
+           "unit_order", "short_item", "relative_difference", "errata", "errata_paragraph", "not_errata_sentence"]
 
 #: Note prefix of comparison rows written before the ``route`` column: recomputed from printed inputs.
 RECOMPUTED_PREFIX = published.PRINTED_NOTE
 #: Precedence of routes when several files cover an item: the most direct evidence wins.
 _DIRECTNESS = {"real": 2, "printed": 2, "exhaustive": 2, "simulated": 1}
 
-COLUMNS = ["item", "location", "context", "kind", "published", "ours", "route", "status", "note"]
+COLUMNS = ["item", "location", "context", "kind", "published", "ours", "route", "status", "note", "source"]
+#: How far a comparison row's status is from an agreement: among equally direct rows the farthest wins.
+_SEVERITY = {"match": 0, published.AGREES_WITHIN_PRINTING: 1, published.DEPENDS_ON_READING: 2, "differs": 3}
 
 
 def row_route(row: dict, file_stem: str, kind: str) -> str:
@@ -82,17 +102,27 @@ def _comparisons(folder: Path, kinds: dict[str, str]) -> dict[str, list[tuple[di
     for path in sorted(folder.glob("published_vs_reproduced*.csv")) if folder.is_dir() else []:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False)
         for row in frame.to_dict("records"):
+            row["_file"] = str(path)
             route = row_route(row, path.stem, kinds.get(row["item"], "")) if _has_value(row) else ""
             got.setdefault(row["item"], []).append((row, route))
     return got
 
 
+def _row_status(row: dict) -> str:
+    """A comparison row's status: its own when it carries one of the statuses of
+    :func:`irscales.papers.published.compare`, else (older files) match or differs by its ``match``."""
+    status = row.get("status", "")
+    if status in _SEVERITY:
+        return status
+    return "match" if str(row.get("match")) == "True" else "differs"
+
+
 def _best(rows: list[tuple[dict, str]]) -> tuple[dict | None, str]:
-    """The most direct evidence among an item's rows; a disagreement beats an agreement at equal
-    directness. Without any value, the first row with a note (it may say why)."""
+    """The most direct evidence among an item's rows; the largest disagreement beats an agreement at
+    equal directness. Without any value, the first row with a note (it may say why)."""
     valued = [(r, route) for r, route in rows if _has_value(r)]
     if valued:
-        return max(valued, key=lambda rr: (_DIRECTNESS[rr[1]], str(rr[0].get("match")) != "True"))
+        return max(valued, key=lambda rr: (_DIRECTNESS[rr[1]], _SEVERITY[_row_status(rr[0])]))
     noted = [r for r, _ in rows if r.get("note")]
     return (noted[0] if noted else None), ""
 
@@ -101,9 +131,8 @@ def item_status(kind: str, row: dict | None, route: str, paper: str, item: str) 
     """(status, reason) of one published item from its chosen comparison row."""
     note = (row or {}).get("note", "") or ""
     if route and route != "simulated":
-        if str(row.get("match")) == "True":
-            return REPRODUCED[route], note
-        return "differs", note
+        status = _row_status(row)
+        return (REPRODUCED[route] if status == "match" else status), note
     if kind == "trec":
         runs = missing_runs(paper, item)
         if runs is None:
@@ -118,24 +147,119 @@ def item_status(kind: str, row: dict | None, route: str, paper: str, item: str) 
     return "not attempted", note or "no notebook computes it yet"
 
 
+def file_state(path: Path) -> str | None:
+    """``"committed"`` when ``path`` is in git and the same as in the last commit, ``"recomputed"``
+    when it is not in git or differs from it (written in this checkout), ``None`` without git."""
+    path = Path(path).resolve()
+    try:
+        def git(*args):
+            return subprocess.run(["git", "-C", str(path.parent), *args], capture_output=True, text=True, timeout=30)
+        if git("rev-parse", "--is-inside-work-tree").returncode != 0:
+            return None
+        if git("ls-files", "--error-unmatch", path.name).returncode != 0:
+            return "recomputed"
+        return "committed" if git("diff", "--quiet", "HEAD", "--", path.name).returncode == 0 else "recomputed"
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+@dataclass(frozen=True)
+class RealSource:
+    """A comparison file with values computed on real runs: which file, which TREC track (``None``:
+    not a TREC track of the papers), whether it is as committed (:func:`file_state`), where that
+    track's runs are found in this checkout (``None``: not found) and how many items it decides."""
+
+    paper: str
+    file: Path
+    track: str | None
+    state: str | None
+    found: Path | None
+    items: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """The per-item source: committed table, recomputed here, or the table as shipped."""
+        return {"committed": "committed table", "recomputed": "recomputed here"}.get(self.state, "derived table")
+
+    def sentence(self, among=None) -> str:
+        """Where these numbers come from, and how to recompute them: for all its items (the landing
+        page), or for those ``among`` the items given (a section)."""
+        data = TREC_DATA.get(self.track, "real runs") if self.track else "real runs"
+        where = f"{self.paper}/{self.file.name}"
+        k = len(self.items) if among is None else len(set(self.items) & set(among))
+        n = f"{k} item{'s' if k != 1 else ''} reproduced on real data" + ("" if among is None else " in this section")
+        if self.state == "recomputed":
+            at = f" found in {self.found}" if self.found else ""
+            return (f"{n} {'were' if k != 1 else 'was'} recomputed in this checkout on {data}{at}: "
+                    f"{where} differs from the committed table.")
+        put = (f"To recompute, put the runs in $IRSCALES_TREC/{self.track}/runs/ and the qrels file in "
+               f"$IRSCALES_TREC/{self.track}/ (or the same under $IRSCALES_SHARED/trec/) and run make reproduce "
+               "(README: Your own TREC data)." if self.track else
+               "To recompute, run the notebook on your runs (README: Your own TREC data).")
+        have = (f"; the runs are found here ({self.found}), so a full run recomputes it" if self.found
+                else ", which this checkout does not have")
+        what = "the committed derived table" if self.state == "committed" else "the derived table"
+        return f"{n} come{'s' if k == 1 else ''} from {what} {where}, computed on {data}{have}. {put}"
+
+
+def _track_of(stem: str) -> str | None:
+    tail = stem.rsplit("_", 1)[-1]
+    return tail if tail in paths.TREC_TRACKS else None
+
+
+def _found(track: str | None) -> Path | None:
+    try:
+        t = paths.trec_track(track) if track else None
+    except paths.MissingSharedData:
+        return None
+    return t.runs.parent if t is not None else None
+
+
+def real_sources(paper: str, files: dict[str, str]) -> dict[str, RealSource]:
+    """item -> :class:`RealSource` for the items whose status was read from a real-data comparison
+    file (``files``: item -> that file)."""
+    out: dict[str, RealSource] = {}
+    by_file: dict[str, list[str]] = {}
+    for item, f in files.items():
+        by_file.setdefault(f, []).append(item)
+    for f, its in by_file.items():
+        track = _track_of(Path(f).stem)
+        src = RealSource(paper, Path(f), track, file_state(Path(f)), _found(track), tuple(its))
+        out.update(dict.fromkeys(its, src))
+    return out
+
+
 def paper_table(paper: str, figures: Path, pub_dir: Path | None = None) -> pd.DataFrame:
-    """One row per published item of ``paper`` with its route and status (none dropped).
+    """One row per published item of ``paper`` with its route and status (none dropped); ``source``
+    says where a real-data value comes from (:class:`RealSource`, also in ``.attrs["real_sources"]``):
+    the committed table, or recomputed here (its note then says so).
 
     A TREC item (kind ``trec``) compared only on simulated data is never a reproduction: it is
-    "simulated only" when the runs it needs are not public, else "not attempted". A row from real
-    data, printed inputs or exhaustive computation that disagrees is "differs".
+    "simulated only" when the runs it needs are not public, else "not attempted". A direct row keeps
+    the status its comparison file gives (match: reproduced).
     """
     pub = published.load(paper, (pub_dir or published_dir()) / f"{paper}.csv")
     got = _comparisons(figures / paper, dict(zip(pub["item"], pub["kind"])))
-    rows = []
+    rows, real_files = [], {}
     for r in pub.itertuples(index=False):
         c, route = _best(got.get(r.item, []))
         status, note = item_status(r.kind, c, route, paper, r.item)
         ours = c["reproduced"] if c is not None and route else ""
+        if route == "real":
+            real_files[r.item] = c["_file"]
         rows.append({"item": r.item, "location": r.location, "context": r.context, "kind": r.kind,
                      "published": r.value, "ours": ours, "route": route, "status": status,
-                     "note": note or r.note})
-    return pd.DataFrame(rows, columns=COLUMNS)
+                     "note": note or r.note, "source": ""})
+    sources = real_sources(paper, real_files)
+    for row in rows:
+        src = sources.get(row["item"])
+        if src is not None:
+            row["source"] = src.label
+            if src.state == "recomputed":
+                row["note"] = f"recomputed in this checkout ({src.file.name}); {row['note']}".rstrip("; ")
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame.attrs["real_sources"] = list(dict.fromkeys(sources.values()))
+    return frame
 
 
 def build(figures: Path, pub_dir: Path | None = None) -> tuple[Path, Path]:
@@ -152,8 +276,18 @@ def build(figures: Path, pub_dir: Path | None = None) -> tuple[Path, Path]:
     return md_path, html_path
 
 
+def sources_of(tables: dict[str, pd.DataFrame]) -> list[RealSource]:
+    """Every :class:`RealSource` of the report's tables, paper by paper."""
+    return [src for t in tables.values() for src in t.attrs.get("real_sources", [])]
+
+
+def _cell(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
 def markdown(tables: dict[str, pd.DataFrame], figures: Path) -> str:
-    """REPORT.md: the per-paper summary and errata first, then every differing item, then every item."""
+    """REPORT.md: the per-paper summary and errata first, where real-data numbers come from, then every
+    differing item (the errata), the disagreements that are no errata, then every item."""
     n, overall = overall_line(tables)
     md = ["# irscales — published vs reproduced", "",
           "Generated by `make report` from `data/published/` and the notebooks' outputs; do not edit. "
@@ -161,20 +295,33 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path) -> str:
           "", f"**{n} published items**: {overall}", ""]
     for p, t in tables.items():
         md += [f"- **{PAPERS[p]}** — {summary_line(t)}", f"  - {errata_paragraph(t)}"]
+        if not_errata_sentence(t):
+            md.append(f"  - {not_errata_sentence(t)}")
+    sources = sources_of(tables)
+    if sources:
+        md += ["", "Where the numbers computed on real runs come from:", ""] + [f"- {s.sentence()}" for s in sources]
     md += ["", "What each status means:", ""] + [f"- *{s}*: {MEANING[s]}" for s in STATUSES] + [""]
-    md += ["## Differing items", "", "| paper | item | published | ours | relative difference | reason |",
+    md += ["## Differing items (errata)", "", "| paper | item | published | ours | relative difference | reason |",
            "|---|---|---|---|---|---|"]
     for p, t in tables.items():
         for r in t[t["status"] == "differs"].itertuples(index=False):
             rel = relative_difference(r.published, r.ours)
             size = "" if rel is None else f"{100 * rel:.3g}%"
-            md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {size} | {r.note} |")
+            md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {size} | {_cell(r.note)} |")
+    md += ["", "## Disagreements that are no errata", "",
+           "Recomputed by a direct route, not rounding to the printed value, and still no erratum: the printing "
+           "allows it, or the paper leaves a convention open.", "",
+           "| paper | item | published | ours | status | why |", "|---|---|---|---|---|---|"]
+    for p, t in tables.items():
+        for r in t[t["status"].isin(NOT_ERRATA)].itertuples(index=False):
+            md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {r.status} | {_cell(r.note)} |")
     md.append("")
     for p, t in tables.items():
-        md += [f"## {PAPERS[p]}", "", summary_line(t), "",
-               "| item | location | published | ours | route | status | note |", "|---|---|---|---|---|---|---|"]
-        md += [f"| {r.item} | {r.location} | {r.published} | {r.ours} | {r.route} | {r.status} | {r.note} |"
-               for r in t.itertuples(index=False)]
+        md += [f"## {PAPERS[p]}", "", summary_line(t), ""]
+        md += [s.sentence() for s in t.attrs.get("real_sources", [])] + ([""] if t.attrs.get("real_sources") else [])
+        md += ["| item | location | published | ours | route | status | note |", "|---|---|---|---|---|---|---|"]
+        md += [f"| {r.item} | {r.location} | {r.published} | {r.ours} | {r.route}{f' ({r.source})' if r.source else ''} "
+               f"| {r.status} | {_cell(r.note)} |" for r in t.itertuples(index=False)]
         pngs = sorted((figures / p).glob("*.png")) if (figures / p).is_dir() else []
         md += [""] + [f"![{f.stem}]({p}/{f.name})" for f in pngs] + [""]
     return "\n".join(md) + "\n"

@@ -3,13 +3,17 @@
 Read top to bottom, the page answers what a reader with the paper open beside it asks first:
 
 1. **cards**: per paper, its items by status (route) and a generated sentence naming the errata,
-   each linked to the section that holds the evidence;
-2. **differs**: every differing item with its reason, sortable by paper and size of the difference;
+   each linked to the section that holds the evidence, and a count of the disagreements that are
+   no errata; below them, where the numbers computed on real runs come from (:func:`sources_html`);
+2. **differs**: every differing item (an erratum) with its reason, sortable by paper and size of the
+   difference; then the disagreements that are no errata (within the paper's printing, or depending
+   on how it is read), each with the kind and why;
 3. **simulated only**: collapsed (``<details>``), one line per paper naming the runs that are missing;
 4. **one section per table, figure, example and section of each paper** in the paper's order, each
    with its own anchor (``#fff21-table2``): a one-line caption derived from the published file's
-   location/context columns, our figures beside the items, and tables as a grid in the paper's
-   layout (:func:`table_grid`), each cell coloured by status with both values.
+   location/context columns, where its real-data numbers come from, our figures beside the items,
+   and tables as a grid in the paper's layout (:func:`table_grid`), each cell coloured by status
+   with both values.
 
 One file, no network: inline CSS and a few lines of JS (sorting the differs table, counting decoded
 images for the browser test). Figures are referenced by relative path (``fer17/fig4_….png``), so
@@ -31,15 +35,18 @@ from irscales.papers import items
 from irscales.papers.items import MEANING, PAPERS, STATUSES
 
 __all__ = ["STATUS_CLASS", "CARD_LABEL", "Grid", "cell_position", "table_grid", "grid_html", "items_html", "caption",
-           "figures_by_unit", "units", "anchor", "card_html", "differs_html", "simulated_html", "unit_html", "page"]
+           "figures_by_unit", "units", "anchor", "card_html", "differs_html", "not_errata_html", "sources_html",
+           "simulated_html", "unit_html", "page"]
 
 #: CSS class of each status (colour in :data:`_STYLE`).
 STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
-                "reproduced on real data": "st-real", "differs": "st-diff", "simulated only": "st-sim",
+                "reproduced on real data": "st-real", "agrees within printing": "st-print",
+                "depends on reading": "st-read", "differs": "st-diff", "simulated only": "st-sim",
                 "not attempted": "st-na"}
 #: Short labels of the statuses on the cards (same order as :data:`irscales.papers.items.STATUSES`).
 CARD_LABEL = {"reproduced exhaustively": "exhaustively", "reproduced from printed inputs": "from printed inputs",
-              "reproduced on real data": "on real data", "differs": "differ",
+              "reproduced on real data": "on real data", "agrees within printing": "within the paper's printing",
+              "depends on reading": "depend on the reading", "differs": "differ (errata)",
               "simulated only": "simulated only", "not attempted": "not attempted"}
 
 _STYLE = """
@@ -48,6 +55,7 @@ h1{font-size:22px;margin:10px 0 4px}h2{border-bottom:2px solid #444;margin-top:3
 a{color:#0645ad}nav a{margin-right:12px}.muted{color:#666}.cap{color:#444;font-style:italic;margin:2px 0 8px}
 .legend span{display:inline-block;padding:1px 6px;margin:2px 4px 2px 0;border-radius:3px;font-size:12px}
 .st-exh{background:#b9e4c0}.st-prt{background:#c6e8f2}.st-real{background:#b3cdf5}.st-diff{background:#f7b2ae}
+.st-print{background:#e8efb0}.st-read{background:#e3d3f0}.sources li{margin:2px 0}
 .st-sim{background:#e6e6e6}.st-na{background:#fff;outline:1px dashed #999;outline-offset:-1px}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(225px,1fr));gap:10px}
 .card{border:1px solid #bbb;border-radius:6px;padding:8px 10px;font-size:13px}
@@ -293,10 +301,13 @@ def card_html(paper: str, table: pd.DataFrame) -> str:
     name, _, rest = PAPERS[paper].partition(" — ")
     errata = items.errata_paragraph(table, link=lambda k, t: f"<a href='#{anchor(paper, k)}'>{_esc(t)}</a>",
                                      escape=_esc, max_items=2)
+    not_errata = items.not_errata_sentence(table)
     return (f"<div class='card' data-paper='{paper}' data-items='{n}'><h3><a href='#{paper}'>{_esc(name)}</a></h3>"
             f"<div class='muted'>{_esc(rest)}</div><div class='bar'>{bar}</div>"
             f"<table><tr><td>items</td><td class='n' data-status='items'>{n}</td></tr>{rows}</table>"
-            f"<p class='errata'>{errata}</p></div>")
+            f"<p class='errata'>{errata}</p>"
+            + (f"<p class='not-errata'>{_esc(not_errata)} <a href='#not-errata'>Why</a></p>" if not_errata else "")
+            + "</div>")
 
 
 def differs_html(tables: dict[str, pd.DataFrame]) -> str:
@@ -316,6 +327,30 @@ def differs_html(tables: dict[str, pd.DataFrame]) -> str:
     return "".join(out) + "</tbody></table>"
 
 
+def not_errata_html(tables: dict[str, pd.DataFrame]) -> str:
+    """Every disagreement that is no erratum (within the paper's printing, or depending on the reading),
+    with the kind and why in its note."""
+    out = ["<table class='sortable' id='not-errata-table'><thead><tr><th>paper</th><th>item</th><th>paper's value</th>"
+           "<th>ours</th><th>status</th><th>route</th><th>why</th></tr></thead><tbody>"]
+    for p, t in tables.items():
+        for r in t[t["status"].isin(items.NOT_ERRATA)].to_dict("records"):
+            key = items.unit_key(r["item"])
+            out.append(f"<tr><td>{p}</td><td><a href='#{anchor(p, key)}'>{_esc(items.unit_title(key))}</a> "
+                       f"{_esc(items.short_item(r['item']))}</td><td>{_esc(r['published'])}</td>"
+                       f"<td>{_esc(_value(r['ours']))}</td><td class='{STATUS_CLASS[r['status']]}'>{_esc(r['status'])}</td>"
+                       f"<td>{_esc(r['route'])}</td><td class='note'>{_esc(r['note'])}</td></tr>")
+    return "".join(out) + "</tbody></table>"
+
+
+def sources_html(sources, among=None) -> str:
+    """Where the numbers computed on real runs come from (:class:`irscales.papers.report.RealSource`),
+    one line each (counting only the items ``among`` those given, in a section); empty when none."""
+    if not sources:
+        return ""
+    return ("<ul class='sources'>" + "".join(f"<li data-state='{_esc(s.state or '')}'>{_esc(s.sentence(among))}</li>"
+                                             for s in sources) + "</ul>")
+
+
 def simulated_html(paper: str, table: pd.DataFrame) -> str:
     """A paper's simulated-only items, collapsed: one line with the runs that are missing, then the
     count per table/figure with links."""
@@ -332,7 +367,7 @@ def simulated_html(paper: str, table: pd.DataFrame) -> str:
             f"reproduction. Items by table/figure: {links}</p></details>")
 
 
-def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path]) -> str:
+def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path], sources=()) -> str:
     title = _title(key)
     head = f"<h3 id='{anchor(paper, key)}'>{_esc(title)}</h3>"
     if rows.empty:
@@ -343,6 +378,7 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path]) -> str
         c = items.status_counts(rows)
         head += (f"<p class='cap'>{_esc(caption(rows, title))}</p><p class='muted'>{len(rows)} items: "
                  + ", ".join(f"{c[s]} {_esc(s)}" for s in STATUSES if c[s]) + "</p>")
+        head += sources_html([s for s in sources if set(s.items) & set(rows["item"])], among=list(rows["item"]))
     evidence = ""
     if not rows.empty:
         grid = table_grid(rows) if key.startswith("table") else Grid(loose=rows.to_dict("records"))
@@ -357,6 +393,9 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path]) -> str
         diffs = [r for r in grid.cells.values() if r["status"] == "differs"]
         if diffs:
             evidence += f"<p><b>Differing cells</b></p>{items_html(diffs)}"
+        others = [r for r in grid.cells.values() if r["status"] in items.NOT_ERRATA]
+        if others:
+            evidence += f"<p><b>Cells that disagree without an erratum</b></p>{items_html(others)}"
     figs = "".join(f"<figure><a href='{paper}/{_esc(f.name)}'><img src='{paper}/{_esc(f.name)}' alt='{_esc(f.stem)}'></a>"
                    f"<figcaption>{_esc(f.name)}</figcaption></figure>" for f in pngs)
     return (f"<section class='u'>{head}<div class='unit'>"
@@ -368,22 +407,37 @@ def _title(key: str) -> str:
     return items.unit_title(key) if key != "other" else "Further figures"
 
 
+def _sources_block(tables: dict[str, pd.DataFrame]) -> str:
+    srcs = [s for t in tables.values() for s in t.attrs.get("real_sources", [])]
+    if not srcs:
+        return ""
+    return ("<div id='real-sources'><p><b>Where the numbers computed on real runs come from</b></p>"
+            + sources_html(srcs) + "</div>")
+
+
 def page(tables: dict[str, pd.DataFrame], figures: Path) -> str:
     """The whole report page (see the module docstring)."""
     figures = Path(figures)
     n, overall = items.overall_line(tables)
     legend = "".join(f"<span class='{STATUS_CLASS[s]}' title='{_esc(MEANING[s])}'>{_esc(s)}</span>" for s in STATUSES)
-    nav = ("<nav><a href='#cards'>papers</a><a href='#differs'>differs</a><a href='#simulated'>simulated only</a>"
+    nav = ("<nav><a href='#cards'>papers</a><a href='#differs'>differs</a><a href='#not-errata'>no errata</a>"
+           "<a href='#simulated'>simulated only</a>"
            + "".join(f"<a href='#{p}'>{p}</a>" for p in tables) + "</nav>")
     meanings = "".join(f"<dt>{_esc(s)}</dt><dd>{_esc(MEANING[s])}</dd>" for s in STATUSES)
     body = [f"<h1>irscales — how much of each paper reproduces, and where it does not</h1>{nav}",
             f"<p id='summary'><b>{n} published items</b>: {_esc(overall)}</p><div class='legend'>{legend}</div>",
             "<section id='cards'><div class='cards'>", *(card_html(p, t) for p, t in tables.items()),
-            "</div></section>",
-            "<h2 id='differs'>Differs</h2><p class='muted'>Every item recomputed by a direct route (exhaustively, from "
-            "printed inputs or on real data) that disagrees with the printed value, with the reason. Click a column "
-            "header to sort; the relative difference is |ours − paper| / |paper| where both are numbers.</p>",
+            "</div>", _sources_block(tables), "</section>",
+            "<h2 id='differs'>Differs (errata)</h2><p class='muted'>Every item recomputed by a direct route "
+            "(exhaustively, from printed inputs or on real data) whose printed value is wrong at its own precision, "
+            "with the reason. Click a column header to sort; the relative difference is |ours − paper| / |paper| "
+            "where both are numbers.</p>",
             differs_html(tables),
+            "<h2 id='not-errata'>Disagreements that are no errata</h2><p class='muted'>Recomputed by a direct route "
+            "and not rounding to the printed value, yet no erratum: the printing allows it (truncated instead of "
+            "rounded, within the tolerance of the word the text qualifies the number with, a range end that holds "
+            "as stated) or the paper leaves a convention open (each reading's value is given).</p>",
+            not_errata_html(tables),
             "<h2 id='simulated'>Simulated only</h2><p class='muted'>Items that need runs nobody can share; the "
             "notebooks run the analysis on simulated data so the code path is exercised, but that is no "
             "reproduction.</p>", *(simulated_html(p, t) for p, t in tables.items()),
@@ -393,7 +447,7 @@ def page(tables: dict[str, pd.DataFrame], figures: Path) -> str:
         toc = " · ".join(f"<a href='#{anchor(p, k)}'>{_esc(_title(k))}</a>" for k, _, _ in us)
         body.append(f"<h2 id='{p}'>{_esc(PAPERS[p])}</h2><p class='paper-summary'>{_esc(items.summary_line(t))}</p>"
                     f"<p class='toc'>{toc}</p>")
-        body += [unit_html(p, k, rows, pngs) for k, rows, pngs in us]
+        body += [unit_html(p, k, rows, pngs, t.attrs.get("real_sources", [])) for k, rows, pngs in us]
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>irscales report</title>"
             f"<meta name='viewport' content='width=device-width'><style>{_STYLE}</style>"
             f"<script>{_SCRIPT}</script></head><body>{''.join(body)}</body></html>\n")

@@ -7,20 +7,21 @@ and the orderings the text states; plus the qualitative items of an ANOVA table 
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from irscales.papers.published import PRINTED_NOTE, parse_number
+from irscales.papers.printing import read, read_value, yes_no
+from irscales.papers.published import PRINTED_NOTE
 from irscales.stats.anova import effect_size_class, omega_squared, power
 from irscales.stats.sampling import romp_comparison
 
-__all__ = ["SOURCE_NAMES", "PRINTED_NOTE", "qualitative_anova_items", "recompute_published_anova",
+__all__ = ["SOURCE_NAMES", "PRINTED_NOTE", "PrintedItems", "qualitative_anova_items", "recompute_published_anova",
            "printed_values", "printed_pair_effects", "printed_romp_items", "printed_rq2_items",
-           "printed_anova_class_items", "printed_marginal_changes", "RATIO_CLAIMS", "RATIO_READING",
-           "printed_ratio_items", "printed_ordering_items", "printed_input_items"]
+           "printed_anova_class_items", "printed_marginal_changes", "RATIO_CLAIMS", "printed_ratio_items",
+           "printed_ordering_items", "PrintedComparison", "printed_input_items"]
 
 #: Our ANOVA term names -> the source names of Fer17 Tables 2, 3, 7 and 8.
 SOURCE_NAMES = {"subject": "Subject", "pair": "Measure Pair", "topics": "Topic Size", "systems": "System Size",
@@ -39,24 +40,51 @@ def qualitative_anova_items(table, tab: str, alpha: float = 0.05) -> dict[str, s
         if term in ("Error", "Total", "subject") or term not in SOURCE_NAMES:
             continue
         src = SOURCE_NAMES[term]
-        out[f"{tab}/{src}/significant"] = "yes" if row["p_value"] < alpha else "no"
+        out[f"{tab}/{src}/significant"] = yes_no(row["p_value"] < alpha)
         out[f"{tab}/{src}/effect_class"] = row["effect"]
     return out
 
 
+class PrintedItems(NamedTuple):
+    """Items recomputed from the paper's printed numbers: values, spreads (how far the exact value
+    may be from ours because its inputs were printed rounded) and, where the paper leaves a
+    convention open, every reading's value (ours first)."""
+
+    values: dict[str, object]
+    spreads: dict[str, float]
+    readings: dict[str, dict[str, object]]
+
+
+def _spread(f, x: float, lo_in: float, hi_in: float) -> float:
+    """How far ``f`` moves from ``f(x)`` when its input moves over [lo_in, hi_in] (monotone ``f``)."""
+    base = f(x)
+    return float(max(abs(f(lo_in) - base), abs(f(hi_in) - base)))
+
+
+def _miss(w2: float, df: float, df_err: float, n_total: int, alpha: float) -> float:
+    """β = 1 − power of eq. (5) (:func:`irscales.stats.anova.power`), from the noncentral F's lower tail:
+    where the power is 1 in double precision, how far from 1 it is (a power of 1 − 3.4e-62 is not 1)."""
+    lam = n_total * w2 / (1.0 - w2)
+    return float(stats.ncf.cdf(stats.f.ppf(1.0 - alpha, df, df_err), df, df_err, lam)) if lam > 0 else 1.0 - alpha
+
+
 def recompute_published_anova(published, tables: Sequence[str] = ("table2", "table3", "table7", "table8"),
-                              alpha: float = 0.05) -> tuple[dict[str, float], dict[str, float]]:
+                              alpha: float = 0.05) -> PrintedItems:
     """Recompute the derived columns of Fer17's printed ANOVA tables from their printed inputs:
     MS = SS/DF, F = MS/MS_error, p from the F distribution at the printed F and DF, ω² from eq. (3)
     at the printed F and DF with N = total DF + 1, and power (:func:`irscales.stats.anova.power`) at that
-    ω². ``published`` is :func:`irscales.papers.published.load` ``("fer17")``. Returns (item -> value,
-    item -> tolerance): a reproduction *from published inputs*, not from data. MS and F are computed
-    from SS printed to 4 decimals, so their tolerance is that rounding error propagated plus half a
-    unit of the printed last place; the other items use the default printed-precision match."""
+    ω². ``published`` is :func:`irscales.papers.published.load` ``("fer17")``: a reproduction *from
+    published inputs*, not from data. The spreads: MS and F are computed from SS printed to 4
+    decimals, p, ω² and power from F printed to 4 decimals; each moves that far over its inputs'
+    rounding (a power of 1 in double precision is 1 − β, β the miss probability, so β is its spread).
+    The power has two readings (Fer17 reads it from G*Power, whose settings it does not
+    give): eq. (5) at ω² from eq. (3) (ours) and at the printed ω²."""
     raw = {r.item: str(r.value) for r in published.itertuples(index=False)}
-    val = {k: parse_number(v)[0] for k, v in raw.items()}
-    out: dict[str, float] = {}
-    tol: dict[str, float] = {}
+    val = {k: read_value(v) for k, v in raw.items()}
+    val = {k: float(v) if v is not None else None for k, v in val.items()}
+    out: dict[str, object] = {}
+    spread: dict[str, float] = {}
+    readings: dict[str, dict[str, object]] = {}
     r = 0.5e-4  # SS are printed to 4 decimals
     for tab in tables:
         try:
@@ -71,28 +99,44 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
             if f"{key}/DF" not in val:
                 continue
             dfv, ssv, fv = val[f"{key}/DF"], val[f"{key}/SS"], val[f"{key}/F"]
+            h = float(read(raw[f"{key}/F"]).unit) / 2  # F is printed rounded
             out[f"{key}/MS"] = ssv / dfv
             out[f"{key}/F"] = (ssv / dfv) / ms_err
-            tol[f"{key}/MS"] = r / dfv + r
-            tol[f"{key}/F"] = out[f"{key}/F"] * (r / ssv + r / ss_err) + r
-            p = float(stats.f.sf(fv, dfv, df_err))
-            out[f"{key}/p"] = p
-            printed = raw.get(f"{key}/p", "")
-            if "e" in printed.lower():  # scientific notation: half a unit of the mantissa's last digit
-                mant, exp = printed.lower().split("e")
-                digits = len(mant.split(".")[1]) if "." in mant else 0
-                tol[f"{key}/p"] = 0.5 * 10.0 ** (int(exp) - digits)
+            spread[f"{key}/MS"] = r / dfv
+            spread[f"{key}/F"] = out[f"{key}/F"] * (r / ssv + r / ss_err)
+            def p_of(f, dfv=dfv):
+                return float(stats.f.sf(f, dfv, df_err))
+            out[f"{key}/p"] = p_of(fv)
+            spread[f"{key}/p"] = _spread(p_of, fv, fv - h, fv + h)
             if src != "Subject":
-                w2 = omega_squared(fv, dfv, n_total)
+                def w2_of(f, dfv=dfv):
+                    return omega_squared(f, dfv, n_total)
+                w2 = w2_of(fv)
                 out[f"{key}/omega2"] = w2
-                out[f"{key}/power"] = power(w2, dfv, df_err, n_total, alpha)
-    return out, tol
-
+                spread[f"{key}/omega2"] = _spread(w2_of, fv, fv - h, fv + h)
+                ours = power(w2, dfv, df_err, n_total, alpha)
+                out[f"{key}/power"] = ours
+                spread[f"{key}/power"] = _spread(lambda f, dfv=dfv: power(w2_of(f), dfv, df_err, n_total, alpha),
+                                                 fv, fv - h, fv + h)
+                if ours == 1.0:  # 1 in double precision; the exact power is 1 − β
+                    spread[f"{key}/power"] = max(spread[f"{key}/power"], _miss(w2, dfv, df_err, n_total, alpha))
+                printed_w2 = val.get(f"{key}/omega2")
+                if printed_w2 is not None:
+                    readings[f"{key}/power"] = {
+                        f"eq. (5) at ω² = {w2:.6f} from eq. (3) at the printed F": ours,
+                        f"eq. (5) at the printed ω² = {raw[f'{key}/omega2']}": power(printed_w2, dfv, df_err, n_total,
+                                                                                      alpha)}
+    return PrintedItems(out, spread, readings)
 
 
 def printed_values(published) -> dict[str, float]:
-    """Every published item read as a number (``item -> value``; None where the text is not one)."""
-    return {r.item: parse_number(str(r.value))[0] for r in published.itertuples(index=False)}
+    """Every published item read as a number (``item -> value``, :func:`irscales.papers.printing.read_value`;
+    None where the text is not one)."""
+    out = {}
+    for r in published.itertuples(index=False):
+        v = read_value(str(r.value))
+        out[r.item] = None if v is None else float(v)
+    return out
 
 
 def printed_pair_effects(published, table: str) -> pd.DataFrame:
@@ -106,7 +150,7 @@ def printed_pair_effects(published, table: str) -> pd.DataFrame:
                 if str(r.item).startswith(pre)]
         if not rows:
             raise KeyError(f"published data have no {pre}* items: not Fer17's CSV, or no {table}?")
-        cols[resp] = pd.Series([float(v) for _, v in rows], index=[k for k, _ in rows])
+        cols[resp] = pd.Series([float(read_value(v)) for _, v in rows], index=[k for k, _ in rows])
     if not cols["tau"].index.equals(cols["tau_ap"].index):
         raise ValueError(f"{table}: the τ and τ_AP rows do not list the same measure pairs in the same order")
     return pd.DataFrame(cols)
@@ -161,7 +205,7 @@ def printed_anova_class_items(published, tables: Sequence[str] = ("table2", "tab
             key = f"{tab}/{src}"
             if f"{key}/omega2" not in val:
                 continue
-            out[f"{key}/significant"] = "yes" if val[f"{key}/p"] < alpha else "no"
+            out[f"{key}/significant"] = yes_no(val[f"{key}/p"] < alpha)
             out[f"{key}/effect_class"] = effect_size_class(val[f"{key}/omega2"])
     return out
 
@@ -170,8 +214,7 @@ def printed_marginal_changes(published) -> tuple[dict[str, float], dict[str, flo
     """§4.2.3's percentage differences between the printed marginal means: for every published item
     ``s4.2.3/change/<resp>/<a>_vs_<b>`` the relative difference |m_a − m_b| / m_b in percent, from
     the printed ``s4.2.3/<resp>/<a>`` and ``s4.2.3/<resp>/<b>``. Returns (item -> value, item ->
-    tolerance): the means are printed to 4 decimals, so the tolerance is that rounding propagated
-    plus half a unit of the printed percentage's last place."""
+    spread): the means are printed to 4 decimals, and the spread is that rounding propagated."""
     val = printed_values(published)
     out, tol = {}, {}
     for r in published.itertuples(index=False):
@@ -183,8 +226,7 @@ def printed_marginal_changes(published) -> tuple[dict[str, float], dict[str, flo
         ma, mb = val[f"s4.2.3/{resp}/{a}"], val[f"s4.2.3/{resp}/{b}"]
         out[item] = abs(ma - mb) / mb * 100.0
         h = 0.5e-4  # half a unit of the means' 4th decimal
-        _, decimals, _ = parse_number(str(r.value))
-        tol[item] = 100.0 * (h / mb + h * ma / mb ** 2) + 0.5 * 10.0 ** -decimals
+        tol[item] = 100.0 * (h / mb + h * ma / mb ** 2)
     return out, tol
 
 
@@ -211,30 +253,40 @@ RATIO_CLAIMS = {
                                                                 ("table3", "Measure Pair*Topic Size")),
 }
 
-#: How loosely a verbal ratio claim is read, as a tolerance in units of the claimed number's last
-#: written digit: "slightly less than"/"a little bit more than" one unit of it, "about 25" half of 5
-#: (a round number); every other "about k" the default, half a unit of k's last digit.
-RATIO_READING = {"s4.2.2/ratio/topic_size_over_measure_pair/tau": 1.0,
-                 "s4.2.2/ratio/topic_size_over_measure_pair/tau_ap": 1.0,
-                 "s4.2.2/ratio/system_size/tau_ap_over_tau": 1.0,
-                 "s6.2.2/ratio/pair_topic_set_over_pair_topic_size/tau": 2.5,
-                 "s6.2.2/ratio/pair_topic_set_over_pair_topic_size/tau_ap": 2.5}
+def _tables(item: str) -> str:
+    """The printed tables a ratio claim divides: "Table 3" or "Table 7 over Table 2"."""
+    (num, _), (den, _) = RATIO_CLAIMS[item]
+    return f"Table {num[5:]}" if num == den else f"Table {num[5:]} over Table {den[5:]}"
 
 
-def printed_ratio_items(published) -> tuple[dict[str, float], dict[str, float]]:
+def printed_ratio_items(published) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
     """The ratio claims of §4.2.2 and §6.2.2 (:data:`RATIO_CLAIMS`) recomputed from the printed ω²
-    of Tables 2, 3, 7 and 8. Returns (item -> ratio, item -> tolerance from :data:`RATIO_READING`)."""
+    of Tables 2, 3, 7 and 8. How the text's word ("about", "slightly less", …) is read is the
+    comparison's rule (:mod:`irscales.papers.printing`). Returns (item -> ratio, item -> readings) where
+    a sentence gives one ratio for both responses (τ and τ_AP): the ratio of each, and of both
+    together (sums of the ω² of both tables), the item's own response first; only where the two
+    responses' items print the same number (one sentence, one number)."""
     val = printed_values(published)
-    printed = {str(r.item): str(r.value) for r in published.itertuples(index=False)}
-    out, tol = {}, {}
+    pub_value = {str(r.item): str(r.value) for r in published.itertuples(index=False)}
+    printed = set(pub_value)
+    out, readings = {}, {}
     for item, ((tn, sn), (td, sd)) in RATIO_CLAIMS.items():
         if item not in printed:
             raise KeyError(f"published data lack the claim {item!r}")
         out[item] = val[f"{tn}/{sn}/omega2"] / val[f"{td}/{sd}/omega2"]
-        if item in RATIO_READING:
-            _, decimals, _ = parse_number(printed[item])
-            tol[item] = RATIO_READING[item] * 10.0 ** -decimals
-    return out, tol
+    for stem in {i.rsplit("/", 1)[0] for i in RATIO_CLAIMS}:
+        tau, tap = f"{stem}/tau", f"{stem}/tau_ap"
+        if tau not in RATIO_CLAIMS or tap not in RATIO_CLAIMS:
+            continue
+        if read_value(pub_value[tau]) != read_value(pub_value[tap]):
+            continue  # the text gives each response its own number ("about 2–3 times")
+        (a, b), (c, d) = RATIO_CLAIMS[tau], RATIO_CLAIMS[tap]
+        both = (val[f"{a[0]}/{a[1]}/omega2"] + val[f"{c[0]}/{c[1]}/omega2"]) / \
+               (val[f"{b[0]}/{b[1]}/omega2"] + val[f"{d[0]}/{d[1]}/omega2"])
+        for own, other, name, other_name in ((tau, tap, "τ", "τ_AP"), (tap, tau, "τ_AP", "τ")):
+            readings[own] = {f"{name} ({_tables(own)})": out[own], f"{other_name} ({_tables(other)})": out[other],
+                             "τ and τ_AP together (sums of both tables' ω²)": both}
+    return out, readings
 
 
 def printed_ordering_items(published) -> dict[str, str]:
@@ -243,43 +295,57 @@ def printed_ordering_items(published) -> dict[str, str]:
     every measure pair (Table 4); topic set ω² above corpus ω² (Tables 7, 8)."""
     val = printed_values(published)
     w = lambda tab, src: val[f"{tab}/{src}/omega2"]  # noqa: E731
-    yes = lambda c: "yes" if c else "no"  # noqa: E731
     t4 = printed_pair_effects(published, "table4")
     return {
-        "s4.2.2/topic_size_omega2_gt_system_size": yes(all(w(t, "Topic Size") > w(t, "System Size")
+        "s4.2.2/topic_size_omega2_gt_system_size": yes_no(all(w(t, "Topic Size") > w(t, "System Size")
                                                             for t in ("table2", "table3"))),
-        "s4.2.2/system_size_omega2_tau_ap_gt_tau": yes(w("table3", "System Size") > w("table2", "System Size")),
-        "s4.2.1/tau_ap_below_tau": yes(bool((t4["tau_ap"] < t4["tau"]).all())),
-        "s6.2.2/topic_set_omega2_gt_corpus": yes(all(w(t, "Topic Set(Corpus)") > w(t, "Corpus")
+        "s4.2.2/system_size_omega2_tau_ap_gt_tau": yes_no(w("table3", "System Size") > w("table2", "System Size")),
+        "s4.2.1/tau_ap_below_tau": yes_no(bool((t4["tau_ap"] < t4["tau"]).all())),
+        "s6.2.2/topic_set_omega2_gt_corpus": yes_no(all(w(t, "Topic Set(Corpus)") > w(t, "Corpus")
                                                      for t in ("table7", "table8"))),
     }
 
 
-def printed_input_items(published) -> tuple[dict[str, object], dict[str, float], dict[str, str]]:
+class PrintedComparison(NamedTuple):
+    """Everything recomputed from the printed numbers, ready for
+    :func:`irscales.papers.published.compare` (``values``, ``spreads``, ``notes``, ``readings``)."""
+
+    values: dict[str, object]
+    spreads: dict[str, float]
+    notes: dict[str, str]
+    readings: dict[str, dict[str, object]]
+
+
+def printed_input_items(published) -> PrintedComparison:
     """Everything of Fer17 that follows from numbers the paper itself prints, in one place: the
     ANOVA columns (:func:`recompute_published_anova`), §4.2.5 and §6.2.5 (:func:`printed_romp_items`),
     §5.2.2 (:func:`printed_rq2_items`), significance and ω² classes
     (:func:`printed_anova_class_items`), §4.2.3's percentage differences
     (:func:`printed_marginal_changes`), the ratio claims (:func:`printed_ratio_items`) and the
-    stated orderings (:func:`printed_ordering_items`). Returns (item -> value, item -> tolerance,
-    item -> note); every note starts with :data:`PRINTED_NOTE` and ends with the item's CSV note."""
+    stated orderings (:func:`printed_ordering_items`). Every note starts with :data:`PRINTED_NOTE`
+    and ends with the item's CSV note."""
     csv_notes = {str(r.item): str(r.note) for r in published.itertuples(index=False)}
     values: dict[str, object] = {}
-    tol: dict[str, float] = {}
+    spreads: dict[str, float] = {}
+    readings: dict[str, dict[str, object]] = {}
     what: dict[str, str] = {}
 
-    def add(vals, tolerances, source):
+    def add(vals, source, spread=None, alternatives=None):
         values.update(vals)
-        tol.update(tolerances)
+        spreads.update(spread or {})
+        readings.update(alternatives or {})
         what.update({k: source for k in vals})
 
-    add(*recompute_published_anova(published), "SS, DF and F of Tables 2, 3, 7, 8")
-    add(printed_romp_items(published), {}, "Tables 4 and 9 (ties broken by order of appearance)")
-    add(printed_rq2_items(published), {}, "Tables 5 and 6")
-    add(printed_anova_class_items(published), {}, "p-values and ω² of Tables 2, 3, 7, 8")
-    add(*printed_marginal_changes(published), "marginal means of §4.2.3")
-    add(*printed_ratio_items(published), "ω² of Tables 2, 3, 7, 8")
-    add(printed_ordering_items(published), {}, "Tables 2, 3, 4, 7, 8")
+    anova_items = recompute_published_anova(published)
+    add(anova_items.values, "SS, DF and F of Tables 2, 3, 7, 8", anova_items.spreads, anova_items.readings)
+    add(printed_romp_items(published), "Tables 4 and 9 (ties broken by order of appearance)")
+    add(printed_rq2_items(published), "Tables 5 and 6")
+    add(printed_anova_class_items(published), "p-values and ω² of Tables 2, 3, 7, 8")
+    changes, change_spreads = printed_marginal_changes(published)
+    add(changes, "marginal means of §4.2.3", change_spreads)
+    ratios, ratio_readings = printed_ratio_items(published)
+    add(ratios, "ω² of Tables 2, 3, 7, 8", alternatives=ratio_readings)
+    add(printed_ordering_items(published), "Tables 2, 3, 4, 7, 8")
     notes = {k: f"{PRINTED_NOTE} {src}" + (f"; {csv_notes[k]}" if csv_notes.get(k) else "")
              for k, src in what.items()}
-    return values, tol, notes
+    return PrintedComparison(values, spreads, notes, readings)

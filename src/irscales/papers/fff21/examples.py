@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from irscales.papers.fff21.claims import toy_variable
-from irscales.papers.fff21.record import Part, fmt_vec, line, yes
+from irscales.papers.fff21.record import Part, fmt_vec, line
+from irscales.papers.printing import yes_no
 from irscales.theory import meaningfulness as mf
 
 __all__ = ["C2F", "KM_TO_MI", "K2C", "PHI", "PHI2", "PEOPLE", "WINERY_X", "WINERY_Y", "PARIS", "ROME", "WINE",
@@ -115,10 +116,10 @@ def meaningfulness_checks(rng: np.random.Generator, n: int) -> Part:
                    lambda d: mf.compare_geometric_means(d["P"], d["R"]) > 0, "ratio", []))
     items["ex8/rome_padua/miles"] = float(KM_TO_MI(400))
     items["ex8/rome_oslo/miles"] = float(KM_TO_MI(2000))
-    notes["ex8/rome_padua/miles"] = ("400 km = 248.548 mi (1 mi = 1.609344 km): the printed 248.54 is truncated, rounding "
-                                     "gives 248.55; with Example 4's factor 0.62 it would be 248.0. The paper also writes "
-                                     "the relation backwards (248.54 ∽ 5·1,242.74 for 1,242.74 ≈ 5·248.54). Verdict "
-                                     "unaffected")
+    notes["ex8/rome_padua/miles"] = (f"400 km = {float(KM_TO_MI(400)):.4f} mi (1 mi = 1.609344 km); with Example 4's "
+                                     f"factor 0.62 it would be {float(400 * Fraction('0.62')):.1f}. The paper also writes "
+                                     "the relation backwards (Rome–Padua ∽ 5 · Rome–Oslo, for Rome–Oslo ≈ 5 · Rome–Padua). "
+                                     "Verdict unaffected")
     c_of = {k: K2C(v) for k, v in {"cold": 273, "hot": 546}.items()}
     f_of = {k: C2F(v) for k, v in c_of.items()}
     items["ex8/ratio_C"] = c_of["cold"] / f_of["cold"]   # as printed: °C value over °F value of 273 K
@@ -153,13 +154,13 @@ def examples_1_2_4(rng: np.random.Generator, n: int) -> Part:
     class1 = {s: by_code[s].get(d, "no class") for s, d in diff1.items()}
     items["ex1/phi/Germany-Greece"], items["ex1/phi2/Germany-Greece"] = diff1["φ"], diff1["φ'"]
     items["ex1/phi/difference_class"], items["ex1/phi2/difference_class"] = class1["φ"], class1["φ'"]
-    items["ex1/phi_phi2_one_to_one"] = yes(len(set(PHI2.values())) == len(PHI2) and set(PHI2) == set(PHI))
-    items["ex1/disagreement"] = yes(class1["φ"] != class1["φ'"])
+    items["ex1/phi_phi2_one_to_one"] = yes_no(len(set(PHI2.values())) == len(PHI2) and set(PHI2) == set(PHI))
+    items["ex1/disagreement"] = yes_no(class1["φ"] != class1["φ'"])
 
     wine_sq = mf.increasing(lambda v: v * v, on=WINE.values(), description="φ' = φ² (Example 2)")
     wine2 = wine_sq.apply(list(WINE.values()))
     items["ex2/phi2"] = fmt_vec(wine2)
-    items["ex2/phi2_increasing"] = yes(all(a < b for a, b in zip(wine2, wine2[1:])))
+    items["ex2/phi2_increasing"] = yes_no(all(a < b for a, b in zip(wine2, wine2[1:])))
     items["ex2/brut_over_extra_brut"] = Fraction(WINE["brut"], WINE["extra brut"])
     items["ex2/brut_minus_extra_brut"] = WINE["brut"] - WINE["extra brut"]
     v2 = mf.check({"brut": WINE["brut"], "extra": WINE["extra brut"]}, lambda d: d["brut"] == 2 * d["extra"],
@@ -172,7 +173,7 @@ def examples_1_2_4(rng: np.random.Generator, n: int) -> Part:
     items["s3.2/toy/mean"], items["s3.2/toy/median"] = toy["mean"], toy["median"]
     items["s3.2/toy/eps_threshold"] = toy["eps_threshold"]
     mass = toy["mass_at"]
-    items["s3.2/toy/denser_low"] = yes(min(mass[x] for x in (0, 1, 2)) > max(mass[x] for x in (4, 13)))
+    items["s3.2/toy/denser_low"] = yes_no(min(mass[x] for x in (0, 1, 2)) > max(mass[x] for x in (4, 13)))
     lines = [line("Example 1:", {s: f"Germany − Greece = {d} → {class1[s]}" for s, d in diff1.items()}),
              line("Example 2: φ' =", items["ex2/phi2"], "| 'twice as sweet':", v2.verdict),
              line("Example 4: 1 km =", round(float(KM_TO_MI(1)), 6), "mi"),

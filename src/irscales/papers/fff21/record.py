@@ -6,7 +6,8 @@ table, printed lines). A :class:`Record` gathers the parts in order and hands th
 :func:`irscales.papers.published.compare`.
 
 Values that are sets, vectors or yes/no verdicts are written as the published file writes them:
-:func:`yes`, :func:`fmt_set`, :func:`fmt_num`, :func:`fmt_vec`, :func:`same_for_all`; :func:`line` is a printed line.
+:func:`irscales.papers.printing.yes_no`, :func:`fmt_set`, :func:`fmt_num`, :func:`fmt_vec`,
+:func:`same_for_all`; :func:`line` is a printed line.
 """
 
 from __future__ import annotations
@@ -17,19 +18,14 @@ from typing import Any, Callable, Iterable
 
 import pandas as pd
 
-from irscales.papers import published
+from irscales.papers import printing, published
 
-__all__ = ["Part", "Record", "yes", "fmt_set", "fmt_num", "fmt_vec", "same_for_all", "line"]
+__all__ = ["Part", "Record", "fmt_set", "fmt_num", "fmt_vec", "same_for_all", "line"]
 
 
 def line(*values) -> str:
     """The line ``print(*values)`` writes (without its newline)."""
     return " ".join(str(v) for v in values)
-
-
-def yes(b: bool) -> str:
-    """A verdict as the published file writes it: ``"yes"`` or ``"no"``."""
-    return "yes" if b else "no"
 
 
 def fmt_set(values: Iterable) -> str:
@@ -71,14 +67,17 @@ class Part:
 
 @dataclass
 class Record:
-    """The items a notebook reproduces, in the order they were computed, with notes and tolerances.
-    ``printed`` (item → printed value) and ``explain(claim, printed) -> note`` serve :meth:`claims`."""
+    """The items a notebook reproduces, in the order they were computed, with notes, spreads (how far
+    the exact value may be from ours: inputs printed rounded) and the readings of items the paper
+    leaves open. ``printed`` (item → printed value) and ``explain(claim, printed) -> note`` serve
+    :meth:`claims`."""
 
     printed: pd.Series | None = None
     explain: Callable[[Any, str], str] | None = None
     reproduced: dict[str, Any] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
-    tolerances: dict[str, float] = field(default_factory=dict)
+    spreads: dict[str, Any] = field(default_factory=dict)
+    readings: dict[str, dict] = field(default_factory=dict)
 
     def add(self, part: Part) -> Part:
         """Keep ``part``'s items and notes; returns ``part`` (for display)."""
@@ -96,8 +95,8 @@ class Record:
 
     def claims(self, claims: Iterable) -> pd.DataFrame:
         """Keep recomputed claims (:class:`irscales.papers.fff21.claims.Claim`) with their note
-        ``explain(claim, printed)`` and tolerance; returns them beside the printed values (columns
-        item, printed, ours, agrees)."""
+        ``explain(claim, printed)``, spread and readings; returns them beside the printed values
+        (columns item, printed, ours, agrees: rounds to the printed value)."""
         if self.printed is None or self.explain is None:
             raise ValueError("Record.claims needs the printed values and an explain function (Record(printed, explain))")
         printed, explain = self.printed, self.explain
@@ -105,14 +104,16 @@ class Record:
         for c in claims:
             self.reproduced[c.item] = c.value
             self.notes[c.item] = explain(c, printed[c.item])
-            if c.tolerance is not None:
-                self.tolerances[c.item] = c.tolerance
-            rows.append({"item": c.item, "printed": printed[c.item], "ours": c.value,
-                         "agrees": published.matches(printed[c.item], c.value, c.tolerance)})
+            if c.spread is not None:
+                self.spreads[c.item] = c.spread
+            if c.readings:
+                self.readings[c.item] = c.readings
+            agrees = printing.agreement(printed[c.item], c.value, spread=c.spread or 0).reproduced
+            rows.append({"item": c.item, "printed": printed[c.item], "ours": c.value, "agrees": agrees})
         return pd.DataFrame(rows)
 
     def compare(self, paper: str, route) -> published.Comparison:
         """:func:`irscales.papers.published.compare` of everything recorded (``route``: one route
         for all items, or item → route)."""
-        return published.compare(paper, self.reproduced, notes=self.notes, tolerances=self.tolerances or None,
-                                 route=route)
+        return published.compare(paper, self.reproduced, notes=self.notes, spreads=self.spreads,
+                                 readings=self.readings, route=route)

@@ -9,7 +9,6 @@ comparisons. φ of eq. (2) is :func:`irscales.ranks.phi_of_image`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -20,7 +19,8 @@ from irscales import enumeration as E
 from irscales import measures as M
 from irscales.figures import write_figure
 from irscales.papers import published
-from irscales.papers.fff21.record import Part, fmt_set, fmt_vec, line, same_for_all, yes
+from irscales.papers.fff21.record import Part, fmt_set, fmt_vec, line, same_for_all
+from irscales.papers.printing import yes_no
 from irscales.ranks import phi_of_image
 from irscales.theory import hasse as H
 from irscales.theory import setbased as sb
@@ -52,9 +52,9 @@ def figure1(N: int, out: str | Path) -> Part:
     edges = H.cover_edges(N)
     items: dict[str, object] = {"fig1/n_runs": len(runs)}
     for a, b in [((1, 1, 0, 1), (1, 1, 1, 0)), ((1, 1, 0, 0), (1, 1, 1, 0)), ((1, 0, 1, 1), (1, 1, 1, 0))]:
-        items[f"s3.2/comparable/{H.run_label(a)}<={H.run_label(b)}"] = yes(H.leq(a, b))
+        items[f"s3.2/comparable/{H.run_label(a)}<={H.run_label(b)}"] = yes_no(H.leq(a, b))
     for a, b in [((1, 1, 0, 0), (1, 0, 1, 1)), ((1, 1, 0, 0), (0, 1, 1, 1))]:
-        items[f"s3.2/comparable/{H.run_label(a)}~{H.run_label(b)}"] = yes(H.comparable(a, b))
+        items[f"s3.2/comparable/{H.run_label(a)}~{H.run_label(b)}"] = yes_no(H.comparable(a, b))
     fig = H.draw_hasse(N, title=f"FFF21 Fig. 1: partial order of the {len(runs)} runs of length {N}")
     lines = [f"{len(runs)} runs, {len(edges)} covering edges, {len({H.level(r) for r in runs})} levels",
              _saved(write_figure(fig, out, f"fig1_hasse_N{N}"))]
@@ -113,10 +113,10 @@ def figure2_claims(f2: Figure2) -> Part:
     sp, vals = f2.spacing, f2.values
     items: dict[str, object] = {}
     for k in FIG2_MEASURES:
-        items[f"fig2/{k}/equispaced"] = yes(sp[k].equispaced)
+        items[f"fig2/{k}/equispaced"] = yes_no(sp[k].equispaced)
     for k in ("RBP_p03", "RBP_p08", "DCG_b02", "AP", "RR"):
-        items[f"fig2/{k}/symmetric"] = yes(sp[k].symmetric)
-    items["fig2/P_equals_R"] = yes(vals["P"] == H.exact_values(M.R(), f2.N, rb=f2.N))
+        items[f"fig2/{k}/symmetric"] = yes_no(sp[k].symmetric)
+    items["fig2/P_equals_R"] = yes_no(vals["P"] == H.exact_values(M.R(), f2.N, rb=f2.N))
     lines = []
     for k, item in (("AP", "fig2/AP/unused_top"), ("RR", "fig2/RR/unused_top"),
                     ("RBP_p03", "fig2/RBP_p03/unused_middle")):
@@ -130,11 +130,11 @@ def figure2_claims(f2: Figure2) -> Part:
         f"i.e. {float(g):.4f} of [0,1] ({float(g / sp['RBP_p03'].values[-1]):.3f} of the used range); "
         "'half' is approximate")}
     pairs = [(r, s) for r in f2.runs for s in f2.runs if r != s and H.leq(r, s)]
-    items["s3.2/comparable_pairs_never_reversed"] = yes(all(vals[k][r] <= vals[k][s] for k in FIG2_MEASURES
+    items["s3.2/comparable_pairs_never_reversed"] = yes_no(all(vals[k][r] <= vals[k][s] for k in FIG2_MEASURES
                                                             for r, s in pairs))
     for chain, item in ((((0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 1, 0)), "fig2/agree/(0,0,0,0)<(0,0,0,1)<(0,0,1,0)"),
                         (((1, 1, 0, 1), (1, 1, 1, 0), (1, 1, 1, 1)), "fig2/agree/(1,1,0,1)<(1,1,1,0)<(1,1,1,1)")):
-        items[item] = yes(all(vals[k][a] <= vals[k][b] for k in FIG2_MEASURES for a, b in zip(chain, chain[1:])))
+        items[item] = yes_no(all(vals[k][a] <= vals[k][b] for k in FIG2_MEASURES for a, b in zip(chain, chain[1:])))
     strict_all = sum(1 for r, s in pairs if all(vals[k][r] < vals[k][s] for k in FIG2_MEASURES))
     lines.append(f"{len(pairs)} comparable pairs; no measure reverses any; {strict_all} are strictly ordered by all seven")
     return Part(items, notes, text="\n".join(lines))
@@ -165,8 +165,8 @@ def table1(f2: Figure2) -> Part:
         rows.append({"system": s, "Q1": H.run_label(q1), "Q2": H.run_label(q2), "AP(Q1)": ap[0], "AP(Q2)": ap[1],
                      "mean AP": mean_ap, "≈": round(float(mean_ap), 6)})
     table = pd.DataFrame(rows)
-    items["ex10/A_better_than_B"] = yes(table.loc[0, "mean AP"] > table.loc[1, "mean AP"])
-    items["ex10/C_worse_than_D"] = yes(table.loc[2, "mean AP"] < table.loc[3, "mean AP"])
+    items["ex10/A_better_than_B"] = yes_no(table.loc[0, "mean AP"] > table.loc[1, "mean AP"])
+    items["ex10/C_worse_than_D"] = yes_no(table.loc[2, "mean AP"] < table.loc[3, "mean AP"])
     notes = _table1_notes({s: [ap_of[q] for q in qs] for s, qs in TABLE1_RUNS.items()})
     # ranks in Fig. 2(b) counted from the top, tied runs sharing a rank
     ph = phi_of_image(ap_of.values())
@@ -181,7 +181,7 @@ def table1(f2: Figure2) -> Part:
     gap_13_14 = ap_of[(0, 0, 1, 0)] - ap_of[(0, 0, 0, 1)]
     gap_10_9 = ap_of[(0, 1, 1, 0)] - ap_of[(0, 1, 0, 1)]
     lines.append(f"gap between ranks 13 and 14: {gap_13_14}; between 10 (left branch, (0,1,0,1)) and 9: {gap_10_9}")
-    items["ex10/gap_13_14_smaller_than_gap_10_9"] = yes(
+    items["ex10/gap_13_14_smaller_than_gap_10_9"] = yes_no(
         from_top[(0, 0, 1, 0)] == 13 and from_top[(0, 0, 0, 1)] == 14 and from_top[(0, 1, 0, 1)] == 10
         and from_top[(0, 1, 1, 0)] == 9 and gap_13_14 < gap_10_9)
     return Part(items, notes, text="\n".join(lines), table=table)
@@ -195,24 +195,19 @@ def _decimal(x: Fraction) -> str:
 
 def _table1_notes(ap: dict[str, list[Fraction]]) -> dict[str, str]:
     """Why Table 1's printed mean AP of B, C, D differ from the exact means (printed values read from
-    ``data/published/fff21.csv``; every number here is computed)."""
+    ``data/published/fff21.csv``; every number here is computed; whether a printed value is rounded
+    or truncated is the comparison's rule, :mod:`irscales.papers.printing`)."""
     pub = published.load("fff21").set_index("item")["value"]
     mean = {s: sum(v) / 2 for s, v in ap.items()}
-    b, c, d = pub["table1/B/AP"], pub["table1/C/AP"], pub["table1/D/AP"]
+    b, c = pub["table1/B/AP"], pub["table1/C/AP"]
     exact_c = _decimal(mean["C"])
     agree = next(i for i, (x, y) in enumerate(zip(exact_c, c)) if x != y) - 2  # decimals after "0."
-    places = len(d.split(".")[1])
-    if Fraction(math.floor(mean["D"] * 10**places), 10**places) == Fraction(d) != Fraction(round(mean["D"], places)):
-        how = "truncated, not rounded"
-    else:
-        how = "rounded" if Fraction(round(mean["D"], places)) == Fraction(d) else "neither truncated nor rounded"
     return {"table1/B/AP": f"exact mean AP of B is {mean['B']} = {_decimal(mean['B'])} ({_decimal(ap['B'][0])} and "
                            f"{_decimal(ap['B'][1])}); {b} is a typo in the paper (A, C, D agree with RB = 4)",
             "table1/C/AP": f"exact {mean['C']} = {exact_c} (AP {ap['C'][0]} and {ap['C'][1]}); the printed {c} agrees "
                            f"to {agree} decimals only (rounding slip)",
-            "table1/D/AP": f"exact {mean['D']} = {_decimal(mean['D'])}; the printed {d} is "
-                           f"{how} "
-                           f"({float(mean['D']):.{places}f})"}
+            "table1/D/AP": f"exact {mean['D']} = {_decimal(mean['D'])}"}
+
 
 def tie_breaking(values=TIE_EXAMPLE) -> Part:
     """§5: the ranks of ``values`` with ties at their average (mid), lowest (min), highest (max)

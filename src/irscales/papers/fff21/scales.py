@@ -23,7 +23,8 @@ from irscales import enumeration as E
 from irscales import measures as M
 from irscales.figures import all_values_grid, tie_summary, write_figure
 from irscales.papers import published
-from irscales.papers.fff21.record import Part, line, yes
+from irscales.papers.fff21.record import Part, line
+from irscales.papers.printing import yes_no
 
 __all__ = ["FIGURES", "FIGURE_TITLES", "FigureScales", "build_scales", "scales_table", "plot_figures",
            "figure3_claims", "figure4_claims", "figure5_claims", "dcg_conventions", "ties_table", "route"]
@@ -98,12 +99,13 @@ def figure3_claims(fs: FigureScales) -> Part:
                            "share": [str(s) for s in share.values()],
                            "share %": [float(100 * s) for s in share.values()],
                            "cumulative %": np.cumsum([float(100 * s) for s in share.values()])}).to_string(index=False)]
+    ends = np.cumsum([share[v] for v in share])[:-1]  # the x labels at the cluster ends: runs up to that point
     for v in (0.2, 0.4, 0.6, 0.8):
         items[f"fig3/P/N=5/share_at_{v}"] = float(100 * share[v])
         notes[f"fig3/P/N=5/share_at_{v}"] = (
-            "exact share C(5,k)/2^5 = 5/32 = 15.625% (P = 0.2, 0.8) and 10/32 = 31.25% (P = 0.4, 0.6); the paper's "
-            "20/30/30/20% are rounded readings of the figure (they add up to 100% and leave nothing for the runs at "
-            "0 and 1); the x labels at the cluster ends read 1/32, 6/32 = 18.75%, 16/32 = 50%, 26/32 = 81.25%, 31/32")
+            f"exact share C(5,k)/2^5 = {share[v]} = {float(100 * share[v])}%; the paper's shares are readings of the "
+            "figure's x labels (together they add up to 100% and leave nothing for the runs at 0 and 1); the labels "
+            "at the cluster ends read " + ", ".join(f"{e} = {float(100 * e):g}%" for e in ends))
     items["fig3/P/N=5/runs_at_0.0"] = share[0.0] * p5.n_runs
     items["fig3/P/N=5/runs_at_1.0"] = share[1.0] * p5.n_runs
 
@@ -113,7 +115,7 @@ def figure3_claims(fs: FigureScales) -> Part:
     ok = {N: s.mode == "int" and s.n_distinct == s.n_runs and len(set(np.diff(s.keys).tolist())) == 1
           for N, s in rbp05.items()}
     lines.append(line("RBP_p05: one value per run, equi-spaced (exact integer keys):", ok))
-    items["fig3/RBP_p05/distinct_equispaced"] = yes(all(ok.values()))
+    items["fig3/RBP_p05/distinct_equispaced"] = yes_no(all(ok.values()))
     notes["fig3/RBP_p05/distinct_equispaced"] = (f"checked on the exact integer keys of the engine for N = "
                                                  f"{', '.join(map(str, eq_N))} (N = 30: closed form φ = 2^N m + 1 only)")
     rows = []
@@ -154,7 +156,7 @@ def figure4_claims(fs: FigureScales, fig3: Part) -> Part:
         row["RBP_p08 max from"] = "scale" if ("RBP_p08", N) in fs.scales else "all-ones run"
         rows.append(row)
         if N in (5, 10, 20, 30):
-            items[f"fig4/RBP_p08/full_range/N={N}"] = yes(row["max RBP_p08"] >= 0.95)
+            items[f"fig4/RBP_p08/full_range/N={N}"] = yes_no(row["max RBP_p08"] >= 0.95)
             notes[f"fig4/RBP_p08/full_range/N={N}"] = (
                 f"max RBP_p08 = 1 − 0.8^{N} = {row['max RBP_p08']:.4f} ('full range' read as ≥ 0.95, which N = 15, "
                 f"not drawn in the paper, also reaches: {float(M.RBP(p=0.8).exact(np.ones((1, 15), dtype=int))[0]):.4f})")
@@ -168,12 +170,12 @@ def figure4_claims(fs: FigureScales, fig3: Part) -> Part:
         phi03 = E.scale("RBP_p03", N, method="engine").phi_runs(runs)
         same[N] = bool(np.array_equal(phi03, rbp05[N].phi_runs(runs)))
     lines.append(line("phi(RBP_p03) == phi(RBP_p05) on every run:", same))
-    items["fig4/RBP_p03_same_order_as_RBP_p05"] = yes(all(same.values()))
+    items["fig4/RBP_p03_same_order_as_RBP_p05"] = yes_no(all(same.values()))
     notes["fig4/RBP_p03_same_order_as_RBP_p05"] = f"every run compared for N = {', '.join(map(str, eq_N))}"
 
     no_ties = {N: tie_summary(fs.scales["RBP_p08", N])["n_tied_values"] == 0 for N in fs.Ns}
     lines.append(line("RBP_p08 without ties:", no_ties))
-    items["fig4/RBP_p08_no_ties"] = yes(all(no_ties.values()))
+    items["fig4/RBP_p08_no_ties"] = yes_no(all(no_ties.values()))
     notes["fig4/RBP_p08_no_ties"] = f"exact scales for N = {', '.join(map(str, fs.Ns))}"
     return Part(items, notes, text="\n".join(lines), table=ranges)
 
@@ -190,7 +192,7 @@ def figure5_claims(fs: FigureScales, out: str | Path) -> Part:
         counts_rel = (np.array_equal(d10.values, np.arange(N + 1.0))
                       and np.array_equal(d10.counts, [math.comb(N, k) for k in range(N + 1)])
                       and np.array_equal(d10.phi_runs(runs), fs.get("P", N).phi_runs(runs)))
-        items[f"fig5/DCG_b10_counts_relevant/N={N}"] = yes(counts_rel)
+        items[f"fig5/DCG_b10_counts_relevant/N={N}"] = yes_no(counts_rel)
         lines.append(line(f"N = {N}: DCG_b10 values {d10.values.tolist()} = number of relevant documents; "
                           "φ = φ_P on every run:", counts_rel))
     rows = []

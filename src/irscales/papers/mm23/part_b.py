@@ -33,6 +33,7 @@ from irscales.papers.mm23.conventions import (
     FIG7_DEPTHS, GROUPS, TABLE3_DEPTHS, TEST_NAMES, metric_labels, metrics_at,
 )
 from irscales.papers.mm23.pair_topics import exact_values, fig5_pair, order_by_mean, pair_topics
+from irscales.papers.printing import yes_no
 
 __all__ = ["Runs", "load_runs", "table3", "table3_with_paper", "relevant_mix", "fig7", "fig7_display",
            "triangle", "reproduce_part_b", "split_simulated"]
@@ -229,7 +230,7 @@ def reproduce_part_b(col: Collection, rels: PairRelations | None = None, fig7_fr
             out[f"s3/fig5pair/{labels[key]}/t_p"] = pv
         for key in ("AP", "RBP_p05", "RBP_p08"):
             pv = float(metric_tests(pair_scores.evaluate(ms[key], 10), ["ttest"])["ttest"][0][0])
-            out[f"s3/fig5pair/{labels[key]}/t_p_at_least_0.05"] = "yes" if pv >= 0.05 else "no"
+            out[f"s3/fig5pair/{labels[key]}/t_p_at_least_0.05"] = yes_no(pv >= 0.05)
         favour = []
         for m in ms.values():
             v = exact_values(col, m, 10, [a, b])
@@ -238,7 +239,7 @@ def reproduce_part_b(col: Collection, rels: PairRelations | None = None, fig7_fr
             else:
                 s0, s1 = float(np.sum(v[0])), float(np.sum(v[1]))
                 favour.append(exact_sign(s0, s1, 10 * len(v[0])) > 0)
-        out["s3/fig5pair/all_metrics_favour_A"] = "yes" if all(favour) else "no"
+        out["s3/fig5pair/all_metrics_favour_A"] = yes_no(all(favour))
         tri = triangle(col, 10, "ttest", 0.05, rels=rels)
         frac = tri["category"].value_counts(normalize=True).reindex(AGREEMENT, fill_value=0)
         out["fig8a/both_yes"] = 100 * float(frac["Both: Yes"])
@@ -248,7 +249,7 @@ def reproduce_part_b(col: Collection, rels: PairRelations | None = None, fig7_fr
     if fig7_frame is not None:
         agree = fig7_frame[fig7_frame["category"].isin(AGREEMENT[:2])].groupby(
             ["measure", "depth", "test"])["fraction"].sum()
-        out["fig7/agreement_at_least_75pct"] = "yes" if float(agree.min()) >= 0.75 else "no"
+        out["fig7/agreement_at_least_75pct"] = yes_no(float(agree.min()) >= 0.75)
     return out
 
 

@@ -1,6 +1,7 @@
 """MM23 §3 items that follow from numbers the paper itself prints (route ``printed``): the
-Robust setup's pair counts, the Fig. 6 totals, the paper's product "110×259" and the three worked
-IPSO sign tests of §3 "Statistical Testing"."""
+Robust setup's pair counts, the Fig. 6 totals, the system-query runs of §3 "Separability In
+Practice" with the factors of the product the paper prints for them, and the three worked IPSO sign
+tests of §3 "Statistical Testing"."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from fractions import Fraction
 import pandas as pd
 
 from irscales.ipso import sign_test_one_sided, sign_test_pvalues
+from irscales.papers.printing import read_value, yes_no
 
 __all__ = ["printed_product", "reproduce_from_printed"]
 
@@ -24,13 +26,16 @@ def printed_product(text: str) -> tuple[list[int], int, Fraction]:
     if m is None:
         raise ValueError(f"no printed product 'a×b=v' in {text!r}")
     left, _, div = m.group(1).partition("/")
-    factors = [int(f.replace(",", "")) for f in left.split("×")]
+    factors = [int(read_value(f)) for f in left.split("×")]
     divisor = int(div) if div else 1
     return factors, divisor, Fraction(math.prod(factors), divisor)
 
 
 def _printed_int(pub: pd.DataFrame, item: str) -> int:
-    return int(str(pub.loc[item, "value"]).replace(",", ""))
+    v = read_value(pub.loc[item, "value"])
+    if v is None or v.denominator != 1:
+        raise ValueError(f"mm23.csv: item {item!r} is not a printed whole number: {pub.loc[item, 'value']!r}")
+    return int(v)
 
 
 def reproduce_from_printed(published: pd.DataFrame) -> tuple[dict[str, object], dict[str, str]]:
@@ -38,9 +43,11 @@ def reproduce_from_printed(published: pd.DataFrame) -> tuple[dict[str, object], 
     notes; ``published`` is ``data/published/mm23.csv``, whose printed inputs are read, never typed.
 
     Inputs: the Robust setup (``s3/setup/systems``, ``s3/setup/topics``), the five Fig. 6 group
-    sizes and the count of runs with unjudged documents. Derived: the system pairs C(S, 2), the
-    SERP pairs T·C(S, 2), the Fig. 6 totals, the share of runs with unjudged documents, the
-    paper's product "110×259", and the three worked IPSO sign tests of §3 "Statistical Testing".
+    sizes, the count of runs with unjudged documents and the printed system-query runs. Derived: the
+    system pairs C(S, 2), the SERP pairs T·C(S, 2), the system-query runs S·T, the topics factor of
+    the product the paper prints for them (the printed count over the printed system count), the
+    Fig. 6 totals, the share of runs with unjudged documents, and the three worked IPSO sign tests
+    of §3 "Statistical Testing".
     """
     pub = published.set_index("item")
     systems, topics = _printed_int(pub, "s3/setup/systems"), _printed_int(pub, "s3/setup/topics")
@@ -54,17 +61,21 @@ def reproduce_from_printed(published: pd.DataFrame) -> tuple[dict[str, object], 
     out["table3/serp_pairs"] = topics * pairs
     notes["table3/serp_pairs"] = f"recomputed from the printed setup: {topics} topics × C({systems}, 2) = {topics * pairs:,}"
     runs = systems * topics
+    out["s3/unjudged/system_query_runs"] = runs
     factors, divisor, exact = printed_product(str(pub.loc["s3/unjudged/system_query_runs", "context"]))
     product = int(exact) if exact.denominator == 1 else float(exact)
-    out["s3/unjudged/system_query_runs"] = product
     shown = "×".join(map(str, factors)) + (f"/{divisor}" if divisor != 1 else "")
-    if product == _printed_int(pub, "s3/unjudged/system_query_runs"):
-        notes["s3/unjudged/system_query_runs"] = f"the printed product {shown} = {product:,} checks"
-    else:
-        notes["s3/unjudged/system_query_runs"] = (
-            f"the paper's arithmetic is wrong: {shown} = {product:,}, not the printed "
-            f"{pub.loc['s3/unjudged/system_query_runs', 'value']}; the printed result is {systems}×{topics} = {runs:,} "
-            f"(systems × topics of §3), so the factor {factors[-1]} is a misprint of {topics}")
+    notes["s3/unjudged/system_query_runs"] = (
+        f"recomputed from the printed setup: {systems} systems × {topics} topics = {runs:,}"
+        + ("" if product == runs else f"; the product the paper prints beside it, {shown}, is {product:,}: "
+                                      "its topics factor is a misprint (s3/unjudged/topics_factor)"))
+    printed_runs = _printed_int(pub, "s3/unjudged/system_query_runs")
+    factor = Fraction(printed_runs, systems)
+    out["s3/unjudged/topics_factor"] = int(factor) if factor.denominator == 1 else float(factor)
+    notes["s3/unjudged/topics_factor"] = (
+        f"recomputed from the printed count: {printed_runs:,} / {systems} systems = {factor}, "
+        + (f"which is §3's {topics} topics" if factor == topics else f"while §3 has {topics} topics")
+        + f"; the printed factor would give {systems * _printed_int(pub, 's3/unjudged/topics_factor'):,}")
     unjudged = _printed_int(pub, "s3/unjudged/runs_with_unjudged")
     out["s3/unjudged/share_with_unjudged"] = 100 * unjudged / runs
     notes["s3/unjudged/share_with_unjudged"] = (
@@ -80,7 +91,7 @@ def reproduce_from_printed(published: pd.DataFrame) -> tuple[dict[str, object], 
     p, _ = sign_test_pvalues([ns, ns, ns + nonsep], [ni, ni + nonsep, ni])
     out["s3/ipso_sign_test/p_81_vs_109"] = float(p[0])
     notes["s3/ipso_sign_test/p_81_vs_109"] = f"recomputed from the printed counts |ns| = {ns}, |ni| = {ni}: exact two-tailed sign test"
-    out["s3/ipso_sign_test/p_81_vs_145_below_0.01"] = "yes" if p[1] < 0.01 else "no"
+    out["s3/ipso_sign_test/p_81_vs_145_below_0.01"] = yes_no(p[1] < 0.01)
     notes["s3/ipso_sign_test/p_81_vs_145_below_0.01"] = (
         f"recomputed from the printed counts: {ns} vs {ni} + {nonsep} gives p = {p[1]:.2g} (exact, two-tailed)")
     out["s3/ipso_sign_test/p_117_vs_109"] = float(p[2])
