@@ -386,7 +386,7 @@ def test_grade_256_through_the_command_line(tmp_path):
     res = CliRunner().invoke(main, ["scores", str(tmp_path / "r"), "--qrels", str(tmp_path / "q"),
                                     "--depth", "4", "--measures", "AP", "--format", "csv", "--means-only"])
     assert res.exit_code == 0, res.output
-    row = res.output.strip().splitlines()[-1].split(",")
+    row = res.stdout.strip().splitlines()[-1].split(",")
     assert row[:3] == ["s", "all", "AP"] and float(row[3]) == ref
 
 
@@ -412,7 +412,7 @@ def test_score_precision_on_the_command_line(tmp_path):
                                         "--score-precision", prec, "--depth", "2", "--measures", "RR",
                                         "--format", "csv", "--means-only"])
         assert res.exit_code == 0, res.output
-        rr[prec] = float(res.output.strip().splitlines()[-1].split(",")[3])
+        rr[prec] = float(res.stdout.strip().splitlines()[-1].split(",")[3])
     assert rr == {"float32": 0.5, "float64": 1.0}
     bad = CliRunner().invoke(main, ["scores", str(tmp_path / "r"), "--qrels", str(tmp_path / "q"),
                                     "--score-precision", "double"])

@@ -3,6 +3,9 @@
 The names a user needs, from the package root (``from irscales import AP, scale, Collection``):
 
 =====================  ==========================================================================
+one call               ``evaluate`` (runs and qrels — files, frames or dicts — to labelled scores, with
+                       their interval-scaled values; ``Evaluation.means``, ``.compare``, ``.correlations``),
+                       ``comparison_table`` (the table of many runs, original and interval scale)
 measures               ``P R F1 AP RR SP Succ RPrec RBP GP GR GRBP DCG NDCG ERR SBTO RBTO``,
                        ``parse`` / ``parse_list`` (paper names such as ``RBP_p08``, ``nDCG_b02``),
                        ``FFF21_MEASURES`` (the 11 measures of FFF21 §6)
@@ -17,7 +20,9 @@ significance           ``significance_tests`` and the procedures ``sign_test``, 
 IPSO                   ``compare`` (MM23 Algorithm 1), ``Relation``, ``corroborate``
 =====================  ==========================================================================
 
-Score matrices are ``(T topics, S systems)`` everywhere; relevance arrays ``[system, topic, rank]``.
+Score matrices are ``(T topics, S systems)`` everywhere; relevance arrays ``[system, topic, rank]``;
+functions of runs (a measure, ``phi_runs``) keep the runs' leading axes. N is a run length, ``depth``
+the run length a collection is cut at, ``k`` a measure's own cut-off (``P@10``).
 The names are loaded on first use (PEP 562), so ``import irscales`` and the command line stay quick.
 
 Rooms — the core knows no paper:
@@ -28,6 +33,9 @@ Rooms — the core knows no paper:
 - :mod:`irscales.enumeration`   scales over all runs REL^N, φ by enumeration or by counting (FFF21 §5, §8)
 - :mod:`irscales.theory`        orders on runs, scale checkers, set-based runs, Hasse diagrams,
   meaningful statements (FFP17, FFP19, FFF21 §2–3)
+- :mod:`irscales.evaluation`    the one call, ``evaluate``: runs and qrels → labelled scores, original and interval-scaled
+- :mod:`irscales.interval`      the interval-scaled version of a measure on runs: scale, route, K, normalisation
+- :mod:`irscales.comparison`    the comparison table of many runs (corrected tests, letters, † / ‡, ≠)
 - :mod:`irscales.correlation`   Kendall τ and τ_AP
 - :mod:`irscales.stats`         significance procedures, ANOVA / Tukey, sampling designs
 - :mod:`irscales.ipso`          innate pairwise SERP orderings (MM23 core)
@@ -61,6 +69,8 @@ _HOME = {
         "significance_tests", "sign_test", "rank_sum_test", "signed_rank_test", "paired_t_test", "anova1_tukey",
         "anova2_tukey", "kruskal_wallis_tukey", "friedman_tukey")},
     "compare": "irscales.ipso", "Relation": "irscales.ipso", "corroborate": "irscales.ipso",
+    "evaluate": "irscales.evaluation", "Evaluation": "irscales.evaluation",
+    "comparison_table": "irscales.comparison", "ComparisonTable": "irscales.comparison",
 }
 
 __all__ = ["__version__", *_HOME]

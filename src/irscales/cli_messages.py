@@ -42,7 +42,17 @@ def as_flags(msg: str) -> str:
         name = _FLAG_OF[m.group(1)]
         alts = re.findall(r"'([\w-]+)'", m.group(3) or "")
         return " or ".join(f"{name} {v}" for v in [m.group(2), *alts])
-    return _KEYWORD.sub(flag, _CALL.sub(r"\1", msg))
+    msg = _KEYWORD.sub(flag, _CALL.sub(r"\1", msg))
+    for pattern, repl in _PHRASES:
+        msg = pattern.sub(repl, msg)
+    return msg
+
+
+# the library's words for what the command line spells as flags
+_PHRASES = [(re.compile(r"\bbuild=True\b"), "--build-scales"),
+            (re.compile(r"\buse depth (\d+)"), r"pass --depth \1"),
+            (re.compile(r"\bcut at depth (\d+)"), r"cut at --depth \1"),
+            (re.compile(r"\(evaluate\(\.\.\., ranked=True\)\)"), "(--ranked)")]
 
 
 def under_cache(path) -> bool:

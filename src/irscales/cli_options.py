@@ -9,11 +9,11 @@ import click
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 
-__all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "runs_argument",
-           "qrels_option", "format_option", "output_option", "depth_option", "reading_options", "reading",
-           "scale_options", "ties_option"]
+__all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
+           "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
+           "measures_given", "reading_options", "reading", "scale_options", "ties_option"]
 
-FORMATS = ("table", "csv", "tsv")
+FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
 TREC_EVAL_RECIPE = ("--negative zero --on-missing-topic skip --on-no-relevant keep, --depth at least the "
                     "longest run, trec_eval names (map, P_10, ndcg_cut_10, recip_rank …); add "
@@ -31,18 +31,50 @@ MEASURE_HELP = (
 runs_argument = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True))
 qrels_option = click.option("--qrels", required=True, type=click.Path(exists=True, dir_okay=False),
                             help="qrels file (topic iter docno grade)")
-format_option = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
-output_option = click.option("--output", "-o", type=click.Path(dir_okay=False), help="write to a file")
+format_option = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+                             help="table (with its legend), csv / tsv (data only; the legend goes to stderr), "
+                             "markdown or latex (legend under the table / as the caption)")
+output_option = click.option("--output", "-o", type=click.Path(dir_okay=False),
+                             help="write to this file instead of stdout (never one of the inputs)")
+
+#: The one rule for the run length, in every subcommand's --help.
+DEPTH_RULE = ("default: every document of the longest run (as trec_eval) for plain scores; 10 wherever "
+              "interval-scaled values are computed (--ranked, compare, report, correlate, ipso)")
 
 
-def depth_option(default: int, ranked: bool = False):
-    """``--depth`` (run length N) with its default; ``ranked`` adds what the ranked versions allow."""
-    extra = " Ranked versions of P, R, RR, RBP and (n)DCG are counted (RBP_p08: N <= 52, DCG_b02: N <= 54, " \
-            "about a minute and 5 GB at N = 50 for a TREC-sized run set); the others need a scale " \
-            "over all 2^N runs: N <= 40, and a build beyond N ~ 23 is refused without --build-scales." \
-        if ranked else ""
-    return click.option("--depth", default=default, show_default=True, type=click.IntRange(1, None),
-                        help="run length N: runs are cut at N, shorter runs padded (FFF21 §5.1)." + extra)
+def depth_option(ranked: bool = False):
+    """``--depth`` (run length N), default None: :data:`DEPTH_RULE`. ``ranked`` adds what the interval
+    versions allow."""
+    extra = (" Interval versions of P, R, RR, RBP and (n)DCG are counted without a scale (RBP_p08: N <= 52, "
+             "DCG_b02: N <= 54, about a minute and 5 GB at N = 50 for a TREC-sized run set; P, RR, RBP with "
+             "p <= 0.5: any N); the others need a scale over all 2^N runs (N <= 40), and a build over the "
+             "budget is refused with its estimate and the cheaper options unless --build-scales.") if ranked else ""
+    return click.option("--depth", default=None, type=click.IntRange(1, None),
+                        help=f"run length N: runs are cut at N, shorter runs padded (FFF21 §5.1); {DEPTH_RULE}."
+                        + extra)
+
+
+def measures_option(default: str | None, one: bool = False):
+    """``--measures`` (one vocabulary for every subcommand); ``--measure`` and ``--metric`` stay as hidden
+    aliases of older versions. ``one``: the command takes exactly one measure."""
+    what = "one measure (see irscales scores --help)" if one else MEASURE_HELP
+    return _options(
+        click.option("--measures", "measure_names", default=default, show_default=default is not None, help=what),
+        click.option("--measure", "measure_alias", hidden=True),
+        click.option("--metric", "metric_alias", hidden=True),
+    )
+
+
+def measures_given(kw: dict, fallback: str | None = None) -> str:
+    """The measures a command was given (``--measures`` or a hidden alias, popped from ``kw``)."""
+    names, alias, metric = kw.pop("measure_names"), kw.pop("measure_alias"), kw.pop("metric_alias")
+    given = [x for x in (alias, metric) if x is not None]
+    if given and names not in (None, fallback):
+        raise click.BadParameter("give the measures once, with --measures", param_hint="'--measures'")
+    out = given[0] if given else names
+    if out is None:
+        raise click.BadParameter("no measure given (e.g. --measures AP,nDCG_b02,RR)", param_hint="'--measures'")
+    return out
 
 
 def _options(*opts):

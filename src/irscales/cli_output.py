@@ -12,7 +12,9 @@ import click
 import numpy as np
 import pandas as pd
 
-__all__ = ["emit", "exact_mean", "check_output"]
+from irscales.latex import latex_text
+
+__all__ = ["emit", "render", "write", "exact_mean", "check_output"]
 
 
 def exact_mean(values: np.ndarray):
@@ -47,12 +49,54 @@ def check_output(output: str | None, inputs) -> None:
                                          param_hint="'-o' / '--output'")
 
 
-def emit(frame: pd.DataFrame, fmt: str, output: str | None) -> None:
+def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
+    """(text, legend for stderr): the frame in ``fmt`` with its legend — under the table (``table``,
+    ``markdown``), as the caption (``latex``), or apart for stderr (``csv``, ``tsv``: data only)."""
+    if fmt in ("csv", "tsv"):
+        # shortest round-trip digits: distinct values stay distinct and equal ones equal (ties matter)
+        return frame.to_csv(index=False, sep="," if fmt == "csv" else "\t"), legend
     if fmt == "table":
         text = frame.to_string(index=False, float_format=lambda x: f"{x:.6g}")
-    else:
-        # shortest round-trip digits: distinct values stay distinct and equal ones equal (ties matter)
-        text = frame.to_csv(index=False, sep="," if fmt == "csv" else "\t")
+        return text + ("\n\n" + legend if legend else "") + "\n", ""
+    cells = [[_cell(v) for v in row] for row in frame.itertuples(index=False)]
+    if fmt == "markdown":
+        esc = (lambda x: str(x).replace("|", r"\|"))
+        lines = ["| " + " | ".join(esc(c) for c in frame.columns) + " |",
+                 "|" + "|".join("--:" if pd.api.types.is_numeric_dtype(frame[c]) else ":--" for c in frame.columns) + "|"]
+        lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in cells]
+        if legend:
+            lines += [""] + [f"{ln}  " for ln in legend.splitlines()]
+        return "\n".join(lines) + "\n", ""
+    if fmt == "latex":
+        spec = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in frame.columns)
+        lines = [r"\begin{table}", r"\centering", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
+                 " & ".join(latex_text(str(c)) for c in frame.columns) + r" \\", r"\midrule"]
+        lines += [" & ".join(latex_text(c) for c in row) + r" \\" for row in cells]
+        lines += [r"\bottomrule", r"\end{tabular}"]
+        if legend:
+            lines.append(rf"\caption{{{latex_text(' '.join(legend.splitlines()))}}}")
+        lines.append(r"\end{table}")
+        return "\n".join(lines) + "\n", ""
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+def _cell(v) -> str:
+    if isinstance(v, float):
+        return "" if v != v else f"{v:.6g}"
+    return str(v)
+
+
+def emit(frame: pd.DataFrame, fmt: str, output: str | None, legend: str = "") -> None:
+    """Write the frame (stdout or ``output``) in ``fmt`` with its legend (:func:`render`); a legend that
+    does not belong in the data goes to stderr, after the table, so the two never interleave."""
+    text, aside = render(frame, fmt, legend)
+    write(text, output)
+    if aside:
+        for line in aside.splitlines():
+            click.echo(f"# {line}", err=True)
+
+
+def write(text: str, output: str | None) -> None:
     if output:
         Path(output).write_text(text if text.endswith("\n") else text + "\n")
     else:

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.correlation import system_means
+from irscales.latex import latex_text
 from irscales.ipso.sign_test import ipso_sign_test
 from irscales.stats import significance as S
 
@@ -107,7 +108,7 @@ class ComparisonTable:
                  "interval scale."]
         if self.baseline:
             lines.insert(2, f"†: significantly different from the baseline {self.baseline}; ‡: and the IPSO sign "
-                            "test agrees (MM23 §3).")
+                            "test agrees, its majority the way of the means (MM23 §3).")
         return "\n".join(lines + list(self.notes))
 
     # ---------------------------------------------------------------------------------- renders
@@ -147,7 +148,7 @@ class ComparisonTable:
         lines = [r"\begin{table}", r"\centering", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
                  " & ".join(c.columns) + r" \\", r"\midrule"]
         lines += [" & ".join(str(v) for v in r) + r" \\" for r in c.itertuples(index=False)]
-        caption = _latex_text(self.legend.replace("\n", " "))
+        caption = latex_text(self.legend.replace("\n", " "))
         lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}", r"\end{table}"]
         return "\n".join(lines) + "\n"
 
@@ -162,19 +163,10 @@ class ComparisonTable:
 
 def _escape(s: str, style: str) -> str:
     if style == "latex":
-        return _latex_text(s)
+        return latex_text(s)
     if style == "markdown":
         return s.replace("|", r"\|")
     return s
-
-
-def _latex_text(s: str) -> str:
-    out = s
-    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
-                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}"), ("|", r"\textbar{}")):
-        out = out.replace(a, b)
-    return (out.replace("†", r"$^\dagger$").replace("‡", r"$^\ddagger$").replace("≠", r"$\neq$")
-            .replace("§", r"\S{}").replace("φ", r"$\varphi$"))
 
 
 def _cell(r: pd.Series, style: str) -> str:
@@ -252,7 +244,7 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
     i, j = S.pairs(n_sys)
     b = systems.index(baseline) if baseline is not None else None
     family = np.ones(len(i), dtype=bool) if b is None else (i == b) | (j == b)
-    ipso_sig = _ipso(rel, depth, b, alpha, correction) if b is not None and rel is not None else None
+    ipso = _ipso(rel, depth, b, alpha, correction) if b is not None and rel is not None else None
     letters = _letters(n_sys)
     rows, pair_rows, notes = [], [], list(notes)
     n_topics = None
@@ -285,8 +277,9 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                 mark = ""
                 if b is not None and s != b:
                     k = _pair_index(s, b, n_sys)
-                    if sig[k]:
-                        mark = "†" + ("‡" if ipso_sig is not None and ipso_sig[s] else "")
+                    if sig[k]:  # ‡: IPSO significant, its majority the way of the means
+                        way = 1 if exact_means[s] > exact_means[b] else -1 if exact_means[s] < exact_means[b] else 0
+                        mark = "†" + ("‡" if ipso is not None and ipso[0][s] and ipso[1][s] == way != 0 else "")
                 rows.append({"system": systems[s], "letter": letters[s], "measure": m, "scale": scale,
                              "mean": float(exact_means[s]),
                              "better_than": "".join(letters[x] for x in sorted(better[s])),
@@ -311,15 +304,18 @@ def _pair_index(a: int, b: int, n: int) -> int:
     return x * n - x * (x + 1) // 2 + (y - x - 1)
 
 
-def _ipso(rel: np.ndarray, depth: int | None, b: int, alpha: float, correction: str) -> np.ndarray:
-    """Per system: the IPSO sign test against the baseline is significant (same correction, S − 1 tests)."""
+def _ipso(rel: np.ndarray, depth: int | None, b: int, alpha: float, correction: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per system against the baseline: whether the IPSO sign test is significant (same correction over the
+    S − 1 tests), and the way its majority points (+1: the system non-inferior more often, −1: non-superior)."""
     if depth is None:
         raise ValueError("the IPSO sign test needs the depth of the runs")
     rel = np.asarray(rel)
     p = np.full(rel.shape[0], np.nan)
+    way = np.zeros(rel.shape[0], dtype=int)
     for s in range(rel.shape[0]):
         if s != b:
-            p[s] = ipso_sign_test(rel[b][..., :depth], rel[s][..., :depth], depth).pvalue
-    _, sig = corrected(p, alpha, "none" if correction == "none" else correction)
-    return sig
+            t = ipso_sign_test(rel[b][..., :depth], rel[s][..., :depth], depth)
+            p[s], way[s] = t.pvalue, int(np.sign(t.ni - t.ns))
+    _, sig = corrected(p, alpha, correction)
+    return sig, way
 

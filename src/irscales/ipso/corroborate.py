@@ -54,11 +54,21 @@ class Corroboration:
         return self.mean_b - self.mean_a
 
     @property
+    def corroborated(self) -> bool:
+        """The IPSO sign test is significant *and* its majority points the way of the effect (ni > ns for
+        B ahead, ns > ni for B behind): a significant IPSO result the other way corroborates nothing."""
+        i = self.ipso
+        if i is None or not i.pvalue < self.alpha:
+            return False
+        return (self.effect > 0 and i.ni > i.ns) or (self.effect < 0 and i.ns > i.ni)
+
+    @property
     def marker(self) -> str:
-        """``†`` metric significant; ``†‡`` corroborated by IPSO too; ``""`` otherwise."""
+        """``†`` metric significant (MM23's null: no effect, two-tailed); ``†‡`` corroborated by IPSO
+        too (:attr:`corroborated`); ``""`` otherwise."""
         if not self.pvalue < self.alpha:
             return ""
-        return "†‡" if self.ipso is not None and self.ipso.pvalue < self.alpha else "†"
+        return "†‡" if self.corroborated else "†"
 
     def lines(self) -> list[str]:
         """The report, one line per step of the rule."""
@@ -73,8 +83,16 @@ class Corroboration:
             i = self.ipso
             out.append(f"IPSO of B vs A over {i.n_topics} topics: = {i.equal}, ni {i.ni}, ns {i.ns}, "
                        f"non-separable {i.nonseparable}; sign test p = {i.pvalue:.4g}"
-                       + ("  ‡" if i.pvalue < self.alpha else ""))
-        out.append(f"report: B {self.marker or '(no marker)'}")
+                       + ("  ‡" if self.corroborated and self.marker else
+                          "  (‡ is given only with †, MM23 §3)" if i.pvalue < self.alpha and not self.marker else ""))
+            out.append("  (IPSO, MM23 §2: '=' the two rankings are the same; ni: B non-inferior to A, B at least as "
+                       "good by every metric; ns: B non-superior; non-separable: metrics disagree)")
+        if not self.marker:
+            out.append("report: no significant difference between A and B")
+        else:
+            way = "better" if self.effect > 0 else "worse"
+            out.append(f"report: B is {way} than A {self.marker}"
+                       + ("" if self.corroborated else "  (not corroborated by IPSO)"))
         return out
 
 

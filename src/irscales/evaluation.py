@@ -1,0 +1,404 @@
+"""One call from runs and qrels to labelled scores, original and interval-scaled: :func:`evaluate` (issue 28).
+
+::
+
+    ev = evaluate("qrels.txt", "runs/", "AP,P@10,nDCG_b02", depth=10, ranked=True)
+    ev.frame          # system, topic, measure, value, interval (and phi, K with phi=True)
+    ev.means()        # systems × measures: the original and the interval-scaled means side by side
+    ev.compare()      # the comparison table of the runs (irscales.comparison)
+
+What it takes: TREC files (a folder of runs or a list of files, gz allowed, and a qrels file), pandas frames
+with the ir_measures / ranx columns (``query_id, doc_id, score`` and ``query_id, doc_id, relevance``) or
+pytrec_eval-style nested dicts (:mod:`irscales.data.frames`), read through the same path as files. The reading
+options, their defaults and the notes are the command line's (``irscales scores``): the CLI is a client of this
+function. A measure keeps the name it was given everywhere (``nDCG@10`` stays ``nDCG@10``).
+
+**Run length.** ``depth`` is the run length N: runs are cut at N and shorter runs padded with non-relevant
+documents (FFF21 §5.1). Default (one rule, API and CLI): the longest run — every document, as trec_eval —
+for plain values, and 10 when interval-scaled values are asked (their scales grow like 2^N; FFF21 and MM23
+use N = 10 first). ``k`` is a measure's own cut-off (``P@10``), never the run length.
+
+**Orientation.** Score matrices are (topics, systems) throughout the public API — :meth:`Evaluation.values`,
+:meth:`Evaluation.interval`, ``Collection.evaluate``, the significance tests; tidy frames have one row per
+(system, topic, measure).
+
+**Interval-scaled values** (:mod:`irscales.interval`): (φ − 1)/(K − 1) in [0, 1] by default, exact; raw φ
+and K with ``phi=True``. :attr:`Evaluation.scales` says per measure which scale, which route, K, and what the
+exactness rests on.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, field
+from decimal import Decimal, localcontext
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from irscales import measures as M
+from irscales.comparison import ComparisonTable, comparison_table
+from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
+from irscales.data.collection import Collection
+from irscales.data.frames import is_in_memory, qrels_frame, run_frames
+from irscales.data.trec import relevance_arrays
+from irscales.interval import IntervalPlan, IntervalValues, interval_values, plan, uses_grades
+
+__all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "Evaluation", "evaluate",
+           "measure_specs", "check_depth", "load_collection", "default_depth", "ordered_means"]
+
+#: How TREC input is read (the names and defaults of ``Collection.from_trec`` and of the CLI's flags).
+READING_DEFAULTS = {"negative": "error", "on_missing_topic": "error", "on_no_relevant": "skip",
+                    "on_uneven_topics": "error", "score_precision": "float32"}
+#: The run length when interval-scaled values are asked and no depth is given.
+RANKED_DEFAULT_DEPTH = 10
+DEFAULT_MEASURES = "AP,nDCG_b02,RR"
+_UNBOUNDED = 2**31 - 1  # read every document; memory follows the runs' real length (Collection.padded_to)
+
+
+def measure_specs(measures: str | M.Measure | Sequence[str | M.Measure]) -> list[tuple[str, M.Measure]]:
+    """(label, measure) pairs. A name keeps the label it was given, without spaces (``map``, ``P_10``,
+    ``nDCG@10``, ``RBP_p08``); a constructor form or a :class:`~irscales.measures.Measure` object is
+    labelled by its key when the key parses back to it (``RBP(p=0.8)`` → ``RBP_p08``), else by its repr."""
+    if isinstance(measures, (str, M.Measure)):
+        items = M.split_top_level(measures) if isinstance(measures, str) else [measures]
+    else:
+        items = list(measures)
+    specs = []
+    for x in items:
+        if isinstance(x, str):
+            x = x.strip()
+            if not x:
+                continue
+            m = M.parse(x)
+            specs.append(("".join(x.split()) if "(" not in x else _label(m), m))
+        elif isinstance(x, M.Measure):
+            specs.append((_label(x), x))
+        else:
+            raise ValueError(f"a measure is a name or a Measure, got {type(x).__name__}: {x!r}")
+    if not specs:
+        raise ValueError("no measure given (e.g. measures='AP,nDCG_b02,RR')")
+    labels = [lab for lab, _ in specs]
+    dup = sorted({lab for lab in labels if labels.count(lab) > 1})
+    if dup:
+        raise ValueError(f"measure {dup[0]} is given more than once")
+    return specs
+
+
+def _label(m: M.Measure) -> str:
+    try:
+        return m.key if M.parse(m.key) == m else repr(m)
+    except ValueError:
+        return repr(m)
+
+
+def check_depth(specs: Sequence[tuple[str, M.Measure]], col: Collection, depth: int) -> None:
+    """Refuse measures whose meaning the cut at ``depth`` would change (never a silent wrong number)."""
+    longest = int(col.run_lengths.max(initial=0))
+    for name, m in specs:
+        k = getattr(m, "k", None)
+        if k is not None and k > depth:
+            raise ValueError(f"{name} looks at {k} ranks but runs are cut at depth {depth}; use depth {k}")
+        if name not in M.WHOLE_RUN:
+            continue
+        need, why = longest, f"the longest run has {longest} documents"
+        top_rb = int(col.rb.max(initial=0))
+        if isinstance(m, M.NDCG) and top_rb > need:  # its ideal run holds every relevant document
+            need, why = top_rb, f"a topic has {top_rb} relevant documents"
+        elif isinstance(m, M.RPrec) and top_rb < need:  # only the top RB ranks count
+            need, why = top_rb, f"a topic has {top_rb} relevant documents"
+        if depth < need:
+            raise ValueError(f"{name} is computed over the whole run as trec_eval does, but runs are cut at "
+                             f"depth {depth} ({why}); use depth {need}, or name a cut-off measure "
+                             f"(e.g. {m.key}@{depth})")
+
+
+def default_depth(ranked: bool, col: Collection | None = None) -> int | None:
+    """The run length when none is given: :data:`RANKED_DEFAULT_DEPTH` for interval-scaled values, else the
+    longest run of ``col`` (None before reading)."""
+    if ranked:
+        return RANKED_DEFAULT_DEPTH
+    return None if col is None else max(1, int(col.run_lengths.max(initial=0)))
+
+
+def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool | None = None,
+                    cache: bool = True, **reading) -> Collection:
+    """Runs and qrels (files or in memory, see the module docstring) as a :class:`Collection` cut at
+    ``depth`` (None: every document)."""
+    opts = {**READING_DEFAULTS, **reading}
+    unknown = sorted(set(opts) - set(READING_DEFAULTS))
+    if unknown:
+        raise TypeError(f"unknown reading option(s) {', '.join(unknown)}; expected {', '.join(READING_DEFAULTS)}")
+    read_depth = _UNBOUNDED if depth is None else int(depth)
+    if is_in_memory(runs) or is_in_memory(qrels):
+        q = qrels_frame(qrels, negative=opts["negative"])
+        frames = run_frames(runs) if is_in_memory(runs) else None
+        if frames is None:  # files with in-memory qrels
+            return Collection.from_trec(_run_source(runs), q, depth=read_depth, cache=cache, **opts)
+        names = [f.attrs["system"] for f in frames]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise ValueError(f"two runs are named {dup[0]!r}; give each run its own name")
+        d = relevance_arrays(frames, q, read_depth, pad=False,
+                             **{k: v for k, v in opts.items() if k != "negative"})
+        col = Collection(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths, topics=tuple(d.topics),
+                         systems=tuple(d.systems), provenance=f"memory: {len(frames)} runs + {q.attrs.get('path')}",
+                         max_grade=d.judgments.shape[1] - 1, padded_to=read_depth)
+    else:
+        col = Collection.from_trec(_run_source(runs), qrels, depth=read_depth, cache=cache, **opts)
+    return col
+
+
+def _run_source(runs):
+    if isinstance(runs, (str, os.PathLike)):
+        return runs
+    files = [Path(r) for r in runs]
+    return files[0] if len(files) == 1 and files[0].is_dir() else files
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Scores of runs on measures, original and interval-scaled (what :func:`evaluate` returns).
+
+    ``frame``: one row per (system, topic, measure): ``value``; with interval-scaled values ``interval``
+    ((φ − 1)/(K − 1), the nearest double; exact values in :meth:`interval`), and with ``phi=True`` also
+    ``phi`` (exact integers; halves for ties ``mid``) and ``K``. ``scales``: per measure label, how its
+    interval version was obtained (None: it has none here; ``notes`` say why). ``depth``: the run length N.
+    """
+
+    collection: Collection
+    depth: int
+    measures: dict[str, M.Measure]
+    frame: pd.DataFrame
+    scales: dict[str, IntervalPlan | None]
+    notes: tuple[str, ...]
+    ties: str = "unq"
+    _values: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    _interval: dict[str, IntervalValues] = field(default_factory=dict, repr=False)
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return self.collection.systems
+
+    @property
+    def topics(self) -> tuple[str, ...]:
+        return self.collection.topics
+
+    def values(self, measure: str) -> pd.DataFrame:
+        """The (topics × systems) scores of one measure (by its label)."""
+        return pd.DataFrame(self._values[self._check(measure)], index=list(self.topics), columns=list(self.systems))
+
+    def interval(self, measure: str, raw: bool = False) -> pd.DataFrame:
+        """The (topics × systems) interval-scaled values of one measure, exact: Fractions (φ − 1)/(K − 1),
+        or with ``raw=True`` the integers φ (halves for ties ``mid``)."""
+        iv = self._interval.get(self._check(measure))
+        if iv is None:
+            raise ValueError(f"{measure} has no interval-scaled values here"
+                             + ("" if self.scales.get(measure, "") is None else " (evaluate(..., ranked=True))"))
+        return pd.DataFrame(iv.phi if raw else iv.unit, index=list(self.topics), columns=list(self.systems))
+
+    def _check(self, measure: str) -> str:
+        if measure not in self.measures:
+            raise KeyError(f"no measure {measure!r} in this evaluation; measures: {', '.join(self.measures)}")
+        return measure
+
+    def means(self) -> pd.DataFrame:
+        """Systems × measures: each measure's mean over topics and, where it exists, the mean of its
+        interval-scaled values (column ``<label> (interval)``) — the one-call view."""
+        out = {}
+        for lab in self.measures:
+            out[lab] = self._values[lab].mean(axis=0)
+            if lab in self._interval:
+                out[f"{lab} (interval)"] = [float(x) for x in system_means(self._interval[lab].unit)]
+        return pd.DataFrame(out, index=pd.Index(list(self.systems), name="system"))
+
+    def scale_table(self) -> pd.DataFrame:
+        """One row per measure: the scale of its interval version (measure, N, grades, ties, K, route, caveat)."""
+        rows = []
+        for lab, p in self.scales.items():
+            if p is None:
+                rows.append({"measure": lab, "scale_of": "", "N": np.nan, "grades": np.nan, "ties": self.ties,
+                             "K": np.nan, "route": "none", "exact": False, "caveat": ""})
+            else:
+                rows.append({"measure": lab, "scale_of": p.measure.key, "N": p.N, "grades": p.c + 1, "ties": p.ties,
+                             "K": p.K, "route": p.kind, "exact": not p.caveat, "caveat": p.caveat})
+        return pd.DataFrame(rows)
+
+    def compare(self, *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
+                baseline: str | None = None) -> ComparisonTable:
+        """The comparison table of the runs on every measure, original and interval-scaled
+        (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth)."""
+        original = {lab: self._values[lab] for lab in self.measures}
+        interval = {lab: iv.unit for lab, iv in self._interval.items()}
+        return comparison_table(original, interval, self.systems, test=test, correction=correction, alpha=alpha,
+                                baseline=baseline, rel=self.collection.binary(self.depth) if baseline else None,
+                                depth=self.depth, notes=self.notes)
+
+    def correlations(self) -> tuple[pd.DataFrame, list[str]]:
+        """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2, symmetric) between every two measures' system
+        rankings by mean, original and interval-scaled; and a note for every value left NaN."""
+        if len(self.systems) < 3:
+            raise ValueError(f"correlation needs at least 3 runs, got {len(self.systems)}")
+        if len(self.measures) < 2:
+            raise ValueError("correlation is between measures: give at least two")
+        rows, notes = [], []
+        means = {}
+        for lab, m in self.measures.items():
+            means[lab], note = ordered_means(self.collection, m, self.depth, self._values[lab], lab)
+            if note:
+                notes.append(note)
+        imeans = {lab: system_means(iv.unit) for lab, iv in self._interval.items()}
+        nan = float("nan")
+        for a, b in combinations(self.measures, 2):
+            both = a in imeans and b in imeans
+            row = {"measure_a": a, "measure_b": b, "tau": float(kendall_tau(means[a], means[b])),
+                   "tau_interval": float(kendall_tau(imeans[a], imeans[b])) if both else nan}
+            if not both:
+                missing = [x for x in (a, b) if x not in imeans]
+                notes.append(f"{a} vs {b}: tau_interval is NaN: no interval-scaled {' or '.join(missing)} here")
+            for key, ma, mb in (("tau_ap", means[a], means[b]), ("tau_ap_interval", imeans.get(a), imeans.get(b))):
+                if ma is None or mb is None:
+                    row[key] = nan
+                    continue
+                tied = _tied(ma, self.systems) or _tied(mb, self.systems)
+                if tied:
+                    row[key] = nan
+                    which = a if _tied(ma, self.systems) else b
+                    notes.append(f"{a} vs {b}: {key} is NaN: tau_AP is undefined with tied system means "
+                                 f"({which}{' (interval)' if key.endswith('interval') else ''}: {tied})")
+                else:
+                    row[key] = float(tau_ap_symmetric(ma, mb))
+            rows.append(row)
+        return pd.DataFrame(rows), notes
+
+
+def ordered_means(col: Collection, m: M.Measure, depth: int, values: np.ndarray, label: str = "") \
+        -> tuple[np.ndarray, str]:
+    """System means whose order and ties are exact: float means (summed in sorted order, so equal
+    multisets of values give equal means), except where two are within 1e-9 (relative) of each other —
+    there float rounding could make or break a tie, so those systems' means are recomputed exactly
+    (Fractions, :meth:`Measure.exact`). A measure without an exact form keeps its floats, with a note."""
+    means = system_means(values)
+    if values.dtype == object or len(means) < 2:
+        return means, ""
+    order = np.argsort(means, kind="stable")
+    m_sorted = means[order]
+    tol = 1e-9 * max(1.0, float(np.abs(m_sorted).max()))
+    close = np.flatnonzero(np.diff(m_sorted) <= tol)
+    if not len(close):
+        return means, ""
+    idx = sorted({int(order[k]) for k in close} | {int(order[k + 1]) for k in close})
+    if not m.rational:
+        names = ", ".join(col.systems[i] for i in idx[:4]) + (" …" if len(idx) > 4 else "")
+        return means, (f"{label or m.key}: the means of {names} are within 1e-9 of each other and "
+                       f"{m.key} has no exact form: their order and ties follow floating point")
+    exact = system_means(col.subset(systems=idx).evaluate(m, depth, exact=True))
+    out = means.astype(object)
+    for i, v in zip(idx, exact):
+        out[i] = v  # Fractions compare exactly with the other (float) means, all farther than 1e-9
+    return out, ""
+
+
+def _tied(means, systems) -> str:
+    """'' or the first two systems with equal means (exact for exact means)."""
+    seen = {}
+    for s, v in zip(systems, list(means)):
+        key = Fraction(v) if not isinstance(v, Fraction) else v
+        if key in seen:
+            return f"{seen[key]} and {s}"
+        seen[key] = s
+    return ""
+
+
+def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M.Measure] = DEFAULT_MEASURES, *,
+             depth: int | None = None, ranked: bool = False, ties: str = "unq", phi: bool = False,
+             build: bool = False, cache: bool = True, progress: bool | None = None,
+             **reading) -> Evaluation:
+    """Evaluate runs on measures, with their interval-scaled versions when ``ranked`` (module docstring).
+
+    qrels     a qrels file, a frame (``query_id, doc_id, relevance``) or ``{query_id: {doc_id: grade}}``
+    runs      a folder of run files, a file or a list of files; a frame (``query_id, doc_id, score`` [, ``run``]);
+              ``{query_id: {doc_id: score}}`` (one run) or ``{name: frame or dict}``
+    measures  names (``"AP,P@10,nDCG@10"``), a list of names or :class:`~irscales.measures.Measure` objects
+    depth     the run length N (default: the longest run; 10 with ``ranked``)
+    ranked    add the interval-scaled values (FFF21 eq. 2): ``interval`` = (φ − 1)/(K − 1)
+    ties      FFF21's tie strategy for φ: ``unq`` (eq. 2), ``min``, ``max``, ``mid`` (§7.1.3)
+    phi       also give raw φ and K
+    build     consent to a scale build over the budget (else such a build is refused with its estimate and
+              the cheaper options; the CLI's --build-scales)
+    cache     keep built scales and parsed runs under ``IRSCALES_CACHE``
+    reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``score_precision``
+              (:data:`READING_DEFAULTS`; trec_eval's numbers: ``negative="zero", on_missing_topic="skip",
+              on_no_relevant="keep"``)
+    """
+    specs = measure_specs(measures)
+    if ties not in ("unq", "min", "max", "mid"):
+        raise ValueError(f"ties must be 'unq', 'min', 'max' or 'mid', got {ties!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1):
+        raise ValueError(f"depth must be a positive integer (the run length N), got {depth!r}")
+    if depth is None and ranked:
+        depth = RANKED_DEFAULT_DEPTH
+    notes: list[str] = []
+    plans: dict[str, IntervalPlan | None] = {}
+    if ranked:  # binary measures are planned before reading: an over-budget build is refused at once
+        binary = [(lab, m) for lab, m in specs if not uses_grades(m)]
+        plans, n1 = plan(binary, depth, grades=None, ties=ties, cache=cache, build=build)
+        notes += n1
+    col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
+    depth = int(depth) if depth is not None else default_depth(False, col)
+    check_depth(specs, col, depth)
+    if ranked:
+        graded = [(lab, m) for lab, m in specs if uses_grades(m)]
+        p2, n2 = plan(graded, depth, grades=int(col.max_grade), ties=ties, cache=cache, build=build)
+        plans.update(p2)
+        notes += n2
+        plans = {lab: plans.get(lab) for lab, _ in specs}
+    values: dict[str, np.ndarray] = {}
+    ivals: dict[str, IntervalValues] = {}
+    for lab, m in specs:
+        values[lab] = col.evaluate(m, depth)
+        p = plans.get(lab)
+        if p is not None:
+            ivals[lab] = interval_values(p, col, depth, progress=progress)
+    for lab, p in plans.items():
+        if p is not None and p.caveat:
+            notes.append(f"{lab}: {p.caveat}")
+    frame = _frame(col, specs, values, ivals, ranked, phi)
+    for n in notes:
+        warnings.warn(n, stacklevel=2)
+    return Evaluation(col, depth, dict(specs), frame, plans, tuple(notes), ties, values, ivals)
+
+
+def _shown(phi: np.ndarray) -> np.ndarray:
+    """Exact φ as a table shows it: Python ints, and the halves of ties ``mid`` as exact Decimals (35.5)."""
+    def one(x):
+        if isinstance(x, Fraction) and x.denominator != 1:
+            return Decimal(x.numerator) / Decimal(x.denominator)  # a half: a finite decimal, exact at this precision
+        return int(x)
+    with localcontext() as ctx:
+        ctx.prec = 100_000
+        return np.vectorize(one, otypes=[object])(phi)
+
+
+def _frame(col: Collection, specs, values, ivals, ranked: bool, phi: bool) -> pd.DataFrame:
+    S, T = len(col.systems), len(col.topics)
+    parts = []
+    for lab, _ in specs:
+        v = values[lab]  # (T, S)
+        part = {"system": np.repeat(np.array(col.systems, dtype=object), T),
+                "topic": np.tile(np.array(col.topics, dtype=object), S),
+                "measure": np.full(S * T, lab, dtype=object), "value": v.T.reshape(-1)}
+        if ranked:
+            iv = ivals.get(lab)
+            part["interval"] = iv.unit_float().T.reshape(-1) if iv is not None else np.full(S * T, np.nan)
+            if phi:
+                part["phi"] = (_shown(iv.phi).T.reshape(-1) if iv is not None else np.full(S * T, None, dtype=object))
+                part["K"] = np.full(S * T, iv.plan.K if iv is not None else None, dtype=object)
+        parts.append(pd.DataFrame(part))
+    return pd.concat(parts, ignore_index=True)
+

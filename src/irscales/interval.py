@@ -1,0 +1,194 @@
+"""The interval-scaled version of a measure on a collection of runs, as a person reads it (issue 28).
+
+FFF21 eq. (2) maps a measure M at run length N onto an interval scale by φ(m) = |{x ∈ M(REL^N) : x ≤ m}|
+(``ties="unq"``; §7.1.3's ``min``/``max``/``mid`` rank the runs instead of the values). Raw φ runs from 1 to
+K — K the number of distinct values of M over all (c+1)^N runs for ``unq``, the number of runs (c+1)^N for
+``min``/``max``/``mid`` — and K grows like 2^N, so raw positions are unreadable (4·10^8 at N = 30). The
+admissible affine map of an interval scale
+
+    interval = (φ − 1) / (K − 1)                                    (onto [0, 1]; 0 for K = 1)
+
+keeps every meaningful statement (differences, their ratios, means, every t / ANOVA statistic) and makes
+the values comparable across N: 0 is the worst run there is, 1 the best. It is what irscales reports by
+default, with K beside it; raw φ on request. Both are exact: φ as integers, the normalised value as a
+Fraction (floats only for display).
+
+:func:`plan` chooses, for each measure, the scale its interval version comes from (a measure cut at k ranks
+takes φ over REL^k; graded measures over the (c+1)^N runs of the qrels' grades) and the route
+(:func:`irscales.enumeration.routes.choose_route`: closed form, counting, cached or built scale), refusing
+up front a build over the budget without consent; :func:`interval_values` carries it out.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from irscales import measures as M
+from irscales.enumeration.counting import n_distinct
+from irscales.enumeration.routes import OverBudget, Route, choose_route
+
+__all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
+           "normalised", "OverBudgetError"]
+
+#: Counted DCG beyond this N relies on the conjecture stated in :mod:`irscales.enumeration.counting`.
+_DCG_PROVEN_N = 30
+
+
+class OverBudgetError(ValueError):
+    """One or more interval versions need a scale build over the budget; ``builds`` are the estimates
+    (with their cheaper options), worded for the API or the command line."""
+
+    def __init__(self, builds: list[OverBudget], cli: bool):
+        self.builds = builds
+        parts = []
+        for e in builds:
+            cheaper = "; ".join(e.cheaper(cli=cli))
+            parts.append(f"{e.cost}{_free_space(e.cost.directory)}" + (f" (cheaper: {cheaper})" if cheaper else ""))
+        consent = "pass --build-scales to build it" if cli else "pass build=True to build it"
+        super().__init__("the interval-scaled values need a one-time scale build: " + "; ".join(parts)
+                         + f"; {consent}, or use a smaller {'--depth' if cli else 'depth'}")
+
+
+@dataclass(frozen=True)
+class IntervalPlan:
+    """How the interval version of one measure is obtained: its scale's ``measure`` at run length ``N``
+    over grades 0..``c``, the ``route`` (closed / count / cached / build), the tie strategy, K (the
+    size of φ's range) and ``caveat`` (what the exactness rests on, when it is not a proof)."""
+
+    label: str
+    measure: M.Measure
+    N: int
+    c: int
+    ties: str
+    route: Route
+    K: int
+    caveat: str = ""
+
+    @property
+    def kind(self) -> str:
+        return self.route.kind
+
+
+@dataclass(frozen=True)
+class IntervalValues:
+    """φ of every (topic, system) and its normalisation, exact; ``phi`` and ``unit`` are (T, S) object
+    arrays of Python ints / Fractions (``mid``: halves)."""
+
+    plan: IntervalPlan
+    phi: np.ndarray
+    unit: np.ndarray
+
+    def unit_float(self) -> np.ndarray:
+        """The normalised values as floats, each the nearest double (for display and plots)."""
+        return np.vectorize(float, otypes=[float])(self.unit) if self.unit.size else np.zeros(self.unit.shape)
+
+
+def uses_grades(m: M.Measure) -> bool:
+    """Whether a measure reads grades (its interval version is over the qrels' graded runs)."""
+    return not m.binary or getattr(m, "gains", "binary") == "graded"
+
+
+def scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
+    """The measure and run length whose scale gives ``m``'s interval version at ``depth``: a measure cut
+    at k ranks takes the same distinct values over REL^N as the uncut one over REL^k, so φ is the same."""
+    k = getattr(m, "k", None)
+    if k is not None and k > depth:
+        raise ValueError(f"{m.key} looks at {k} ranks, more than the run length {depth}")
+    if isinstance(m, M.Cut):
+        return m.measure, m.k
+    if isinstance(m, M.P) and m.k is not None:
+        return M.P(), m.k
+    return m, depth
+
+
+def _K(target: M.Measure, N: int, c: int, ties: str, route: Route) -> int:
+    if ties != "unq":
+        return (c + 1) ** N
+    if route.kind == "count":
+        return n_distinct(target, N, c)
+    return int(route.scale(progress=False).n_distinct)
+
+
+def _caveat(target: M.Measure, N: int, route: Route) -> str:
+    if route.kind == "count" and isinstance(target, M.DCG) and N > _DCG_PROVEN_N:
+        return (f"exact if no Q-linear relation among the 1/ln m exists (Schanuel's conjecture); proven by "
+                f"enumeration up to N = {_DCG_PROVEN_N} (irscales.enumeration.counting)")
+    return ""
+
+
+def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | None, ties: str = "unq",
+         cache: bool | str | Path = True, build: bool = False, require: bool = False,
+         cli: bool = False) -> tuple[dict[str, IntervalPlan | None], list[str]]:
+    """For each (label, measure): its :class:`IntervalPlan`, or None with a note saying why (the second
+    value: the notes). ``grades``: the collection's largest grade c (graded measures are scaled over the
+    (c+1)^N runs of grades 0..c; binary ones over 2^N); None before the qrels are read (graded measures
+    are then left out silently, to be planned later). Builds over the budget without ``build`` are
+    refused together, up front (:class:`OverBudgetError`); ``require``: a missing version is an error."""
+    out: dict[str, IntervalPlan | None] = {}
+    notes, over = [], []
+    for label, m in specs:
+        graded = uses_grades(m)
+        if graded and grades is None:
+            continue
+        c = max(1, grades) if graded else 1
+        try:
+            target, n = scale_target(m, depth)
+            route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build)
+        except OverBudget as e:
+            over.append(e)
+            out[label] = None
+            continue
+        except (ValueError, NotImplementedError) as e:  # the planner's reason: how far each route reaches
+            why = f"no interval-scaled {label} at depth {depth}: {e}"
+            if require:
+                raise ValueError(why) from None
+            notes.append(why)
+            out[label] = None
+            continue
+        out[label] = IntervalPlan(label, target, n, c, ties, route, _K(target, n, c, ties, route),
+                                  _caveat(target, n, route))
+    if over:
+        raise OverBudgetError(over, cli)
+    return out, notes
+
+
+def normalised(phi: np.ndarray, K: int) -> np.ndarray:
+    """(φ − 1)/(K − 1) as exact Fractions (object array; 0 when K = 1)."""
+    phi = np.asarray(phi)
+    if K <= 1:
+        return np.full(phi.shape, Fraction(0), dtype=object)
+    return np.vectorize(lambda x: (Fraction(x) - 1) / (K - 1), otypes=[object])(phi)
+
+
+def interval_values(p: IntervalPlan, collection, depth: int, progress: bool | None = None) -> IntervalValues:
+    """φ and (φ − 1)/(K − 1) of the runs of ``collection`` cut at ``depth`` (graded runs when ``p.c`` > 1),
+    as (T, S) matrices, exact."""
+    rel = collection.binary(depth) if p.c == 1 else collection.rel_at(depth)
+    rel = rel[..., :p.N]
+    phi = np.asarray(p.route.phi_runs(rel, p.ties, progress=progress))
+    exact = phi.astype(object) if phi.dtype != object else phi
+    if phi.dtype.kind == "f":  # mid: exact halves below 2^53 (irscales.enumeration.ties)
+        exact = np.vectorize(Fraction, otypes=[object])(phi)
+    else:
+        exact = np.vectorize(lambda x: x if isinstance(x, Fraction) else int(x), otypes=[object])(exact)
+    exact = exact.T
+    return IntervalValues(p, exact, normalised(exact, p.K))
+
+
+def _free_space(directory: Path | None) -> str:
+    """' (N GB free there)' for the nearest existing parent of ``directory``."""
+    d = directory
+    while d is not None and not d.exists() and d != d.parent:
+        d = d.parent
+    if d is None:
+        return ""
+    try:
+        return f" ({shutil.disk_usage(d).free / 1e9:.1f} GB free there)"
+    except OSError:
+        return ""
