@@ -69,11 +69,16 @@ import pandas as pd
 
 __all__ = ["MattersFormatError", "MatlabTable", "MatlabObject", "Categorical", "decode", "read_stream",
            "read_mat", "MattersMeasure", "read_measure", "read_measures", "system_components",
-           "COMPONENTS", "NUMERIC_CLASSES"]
+           "COMPONENTS", "NUMERIC_CLASSES", "MAX_REPEATED"]
 
 
 class MattersFormatError(ValueError):
     """A file or byte stream that is not a MATTERS (``hlp_serialize``) serialisation as expected."""
+
+
+#: Cells of repeated empty values (tags 37, 38) carry only their dimensions, not their elements, so
+#: their size is not bounded by the stream; more elements than this is taken as a corrupt header.
+MAX_REPEATED = 10_000_000
 
 
 #: Numeric classes by tag (1–10 scalars, 17–26 arrays): (MATLAB class, numpy dtype).
@@ -319,14 +324,21 @@ class _Stream:
             if kind not in protos:
                 raise self.fail(f"empty-valued cell of type tag {kind}: expected 1 (double), 33 (cell) or 128 (struct)",
                                 self.pos - 1)
-            nd = self.u8("the number of dimensions of a cell")
-            shape = self.dims(nd, "a cell")
+            shape = self._repeated_shape()
             return _object_array([protos[kind]() for _ in range(_prod(shape))], shape)
         # 38: an empty-valued cell with its prototype
         proto = self.value()
+        shape = self._repeated_shape()
+        return _object_array([proto] * _prod(shape), shape)
+
+    def _repeated_shape(self) -> tuple[int, ...]:
+        at = self.pos
         nd = self.u8("the number of dimensions of a cell")
         shape = self.dims(nd, "a cell")
-        return _object_array([proto] * _prod(shape), shape)
+        if _prod(shape) > MAX_REPEATED:
+            raise self.fail(f"a cell of {_prod(shape):,} repeated values (dimensions {shape}): more than "
+                            f"{MAX_REPEATED:,} is taken as a corrupt header", at)
+        return shape
 
     def _struct_body(self):
         nf = self.u32("the number of fields of a struct")
@@ -423,7 +435,11 @@ def decode(stream: bytes | bytearray | memoryview | np.ndarray, source: str = "<
     buf = stream.tobytes() if isinstance(stream, np.ndarray) else bytes(stream)
     if not buf:
         raise MattersFormatError(f"{source}: empty stream: expected a serialised value")
-    return _Stream(buf, source).whole("the serialised value")
+    try:
+        return _Stream(buf, source).whole("the serialised value")
+    except RecursionError:
+        raise MattersFormatError(f"{source}: values nested deeper than Python's recursion limit "
+                                 "(cells or structs inside each other): not a measure file") from None
 
 
 def read_stream(path: str | Path) -> tuple[str, bytes]:
