@@ -21,7 +21,10 @@ Twist τ = (ρ + σ)/2 of two summary indicators:
   b = 1 − ΣRP⁻(run)/ΣRP⁻(full scale) (sums of the positive and of the negative relative positions).
 
 A run that retrieves no relevant document (grade > 0) scores 0; a topic without relevant documents
-(RB = 0) gives NaN, as in MATTERS. 0/0 in σ (e.g. a run equal to the full-scale run) is NaN, as
+(RB = 0) gives NaN, as in MATTERS. With binary relevance and RB ≤ N/2, τ lies in [0, 1]; otherwise
+(three or more grades, or a recall base over half the depth) the full-scale run is not the run of
+largest displacement in every class, so f or b, and τ, can be negative — the authors' ``twist_T09``
+grid holds 302 such cells (down to −0.0056). 0/0 in σ (e.g. a run equal to the full-scale run) is NaN, as
 MATLAB computes it (two cells of the authors' ``twist_T09`` grid file are NaN). RB is the topic's
 full recall base (documents with grade > 0), not cut at N.
 
@@ -104,11 +107,16 @@ class Twist(Measure):
         change = x[..., 1:] != x[..., :-1]
         any_change = change.any(-1)
         first = np.argmax(change, axis=-1) + 1  # 1-based rank c with x_c != x_{c+1}
+        # σ = 2fb/(f + b) with f = A/P, b = B/M (A = P − ΣRP⁺, B = M − ΣRP⁻ of the run; P, M those of
+        # the full scale) is 2AB / (A·M + B·P): one division of exact integers, so σ is correctly
+        # rounded and 0/0 (NaN) is exact, not the ±1e15 a rounded f + b ≈ 0 would give
+        A = pos_full - np.where(rp > 0, rp, 0).sum(-1)
+        B = neg_full - np.where(rp < 0, rp, 0).sum(-1)
+        num, den = 2 * A * B, A * neg_full + B * pos_full
         with np.errstate(divide="ignore", invalid="ignore"):
             rho = np.where(any_change, rbv / np.maximum(rbv, first), np.where((crp == 0).all(-1), 1.0, 0.0))
-            f = 1 - np.where(rp > 0, rp, 0).sum(-1) / pos_full
-            b = 1 - np.where(rp < 0, rp, 0).sum(-1) / neg_full
-            sigma = 2 * f * b / (f + b)
+            ok = (den != 0) & (pos_full != 0) & (neg_full != 0)  # else 0/0 or ±∞/∞ in MATLAB: NaN
+            sigma = np.where(ok, num / np.where(ok, den, 1), np.nan)
         tau = (rho + sigma) / 2
         tau = np.where((rel > 0).any(-1), tau, 0.0)
         return np.where(rbv > 0, tau, np.nan)
@@ -171,9 +179,9 @@ def _twist_one(run: list[int], ideal: list[int], rb: int):
         rho = Fraction(rb, max(rb, c))
     pos_full, neg_full = sum(v for v in full if v > 0), sum(v for v in full if v < 0)
     pos_run, neg_run = sum(v for v in rp if v > 0), sum(v for v in rp if v < 0)
-    if pos_full == 0 or neg_full == 0:
+    if pos_full == 0 or neg_full == 0:  # f or b is 0/0 or ±∞: σ is NaN in MATLAB
         return float("nan")
     f, b = 1 - Fraction(pos_run, pos_full), 1 - Fraction(neg_run, neg_full)
-    if f + b == 0:
+    if f + b == 0:  # 0/0 (f = b = 0, e.g. the full-scale run itself) or x/0
         return float("nan")
     return (rho + 2 * f * b / (f + b)) / 2
