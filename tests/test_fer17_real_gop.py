@@ -74,8 +74,8 @@ def test_table1_t07_row_is_reproduced(grid):
 
 
 def test_analogue_sets_hold_fer17s_1326_systems(grid):
-    sets = real_gop.analogue_sets(grid, "short")
-    assert set(sets) == {"T07", "T08"} and sets["T07"][0] == "TIPSTER"
+    sets, dropped = real_gop.analogue_sets(grid, "short")
+    assert set(sets) == {"T07", "T08"} and sets["T07"][0] == "TIPSTER" and dropped == []
     scores = sets["T08"][1]
     assert list(scores) == ["AP", "P@10", "R-prec", "RBP", "nDCG", "nDCG@20", "ERR", "Twist"]
     assert all(v.shape == (50, 1326) for v in scores.values())
