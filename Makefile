@@ -33,7 +33,7 @@ test: $(STAMP) ## unit tests + nbval on the stored notebooks, then the data-depe
 	$(PY) -m pytest tests $(NOTEBOOKS) $(NBVAL)
 	@echo "== data-dependent tests again as on a fresh clone: empty IRSCALES_SHARED, no IRSCALES_COLLECTIONS, empty cache"
 	@hidden=$$(mktemp -d) && trap 'rm -rf "$$hidden"' EXIT && mkdir "$$hidden/shared" && \
-	  env -u IRSCALES_COLLECTIONS -u IRSCALES_TREC IRSCALES_SHARED="$$hidden/shared" IRSCALES_CACHE="$$hidden/cache" \
+	  env -u IRSCALES_COLLECTIONS -u IRSCALES_TREC -u IRSCALES_GOP -u IRSCALES_SCORES IRSCALES_SHARED="$$hidden/shared" IRSCALES_CACHE="$$hidden/cache" \
 	  $(PY) -m pytest $(DATA_TESTS) $(NBVAL) -q -rs
 
 notebooks: $(STAMP) ## re-execute the stored notebooks in place on their quick defaults (outputs for nbval)
