@@ -36,8 +36,9 @@ These are MATTERS' conventions, checked against the authors' own published Grid 
 nDCG over the whole run with the ideal run cut at 1000 and w_i = 1/log10(i) from rank 10 on (a run
 whose only relevant document is at rank 1 scores 1/IDCG of its topic there, not 1), its ``err`` has
 R = 1/2 for a relevant document of a binary track (maximum ln 2) and R = 3/4 for grade 2 of a graded
-one, and its ``twist`` equals :class:`~irscales.measures.Twist` where the run is known
-(``tests/test_fer17_real_gop.py``).
+one (maximum 3 ln(4/3)); and wherever a cell of the T07 or T08 file determines its run (a single
+relevant document at rank r ≤ 20: AP·RB = 1/r, ERR = 1/(2r), RBP = 0.2·0.8^(r−1)), all eight
+measures here, Twist included, equal the file's values (``tests/test_fer17_real_gop.py``).
 
 :data:`MEASURES` are the measures of the simulated RQ designs (notebook 03): Twist was added to the
 library later (issue 29) and is in :data:`TABLE1_MEASURES`, the eight of Table 1, which the
