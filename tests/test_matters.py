@@ -9,7 +9,6 @@ import struct
 
 import h5py
 import numpy as np
-import pandas as pd
 import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings

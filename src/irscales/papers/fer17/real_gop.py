@@ -45,7 +45,7 @@ from irscales.papers import published
 from irscales.papers.fer17.kde import BANDWIDTH, MATTERS_GRID, kl_divergence_matters, ksdensity
 from irscales.papers.fer17.measures import TABLE1_MEASURES, label, score_matrices
 
-__all__ = ["GOP_FILES", "TRACKS", "CORPORA", "TABLE1_CELLS", "ANALOGUE_LABEL", "GopTrack", "load_gop",
+__all__ = ["GOP_FILES", "TRACKS", "CORPORA", "ANALOGUE_LABEL", "GopTrack", "load_gop",
            "original_t08", "original_t07", "table1", "table1_items", "table1_comparison", "grid_variants",
            "plot_fig1_panel", "analogue_sets", "REAL_ROUTE_NOTE", "Designs", "run_designs", "side_by_side_anova"]
 
@@ -55,8 +55,6 @@ GOP_FILES = {"AP": "ap", "P@10": "p10", "Rprec": "rprec", "RBP_p08": "rbp", "gnD
 #: The tracks of the published grid and their corpora (Fer17 §3.1).
 TRACKS = ("T07", "T08", "T09", "T10")
 CORPORA = {"T07": "TIPSTER", "T08": "TIPSTER", "T09": "WT10g", "T10": "WT10g"}
-#: The Table 1 cells computable on real data: original systems exist for these (track, measure keys).
-TABLE1_CELLS = {"T07": ("AP", "P@10"), "T08": TABLE1_MEASURES}
 #: How every RQ1–RQ3 result on these grids is labelled.
 ANALOGUE_LABEL = "real-data analogue: real GoP on T07–T10, not the paper's GOV2 grid"
 #: The note of every Table 1 item reproduced here.
