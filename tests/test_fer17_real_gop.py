@@ -11,7 +11,7 @@ import pytest
 from irscales import paths
 from irscales.data import read_qrels
 from irscales.papers import published
-from irscales.papers.fer17 import real_gop
+from irscales.papers.fer17 import analogue, real_gop
 from irscales.papers.fer17.measures import TABLE1_MEASURES, fer17_measures
 
 
@@ -74,7 +74,7 @@ def test_table1_t07_row_is_reproduced(grid):
 
 
 def test_analogue_sets_hold_fer17s_1326_systems(grid):
-    sets, dropped = real_gop.analogue_sets(grid, "short")
+    sets, dropped = analogue.analogue_sets(grid, "short")
     assert set(sets) == {"T07", "T08"} and sets["T07"][0] == "TIPSTER" and dropped == []
     scores = sets["T08"][1]
     assert list(scores) == ["AP", "P@10", "R-prec", "RBP", "nDCG", "nDCG@20", "ERR", "Twist"]

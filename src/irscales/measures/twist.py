@@ -43,7 +43,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from irscales.measures.base import Measure, _as_rel, broadcast_topic
+from irscales.measures.base import Measure, broadcast_topic
 
 __all__ = ["Twist", "relative_positions"]
 
@@ -124,7 +124,9 @@ class Twist(Measure):
     def exact(self, rel, rb=None, ideal=None) -> np.ndarray:
         """Exact values (Fractions; NaN as ``float('nan')``) by a rank-by-rank loop written apart from
         the vectorised path, for tests."""
-        rel = _as_rel(rel)
+        rel = np.asarray(rel)
+        if rel.ndim == 0:
+            raise ValueError("a relevance array needs at least one axis (the ranks), got a scalar")
         if ideal is None or rb is None:
             raise ValueError("Twist needs the recall base and the ideal run (pass rb=..., ideal=...)")
         N = rel.shape[-1]

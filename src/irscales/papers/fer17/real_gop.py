@@ -21,11 +21,7 @@ Fer17 §3.2 describes 1,326 systems (no 3-grams, one query form, which it does n
 subset reproduces the printed divergences (:func:`grid_variants` lists them), so for Table 1 the
 validation evidently used the whole grid. That is our reading, chosen because it reproduces.
 
-**RQ1–RQ3 analogue**: the designs of notebook 03 (:mod:`irscales.stats.sampling`,
-:mod:`irscales.stats.anova`) on the real grids of T07–T10 instead of the simulated T07–T15. The
-paper's RQ1/RQ2 grid (T13–T15, GOV2) is not public; this is a real-data analogue, never a
-reproduction: :func:`analogue_sets` uses the 1,326 systems of Fer17 §3.2 (no 3-grams) for one
-query form.
+The RQ1–RQ3 analogue on these grids is :mod:`irscales.papers.fer17.analogue`.
 """
 
 from __future__ import annotations
@@ -41,13 +37,14 @@ from irscales import paths
 from irscales.data import Collection
 from irscales.data.matters import read_measures
 from irscales.data.run_scores import read_run_scores
+from irscales.figures import styled
 from irscales.papers import published
 from irscales.papers.fer17.kde import BANDWIDTH, MATTERS_GRID, kl_divergence_matters, ksdensity
 from irscales.papers.fer17.measures import TABLE1_MEASURES, label, score_matrices
 
 __all__ = ["GOP_FILES", "TRACKS", "CORPORA", "ANALOGUE_LABEL", "GopTrack", "load_gop",
            "original_t08", "original_t07", "table1", "table1_items", "table1_comparison", "grid_variants",
-           "plot_fig1_panel", "analogue_sets", "REAL_ROUTE_NOTE", "Designs", "run_designs", "side_by_side_anova"]
+           "table1_with_paper", "plot_fig1_panel", "REAL_ROUTE_NOTE"]
 
 #: The measure files of the published grid by Fer17 measure key (``<prefix>_<track>.mat``).
 GOP_FILES = {"AP": "ap", "P@10": "p10", "Rprec": "rprec", "RBP_p08": "rbp", "gnDCG_b10": "ndcg",
@@ -55,7 +52,7 @@ GOP_FILES = {"AP": "ap", "P@10": "p10", "Rprec": "rprec", "RBP_p08": "rbp", "gnD
 #: The tracks of the published grid and their corpora (Fer17 §3.1).
 TRACKS = ("T07", "T08", "T09", "T10")
 CORPORA = {"T07": "TIPSTER", "T08": "TIPSTER", "T09": "WT10g", "T10": "WT10g"}
-#: How every RQ1–RQ3 result on these grids is labelled.
+#: How every RQ1–RQ3 result on these grids is labelled (:mod:`irscales.papers.fer17.analogue`).
 ANALOGUE_LABEL = "real-data analogue: real GoP on T07–T10, not the paper's GOV2 grid"
 #: The note of every Table 1 item reproduced here.
 REAL_ROUTE_NOTE = ("real data: D_KL(original ‖ GoP), KDE of every per-topic score as the authors' MATLAB code "
@@ -157,6 +154,15 @@ def table1(original: Mapping[str, Mapping[str, np.ndarray]], gop: Mapping[str, G
     return pd.DataFrame.from_dict(rows, orient="index")[cols]
 
 
+def table1_with_paper(t1: pd.DataFrame) -> pd.DataFrame:
+    """:func:`table1` to 4 decimals with the printed row of each track under it (``"T08 vs T08gop
+    (paper)"``), as strings; cells without original systems are blank."""
+    pub = published.load("fer17").set_index("item")["value"]
+    paper = pd.DataFrame({c: [pub.get(f"table1/{str(r).split()[0]}/{c}", "") for r in t1.index] for c in t1.columns},
+                         index=[f"{r} (paper)" for r in t1.index])
+    return pd.concat([t1.map(lambda v: "" if pd.isna(v) else f"{v:.4f}"), paper]).sort_index()
+
+
 def table1_items(t1: pd.DataFrame) -> dict[str, float]:
     """The cells of :func:`table1` as items of ``data/published/fer17.csv`` (``table1/T08/AP`` …)."""
     out = {}
@@ -218,9 +224,7 @@ def plot_fig1_panel(original: np.ndarray, gop: np.ndarray, track: str, measure: 
     """One panel of Fer17 Fig. 1 on real data: the estimated PDF (:func:`ksdensity` on
     :data:`MATTERS_GRID`) of the GoP's per-topic scores (solid blue) and of the original TREC
     systems' (dashed red), with their D_KL in the title, as the paper draws them. Returns the Figure."""
-    import matplotlib.pyplot as plt
-
-    from irscales.figures import styled
+    import matplotlib.pyplot as plt  # matplotlib is imported only by the functions that draw
 
     o, g = np.ravel(original), np.ravel(gop)
     with styled():
@@ -233,108 +237,3 @@ def plot_fig1_panel(original: np.ndarray, gop: np.ndarray, track: str, measure: 
         ax.legend()
         ax.set_title(f"Fer17 Fig. 1 (real data): {measure} on {track}, KLD = {kl:.4f}")
     return fig
-
-
-def analogue_sets(gop: Mapping[str, GopTrack], query: str = "short",
-                  three_grams: bool = False) -> tuple[dict[str, tuple[str, dict[str, np.ndarray]]], list[str]]:
-    """The real grids as the topic sets of the RQ designs: (``topic set → (corpus, {measure label →
-    (topics, systems)})``, dropped systems), with the systems of Fer17 §3.2 (no 3-grams: 6 × 13 × 17
-    = 1,326) of one ``query`` form, the same systems in the same order on every track (checked). A
-    system with a NaN score (Twist's 0/0, two cells of the authors' T09 grid, both of medium or long
-    queries) cannot be ranked: it is dropped from every track and listed."""
-    subs = {t: g.select(query, three_grams=three_grams) for t, g in gop.items()}
-    first = next(iter(subs.values())).systems
-    for t, sub in subs.items():
-        if sub.systems != first:
-            raise ValueError(f"{t}: the grid's systems differ from {next(iter(subs))}'s; the RQ designs need the same systems")
-    bad = np.zeros(len(first), bool)
-    for sub in subs.values():
-        for v in sub.scores.values():
-            bad |= v.isna().to_numpy().any(axis=0)
-    keep = [s for s, b in zip(first, bad) if not b]
-    out = {t: (CORPORA.get(t, t), {label(k): v.loc[:, keep].to_numpy() for k, v in sub.scores.items()})
-           for t, sub in subs.items()}
-    return out, [s for s, b in zip(first, bad) if b]
-
-
-@dataclass
-class Designs:
-    """The RQ1–RQ3 results of one data source (:func:`run_designs`): the long correlation frames
-    and the tables the paper prints, under the paper's numbers."""
-
-    rq1: pd.DataFrame          # allQ and no1Q rows of the RQ1/RQ2 design
-    table2: pd.DataFrame       # GLMM eq. (8), τ
-    table3: pd.DataFrame       # GLMM eq. (8), τ_AP
-    pair_tau: pd.Series        # Table 4, τ
-    pair_tau_ap: pd.Series     # Table 4, τ_AP
-    tukey: dict                # (response, factor) -> levels in the reference's Tukey group
-    table5: pd.DataFrame       # RQ2, τ
-    table6: pd.DataFrame       # RQ2, τ_AP
-    no1q_lower: bool           # §5.2.1 for AP vs nDCG@20
-    rq3: pd.DataFrame
-    table7: pd.DataFrame | None
-    table8: pd.DataFrame | None
-    rq3_tau: pd.Series         # Table 9, τ
-    rq3_tau_ap: pd.Series      # Table 9, τ_AP
-
-    def qualitative(self) -> dict[str, str]:
-        """The qualitative findings compared with the paper (:func:`irscales.papers.fer17.qualitative_items`)."""
-        from irscales.papers import fer17
-
-        return fer17.qualitative_items({"table2": self.table2, "table3": self.table3, "table7": self.table7,
-                                        "table8": self.table8}, (self.pair_tau, self.pair_tau_ap),
-                                       self.no1q_lower, self.tukey)
-
-
-def run_designs(sets: Mapping[str, tuple[str, Mapping[str, np.ndarray]]], rq1_sets: Sequence[str], seed: int,
-                topic_sizes: Sequence[int], system_sizes: Sequence[int], n_samples: int) -> Designs:
-    """Fer17's RQ1–RQ3 analyses on ``sets`` (``topic set → (corpus, {measure label → (topics,
-    systems)})``), the calls of notebook 03: RQ1/RQ2 on the topic sets ``rq1_sets`` merged
-    (:func:`irscales.stats.sampling.correlation_design` with no1Q, seeded ``seed + 1``), the GLMM of
-    eq. (8), Table 4, Tukey HSD against t = 50 and s = 100, Tables 5–6; RQ3 on every set (s = 100
-    systems, H samples, seeded ``seed + 2``), eq. (9) and Table 9."""
-    from irscales.papers import fer17
-    from irscales.stats import anova, sampling
-
-    names = list(next(iter(sets.values()))[1])
-    pooled = {m: np.concatenate([sets[ts][1][m] for ts in rq1_sets]) for m in names}
-    data = sampling.correlation_design(pooled, np.random.default_rng(seed + 1), topic_sizes, system_sizes, n_samples,
-                                       no1q=True, progress=False)
-    rq1 = data[data.variant == "allQ"]
-    tab2 = anova.balanced_anova(rq1, "tau", anova.CROSSED_TERMS)
-    tab3 = anova.balanced_anova(rq1, "tau_ap", anova.CROSSED_TERMS)
-    tukey = {}
-    for resp, table in (("tau", tab2), ("tau_ap", tab3)):
-        for factor, ref in (("topics", 50), ("systems", 100)):
-            if ref in rq1[factor].unique():
-                tukey[(resp, factor)] = fer17.tukey_same_group(rq1, table, resp, factor, ref)
-    n_sys = min(100, next(iter(pooled.values())).shape[1])
-    rq3 = sampling.rq3_design(sets, np.random.default_rng(seed + 2), n_systems=n_sys, n_samples=n_samples,
-                              progress=False)
-    tab7, tab8 = fer17.nested_tables(rq3)
-    return Designs(data, tab2, tab3, anova.marginal_means(rq1, "tau", "pair"), anova.marginal_means(rq1, "tau_ap", "pair"),
-                   tukey, sampling.rq2_table(data, "tau"), sampling.rq2_table(data, "tau_ap"),
-                   fer17.no1q_below_allq(data, "AP vs nDCG@20"), rq3, tab7, tab8,
-                   anova.marginal_means(rq3, "tau", "pair"), anova.marginal_means(rq3, "tau_ap", "pair"))
-
-
-def side_by_side_anova(printed: Mapping[str, float], designs: Mapping[str, Designs], table: str) -> pd.DataFrame:
-    """One ANOVA table of the paper (``table2``, ``table3``, ``table7``, ``table8``) with ω², its
-    class and p for the paper (``printed``: item → number) and for each data source of ``designs``."""
-    from irscales.papers.fer17.printed import SOURCE_NAMES
-    from irscales.stats.anova import effect_size_class
-
-    rows = {}
-    for term, src in SOURCE_NAMES.items():
-        key = f"{table}/{src}"
-        if f"{key}/omega2" not in printed or term == "subject":
-            continue
-        row = {("paper", "omega2"): printed[f"{key}/omega2"],
-               ("paper", "class"): effect_size_class(printed[f"{key}/omega2"]), ("paper", "p"): printed[f"{key}/p"]}
-        for name, d in designs.items():
-            t = getattr(d, table)
-            if t is not None and term in t.index:
-                row.update({(name, "omega2"): t.loc[term, "omega2"], (name, "class"): t.loc[term, "effect"],
-                            (name, "p"): t.loc[term, "p_value"]})
-        rows[src] = row
-    return pd.DataFrame.from_dict(rows, orient="index")
