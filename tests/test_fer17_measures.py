@@ -70,9 +70,19 @@ def test_ndcg_full_run_differs_from_cutoff_20():
     assert sc["gnDCG_b10"][1, 1] > sc["gnDCG_b10@20"][1, 1]
 
 
+def test_twist_is_the_eighth_measure_of_table1():
+    from irscales.measures import Twist
+    from irscales.papers.fer17.measures import TABLE1_MEASURES, TABLE1_NAMES
+
+    assert TABLE1_MEASURES == fer17.MEASURES + ("Twist",) and TABLE1_NAMES[-1] == "Twist"
+    col = tiny_collection()
+    sc = fer17.score_matrices(col, TABLE1_MEASURES)
+    assert np.array_equal(sc["Twist"], col.evaluate(Twist()), equal_nan=True)
+
+
 def test_fer17_measure_errors():
-    with pytest.raises(KeyError, match="Twist"):
-        fer17.score_matrices(tiny_collection(), names=("AP", "Twist"))
+    with pytest.raises(KeyError, match="unknown Fer17 measure"):
+        fer17.score_matrices(tiny_collection(), names=("AP", "RR"))
     with pytest.raises(ValueError, match="max_grade"):
         fer17.fer17_measures(0)
 

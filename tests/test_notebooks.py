@@ -62,7 +62,8 @@ def _makefile_data_tests() -> set[str]:
 # reading the collections or the shared folder (the simulated preset "sim-gop" does not count)
 _DATA_USE = re.compile(r"\b(datasets|gop)\.[a-z_]+\(|\bimport\b[^\n]*\b(datasets|gop)\b|shared_(dir|path)\("
                        r"|IRSCALES_SHARED|IRSCALES_COLLECTIONS|IRSCALES_TREC|\btrec_(track|tracks|qrels|dir)\("
-                       r"|load_preset\(\s*['\"]gop-")
+                       r"|load_preset\(\s*['\"]gop-"
+                       r"|\b(gop_dir|scores_dir|load_gop|original_t0[78]|load_r04_249|r04_folder)\(")
 
 
 def _code_without_comments(text: str) -> str:

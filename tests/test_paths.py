@@ -73,3 +73,18 @@ def test_trec_qrels_absent_setting_is_none(monkeypatch, tmp_path):
     monkeypatch.delenv("IRSCALES_TREC", raising=False)
     monkeypatch.setenv("IRSCALES_SHARED", str(tmp_path))
     assert P.trec_qrels("T26") is None
+
+
+def test_gop_and_scores_folders_from_settings_or_the_shared_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("IRSCALES_GOP", raising=False)
+    monkeypatch.delenv("IRSCALES_SCORES", raising=False)
+    monkeypatch.setenv("IRSCALES_SHARED", str(tmp_path))
+    assert P.gop_dir() is None and P.scores_dir() is None
+    (tmp_path / "gop" / "trec-jasist2017").mkdir(parents=True)
+    (tmp_path / "scores").mkdir()
+    assert P.gop_dir() == tmp_path / "gop" / "trec-jasist2017" and P.scores_dir() == tmp_path / "scores"
+    monkeypatch.setenv("IRSCALES_GOP", str(tmp_path / "scores"))
+    assert P.gop_dir() == tmp_path / "scores"
+    monkeypatch.setenv("IRSCALES_SCORES", str(tmp_path / "nowhere"))
+    with pytest.raises(P.MissingSharedData, match="IRSCALES_SCORES=.*not a folder"):
+        P.scores_dir()

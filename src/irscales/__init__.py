@@ -6,7 +6,7 @@ The names a user needs, from the package root (``from irscales import AP, scale,
 one call               ``evaluate`` (runs and qrels — files, frames or dicts — to labelled scores, with
                        their interval-scaled values; ``Evaluation.means``, ``.compare``, ``.correlations``),
                        ``comparison_table`` (the table of many runs, original and interval scale)
-measures               ``P R F1 AP RR SP Succ RPrec RBP GP GR GRBP DCG NDCG ERR SBTO RBTO``,
+measures               ``P R F1 AP RR SP Succ RPrec RBP GP GR GRBP DCG NDCG ERR SBTO RBTO Twist``,
                        ``parse`` / ``parse_list`` (paper names such as ``RBP_p08``, ``nDCG_b02``),
                        ``FFF21_MEASURES`` (the 11 measures of FFF21 §6)
 interval scales        ``scale`` (the scale of a measure over REL^N, cached) and ``phi_runs`` (the
@@ -61,7 +61,7 @@ except PackageNotFoundError:  # running from a source tree without installation
 _HOME = {
     **{n: "irscales.measures" for n in (
         "Measure", "P", "R", "F1", "AP", "RR", "SP", "Succ", "RPrec", "RBP", "GP", "GR", "GRBP", "DCG", "NDCG",
-        "ERR", "SBTO", "RBTO", "parse", "parse_list", "FFF21_MEASURES")},
+        "ERR", "SBTO", "RBTO", "Twist", "parse", "parse_list", "FFF21_MEASURES")},
     "scale": "irscales.enumeration", "Scale": "irscales.enumeration", "phi_runs": "irscales.enumeration",
     **{n: "irscales.data" for n in ("Collection", "load_preset", "read_run", "read_qrels")},
     "kendall_tau": "irscales.correlation", "tau_ap": "irscales.correlation",

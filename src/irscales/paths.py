@@ -10,6 +10,11 @@ Settings come from environment variables so notebooks, the CLI and CI agree:
 ``IRSCALES_CACHE``   cache of enumerated scales (default: ``data/cache`` in the repository, or
                      ``~/.cache/irscales`` for an installed package).
 ``IRSCALES_FIGURES`` output folder for figures and tables (default: ``figures`` in the repository).
+``IRSCALES_GOP``     the authors' published Grid of Points (MATTERS ``.mat`` files, one folder per
+                     track: ``T07/ap_T07.mat`` …, :mod:`irscales.data.matters`); default: the
+                     ``gop/trec-jasist2017/`` folder of ``IRSCALES_SHARED`` when it exists.
+``IRSCALES_SCORES``  per-topic score tables of submitted runs (``T07-adhoc/adhoc7_ap.csv.gz`` …,
+                     :mod:`irscales.data.run_scores`); default: ``scores/`` of ``IRSCALES_SHARED``.
 ``IRSCALES_TREC``    your own TREC data, one sub-folder per track named as in the papers (``T08``,
                      ``T26``, ``T27``, ``R04``), each holding ``runs/`` (NIST run files, ``.gz``
                      allowed) and one qrels file (a name starting with ``qrels``); default: the
@@ -24,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["repo_root", "MissingSharedData", "shared_dir", "cache_root", "cache_dir", "figures_dir", "published_dir",
-           "TREC_TRACKS", "TrecTrack", "trec_dir", "trec_track", "trec_tracks", "TREC_QRELS_KEYS", "trec_qrels"]
+           "TREC_TRACKS", "TrecTrack", "trec_dir", "trec_track", "trec_tracks", "TREC_QRELS_KEYS", "trec_qrels",
+           "gop_dir", "scores_dir"]
 
 _PKG = Path(__file__).resolve().parent
 
@@ -167,3 +173,28 @@ def trec_qrels(name: str) -> Path | None:
         raise MissingSharedData(f"{where}: more than one qrels file for {name} ({', '.join(f.name for f in found)}); "
                                 "keep exactly one")
     return found[0] if found else None
+
+
+def _setting_or_shared(env: str, sub: str, what: str) -> Path | None:
+    value = os.environ.get(env)
+    if value:
+        p = Path(value).expanduser()
+        if not p.is_dir():
+            raise MissingSharedData(f"{env}={value}: not a folder (expected {what})")
+        return p
+    shared = shared_dir()
+    p = shared / sub if shared else None
+    return p if p is not None and p.is_dir() else None
+
+
+def gop_dir() -> Path | None:
+    """The authors' Grid of Points on T07–T10 (``IRSCALES_GOP``, default
+    ``$IRSCALES_SHARED/gop/trec-jasist2017``): one folder per track holding ``<measure>_<track>.mat``;
+    None when absent. A set ``IRSCALES_GOP`` that is not a folder is an error."""
+    return _setting_or_shared("IRSCALES_GOP", "gop/trec-jasist2017", "one folder per track, e.g. T08/ap_T08.mat")
+
+
+def scores_dir() -> Path | None:
+    """Per-topic score tables of submitted runs (``IRSCALES_SCORES``, default
+    ``$IRSCALES_SHARED/scores``), e.g. ``T07-adhoc/adhoc7_ap.csv.gz``; None when absent."""
+    return _setting_or_shared("IRSCALES_SCORES", "scores", "e.g. T07-adhoc/adhoc7_ap.csv.gz")

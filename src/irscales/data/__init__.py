@@ -6,7 +6,9 @@ cache and arrays in ``trec_parse``, ``trec_fast``, ``trec_order``, ``trec_cache`
 :mod:`~irscales.data.collection` (:class:`Collection`), :mod:`~irscales.data.presets`
 (:func:`load_preset`), :mod:`~irscales.data.simulate`, :mod:`~irscales.data.smart`,
 :mod:`~irscales.data.datasets`, :mod:`~irscales.data.gop_index` and :mod:`~irscales.data.gop`
-(the public Grid of Points).
+(the public Grid of Points), :mod:`~irscales.data.matters` (MATTERS ``.mat`` files: the Fer17 authors'
+published Grid of Points as labelled score matrices) and :mod:`~irscales.data.run_scores` (per-topic
+score tables of submitted runs).
 """
 
 from irscales.data.collection import Collection, data_label

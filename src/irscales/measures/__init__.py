@@ -28,7 +28,8 @@ gives a constructor form that :func:`parse` reads back (``parse(repr(m)) == m``)
 Modules: :mod:`~irscales.measures.base` (the :class:`Measure` protocol and shared checks),
 :mod:`~irscales.measures.binary` (P, R, F1, Succ, R-prec, SP, AP, RR, RBP),
 :mod:`~irscales.measures.graded` (gP, gR, gRBP, DCG, nDCG, ERR),
-:mod:`~irscales.measures.total_order` (SBTO, RBTO) and :mod:`~irscales.measures.parse` (Cut, names).
+:mod:`~irscales.measures.total_order` (SBTO, RBTO), :mod:`~irscales.measures.twist` (Twist, Fer17's
+effort-based measure) and :mod:`~irscales.measures.parse` (Cut, names).
 """
 
 from irscales.measures.base import Measure, NotRationalError
@@ -38,9 +39,10 @@ from irscales.measures.parse import (
     FFF21_MEASURES, REGISTRY, WHOLE_RUN, Cut, fff21_measures, parse, parse_list, split_top_level,
 )
 from irscales.measures.total_order import RBTO, SBTO
+from irscales.measures.twist import Twist
 
 __all__ = [
     "Measure", "NotRationalError", "P", "R", "F1", "SP", "AP", "RR", "RBP", "GRBP", "DCG", "NDCG",
-    "ERR", "Succ", "RPrec", "GP", "GR", "SBTO", "RBTO", "Cut", "parse", "parse_list", "split_top_level",
+    "ERR", "Succ", "RPrec", "GP", "GR", "SBTO", "RBTO", "Twist", "Cut", "parse", "parse_list", "split_top_level",
     "WHOLE_RUN", "FFF21_MEASURES", "fff21_measures", "REGISTRY", "dcg_discount",
 ]

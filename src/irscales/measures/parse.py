@@ -14,6 +14,7 @@ from irscales.measures.base import Measure, check_cut
 from irscales.measures.binary import AP, F1, P, R, RBP, RR, SP, RPrec, Succ
 from irscales.measures.graded import DCG, ERR, GP, GR, GRBP, NDCG
 from irscales.measures.total_order import RBTO, SBTO
+from irscales.measures.twist import Twist
 
 __all__ = ["Cut", "REGISTRY", "WHOLE_RUN", "parse", "parse_list", "split_top_level", "fff21_measures",
            "FFF21_MEASURES"]
@@ -75,7 +76,7 @@ class Cut(Measure):
 
 REGISTRY: dict[str, type[Measure]] = {
     cls.__name__: cls
-    for cls in (P, R, F1, GP, GR, Succ, SP, AP, RR, RBP, GRBP, DCG, NDCG, ERR, RPrec, SBTO, RBTO)
+    for cls in (P, R, F1, GP, GR, Succ, SP, AP, RR, RBP, GRBP, DCG, NDCG, ERR, RPrec, SBTO, RBTO, Twist)
 }
 
 _TREC_NDCG = NDCG(discount="log2p1", gains="graded")  # trec_eval's ndcg: gain = grade, 1/log2(i + 1)
@@ -97,7 +98,7 @@ _KEY_RE = {
     re.compile(r"^recall_(\d+)$"): lambda m: Cut(R(), int(m.group(1))),
 }
 _SIMPLE = {"P": P, "R": R, "F1": F1, "AP": AP, "SP": SP, "RR": RR, "Succ": Succ, "Rprec": RPrec,
-           "ERR": ERR, "gP": GP, "gR": GR}
+           "ERR": ERR, "gP": GP, "gR": GR, "Twist": Twist}
 
 #: trec_eval / ir_measures names that mean a measure over the *whole* run (trec_eval evaluates every
 #: retrieved document): they equal our measure only when runs are not cut (``--depth`` at least the
