@@ -10,7 +10,7 @@ import pytest
 
 from irscales import paths
 from irscales.data import read_qrels
-from irscales.papers import published
+from irscales.papers import printing, published
 from irscales.papers.fer17 import analogue, real_gop
 from irscales.papers.fer17.measures import TABLE1_MEASURES, fer17_measures
 
@@ -67,10 +67,10 @@ def test_table1_t07_row_is_reproduced(grid):
     items = real_gop.table1_items(t1)
     assert sorted(items) == ["table1/T07/AP", "table1/T07/P@10"]
     for item, v in items.items():
-        assert published.matches(pub[item], v), (item, v, pub[item])
+        assert printing.agreement(pub[item], v).reproduced, (item, v, pub[item])
     # one query form alone (Fer17's 1,326 systems) does not give the printed divergences
     short = real_gop.table1({"T07": real_gop.original_t07()}, {"T07": grid["T07"].select("short", three_grams=False)})
-    assert not published.matches(pub["table1/T07/AP"], short.loc["T07 vs T07gop", "AP"])
+    assert not printing.agreement(pub["table1/T07/AP"], short.loc["T07 vs T07gop", "AP"]).reproduced
 
 
 def test_analogue_sets_hold_fer17s_1326_systems(grid):

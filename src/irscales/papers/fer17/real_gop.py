@@ -38,7 +38,7 @@ from irscales.data import Collection
 from irscales.data.matters import read_measures
 from irscales.data.run_scores import read_run_scores
 from irscales.figures import styled
-from irscales.papers import published
+from irscales.papers import printing, published
 from irscales.papers.fer17.kde import BANDWIDTH, MATTERS_GRID, kl_divergence_matters, ksdensity
 from irscales.papers.fer17.measures import TABLE1_MEASURES, label, score_matrices
 
@@ -184,7 +184,7 @@ def table1_comparison(t1: pd.DataFrame, variants: pd.DataFrame | None = None) ->
     notes = {}
     for item, v in items.items():
         note = REAL_ROUTE_NOTE
-        if not published.matches(printed[item], v):
+        if not printing.agreement(printed[item], v).reproduced:
             note += f"; differs by {v - float(printed[item]):+.5f}"
         if variants is not None and item in variants.columns:
             fer17_grid = variants[item][[r for r in variants.index if "(1,326)" in r]]
@@ -214,7 +214,7 @@ def grid_variants(original: Mapping[str, Mapping[str, np.ndarray]], gop: Mapping
         rows[name] = table1_items(table1(original, sub, bandwidth))
     out = pd.DataFrame.from_dict(rows, orient="index")
     items = list(out.columns)
-    out["cells matching"] = [sum(published.matches(printed[i], out.loc[r, i]) for i in items) for r in out.index]
+    out["cells matching"] = [sum(printing.agreement(printed[i], out.loc[r, i]).reproduced for i in items) for r in out.index]
     out["max |difference|"] = [max(abs(out.loc[r, i] - float(printed[i])) for i in items) for r in out.index]
     return out
 
