@@ -17,7 +17,7 @@ import numpy as np
 
 __all__ = [
     "Measure", "NotRationalError", "check_cut", "check_positive", "check_gain_bound", "check_grades",
-    "check_p", "binary_relevance", "seq_dot", "broadcast_topic",
+    "check_p", "binary_relevance", "seq_dot", "seq_div", "log2_ranks", "broadcast_topic",
 ]
 
 class NotRationalError(ValueError):
@@ -83,6 +83,23 @@ def seq_dot(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     for i in range(x.shape[-1]):
         out += x[..., i] * w[i]
     return out
+
+
+def seq_div(x: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Σ_i x[..., i] / d[i] accumulated rank by rank: trec_eval's own arithmetic (``sum += gain / disc``,
+    ``sum += rel_so_far / rank``), so that values named after trec_eval measures equal its values to the
+    last bit, not just to an ulp (dividing differs from multiplying by a rounded reciprocal)."""
+    x = np.asarray(x, dtype=float)
+    out = np.zeros(x.shape[:-1])
+    for i in range(x.shape[-1]):
+        out += x[..., i] / d[i]
+    return out
+
+
+def log2_ranks(N: int) -> np.ndarray:
+    """log2(i + 1) for ranks i = 1..N, each from C's ``log2`` (Python's ``math.log2``), as trec_eval
+    computes its discount (numpy's vectorised log2 may differ from the C library in the last bit)."""
+    return np.array([math.log2(i + 1) for i in range(1, N + 1)], dtype=float)
 
 
 def broadcast_topic(x, rel: np.ndarray, what: str) -> np.ndarray:

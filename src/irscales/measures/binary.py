@@ -12,7 +12,7 @@ import numpy as np
 
 from irscales.exact import to_fraction
 from irscales.measures.base import (
-    Measure, binary_relevance, broadcast_topic, check_cut, check_p, seq_dot,
+    Measure, binary_relevance, broadcast_topic, check_cut, check_p, seq_div, seq_dot,
 )
 
 __all__ = ["P", "R", "F1", "Succ", "RPrec", "SP", "AP", "RR", "RBP", "p_key"]
@@ -139,7 +139,8 @@ def _sp_float(b: np.ndarray) -> np.ndarray:
     """SP = Σ_i b_i·c_i/i as a float that is equal for runs with equal exact SP.
 
     Up to N = 40 the exact numerator over lcm(1..N) is summed in int64 and divided once, so equal
-    rationals give identical floats; beyond that a rank-ordered float sum is used.
+    rationals give identical floats (the correctly rounded SP: within an ulp of trec_eval's sum, which
+    can split exact ties); beyond that trec_eval's own rank-by-rank sum, to its last bit.
     """
     n = b.shape[-1]
     hits = np.cumsum(b, axis=-1)
@@ -147,7 +148,7 @@ def _sp_float(b: np.ndarray) -> np.ndarray:
         lcm = math.lcm(*range(1, n + 1))
         num = (b * hits * (lcm // np.arange(1, n + 1, dtype=np.int64))).sum(-1)
         return num / lcm
-    return seq_dot(b * hits, 1.0 / np.arange(1, n + 1))
+    return seq_div(b * hits, np.arange(1, n + 1, dtype=float))  # trec_eval: sum += rel_so_far / rank
 
 
 @dataclass(frozen=True, repr=False)

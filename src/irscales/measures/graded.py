@@ -12,7 +12,8 @@ import numpy as np
 
 from irscales.exact import to_fraction
 from irscales.measures.base import (
-    Measure, binary_relevance, broadcast_topic, check_gain_bound, check_grades, check_p, check_positive, seq_dot,
+    Measure, binary_relevance, broadcast_topic, check_gain_bound, check_grades, check_p, check_positive, log2_ranks,
+    seq_div, seq_dot,
 )
 from irscales.measures.binary import p_key
 
@@ -135,8 +136,15 @@ class DCG(Measure):
     def _gains(self, rel):
         return binary_relevance(rel).astype(float) if self.gains == "binary" else rel.astype(float)
 
+    def _sum(self, gains: np.ndarray) -> np.ndarray:
+        """Σ_i gain_i · w_i rank by rank; with the log2(i + 1) discount as trec_eval divides, to its last bit."""
+        n = gains.shape[-1]
+        if self.discount == "log2p1":
+            return seq_div(gains, log2_ranks(n))
+        return seq_dot(gains, dcg_discount(n, self.base, self.discount))
+
     def _compute(self, rel, rb=None, ideal=None):
-        return seq_dot(self._gains(rel), dcg_discount(rel.shape[-1], self.base, self.discount))
+        return self._sum(self._gains(rel))
 
 
 @dataclass(frozen=True, repr=False)
@@ -151,18 +159,18 @@ class NDCG(DCG):
 
     def _compute(self, rel, rb=None, ideal=None):
         n = rel.shape[-1]
-        w = dcg_discount(n, self.base, self.discount)
-        dcg = seq_dot(self._gains(rel), w)
+        dcg = self._sum(self._gains(rel))
         if ideal is not None:
             ideal = np.asarray(ideal, dtype=float)
             ideal = -np.sort(-ideal, axis=-1)[..., :n]
             pad = n - ideal.shape[-1]
             if pad > 0:
                 ideal = np.concatenate([ideal, np.zeros(ideal.shape[:-1] + (pad,))], axis=-1)
-            idcg = np.broadcast_to(seq_dot(ideal, w), rel.shape[:-1])
+            idcg = np.broadcast_to(self._sum(ideal), rel.shape[:-1])
         else:
             rbv = broadcast_topic(rb, rel, "rb")
-            cw = np.concatenate([[0.0], np.cumsum(w)])  # sequential, like seq_dot
+            w = 1.0 / log2_ranks(n) if self.discount == "log2p1" else dcg_discount(n, self.base, self.discount)
+            cw = np.concatenate([[0.0], np.cumsum(w)])  # sequential, like seq_dot (1/d = 1.0/d: trec_eval's too)
             idcg = cw[np.minimum(rbv, n).astype(int)]
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1), 0.0)

@@ -106,7 +106,8 @@ class Twist(Measure):
         x = np.where(crp > 0, 1, -1)
         change = x[..., 1:] != x[..., :-1]
         any_change = change.any(-1)
-        first = np.argmax(change, axis=-1) + 1  # 1-based rank c with x_c != x_{c+1}
+        # 1-based rank c with x_c != x_{c+1} (a run of one rank has none: argmax of nothing)
+        first = np.argmax(change, axis=-1) + 1 if change.shape[-1] else np.ones(change.shape[:-1], dtype=np.int64)
         # σ = 2fb/(f + b) with f = A/P, b = B/M (A = P − ΣRP⁺, B = M − ΣRP⁻ of the run; P, M those of
         # the full scale) is 2AB / (A·M + B·P): one division of exact integers, so σ is correctly
         # rounded and 0/0 (NaN) is exact, not the ±1e15 a rounded f + b ≈ 0 would give
