@@ -46,3 +46,23 @@ def make_random_scores(T=12, S=15, seed=0, names=("AP", "P@10", "RBP")):
 def random_scores():
     """:func:`make_random_scores`, as a fixture the tests call with their own sizes."""
     return make_random_scores
+
+
+# ------------------------------------------------------------------ the README's demo data
+
+
+@pytest.fixture(scope="session")
+def cranfield_demo(tmp_path_factory):
+    """The folder ``irscales sample-data demo`` writes (10 real runs on the shipped Cranfield collection, depth
+    100, and the qrels), made by that very command, as a new user following the README does."""
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+    from irscales.data.datasets import available
+
+    if not available("cranfield"):
+        pytest.skip("the Cranfield collection is not available (data/collections/ ships it)")
+    base = tmp_path_factory.mktemp("new_user")
+    r = CliRunner().invoke(main, ["sample-data", str(base / "demo")])
+    assert r.exit_code == 0, r.output
+    return base

@@ -1,11 +1,11 @@
-"""The command line on TREC files generated in code: every subcommand, bad input, README commands."""
+"""The command line on TREC files generated in code: every subcommand, bad input (the README's commands run in
+tests/test_readme.py)."""
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
 from io import StringIO
-import shlex
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +16,6 @@ from click.testing import CliRunner
 from irscales import measures as M
 from irscales.cli import main
 from irscales.data import load_preset
-from irscales.paths import repo_root
 
 
 @pytest.fixture(scope="module")
@@ -110,27 +109,6 @@ def test_bad_measure_and_bad_depth(trec):
     assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1 and "'keep'" in r.stderr
     r = CliRunner().invoke(main, ["nonsense"])
     assert r.exit_code == 2 and r.stderr.startswith("irscales: error: No such command 'nonsense'")
-
-
-def _readme_commands() -> list[str]:
-    root = repo_root()
-    if root is None:
-        pytest.skip("not a source checkout")
-    text = (root / "README.md").read_text()
-    block = text.split("## Use it on your own runs", 1)[1]
-    cmds = [ln.strip() for ln in block.splitlines() if ln.strip().startswith("irscales ")]
-    return cmds
-
-
-def test_readme_commands_run(trec, monkeypatch):
-    d, rundir, qrels, col = trec
-    monkeypatch.chdir(d)  # README commands use runs/ and qrels.txt, as to_trec writes them
-    cmds = _readme_commands()
-    assert len(cmds) >= 5
-    for c in cmds:
-        args = shlex.split(c)[1:]
-        r = CliRunner().invoke(main, args)
-        assert r.exit_code == 0, f"{c}\n{r.output}"
 
 
 # ----------------------------------------------------------- issue 18: a command line a user can trust

@@ -30,19 +30,105 @@ def _export_command() -> str:
     return cmds[0]
 
 
-def test_export_one_liner_and_python_blocks_run(tmp_path, monkeypatch):
+def test_export_one_liner_writes_simulated_runs(tmp_path):
     args = shlex.split(_export_command())
     assert args[0] == "python"
     r = subprocess.run([sys.executable, *args[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "qrels.txt").is_file() and len(list((tmp_path / "runs").iterdir())) == 4
-    blocks = _blocks("python")
-    assert len(blocks) >= 2
-    monkeypatch.chdir(tmp_path)  # the blocks read runs/ and qrels.txt, as the one-liner writes them
-    namespace: dict = {}
+
+
+def _section(title: str) -> str:
+    start = README.index(f"## {title}")
+    end = README.find("\n## ", start + 3)
+    return README[start:end if end > 0 else None]
+
+
+def _pytrec_means(demo, name: str, key: str) -> dict[str, float]:
+    """pytrec_eval's mean of trec_eval measure ``key`` per run of the demo folder (an independent reference)."""
+    import numpy as np
+    import pytrec_eval
+
+    from irscales.data.trec import read_qrels, read_run
+
+    q = read_qrels(demo / "qrels.txt")
+    qd: dict = {}
+    for t, doc, g in q[["topic", "docno", "rel"]].itertuples(index=False):
+        qd.setdefault(t, {})[doc] = int(g)
+    ev = pytrec_eval.RelevanceEvaluator(qd, {name})
+    out = {}
+    for f in sorted((demo / "runs").iterdir()):
+        r = read_run(f)
+        rd: dict = {}
+        for t, doc, sc in r[["topic", "docno", "score"]].itertuples(index=False):
+            rd.setdefault(t, {})[doc] = float(sc)
+        res = ev.evaluate(rd)
+        out[r.attrs["system"]] = float(np.mean([res[t][key] for t in res if any(g > 0 for g in qd[t].values())]))
+    return out
+
+
+def test_a_new_user_runs_the_three_commands(cranfield_demo, monkeypatch):
+    """The README's "Your runs in three commands", as a new user types them (the set-up line is this very
+    environment: make install made .venv, where the irscales command lives); values checked against pytrec_eval."""
+    from io import StringIO
+
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    block = _blocks("bash")[0]
+    lines = [ln.split("#")[0].strip() for ln in block.splitlines() if ln.strip()]
+    assert lines[0] == "make install && source .venv/bin/activate" and "install" in _makefile_targets()
+    assert lines[1] == "irscales sample-data demo"  # made by the cranfield_demo fixture, with this command
+    monkeypatch.chdir(cranfield_demo)
+    args = shlex.split(lines[2])
+    assert args[0] == "irscales"
+    r = CliRunner().invoke(main, args[1:] + ["--format", "csv"])
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout))
+    ap = f[f.measure == "AP"].set_index("system")["value"]
+    want = _pytrec_means(cranfield_demo / "demo", "map_cut.10", "map_cut_10")  # AP at the default depth 10
+    assert set(ap.index) == set(want) and len(want) == 10
+    assert all(abs(ap[s] - want[s]) < 1e-12 for s in want)
+    assert f["interval"].between(0, 1).all()
+
+
+def test_every_command_of_the_readme_runs(cranfield_demo, monkeypatch):
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    monkeypatch.chdir(cranfield_demo)
+    cmds = [ln.strip() for ln in _section("Use it on your own runs").splitlines() if ln.strip().startswith("irscales ")]
+    assert len(cmds) >= 9
+    for c in cmds:
+        r = CliRunner().invoke(main, shlex.split(c)[1:])
+        assert r.exit_code == 0, f"{c}\n{r.output}"
+
+
+def test_every_python_example_runs_and_gives_the_right_values(cranfield_demo, monkeypatch):
+    from fractions import Fraction
+
+    monkeypatch.chdir(cranfield_demo)
+    blocks = re.findall(r"^```python\n(.*?)^```", _section("From Python"), flags=re.M | re.S)
+    assert len(blocks) >= 4
+    ns: dict = {}
     for i, code in enumerate(blocks):
-        exec(compile(code, f"README.md python block {i + 1}", "exec"), namespace)  # noqa: S102
-    assert namespace["ap"].shape == namespace["ap_ranked"].shape == (50, 4)  # (topics, systems)
+        exec(compile(code, f"README.md From Python block {i + 1}", "exec"), ns)  # noqa: S102
+    ev, means = ns["ev"], ns["means"]
+    want = _pytrec_means(cranfield_demo / "demo", "map_cut.10", "map_cut_10")
+    assert all(abs(means.loc[s, "AP"] - want[s]) < 1e-12 for s in want)
+    K = int(ev.scale_table().set_index("measure").loc["AP", "K"])
+    phi = ev.interval("AP", raw=True)
+    for s in ev.systems:  # the interval-scaled mean is the affine map of the mean of φ
+        assert means.loc[s, "AP (interval)"] == float((Fraction(int(phi[s].sum()), len(phi)) - 1) / (K - 1))
+    assert ns["ap"].shape == ns["ap_interval"].shape == (len(ev.topics), 10)  # (topics, systems)
+    assert "<sup>" in ns["markdown"] and r"\begin{tabular}" in ns["latex"] and "lucene.porter.BM25" in ns["markdown"]
+    assert ns["res"].lines()[-1].startswith("report:")
+    assert set(ns["taus"].columns) >= {"tau", "tau_interval", "tau_ap", "tau_ap_interval"}
+    assert ns["small"].values("AP").to_numpy().tolist() == [[1.0], [1.0]]  # d1 and d3 are relevant, first
+    assert ns["rbp"].n_distinct == 2**40
 
 
 def _makefile_targets() -> set[str]:

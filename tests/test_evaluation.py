@@ -1,0 +1,203 @@
+"""The one call (:mod:`irscales.evaluation`): on real runs of the shipped Cranfield collection (always) and on
+real TREC-8 runs (when present) its per-topic values equal ``irscales scores`` and pytrec_eval's; the
+interval-scaled values are exact, their normalisation is the affine map of φ, and every test decision is the
+same on both; every input form reads alike."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from io import StringIO
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from irscales import paths
+from irscales.cli import main
+from irscales.data import gop
+from irscales.data.datasets import available
+from irscales.data.gop_index import grid_systems
+from irscales.data.trec import read_qrels, read_run
+from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
+from irscales.stats import significance as S
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+#: trec_eval names (ours) → pytrec_eval's keys, and the measures asked of pytrec_eval
+TREC_NAMES = {"map": "map", "P_10": "P_10", "ndcg_cut_10": "ndcg_cut_10", "recip_rank": "recip_rank",
+              "Rprec": "Rprec", "ndcg": "ndcg", "recall_100": "recall_100", "map_cut_50": "map_cut_50",
+              "map_cut_10": "map_cut_10"}
+PYTREC = {"map", "P.10", "ndcg_cut.10", "recip_rank", "Rprec", "ndcg", "recall.100", "map_cut.10,50"}
+TREC_EVAL = dict(negative="zero", on_missing_topic="skip", on_no_relevant="keep")
+#: the one name whose value is, on purpose, not trec_eval's to the last bit but the correctly rounded one
+#: (measures.binary._sp_float; test_map_cut_below_41_is_the_correctly_rounded_value)
+WITHIN_AN_ULP = {"map_cut_10"}
+
+
+@pytest.fixture(scope="module")
+def cranfield(tmp_path_factory):
+    if not available("cranfield"):
+        pytest.skip("the Cranfield collection is not available (data/collections/ is part of the repository)")
+    d = tmp_path_factory.mktemp("cranfield")
+    first = [s for s in grid_systems() if (s.stop, s.lug) == ("lucene", "porter")][:6]
+    files, q = gop.write_runs("cranfield", first, d, depth=100)
+    return d / "runs", q
+
+
+def _pytrec(runs: list[Path], qrels: Path) -> dict:
+    q = read_qrels(qrels, negative="zero")
+    qd: dict = {}
+    for t, doc, g in q[["topic", "docno", "rel"]].itertuples(index=False):
+        qd.setdefault(t, {})[doc] = int(g)
+    ev = pytrec_eval.RelevanceEvaluator(qd, PYTREC)
+    out = {}
+    for f in runs:
+        r = read_run(f)
+        rd: dict = {}
+        for t, doc, s in r[["topic", "docno", "score"]].itertuples(index=False):
+            rd.setdefault(t, {})[doc] = float(s)
+        out[r.attrs["system"]] = ev.evaluate(rd)
+    return out
+
+
+def _parity(rundir: Path, qrels: Path, runs: list[Path]) -> None:
+    ev = evaluate(qrels, runs, list(TREC_NAMES), **TREC_EVAL)
+    ref = _pytrec(runs, qrels)
+    r = CliRunner().invoke(main, ["scores", *map(str, runs), "--qrels", str(qrels), "--measures", ",".join(TREC_NAMES),
+                                  "--negative", "zero", "--on-missing-topic", "skip", "--on-no-relevant", "keep",
+                                  "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    cli = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    for name, key in TREC_NAMES.items():
+        mine = ev.values(name)
+        for s in ev.systems:
+            got = mine[s].to_numpy()
+            want = np.array([ref[s][t][key] for t in mine.index])
+            printed = cli[(cli.system == s) & (cli.measure == name) & (cli.topic != "all")].set_index("topic")["value"]
+            assert np.array_equal(printed.loc[list(mine.index)].to_numpy(), got), (name, s)  # CLI = API, every bit
+            if name in WITHIN_AN_ULP:  # trec_eval's rank-by-rank sum carries a few ulps of rounding
+                assert np.allclose(got, want, rtol=1e-14, atol=0), (name, s)
+            else:
+                assert np.array_equal(got, want), (name, s, np.abs(got - want).max())
+
+
+def test_values_equal_irscales_scores_and_pytrec_eval_on_cranfield(cranfield):
+    rundir, qrels = cranfield
+    _parity(rundir, qrels, sorted(rundir.iterdir()))
+
+
+def test_values_equal_irscales_scores_and_pytrec_eval_on_real_trec8_runs():
+    track = paths.trec_track("T08")
+    if track is None:
+        pytest.skip("the real TREC-8 runs are not here (IRSCALES_TREC or IRSCALES_SHARED/trec)")
+    runs = sorted(track.runs.iterdir())[:6]
+    _parity(track.runs, track.qrels, runs)
+
+
+def test_map_cut_below_41_is_the_correctly_rounded_sum_over_the_recall_base(cranfield):
+    # why one trec_eval name may differ from trec_eval by an ulp: up to rank 40, AP is SP rounded once from
+    # its exact value, then divided by RB, so that equal exact values are equal floats (ties decide the
+    # interval scale); trec_eval's rank-by-rank sum is not
+    rundir, qrels = cranfield
+    ev = evaluate(qrels, rundir, "map_cut_10,AP@10", **TREC_EVAL)
+    col = ev.collection
+    sp = col.evaluate(measure_specs("SP")[0][1], 10, exact=True)  # (T, S) Fractions
+    want = np.vectorize(float)(sp) / np.where(col.rb > 0, col.rb, 1)[:, None]
+    want = np.where(col.rb[:, None] > 0, want, 0.0)
+    assert np.array_equal(ev.values("map_cut_10").to_numpy(), want)
+    assert np.array_equal(ev.values("AP@10").to_numpy(), want)
+
+
+def test_interval_values_are_the_affine_map_of_phi_and_decide_alike(cranfield):
+    rundir, qrels = cranfield
+    ev = evaluate(qrels, rundir, "AP,P@10,RR,RBP_p08,nDCG_b02", ranked=True, phi=True)
+    assert ev.depth == RANKED_DEFAULT_DEPTH  # the one default rule
+    table = ev.scale_table().set_index("measure")
+    for lab in ev.measures:
+        K = int(table.loc[lab, "K"])
+        phi = ev.interval(lab, raw=True).to_numpy()
+        unit = ev.interval(lab).to_numpy()
+        assert all(isinstance(x, int) for x in phi.ravel())
+        assert (unit == np.vectorize(lambda x: Fraction(x - 1, K - 1), otypes=[object])(phi)).all()
+        # the means: normalised mean = (raw mean − 1)/(K − 1), exactly
+        for s in range(phi.shape[1]):
+            assert sum(unit[:, s]) / len(unit) == (Fraction(sum(phi[:, s]), len(phi)) - 1) / (K - 1)
+        # every test statistic, p-value and decision is the same float on both
+        a = S.significance_tests(phi, systems=ev.systems, pvalues=True)
+        b = S.significance_tests(unit, systems=ev.systems, pvalues=True)
+        for key in S.TESTS:
+            np.testing.assert_array_equal(a[key].statistic, b[key].statistic, err_msg=f"{lab} {key}")
+            np.testing.assert_array_equal(a[key].pvalue, b[key].pvalue, err_msg=f"{lab} {key}")
+            np.testing.assert_array_equal(a[key].significant, b[key].significant, err_msg=f"{lab} {key}")
+        assert phi.min() >= 1 and phi.max() <= K
+    f = ev.frame
+    got = f[f.measure == "AP"].pivot(index="topic", columns="system", values="interval")
+    want = ev.interval("AP").map(float)
+    assert np.array_equal(got.loc[want.index, list(want.columns)].to_numpy(), want.to_numpy())
+
+
+def test_means_view_and_labels(cranfield):
+    rundir, qrels = cranfield
+    ev = evaluate(qrels, rundir, ["nDCG@10", "RBP(p=0.8)", "AP"], ranked=True)
+    assert list(ev.measures) == ["nDCG@10", "RBP_p08", "AP"]  # a name keeps its label
+    m = ev.means()
+    assert list(m.columns) == ["nDCG@10", "nDCG@10 (interval)", "RBP_p08", "RBP_p08 (interval)", "AP",
+                               "AP (interval)"]
+    assert np.allclose(m["AP"], ev.values("AP").mean(axis=0))
+    assert m.filter(like="(interval)").apply(lambda c: c.between(0, 1).all()).all()
+
+
+def test_every_input_form_gives_the_same_values(cranfield):
+    rundir, qrels = cranfield
+    files = sorted(rundir.iterdir())[:3]
+    want = evaluate(qrels, files, "AP,RR,nDCG@10", depth=20)
+    frames = [read_run(f) for f in files]
+    long = pd.concat([f.assign(run=f.attrs["system"]) for f in frames]).rename(
+        columns={"topic": "query_id", "docno": "doc_id"})
+    q = read_qrels(qrels)
+    qdict: dict = {}
+    for t, doc, g in q[["topic", "docno", "rel"]].itertuples(index=False):
+        qdict.setdefault(t, {})[doc] = int(g)
+    rdict = {f.attrs["system"]: {t: dict(zip(g.docno, g.score)) for t, g in f.groupby("topic", sort=False)}
+             for f in frames}
+    for qr, rn in ((qrels, long), (qdict, rdict), (q.rename(columns={"topic": "query_id", "docno": "doc_id",
+                                                                     "rel": "relevance"}), files)):
+        got = evaluate(qr, rn, "AP,RR,nDCG@10", depth=20)
+        assert got.systems == want.systems and got.topics == want.topics
+        for lab in want.measures:
+            assert np.array_equal(got.values(lab).to_numpy(), want.values(lab).to_numpy()), lab
+
+
+def test_notes_say_why_a_value_is_missing(cranfield):
+    rundir, qrels = cranfield
+    with pytest.warns(UserWarning, match="no interval-scaled F1 at depth 10"):
+        ev = evaluate(qrels, rundir, "F1,AP", ranked=True)
+    assert ev.scales["F1"] is None and ev.frame[ev.frame.measure == "F1"]["interval"].isna().all()
+    with pytest.raises(ValueError, match="F1 has no interval-scaled values"):
+        ev.interval("F1")
+    tau, notes = ev.correlations() if len(ev.systems) >= 3 else (None, [])
+    assert tau is not None and any("tau_interval is NaN: no interval-scaled F1" in n for n in notes)
+
+
+@pytest.mark.parametrize("kw, msg", [
+    (dict(depth=0), "depth must be a positive integer"), (dict(ties="median"), "ties must be"),
+    (dict(measures="P@20", depth=10), "P@20 looks at 20 ranks but runs are cut at depth 10"),
+    (dict(measures="AP,AP"), "given more than once"), (dict(on_no_relevant="drop"), "on_no_relevant"),
+    (dict(colour="red"), "unknown reading option"),
+])
+def test_bad_calls_say_what_is_wrong(cranfield, kw, msg):
+    rundir, qrels = cranfield
+    kw = {"measures": "AP", **kw}
+    with pytest.raises((ValueError, TypeError), match=msg):
+        evaluate(qrels, rundir, **kw)
+
+
+def test_an_over_budget_build_is_refused_with_the_cheaper_options(cranfield, tmp_path, monkeypatch):
+    monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path))
+    rundir, qrels = cranfield
+    with pytest.raises(ValueError, match=r"AP at N=30.*ties='min'.*pass build=True"):
+        evaluate(qrels, rundir, "AP", depth=30, ranked=True)
+    ev = evaluate(qrels, rundir, "AP", depth=30, ranked=True, ties="mid")  # counted: nothing built
+    assert ev.scales["AP"].kind == "count" and not any(tmp_path.rglob("*.npy"))
