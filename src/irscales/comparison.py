@@ -97,9 +97,8 @@ class ComparisonTable:
         """What every mark means, in words (printed under every rendering)."""
         fam = (f"the {len(self.systems) - 1} comparisons with the baseline {self.baseline}" if self.baseline
                else f"the {len(self.systems) * (len(self.systems) - 1) // 2} pairs of systems")
-        corr = ("" if self.test == "tukey" else
-                f", {self.correction if self.correction != 'none' else 'no'} correction over {fam} of each "
-                "measure and scale")
+        name = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "no"}[self.correction]
+        corr = "" if self.test == "tukey" else f", {name} correction over {fam} of each measure and scale"
         depth = f" at depth {self.depth}" if self.depth is not None else ""
         lines = [f"Means over {self.n_topics} topics{depth}. Letters: significantly better than the systems with "
                  f"those letters ({_TEST_WORDS[self.test]}{corr}, alpha = {self.alpha}).",
