@@ -139,7 +139,7 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
         q = qrels_frame(qrels, negative=opts["negative"])
         frames = run_frames(runs) if is_in_memory(runs) else None
         if frames is None:  # files with in-memory qrels
-            return Collection.from_trec(_run_source(runs), q, depth=read_depth, cache=cache, **opts)
+            return Collection.from_trec(_run_source(runs), q, depth=read_depth, cache=cache, progress=progress, **opts)
         names = [f.attrs["system"] for f in frames]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
@@ -150,7 +150,7 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
                          systems=tuple(d.systems), provenance=f"memory: {len(frames)} runs + {q.attrs.get('path')}",
                          max_grade=d.judgments.shape[1] - 1, padded_to=read_depth)
     else:
-        col = Collection.from_trec(_run_source(runs), qrels, depth=read_depth, cache=cache, **opts)
+        col = Collection.from_trec(_run_source(runs), qrels, depth=read_depth, cache=cache, progress=progress, **opts)
     return col
 
 

@@ -325,7 +325,8 @@ class Collection:
                   on_uneven_topics: Literal["error", "pad"] = "error",
                   score_precision: Literal["float32", "float64"] = "float32",
                   cache: bool | PathLike = True,
-                  system_labels: Mapping[str, Sequence[str]] | None = None) -> "Collection":
+                  system_labels: Mapping[str, Sequence[str]] | None = None,
+                  progress: bool | None = None) -> "Collection":
         """Read run files (a directory of NIST ``input.*`` files, gz allowed, or a list) and qrels
         (a file, or a frame from :func:`irscales.data.trec.read_qrels` or
         :func:`irscales.data.trec.qrels_from_ir_datasets`); the policies are those of
@@ -343,7 +344,7 @@ class Collection:
         d = trec_io.read_trec(files, qrels, depth, max_grade=max_grade, negative=negative,
                               on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
                               on_uneven_topics=on_uneven_topics, score_precision=score_precision, cache=cache,
-                              pad=False)
+                              pad=False, progress=progress)
         src = str(runs) if isinstance(runs, (str, os.PathLike)) else f"{len(files)} run files"
         qsrc = qrels.attrs.get("path", "qrels frame") if hasattr(qrels, "attrs") else str(qrels)
         return cls(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths,

@@ -242,8 +242,8 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     ``cache``: parsed runs are kept in :func:`parsed_runs_cache` (or the folder given), keyed by
     the SHA-256 of each file's bytes, so reading the same files again skips parsing (about a
     quarter of the size of the run files; delete the folder to reclaim it). ``False`` turns it off.
-    ``progress``: a bar of files read on stderr (default: when stderr is a terminal and there are
-    more than :data:`irscales.data.trec_cache.PROGRESS_FILES` files). Files are parsed by
+    ``progress``: a bar of files read on stderr (default: on a terminal, once reading has taken a
+    second). Files are parsed by
     :data:`irscales.data.trec_cache.READ_THREADS` threads.
     ``pad``: ``rel`` holds ``depth`` ranks (default), or with ``False`` only as many as the longest run
     cut at ``depth``, the ranks beyond being not relevant (what ``Collection.from_trec`` reads: memory

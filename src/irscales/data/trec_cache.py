@@ -32,7 +32,7 @@ from irscales.data.trec_order import ParsedRun, trec_order
 from irscales.data.trec_parse import parse_run_file
 from irscales.paths import cache_dir
 
-__all__ = ["parsed_runs_cache", "parsed_run", "parsed_runs", "PROGRESS_FILES", "READ_THREADS"]
+__all__ = ["parsed_runs_cache", "parsed_run", "parsed_runs", "READ_THREADS"]
 
 _CACHE_FORMAT = "irscales.parsed-run/3"
 _FIELDS = ("format", "key", "system", "topics", "docnos", "t_code", "d_code")
@@ -154,7 +154,6 @@ def parsed_runs_cache() -> Path | None:
         return None
 
 
-PROGRESS_FILES = 10
 READ_THREADS = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 4)
 
 
@@ -162,12 +161,13 @@ def parsed_runs(files: list[Path], precision: str, cache: Path | None, progress:
     """Parsed runs in the order of ``files``, parsed by up to :data:`READ_THREADS` threads (reading,
     hashing and most numpy work release the GIL) with at most two files a thread in flight, so
     memory stays bounded; the first bad file, in order, raises."""
-    if progress is None:
-        progress = len(files) > PROGRESS_FILES and sys.stderr is not None and sys.stderr.isatty()
+    delay = 0.0
+    if progress is None:  # on a terminal, a bar once reading has taken a second (10 big runs take 12 s)
+        progress, delay = sys.stderr is not None and sys.stderr.isatty(), 1.0
     from tqdm import tqdm  # plain bar: tqdm.auto warns in kernels without ipywidgets
 
     bar = tqdm(total=len(files), desc="reading runs", unit="file", file=sys.stderr, leave=False,
-               disable=not progress)
+               disable=not progress, delay=delay)
     threads = min(READ_THREADS, len(files))
     scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end
     for _ in range(threads):
