@@ -10,6 +10,25 @@ def test_missing_runs_of_public_and_private_trec_tracks():
     assert "T26" in items.missing_runs("fff21", "table5/T26_30/RR/Sign Test/Sig")
 
 
+def test_missing_runs_of_fer17_say_what_is_still_missing_once_the_authors_grid_is_read():
+    assert items.missing_runs("fer17", "table1/T08/AP") is None  # grid and runs public: notebook 03b
+    assert "103 original TREC-7" in items.missing_runs("fer17", "table1/T07/R-prec")
+    assert "original TREC-9" in items.missing_runs("fer17", "table1/T09/AP")
+    assert "Grid of Points on T10 is read" in items.missing_runs("fer17", "table1/T10/ERR")
+    t14, rq = items.missing_runs("fer17", "table1/T14/AP"), items.missing_runs("fer17", "table4/AP vs P@10/tau")
+    assert "GOV2" in t14 and "Terabyte" in t14 and "GOV2" in rq and "T07–T10" in rq
+    assert "judgments of all 249 topics are" in items.missing_runs("mm23", "table3/k5/equal")
+
+
+def test_figure_route_from_the_file_name():
+    assert items.figure_route("fig1_kde_T08_AP_real_gop") == "real data"
+    assert items.figure_route("fig4_main_effects_tau_real_gop_analogue") == "real-data analogue"
+    assert items.figure_route("fig5_pair_topics_k10_real_r04_249_analogue") == "real-data analogue"
+    assert items.figure_route("fig7_agreement_simulated_r04") == "simulated data"
+    assert items.figure_route("fig14_rq1_vs_rq3_tau_from_printed_tables4_9") == "from printed inputs"
+    assert items.figure_route("fig3_all_values_N5-10-15-20") == ""  # exhaustive: the name claims no data
+
+
 def test_relative_difference_sorts_the_differs_view():
     assert items.relative_difference("0.5575", "0.5520833333333334") == pytest.approx(0.0097160, rel=1e-4)
     assert items.relative_difference("20%", "15.625") == pytest.approx(0.21875)

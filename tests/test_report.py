@@ -384,3 +384,262 @@ def test_real_data_items_say_whether_they_come_from_the_committed_table(tmp_path
     assert "were recomputed in this checkout" in t.attrs["real_sources"][0].sentence()
     assert report.file_state(tmp_path / "outside.csv") is None or report.file_state(tmp_path / "outside.csv") \
         == "recomputed"
+
+
+# ------------------------------------------------------------------ real-data analogues and Fer17 Table 1 on real data
+
+
+def _hand_built_runs():
+    """Three runs over twelve topics at depth 10 (as tests/test_mm23_real_r04.py builds them)."""
+    import numpy as np
+
+    from irscales.data import Collection
+
+    rng = np.random.default_rng(5)
+    rel = (rng.random((3, 12, 10)) < 0.4).astype(np.int8)
+    judg = np.column_stack([np.full(12, 30), rel.max(0).sum(-1) + 1])
+    return Collection(rel=rel, judgments=judg, run_lengths=np.full((3, 12), 10), topics=tuple(map(str, range(12))),
+                      systems=("a", "b", "c"), provenance="trec: hand-built")
+
+
+_MM23_ROWS = [[f"fig6/{k}", "Figure 6 caption", "§3", v, "trec", ""] for k, v in zip(
+    ("group1_nonsep_via_ns", "group2_ns", "group3_equal", "group4_ni", "group5_nonsep_via_ni"),
+    ("20", "81", "23", "109", "16"))] + [
+    ["table3/k5/equal", "Table 3, row k=5, column equal", "§3", "20.40%", "trec", ""],
+    ["table3/k5/separable", "Table 3, row k=5, column separable", "§3", "74.49%", "trec", ""],
+    ["table2/k5/equal", "Table 2, row k=5, column equal", "§3", "1", "exhaustive", ""]]
+_FER17_ROWS = [
+    ["table1/T07/AP", "Table 1, row T07 vs T07gop, column AP", "§3.4", "0.0330", "trec", ""],
+    ["table1/T07/P@10", "Table 1, row T07 vs T07gop, column P@10", "§3.4", "0.0141", "trec", ""],
+    ["table1/T07/R-prec", "Table 1, row T07 vs T07gop, column R-prec", "§3.4", "0.0304", "trec", ""],
+    ["table1/T08/AP", "Table 1, row T08 vs T08gop, column AP", "§3.4", "0.0335", "trec", ""],
+    ["table1/T09/AP", "Table 1, row T09 vs T09gop, column AP", "§3.4", "0.0227", "trec", ""],
+    ["table2/Topic Size/effect_class", "Table 2, row Topic Size, column effect", "§4", "large", "trec", ""],
+    ["s4.2.2/topic_size_omega2_gt_system_size", "§4.2.2", "§4.2.2", "yes", "trec", ""]]
+
+
+def _analogue_case(tmp_path, analogues: bool = True, match: bool = False):
+    """Published files and the notebooks' outputs for a small Fer17 and MM23, generated here with the
+    library's own writers: notebook 03's and 05's simulated comparisons, 03b's Table 1 on real data
+    and, with ``analogues``, the analogue files of notebooks 03b and 05b and their figures. ``match``:
+    one pair of the runs has the printed Fig. 6 sizes. Returns (figures folder, published folder)."""
+    import types
+
+    from irscales.papers.fer17 import analogue as fer17_analogue
+    from irscales.papers.mm23 import part_b, real_r04
+    from irscales.papers.mm23.conventions import GROUPS
+
+    col = _hand_built_runs()
+    rows = _MM23_ROWS
+    if match:  # print the sizes the closest pair has, as if the paper had used it
+        first = real_r04.fig6_pair_search(col, (0,) * len(GROUPS)).iloc[0]
+        rows = [r[:3] + [str(int(first[g]))] + r[4:] for r, g in zip(rows, GROUPS)] + rows[len(GROUPS):]
+    pub = tmp_path / "pub"
+    pub.mkdir(parents=True, exist_ok=True)
+    _write_pub(pub / "mm23.csv", rows)
+    _write_pub(pub / "fer17.csv", _FER17_ROWS)
+    mm, fe = published.load("mm23", pub / "mm23.csv"), published.load("fer17", pub / "fer17.csv")
+    figs = tmp_path / "figs"
+    # notebook 05 on its simulated stand-in: trec items keep their simulated value in the note only
+    simulated = {"fig6/group1_nonsep_via_ns": 13, "table3/k5/equal": 27.65, "table3/k5/separable": 70.72}
+    keep, notes = part_b.split_simulated(types.SimpleNamespace(is_simulated=True), simulated, mm)
+    published.compare("mm23", {**keep, "table2/k5/equal": 1}, notes=notes, published=mm, route="exhaustive"
+                      ).save(figs / "mm23" / "published_vs_reproduced.csv")
+    # notebook 03 on simulated data, 03b's Table 1 on the authors' grid (route real)
+    published.compare("fer17", {"table1/T07/AP": 0.02, "table1/T08/AP": 0.0335, "table1/T09/AP": 0.0227},
+                      published=fe, route="simulated").save(figs / "fer17" / "published_vs_reproduced_simulated.csv")
+    published.compare("fer17", {"table2/Topic Size/effect_class": "large", "s4.2.2/topic_size_omega2_gt_system_size":
+                                "yes"}, published=fe, route="printed"
+                      ).save(figs / "fer17" / "published_vs_reproduced_printed.csv")
+    published.compare("fer17", {"table1/T07/AP": 0.033006, "table1/T07/P@10": 0.014088, "table1/T08/AP": 0.033481},
+                      published=fe, route="real").save(figs / "fer17" / "published_vs_reproduced_real_gop.csv")
+    for name in ("fig1_kde_T08_AP_real_gop", "fig1_kde_T08_AP_simulated", "fig4_main_effects_tau_simulated",
+                 "fig6_pair_topics_k10_simulated_r04"):
+        (figs / ("mm23" if "r04" in name else "fer17") / f"{name}.png").write_bytes(b"")
+    if not analogues:
+        return figs, pub
+    for name in ("fer17/fig4_main_effects_tau_real_gop_analogue", "mm23/fig6_pair_topics_k10_real_r04_249_analogue"):
+        (figs / f"{name}.png").write_bytes(b"")
+    # notebook 03b: the qualitative findings of each design (qualitative_frame of the analogue module)
+    designs = {"simulated": types.SimpleNamespace(qualitative=lambda: {
+                   "table2/Topic Size/effect_class": "large", "s4.2.2/topic_size_omega2_gt_system_size": "no"}),
+               "real, 8 measures": types.SimpleNamespace(qualitative=lambda: {
+                   "table2/Topic Size/effect_class": "medium", "s4.2.2/topic_size_omega2_gt_system_size": "yes"})}
+    fer17_analogue.qualitative_frame(fe, designs).to_csv(figs / "fer17" / "analogue_real_gop_T07-T10_qualitative.csv")
+    cols = pd.MultiIndex.from_product([["paper", "simulated", "real, 8 measures"], ["tau", "tau_ap"]])
+    pd.DataFrame([[0.7, 0.6, 0.9, 0.8, 0.6, 0.5], [0.8, 0.7, float("nan"), float("nan"), 0.7, 0.6]],
+                 index=["AP vs P@10", "AP vs Twist"], columns=cols).to_csv(
+        figs / "fer17" / "analogue_real_gop_T07-T10_table4.csv")
+    # notebook 05b on "the public runs": the pair search, Table 3, Fig. 7 and the items
+    real_r04.fig6_pair_search(col, real_r04.printed_fig6_sizes(mm)).to_csv(
+        figs / "mm23" / "fig6_pairs_real_r04_249_analogue.csv", index=False)
+    t3 = {"k": [5], "equal %": [22.579206], "separable %": [71.905399], "non-sep. %": [5.515395], "SERP pairs": [36],
+          "paper equal": ["20.40%"], "paper separable": ["74.49%"], "paper nonsep": ["5.12%"]}
+    pd.DataFrame(t3).to_csv(figs / "mm23" / "table3_real_r04_249_analogue.csv", index=False)
+    pd.DataFrame({**t3, "equal %": [27.653603], "SERP pairs": [108315]}).to_csv(
+        figs / "mm23" / "table3_simulated_r04.csv", index=False)
+    for tag, both in (("real_r04_249_analogue", (0.4, 0.2)), ("simulated_r04", (0.5, 0.45))):
+        pd.DataFrame({"metric": "AP", "depth": 10, "test": "t", "category": ["Both: Yes", "Both: No", "Metric: Yes"],
+                      "pairs": [1, 1, 1], "fraction": [*both, 0.1]}).to_csv(
+            figs / "mm23" / f"fig7_agreement_{tag}.csv", index=False)
+    real_r04.analogue_table(mm, {"table3/k5/equal": 22.579206, "fig6/group1_nonsep_via_ns": 19}).to_csv(
+        figs / "mm23" / "items_real_r04_249_analogue.csv", index=False)
+    return figs, pub
+
+
+def _frames(figs, pub):
+    return {p: report.paper_table(p, figs, pub) for p in ("fer17", "mm23")}
+
+
+def test_analogue_sections_are_labelled_beside_the_simulated_run_and_never_counted(tmp_path, monkeypatch):
+    from irscales.papers import analogues, report_html
+    from irscales.papers.fer17.real_gop import ANALOGUE_LABEL as FER17
+    from irscales.papers.mm23.real_r04 import ANALOGUE_LABEL as MM23
+
+    monkeypatch.setattr(report, "_found", lambda key: None)
+    assert FER17 == "real-data analogue: real GoP on T07–T10, not the paper's GOV2 grid"
+    assert MM23 == "real-data analogue: 10 public Robust 2004 runs over 249 topics, not the paper's 110 runs"
+    bare_figs, bare_pub = _analogue_case(tmp_path / "bare", analogues=False)
+    figs, pub = _analogue_case(tmp_path / "with")
+    bare, withs = _frames(bare_figs, bare_pub), _frames(figs, pub)
+    assert analogues.sections(bare, bare_figs) == {}
+    # not counted: every item's status, route and value is the same with and without the analogue files
+    for p in bare:
+        cols = ["item", "ours", "route", "status"]
+        pd.testing.assert_frame_equal(bare[p][cols], withs[p][cols])
+        assert report.summary_line(bare[p]) == report.summary_line(withs[p])
+        assert report_html.card_html(p, bare[p]) == report_html.card_html(p, withs[p])
+    assert (withs["mm23"]["status"] == "reproduced on real data").sum() == 0
+    assert not withs["mm23"]["ours"].isin(["22.58", "22.5792", "19"]).any()  # analogue values never in "ours"
+    sections = analogues.sections(withs, figs)
+    assert [(p, a.label) for p, a in sections.items()] == [("fer17", FER17), ("mm23", MM23)]
+    mm = sections["mm23"]
+    # the Fig. 6 search over every ordered pair against the printed sizes: no pair, and the closest named
+    (fig6,) = [f for f in mm.findings if f.startswith("MM23 Fig. 6")]
+    assert "no pair of the 3 runs has the printed group sizes (20, 81, 23, 109, 16)" in fig6
+    assert "all 6 ordered pairs were checked" in fig6 and "The closest, " in fig6
+    assert "not reproduced on real data" in fig6
+    # beside the simulated run: Table 3, Fig. 7 and the items carry both columns
+    t3 = next(t for t in mm.tables if t.title.startswith("Table 3")).frame.iloc[0]
+    assert (t3["paper equal"], t3["simulated equal"], t3["real equal"]) == ("20.40%", "27.65%", "22.58%")
+    it = next(t for t in mm.tables if t.title.startswith("Every Part-B item")).frame.set_index("item")
+    row = it.loc["table3/k5/equal"]
+    assert list(row[["paper", "simulated", "real-data analogue"]]) == ["20.40%", "27.65", "22.5792"]
+    assert it.loc["table3/k5/equal", "status in this report"] == "simulated only"
+    assert any("the smallest agreement is simulated 0.950, real 0.600" in f for f in mm.findings)
+    assert [(f.name, s.name) for f, s in mm.figures] == [("fig6_pair_topics_k10_real_r04_249_analogue.png",
+                                                          "fig6_pair_topics_k10_simulated_r04.png")]
+    fe = sections["fer17"]
+    q = fe.tables[0].frame.set_index("item")
+    assert list(q.loc["table2/Topic Size/effect_class"]) == ["large", "large ✓", "medium ✗",
+                                                             "reproduced from printed inputs"]
+    assert any("Of the paper's 2 qualitative findings" in f and "simulated 1, real, 8 measures 1 hold" in f
+               for f in fe.findings)
+    t4 = fe.tables[1].frame.set_index("measure pair")
+    assert t4.loc["AP vs Twist", "simulated τ"] == "—"  # no Twist on simulated runs
+    assert any("mean τ / τ_AP over the 1 measure pairs" in f and "simulated 0.900 / 0.800" in f for f in fe.findings)
+    # laid out: labelled sections in both forms, listed on the landing screen, linked from the units
+    md, page = report.build(figs, pub)
+    text, html = md.read_text(), page.read_text()
+    for a in sections.values():
+        assert f"### {a.heading}" in text and f"**{a.label}** — {analogues.NEVER_COUNTED}" in text
+        assert f"id='{a.paper}-analogue'" in html and f"<b>{report_html._esc(a.label)}</b>" in html
+        assert f"<li><a href='#{a.paper}-analogue'>{a.title}</a>" in html
+    assert text.count("never counted as a reproduction: no item's status in this report comes from it") == 2
+    assert "- mm23/fig6_pair_topics_k10_real_r04_249_analogue.png beside mm23/fig6_pair_topics_k10_simulated_r04.png" \
+        in text
+    assert "<a href='#analogues'>analogues</a>" in html and "id='analogues'" in html
+    assert html.count("class='analogue-link'") == 5  # MM23 Table 3, Figure 6; Fer17 Table 2, §4.2.2, Figure 4
+    assert "data-route='real-data analogue'" in html and "data-route='simulated data'" in html
+    assert "no pair of the 3 runs has the printed group sizes" in text and "no pair of the 3 runs" in html
+    bare_md, _ = report.build(bare_figs, bare_pub)
+    assert "real-data analogue" not in bare_md.read_text().split("## Differing items")[0]
+
+
+def test_a_pair_with_the_printed_fig6_sizes_is_named_and_changes_no_status(tmp_path):
+    from irscales.papers import analogues
+
+    figs, pub = _analogue_case(tmp_path, match=True)
+    tables = _frames(figs, pub)
+    (fig6,) = [f for f in analogues.sections(tables, figs)["mm23"].findings if f.startswith("MM23 Fig. 6")]
+    assert "(A) vs " in fig6 and "exactly the printed group sizes" in fig6 and "no pair" not in fig6
+    t = tables["mm23"].set_index("item")
+    assert set(t.loc[[i for i in t.index if i.startswith("fig6/")], "status"]) == {"simulated only"}
+
+
+def test_simulated_counterpart_and_simulated_value_of_an_analogue(tmp_path):
+    from irscales.papers import analogues
+    from irscales.papers.mm23.part_b import analogue_in_note
+
+    for name in ("fig4_main_effects_tau_simulated", "fig4_main_effects_tau_ap_simulated",
+                 "fig7_agreement_simulated_r04", "fig4_main_effects_tau_real_gop_analogue",
+                 "fig7_agreement_real_r04_249_analogue", "fig9_x_real_gop_analogue"):
+        (tmp_path / f"{name}.png").write_bytes(b"")
+    assert analogues.counterpart(tmp_path / "fig4_main_effects_tau_real_gop_analogue.png").name == \
+        "fig4_main_effects_tau_simulated.png"  # not the τ_AP figure, whose name merely starts alike
+    assert analogues.counterpart(tmp_path / "fig7_agreement_real_r04_249_analogue.png").name == \
+        "fig7_agreement_simulated_r04.png"
+    assert analogues.counterpart(tmp_path / "fig9_x_real_gop_analogue.png") is None
+    assert analogue_in_note("needs the Robust 2004 runs; simulated analogue: 27.65") == "27.65"
+    assert analogue_in_note("needs runs; simulated analogue: yes") == "yes"
+    assert analogue_in_note("recomputed from the printed setup") == "" and analogue_in_note("") == ""
+
+
+def test_fer17_table1_cells_on_route_real_data_and_fig1_panels(tmp_path, monkeypatch):
+    """Notebook 03b's comparison file (route real) beats notebook 03's simulated one; the source
+    sentence names the authors' grid and how to recompute; the other rows say what is still missing;
+    Fig. 1's real panels are captioned real data."""
+    from irscales.papers import report_html
+
+    monkeypatch.setattr(report, "_found", lambda key: None)
+    figs, pub = _analogue_case(tmp_path, analogues=False)
+    t = report.paper_table("fer17", figs, pub).set_index("item")
+    real = ["table1/T07/AP", "table1/T07/P@10", "table1/T08/AP"]
+    assert set(t.loc[real, "status"]) == {"reproduced on real data"} and set(t.loc[real, "route"]) == {"real"}
+    assert t.loc["table1/T07/AP", "ours"] == "0.033006"  # the real value, not notebook 03's simulated 0.02
+    assert t.loc["table1/T07/R-prec", "status"] == "simulated only"
+    assert "103 original TREC-7 Ad hoc runs" in t.loc["table1/T07/R-prec", "note"]
+    assert "original TREC-9 Web runs" in t.loc["table1/T09/AP", "note"]
+    (src,) = report.paper_table("fer17", figs, pub).attrs["real_sources"]
+    sentence = src.sentence()
+    assert sentence.startswith("3 items reproduced on real data come from the derived table "
+                               "fer17/published_vs_reproduced_real_gop.csv, computed on the authors' published Grid of "
+                               "Points on T07 and T08")
+    assert "which this checkout does not have" in sentence and "IRSCALES_GOP" in sentence and "notebook 03b" in sentence
+    md, page = report.build(figs, pub)
+    text, html = md.read_text(), page.read_text()
+    assert "| table1/T08/AP | Table 1, row T08 vs T08gop, column AP | 0.0335 | 0.033481 | real (derived table) | " \
+           "reproduced on real data |" in text
+    assert "*fig1_kde_T08_AP_real_gop.png — real data*" in text
+    assert "*fig1_kde_T08_AP_simulated.png — simulated data*" in text
+    assert "1 on real data, 1 on simulated data" in html
+    assert "fig1_kde_T08_AP_real_gop.png — real data</figcaption>" in html
+    cell = re.search(r"<td class='(st-\w+)' title='table1/T08/AP", html)
+    assert cell and cell.group(1) == report_html.STATUS_CLASS["reproduced on real data"]
+
+
+def test_committed_outputs_table1_on_real_data_and_analogues_apart():
+    """The repository's committed outputs: Fer17 Table 1's T07 (AP, P@10) and T08 (eight columns) on
+    route real, nothing else of Fer17 or MM23 counted on real data, both analogue sections present,
+    and REPORT.md rebuilt with them."""
+    from irscales.papers import analogues
+
+    root = repo_root()
+    if root is None or not (root / "figures" / "fer17" / "published_vs_reproduced_real_gop.csv").exists():
+        pytest.skip("not a source checkout with the committed figures")
+    figs = root / "figures"
+    tables = {p: report.paper_table(p, figs) for p in ("fer17", "mm23")}
+    fer = tables["fer17"].set_index("item")
+    cells = [f"table1/T07/{m}" for m in ("AP", "P@10")] + [
+        f"table1/T08/{m}" for m in ("AP", "P@10", "R-prec", "RBP", "nDCG", "nDCG@20", "ERR", "Twist")]
+    assert set(fer.loc[cells, "route"]) == {"real"}
+    assert set(fer.index[fer["route"] == "real"]) == set(cells)
+    assert set(fer.loc[cells, "status"]) <= {"reproduced on real data", *report.NOT_ERRATA, "differs"}
+    assert (tables["mm23"]["route"] == "real").sum() == 0
+    sections = analogues.sections(tables, figs)
+    assert set(sections) == {"fer17", "mm23"}
+    assert any(f.startswith("MM23 Fig. 6: no pair of the 10 runs has the printed group sizes (20, 81, 23, 109, 16)")
+               for f in sections["mm23"].findings)
+    assert all(sim is not None for a in sections.values() for _, sim in a.figures)  # each beside its simulated run
+    text = (figs / "REPORT.md").read_text()
+    assert all(f"### {a.heading}" in text and a.label in text for a in sections.values())

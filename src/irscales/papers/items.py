@@ -13,10 +13,10 @@ import pandas as pd
 from irscales.papers.printing import exact
 from irscales.papers.published import AGREES_WITHIN_PRINTING, DEPENDS_ON_READING
 
-__all__ = ["PAPERS", "REPRODUCED", "NOT_ERRATA", "STATUSES", "MEANING", "TREC_DATA", "missing_runs", "status_counts",
-           "summary_line",
-           "overall_line", "unit_key", "unit_title", "unit_sort", "unit_order", "short_item",
-           "relative_difference", "errata", "errata_paragraph", "not_errata_sentence"]
+__all__ = ["PAPERS", "REPRODUCED", "NOT_ERRATA", "STATUSES", "MEANING", "TREC_DATA", "REAL_DATA", "missing_runs",
+           "status_counts", "summary_line", "overall_line", "unit_key", "unit_title", "unit_sort", "unit_order",
+           "short_item", "relative_difference", "errata", "errata_paragraph", "not_errata_sentence", "FIGURE_ROUTES",
+           "figure_route"]
 
 PAPERS = {
     "fff21": "FFF21 — Ferrante, Ferro, Fuhr: Towards Meaningful Statements in IR Evaluation: Mapping Evaluation "
@@ -38,7 +38,8 @@ STATUSES = [*REPRODUCED.values(), *NOT_ERRATA, "differs", "simulated only", "not
 MEANING = {
     "reproduced exhaustively": "exact computation over all runs / SERP pairs or the formal theory (no data needed)",
     "reproduced from printed inputs": "recomputed from numbers the paper itself prints",
-    "reproduced on real data": "computed on real runs (TREC files or a public collection)",
+    "reproduced on real data": "computed on real runs or their published per-topic scores (TREC files, a public "
+                               "collection, the Fer17 authors' Grid of Points)",
     AGREES_WITHIN_PRINTING: "recomputed by one of the routes above; it does not round to the printed value, but the "
                             "printing allows it: truncated instead of rounded, within the tolerance of a word the text "
                             "qualifies the number with (about, around, roughly, ≳ …), or a range end that holds as "
@@ -61,10 +62,33 @@ _FFF21_RUNS = {
 #: Real TREC data the report's items may be computed on: track -> what it is.
 TREC_DATA = {"T08": "the 129 TREC-8 Ad hoc runs and their qrels", "T26": "the TREC 2017 Common Core runs and qrels",
              "T27": "the TREC 2018 Common Core runs and qrels", "R04": "the 110 TREC 2004 Robust runs and qrels"}
+#: Real data other than a TREC track folder that a comparison file of route ``real`` may be computed
+#: on, by the tag of its file name (``published_vs_reproduced_<tag>.csv``): (what it is, how to recompute).
+REAL_DATA = {
+    "real_gop": ("the authors' published Grid of Points on T07 and T08 (gridofpoints/trec-jasist2017, MATTERS files) "
+                 "against the original systems: the 129 TREC-8 Ad hoc runs and the per-topic AP and P@10 of all 103 "
+                 "TREC-7 runs",
+                 "To recompute, point IRSCALES_GOP at the Grid of Points, IRSCALES_SCORES at the score tables "
+                 "(T07-adhoc/) and IRSCALES_TREC at the TREC-8 runs and qrels (T08/), or put all three under "
+                 "$IRSCALES_SHARED (gop/trec-jasist2017/, scores/, trec/), and run notebook 03b (README: Your own TREC "
+                 "data)."),
+}
+#: Fer17 Table 1 by track (§3.1): what is still missing once the authors' published Grid of Points
+#: (T07–T10) is read; ``None``: nothing (T08's 129 runs are public too: notebook 03b).
+_FER17_TABLE1_RUNS = {
+    "T07": "the 103 original TREC-7 Ad hoc runs (only their per-topic AP, P@10 and RR are public; the authors' Grid "
+           "of Points on T07 is read)",
+    "T08": None,
+    "T09": "the 104 original TREC-9 Web runs, which are not public (the authors' Grid of Points on T09 is read)",
+    "T10": "the 97 original TREC 2001 Web runs (T10), which are not public (the authors' Grid of Points on T10 is "
+           "read)",
+    **dict.fromkeys(("T13", "T14", "T15"), "the Grid of Points on the GOV2 corpus (T13–T15), which the authors did not "
+                                           "publish, and the original TREC Terabyte runs, which are not public"),
+}
 _PAPER_RUNS = {
-    "fer17": "the Grid of Points runs, built on TREC corpora that are not public",
-    "mm23": "the 110 TREC 2004 Robust runs and the judgments of its 249 topics "
-            "(only 10 runs and 100 topics' judgments are public)",
+    "fer17": "the Grid of Points on the GOV2 corpus (T13–T15) that RQ1–RQ3 use, which the authors did not publish "
+             "(their published grid covers T07–T10)",
+    "mm23": "the 110 TREC 2004 Robust runs (only 10 are public; the judgments of all 249 topics are)",
 }
 
 
@@ -76,6 +100,10 @@ def missing_runs(paper: str, item: str) -> str | None:
             return "the TREC-8, 2017 and 2018 Common Core runs of §7 (T26 and T27 are not public)"
         needed = [_FFF21_RUNS[c] for c in found if _FFF21_RUNS[c]]
         return " and ".join(needed) if needed else None
+    if paper == "fer17" and item.startswith("table1/"):
+        track = item.split("/")[1]
+        if track in _FER17_TABLE1_RUNS:
+            return _FER17_TABLE1_RUNS[track]
     return _PAPER_RUNS.get(paper, "the TREC runs the paper used")
 
 
@@ -199,3 +227,15 @@ def overall_line(tables: dict[str, pd.DataFrame]) -> tuple[int, str]:
     total = pd.concat(tables.values()) if tables else pd.DataFrame(columns=["status"])
     counts = status_counts(total)
     return len(total), ", ".join(f"{counts[s]} {s}" for s in STATUSES)
+
+
+#: What a figure's file name says it was computed on (the notebooks name every figure so), first match
+#: wins: a real-data analogue is real data that is not the paper's, never counted as a reproduction.
+FIGURE_ROUTES = (("_analogue", "real-data analogue"), ("_real", "real data"), ("from_printed", "from printed inputs"),
+                 ("simulated", "simulated data"))
+
+
+def figure_route(stem: str) -> str:
+    """What a figure was computed on, from its file name (:data:`FIGURE_ROUTES`); "" when the name
+    says nothing (an exhaustive computation needs no data)."""
+    return next((route for part, route in FIGURE_ROUTES if part in stem), "")

@@ -118,7 +118,8 @@ def reading_labels(paper: str, items, readings: pd.DataFrame | None = None) -> d
 #: How a reproduced value was obtained (the ``route`` column of a comparison file):
 #: ``exhaustive`` exact computation over all runs / SERP pairs or the formal theory (no data);
 #: ``printed`` recomputed from numbers the paper itself prints; ``real`` computed on real runs
-#: (TREC files or a public collection); ``simulated`` computed on simulated data.
+#: (TREC files, a public collection, or published per-topic scores such as the Fer17 authors' Grid of
+#: Points); ``simulated`` computed on simulated data.
 ROUTES = ("exhaustive", "printed", "real", "simulated")
 #: Note prefix of every item recomputed from the paper's own printed numbers (route ``printed``);
 #: the report reads it in comparison rows written before the ``route`` column.

@@ -16,7 +16,8 @@ dropped); the status says what was done:
 
 ``reproduced exhaustively``         exact computation over all runs / SERP pairs or the formal theory
 ``reproduced from printed inputs``  recomputed from numbers the paper itself prints
-``reproduced on real data``         computed on real runs (TREC files or a public collection)
+``reproduced on real data``         computed on real runs or their published per-topic scores (TREC files, a
+                                    public collection, the Fer17 authors' Grid of Points)
 ``agrees within printing``          recomputed by one of those routes; it does not round to the printed
                                     value but the printing allows it (truncated, a marked approximation,
                                     a range that holds as stated): no erratum
@@ -36,9 +37,14 @@ computation over simulated data; among equally direct rows the largest disagreem
 hidden behind an agreement).
 
 Where a number computed on real runs comes from (:func:`real_sources`): a comparison file of route
-``real`` is either the one committed to the repository (computed on TREC runs a fresh clone does not
-have: the report says which, and where to put them to recompute) or recomputed in this checkout (it
-differs from the committed file, or is not in git); each such item says which in its ``source``.
+``real`` is either the one committed to the repository (computed on TREC runs, or other real data such
+as the Fer17 authors' Grid of Points, that a fresh clone does not have: the report says which, and
+where to put them to recompute) or recomputed in this checkout (it differs from the committed file, or
+is not in git); each such item says which in its ``source``.
+
+Real-data analogues (:mod:`irscales.papers.analogues`: an analysis run on real data that is not the
+paper's) get a section of their own beside the simulated run, labelled so; they never feed an item's
+status, so they never count as reproductions.
 """
 
 from __future__ import annotations
@@ -52,17 +58,20 @@ from pathlib import Path
 import pandas as pd
 
 from irscales import paths
+from irscales.papers import analogues as analogues_
 from irscales.papers import published, report_html
-from irscales.papers.items import (MEANING, NOT_ERRATA, PAPERS, REPRODUCED, STATUSES, TREC_DATA, errata,
-                                   errata_paragraph, missing_runs, not_errata_sentence, overall_line,
+from irscales.papers.analogues import NEVER_COUNTED, Analogue
+from irscales.papers.items import (MEANING, NOT_ERRATA, PAPERS, REAL_DATA, REPRODUCED, STATUSES, TREC_DATA, errata,
+                                   errata_paragraph, figure_route, missing_runs, not_errata_sentence, overall_line,
                                    relative_difference, short_item, status_counts, summary_line, unit_key, unit_order,
                                    unit_sort, unit_title)
 from irscales.paths import published_dir
 
 __all__ = ["RECOMPUTED_PREFIX", "COLUMNS", "row_route", "item_status", "RealSource", "file_state", "real_sources",
-           "paper_table", "build", "markdown", "main", "PAPERS", "REPRODUCED", "NOT_ERRATA", "STATUSES", "MEANING",
-           "missing_runs", "status_counts", "summary_line", "overall_line", "unit_key", "unit_title", "unit_sort",
-           "unit_order", "short_item", "relative_difference", "errata", "errata_paragraph", "not_errata_sentence"]
+           "paper_table", "build", "markdown", "analogue_markdown", "main", "PAPERS", "REPRODUCED", "NOT_ERRATA",
+           "STATUSES", "MEANING", "missing_runs", "status_counts", "summary_line", "overall_line", "unit_key",
+           "unit_title", "unit_sort", "unit_order", "short_item", "relative_difference", "errata", "errata_paragraph",
+           "not_errata_sentence"]
 
 #: Note prefix of comparison rows written before the ``route`` column: recomputed from printed inputs.
 RECOMPUTED_PREFIX = published.PRINTED_NOTE
@@ -167,7 +176,8 @@ def file_state(path: Path) -> str | None:
 class RealSource:
     """A comparison file with values computed on real runs: which file, which TREC track (``None``:
     not a TREC track of the papers), whether it is as committed (:func:`file_state`), where that
-    track's runs are found in this checkout (``None``: not found) and how many items it decides."""
+    track's runs (or other real data) are found in this checkout (``None``: not found), how many items
+    it decides, and for real data other than a TREC track its key in :data:`irscales.papers.items.REAL_DATA`."""
 
     paper: str
     file: Path
@@ -175,6 +185,7 @@ class RealSource:
     state: str | None
     found: Path | None
     items: tuple[str, ...]
+    data: str | None = None
 
     @property
     def label(self) -> str:
@@ -184,7 +195,8 @@ class RealSource:
     def sentence(self, among=None) -> str:
         """Where these numbers come from, and how to recompute them: for all its items (the landing
         page), or for those ``among`` the items given (a section)."""
-        data = TREC_DATA.get(self.track, "real runs") if self.track else "real runs"
+        other = REAL_DATA.get(self.data or "")
+        data = (TREC_DATA.get(self.track, "real runs") if self.track else other[0] if other else "real runs")
         where = f"{self.paper}/{self.file.name}"
         k = len(self.items) if among is None else len(set(self.items) & set(among))
         n = f"{k} item{'s' if k != 1 else ''} reproduced on real data" + ("" if among is None else " in this section")
@@ -194,9 +206,10 @@ class RealSource:
                     f"{where} differs from the committed table.")
         put = (f"To recompute, put the runs in $IRSCALES_TREC/{self.track}/runs/ and the qrels file in "
                f"$IRSCALES_TREC/{self.track}/ (or the same under $IRSCALES_SHARED/trec/) and run make reproduce "
-               "(README: Your own TREC data)." if self.track else
+               "(README: Your own TREC data)." if self.track else other[1] if other else
                "To recompute, run the notebook on your runs (README: Your own TREC data).")
-        have = (f"; the runs are found here ({self.found}), so a full run recomputes it" if self.found
+        runs = "runs" if self.track else "data"
+        have = (f"; the {runs} are found here ({self.found}), so a full run recomputes it" if self.found
                 else ", which this checkout does not have")
         what = "the committed derived table" if self.state == "committed" else "the derived table"
         return f"{n} come{'s' if k == 1 else ''} from {what} {where}, computed on {data}{have}. {put}"
@@ -207,9 +220,19 @@ def _track_of(stem: str) -> str | None:
     return tail if tail in paths.TREC_TRACKS else None
 
 
-def _found(track: str | None) -> Path | None:
+def _data_of(stem: str) -> str | None:
+    """The :data:`~irscales.papers.items.REAL_DATA` key of a comparison file (``…_real_gop`` → ``real_gop``)."""
+    return next((k for k in REAL_DATA if stem.endswith(f"_{k}")), None)
+
+
+def _found(key: str | None) -> Path | None:
+    """Where a TREC track's runs, or the real data of a :data:`~irscales.papers.items.REAL_DATA` key,
+    are found in this checkout (``None``: not all of them are)."""
     try:
-        t = paths.trec_track(track) if track else None
+        if key == "real_gop":  # the authors' grid, the TREC-7 score tables and the TREC-8 runs
+            where = (paths.gop_dir(), paths.scores_dir(), paths.trec_track("T08"))
+            return where[0] if all(w is not None for w in where) else None
+        t = paths.trec_track(key) if key in paths.TREC_TRACKS else None
     except paths.MissingSharedData:
         return None
     return t.runs.parent if t is not None else None
@@ -223,8 +246,8 @@ def real_sources(paper: str, files: dict[str, str]) -> dict[str, RealSource]:
     for item, f in files.items():
         by_file.setdefault(f, []).append(item)
     for f, its in by_file.items():
-        track = _track_of(Path(f).stem)
-        src = RealSource(paper, Path(f), track, file_state(Path(f)), _found(track), tuple(its))
+        track, data = _track_of(Path(f).stem), _data_of(Path(f).stem)
+        src = RealSource(paper, Path(f), track, file_state(Path(f)), _found(track or data), tuple(its), data)
         out.update(dict.fromkeys(its, src))
     return out
 
@@ -270,9 +293,10 @@ def build(figures: Path, pub_dir: Path | None = None) -> tuple[Path, Path]:
     pub_dir = pub_dir or published_dir()
     papers = [p for p in PAPERS if (pub_dir / f"{p}.csv").exists()]
     tables = {p: paper_table(p, figures, pub_dir) for p in papers}
+    sections = analogues_.sections(tables, figures)
     md_path, html_path = figures / "REPORT.md", figures / "report.html"
-    md_path.write_text(markdown(tables, figures), encoding="utf-8")
-    html_path.write_text(report_html.page(tables, figures), encoding="utf-8")
+    md_path.write_text(markdown(tables, figures, sections), encoding="utf-8")
+    html_path.write_text(report_html.page(tables, figures, sections), encoding="utf-8")
     return md_path, html_path
 
 
@@ -285,9 +309,44 @@ def _cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def markdown(tables: dict[str, pd.DataFrame], figures: Path) -> str:
-    """REPORT.md: the per-paper summary and errata first, where real-data numbers come from, then every
-    differing item (the errata), the disagreements that are no errata, then every item."""
+def _md_table(frame: pd.DataFrame) -> list[str]:
+    """A frame of display strings as a Markdown table (no index; ``*`` escaped: "** via ns", "Pair*Topic")."""
+    def cell(v) -> str:
+        return _cell(v).replace("*", "\\*")
+    cols = [str(c) for c in frame.columns]
+    return (["| " + " | ".join(cell(c) for c in cols) + " |", "|" + "---|" * len(cols)]
+            + ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.astype(str).itertuples(index=False)])
+
+
+def _figure_caption(png: Path, paper: str, sections: dict[str, Analogue]) -> str:
+    """What a figure was computed on (:func:`irscales.papers.items.figure_route`); an analogue figure
+    carries its section's label."""
+    route = figure_route(png.stem)
+    if route == "real-data analogue" and paper in sections:
+        route = f"{sections[paper].label} (never counted)"
+    return f"{png.name} — {route}" if route else png.name
+
+
+def analogue_markdown(a: Analogue) -> list[str]:
+    """One real-data analogue section of REPORT.md: its label first, what was run, the findings, the
+    tables beside the simulated run, and each figure beside its simulated counterpart."""
+    md = [f"### {a.heading}", "", f"**{a.label}** — {NEVER_COUNTED} (notebook {a.notebook}).", "", a.what, ""]
+    md += [f"- {f}" for f in a.findings] + ([""] if a.findings else [])
+    for t in a.tables:
+        md += [f"**{t.title}** ({', '.join(t.sources)})", ""] + _md_table(t.frame) + [""]
+    if a.figures:
+        md += ["Figures, the real-data analogue beside the simulated run:", ""]
+        md += [f"- {a.paper}/{f.name} beside {f'{a.paper}/{sim.name}' if sim else '(no simulated counterpart)'}"
+               for f, sim in a.figures] + [""]
+    return md
+
+
+def markdown(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Analogue] | None = None) -> str:
+    """REPORT.md: the per-paper summary and errata first, where real-data numbers come from and which
+    real-data analogues exist, then every differing item (the errata), the disagreements that are no
+    errata, then every item of each paper, its figures and its real-data analogue
+    (``sections``: default :func:`irscales.papers.analogues.sections`)."""
+    sections = analogues_.sections(tables, figures) if sections is None else sections
     n, overall = overall_line(tables)
     md = ["# irscales — published vs reproduced", "",
           "Generated by `make report` from `data/published/` and the notebooks' outputs; do not edit. "
@@ -300,6 +359,11 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path) -> str:
     sources = sources_of(tables)
     if sources:
         md += ["", "Where the numbers computed on real runs come from:", ""] + [f"- {s.sentence()}" for s in sources]
+    if sections:
+        md += ["", "Real-data analogues — real data that is not the paper's, shown beside the simulated run and never "
+                   "counted as reproductions:", ""]
+        md += [f"- {a.title} — *{a.label}* (section \"{a.heading}\" at the end of "
+               f"{PAPERS[a.paper].partition(' — ')[0]})" for a in sections.values()]
     md += ["", "What each status means:", ""] + [f"- *{s}*: {MEANING[s]}" for s in STATUSES] + [""]
     md += ["## Differing items (errata)", "", "| paper | item | published | ours | relative difference | reason |",
            "|---|---|---|---|---|---|"]
@@ -323,7 +387,11 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path) -> str:
         md += [f"| {r.item} | {r.location} | {r.published} | {r.ours} | {r.route}{f' ({r.source})' if r.source else ''} "
                f"| {r.status} | {_cell(r.note)} |" for r in t.itertuples(index=False)]
         pngs = sorted((figures / p).glob("*.png")) if (figures / p).is_dir() else []
-        md += [""] + [f"![{f.stem}]({p}/{f.name})" for f in pngs] + [""]
+        md += [""]
+        for f in pngs:
+            md += [f"![{f.stem}]({p}/{f.name})", f"*{_cell(_figure_caption(f, p, sections))}*", ""]
+        if p in sections:
+            md += analogue_markdown(sections[p])
     return "\n".join(md) + "\n"
 
 

@@ -11,9 +11,12 @@ Read top to bottom, the page answers what a reader with the paper open beside it
 3. **simulated only**: collapsed (``<details>``), one line per paper naming the runs that are missing;
 4. **one section per table, figure, example and section of each paper** in the paper's order, each
    with its own anchor (``#fff21-table2``): a one-line caption derived from the published file's
-   location/context columns, where its real-data numbers come from, our figures beside the items,
-   and tables as a grid in the paper's layout (:func:`table_grid`), each cell coloured by status
-   with both values.
+   location/context columns, where its real-data numbers come from, our figures beside the items
+   (each captioned with what it was computed on), and tables as a grid in the paper's layout
+   (:func:`table_grid`), each cell coloured by status with both values;
+5. **real-data analogues** (:func:`analogue_html`, :mod:`irscales.papers.analogues`): after a paper's
+   units, the same analysis on real data that is not the paper's, labelled so and shown beside the
+   simulated run; listed on the landing screen, linked from the units it concerns, never counted.
 
 One file, no network: inline CSS and a few lines of JS (sorting the differs table, counting decoded
 images for the browser test). Figures are referenced by relative path (``fer17/fig4_….png``), so
@@ -31,12 +34,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from irscales.papers import analogues as analogues_
 from irscales.papers import items
+from irscales.papers.analogues import NEVER_COUNTED, Analogue
 from irscales.papers.items import MEANING, PAPERS, STATUSES
 
 __all__ = ["STATUS_CLASS", "CARD_LABEL", "Grid", "cell_position", "table_grid", "grid_html", "items_html", "caption",
            "figures_by_unit", "units", "anchor", "card_html", "differs_html", "not_errata_html", "sources_html",
-           "simulated_html", "unit_html", "page"]
+           "simulated_html", "frame_html", "figure_html", "analogue_html", "unit_html", "page"]
 
 #: CSS class of each status (colour in :data:`_STYLE`).
 STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
@@ -74,6 +79,8 @@ table.grid td small{display:block;color:#333;font-size:10px}
 .figs img{max-width:100%;height:auto;border:1px solid #ddd}
 figcaption{font-size:11px;color:#555}details{margin:4px 0}summary{cursor:pointer}
 td.note{max-width:520px}
+.analogue{border-left:5px double #5b7fb0;padding:0 0 4px 12px;margin-top:28px}.analogue .label{font-size:15px}
+.analogue ul.findings li{margin:3px 0}.analogue-link{margin:2px 0 6px}
 """
 
 # sorts the differs table by a clicked column (numbers by data-v) and records how many images decoded
@@ -367,26 +374,62 @@ def simulated_html(paper: str, table: pd.DataFrame) -> str:
             f"reproduction. Items by table/figure: {links}</p></details>")
 
 
-def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path], sources=()) -> str:
+def frame_html(frame: pd.DataFrame, cls: str = "items") -> str:
+    """A frame of display strings (an analogue's table) as an HTML table, without its index."""
+    head = "".join(f"<th>{_esc(str(c))}</th>" for c in frame.columns)
+    body = "".join("<tr>" + "".join(f"<td>{_esc(str(v))}</td>" for v in row) + "</tr>"
+                   for row in frame.itertuples(index=False))
+    return f"<table class='{cls}'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def figure_html(paper: str, png: Path, analogue: Analogue | None = None) -> str:
+    """One figure, captioned with its file and what it was computed on
+    (:func:`irscales.papers.items.figure_route`); an analogue figure carries the analogue's label
+    and links to its section."""
+    route = items.figure_route(png.stem)
+    if route == "real-data analogue" and analogue is not None:
+        cap = (f"{_esc(png.name)} — <a href='#{anchor(paper, 'analogue')}'>{_esc(analogue.label)}</a> "
+               "(never counted)")
+    else:
+        cap = _esc(png.name) + (f" — {_esc(route)}" if route else "")
+    src = f"{paper}/{_esc(png.name)}"
+    return (f"<figure data-route='{_esc(route)}'><a href='{src}'><img src='{src}' alt='{_esc(png.stem)}'></a>"
+            f"<figcaption>{cap}</figcaption></figure>")
+
+
+def _routes_of(pngs: list[Path]) -> str:
+    """What a unit's figures were computed on: "2 on real data, 6 on simulated data"."""
+    counts = pd.Series([items.figure_route(f.stem) or "exact computation" for f in pngs]).value_counts(sort=False)
+    return ", ".join(f"{n} {'on ' if r in ('real data', 'simulated data') else ''}{r}" for r, n in counts.items())
+
+
+def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path], sources=(),
+              analogue: Analogue | None = None) -> str:
     title = _title(key)
     head = f"<h3 id='{anchor(paper, key)}'>{_esc(title)}</h3>"
     if rows.empty:
         cap = ("figures without a table or figure number of the paper" if key == "other"
-               else "no published item transcribed for it; our figure only")
-        head += f"<p class='cap'>{_esc(cap)}</p>"
+               else f"no published item transcribed for it; our figure{'s' if len(pngs) > 1 else ''} only")
+        head += f"<p class='cap'>{_esc(cap)}" + (f" — {_esc(_routes_of(pngs))}" if pngs else "") + "</p>"
     else:
         c = items.status_counts(rows)
         head += (f"<p class='cap'>{_esc(caption(rows, title))}</p><p class='muted'>{len(rows)} items: "
                  + ", ".join(f"{c[s]} {_esc(s)}" for s in STATUSES if c[s]) + "</p>")
         head += sources_html([s for s in sources if set(s.items) & set(rows["item"])], among=list(rows["item"]))
+    covered = set(rows["item"]) & analogue.items if analogue is not None and not rows.empty else set()
+    shown = analogue is not None and any(items.figure_route(f.stem) == "real-data analogue" for f in pngs)
+    if covered or shown:
+        what = (f"{len(covered)} item{'s' if len(covered) != 1 else ''} of it" if covered else "its figure")
+        head += (f"<p class='analogue-link'>A <a href='#{anchor(paper, 'analogue')}'>real-data analogue</a> of {what} "
+                 f"is shown apart — {_esc(analogue.label)}; never counted: the statuses here do not come from it.</p>")
     evidence = ""
     if not rows.empty:
         grid = table_grid(rows) if key.startswith("table") else Grid(loose=rows.to_dict("records"))
         evidence = grid_html(grid)
         loose = grid.loose
-        shown = [r for r in loose if r["status"] not in ("simulated only", "not attempted")]
+        shown_rows = [r for r in loose if r["status"] not in ("simulated only", "not attempted")]
         hidden = [r for r in loose if r["status"] in ("simulated only", "not attempted")]
-        evidence += items_html(shown)
+        evidence += items_html(shown_rows)
         if hidden:
             evidence += (f"<details><summary>{len(hidden)} items simulated only or not attempted</summary>"
                          f"{items_html(hidden)}</details>")
@@ -396,11 +439,28 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path], source
         others = [r for r in grid.cells.values() if r["status"] in items.NOT_ERRATA]
         if others:
             evidence += f"<p><b>Cells that disagree without an erratum</b></p>{items_html(others)}"
-    figs = "".join(f"<figure><a href='{paper}/{_esc(f.name)}'><img src='{paper}/{_esc(f.name)}' alt='{_esc(f.stem)}'></a>"
-                   f"<figcaption>{_esc(f.name)}</figcaption></figure>" for f in pngs)
+    figs = "".join(figure_html(paper, f, analogue) for f in pngs)
     return (f"<section class='u'>{head}<div class='unit'>"
             + (f"<div class='ev'>{evidence}</div>" if evidence else "")
             + (f"<div class='figs'>{figs}</div>" if figs else "") + "</div></section>")
+
+
+def analogue_html(a: Analogue) -> str:
+    """A real-data analogue section: its label first, what was run, the findings, the tables (long
+    ones collapsed) and each figure beside its simulated counterpart."""
+    out = [f"<section class='analogue' id='{anchor(a.paper, 'analogue')}' data-paper='{a.paper}'>"
+           f"<h3>{_esc(a.heading)}</h3><p class='label'><b>{_esc(a.label)}</b> — {_esc(NEVER_COUNTED)} "
+           f"(notebook {_esc(a.notebook)}).</p><p>{_esc(a.what)}</p>"]
+    if a.findings:
+        out.append("<ul class='findings'>" + "".join(f"<li>{_esc(f)}</li>" for f in a.findings) + "</ul>")
+    for t in a.tables:
+        title = f"<b>{_esc(t.title)}</b> <span class='muted'>({_esc(', '.join(t.sources))})</span>"
+        table = f"<div class='ev'>{frame_html(t.frame)}</div>"
+        out.append(f"<details><summary>{title}</summary>{table}</details>" if t.collapsed else f"<p>{title}</p>{table}")
+    for f, sim in a.figures:
+        pair = (figure_html(a.paper, sim) if sim else "") + figure_html(a.paper, f, a)
+        out.append(f"<div class='figs'>{pair}</div>")
+    return "".join(out) + "</section>"
 
 
 def _title(key: str) -> str:
@@ -415,19 +475,31 @@ def _sources_block(tables: dict[str, pd.DataFrame]) -> str:
             + sources_html(srcs) + "</div>")
 
 
-def page(tables: dict[str, pd.DataFrame], figures: Path) -> str:
-    """The whole report page (see the module docstring)."""
+def _analogues_block(sections: dict[str, Analogue]) -> str:
+    """The landing screen's list of the real-data analogue sections."""
+    if not sections:
+        return ""
+    return ("<div id='analogues'><p><b>Real-data analogues</b> — real data that is not the paper's, shown beside the "
+            "simulated run; never counted as reproductions</p><ul class='sources'>"
+            + "".join(f"<li><a href='#{anchor(p, 'analogue')}'>{_esc(a.title)}</a> — {_esc(a.label)}</li>"
+                      for p, a in sections.items()) + "</ul></div>")
+
+
+def page(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Analogue] | None = None) -> str:
+    """The whole report page (see the module docstring); ``sections``: the real-data analogues
+    (default :func:`irscales.papers.analogues.sections`)."""
     figures = Path(figures)
+    sections = analogues_.sections(tables, figures) if sections is None else sections
     n, overall = items.overall_line(tables)
     legend = "".join(f"<span class='{STATUS_CLASS[s]}' title='{_esc(MEANING[s])}'>{_esc(s)}</span>" for s in STATUSES)
     nav = ("<nav><a href='#cards'>papers</a><a href='#differs'>differs</a><a href='#not-errata'>no errata</a>"
-           "<a href='#simulated'>simulated only</a>"
+           "<a href='#simulated'>simulated only</a>" + ("<a href='#analogues'>analogues</a>" if sections else "")
            + "".join(f"<a href='#{p}'>{p}</a>" for p in tables) + "</nav>")
     meanings = "".join(f"<dt>{_esc(s)}</dt><dd>{_esc(MEANING[s])}</dd>" for s in STATUSES)
     body = [f"<h1>irscales — how much of each paper reproduces, and where it does not</h1>{nav}",
             f"<p id='summary'><b>{n} published items</b>: {_esc(overall)}</p><div class='legend'>{legend}</div>",
             "<section id='cards'><div class='cards'>", *(card_html(p, t) for p, t in tables.items()),
-            "</div>", _sources_block(tables), "</section>",
+            "</div>", _sources_block(tables), _analogues_block(sections), "</section>",
             "<h2 id='differs'>Differs (errata)</h2><p class='muted'>Every item recomputed by a direct route "
             "(exhaustively, from printed inputs or on real data) whose printed value is wrong at its own precision, "
             "with the reason. Click a column header to sort; the relative difference is |ours − paper| / |paper| "
@@ -444,10 +516,14 @@ def page(tables: dict[str, pd.DataFrame], figures: Path) -> str:
             f"<dl id='statuses'>{meanings}</dl>"]
     for p, t in tables.items():
         us = units(p, t, figures)
-        toc = " · ".join(f"<a href='#{anchor(p, k)}'>{_esc(_title(k))}</a>" for k, _, _ in us)
+        a = sections.get(p)
+        toc = " · ".join([f"<a href='#{anchor(p, k)}'>{_esc(_title(k))}</a>" for k, _, _ in us]
+                         + ([f"<a href='#{anchor(p, 'analogue')}'>Real-data analogue</a>"] if a else []))
         body.append(f"<h2 id='{p}'>{_esc(PAPERS[p])}</h2><p class='paper-summary'>{_esc(items.summary_line(t))}</p>"
                     f"<p class='toc'>{toc}</p>")
-        body += [unit_html(p, k, rows, pngs, t.attrs.get("real_sources", [])) for k, rows, pngs in us]
+        body += [unit_html(p, k, rows, pngs, t.attrs.get("real_sources", []), a) for k, rows, pngs in us]
+        if a is not None:
+            body.append(analogue_html(a))
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>irscales report</title>"
             f"<meta name='viewport' content='width=device-width'><style>{_STYLE}</style>"
             f"<script>{_SCRIPT}</script></head><body>{''.join(body)}</body></html>\n")

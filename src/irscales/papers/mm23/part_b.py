@@ -16,6 +16,7 @@ on the relations of :func:`irscales.ipso.pair_relations`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import NamedTuple
@@ -36,7 +37,7 @@ from irscales.papers.mm23.pair_topics import exact_values, fig5_pair, order_by_m
 from irscales.papers.printing import yes_no
 
 __all__ = ["Runs", "load_runs", "table3", "table3_with_paper", "relevant_mix", "fig7", "fig7_display",
-           "triangle", "reproduce_part_b", "split_simulated"]
+           "triangle", "reproduce_part_b", "split_simulated", "analogue_in_note"]
 
 
 class Runs(NamedTuple):
@@ -274,4 +275,11 @@ def split_simulated(col: Collection, reproduced: Mapping[str, object], published
         else:
             keep[item] = v
     return keep, notes
+
+
+def analogue_in_note(note: str, what: str = "simulated") -> str:
+    """The value :func:`split_simulated` moved into a note ("…; simulated analogue: 27.65" → "27.65"),
+    "" when the note holds none."""
+    m = re.search(rf"(?:^|; ){re.escape(what)} analogue: ([^;]+)$", note or "")
+    return m.group(1).strip() if m else ""
 

@@ -27,7 +27,7 @@ from irscales.papers.mm23.pair_topics import pair_topics
 __all__ = ["ANALOGUE_LABEL", "FIG6_ITEMS", "r04_folder", "load_r04_249", "printed_fig6_sizes", "fig6_pair_search",
            "analogue_table"]
 
-ANALOGUE_LABEL = "real-data analogue: 10 of the 110 Robust 2004 runs on all 249 topics, not MM23's run set"
+ANALOGUE_LABEL = "real-data analogue: 10 public Robust 2004 runs over 249 topics, not the paper's 110 runs"
 #: The items of ``data/published/mm23.csv`` holding Fig. 6's five group sizes, in the figure's order.
 FIG6_ITEMS = ("fig6/group1_nonsep_via_ns", "fig6/group2_ns", "fig6/group3_equal", "fig6/group4_ni",
               "fig6/group5_nonsep_via_ni")
