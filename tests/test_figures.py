@@ -285,3 +285,41 @@ def test_fer17_main_effects_and_interaction_plots_have_no_overlapping_labels():
         fit_tick_labels(fig)
         assert tick_label_overlaps(fig) == []
         plt.close(fig)
+
+
+def test_write_figure_shows_inline_only_in_a_notebook(tmp_path, monkeypatch):
+    import base64
+    import io
+
+    import IPython.display
+    from PIL import Image
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append((obj, raw)))
+
+    made = []
+
+    def make():
+        fig, ax = plt.subplots(figsize=(4, 3))
+        ax.plot([0, 1], [0, 1])
+        made.append(fig.number)
+        return fig
+
+    assert not plots.in_notebook()  # pytest is no Jupyter kernel: files only
+    write_figure(make(), tmp_path, "quiet", formats=("png",))
+    assert shown == []
+    monkeypatch.setattr(plots, "in_notebook", lambda: True)
+    full = write_figure(make(), tmp_path, "shown", formats=("png",))
+    write_figure(make(), tmp_path, "again", formats=("png",))
+    write_figure(make(), tmp_path, "forced_off", formats=("png",), show=False)
+    assert len(shown) == 2 and all(raw for _, raw in shown)
+    # image/png only: nbval skips it, so whether a figure is shown never changes what nbval compares
+    assert all(list(obj) == ["image/png"] for obj, _ in shown)
+    png = base64.b64decode(shown[0][0]["image/png"])
+    assert png == base64.b64decode(shown[1][0]["image/png"])  # deterministic bytes
+    with Image.open(io.BytesIO(png)) as small, Image.open(full[0]) as big:
+        assert small.mode == "P" and "Software" not in small.info
+        # the same (tight) figure at INLINE_DPI instead of the file's 150 dpi
+        assert small.width == pytest.approx(big.width * plots.INLINE_DPI / 150, abs=3)
+    assert len(png) < full[0].stat().st_size
+    assert not set(made) & set(plt.get_fignums())  # shown or not, every written figure is closed

@@ -121,3 +121,34 @@ def test_plot_fig4_shows_the_relation_at_every_depth():
     labels = [t.get_text() for t in fig.axes[2].texts]
     assert labels == ["="] * 3 + ["ni"] * 5 + ["**"] * 2
     plt.close(fig)
+
+
+def test_plot_fig3_names_its_axes_and_its_four_colours():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgba
+
+    from irscales.papers.mm23 import plots
+
+    fig, taus = mm23.plot_fig3(6)
+    panes = [ax for ax in fig.axes if ax.get_images()]
+    assert len(panes) == 4
+    for ax, (r, c) in zip(panes, mm23.FIG3_PANES):
+        assert mm23.FIG3_LABELS[r] in ax.get_ylabel() and "row SERP S1" in ax.get_ylabel()
+        assert mm23.FIG3_LABELS[c] in ax.get_xlabel() and "column SERP S2" in ax.get_xlabel()
+        assert [t.get_text() for t in ax.get_yticklabels()] == ["000000", "111111"]
+    # every pane holds the same cells of each colour (MM23 §2: only their arrangement differs)
+    counts = {tuple(np.bincount(np.asarray(ax.get_images()[0].get_array()).ravel(), minlength=4)) for ax in panes}
+    assert len(counts) == 1 and sum(next(iter(counts))) == 64 * 64
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    assert len(legends) == 1
+    texts = [t.get_text() for t in legends[0].get_texts()]
+    assert texts == [plots.RELATION_LEGEND[r] for r in Relation]
+    assert [t.split()[0] for t in texts] == [r.label for r in Relation]  # the cell labels of MM23 Fig. 2
+    faces = [tuple(h.get_facecolor()) for h in legends[0].legend_handles]
+    assert faces == [to_rgba(plots.RELATION_COLORS[r]) for r in Relation]
+    cmap = plots.relation_cmap()
+    assert [tuple(cmap(int(r))) for r in Relation] == faces  # legend colour = drawn colour of each code
+    plt.close(fig)

@@ -390,6 +390,51 @@ def test_plot_significance_changes_says_simulated(sim, tmp_path):
     plt.close(fig)
 
 
+def _changes_frame(track="T", measures=("P", "RR", "AP"), sig=1000):
+    """A table56-shaped frame by hand: every test × measure, S2NS = NS2S = 50 (5 % of Sig), except
+    one NS2S of 3,500 (350 %), one no-change cell and one measure with Sig = 0 on the sign test."""
+    rows = []
+    for m in measures:
+        for t in SG.TESTS:
+            s = 0 if (m, t) == (measures[0], "sign") else sig
+            ns2s = 3500 if (m, t) == (measures[-1], "anova1") else (0 if t == "friedman" else 50)
+            rows.append({"track": track, "measure": m, "test": t, "label": SG.TEST_LABELS[t],
+                         "ordinal": t in SG.ORDINAL_TESTS, "sig": s, "s2ns": 50 if s else 0, "ns2s": ns2s if s else 0,
+                         "s2ns_ratio": 50 / s if s else np.nan, "ns2s_ratio": ns2s / s if s else np.nan})
+    return pd.DataFrame(rows)
+
+
+def test_plot_significance_changes_is_readable_despite_an_outlier():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = ST.plot_significance_changes([_changes_frame("A"), _changes_frame("B")], simulated=False)
+    heat = [ax for ax in fig.axes if ax.get_images()]
+    assert len(heat) == 4  # (S2NS, NS2S) per track
+    norm = heat[1].get_images()[0].norm
+    # the 350 % cell sets the top of the scale but 5 % still sits well off the palest colour: the
+    # scale is logarithmic (1 %..350 %), where a linear 0..350 % scale would put 5 % at 0.014
+    assert norm.vmax == pytest.approx(350) and norm(5.0) > 0.25 and norm(350.0) == pytest.approx(1.0)
+    assert heat[0].get_images()[0].norm is norm  # one colour scale for every panel
+    for ax in heat:
+        assert all(t.get_fontsize() >= 8 for t in ax.texts)  # cell numbers ≥ 8 pt
+        assert len(ax.texts) == 3 * len(SG.TESTS)
+    img = np.ma.asarray(heat[1].get_images()[0].get_array())
+    assert img.mask[SG.TESTS.index("friedman")].all()  # no change: no colour (white)
+    grey = {t.get_text() for t in heat[0].get_yticklabels() if t.get_color() != "black"}
+    assert grey == {SG.TEST_LABELS[t] for t in SG.ORDINAL_TESTS}  # grey rows = ordinal tests ...
+    caption = fig.get_supxlabel()
+    assert "grey" in caption and "ordinal scale" in caption  # ... and the caption says so
+    assert "Sig = 0" in caption and "simulated" not in caption.lower()
+    bar = [ax for ax in fig.axes if ax.get_ylabel().startswith("changed pairs as % of Sig")]
+    assert len(bar) == 1 and "log" in bar[0].get_ylabel()
+    plt.close(fig)
+    sim = ST.plot_significance_changes([_changes_frame()], simulated=True)
+    assert "simulated" in sim._suptitle.get_text().lower() and "simulated" in sim.get_supxlabel().lower()
+    plt.close(sim)
+
+
 def test_mean_guard_refuses_ties_decided_by_rounding():
     # 0.1 + 0.2 != 0.3 in floats: the means of these two systems differ only by rounding
     s = np.array([[0.1, 0.3], [0.2, 0.0]])

@@ -10,10 +10,25 @@ The figures are drawn from an :class:`irscales.enumeration.Scale` through
 ``max_points`` run positions are read, chunk by chunk, so N = 30 (2^30 runs) plots in bounded
 memory. When a scale has at most ``max_points`` runs every run is drawn. :func:`tie_summary` gives
 the numbers behind "where ties occur", also chunk by chunk.
+
+Figures in notebooks (the one way every figure is written and shown)
+    Every figure of the companion is written by :func:`write_figure` (or :func:`save_figure`, its
+    ``figures/<paper>/`` form), whether a notebook cell calls it or a library function does
+    (FFF21 Figs. 1–5, Fer17's figures, …). Inside a Jupyter kernel it also shows the figure inline,
+    through ``IPython.display``, before closing it; from the command line, tests or a plain Python
+    session it only writes the files (``show=None``; ``show=True`` / ``False`` forces either). The
+    inline copy is a small PNG (:data:`INLINE_DPI` dots per inch, 8-bit palette, no metadata), so the
+    stored notebooks stay small and their outputs deterministic; the files under ``figures/`` keep
+    the full resolution. It is published as ``image/png`` only (no ``text/plain``), which nbval does
+    not compare (it skips ``image/png`` unless ``--nbdime``): a figure shown or not (e.g. a cell that
+    skips a figure when shared data are hidden) never changes what nbval checks.
 """
 
 from __future__ import annotations
 
+import base64
+import io
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -22,7 +37,8 @@ import numpy as np
 from irscales.paths import figures_dir
 
 __all__ = ["run_positions", "all_values", "all_values_grid", "tie_summary", "save_figure", "write_figure", "STYLE", "styled",
-           "tick_label_overlaps", "fit_tick_labels", "RESPONSE_LABELS"]
+           "tick_label_overlaps", "fit_tick_labels", "RESPONSE_LABELS", "INLINE_DPI", "in_notebook", "inline_png",
+           "show_inline"]
 
 #: One look for every figure of the companion (matplotlib rc parameters): fonts sized for a figure
 #: shown at its natural size in ``report.html`` (150 dpi PNG, about 1:1 on screen), light grid.
@@ -31,6 +47,9 @@ STYLE = {"font.size": 9, "axes.titlesize": 10, "axes.labelsize": 9, "xtick.label
          "grid.linewidth": 0.4, "grid.alpha": 0.5, "lines.markersize": 4}
 #: How a correlation response is written on an axis or in a title.
 RESPONSE_LABELS = {"tau": "τ", "tau_ap": "τ_AP"}
+#: Resolution of the copy of a figure shown inline in a notebook (the files keep theirs, 150 dpi by
+#: default): 72 dpi draws a figure at the size Jupyter shows it and keeps a stored notebook small.
+INLINE_DPI = 72
 
 
 def styled():
@@ -228,11 +247,44 @@ def tie_summary(scale, bins: int | None = None) -> dict:
     return out
 
 
+def in_notebook() -> bool:
+    """True inside a Jupyter kernel (an IPython shell with a kernel), False in a terminal IPython,
+    a script or a test; IPython is not imported when it is not already loaded."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return getattr(shell, "kernel", None) is not None
+
+
+def inline_png(fig, dpi: int = INLINE_DPI) -> bytes:
+    """``fig`` as the small PNG shown inline: ``dpi`` dots per inch, tight bounding box, no
+    metadata, quantised to an 8-bit palette (same figure, same bytes)."""
+    from PIL import Image
+
+    raw = io.BytesIO()
+    fig.savefig(raw, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
+    raw.seek(0)
+    with Image.open(raw) as im:
+        small = im.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, format="png", optimize=True)
+    return out.getvalue()
+
+
+def show_inline(fig, dpi: int = INLINE_DPI) -> None:
+    """Show ``fig`` in the notebook's output as :func:`inline_png` (``image/png`` only: nbval
+    does not compare it, module docstring)."""
+    from IPython.display import display
+
+    display({"image/png": base64.b64encode(inline_png(fig, dpi)).decode("ascii")}, raw=True)
+
+
 def write_figure(fig, directory: str | Path, stem: str, formats: Sequence[str] = ("png", "pdf"),
-                 dpi: int = 150) -> list[Path]:
+                 dpi: int = 150, show: bool | None = None) -> list[Path]:
     """Save ``fig`` as ``directory/stem.<fmt>`` for each format, reproducibly (no creation date in
     the PDF or SVG, no software tag in the PNG), close it, and return the paths. Colliding tick
-    labels are first rotated or shrunk (:func:`fit_tick_labels`)."""
+    labels are first rotated or shrunk (:func:`fit_tick_labels`). ``show``: also show the figure
+    inline (:func:`show_inline`); None (default) shows it when running in a Jupyter kernel
+    (:func:`in_notebook`), so every figure a notebook writes is also on its page."""
     if not stem or "/" in stem or "\\" in stem:
         raise ValueError(f"save_figure: stem must be a plain file name without extension, got {stem!r}")
     bad = [f for f in formats if f not in ("png", "pdf", "svg")]
@@ -249,13 +301,16 @@ def write_figure(fig, directory: str | Path, stem: str, formats: Sequence[str] =
         p = directory / f"{stem}.{ext}"
         fig.savefig(p, dpi=dpi, bbox_inches="tight", metadata=meta)
         paths.append(p)
+    if in_notebook() if show is None else show:
+        show_inline(fig)
     plt.close(fig)
     return paths
 
 
-def save_figure(fig, paper: str, stem: str, formats: Sequence[str] = ("png", "pdf"), dpi: int = 150) -> list[str]:
+def save_figure(fig, paper: str, stem: str, formats: Sequence[str] = ("png", "pdf"), dpi: int = 150,
+                show: bool | None = None) -> list[str]:
     """Save ``fig`` under ``figures/<paper>/`` (:func:`irscales.paths.figures_dir`) as
-    :func:`write_figure` does; returns the names relative to the figures folder
-    (``"<paper>/<stem>.png"``, …), so notebook outputs hold no machine paths. Put "simulated" in
-    ``stem`` when the data are simulated."""
-    return [f"{paper}/{p.name}" for p in write_figure(fig, figures_dir(paper), stem, formats, dpi)]
+    :func:`write_figure` does (shown inline in a notebook); returns the names relative to the figures
+    folder (``"<paper>/<stem>.png"``, …), so notebook outputs hold no machine paths. Put "simulated"
+    in ``stem`` when the data are simulated."""
+    return [f"{paper}/{p.name}" for p in write_figure(fig, figures_dir(paper), stem, formats, dpi, show)]

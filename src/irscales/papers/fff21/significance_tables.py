@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import textwrap
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 
@@ -134,41 +135,97 @@ def grand_mean_delta(frames: Iterable[pd.DataFrame]) -> tuple[float, float]:
     return SG.grand_mean_delta(SG.SignificanceChange(f) for f in frames)
 
 
+#: Colour map of :func:`plot_significance_changes` (light to dark; its palest tenth is left out so that a
+#: small change stays distinguishable from the white of "no change").
+_CHANGE_CMAP = "YlGnBu"
+
+
+def _change_norm(pct: np.ndarray):
+    """Colour scale of :func:`plot_significance_changes`: logarithmic from 1 % to the largest change
+    (at least 100 %), so a single outlier (FFF21 T08's NS2S of R under one-way ANOVA, ~370 % of Sig)
+    cannot flatten the others; changes under 1 % take the palest colour."""
+    from matplotlib.colors import LogNorm
+
+    top = float(np.nanmax(pct, initial=0.0))
+    return LogNorm(vmin=1.0, vmax=max(100.0, top), clip=True)
+
+
 def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool,
                               title: str | None = None) -> "matplotlib.figure.Figure":
-    """Heat maps of S2NS and NS2S (% of Sig) by measure (columns) and test (rows), one column of panels
-    per track: the changes of FFF21 Tables 5–6 at a glance. Returns the matplotlib Figure; the title
-    says "simulated" when the data are. Grey labels mark the tests assuming only an ordinal scale."""
+    """Heat maps of FFF21 Tables 5–6's changes from M to M_R: one row of panels per track (S2NS left,
+    NS2S right), measures as columns, the eight tests as rows. A cell prints the number of system pairs
+    that change; its colour is that number as a percentage of Sig (pairs significant with M) on a log
+    scale (:func:`_change_norm`); white: no change; hatched grey: Sig = 0 (no percentage). Test names
+    in grey are the tests that assume only an ordinal scale (:data:`irscales.stats.results.ORDINAL_TESTS`,
+    the grey rows of FFF21 Tables 5–6); the caption under the panels says so. Cell numbers are 8 pt.
+    Returns the matplotlib Figure; its title and caption say "simulated" when the data are."""
     import matplotlib.pyplot as plt
+    from matplotlib import colormaps
+    from matplotlib.colors import ListedColormap
 
     if not frames:
         raise ValueError("plot_significance_changes: no table56 frames given")
-    fig, axes = plt.subplots(2, len(frames), figsize=(4.6 * len(frames), 7.2), squeeze=False,
-                             constrained_layout=True)
-    vmax = max(100.0, max(float(np.nanmax(f[["s2ns_ratio", "ns2s_ratio"]].to_numpy(float)) * 100) for f in frames))
-    im = None
-    for j, f in enumerate(frames):
+    tests0, measures0 = list(dict.fromkeys(frames[0]["test"])), list(dict.fromkeys(frames[0]["measure"]))
+    same_tests = all(list(dict.fromkeys(f["test"])) == tests0 for f in frames)
+    same_measures = all(list(dict.fromkeys(f["measure"])) == measures0 for f in frames)
+    n_meas = max(len(set(f["measure"])) for f in frames)
+    n_tests = max(len(set(f["test"])) for f in frames)
+    cell_w, cell_h = 0.42, 0.3  # inches: room for a 4-digit count at 8 pt
+    fig, axes = plt.subplots(len(frames), 2, squeeze=False, constrained_layout=True,
+                             figsize=(2 * max(cell_w * n_meas, 3.2) + 3.4, len(frames) * (cell_h * n_tests + 1.5) + 1.2))
+    pct_all = np.concatenate([f[["s2ns_ratio", "ns2s_ratio"]].to_numpy(float).ravel() * 100 for f in frames])
+    norm = _change_norm(pct_all)
+    base = colormaps[_CHANGE_CMAP]
+    cmap = ListedColormap(base(np.linspace(0.12, 1.0, 256))).with_extremes(bad="white")
+    im, has_nan = None, False
+    for i, f in enumerate(frames):
         measures = list(dict.fromkeys(f["measure"]))
         tests = list(dict.fromkeys(f["test"]))
-        for i, (col, name) in enumerate((("s2ns", "S2NS"), ("ns2s", "NS2S"))):
+        for j, (col, name, what) in enumerate((("s2ns", "S2NS", "significant with M, not with M_R"),
+                                               ("ns2s", "NS2S", "not significant with M, significant with M_R"))):
             ax = axes[i, j]
-            pct = f.pivot(index="test", columns="measure", values=f"{col}_ratio").loc[tests, measures] * 100
-            cnt = f.pivot(index="test", columns="measure", values=col).loc[tests, measures]
-            im = ax.imshow(pct.to_numpy(float), cmap="magma_r", vmin=0, vmax=vmax, aspect="auto")
-            for (a, b), n in np.ndenumerate(cnt.to_numpy()):
-                ax.text(b, a, str(int(n)), ha="center", va="center", fontsize=6,
-                        color="white" if pct.iat[a, b] > vmax / 2 else "black")
-            ax.set_xticks(range(len(measures)), measures, rotation=60, ha="right", fontsize=7)
-            ax.set_yticks(range(len(tests)), [SG.TEST_LABELS[t] for t in tests], fontsize=7)
-            for lab, t in zip(ax.get_yticklabels(), tests):
-                if t in SG.ORDINAL_TESTS:
-                    lab.set_color("grey")
-            ax.set_title(f"{f['track'].iloc[0]}: {name} (count; colour = % of Sig)", fontsize=8)
-    fig.colorbar(im, ax=axes, shrink=0.6, label="% of Sig")
+            pct = f.pivot(index="test", columns="measure", values=f"{col}_ratio").loc[tests, measures].to_numpy(float) * 100
+            cnt = f.pivot(index="test", columns="measure", values=col).loc[tests, measures].to_numpy()
+            shown = np.ma.masked_where(~(pct > 0), pct)  # 0 and NaN: no colour
+            im = ax.imshow(shown, cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
+            for (a, b), n in np.ndenumerate(cnt):
+                if np.isnan(pct[a, b]):
+                    has_nan = True
+                    ax.add_patch(plt.Rectangle((b - 0.5, a - 0.5), 1, 1, fc="0.85", ec="0.6", hatch="///", lw=0))
+                dark = pct[a, b] > 0 and norm(pct[a, b]) > 0.55
+                ax.text(b, a, str(int(n)), ha="center", va="center", fontsize=8,
+                        color="white" if dark else ("0.45" if n == 0 else "black"))
+            last = i == len(frames) - 1 or not same_measures  # measure names under the bottom row only
+            ax.set_xticks(range(len(measures)), measures if last else [""] * len(measures), rotation=90, fontsize=8)
+            ax.set_xticks(np.arange(len(measures) + 1) - 0.5, minor=True)
+            ax.set_yticks(np.arange(len(tests) + 1) - 0.5, minor=True)
+            ax.grid(False)
+            ax.grid(True, which="minor", color="white", lw=0.8)
+            ax.tick_params(which="minor", length=0)
+            if j == 0 or not same_tests:
+                ax.set_yticks(range(len(tests)), [SG.TEST_LABELS[t] for t in tests], fontsize=8)
+                for lab, t in zip(ax.get_yticklabels(), tests):
+                    if t in SG.ORDINAL_TESTS:
+                        lab.set_color("0.5")
+            else:
+                ax.set_yticks(range(len(tests)), [""] * len(tests))
+            ax.set_title(f"{f['track'].iloc[0]}: {name}\n{what}", fontsize=9)
+    ticks = [t for t in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if t <= norm.vmax]
+    cb = fig.colorbar(im, ax=axes, shrink=0.75 / len(frames) ** 0.5, aspect=20, extend="min",
+                      ticks=ticks, format="{x:g} %")
+    cb.set_label("changed pairs as % of Sig (log scale)", fontsize=8)
+    cb.ax.tick_params(labelsize=8)
     head = title or "Significance changes from M to its ranked version M_R (FFF21 Tables 5-6)"
     if simulated and "simulated" not in head.lower():
         head = "Simulated data: " + head
     fig.suptitle(head, fontsize=10)
+    caption = ["Cell: number of system pairs whose decision changes; colour: that number as % of Sig (pairs"
+               " significant with M), log scale, under 1 % palest; white: no change."
+               + (" Hatched grey: Sig = 0 (no percentage)." if has_nan else ""),
+               "Test names in grey: tests that assume only an ordinal scale (FFF21's grey rows);"
+               " in black: tests that assume an interval scale." + (" Simulated data, not TREC runs." if simulated else "")]
+    width = int(fig.get_figwidth() * 17)  # characters of 8 pt text per line across the figure
+    fig.supxlabel("\n".join(textwrap.fill(c, width) for c in caption), fontsize=8, color="0.2")
     return fig
 
 

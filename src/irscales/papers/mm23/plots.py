@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # annotations only
     import matplotlib.colors
     import matplotlib.figure
 
-__all__ = ["RELATION_COLORS", "AGREEMENT_COLORS", "relation_cmap", "plot_grid", "plot_hasse", "plot_fig3",
+__all__ = ["RELATION_COLORS", "AGREEMENT_COLORS", "RELATION_LEGEND", "relation_cmap", "relation_handles", "plot_grid", "plot_hasse", "plot_fig3",
            "plot_fig4", "plot_fig7", "plot_pair_topics", "plot_triangle", "plot_fig8"]
 
 #: MM23 Fig. 2: dark blue =, yellow ni, light blue ns, red **
@@ -32,6 +32,23 @@ RELATION_COLORS = {
 }
 #: dark green, light green, mustard, grey (MM23 Figs 7–8), in the order of :data:`irscales.ipso.AGREEMENT`
 AGREEMENT_COLORS = ("#1b7837", "#a6dba0", "#d4a017", "#999999")
+
+
+#: Legend entry of each relation of a grid's row SERP S1 to its column SERP S2, in MM23 §2's words
+#: (≽ / ≼ stand for the paper's ⪰ / ⪯, which the default font draws exactly like ≥ / ≤).
+RELATION_LEGEND = {
+    Relation.EQUAL: "=  equal",
+    Relation.NI: "ni  S1 non-inferior to S2 (S1 ≽ S2)",
+    Relation.NS: "ns  S1 non-superior to S2 (S1 ≼ S2)",
+    Relation.NONSEP: "**  non-separable (a metric may order them either way)",
+}
+
+
+def relation_handles() -> list:
+    """Legend patches of the four relation colours (MM23 Fig. 2), labelled by :data:`RELATION_LEGEND`."""
+    from matplotlib.patches import Patch
+
+    return [Patch(fc=RELATION_COLORS[r], ec="0.3", lw=0.5, label=RELATION_LEGEND[r]) for r in Relation]
 
 
 def relation_cmap() -> "matplotlib.colors.ListedColormap":
@@ -46,8 +63,12 @@ def _bits(s) -> str:
 
 
 def plot_grid(serps_rows: np.ndarray, serps_cols: np.ndarray | None = None, ax: "matplotlib.axes.Axes | None" = None,
-              annotate: bool = True, title: str | None = None) -> "matplotlib.axes.Axes":
-    """MM23 Fig. 2 / Fig. 3 pane: cell (i, j) coloured by relation of row SERP i to column SERP j."""
+              annotate: bool = True, title: str | None = None, legend: bool = True) -> "matplotlib.axes.Axes":
+    """MM23 Fig. 2 / Fig. 3 pane: cell (i, j) coloured by relation of row SERP i (S1) to column SERP j (S2).
+
+    ``annotate``: every SERP on the axes and the relation in every cell (Fig. 2); otherwise only the
+    first and the last SERP of each axis are named (Fig. 3's 64 × 64). ``legend``: the four colours
+    explained under the grid (:func:`relation_handles`)."""
     import matplotlib.pyplot as plt
 
     cols = serps_rows if serps_cols is None else serps_cols
@@ -64,9 +85,16 @@ def plot_grid(serps_rows: np.ndarray, serps_cols: np.ndarray | None = None, ax: 
         ax.set_yticks(range(n), [_bits(s) for s in serps_rows], fontfamily="monospace")
         ax.set_xticks(range(m), ["\n".join(_bits(s)) for s in cols], fontfamily="monospace")
         ax.xaxis.tick_top()
+        ax.xaxis.set_label_position("top")
+        ax.set_ylabel("row SERP S1 (rank 1 first)", fontsize=8)
+        ax.set_xlabel("column SERP S2 (rank 1 at top)", fontsize=8)
     else:
-        ax.set_xticks([])
-        ax.set_yticks([])
+        ax.set_yticks([0, n - 1], [_bits(serps_rows[0]), _bits(serps_rows[-1])], fontfamily="monospace", fontsize=7)
+        ax.set_xticks([0, m - 1], [_bits(cols[0]), _bits(cols[-1])], fontfamily="monospace", fontsize=7)
+    ax.grid(False)
+    if legend:
+        ax.legend(handles=relation_handles(), loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=2,
+                  fontsize=8, frameon=False, title="row SERP S1 vs column SERP S2", title_fontsize=8)
     if title:
         ax.set_title(title)
     return ax
@@ -121,16 +149,32 @@ def plot_fig3(k: int = 6, tie_break: str = "lex") -> tuple["matplotlib.figure.Fi
     serps = all_serps(k)
     sc = fig3_scores(serps)
     pos = {name: axis_order(v, tie_break) for name, v in sc.items()}
-    fig, axes = plt.subplots(2, 2, figsize=(9, 9))
+    fig = plt.figure(figsize=(9, 10.6), layout="constrained")
+    grid = fig.add_gridspec(3, 2, height_ratios=[1, 1, 0.2])
     taus = {}
-    for ax, (r, c), tag in zip(axes.ravel(), FIG3_PANES, "abcd"):
+    for pane, ((r, c), tag) in enumerate(zip(FIG3_PANES, "abcd")):
+        ax = fig.add_subplot(grid[pane // 2, pane % 2])
         rows = serps[np.argsort(pos[r])]
         cols = serps[np.argsort(pos[c])]
         tau = axis_tau(pos[r], pos[c])
         taus[(FIG3_LABELS[r], FIG3_LABELS[c])] = tau
-        plot_grid(rows, cols, ax=ax, annotate=False,
-                  title=f"({tag}) {FIG3_LABELS[r]} rows, {FIG3_LABELS[c]} cols, τ = {float(tau):.3f}")
-    fig.tight_layout()
+        plot_grid(rows, cols, ax=ax, annotate=False, legend=False,
+                  title=f"({tag}) rows by {FIG3_LABELS[r]}, columns by {FIG3_LABELS[c]}, τ = {float(tau):.3f}")
+        ax.title.set_fontsize(10)
+        ax.set_ylabel(f"row SERP S1, by {FIG3_LABELS[r]} score (lowest at top)", fontsize=8)
+        ax.set_xlabel(f"column SERP S2, by {FIG3_LABELS[c]} score (lowest at left)", fontsize=8)
+    fig.suptitle(f"MM23 Fig. 3: all {len(serps)} × {len(serps)} pairs of SERPs of length k = {k}"
+                 " (1 = relevant, rank 1 first)", fontsize=11)
+    key = fig.add_subplot(grid[2, :])
+    key.axis("off")
+    key.legend(handles=relation_handles(), loc="upper center", ncol=2, fontsize=8, frameon=False,
+               title="cell colour: relation of the row SERP S1 to the column SERP S2 (MM23 Fig. 2's colours)",
+               title_fontsize=8)
+    key.text(0.5, 0.0, "Every pane has the same number of cells of each colour; red cells are pairs on which two"
+             " metrics may disagree, not pairs on which they do.\nτ: Kendall's τ between the row and the column"
+             f" position of each SERP (the {len(serps)} dark-blue cells); ties on an axis broken in"
+             f" lexicographic order ({tie_break!r}).", transform=key.transAxes, ha="center", va="bottom",
+             fontsize=7.5, color="0.25")
     return fig, taus
 
 
