@@ -8,7 +8,8 @@
 * :mod:`~irscales.papers.printing` — the one reading of a printed number and the rule that says whether
   ours agrees with it (rounded, within the paper's printing, or not);
 * :mod:`~irscales.papers.published`, :mod:`~irscales.papers.items`, :mod:`~irscales.papers.report`,
-  :mod:`~irscales.papers.report_html` — the printed values, the comparison with ours, the report;
+  :mod:`~irscales.papers.report_html`, :mod:`~irscales.papers.report_assets` — the printed values, the comparison
+  with ours, the report and its style;
   :mod:`~irscales.papers.analogues` — its real-data analogue sections (never counted).
 
 Import the paper you need (``from irscales.papers import mm23``); nothing is loaded here.
