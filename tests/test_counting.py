@@ -545,11 +545,13 @@ def test_counted_graded_dcg_equals_engine_for_every_run(B, c, N):
         assert C.n_distinct(m, N, c) == sc.n_distinct
 
 
-@pytest.mark.parametrize("c, N", [(2, 14), (3, 11)])
-def test_counted_graded_dcg_equals_engine_on_random_runs(c, N):
+@pytest.mark.parametrize("B, c, N", [(2, 2, 14), (2, 3, 11), (10, 2, 14)])
+def test_counted_graded_dcg_equals_engine_on_random_runs(B, c, N):
+    """Building the engine's scale enumerates all (c+1)^N runs and decides every near tie exactly, so it
+    also proves that no two of them tie across discount classes: irscales.interval's proven depths."""
     rng = np.random.default_rng(N)
     rel = np.concatenate([rng.integers(0, c + 1, (1500, N)), np.zeros((1, N), int), np.full((1, N), c)])
-    m = M.DCG(base=2, gains="graded")
+    m = M.DCG(base=B, gains="graded")
     sc = E.scale(m, N, c=c, cache=False)
     for ties in ("unq", "mid"):
         assert np.array_equal(C.phi_runs(m, rel, ties, c=c), sc.phi_runs(rel, ties)), ties
@@ -576,3 +578,25 @@ def test_binary_dcg_two_counting_paths_agree(B, N):
     a = meet.graded_dcg_below(bits, B, 1)
     b = meet.dcg_below(bits > 0, B)
     assert all(np.array_equal(np.asarray(x, object), np.asarray(y, object)) for x, y in zip(a, b))
+
+
+# ------------------------------------------------- several tie strategies from one count (issue 30)
+
+@pytest.mark.parametrize("name, c, N", [("P", 1, 9), ("RR", 1, 9), ("AP", 1, 9), ("RBP_p05", 1, 9), ("RBP_p08", 1, 12),
+                                        ("DCG_b02", 1, 12), ("nDCG_b10", 1, 12), ("gP", 2, 7), ("gRBP_p08", 2, 9),
+                                        ("gnDCG_b02", 2, 9), ("gnDCG_b10", 2, 12)])
+def test_phi_runs_ties_equals_phi_runs_per_tie(name, c, N):
+    """One count for all four tie strategies gives what one call per strategy gives, run by run (and the
+    strategies differ where the measure ties, so the shared count is not one strategy copied)."""
+    m = M.parse(name)
+    if c > 1 and hasattr(m, "max_gain"):
+        m = type(m)(**{**{k: getattr(m, k) for k in ("p",) if hasattr(m, k)}, "max_gain": c})
+    rng = np.random.default_rng(N)
+    rel = rng.integers(0, c + 1, (3, 40, N))
+    both = C.phi_runs_ties(m, rel, c=c)
+    assert list(both) == ["unq", "min", "max", "mid"]
+    for t, phi in both.items():
+        assert phi.shape == (3, 40)
+        assert np.array_equal(phi, C.phi_runs(m, rel, t, c=c)), (name, t)
+    if name in ("P", "gP", "DCG_b02"):
+        assert not np.array_equal(both["min"], both["max"])

@@ -117,11 +117,11 @@ from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, p
 from irscales.enumeration.meet import (MAX_HALF, below_rbp, dcg_below, dcg_class_items, dcg_tie_scan, graded_dcg_below,
                                        graded_dcg_depth, rbp_half_bound)
 from irscales.enumeration.runs import numerator
-from irscales.enumeration.ties import check_ties, exact_ints, tie_ranks
+from irscales.enumeration.ties import TIES, check_ties, exact_ints, tie_ranks
 from irscales.exact import to_fraction
 
-__all__ = ["counting_depth", "countable", "phi_runs", "n_distinct", "CountedScale", "MAX_HALF", "graded_rbp_tie",
-           "count_cost", "grade_sum_prefix"]
+__all__ = ["counting_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct", "CountedScale", "MAX_HALF",
+           "graded_rbp_tie", "count_cost", "grade_sum_prefix"]
 
 
 def graded_rbp_tie(p, c: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
@@ -373,19 +373,29 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     This is the counting route itself: :func:`irscales.enumeration.ranked_runs` chooses between it and a
     stored scale (:mod:`irscales.enumeration.routes`).
     """
+    return phi_runs_ties(measure, rel, (ties,), progress=progress, workers=workers, c=c)[ties]
+
+
+def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | None = None,
+                  workers: int | None = None, c: int = 1) -> dict[str, np.ndarray]:
+    """:func:`phi_runs` for several tie strategies (``ties``) at once, tie → φ: the meet-in-the-middle counts
+    (RBP, gRBP, binary and graded DCG) give runs below, runs up to and the distinct rank together, so one
+    count serves every strategy; the closed forms and AP run once per strategy."""
     m = M.parse(measure) if isinstance(measure, str) else measure
-    check_ties(ties)
+    ties = tuple(ties)
+    for t in ties:
+        check_ties(t)
     rel = np.asarray(rel)
     if rel.ndim == 0 or rel.shape[-1] < 1:
         raise ValueError(f"phi_runs: runs must have shape (..., N) with N ≥ 1, got {rel.shape}")
     N = rel.shape[-1]
-    limit, why = counting_depth(m, c, ties)
+    limit, why = min((counting_depth(m, c, t) for t in ties), key=lambda x: x[0])
     if N > limit:
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
     shape = rel.shape[:-1]
     if progress is None:
-        progress = sys.stderr.isatty() and count_cost(m, N, c, ties, max(1, rel.size // N))[0] > 2
+        progress = sys.stderr.isatty() and max(count_cost(m, N, c, t, max(1, rel.size // N))[0] for t in ties) > 2
     num = numerator(m)
     graded_dcg = isinstance(num, M.DCG) and num.gains == "graded"
     if type(m) in (M.GRBP, M.GP) or graded_dcg:
@@ -393,26 +403,31 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
         if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
             raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
                              f"found {g.min()}..{g.max()}")
+        g = g.astype(np.int64)
         if graded_dcg:
-            return tie_ranks(*graded_dcg_below(g.astype(np.int64), int(num.base), c, progress, workers),
-                             ties).reshape(shape)
-        if type(m) is M.GP:
-            return _phi_gp(g.astype(np.int64), N, c, ties).reshape(shape)
-        below = below_rbp(g.astype(np.int64), to_fraction(m.p), progress, workers, c)
-        return _no_ties(below, ties).reshape(shape)  # no ties when counted (module doc)
+            counts = graded_dcg_below(g, int(num.base), c, progress, workers)
+            out = {t: tie_ranks(*counts, t) for t in ties}
+        elif type(m) is M.GP:
+            out = {t: _phi_gp(g, N, c, t) for t in ties}
+        else:
+            below = below_rbp(g, to_fraction(m.p), progress, workers, c)
+            out = {t: _no_ties(below, t) for t in ties}  # no ties when counted (module doc)
+        return {t: v.reshape(shape) for t, v in out.items()}
     bits = np.asarray(rel.reshape(-1, N)) > 0
     if isinstance(num, M.P):
-        out = _phi_p(bits, N, ties)
+        out = {t: _phi_p(bits, N, t) for t in ties}
     elif isinstance(num, M.RR):
-        out = _phi_rr(bits, N, ties)
+        out = {t: _phi_rr(bits, N, t) for t in ties}
     elif isinstance(num, M.DCG):
-        out = tie_ranks(*dcg_below(bits, int(num.base), progress), ties)
+        counts = dcg_below(bits, int(num.base), progress)
+        out = {t: tie_ranks(*counts, t) for t in ties}
     elif isinstance(num, M.SP):
-        out = phi_ap(bits, ties, progress)
+        out = {t: phi_ap(bits, t, progress) for t in ties}
     else:
         p = to_fraction(num.p)
-        out = _no_ties(_run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers), ties)
-    return out.reshape(shape)
+        below = _run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers)
+        out = {t: _no_ties(below, t) for t in ties}
+    return {t: v.reshape(shape) for t, v in out.items()}
 
 
 def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
