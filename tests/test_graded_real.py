@@ -67,6 +67,7 @@ def test_graded_dcg_is_proven_only_as_far_as_an_enumeration_checked():
 def test_exactness_basis_names_what_each_route_rests_on():
     assert G.exactness_basis(M.P(), 30, 1, "closed", "") == ("proof", "closed-form scale")
     assert G.exactness_basis(M.GRBP(p=0.5, max_gain=2), 10, 2, "build", "")[0] == "enumeration"
+    assert "carries" in G.exactness_basis(M.GRBP(p=0.5, max_gain=2), 30, 2, "count", "")[1]
     assert G.exactness_basis(M.GRBP(p=0.8, max_gain=2), 30, 2, "count", "")[0] == "proof"
     assert G.exactness_basis(M.NDCG(base=10, gains="graded"), 10, 2, "count", "")[0] == "proof"  # ranks weigh 1
     assert G.exactness_basis(M.NDCG(base=2, gains="graded"), 10, 2, "count", "")[0] == "enumeration"
@@ -103,15 +104,17 @@ def test_tables_on_graded_scores(small):
 
 
 def test_a_measure_out_of_reach_is_left_out_with_the_planners_reason(small):
-    """gRBP_p05 ties with three grades (p = 1/2, b = 2 ≤ c): not counted, its scale over the build budget."""
-    deep = Collection(rel=np.concatenate([small.rel] * 3, axis=2), judgments=small.judgments,
-                      run_lengths=np.full(small.run_lengths.shape, 24), topics=small.topics, systems=small.systems,
+    """gRBP_p08 over three grades is counted up to N = 32 and enumerated up to 24: at N = 34 it is left out
+    with the planner's reason, while gRBP_p05 (ties, but p = 1/2: every key a value) is counted at any N."""
+    deep = Collection(rel=np.concatenate([small.rel] * 5, axis=2), judgments=small.judgments,
+                      run_lengths=np.full(small.run_lengths.shape, 40), topics=small.topics, systems=small.systems,
                       provenance="test: synthetic graded runs", max_grade=2)
-    gs = G.graded_ranked_scores(deep, 20, "TEST", names=("gRBP_p05", "gRBP_p08"), ties=("unq",), cache=False)
-    assert gs.scores.measures == ("gRBP_p08",)
-    row = gs.exactness.set_index("measure").loc["gRBP_p05"]
-    assert row["exact"] == "not computed" and "build" in row["basis"] and row["K"] is None
-    assert gs.exactness.set_index("measure").loc["gRBP_p08", "K"] == 3**20  # exact, not a float
+    gs = G.graded_ranked_scores(deep, 34, "TEST", names=("gRBP_p05", "gRBP_p08"), ties=("unq", "mid"), cache=False)
+    assert gs.scores.measures == ("gRBP_p05",)
+    row = gs.exactness.set_index(["measure", "ties"]).loc[("gRBP_p08", "unq")]
+    assert row["exact"] == "not computed" and "up to N = 32" in row["basis"] and row["K"] is None
+    e = gs.exactness.set_index(["measure", "ties"]).loc[("gRBP_p05", "unq")]
+    assert e["K"] == 2 * (2**34 - 1) + 1 and e["exact"] == "proof" and "carries" in e["basis"]  # exact ints
 
 
 def test_figures_are_labelled_real_data_beyond_the_papers(small):
@@ -212,9 +215,7 @@ def test_counted_graded_phi_equals_enumerated_phi_on_every_real_run(real):
         runs = np.unique(np.concatenate([d.collection.rel_at(N).reshape(-1, N) for d in real.values()]), axis=0)
         for name in G.GRADED:
             m = E.numerator(G.measures(2)[name])
-            if not C.countable(m, N, 2):
-                assert name == "gRBP_p05"  # ties with three grades: enumerated only (graded_scores)
-                continue
+            assert C.countable(m, N, 2)
             sc = E.scale(m, N, c=2, method="engine", cache=False, build=True)
             counted = C.phi_runs_ties(m, runs, c=2)
             for t in TIES:

@@ -11,7 +11,7 @@ effect of the grades is visible:
 graded         binary counterpart       φ of the graded measure, three grades
 =============  =======================  ==========================================
 gP             P                        closed form (grade sums), any N
-gRBP_p05       RBP_p05                  ties (p = 1/2, b = 2 ≤ c): enumerated, within the build budget
+gRBP_p05       RBP_p05                  ties (p = 1/2, b = 2 ≤ c), yet every key a value: counted, any N
 gRBP_p08       RBP_p08                  counted, no ties (b = 5 > c), N ≤ 32
 gnDCG_b02      nDCG_b02                 counted by class coefficients, N ≤ 34
 gnDCG_b10      nDCG_b10                 counted by class coefficients, N ≤ 39
@@ -23,7 +23,7 @@ tie strategy, so a measure whose scale is out of reach at N is left out with the
 instead of stopping the others. Builds over the budget are refused unless ``build=True``.
 
 Exactness (:func:`exactness_basis`): every φ is exact; what that rests on is stated per cell — a
-proof (closed forms; RBP and gRBP without ties), an enumeration of all runs, or, for counted DCG beyond
+proof (closed forms; RBP and gRBP: no ties, or p = 1/b), an enumeration of all runs, or, for counted DCG beyond
 the depth an enumeration checked, the assumption of no Q-linear relation among the 1/ln m (Schanuel's
 conjecture; :func:`irscales.interval.dcg_proven_depth`). The original scores are exact too: Fractions for
 the rational measures, and for nDCG integer vectors over the logarithms
@@ -46,6 +46,7 @@ import pandas as pd
 
 from irscales import measures as M
 from irscales.data import Collection
+from irscales.enumeration.counting import graded_rbp_tie
 from irscales.enumeration.dcg import exact_dcg
 from irscales.enumeration.ranked import RankedScores, snapped_by_phi
 from irscales.enumeration.ties import TIES
@@ -91,6 +92,8 @@ def exactness_basis(m: M.Measure, N: int, c: int, kind: str, caveat: str) -> tup
     if isinstance(m, M.DCG):
         return "enumeration", (f"counted; no tie across discount classes among all {(c + 1) ** N:,} runs, checked "
                                f"by enumeration up to N = {dcg_proven_depth(m, c)}")
+    if isinstance(m, M.GRBP) and graded_rbp_tie(m.p, c) is not None:
+        return "proof", "counted; ties, every integer key a value, carries (proof in irscales.enumeration.digit_sums)"
     if isinstance(m, (M.GRBP, M.RBP)):
         return "proof", "counted; no ties (proof in irscales.enumeration.counting)"
     return "proof", "counted; closed form"
@@ -114,12 +117,13 @@ class GradedScores:
 
 
 def _exact_phi(phi: np.ndarray, ties: str) -> np.ndarray:
-    """φ of :func:`interval_values` (Python ints, halves for ``mid``) as FFF21's tables hold it: int64, or
-    float64 halves for ``mid`` (exact: every 2φ < 2^53 is checked)."""
+    """φ of :func:`interval_values` (Python ints, halves for ``mid``) as FFF21's tables hold it
+    (:class:`~irscales.enumeration.ranked.RankedScores`): int64, or float64 halves for ``mid``, when every 2φ
+    is below 2^53 (exact); else the exact Python ints and Fractions in an object array."""
     flat = phi.ravel().tolist()
-    top = max((abs(x) for x in flat), default=0)
-    if 2 * top >= 2**53:
-        raise ArithmeticError(f"φ up to {top} does not fit the exact float64 / int64 form of FFF21's tables")
+    if 2 * max((abs(x) for x in flat), default=0) >= 2**53:
+        return np.array([Fraction(x) if ties == "mid" else int(x) for x in flat] + [None], dtype=object)[:-1] \
+            .reshape(phi.shape)
     if ties == "mid":
         return np.array([float(Fraction(x)) for x in flat]).reshape(phi.shape)
     return np.array([int(x) for x in flat], dtype=np.int64).reshape(phi.shape)
