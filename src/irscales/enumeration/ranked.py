@@ -203,7 +203,8 @@ def snap_floats(values: np.ndarray, key: np.ndarray, what: str) -> tuple[np.ndar
     return lo[inv].reshape(values.shape), u, lo
 
 
-def snapped_by_phi(values: np.ndarray, phi: np.ndarray, what: str, topics: Sequence[str] | None = None) -> np.ndarray:
+def snapped_by_phi(values: np.ndarray, phi: np.ndarray, what: str,
+                   topics: Sequence[str] | None = None) -> np.ndarray:
     """Float scores ``values`` (T, S) of an irrational measure snapped to one float per exact value
     (:func:`snap_floats`), the exact value being told by φ_unq ``phi`` (T, S) on the scale of the measure
     (or of its numerator: DCG for nDCG). With ``topics`` (nDCG: one normaliser per topic) equal

@@ -47,7 +47,8 @@ DATASETS = {
     "clef2018": ("CLEF18", "CLEF eHealth 2018 CHS: 24 real runs, 50 topics, grades 0-2, depth-10 pool"),
     "robust2004": ("R04", "TREC 2004 Robust: 10 real runs, 249 topics, grades 0-2"),
 }
-#: Below this mean judged@k the scores at cut-off k are flagged as unreliable (unjudged = not relevant).
+#: A system with fewer than this fraction of its top k documents judged makes cut-off k unreliable: its
+#: unjudged documents count as not relevant, so its scores there are lower bounds.
 UNRELIABLE_JUDGED = 0.9
 _CLEF_QRELS = "CLEF2018_qrel_20180914.txt.gz"
 
@@ -133,7 +134,7 @@ def judged_at(data: GradedData, ks) -> pd.DataFrame:
     """judged@k for each cut-off k of ``ks``: the fraction of the top k documents that is judged, over
     all (system, topic) runs padded to k (a padded rank counts as judged: it is a not-relevant
     non-document, FFF21 §5.1), its smallest system mean, the number of systems below
-    :data:`UNRELIABLE_JUDGED` and whether the cut-off is flagged unreliable."""
+    :data:`UNRELIABLE_JUDGED` and whether the cut-off is reliable (no system below it)."""
     rows = []
     for k in ks:
         ind = data.judged.rel_at(k).astype(bool)  # (S, T, k)
@@ -144,5 +145,5 @@ def judged_at(data: GradedData, ks) -> pd.DataFrame:
                      "lowest system": float(per_system.min()),
                      "systems below": int((per_system < UNRELIABLE_JUDGED).sum()),
                      "systems": len(per_system),
-                     "reliable": bool(frac.mean() >= UNRELIABLE_JUDGED)})
+                     "reliable": bool((per_system >= UNRELIABLE_JUDGED).all())})
     return pd.DataFrame(rows)

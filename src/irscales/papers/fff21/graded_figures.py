@@ -157,10 +157,11 @@ def _hatch(ax, r: int, col: int) -> None:
     ax.add_patch(plt.Rectangle((col - 0.5, r - 0.5), 1, 1, fc="0.88", ec="0.6", hatch="///", lw=0))
 
 
-def plot_tau(tables: Mapping[str, pd.DataFrame]):
-    """FFF21 Tables 2–3 as heat maps, one panel per data set (``tables``: data set → graded
+def plot_tau(tables: Mapping[str, pd.DataFrame], note: str = ""):
+    """FFF21 Tables 2–3 as heat maps, one panel (row) per data set (``tables``: data set → graded
     :func:`~irscales.papers.fff21.graded_tables.table2` frame): rows the measures, columns (N, ties); the
-    cell prints τ, its colour is 1 − τ on a log scale from 0.001 (white: τ = 1)."""
+    cell prints τ, its colour is 1 − τ on a log scale from 0.01 (palest below; white: τ = 1). ``note``: one
+    more caption sentence (e.g. :func:`irscales.papers.fff21.graded_real.unreliable`)."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap, LogNorm
     from matplotlib import colormaps
@@ -171,10 +172,10 @@ def plot_tau(tables: Mapping[str, pd.DataFrame]):
     norm = LogNorm(vmin=1e-2, vmax=max(0.1, gap), clip=True)
     cmap = ListedColormap(colormaps["OrRd"](np.linspace(0.1, 1.0, 256)))
     width = max(len(c) for c in cols.values())
-    fig, axes = plt.subplots(1, len(tables), figsize=(len(tables) * (0.55 * width + 1.6) + 1.2, 5.0), squeeze=False,
-                             constrained_layout=True)
+    fig, axes = plt.subplots(len(tables), 1, figsize=(max(0.62 * width + 2.6, 8.0), 4.0 * len(tables) + 1.4),
+                             squeeze=False, constrained_layout=True)  # one data set per row: pages are narrow
     im = None
-    for ax, (name, f) in zip(axes[0], tables.items()):
+    for ax, (name, f) in zip(axes[:, 0], tables.items()):
         rows = [m for m in ORDER if m in set(f["measure"])]
         cell = {(r.measure, int(r.N), r.ties): r for r in f.itertuples()}
         grid = np.full((len(rows), len(cols[name])), np.nan)
@@ -195,24 +196,28 @@ def plot_tau(tables: Mapping[str, pd.DataFrame]):
             lab.set_fontweight("bold" if m in GRADED else "normal")
         ax.grid(False)
         ax.set_title(f"{name}: {D.DATASETS[name][1]}" if name in D.DATASETS else name, fontsize=9)
-    cb = fig.colorbar(im, ax=axes, shrink=0.8, extend="min", format="{x:g}")
+    cb = fig.colorbar(im, ax=axes, shrink=0.6, extend="min", format="{x:g}",
+                      ticks=[t for t in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0) if t <= norm.vmax])
     cb.set_label("1 − τ (log scale, under 0.01 palest; white: τ = 1)", fontsize=8)
     cb.ax.tick_params(labelsize=8)
     fig.suptitle(f"{LABEL}: Kendall τ between each measure and its interval-scaled version (FFF21 Tables 2-3: "
                  "unq, mid; also min, max)", fontsize=10)
     kinds = pd.concat([f["exact"] for f in tables.values()])
     fig.supxlabel(textwrap.fill("Bold: graded measures over three grades; below each its binary (lenient) "
-                                "counterpart. " + exactness_note(kinds), 150), fontsize=8, color="0.2")
+                                "counterpart. " + exactness_note(kinds) + (f" {note}" if note else ""),
+                                int(fig.get_figwidth() * 17)),
+                  fontsize=8, color="0.2")
     return fig
 
 
 _TIE_ORDER = {"unq": 0, "min": 1, "max": 2, "mid": 3}
 
 
-def plot_table4(tables: Mapping[str, pd.DataFrame]):
+def plot_table4(tables: Mapping[str, pd.DataFrame], note: str = ""):
     """FFF21 Table 4 as τ matrices, one panel per key of ``tables`` (e.g. "CLEF18, N = 10" → a graded
     :func:`~irscales.papers.fff21.graded_tables.table4` frame): below the diagonal τ between the measures
-    (Msr), above it between their interval versions (RnkMsr); numbers with two decimals."""
+    (Msr), above it between their interval versions (RnkMsr); numbers with two decimals. ``note``: one more
+    caption sentence."""
     import matplotlib.pyplot as plt
 
     lo = min(float(np.nanmin(f[["Msr", "RnkMsr"]].to_numpy(float))) for f in tables.values())
@@ -246,7 +251,8 @@ def plot_table4(tables: Mapping[str, pd.DataFrame]):
     fig.suptitle(f"{LABEL}: τ among the measures and among their interval-scaled versions (FFF21 Table 4, unq)",
                  fontsize=10)
     kinds = pd.concat([f["exact"] for f in tables.values()])
-    fig.supxlabel(exactness_note(kinds), fontsize=8, color="0.2")
+    fig.supxlabel(textwrap.fill(exactness_note(kinds) + (f" {note}" if note else ""), 150), fontsize=8,
+                  color="0.2")
     return fig
 
 

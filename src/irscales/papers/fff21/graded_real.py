@@ -21,7 +21,7 @@ from irscales.papers.fff21 import graded_data as D
 from irscales.papers.fff21 import graded_tables as GT
 from irscales.papers.fff21.graded_scores import COUNTERPART, GradedScores, graded_ranked_scores
 
-__all__ = ["QUICK_N", "FULL_N", "BeyondGraded", "compute", "write", "findings", "reliability"]
+__all__ = ["QUICK_N", "FULL_N", "BeyondGraded", "compute", "write", "findings", "reliability", "unreliable"]
 
 #: Run lengths of the notebook's quick default (CI) and of ``full=True``.
 QUICK_N = (5, 10)
@@ -83,18 +83,35 @@ def write(r: BeyondGraded, directory: str | Path | None = None) -> list[Path]:
 
 
 def reliability(judged: pd.DataFrame) -> list[str]:
-    """One sentence per data set on how far its judgments reach (judged@N)."""
+    """One sentence per data set on how far its judgments reach (judged@N, and the cut-offs where some
+    system has fewer than :data:`~irscales.papers.fff21.graded_data.UNRELIABLE_JUDGED` of its documents judged)."""
     out = []
     for name, f in judged.groupby("dataset", sort=False):
         cells = ", ".join(f"judged@{k} = {v:.3f}" for k, v in zip(f["k"], f["judged@k"]))
-        bad = f[~f["reliable"]]
-        tail = (f"; at N = {', '.join(map(str, bad['k']))} fewer than {D.UNRELIABLE_JUDGED:.0%} of the retrieved "
-                "documents are judged: unjudged documents count as not relevant, so scores there are lower bounds "
-                "and rankings less reliable" if len(bad) else
-                f"; every cut-off has at least {D.UNRELIABLE_JUDGED:.0%} of its documents judged")
-        low = f.iloc[-1]
-        out.append(f"{name}: {cells} (lowest system at N = {low['k']}: {low['lowest system']:.3f}){tail}.")
+        bad = f[~f["reliable"].astype(bool)]
+        share = f"{D.UNRELIABLE_JUDGED:.0%}"
+        if len(bad):
+            tail = "; ".join(f"at N = {r['k']}, {r['systems below']} of {r['systems']} systems have fewer than {share} "
+                             f"of their top N judged (lowest {r['lowest system']:.3f})" for _, r in bad.iterrows())
+            tail += (": their unjudged documents count as not relevant, so their scores there are lower bounds and "
+                     "comparisons involving them less reliable")
+        else:
+            tail = f"every system has at least {share} of its top N judged at every N"
+        pool = " (pool of depth 10: deeper ranks are judged only where a pooled run had them in its top 10)" \
+            if name == "clef2018" else ""
+        out.append(f"{name}: {cells}{pool}; {tail}.")
     return out
+
+
+def unreliable(judged: pd.DataFrame) -> str:
+    """A caption line naming the cut-offs some system's judgments do not reach ("" when there is none)."""
+    bad = judged[~judged["reliable"].astype(bool)] if not judged.empty else judged
+    if bad.empty:
+        return ""
+    cells = "; ".join(f"{r['dataset']} at N = {r['k']}: {r['systems below']} of {r['systems']} systems (lowest "
+                      f"{r['lowest system']:.3f})" for _, r in bad.iterrows())
+    return (f"Unreliable cut-offs, fewer than {D.UNRELIABLE_JUDGED:.0%} of a system's top N judged (unjudged = not "
+            f"relevant): {cells}.")
 
 
 def findings(r: BeyondGraded) -> list[str]:
