@@ -13,7 +13,7 @@ are exported as TREC files and read back, so exactly the same code runs on your 
 `RUNS` and `QRELS` below by your paths.
 
 FFF21 §5 maps a measure M onto an interval scale by its *ranked version* φ(M): the rank of M's value
-among all distinct values M takes over every possible run of length N. φ keeps the order of runs on each
+among all distinct values M takes over every possible run of length N; irscales shows it as (φ − 1)/(K − 1). φ keeps the order of runs on each
 topic, but it changes the *spacing*, hence means across topics and the outcome of significance tests.""")
 code("""full: bool = False       # True: more systems and a deeper cut-off
 n_systems: int = 8       # simulated systems (when RUNS is None)
@@ -25,14 +25,12 @@ code("""import tempfile
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 
-from irscales import measures as M
+from irscales import evaluate
+from irscales.data import load_preset
+from irscales.figures import save_figure
 from irscales.stats import significance as S
-from irscales.data import Collection, load_preset
-from irscales.enumeration import scale
-from irscales.paths import figures_dir
 
 if full:
     n_systems, depth = 20, 20
@@ -41,9 +39,10 @@ simulated = RUNS is None  # the label follows the data into every title and file
 if simulated:
     sim = load_preset("sim-t08", depth=30, seed=seed).subset(systems=list(range(0, 129, 129 // n_systems))[:n_systems])
     RUNS, QRELS = sim.to_trec(tmp)
-col = Collection.from_trec(RUNS, QRELS, depth=depth)
+MEASURES = ["AP", "RBP_p08", "DCG_b02", "RR", "RBP_p05"]
+ev = evaluate(QRELS, RUNS, MEASURES, depth=depth, ranked=True, progress=False)
 tag = "simulated_" if simulated else ""
-print(f"{len(col.systems)} systems x {len(col.topics)} topics, cut at N = {depth}; data: {'simulated (sim-t08)' if simulated else 'user runs'}")""")
+print(f"{len(ev.systems)} systems x {len(ev.topics)} topics, cut at N = {depth}; data: {'simulated (sim-t08)' if simulated else 'user runs'}")""")
 md("""## The simulated data
 What the default data looks like (the generative model is documented in `irscales.data.simulate`): recall bases per
 topic, system effectiveness, and precision by rank (top-heavy runs). Skipped when you point the notebook at your
@@ -52,45 +51,37 @@ code("""from irscales.data import simulate
 
 if simulated:
     fig = simulate.plot_marginals(simulate.simulate("sim-t08", depth=30, seed=seed))
-    out = figures_dir("quickstart") / "simulated_sim-t08_marginals.png"
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    print("saved", save_figure(fig, "quickstart", "simulated_sim-t08_marginals", formats=("png",), dpi=110))
     summary = simulate.marginals(simulate.simulate("sim-t08", depth=30, seed=seed))
-    print("saved", out.relative_to(out.parents[2]))
     print(sorted(summary))""")
 md("""## Scores and their interval-scaled versions
-Mean AP and mean ranked AP (φ over all 2^N runs, ties `unq`) per system. The recall base only rescales AP on a
-topic, so φ of AP is the same map on every topic (see `irscales.enumeration`).""")
-code("""rel = col.binary(depth)
-rows = {}
-for key in ["AP", "RBP_p08", "DCG_b02", "RR"]:
-    m = M.parse(key)
-    rows[key] = col.evaluate(m, depth).mean(0)
-    rows[key + " ranked"] = scale(m, depth, progress=False).phi_runs(rel).mean(1)
-table = pd.DataFrame(rows, index=list(col.systems)).sort_values("AP", ascending=False)
+One call, `irscales.evaluate`, gives each measure's mean and the mean of its interval-scaled version: the
+position φ of each run's score among all distinct values the measure takes over every run of length N (FFF21
+eq. 2, ties `unq`), mapped onto [0, 1] by (φ − 1)/(K − 1), K the number of those values — 0 is the worst run
+there is, 1 the best. `ev.scale_table()` says how each scale was obtained.""")
+code("""table = ev.means().sort_values("AP", ascending=False)
+print(ev.scale_table()[["measure", "N", "K"]].to_string(index=False))
 table.round(4)""")
 code("""fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 for ax, key in zip(axes, ["AP", "RR"]):
-    ax.scatter(table[key], table[key + " ranked"])
-    for name, x, y in zip(table.index, table[key], table[key + " ranked"]):
+    ax.scatter(table[key], table[key + " (interval)"])
+    for name, x, y in zip(table.index, table[key], table[key + " (interval)"]):
         ax.annotate(name.split("_")[-1], (x, y), fontsize=7)
     ax.set_xlabel(f"mean {key}")
-    ax.set_ylabel(f"mean ranked {key} (φ)")
+    ax.set_ylabel(f"mean interval-scaled {key}, (φ − 1)/(K − 1)")
     ax.set_title(f"{'Simulated data: ' if simulated else ''}{key} vs its interval-scaled version, N={depth}")
 fig.tight_layout()
-out = figures_dir("quickstart") / f"{tag}means_original_vs_ranked.png"
-fig.savefig(out, dpi=120)
-print("saved", out.relative_to(out.parents[2]))""")
+print("saved", save_figure(fig, "quickstart", f"{tag}means_original_vs_ranked", formats=("png",), dpi=120))""")
 md("""## Which system comparisons change?
-Paired t tests (α = 0.05) between every pair of systems, on AP and on its ranked version. A pair that is
+Paired t tests and sign tests (α = 0.05) between every pair of systems, on each measure and on its
+interval-scaled version (exact values: the same decisions on φ and on (φ − 1)/(K − 1)). A pair that is
 significant with one and not with the other is a statement whose truth depends on the spacing of the scale
-— exactly the kind of statement measurement theory calls *not meaningful* for an ordinal measure.""")
+— exactly the kind of statement measurement theory calls *not meaningful* for an ordinal measure.
+`ev.compare()` gives the full comparison table (letters, corrections, MM23's marks).""")
 code("""changes = []
-for key in ["AP", "RBP_p08", "DCG_b02", "RR", "RBP_p05"]:
-    m = M.parse(key)
-    orig = S.significance_tests(col.evaluate(m, depth), tests=("ttest", "sign"), systems=col.systems)
-    rank = S.significance_tests(scale(m, depth, progress=False).phi_runs(rel).T.astype(float), tests=("ttest", "sign"),
-                                systems=col.systems)
+for key in MEASURES:
+    orig = S.significance_tests(ev.values(key).to_numpy(), tests=("ttest", "sign"), systems=ev.systems)
+    rank = S.significance_tests(ev.interval(key).to_numpy(), tests=("ttest", "sign"), systems=ev.systems)
     f = S.compare_significance(orig, rank).to_frame()
     f.insert(0, "measure", key)
     changes.append(f[["measure", "label", "pairs", "sig", "s2ns", "ns2s"]])

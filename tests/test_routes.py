@@ -147,9 +147,9 @@ def test_cli_refusal_names_the_cheaper_options(tmp_path, monkeypatch):
     for part in ("AP at N=30", "--ties min / max / mid is counted at this depth", "--depth 23 or less",
                  "--build-scales"):
         assert part in r.output, part
-    r = CliRunner().invoke(main, ["scores", str(run_), "--qrels", str(q), "--ranked", "--depth", "30",
+    r = CliRunner().invoke(main, ["scores", str(run_), "--qrels", str(q), "--ranked", "--phi", "--depth", "30",
                                   "--measures", "AP", "--ties", "min", "--format", "csv"])
     assert r.exit_code == 0, r.output
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
-    assert (f[f.topic != "all"]["ranked"] >= 1).all()
+    assert (f[f.topic != "all"]["phi"] >= 1).all()
     assert not list((tmp_path / "cache").rglob("*.npy"))
