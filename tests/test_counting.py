@@ -458,14 +458,16 @@ def test_counted_graded_rbp_equals_engine_on_random_runs(c, N):
 
 def test_graded_rbp_counting_limits_and_beyond_the_engine():
     """Counted to N = 32 for G = 3 and N = 26 for G = 4 (p = 0.8), beyond the engine's 24 / 20;
-    refused with the reason when graded RBP ties (b ≤ c); scale() switches to counting by itself."""
+    refused with the reason when graded RBP ties (b ≤ c) with p ≠ 1/b (p = 1/b: every key a value, any N);
+    scale() switches to counting by itself."""
     assert C.counting_depth(M.GRBP(p=0.8, max_gain=2), 2)[0] == 32
     assert C.counting_depth(M.GRBP(p=0.8, max_gain=3), 3)[0] == 26
-    lim, why = C.counting_depth(M.GRBP(p=0.5, max_gain=2), 2)
-    assert lim == 0 and "ties" in why
+    assert C.counting_depth(M.GRBP(p=0.5, max_gain=2), 2)[0] == math.inf
+    lim, why = C.counting_depth(M.GRBP(p=Fraction(2, 3), max_gain=3), 3)
+    assert lim == 0 and "ties" in why and "p = 1/b" in why
     assert C.counting_depth(M.GRBP(p=0.5, max_gain=2), 1)[0] > 0  # binary: b = 2 > 1
-    with pytest.raises(ValueError, match="ties over grades 0..2"):
-        C.phi_runs(M.GRBP(p=0.5, max_gain=2), np.zeros((1, 3), int), c=2)
+    with pytest.raises(ValueError, match="ties over grades 0..3"):
+        C.phi_runs(M.GRBP(p=Fraction(2, 3), max_gain=3), np.zeros((1, 3), int), c=3)
     with pytest.raises(ValueError, match="integer grades in 0..2"):
         C.phi_runs(M.GRBP(p=0.8, max_gain=2), np.full((1, 4), 3), c=2)
     N = 28
@@ -545,11 +547,13 @@ def test_counted_graded_dcg_equals_engine_for_every_run(B, c, N):
         assert C.n_distinct(m, N, c) == sc.n_distinct
 
 
-@pytest.mark.parametrize("c, N", [(2, 14), (3, 11)])
-def test_counted_graded_dcg_equals_engine_on_random_runs(c, N):
+@pytest.mark.parametrize("B, c, N", [(2, 2, 14), (2, 3, 11), (10, 2, 14)])
+def test_counted_graded_dcg_equals_engine_on_random_runs(B, c, N):
+    """Building the engine's scale enumerates all (c+1)^N runs and decides every near tie exactly, so it
+    also proves that no two of them tie across discount classes: irscales.interval's proven depths."""
     rng = np.random.default_rng(N)
     rel = np.concatenate([rng.integers(0, c + 1, (1500, N)), np.zeros((1, N), int), np.full((1, N), c)])
-    m = M.DCG(base=2, gains="graded")
+    m = M.DCG(base=B, gains="graded")
     sc = E.scale(m, N, c=c, cache=False)
     for ties in ("unq", "mid"):
         assert np.array_equal(C.phi_runs(m, rel, ties, c=c), sc.phi_runs(rel, ties)), ties
@@ -576,3 +580,65 @@ def test_binary_dcg_two_counting_paths_agree(B, N):
     a = meet.graded_dcg_below(bits, B, 1)
     b = meet.dcg_below(bits > 0, B)
     assert all(np.array_equal(np.asarray(x, object), np.asarray(y, object)) for x, y in zip(a, b))
+
+
+# ------------------------------------------------- several tie strategies from one count (issue 30)
+
+@pytest.mark.parametrize("name, c, N", [("P", 1, 9), ("RR", 1, 9), ("AP", 1, 9), ("RBP_p05", 1, 9), ("RBP_p08", 1, 12),
+                                        ("DCG_b02", 1, 12), ("nDCG_b10", 1, 12), ("gP", 2, 7), ("gRBP_p08", 2, 9),
+                                        ("gnDCG_b02", 2, 9), ("gnDCG_b10", 2, 12)])
+def test_phi_runs_ties_equals_phi_runs_per_tie(name, c, N):
+    """One count for all four tie strategies gives what one call per strategy gives, run by run (and the
+    strategies differ where the measure ties, so the shared count is not one strategy copied)."""
+    m = M.parse(name)
+    if c > 1 and hasattr(m, "max_gain"):
+        m = type(m)(**{**{k: getattr(m, k) for k in ("p",) if hasattr(m, k)}, "max_gain": c})
+    rng = np.random.default_rng(N)
+    rel = rng.integers(0, c + 1, (3, 40, N))
+    both = C.phi_runs_ties(m, rel, c=c)
+    assert list(both) == ["unq", "min", "max", "mid"]
+    for t, phi in both.items():
+        assert phi.shape == (3, 40)
+        assert np.array_equal(phi, C.phi_runs(m, rel, t, c=c)), (name, t)
+    if name in ("P", "gP", "DCG_b02"):
+        assert not np.array_equal(both["min"], both["max"])
+
+
+# ------------------------------------------------- graded RBP with ties, p = 1/b: digits with carries (issue 30)
+
+@pytest.mark.parametrize("p, c, N", [(0.5, 2, 1), (0.5, 2, 2), (0.5, 2, 7), (0.5, 2, 10), (0.5, 3, 6), (0.5, 4, 5),
+                                     (Fraction(1, 3), 2, 7), (Fraction(1, 3), 3, 6), (0.25, 3, 5), (0.5, 1, 9)])
+def test_graded_rbp_one_over_b_counted_equals_the_engine_for_every_run(p, c, N):
+    """Every one of the (c+1)^N runs, every tie strategy: counted φ (every integer key a value, runs below
+    by carries) equals the enumeration engine's, and so does the number of distinct values."""
+    m = M.GRBP(p=p, max_gain=c)
+    rel = E.runs_from_ids(np.arange((c + 1) ** N), N, c)
+    if C.graded_rbp_tie(p, c) is None:
+        assert C.countable(m, N, c)  # b > c: no ties, meet in the middle
+    else:
+        assert C.counting_depth(m, c)[0] == math.inf
+    sc = E.scale(m, N, c=c, method="engine", cache=False, build=True)
+    both = C.phi_runs_ties(m, rel, c=c)
+    for t in ("unq", "min", "max", "mid"):
+        assert np.array_equal(both[t], sc.phi_runs(rel, t)), (p, c, N, t)
+    assert C.n_distinct(m, N, c) == sc.n_distinct
+
+
+def test_graded_rbp_p05_counted_far_beyond_the_engine():
+    """N = 40 and 70 over three grades: φ_unq is the key plus one, runs below and up to are exact
+    integers beyond int64 (3^70), and a brute-force count over a small prefix agrees."""
+    m = M.GRBP(p=0.5, max_gain=2)
+    rng = np.random.default_rng(3)
+    for N in (40, 70):
+        rel = np.concatenate([rng.integers(0, 3, (20, N)), np.zeros((1, N), int), np.full((1, N), 2)])
+        both = C.phi_runs_ties(m, rel, c=2)
+        keys = [sum(int(g) << (N - 1 - i) for i, g in enumerate(row)) for row in rel]
+        assert [int(x) for x in both["unq"]] == [k + 1 for k in keys]
+        assert int(both["min"][-2]) == 1 and int(both["max"][-1]) == 3**N  # the empty run, the full run
+        assert all(int(a) <= int(b) for a, b in zip(both["min"], both["max"]))
+    # runs of length 4 with key < v, by brute force, for every v: the recursion's carries and comparisons
+    rel4 = E.runs_from_ids(np.arange(3**4), 4, 2)
+    keys = np.array([sum(int(g) << (3 - i) for i, g in enumerate(r)) for r in rel4])
+    got = C.phi_runs_ties(m, rel4, ("min", "max"), c=2)
+    assert np.array_equal(got["min"], [(keys < k).sum() + 1 for k in keys])
+    assert np.array_equal(got["max"], [(keys <= k).sum() for k in keys])

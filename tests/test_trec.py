@@ -249,12 +249,13 @@ def test_systems_with_different_topic_sets(tmp_path):
     assert d.run_lengths.tolist() == [[1, 1], [1, 0]]
 
 
-def test_duplicate_system_names(tmp_path):
+def test_files_sharing_a_run_tag_are_named_by_file_never_merged(tmp_path):
     q = write(tmp_path / "q", QRELS)
-    a = write(tmp_path / "a", "1 Q0 a 1 1 same\n")
-    b = write(tmp_path / "b", "1 Q0 c 1 1 same\n")
-    with pytest.raises(io.TrecFormatError, match="system names must be unique"):
-        io.read_trec([a, b], q, depth=1)
+    a = write(tmp_path / "a.run", "1 Q0 a 1 1 same\n")
+    b = write(tmp_path / "b.run.gz", "1 Q0 c 1 1 same\n", gz=True)
+    with pytest.warns(UserWarning, match=r"2 run files share run tags \('same' ×2\)"):
+        d = io.read_trec([a, b], q, depth=1)
+    assert d.systems == ["a.run", "b.run"] and d.rel.tolist() == [[[1]], [[2]]]
 
 
 def test_declared_scale_checked_when_building_arrays(tmp_path):

@@ -34,10 +34,15 @@ from irscales.enumeration.counting import n_distinct
 from irscales.enumeration.routes import OverBudget, Route, choose_route
 
 __all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
-           "normalised", "OverBudgetError"]
+           "normalised", "OverBudgetError", "dcg_proven_depth", "scaled_runs"]
 
-#: Counted DCG beyond this N relies on the conjecture stated in :mod:`irscales.enumeration.counting`.
-_DCG_PROVEN_N = 30
+#: Counted DCG beyond these N relies on the conjecture stated in :mod:`irscales.enumeration.counting` (no tie
+#: across discount classes): the largest N at which an enumeration of all (c+1)^N runs found none, per (log base,
+#: grades c). Binary: the engine's scales up to N = 30; graded: the engine's scales the tests compare the count with
+#: (tests/test_counting.py: base 2 at N = 14 with three grades and N = 11 with four, base 10 at N = 14 with three).
+#: Up to N = base every rank weighs 1 (one class, nothing to assume).
+_DCG_PROVEN_N = {1: 30}
+_GRADED_DCG_PROVEN_N = {(2, 2): 14, (2, 3): 11, (10, 2): 14}
 
 
 class OverBudgetError(ValueError):
@@ -115,10 +120,21 @@ def _K(target: M.Measure, N: int, c: int, ties: str, route: Route) -> int:
     return int(route.scale(progress=False).n_distinct)
 
 
-def _caveat(target: M.Measure, N: int, route: Route) -> str:
-    if route.kind == "count" and isinstance(target, M.DCG) and N > _DCG_PROVEN_N:
+def dcg_proven_depth(measure: M.DCG, c: int) -> int:
+    """The largest run length N at which counted φ of a DCG/nDCG with the JK discount over grades 0..c is
+    proven exact by enumeration (no tie across discount classes among all (c+1)^N runs); beyond it, it is
+    exact if Schanuel's conjecture holds (:mod:`irscales.enumeration.counting`)."""
+    base = int(measure.base) if float(measure.base) == int(measure.base) else 0
+    if c == 1:
+        return max(_DCG_PROVEN_N[1], base)
+    return max(_GRADED_DCG_PROVEN_N.get((base, c), 0), base)
+
+
+def _caveat(target: M.Measure, N: int, c: int, route: Route) -> str:
+    if route.kind == "count" and isinstance(target, M.DCG) and N > (proven := dcg_proven_depth(target, c)):
+        runs = "runs" if c == 1 else f"runs over {c + 1} grades"
         return (f"exact if no Q-linear relation among the 1/ln m exists (Schanuel's conjecture); proven by "
-                f"enumeration up to N = {_DCG_PROVEN_N} (irscales.enumeration.counting)")
+                f"enumeration of all {runs} up to N = {proven} (irscales.enumeration.counting)")
     return ""
 
 
@@ -152,7 +168,7 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
             out[label] = None
             continue
         out[label] = IntervalPlan(label, target, n, c, ties, route, _K(target, n, c, ties, route),
-                                  _caveat(target, n, route))
+                                  _caveat(target, n, c, route))
     if over:
         raise OverBudgetError(over, cli)
     return out, notes
@@ -166,12 +182,17 @@ def normalised(phi: np.ndarray, K: int) -> np.ndarray:
     return np.vectorize(lambda x: (Fraction(x) - 1) / (K - 1), otypes=[object])(phi)
 
 
+def scaled_runs(p: IntervalPlan, collection, depth: int) -> np.ndarray:
+    """The runs (S, T, N) of ``collection`` cut at ``depth`` that ``p``'s scale ranks: binary (lenient) for a
+    binary scale, else the grades; the first ``p.N`` ranks (a measure cut at k ranks is ranked over REL^k)."""
+    rel = collection.binary(depth) if p.c == 1 else collection.rel_at(depth)
+    return rel[..., :p.N]
+
+
 def interval_values(p: IntervalPlan, collection, depth: int, progress: bool | None = None) -> IntervalValues:
     """φ and (φ − 1)/(K − 1) of the runs of ``collection`` cut at ``depth`` (graded runs when ``p.c`` > 1),
     as (T, S) matrices, exact."""
-    rel = collection.binary(depth) if p.c == 1 else collection.rel_at(depth)
-    rel = rel[..., :p.N]
-    phi = np.asarray(p.route.phi_runs(rel, p.ties, progress=progress))
+    phi = np.asarray(p.route.phi_runs(scaled_runs(p, collection, depth), p.ties, progress=progress))
     exact = phi.astype(object) if phi.dtype != object else phi
     if phi.dtype.kind == "f":  # mid: exact halves below 2^53 (irscales.enumeration.ties)
         exact = np.vectorize(Fraction, otypes=[object])(phi)

@@ -7,8 +7,9 @@ cache and arrays in ``trec_parse``, ``trec_fast``, ``trec_order``, ``trec_cache`
 (:func:`load_preset`), :mod:`~irscales.data.simulate`, :mod:`~irscales.data.smart`,
 :mod:`~irscales.data.datasets`, :mod:`~irscales.data.gop_index` and :mod:`~irscales.data.gop`
 (the public Grid of Points), :mod:`~irscales.data.matters` (MATTERS ``.mat`` files: the Fer17 authors'
-published Grid of Points as labelled score matrices) and :mod:`~irscales.data.run_scores` (per-topic
-score tables of submitted runs).
+published Grid of Points as labelled score matrices), :mod:`~irscales.data.run_scores` (per-topic
+score tables of submitted runs), :mod:`~irscales.data.run_names` (systems by run tag, or by file when files
+share a tag) and :mod:`~irscales.data.run_repeats` (copies of run files without repeated lines).
 """
 
 from irscales.data.collection import Collection, data_label

@@ -336,6 +336,8 @@ class Collection:
         ``"float32"`` (default) as trec_eval <= 9.x and pytrec_eval, which FFF21's TREC-8 numbers
         need; ``"float64"`` as trec_eval >= 10.0 and the official TREC-8 per-topic evaluations.
         ``cache``: the cache of parsed runs of :func:`irscales.data.trec.read_trec` (``False`` = off).
+        Systems are named by run tag, or all by file (without ``.gz``) when files share a tag
+        (:mod:`irscales.data.run_names`: different files are never merged).
 
         ``rel`` holds the ranks of the longest run cut at ``depth`` and ``padded_to`` is ``depth``
         (see the module docstring): reading at a depth far beyond the runs costs what reading at

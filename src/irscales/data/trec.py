@@ -38,6 +38,11 @@ N documents is padded with not relevant documents (FFF21 §5.1). The lenient bin
 ``rel > 0`` (FFF21 §6: anything above not relevant is relevant); the recall base of a topic is
 the number of its judged documents with grade > 0 (trec_eval's ``num_rel``).
 
+Systems are named by their run tag; when two or more files share a tag (the CLEF eHealth 2018
+baselines tag six different runs ``indri``), every system of the read is named by its file instead,
+without ``.gz``, and a warning names the shared tags: runs are never merged
+(:mod:`irscales.data.run_names`).
+
 Errors. Bad input raises :class:`TrecFormatError`, whose message reads ``path:line: what was
 wrong``. Files are parsed with pandas' C reader; only when it reports a problem are the lines
 re-read one by one to name the first bad line, so valid large inputs stay fast.

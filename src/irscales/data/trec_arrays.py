@@ -10,6 +10,7 @@ from typing import Iterable, Literal
 import numpy as np
 import pandas as pd
 
+from irscales.data.run_names import system_names
 from irscales.data.trec_order import ParsedRun, check_precision, parsed_frame
 from irscales.data.trec_parse import MAX_GRADE, TrecFormatError, grade_dtype
 
@@ -159,16 +160,11 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
 
     systems: list[str] = []
     paths: list[str] = []
-    seen: dict[str, str] = {}
     hits: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per run: (topic, rank, grade) of grades > 0
     lens: list[np.ndarray] = []
     absent: set[str] = set()
     T = len(qtopics)
     for p in runs:
-        if p.system in seen:
-            raise TrecFormatError(p.path, None, f"run tag {p.system!r} is also the tag of {seen[p.system]}; "
-                                  "system names must be unique")
-        seen[p.system] = p.path
         systems.append(p.system)
         paths.append(p.path)
         tmap = tindex.get_indexer(p.topics)
@@ -189,6 +185,7 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
         lens.append(length)
     if not systems:
         raise ValueError("no runs given")
+    systems = system_names(systems, paths)  # by tag, or by file when files share a tag (issue 30)
     run_lengths = np.stack(lens)
 
     if absent:

@@ -72,7 +72,10 @@ arithmetic allows:
   base-(c+1) rank, RBTO), above it neither — and only above it can ties appear: p = 1/2 > 1/3 for
   c = 2 ties, while p = 0.8 is above the threshold too but has b = 5 > c, no ties, and its φ is
   counted here by the same meet in the middle over (c+1)-ary half tables, up to N = 2L with
-  c·V_L < 2^62 and (c+1)^L ≤ 2^MAX_HALF (N ≤ 32 for G = 3, 26 for G = 4).
+  c·V_L < 2^62 and (c+1)^L ≤ 2^MAX_HALF (N ≤ 32 for G = 3, 26 for G = 4). With ties and p = 1/b
+  (gRBP_p05 from three grades on) every integer key from 0 to c·(b^N − 1)/(b − 1) is a value, so
+  φ_unq = K + 1 at any N, and runs below and up to a key are counted digit by digit with carries
+  (:mod:`irscales.enumeration.digit_sums`, with the proof); other p with ties are not counted.
 
 * Graded DCG and nDCG (gains = grades 0..c, JK discount, integer base B): rank i weighs w_i/k·u_m
   with u_m = ln B / ln m for its class root m (ranks 1..B and B², B³ … are the class of B, with
@@ -114,14 +117,15 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, phi_ap
+from irscales.enumeration.digit_sums import by_value, carry_counts, grade_sum_prefix, phi_grade_sums
 from irscales.enumeration.meet import (MAX_HALF, below_rbp, dcg_below, dcg_class_items, dcg_tie_scan, graded_dcg_below,
                                        graded_dcg_depth, rbp_half_bound)
 from irscales.enumeration.runs import numerator
-from irscales.enumeration.ties import check_ties, exact_ints, tie_ranks
+from irscales.enumeration.ties import TIES, check_ties, exact_ints, tie_ranks
 from irscales.exact import to_fraction
 
-__all__ = ["counting_depth", "countable", "phi_runs", "n_distinct", "CountedScale", "MAX_HALF", "graded_rbp_tie",
-           "count_cost", "grade_sum_prefix"]
+__all__ = ["counting_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct", "CountedScale", "MAX_HALF",
+           "graded_rbp_tie", "count_cost", "grade_sum_prefix"]
 
 
 def graded_rbp_tie(p, c: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
@@ -150,9 +154,11 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
         return math.inf, "closed form (sum of grades; counts are coefficients of (1 + x + … + x^c)^N)"
     if type(m) is M.GRBP and c >= 1:
         p = to_fraction(m.p)
+        if graded_rbp_tie(p, c) is not None and p.numerator == 1:
+            return math.inf, f"p = 1/{p.denominator}: every integer key Σ g_i b^(N−i) is a value (digit_sums)"
         if graded_rbp_tie(p, c) is not None:
             return 0, (f"graded RBP with p = {p} ties over grades 0..{c} (denominator {p.denominator} ≤ {c}), "
-                       "so counting runs does not count distinct values")
+                       "so counting runs does not count distinct values (counted only for p = 1/b)")
         L = rbp_half_bound(p, c)
         return 2 * L, (f"meet in the middle needs both half tables of {c + 1}^⌈N/2⌉ exact int64 keys; beyond "
                        f"N = {2 * L} they exceed 2^{MAX_HALF} entries or 62 bits")
@@ -166,7 +172,8 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
             f"meet in the middle over the class coefficients of ranks 1..N needs two tables of at most "
             f"2^{MAX_HALF} sums for grades 0..{c}")
     if c != 1:
-        return 0, "counting covers binary runs only (graded: gP, gRBP without ties, gDCG/gnDCG with the JK discount)"
+        return 0, ("counting covers binary runs only (graded: gP, gRBP without ties or with p = 1/b, gDCG/gnDCG "
+                   "with the JK discount)")
     if isinstance(num, M.P) and num.k is None and type(num) is M.P:
         return math.inf, "closed form (binomial counts)"
     if type(num) is M.RR:
@@ -203,60 +210,12 @@ def countable(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = N
 # for min/max/mid, one walk over the counts of the sums that occur: exact Python ints, at any N.
 
 
-def grade_sum_prefix(N: int, c: int, qs) -> dict[int, int]:
-    """Σ_{j<q} a_j for each q in ``qs`` (0 ≤ q ≤ cN + 1), where a_j is the number of runs of length N
-    over grades 0..c with grade sum j: the coefficient of x^j in (1 + x + … + x^c)^N (c = 1: C(N, j)).
-
-    One walk over j computes each coefficient from the previous c ones by
-    j·a_j = Σ_{i=1..c} (N·i − j + i)·a_{j−i}, the coefficient of x^{j−1} in P·F' = N·P'·F for F = P^N,
-    P = 1 + x + … + x^c (an exact division). By the symmetry a_j = a_{cN−j},
-    Σ_{j<q} a_j = (c+1)^N − Σ_{j<cN+1−q} a_j, so the walk stops at the largest min(q, cN + 1 − q): at
-    most cN/2 steps of c big-integer products, and only a few for sums near either end (sparse runs).
-    """
-    top = c * N
-    qs = {int(q) for q in qs}
-    if any(q < 0 or q > top + 1 for q in qs):
-        raise ValueError(f"grade_sum_prefix: sums must lie in 0..{top + 1}")
-    need = {min(q, top + 1 - q) for q in qs}
-    far = max(need, default=0)
-    small: dict[int, int] = {}
-    last = [0] * c  # a_{j−1}, a_{j−2}, …, a_{j−c} (zero below j = 0)
-    total = 0  # Σ_{i<j} a_i
-    for j in range(far + 1):
-        if j in need:
-            small[j] = total
-        if j == far:
-            break
-        a = 1 if j == 0 else sum((N * i - j + i) * last[i - 1] for i in range(1, c + 1)) // j
-        total += a
-        last = [a] + last[:-1]
-    every = (c + 1) ** N
-    return {q: small[q] if q <= top + 1 - q else every - small[top + 1 - q] for q in qs}
-
-
-def _by_value(values, inv: np.ndarray) -> np.ndarray:
-    """``values`` (one exact int per distinct key) spread over the runs (``inv``)."""
-    return exact_ints(np.array(values + [None], dtype=object)[:-1])[inv]
-
-
-def _phi_sum(t: np.ndarray, N: int, c: int, ties: str) -> np.ndarray:
-    """φ of runs with grade sums ``t`` for a measure increasing in the sum (P, R: c = 1; gP):
-    φ_unq = t + 1, runs below = Σ_{j<t} a_j, runs up to = Σ_{j≤t} a_j (:func:`grade_sum_prefix`)."""
-    if ties == "unq":
-        return exact_ints(t + 1)
-    ut, inv = np.unique(t, return_inverse=True)
-    pre = grade_sum_prefix(N, c, set(ut.tolist()) | set((ut + 1).tolist()))
-    below = _by_value([pre[int(q)] for q in ut], inv)
-    upto = _by_value([pre[int(q) + 1] for q in ut], inv)
-    return tie_ranks(below, upto, None, ties)
-
-
 def _phi_p(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
-    return _phi_sum(bits.sum(axis=1, dtype=np.int64), N, 1, ties)
+    return phi_grade_sums(bits.sum(axis=1, dtype=np.int64), N, 1, ties)
 
 
 def _phi_gp(grades: np.ndarray, N: int, c: int, ties: str) -> np.ndarray:
-    return _phi_sum(grades.sum(axis=1, dtype=np.int64), N, c, ties)
+    return phi_grade_sums(grades.sum(axis=1, dtype=np.int64), N, c, ties)
 
 
 def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
@@ -267,8 +226,8 @@ def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
     if ties == "unq":
         return exact_ints(N + 2 - first)
     uf, inv = np.unique(first, return_inverse=True)
-    below = _by_value([1 << (N - f) if f <= N else 0 for f in uf.tolist()], inv)
-    upto = _by_value([1 << (N - f + 1) if f <= N else 1 for f in uf.tolist()], inv)
+    below = by_value([1 << (N - f) if f <= N else 0 for f in uf.tolist()], inv)
+    upto = by_value([1 << (N - f + 1) if f <= N else 1 for f in uf.tolist()], inv)
     return tie_ranks(below, upto, None, ties)
 
 
@@ -301,7 +260,7 @@ def _family(m: M.Measure, c: int) -> str:
     if type(m) is M.GP:
         return "closed"
     if type(m) is M.GRBP:
-        return "rbp"
+        return "digits" if graded_rbp_tie(m.p, c) is not None else "rbp"
     if isinstance(num, M.DCG):
         return "gdcg" if num.gains == "graded" else "dcg"
     if c != 1:
@@ -336,6 +295,9 @@ def count_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = 
         bits = N * math.log2(c + 1)
         walk = 0.0 if ties == "unq" else (c * N / 2) * c * (bits / 64) * 2e-8
         return 1e-3 + runs * N * 1e-8 + walk, int(runs * max(8, bits / 8))
+    if fam == "digits":  # carry_counts: N·(c+1)·(carries) numpy steps over the runs (7 ms: N = 10, 768 runs)
+        steps = N * (c + 1) * (c // (to_fraction(m.p).denominator - 1) + 1)
+        return 2e-4 + steps * (3e-5 + runs * 5e-8), 64 * runs * (c + 2)
     if fam == "rbp":
         p = to_fraction(m.p)
         h = N // 2
@@ -373,19 +335,29 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     This is the counting route itself: :func:`irscales.enumeration.ranked_runs` chooses between it and a
     stored scale (:mod:`irscales.enumeration.routes`).
     """
+    return phi_runs_ties(measure, rel, (ties,), progress=progress, workers=workers, c=c)[ties]
+
+
+def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | None = None,
+                  workers: int | None = None, c: int = 1) -> dict[str, np.ndarray]:
+    """:func:`phi_runs` for several tie strategies (``ties``) at once, tie → φ: the meet-in-the-middle counts
+    (RBP, gRBP, binary and graded DCG) give runs below, runs up to and the distinct rank together, so one
+    count serves every strategy; the closed forms and AP run once per strategy."""
     m = M.parse(measure) if isinstance(measure, str) else measure
-    check_ties(ties)
+    ties = tuple(ties)
+    for t in ties:
+        check_ties(t)
     rel = np.asarray(rel)
     if rel.ndim == 0 or rel.shape[-1] < 1:
         raise ValueError(f"phi_runs: runs must have shape (..., N) with N ≥ 1, got {rel.shape}")
     N = rel.shape[-1]
-    limit, why = counting_depth(m, c, ties)
+    limit, why = min((counting_depth(m, c, t) for t in ties), key=lambda x: x[0])
     if N > limit:
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
     shape = rel.shape[:-1]
     if progress is None:
-        progress = sys.stderr.isatty() and count_cost(m, N, c, ties, max(1, rel.size // N))[0] > 2
+        progress = sys.stderr.isatty() and max(count_cost(m, N, c, t, max(1, rel.size // N))[0] for t in ties) > 2
     num = numerator(m)
     graded_dcg = isinstance(num, M.DCG) and num.gains == "graded"
     if type(m) in (M.GRBP, M.GP) or graded_dcg:
@@ -393,26 +365,34 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
         if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
             raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
                              f"found {g.min()}..{g.max()}")
+        g = g.astype(np.int64)
         if graded_dcg:
-            return tie_ranks(*graded_dcg_below(g.astype(np.int64), int(num.base), c, progress, workers),
-                             ties).reshape(shape)
-        if type(m) is M.GP:
-            return _phi_gp(g.astype(np.int64), N, c, ties).reshape(shape)
-        below = below_rbp(g.astype(np.int64), to_fraction(m.p), progress, workers, c)
-        return _no_ties(below, ties).reshape(shape)  # no ties when counted (module doc)
+            counts = graded_dcg_below(g, int(num.base), c, progress, workers)
+            out = {t: tie_ranks(*counts, t) for t in ties}
+        elif type(m) is M.GP:
+            out = {t: _phi_gp(g, N, c, t) for t in ties}
+        elif graded_rbp_tie(m.p, c) is not None:  # p = 1/b with b ≤ c: keys are digits with carries
+            counts = carry_counts(g, to_fraction(m.p).denominator, c)
+            out = {t: tie_ranks(*counts, t) for t in ties}
+        else:
+            below = below_rbp(g, to_fraction(m.p), progress, workers, c)
+            out = {t: _no_ties(below, t) for t in ties}  # no ties when counted (module doc)
+        return {t: v.reshape(shape) for t, v in out.items()}
     bits = np.asarray(rel.reshape(-1, N)) > 0
     if isinstance(num, M.P):
-        out = _phi_p(bits, N, ties)
+        out = {t: _phi_p(bits, N, t) for t in ties}
     elif isinstance(num, M.RR):
-        out = _phi_rr(bits, N, ties)
+        out = {t: _phi_rr(bits, N, t) for t in ties}
     elif isinstance(num, M.DCG):
-        out = tie_ranks(*dcg_below(bits, int(num.base), progress), ties)
+        counts = dcg_below(bits, int(num.base), progress)
+        out = {t: tie_ranks(*counts, t) for t in ties}
     elif isinstance(num, M.SP):
-        out = phi_ap(bits, ties, progress)
+        out = {t: phi_ap(bits, t, progress) for t in ties}
     else:
         p = to_fraction(num.p)
-        out = _no_ties(_run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers), ties)
-    return out.reshape(shape)
+        below = _run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers)
+        out = {t: _no_ties(below, t) for t in ties}
+    return {t: v.reshape(shape) for t, v in out.items()}
 
 
 def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
@@ -423,8 +403,9 @@ def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
     limit, why = counting_depth(m, c)
     if not 1 <= N <= limit:
         raise ValueError(f"{m.key} is not counted at N={N}: {why}")
-    if type(m) is M.GRBP:
-        return (c + 1) ** N  # no ties when counted (module doc)
+    if type(m) is M.GRBP:  # no ties when counted by meet in the middle; p = 1/b ≤ 1/c: the integers 0..M_N
+        b = to_fraction(m.p).denominator
+        return c * (b**N - 1) // (b - 1) + 1 if graded_rbp_tie(m.p, c) is not None else (c + 1) ** N
     if type(m) is M.GP:
         return c * N + 1
     num = numerator(m)

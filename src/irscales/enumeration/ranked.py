@@ -49,7 +49,7 @@ from irscales.enumeration.runs import numerator
 
 __all__ = [
     "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "AP_CONVENTIONS", "RankedScores", "ranked_scores",
-    "track_name", "float_sp", "float_sp_phi", "snap_floats", "check_increasing", "checked_means",
+    "track_name", "float_sp", "float_sp_phi", "snap_floats", "snapped_by_phi", "check_increasing", "checked_means",
 ]
 
 #: The 11 measures in the column order of FFF21 Tables 2–3.
@@ -97,6 +97,7 @@ class RankedScores:
     exact: Mapping[str, "ExactDCG"] = field(default_factory=dict, repr=False, compare=False)
     float_measures: frozenset = frozenset()  # measures computed by a float convention (ap="fff21-float")
     sig_cache: dict = field(default_factory=dict, repr=False, compare=False)
+    means_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def row(self) -> str:
@@ -110,12 +111,17 @@ class RankedScores:
     def original_means(self, m: str, decimals: int | None = None) -> np.ndarray:
         """System means of measure ``m`` for Kendall's τ: exact mean codes for DCG/nDCG
         (:meth:`ExactDCG.mean_codes`; τ depends only on their order and ties), the float means of a
-        float convention, else :func:`checked_means`."""
-        if decimals is None and m in self.exact:
-            return self.exact[m].mean_codes()
-        if m in self.float_measures:  # the float convention is the definition: compare its float means
-            return system_means(self.original[m], decimals)
-        return checked_means(self.original[m], decimals, f"{self.row} {m}")
+        float convention, else :func:`checked_means`. Computed once per (measure, decimals), since every
+        table asks again."""
+        if (m, decimals) not in self.means_cache:
+            if decimals is None and m in self.exact:
+                means = self.exact[m].mean_codes()
+            elif m in self.float_measures:  # the float convention is the definition: compare its float means
+                means = system_means(self.original[m], decimals)
+            else:
+                means = checked_means(self.original[m], decimals, f"{self.row} {m}")
+            self.means_cache[m, decimals] = means
+        return self.means_cache[m, decimals].copy()
 
 
 
@@ -195,6 +201,26 @@ def snap_floats(values: np.ndarray, key: np.ndarray, what: str) -> tuple[np.ndar
     if np.any(hi - lo > 1e-9 * np.maximum(1.0, np.abs(hi))):
         raise ArithmeticError(f"{what}: runs with the same exact value have floats far apart")
     return lo[inv].reshape(values.shape), u, lo
+
+
+def snapped_by_phi(values: np.ndarray, phi: np.ndarray, what: str,
+                   topics: Sequence[str] | None = None) -> np.ndarray:
+    """Float scores ``values`` (T, S) of an irrational measure snapped to one float per exact value
+    (:func:`snap_floats`), the exact value being told by φ_unq ``phi`` (T, S) on the scale of the measure
+    (or of its numerator: DCG for nDCG). With ``topics`` (nDCG: one normaliser per topic) equal
+    (topic, φ) means equal value and the order is checked topic by topic; else equal φ means equal value.
+    Raises ``ArithmeticError`` when distinct values would not keep distinct, correctly ordered floats."""
+    if topics is None:
+        snapped, codes, floats = snap_floats(values, phi, what)
+        check_increasing(codes, floats, what)
+        return snapped
+    T = len(topics)
+    key = np.asarray(phi).astype(np.int64) * T + np.arange(T)[:, None]
+    snapped, codes, floats = snap_floats(values, key, what)
+    topic = codes % T
+    for t in np.unique(topic):
+        check_increasing(codes[topic == t], floats[topic == t], f"{what} on topic {topics[t]}")
+    return snapped
 
 
 def check_increasing(codes: np.ndarray, floats: np.ndarray, what: str) -> None:
@@ -278,17 +304,8 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
         ex = exact_dcg(m, rel, rb, N, vals) if isinstance(m, M.DCG) else None
         if ex is not None:
             exact[name] = ex
-        phi = phis[sname]["unq"]
-        if name in RECALL_BASE:  # nDCG: one normaliser per topic, so equal (topic, φ) ⇒ equal value
-            key = phi.astype(np.int64) * len(collection.topics) + np.arange(len(collection.topics))[:, None]
-            snapped, codes, floats = snap_floats(vals, key, name)
-            topic = codes % len(collection.topics)
-            for t in np.unique(topic):
-                check_increasing(codes[topic == t], floats[topic == t], f"{name} on topic {collection.topics[t]}")
-        else:
-            snapped, codes, floats = snap_floats(vals, phi, name)
-            check_increasing(codes, floats, name)
-        original[name] = snapped
+        original[name] = snapped_by_phi(vals, phis[sname]["unq"], name,
+                                        collection.topics if name in RECALL_BASE else None)
     return RankedScores(track=track or track_name(collection), N=int(N), simulated=collection.is_simulated,
                         systems=collection.systems, topics=collection.topics, original=original,
                         ranked=ranked, min_rb=int(rb.min(initial=0)), exact=exact,

@@ -152,6 +152,15 @@ class Route:
             return counting.phi_runs(self.measure, rel, ties, progress=progress, workers=workers, c=self.c)
         return self.scale(progress=progress, workers=workers, **scale_kwargs).phi_runs(rel, ties)
 
+    def phi_runs_ties(self, rel, ties=TIES, progress: bool | None = None, workers: int | None = None,
+                      **scale_kwargs) -> dict[str, np.ndarray]:
+        """:meth:`phi_runs` for several tie strategies, tie → φ, from one count or one scale
+        (:func:`irscales.enumeration.counting.phi_runs_ties`)."""
+        if self.kind == "count":
+            return counting.phi_runs_ties(self.measure, rel, ties, progress=progress, workers=workers, c=self.c)
+        s = self.scale(progress=progress, workers=workers, **scale_kwargs)
+        return {t: s.phi_runs(rel, t) for t in ties}
+
 
 def _read_seconds(directory: Path | None) -> float:
     """Reading a cached scale: its files are hashed once per process (≈ 1 GB/s)."""

@@ -230,9 +230,10 @@ def overall_line(tables: dict[str, pd.DataFrame]) -> tuple[int, str]:
 
 
 #: What a figure's file name says it was computed on (the notebooks name every figure so), first match
-#: wins: a real-data analogue is real data that is not the paper's, never counted as a reproduction.
-FIGURE_ROUTES = (("_analogue", "real-data analogue"), ("_real", "real data"), ("from_printed", "from printed inputs"),
-                 ("simulated", "simulated data"))
+#: wins: a real-data analogue is real data that is not the paper's, never counted as a reproduction; real data
+#: beyond the papers is an analysis no paper ran (:mod:`irscales.papers.beyond_report`).
+FIGURE_ROUTES = (("_analogue", "real-data analogue"), ("_beyond_real", "real data, beyond the papers"),
+                 ("_real", "real data"), ("from_printed", "from printed inputs"), ("simulated", "simulated data"))
 
 
 def figure_route(stem: str) -> str:

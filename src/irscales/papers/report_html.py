@@ -446,21 +446,26 @@ def _analogues_block(sections: dict[str, Analogue]) -> str:
                       for p, a in sections.items()) + "</ul></div>")
 
 
-def page(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Analogue] | None = None) -> str:
-    """The whole report page (see the module docstring); ``sections``: the real-data analogues
-    (default :func:`irscales.papers.analogues.sections`)."""
+def page(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Analogue] | None = None,
+         beyond: list[tuple[str, str, str, str]] = ()) -> str:
+    """The whole report page (see the module docstring); ``sections``: the real-data analogues (default
+    :func:`irscales.papers.analogues.sections`); ``beyond``: (anchor, title, label, HTML) of each section
+    beyond the papers (:mod:`irscales.papers.beyond_report`), listed on the landing screen, shown last."""
     figures = Path(figures)
     sections = analogues_.sections(tables, figures) if sections is None else sections
     n, overall = items.overall_line(tables)
     legend = "".join(f"<span class='{STATUS_CLASS[s]}' title='{_esc(MEANING[s])}'>{_esc(s)}</span>" for s in STATUSES)
     nav = ("<nav><a href='#cards'>papers</a><a href='#differs'>differs</a><a href='#not-errata'>no errata</a>"
            "<a href='#simulated'>simulated only</a>" + ("<a href='#analogues'>analogues</a>" if sections else "")
-           + "".join(f"<a href='#{p}'>{p}</a>" for p in tables) + "</nav>")
+           + "".join(f"<a href='#{p}'>{p}</a>" for p in tables)
+           + "".join(f"<a href='#{a}'>beyond</a>" for a, *_ in beyond) + "</nav>")
     meanings = "".join(f"<dt>{_esc(s)}</dt><dd>{_esc(MEANING[s])}</dd>" for s in STATUSES)
     body = [f"<h1>irscales — how much of each paper reproduces, and where it does not</h1>{nav}",
             f"<p id='summary'><b>{n} published items</b>: {_esc(overall)}</p><div class='legend'>{legend}</div>",
             "<section id='cards'><div class='cards'>", *(card_html(p, t) for p, t in tables.items()),
-            "</div>", _sources_block(tables), _analogues_block(sections), "</section>",
+            "</div>", _sources_block(tables), _analogues_block(sections),
+            *(f"<p id='beyond'><b>Beyond the papers</b>: <a href='#{a}'>{_esc(t)}</a> — {_esc(lab)}; no paper "
+              "printed these numbers, never counted</p>" for a, t, lab, _ in beyond), "</section>",
             "<h2 id='differs'>Differs (errata)</h2><p class='muted'>Every item recomputed by a direct route "
             "(exhaustively, from printed inputs or on real data) whose printed value is wrong at its own precision, "
             "with the reason. Click a column header to sort; the relative difference is |ours − paper| / |paper| "
@@ -485,6 +490,7 @@ def page(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Ana
         body += [unit_html(p, k, rows, pngs, t.attrs.get("real_sources", []), a) for k, rows, pngs in us]
         if a is not None:
             body.append(analogue_html(a))
+    body += [h for *_, h in beyond]
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>irscales report</title>"
             f"<meta name='viewport' content='width=device-width'><style>{_STYLE}</style>"
             f"<script>{_SCRIPT}</script></head><body>{''.join(body)}</body></html>\n")

@@ -44,6 +44,22 @@ def binomial_two_sided_table(n_max: int) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=64)
+def _float_table(n_max: int) -> np.ndarray:
+    """:func:`binomial_two_sided_table` as floats (p-values for display; decisions use the exact table)."""
+    out = np.vectorize(float, otypes=[float])(binomial_two_sided_table(n_max))
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=64)
+def _significant_table(n_max: int, alpha) -> np.ndarray:
+    """Whether each exact p-value of :func:`binomial_two_sided_table` is at most ``alpha`` (exact)."""
+    out = binomial_two_sided_table(n_max) <= alpha
+    out.flags.writeable = False
+    return out
+
+
 def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None) -> PairwiseTest:
     r"""Sign test for every system pair, ties discarded, exact binomial (FFF21 §2.5).
 
@@ -63,9 +79,8 @@ def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | N
     nneg = (cx < cy).sum(axis=0)
     n = npos + nneg
     k = np.minimum(npos, nneg)
-    p_exact = binomial_two_sided_table(sc.values.shape[0])
-    p_table = np.vectorize(float, otypes=[float])(p_exact)
-    sig_table = p_exact <= a  # MATLAB's signtest: significant when p ≤ α
+    p_table = _float_table(sc.values.shape[0])
+    sig_table = _significant_table(sc.values.shape[0], a)  # MATLAB's signtest: significant when p ≤ α
     return PairwiseTest("sign", float(alpha), sc.systems, i, j, npos.astype(float), p_table[n, k],
                         sig_table[n, k], "n_positive")
 

@@ -120,7 +120,8 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
                        **scale_kwargs) -> pd.DataFrame:
     """Kendall τ_b between the system means of each graded measure and of its ranked version φ (FFF21
     Table 2, graded) on ``collection`` cut at N, over the (c+1)^N runs of its grades 0..c
-    (c = ``collection.max_grade``). φ is counted where possible (gRBP without ties), else enumerated.
+    (c = ``collection.max_grade``). φ is counted where possible (gP, gRBP without ties or with p = 1/b, gnDCG),
+    else enumerated.
 
     Exactness: rational measures (gRBP, gP) are averaged exactly (one Fraction per (topic, φ)); φ means
     are integer sums; DCG/nDCG with an integer log base (gnDCG_b02) are summed as integer vectors over

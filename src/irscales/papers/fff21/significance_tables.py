@@ -151,13 +151,14 @@ def _change_norm(pct: np.ndarray):
 
 
 def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool,
-                              title: str | None = None) -> "matplotlib.figure.Figure":
+                              title: str | None = None, note: str = "") -> "matplotlib.figure.Figure":
     """Heat maps of FFF21 Tables 5–6's changes from M to M_R: one row of panels per track (S2NS left,
     NS2S right), measures as columns, the eight tests as rows. A cell prints the number of system pairs
     that change; its colour is that number as a percentage of Sig (pairs significant with M) on a log
     scale (:func:`_change_norm`); white: no change; hatched grey: Sig = 0 (no percentage). Test names
     in grey are the tests that assume only an ordinal scale (:data:`irscales.stats.results.ORDINAL_TESTS`,
     the grey rows of FFF21 Tables 5–6); the caption under the panels says so. Cell numbers are 8 pt.
+    ``note``: one more caption line (e.g. on what the data are or how exact the cells are).
     Returns the matplotlib Figure; its title and caption say "simulated" when the data are."""
     import matplotlib.pyplot as plt
     from matplotlib import colormaps
@@ -224,6 +225,8 @@ def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool,
                + (" Hatched grey: Sig = 0 (no percentage)." if has_nan else ""),
                "Test names in grey: tests that assume only an ordinal scale (FFF21's grey rows);"
                " in black: tests that assume an interval scale." + (" Simulated data, not TREC runs." if simulated else "")]
+    if note:
+        caption.append(note)
     width = int(fig.get_figwidth() * 17)  # characters of 8 pt text per line across the figure
     fig.supxlabel("\n".join(textwrap.fill(c, width) for c in caption), fontsize=8, color="0.2")
     return fig

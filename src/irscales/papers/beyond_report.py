@@ -1,0 +1,169 @@
+"""The report's sections *beyond the papers* (issue 30): analyses no paper ran, on real data, labelled
+so and never counted as reproductions (no published item exists for them, so none can take a status).
+
+One exists: **graded relevance on real runs** (notebook 08, :mod:`irscales.papers.fff21.graded_real`):
+FFF21's Tables 2, 4, 5–6 with graded measures and their interval-scaled versions on the CLEF eHealth
+2018 and Robust 2004 runs. :func:`graded_real` reads the CSV files the notebook writes to
+``figures/beyond/`` (the run with the most run lengths when several exist: ``full=True`` over the
+quick default) and turns them into a :class:`Beyond` section — display tables, findings computed from
+the files (:func:`irscales.papers.fff21.graded_real.findings`), the figures — which the text form
+(:func:`markdown`) and the page (:func:`html`, using :mod:`irscales.papers.report_html`'s table and
+figure blocks) lay out at the end of the report.
+"""
+
+from __future__ import annotations
+
+import html as html_
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from irscales.papers import report_html
+from irscales.papers.analogues import AnalogueTable
+from irscales.papers.fff21.graded_data import DATASETS, LABEL
+from irscales.papers.fff21.graded_real import BeyondGraded, findings
+from irscales.papers.fff21.graded_scores import ORDER
+from irscales.papers.fff21.graded_tables import TAG
+
+__all__ = ["NOT_COUNTED", "Beyond", "graded_real", "sections", "markdown", "html"]
+
+#: What every section beyond the papers says after its label.
+NOT_COUNTED = "no paper printed these numbers: never a reproduction, never counted in any status"
+_FOLDER = "beyond"
+_MARKS = {"proof": "", "enumeration": "", "conditional": " †", "not computed": " (not computed)"}
+
+
+@dataclass(frozen=True)
+class Beyond:
+    """A section beyond the papers: ``title`` (its heading), ``label`` (what the data are), the notebook
+    writing its files, what was run (``what``), findings computed from the files, display tables and
+    the figures (paths under the figures folder)."""
+
+    key: str
+    title: str
+    label: str
+    notebook: str
+    what: str
+    findings: tuple[str, ...]
+    tables: tuple[AnalogueTable, ...]
+    figures: tuple[Path, ...]
+
+    @property
+    def anchor(self) -> str:
+        return f"beyond-{self.key}"
+
+
+def _read(path: Path) -> pd.DataFrame:
+    return pd.read_csv(path, comment="#")
+
+
+def _latest(folder: Path) -> str | None:
+    """The ``N…`` tag of the run with the most run lengths among the table2 files (None: no file)."""
+    tags = [m.group(1) for f in folder.glob(f"graded_table2_N*_{TAG}.csv")
+            if (m := re.match(rf"graded_table2_(N[\d_]+)_{TAG}$", f.stem))]
+    return max(tags, key=lambda t: (t.count("_"), t), default=None)
+
+
+def _tau_table(t2: pd.DataFrame, dataset: str) -> pd.DataFrame:
+    f = t2[t2["dataset"] == dataset]
+    ties = [t for t in ("unq", "min", "max", "mid") if t in set(f["ties"])]
+    cols = [(n, t) for n in sorted(set(f["N"])) for t in ties]
+    cell = {(r.measure, r.N, r.ties): r for r in f.itertuples()}
+    rows = []
+    for m in [x for x in ORDER if x in set(f["measure"])]:
+        row = {"measure": m}
+        for n, t in cols:
+            r = cell.get((m, n, t))
+            row[f"N={n} {t}"] = "—" if r is None or pd.isna(r.tau) else f"{r.tau:.4f}{_MARKS.get(r.exact, '')}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _changes_table(t56: pd.DataFrame) -> pd.DataFrame:
+    f = t56.assign(changed=t56["s2ns"] + t56["ns2s"])
+    g = f.groupby(["dataset", "N", "measure"], sort=False).agg(sig=("sig", "sum"), changed=("changed", "sum"))
+    out = g["changed"].astype(str) + " of " + g["sig"].astype(str)
+    wide = out.unstack("measure")
+    wide = wide[[m for m in ORDER if m in wide.columns]].reset_index()
+    return wide.astype(str)
+
+
+def graded_real(figures: Path) -> Beyond | None:
+    """The section on graded relevance from notebook 08's files in ``figures/beyond/`` (None: none there)."""
+    folder = Path(figures) / _FOLDER
+    tag = _latest(folder) if folder.is_dir() else None
+    if tag is None:
+        return None
+    files = {k: folder / f"graded_{k}_{tag}_{TAG}.csv" for k in ("judged", "exactness", "table2", "table4", "table56")}
+    frames = {k: _read(p) if p.exists() else pd.DataFrame() for k, p in files.items()}
+    Ns = tuple(int(n) for n in tag[1:].split("_"))
+    r = BeyondGraded(Ns, {}, {}, frames["judged"], frames["exactness"], frames["table2"], frames["table4"],
+                     frames["table56"])
+    src = {k: f"{_FOLDER}/{p.name}" for k, p in files.items()}
+    tables = []
+    if not r.judged.empty:
+        shown = r.judged.assign(**{c: r.judged[c].map(lambda v: f"{v:.3f}") for c in ("judged@k", "lowest system")})
+        tables.append(AnalogueTable("judged@N: the fraction of the top N documents that is judged", shown.astype(str),
+                                    (src["judged"],)))
+    for name in [d for d in DATASETS if not r.table2.empty and d in set(r.table2["dataset"])]:
+        tables.append(AnalogueTable(f"Tables 2–3, {name}: Kendall τ between each measure and its interval-scaled "
+                                    "version, by N and tie strategy († exact under Schanuel's conjecture)",
+                                    _tau_table(r.table2, name), (src["table2"],)))
+    if not r.table56.empty:
+        tables.append(AnalogueTable("Tables 5–6: system pairs whose decision changes from M to its interval version "
+                                    "(S2NS + NS2S, summed over FFF21's eight tests) of those significant with M",
+                                    _changes_table(r.table56), (src["table56"],)))
+    if not r.table4.empty:
+        t4 = r.table4.assign(moved=r.table4["Delta%"].abs()).sort_values("moved", ascending=False).head(12)
+        tables.append(AnalogueTable("Table 4: the measure pairs whose τ moves most (Msr: measures, RnkMsr: their "
+                                    "interval versions)", t4[["dataset", "N", "Measure", "Msr", "RnkMsr", "Delta%",
+                                                              "exact"]].round(4).astype(str), (src["table4"],),
+                                    collapsed=True))
+    if not r.exactness.empty:
+        e = r.exactness.drop_duplicates(["dataset", "measure", "N", "exact"])
+        tables.append(AnalogueTable("How exact each cell is (per data set, measure and N; the tie strategies share "
+                                    "a basis)", e[["dataset", "measure", "N", "grades", "route", "exact", "basis"]]
+                                    .astype(str), (src["exactness"],), collapsed=True))
+    what = ("FFF21 maps its graded judgments to binary and leaves graded relevance to future work (footnote 7). "
+            "Notebook 08 runs FFF21's Tables 2, 4 and 5–6 with graded measures over three grades — gP, gRBP "
+            "(p = 0.5, 0.8), gnDCG (log base 2 and 10, linear gains) — and their graded interval-scaled versions, "
+            "each beside its binary (lenient) counterpart, on 24 real CLEF eHealth 2018 runs (50 topics, depth-10 "
+            "pool; runs named by file, repeated lines dropped) and 10 real Robust 2004 runs (249 topics), at N = "
+            f"{', '.join(map(str, Ns))}. φ is exact in every cell; the tables say what it rests on.")
+    pngs = tuple(sorted(folder.glob(f"graded_*_{tag}_{TAG}.png")))
+    return Beyond("graded", "Beyond the papers: graded relevance on real runs", LABEL, "08_beyond_graded_real",
+                  what, tuple(findings(r)), tuple(tables), pngs)
+
+
+def sections(figures: Path) -> list[Beyond]:
+    """Every section beyond the papers whose files are in ``figures``."""
+    return [b for b in (graded_real(figures),) if b is not None]
+
+
+def markdown(b: Beyond, md_table) -> list[str]:
+    """The section in REPORT.md (``md_table``: the report's frame-to-Markdown function)."""
+    md = [f"## {b.title}", "", f"**{b.label}** — {NOT_COUNTED} (notebook {b.notebook}).", "", b.what, ""]
+    md += [f"- {f}" for f in b.findings] + ([""] if b.findings else [])
+    for t in b.tables:
+        md += [f"**{t.title}** ({', '.join(t.sources)})", ""] + md_table(t.frame) + [""]
+    for f in b.figures:
+        md += [f"![{f.stem}]({_FOLDER}/{f.name})", f"*{f.name} — {b.label}*", ""]
+    return md
+
+
+def html(b: Beyond) -> str:
+    """The section on the page: its label first, what was run, the findings, the tables (long ones
+    collapsed) and the figures."""
+    esc = html_.escape
+    out = [f"<section class='analogue' id='{b.anchor}'><h2>{esc(b.title)}</h2><p class='label'><b>{esc(b.label)}</b>"
+           f" — {esc(NOT_COUNTED)} (notebook {esc(b.notebook)}).</p><p>{esc(b.what)}</p>"]
+    if b.findings:
+        out.append("<ul class='findings'>" + "".join(f"<li>{esc(f)}</li>" for f in b.findings) + "</ul>")
+    for t in b.tables:
+        title = f"<b>{esc(t.title)}</b> <span class='muted'>({esc(', '.join(t.sources))})</span>"
+        table = f"<div class='ev'>{report_html.frame_html(t.frame)}</div>"
+        out.append(f"<details><summary>{title}</summary>{table}</details>" if t.collapsed else f"<p>{title}</p>{table}")
+    out += [f"<div class='figs'>{report_html.figure_html(_FOLDER, f)}</div>" for f in b.figures]
+    return "".join(out) + "</section>"
