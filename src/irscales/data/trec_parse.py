@@ -24,7 +24,7 @@ import pandas as pd
 
 __all__ = [
     "PathLike", "TrecFormatError", "MAX_GRADE", "RUN_COLUMNS", "QRELS_COLUMNS", "FIELD_SPACE", "grade_dtype",
-    "check_text", "read_bytes",
+    "check_text", "read_bytes", "open_error",
     "int_token_ok", "line_numbers", "LazyLines", "read_table", "int_column", "first_duplicate",
     "duplicate_error", "parse_run_file",
 ]
@@ -74,19 +74,25 @@ def read_bytes(path: Path) -> bytes:
         opener = gzip.open if head == b"\x1f\x8b" else open
         with opener(path, "rb") as fh:
             data = fh.read()
-    except FileNotFoundError:
-        if _dangling(path):
-            raise TrecFormatError(path, None, f"symbolic link to a missing file ({os.readlink(path)}): "
-                                  "expected a run or qrels file") from None
-        raise TrecFormatError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise TrecFormatError(path, None, "is a directory, expected a file") from None
-    except PermissionError:
-        raise TrecFormatError(path, None, "permission denied: cannot read this file") from None
-    except (OSError, EOFError) as e:  # truncated gzip and the like
-        raise TrecFormatError(path, None, f"cannot read file: {e}") from None
+    except (OSError, EOFError) as e:
+        raise open_error(path, e) from None
     check_text(path, data)
     return data
+
+
+def open_error(path: Path, e: Exception) -> TrecFormatError:
+    """The one-line error for a file that cannot be opened or read (missing, a directory, no permission,
+    a dangling link, a truncated gzip ...)."""
+    if isinstance(e, FileNotFoundError):
+        if _dangling(path):
+            return TrecFormatError(path, None, f"symbolic link to a missing file ({os.readlink(path)}): "
+                                   "expected a run or qrels file")
+        return TrecFormatError(path, None, "file not found")
+    if isinstance(e, IsADirectoryError):
+        return TrecFormatError(path, None, "is a directory, expected a file")
+    if isinstance(e, PermissionError):
+        return TrecFormatError(path, None, "permission denied: cannot read this file")
+    return TrecFormatError(path, None, f"cannot read file: {e}")
 
 
 def _dangling(path: Path) -> bool:
