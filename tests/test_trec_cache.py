@@ -101,21 +101,21 @@ def _entry(cache):
 
 
 def _regions(raw: bytes) -> dict[str, int]:
-    """One byte offset inside each part of an entry: each .npy header and body, and the checksum."""
-    import io as _io
+    """One byte offset inside each part of an entry: its JSON line (the key, the names), each array, and
+    the checksum."""
+    import json
 
-    buf = _io.BytesIO(raw[:-32])
-    out = {}
-    for name in trec_cache._FIELDS:
-        start = buf.tell()
-        np.lib.format.read_magic(buf)
-        np.lib.format.read_array_header_1_0(buf)
-        body = buf.tell()
-        buf.seek(start)
-        np.load(buf, allow_pickle=False)
-        out[f"{name} header"] = start + 8  # inside the magic string's version / header length
-        if buf.tell() > body:
-            out[f"{name} data"] = (body + buf.tell()) // 2
+    end = raw.index(b"\n")
+    head = json.loads(raw[:end])
+    out = {"format": raw.index(b"judged-run"), "key": raw.index(head["key"].encode()) + 70,
+           "names": raw.index(b'"topics"') + 12}
+    at = end + 1
+    for name, dt in trec_cache._ARRAYS:
+        n = len(head["topics"]) if name == "lengths" else head["hits"]
+        size = n * np.dtype(dt).itemsize
+        if size:
+            out[name] = at + size // 2
+        at += size
     out["checksum"] = len(raw) - 5
     return out
 
@@ -129,7 +129,7 @@ def test_every_flipped_byte_of_an_entry_is_caught(tmp_path):
     assert io.read_trec([r], q, depth=3, cache=cache).rel.tolist() == want
     good = _entry(cache).read_bytes()
     regions = _regions(good)
-    assert len(regions) == 2 * len(trec_cache._FIELDS) + 1
+    assert len(regions) == 3 + len(trec_cache._ARRAYS) + 1
     for where, pos in regions.items():
         for bit in (0, 7):
             bad = bytearray(good)

@@ -24,7 +24,7 @@ an entry can neither hide that error nor lose the byte."""
 from __future__ import annotations
 
 import hashlib
-import io
+import json
 import os
 import queue
 import sys
@@ -44,7 +44,9 @@ from irscales.paths import cache_dir
 __all__ = ["parsed_runs_cache", "judged_run", "judged_runs", "PROGRESS_FILES", "READ_THREADS"]
 
 _CACHE_FORMAT = "irscales.judged-run/4"
-_FIELDS = ("format", "key", "system", "topics", "lengths", "hit_topic", "hit_rank", "hit_grade")
+# an entry: one line of JSON (format, key, system, topics, hits), then the arrays below as little-endian
+# bytes, then the SHA-256 of all that
+_ARRAYS = (("lengths", "<i8"), ("hit_topic", "<i4"), ("hit_rank", "<i4"), ("hit_grade", "<i2"))
 _DIGEST = 32  # bytes of the SHA-256 that ends an entry
 _UNWRITABLE_LOCK = threading.Lock()
 
@@ -55,15 +57,6 @@ def _cache_key(raw, precision: str, qrels_digest: str) -> str:
 
 def _cache_file(cache: Path, key: str) -> Path:
     return cache / f"{key}-v4.judged"
-
-
-def _text(names) -> np.ndarray:
-    """Names as one UTF-8 text, one a line (a name read from a run file holds no line end)."""
-    return np.frombuffer("\n".join(map(str, names)).encode("utf-8"), dtype=np.uint8)
-
-
-def _names(blob: np.ndarray) -> np.ndarray:
-    return np.array(blob.tobytes().decode("utf-8").split("\n"), dtype=object)
 
 
 def _load_cached(f: Path, key: str, path: str) -> RunHits | None:
@@ -82,17 +75,37 @@ def _load_cached(f: Path, key: str, path: str) -> RunHits | None:
         if hashlib.sha256(memoryview(raw)[:-_DIGEST]).digest() == raw[-_DIGEST:]:
             why = "not a parsed run of this file"
             try:
-                fh = io.BytesIO(memoryview(raw)[:-_DIGEST])
-                z = {k: np.load(fh, allow_pickle=False) for k in _FIELDS}
-                if str(z["format"]) == _CACHE_FORMAT and str(z["key"]) == key and fh.tell() == len(raw) - _DIGEST:
-                    h = RunHits(z["system"].tobytes().decode("utf-8"), path, _names(z["topics"]), z["lengths"],
-                                z["hit_topic"], z["hit_rank"], z["hit_grade"])
-                    if _consistent(h):
-                        return h
-            except (ValueError, KeyError, EOFError, UnicodeDecodeError):
+                h = _decoded(raw[:-_DIGEST], key, path)
+                if h is not None and _consistent(h):
+                    return h
+            except (ValueError, KeyError, TypeError, UnicodeDecodeError):
                 pass
     warnings.warn(f"the parsed-run cache entry {f} is damaged ({why}); parsing {path} again", stacklevel=4)
     return None
+
+
+def _encoded(key: str, p: RunHits) -> bytes:
+    head = json.dumps({"format": _CACHE_FORMAT, "key": key, "system": p.system, "topics": [str(t) for t in p.topics],
+                       "hits": len(p.hit_topic)}, ensure_ascii=True)  # one line: JSON escapes line ends
+    return b"".join([head.encode("ascii"), b"\n"] + [np.ascontiguousarray(getattr(p, name), dtype=dt).tobytes()
+                                                      for name, dt in _ARRAYS])
+
+
+def _decoded(body: bytes, key: str, path: str) -> RunHits | None:
+    """The entry's run, or None when it is of another format or key or its size does not add up."""
+    end = body.index(b"\n")
+    head = json.loads(body[:end])
+    if head.get("format") != _CACHE_FORMAT or head.get("key") != key:
+        return None
+    sizes = {"lengths": len(head["topics"]), "hit_topic": head["hits"], "hit_rank": head["hits"], "hit_grade": head["hits"]}
+    arrays, at = {}, end + 1
+    for name, dt in _ARRAYS:
+        n = int(sizes[name])
+        arrays[name] = np.frombuffer(body, dtype=dt, count=n, offset=at).astype(dt[1:])
+        at += n * np.dtype(dt).itemsize
+    if at != len(body) or not isinstance(head["system"], str):
+        return None
+    return RunHits(head["system"], path, np.array(head["topics"], dtype=object), **arrays)
 
 
 def _consistent(h: RunHits) -> bool:
@@ -114,11 +127,7 @@ def _store_cached(f: Path, key: str, p: RunHits, unwritable: set | None) -> None
     tmp = f.with_name(f"{f.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         f.parent.mkdir(parents=True, exist_ok=True)
-        body = io.BytesIO()
-        for x in (np.array(_CACHE_FORMAT), np.array(key), _text([p.system]), _text(p.topics), p.lengths,
-                  p.hit_topic, p.hit_rank, p.hit_grade):
-            np.save(body, x, allow_pickle=False)
-        payload = body.getbuffer()
+        payload = _encoded(key, p)
         with open(tmp, "wb") as fh:
             fh.write(payload)
             fh.write(hashlib.sha256(payload).digest())

@@ -173,20 +173,12 @@ def file_text(path: Path, raw, text: Padded | None, scratch: Scratch) -> Padded:
 # by the file, is renewed whenever any of them changes).
 
 
-def _hash_py(buf, pos, length):
-    """64-bit FNV-1a of the bytes, then a murmur finaliser (the low bits index the tables)."""
-    h = np.uint64(0xCBF29CE484222325)
-    for k in range(pos, pos + length):
-        h = (h ^ np.uint64(buf[k])) * np.uint64(0x100000001B3)
-    h ^= h >> np.uint64(33)
-    h *= np.uint64(0xFF51AFD7ED558CCD)
-    h ^= h >> np.uint64(33)
-    return h
-
-
-def _words_py(buf, pos, length):
-    """Bytes 0-7 and 8-15 of a docno as big-endian words, zero beyond its end: they compare as the
-    bytes do, and a shorter docno sorts first, as strcmp's end of string (no NUL byte in a field)."""
+def _key_py(buf, pos, length):
+    """(hash, w0, w1) of a field: its bytes 0-7 and 8-15 as big-endian words, zero beyond its end (they
+    compare as the bytes do, and a shorter field sorts first, as strcmp's end of string: no NUL byte in a
+    field), and a 64-bit hash of the words, the length and the bytes beyond 16 (FNV-1a), finished by
+    murmur's mixer (the low bits index the tables). Equal fields have equal keys; fields with equal
+    lengths and words are equal up to their 16th byte (:func:`_equal_py`)."""
     n0, n1 = min(length, 8), min(max(length - 8, 0), 8)
     w0 = np.uint64(0)
     w1 = np.uint64(0)
@@ -198,7 +190,20 @@ def _words_py(buf, pos, length):
         w0 <<= np.uint64(8 * (8 - n0))
     if 0 < n1 < 8:
         w1 <<= np.uint64(8 * (8 - n1))
-    return w0, w1
+    h = np.uint64(0xCBF29CE484222325) ^ np.uint64(length)
+    for k in range(pos + 16, pos + length):
+        h = (h ^ np.uint64(buf[k])) * np.uint64(0x100000001B3)
+    h ^= w0 * np.uint64(0x9E3779B97F4A7C15)
+    h ^= (w1 ^ (w1 >> np.uint64(29))) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= h >> np.uint64(33)
+    h *= np.uint64(0xFF51AFD7ED558CCD)
+    h ^= h >> np.uint64(33)
+    return h, w0, w1
+
+
+def _equal_py(a, pa, la, aw0, aw1, b, pb, lb, bw0, bw1):
+    """Whether two fields (position, length and words of each, in buffers a and b) hold the same bytes."""
+    return la == lb and aw0 == bw0 and aw1 == bw1 and (la <= 16 or _same(a, pa + 16, b, pb + 16, la - 16))
 
 
 def _slot_py(h, mask):
@@ -352,7 +357,7 @@ def _tokenize_py(buf, lo, hi, classes, pow10, t_code, doc_pos, doc_len, doc_hash
         if prev >= 0 and ln == t_len[prev] and _same(buf, s0, buf, t_pos[prev], ln):
             code = prev
         else:
-            h = _hash(buf, s0, ln)
+            h = _key(buf, s0, ln)[0]
             mask = len(slots) - 1
             k = _slot(h, mask)
             while True:
@@ -382,8 +387,8 @@ def _tokenize_py(buf, lo, hi, classes, pow10, t_code, doc_pos, doc_len, doc_hash
                 k = (k + 1) & mask
             prev = code
         t_code[n] = code
-        doc_pos[n], doc_len[n], doc_hash[n] = s2, e2 - s2, _hash(buf, s2, e2 - s2)
-        doc_w0[n], doc_w1[n] = _words(buf, s2, e2 - s2)
+        doc_pos[n], doc_len[n] = s2, e2 - s2
+        doc_hash[n], doc_w0[n], doc_w1[n] = _key(buf, s2, e2 - s2)
         p = s3 + (buf[s3] == 43 or buf[s3] == 45)
         plain = 1 <= e3 - p <= 15
         while plain and p < e3:
@@ -480,7 +485,7 @@ def _sort_py(buf, perm, a, b, key, pos, ln, w0, w1, tmp):
 
 
 def _order_py(buf, t_code, nt, doc_pos, doc_len, doc_hash, w0, w1, score, single, t_judged, j_start, j_size,
-              j_slots, j_hash, j_pos, j_len, j_grade, j_buf, key, perm, grade):
+              j_slots, j_doc, j_buf, j_pos, key, perm, grade):
     """Writes ``perm``, the rows in trec_eval's order (by topic code, score descending, compared as
     float32 when ``single``, docno descending), and ``grade``, the grade each of them was judged, 0 when
     not judged (topic code t is topic ``t_judged[t]`` of :class:`Judgments`, -1: not judged at all);
@@ -527,7 +532,8 @@ def _order_py(buf, t_code, nt, doc_pos, doc_len, doc_hash, w0, w1, score, single
             s = _slot(h, mask)
             while seen[s] >= 0:
                 o = seen[s]
-                if doc_hash[o] == h and doc_len[o] == doc_len[r] and _same(buf, doc_pos[o], buf, doc_pos[r], doc_len[r]):
+                if doc_hash[o] == h and _equal(buf, doc_pos[o], doc_len[o], w0[o], w1[o],
+                                               buf, doc_pos[r], doc_len[r], w0[r], w1[r]):
                     duplicate = True
                     break
                 s = (s + 1) & mask
@@ -564,18 +570,24 @@ def _order_py(buf, t_code, nt, doc_pos, doc_len, doc_hash, w0, w1, score, single
             r = perm[k]
             h = doc_hash[r]
             s = _slot(h, mask)
-            while j_slots[base + s] >= 0:
-                j = j_slots[base + s]
-                if j_hash[j] == h and j_len[j] == doc_len[r] and _same(buf, doc_pos[r], j_buf, j_pos[j], j_len[j]):
-                    grade[k] = j_grade[j]
-                    break
+            tag = h >> np.uint64(32)
+            while j_slots[base + s] != 0:  # a slot: the hash's high 32 bits, judgment index + 1
+                if j_slots[base + s] >> np.uint64(32) == tag:
+                    j = np.int64(j_slots[base + s] & np.uint64(0xFFFFFFFF)) - 1
+                    # a judgment's words, and its length and grade, in one place (one cache line)
+                    if w0[r] == j_doc[j, 0] and w1[r] == j_doc[j, 1] and doc_len[r] == np.int64(j_doc[j, 2] >> np.uint64(16)) \
+                            and (doc_len[r] <= 16 or _same(buf, doc_pos[r] + 16, j_buf, j_pos[j] + 16, doc_len[r] - 16)):
+                        grade[k] = np.int16(j_doc[j, 2] & np.uint64(0xFFFF))
+                        break
                 s = (s + 1) & mask
     return 0
 
 
-def _judgment_table_py(j_topic, n_topics, j_buf, j_pos, j_len):
+def _judgment_table_py(j_topic, n_topics, j_buf, j_pos, j_len, j_grade):
     """Per topic an open-addressing table (a power of two of slots, at most half full) of its judged
-    docnos: slots j_start[t] .. j_start[t] + j_size[t] - 1 hold judgment indices (-1: empty)."""
+    docnos: slots j_start[t] .. j_start[t] + j_size[t] - 1 hold the high 32 bits of a judgment's hash and
+    its index + 1 (0: empty), 8 bytes a slot so that a topic's table stays in cache; and each judgment's
+    words (:func:`_key_py`), length and grade in one row."""
     n = len(j_topic)
     count = np.zeros(n_topics, np.int64)
     for j in range(n):
@@ -589,22 +601,22 @@ def _judgment_table_py(j_topic, n_topics, j_buf, j_pos, j_len):
             size *= 2
         j_size[t], j_start[t] = size, total
         total += size
-    slots = np.full(total, -1, np.int32)
-    j_hash = np.empty(n, np.uint64)
+    slots = np.zeros(total, np.uint64)
+    j_doc = np.empty((n, 3), np.uint64)  # words, then length << 16 | grade
     for j in range(n):
-        h = _hash(j_buf, j_pos[j], j_len[j])
-        j_hash[j] = h
+        h, j_doc[j, 0], j_doc[j, 1] = _key(j_buf, j_pos[j], j_len[j])
+        j_doc[j, 2] = (np.uint64(j_len[j]) << np.uint64(16)) | np.uint64(j_grade[j])
         t = j_topic[j]
         mask = j_size[t] - 1
         s = _slot(h, mask)
-        while slots[j_start[t] + s] >= 0:
+        while slots[j_start[t] + s] != 0:
             s = (s + 1) & mask
-        slots[j_start[t] + s] = j
-    return j_start, j_size, slots, j_hash
+        slots[j_start[t] + s] = ((h >> np.uint64(32)) << np.uint64(32)) | np.uint64(j + 1)
+    return j_start, j_size, slots, j_doc
 
 
-_hash, _words, _slot, _same, _docno_after, _decimal, _before, _sort = (
-    _hash_py, _words_py, _slot_py, _same_py, _docno_after_py, _decimal_py, _before_py, _sort_py)
+_key, _equal, _slot, _same, _docno_after, _decimal, _before, _sort = (
+    _key_py, _equal_py, _slot_py, _same_py, _docno_after_py, _decimal_py, _before_py, _sort_py)
 _COMPILE = threading.Lock()
 
 
@@ -614,7 +626,7 @@ def _compiled():
 
     g = globals()
     # helpers inlined where they are called: a call would pass (and reference-count) its arrays
-    for name in ("_hash", "_words", "_slot", "_same", "_docno_after", "_decimal", "_before", "_sort"):
+    for name in ("_key", "_equal", "_slot", "_same", "_docno_after", "_decimal", "_before", "_sort"):
         g[name] = numba.njit(inline="always")(g[f"{name}_py"])
     kernel = numba.njit(cache=True, nogil=True)
     return kernel(_tokenize_py), kernel(_order_py), kernel(_judgment_table_py)
@@ -640,8 +652,12 @@ class Judgments:
         self.pos = np.cumsum(self.len) - self.len
         self.buf = np.frombuffer(b"".join(encoded) + b"\0", dtype=np.uint8)
         self.grade = np.asarray(grade, dtype=np.int16)
-        self.start, self.size, self.slots, self.hash = _kernels()[2](
-            np.asarray(topic, dtype=np.int64), n_topics, self.buf, self.pos, self.len)
+        if len(encoded) >= 2**32 - 1:
+            raise ValueError(f"{len(encoded):,} judgments: at most 2^32 - 2 are supported")
+        if self.len.max(initial=0) >= 2**47:
+            raise ValueError("a docno of 2^47 bytes or more")
+        self.start, self.size, self.slots, self.doc = _kernels()[2](np.asarray(topic, dtype=np.int64), n_topics,
+                                                                    self.buf, self.pos, self.len, self.grade)
 
 
 _NONE = None
@@ -743,7 +759,7 @@ def trec_rows(run: ScannedRun, precision: str, judgments: Judgments | None = Non
     key, perm, grade = key[:n], perm[:n], grade[:n]
     status = _kernels()[1](run.text.buf, run.t_code, len(run.topics), run.doc_pos, run.doc_len, run.doc_hash,
                            run.doc_w0, run.doc_w1, run.score, precision == "float32", tq, j.start, j.size, j.slots,
-                           j.hash, j.pos, j.len, j.grade, j.buf, key, perm, grade)
+                           j.doc, j.buf, j.pos, key, perm, grade)
     return None if status != _OK else (perm, grade)
 
 

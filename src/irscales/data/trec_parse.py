@@ -200,7 +200,7 @@ def _parse_fast(data: bytes, ncols: int, numeric: dict[int, str], sep: str) -> p
         col = df[i].to_numpy(dtype=object)
         if i in (ncols - 1, 0) and (col == "").any():  # a short line, or a leading separator
             return None
-        if what == "grade" and not df[i].str.fullmatch(_INT_TOKEN).all():
+        if what == "grade" and _plain_ints(col) is None and not df[i].str.fullmatch(_INT_TOKEN).all():
             return None
     return df
 
@@ -230,10 +230,25 @@ def read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str],
     return df
 
 
+_PLAIN_INTS = re.compile(r"(?:[+-]?[0-9]{1,18}\n)*[+-]?[0-9]{1,18}")
+
+
+def _plain_ints(tokens) -> np.ndarray | None:
+    """The values of tokens that are all plain integers of at most 18 digits (what qrels hold: one regular
+    expression over all of them, then int()), else None."""
+    tokens = list(tokens)
+    if not tokens or _PLAIN_INTS.fullmatch("\n".join(tokens)) is None:
+        return None
+    return np.fromiter(map(int, tokens), dtype=np.int64, count=len(tokens))
+
+
 def int_column(col: pd.Series) -> np.ndarray:
     """Integer values of a validated category column of integer tokens."""
     if col.dtype == np.float64:  # the rank column: integral floats below 2^53
         return col.to_numpy().astype(np.int64)
+    plain = _plain_ints(col.to_numpy(dtype=object))
+    if plain is not None:
+        return plain
     # grades: validated integer tokens, converted exactly; beyond ±2^62 clipped (an error follows)
     return np.array([max(-2**62, min(2**62, int(x.split(".")[0]))) for x in col.to_numpy(dtype=object)],
                     dtype=np.int64)
