@@ -256,7 +256,7 @@ def test_the_compiled_join_equals_the_join_by_names(tmp_path, data, precision):
     q = pd.DataFrame(qrels_rows, columns=["topic", "docno", "rel"])
     judged = QrelsIndex(q)
     run = scanned(text)
-    perm, grade = trec_rows(run, precision, judged.table(), judged.tindex.get_indexer(run.topics))
+    perm, grade = trec_rows(run, precision, judged.table(), judged.topic_codes(run.topics))
     fast = judged.hits("r", str(p), run.topics, run.t_code, grade.copy(), perm.copy())
     by_names = judged.run_hits(trec_fast.parsed_run(p, precision))
     assert fast.topics.tolist() == by_names.topics.tolist()

@@ -164,7 +164,7 @@ def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | Non
             return hit
     text = file_text(path, raw, text, scratch)
     run = scan_run(text, scratch)
-    rows = (trec_rows(run, precision, judged.table(), judged.tindex.get_indexer(run.topics), scratch)
+    rows = (trec_rows(run, precision, judged.table(), judged.topic_codes(run.topics), scratch)
             if run is not None else None)
     if rows is not None:
         perm, grade = rows
