@@ -417,7 +417,7 @@ class Collection:
 
 
 _SAVE_FORMAT = "irscales.Collection/2"
-_BLOCK_CELLS = 2**20  # ranks evaluated at a time (int8: 1 MB; the measures' float temporaries: 8 MB each, issue 32)
+_BLOCK_CELLS = 2**18  # ranks evaluated at a time (int8: 256 KB; the measures' float temporaries: 2 MB each, issue 32)
 
 # measures whose value at run length N, on runs whose ranks beyond W are not relevant, is the same on
 # W ranks, bit for bit (tests/test_collection.py checks every measure of the registry): integer counts,

@@ -265,6 +265,7 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     check_depth_and_policies(depth, **policies)
     folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
     judged = QrelsIndex(q, max_grade)
+    del q  # the index holds what reading needs
     return assemble(judged_runs(find_runs(runs), score_precision, judged, folder, progress), judged, depth, pad=pad,
                     **policies)
 

@@ -190,21 +190,32 @@ class QrelsIndex:
         if dup is not None:  # read_qrels refuses them; a frame made otherwise might hold one
             raise TrecFormatError(self.path, None, f"document {docnos[q_d[dup[0]]]!r} is judged twice for topic "
                                   f"{self.topics[q_t[dup[0]]]!r} (qrels rows {dup[1] + 1} and {dup[0] + 1})")
-        self.docnos = pd.Index(docnos, dtype=object)
-        self.grades = _GradeLookup(q_t, q_d.astype(np.int64), q_rel, len(self.topics), len(self.docnos), self.dtype)
-        self._content = (topic.to_numpy(dtype=object), qrels["docno"].astype(str).to_numpy(dtype=object), q_rel)
-        self._q_t = q_t
+        # the judgments as codes: the qrels' strings need not stay in memory while runs are read
+        self._docnos, self._q_d, self._q_t, self._rel = np.asarray(docnos, dtype=object), q_d, q_t, q_rel
         self._lock = threading.Lock()
         self._table = None
 
+    # the docnos and grades by name serve parsed runs and frames only (the compiled reader uses table())
+    @functools.cached_property
+    def docnos(self) -> pd.Index:
+        """The distinct judged docnos."""
+        return pd.Index(self._docnos, dtype=object)
+
+    @functools.cached_property
+    def grades(self) -> _GradeLookup:
+        """The grade of (topic index, index in :attr:`docnos`)."""
+        return _GradeLookup(self._q_t, self._q_d.astype(np.int64), self._rel, len(self.topics), len(self._docnos),
+                            self.dtype)
+
     @functools.cached_property
     def digest(self) -> str:
-        """SHA-256 of the judgments (topic, docno, grade of every row, in order)."""
-        topic, docno, rel = self._content
-        h = hashlib.sha256(b"irscales.qrels/1\0")
-        for col in (topic, docno):
-            h.update("\n".join(col.tolist()).encode("utf-8") + b"\0")
-        h.update(np.ascontiguousarray(rel, dtype="<i8").tobytes())
+        """SHA-256 of the judgments: the topic, docno and grade of every row, in order (as the distinct names
+        and each row's codes into them, which say the same)."""
+        h = hashlib.sha256(b"irscales.qrels/2\0")
+        for names, codes in ((self.topics, self._q_t), (self._docnos, self._q_d)):
+            h.update("\n".join(names).encode("utf-8") + b"\0")
+            h.update(np.ascontiguousarray(codes, dtype="<i8").tobytes())
+        h.update(np.ascontiguousarray(self._rel, dtype="<i8").tobytes())
         return h.hexdigest()
 
     def topic_codes(self, names) -> np.ndarray:
@@ -219,7 +230,7 @@ class QrelsIndex:
             if self._table is None:
                 from irscales.data.trec_fast import Judgments
 
-                self._table = Judgments(self._q_t, self._content[1], self._content[2], len(self.topics))
+                self._table = Judgments(self._q_t, self._docnos[self._q_d], self._rel, len(self.topics))
             return self._table
 
     def hits(self, system: str, path: str, topics: np.ndarray, t_code: np.ndarray, grade: np.ndarray,
