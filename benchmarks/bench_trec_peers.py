@@ -33,6 +33,7 @@ Data:
 Also printed: the size of the cache of judged runs against the gzipped runs (``gzip -6`` of each file).
 
 Usage: python benchmarks/bench_trec_peers.py [--repeats 5] [--synthetic /tmp/irscales-synthetic] [--quick]
+[--baseline ../main/src]
 (``--quick``: 20 of the T08 runs, one repetition, no synthetic set). The machine is shared? Then say so
 next to the figures: wall times are contended, peak memory is not.
 """
@@ -131,16 +132,20 @@ def _irscales(runs: Path, qrels: Path, depth: int) -> list[str]:
             "--depth", str(depth), "--format", "tsv"]
 
 
-def cases(runs: Path, qrels: Path, depth: int, work: Path) -> dict[str, dict]:
-    """name -> {cmds(out), env, before()}: how to run each case (peers only when available)."""
+def cases(runs: Path, qrels: Path, depth: int, work: Path, baseline: Path | None = None) -> dict[str, dict]:
+    """name -> {cmds(out), env, before()}: how to run each case (peers only when available; ``baseline``:
+    irscales from another source tree too, e.g. the main branch before a change)."""
     env = dict(os.environ)
-    cold, warm = work / "cache-cold", work / "cache-warm"
-    out = {
-        "irscales cold": {"cmds": lambda o: [[_irscales(runs, qrels, depth), o]], "env": {**env, "IRSCALES_CACHE": str(cold)},
-                          "before": lambda: shutil.rmtree(cold, ignore_errors=True)},
-        "irscales warm": {"cmds": lambda o: [[_irscales(runs, qrels, depth), o]], "env": {**env, "IRSCALES_CACHE": str(warm)},
-                          "before": lambda: None},
-    }
+    out = {}
+    for name, src in (("irscales", None), ("baseline irscales", baseline)):
+        if name != "irscales" and src is None:
+            continue
+        e = {**env, "PYTHONPATH": str(src)} if src else env
+        cold, warm = work / f"cache-cold-{name[0]}", work / f"cache-warm-{name[0]}"
+        out[f"{name} cold"] = {"cmds": lambda o: [[_irscales(runs, qrels, depth), o]], "env": {**e, "IRSCALES_CACHE": str(cold)},
+                               "before": (lambda d: lambda: shutil.rmtree(d, ignore_errors=True))(cold)}
+        out[f"{name} warm"] = {"cmds": lambda o: [[_irscales(runs, qrels, depth), o]], "env": {**e, "IRSCALES_CACHE": str(warm)},
+                               "before": lambda: None}
     te = shutil.which("trec_eval")
     if te:
         ms = [a for m in ("map", "P.10", "ndcg_cut.10", "recip_rank", "Rprec") for a in ("-m", m)]
@@ -197,6 +202,9 @@ def check(outputs: dict[str, Path], tags: dict[str, str]) -> dict[str, str]:
     for name, out in outputs.items():
         if name.startswith("irscales"):
             continue
+        if name.startswith("baseline"):
+            notes[name] = "identical" if _values(out, "irscales", tags) == ref else "DIFFERS"
+            continue
         got = _values(out, "trec_eval" if name == "trec_eval" else "peer", tags)
         common = ref.keys() & got.keys()
         worst = max((abs(ref[k] - got[k]) for k in common), default=float("nan"))
@@ -237,12 +245,14 @@ def table(results: dict[str, list[dict]], notes: dict[str, str], what: str) -> s
     return "\n".join(lines)
 
 
-def run_set(name: str, runs: Path, qrels: Path, depth: int, repeats: int, work: Path, only=None):
-    all_cases = cases(runs, qrels, depth, work)
+def run_set(name: str, runs: Path, qrels: Path, depth: int, repeats: int, work: Path, only=None, baseline=None):
+    all_cases = cases(runs, qrels, depth, work, baseline)
     if only is not None:
         all_cases = {k: v for k, v in all_cases.items() if k.startswith("irscales") or k in only}
-    # prime: numba's cache (a first call compiles the reader) and the warm cache of judged runs
-    measure(all_cases["irscales warm"], work / "prime")
+    # prime: numba's cache (a first call compiles the reader) and the warm caches of judged (parsed) runs
+    for k in all_cases:
+        if k.endswith("warm"):
+            measure(all_cases[k], work / "prime")
     results: dict[str, list[dict]] = {k: [] for k in all_cases}
     outputs = {}
     order = list(all_cases)
@@ -324,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--synthetic", type=Path, help="folder of the synthetic set (generated there if absent)")
     ap.add_argument("--quick", action="store_true", help="20 T08 runs, one repetition, no synthetic set")
+    ap.add_argument("--baseline", type=Path, help="the src folder of another checkout (e.g. main before a change): "
+                    "its irscales is measured too, on the TREC-8 runs")
     args = ap.parse_args(argv)
     if args.quick:
         args.repeats, args.synthetic = 1, None
@@ -348,10 +360,9 @@ def main(argv: list[str] | None = None) -> int:
             qrels.write_bytes(gzip.decompress((t08 / "qrels.trec8.adhoc.gz").read_bytes()))
             n_lines = sum(f.read_bytes().count(b"\n") for f in runs.iterdir())
             text = _du(runs)
-            results, notes = run_set("T08", runs, qrels, 1000, args.repeats, tmp / "t08")
+            results, notes = run_set("T08", runs, qrels, 1000, args.repeats, tmp / "t08", baseline=args.baseline)
             first = first_call(runs, qrels, 1000, tmp / "t08")
-            cache = _du(tmp / "t08" / "cache-warm")
-            t08_result = (results, n_lines, text)
+            cache = _du(tmp / "t08" / "cache-warm-i")
             n_runs = len(list(runs.iterdir()))
             print(f"## {n_runs} real TREC-8 ad hoc runs: {n_lines:,} lines, {text / 2**20:.0f} MiB of run text "
                   f"({gz / 2**20:.0f} MiB gzipped); medians of {args.repeats}, interleaved\n")
@@ -362,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"({gz / 2**20:.0f} MiB).")
             print(f"Peak memory of irscales cold: {statistics.median(r['rss'] for r in results['irscales cold']):,.0f} MiB "
                   f"for {text / 2**20:.0f} MiB of run text.\n")
+            t08_result = ({k: v for k, v in results.items() if not k.startswith("baseline")}, n_lines, text)
         else:
             print(f"(the TREC-8 runs are not under {t08}: that table is skipped)\n")
         if args.synthetic:
@@ -372,11 +384,11 @@ def main(argv: list[str] | None = None) -> int:
             fastest = None
             if t08_result:
                 peers = {k: statistics.median(r["wall"] for r in v) for k, v in t08_result[0].items()
-                         if not k.startswith("irscales")}
+                         if not k.startswith(("irscales", "baseline"))}
                 fastest = min(peers, key=peers.get) if peers else None
             work = tmp / "synthetic"
             results, notes = run_set("synthetic", runs, qrels, 1000, 1, work, only={fastest} if fastest else set())
-            cache = _du(work / "cache-warm")
+            cache = _du(work / "cache-warm-i")
             gz_sample = sum(len(gzip.compress(f.read_bytes(), 6)) for f in sorted(runs.iterdir())[:10])
             gz = gz_sample * len(list(runs.iterdir())) / 10
             print(f"## Synthetic (generated, not real) set: 500 runs × 250 topics × 1,000 documents, {n_lines:,} lines, "

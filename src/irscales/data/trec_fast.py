@@ -1,32 +1,33 @@
 """The fast path for run files: one compiled pass over a file's bytes (issue 32).
 
-A run file is read the way trec_eval reads it (:mod:`irscales.data.trec_parse`): lines end at ``\\n``,
-fields are separated by C's ``isspace`` bytes (space, tab, CR, VT, FF), blank lines are skipped. Two
-compiled kernels (numba, ``nogil``, so files are read in parallel by threads) do all the work of a
-well-formed file:
+A run file is read the way trec_eval reads it (:mod:`irscales.data.trec_parse`): lines end at ``\n``,
+fields are separated by C's ``isspace`` bytes (space, tab, CR, VT, FF), blank lines are skipped. Compiled
+kernels (numba, ``nogil``, so files are read in parallel by threads) do all the work of a well-formed file:
 
 ``_tokenize``  one scan: the six fields of each line; the topic code (a hash table of the topics),
-               where the docno is and a 64-bit hash of its bytes, the score converted exactly, and the
-               checks (six fields a line, one run tag a file, the rank an integer). A score of at most
-               18 significant digits with a decimal exponent |E| <= 22 and a mantissa m <= 2^53 is
-               m·10^E or m / 10^-E: one IEEE operation on two exact doubles, hence the correctly
-               rounded value, which is what ``float()`` returns (Clinger's fast path). Other numbers of
-               the decimal grammar (17 digits, large exponents) and ranks other than plain integers go
-               to ``float()`` and :func:`irscales.data.trec_parse.int_token_ok` in Python.
+               where the docno is, its first 16 bytes as two big-endian words (they order docnos as
+               ``strcmp`` does) and a 64-bit hash, the score converted exactly, and the checks (six fields
+               a line, one run tag a file, the rank an integer). A score of at most 18 significant digits
+               with a decimal exponent |E| <= 22 and a mantissa m <= 2^53 is m·10^E or m / 10^-E: one
+               IEEE operation on two exact doubles, hence the correctly rounded value, which is what
+               ``float()`` returns (Clinger's fast path). Other numbers of the decimal grammar (17
+               digits, large exponents) are converted by numpy, all at once, as ``float()`` does
+               (tested), and ranks other than plain integers are checked by
+               :func:`irscales.data.trec_parse.int_token_ok`.
 ``_order``     trec_eval's order: rows grouped by topic, then score descending at the precision asked
-               (float32 or float64; -0.0 ties +0.0) and docno descending in byte order (``strcmp``),
-               sorting only what is out of order (most files are written by score, so usually only
-               groups of tied scores, and a group in the opposite order is reversed); a document
-               seen twice in a topic is found with a hash set (equal hashes are compared byte for
-               byte); each document's grade is looked up in its topic's judgments
-               (:class:`Judgments`: one small hash table per topic, hashes then bytes).
+               (float32 or float64; -0.0 ties +0.0) and docno descending in byte order, sorting only what
+               is out of order (files are usually written by score, so only groups of tied scores, and a
+               group in the opposite order is reversed); a document seen twice in a topic is found with a
+               hash set; each document's grade is looked up in its topic's judgments (:class:`Judgments`,
+               built by ``_judgment_table``: one small hash table per topic). Equal hashes are confirmed
+               by the words, the length and the bytes beyond the 16th.
 
 Anything else (a line not of six fields, a second run tag, a duplicate, a byte order mark, a score outside
 the decimal grammar or not finite ...) makes :func:`scan_run` or :func:`trec_rows` return None and the
 general path (:func:`irscales.data.trec_parse.parse_run_file`), which accepts the same inputs, decides and
 names the first bad line (``path:line: what``). The kernels are plain Python compiled on first use
-(``cache=True``: once per installation); ``tests/test_trec_fast.py`` runs them with numba's bounds
-checking on and compares them with the general path and a plain Python reading of trec_eval's rule.
+(``cache=True``: once per installation, about 15 s); ``tests/test_trec_fast.py`` runs them with numba's
+bounds checking on and compares them with the general path and a plain Python reading of trec_eval's rule.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ __all__ = ["Scratch", "Padded", "read_file", "file_text", "ScannedRun", "Judgmen
 _FLOAT_TOKEN = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _PAD = 16  # zero bytes after the data (and before it): every scan stops at the first zero byte
 
-# byte classes of the tokenizer; NUL (refused in the data by check_text) is the zero padding that ends a scan
+# byte classes of the tokenizer (numba reads these globals as constants); NUL, refused in the data by
+# check_text, is the zero padding that ends every scan
 _FIELD, _BLANK, _LINE, _STOP = 0, 1, 2, 3
 _CLASSES = np.zeros(256, np.uint8)
 _CLASSES[list(FIELD_SPACE)] = _BLANK
@@ -297,61 +299,61 @@ def _tokenize_py(buf, lo, hi, classes, pow10, t_code, doc_pos, doc_len, doc_hash
     i = lo
     while True:
         c = classes[buf[i]]
-        while c == 1:
+        while c == _BLANK:
             i += 1
             c = classes[buf[i]]
-        if c == 2:
+        if c == _LINE:
             i += 1
             continue
-        if c == 3:
+        if c == _STOP:
             if i < hi:
-                status = 1  # _NUL
+                status = _NUL
             break
         # the six fields, written out: a loop over them costs the reader three times as much
         s0 = i
-        while classes[buf[i]] == 0:
+        while classes[buf[i]] == _FIELD:
             i += 1
         e0 = i
-        while classes[buf[i]] == 1:
+        while classes[buf[i]] == _BLANK:
             i += 1
         s1 = i
-        while classes[buf[i]] == 0:
+        while classes[buf[i]] == _FIELD:
             i += 1
         e1 = i
-        while classes[buf[i]] == 1:
+        while classes[buf[i]] == _BLANK:
             i += 1
         s2 = i
-        while classes[buf[i]] == 0:
+        while classes[buf[i]] == _FIELD:
             i += 1
         e2 = i
-        while classes[buf[i]] == 1:
+        while classes[buf[i]] == _BLANK:
             i += 1
         s3 = i
-        while classes[buf[i]] == 0:
+        while classes[buf[i]] == _FIELD:
             i += 1
         e3 = i
-        while classes[buf[i]] == 1:
+        while classes[buf[i]] == _BLANK:
             i += 1
         s4 = i
-        while classes[buf[i]] == 0:
+        while classes[buf[i]] == _FIELD:
             i += 1
         e4 = i
-        while classes[buf[i]] == 1:
+        while classes[buf[i]] == _BLANK:
             i += 1
         s5 = i
-        while classes[buf[i]] == 0:
+        while classes[buf[i]] == _FIELD:
             i += 1
         e5 = i
         c = classes[buf[i]]
-        while c == 1:
+        while c == _BLANK:
             i += 1
             c = classes[buf[i]]
         # a field ends at a blank or at the line's end: an empty field is a line of fewer fields
         if s1 == e1 or s2 == e2 or s3 == e3 or s4 == e4 or s5 == e5:
-            status = 3  # _SHORT_LINE
+            status = _SHORT_LINE
             break
-        if c == 0:
-            status = 2  # _SEVENTH_FIELD
+        if c == _FIELD:
+            status = _SEVENTH_FIELD
             break
         ln = e0 - s0
         if prev >= 0 and ln == t_len[prev] and _same(buf, s0, buf, t_pos[prev], ln):
@@ -399,7 +401,7 @@ def _tokenize_py(buf, lo, hi, classes, pow10, t_code, doc_pos, doc_len, doc_hash
             nodd += 1
         kind, v = _decimal(buf, s4, e4 - s4, pow10)
         if kind == 2:
-            status = 4  # _BAD_SCORE
+            status = _BAD_SCORE
             break
         score[n] = v
         if kind == 1:
@@ -408,13 +410,13 @@ def _tokenize_py(buf, lo, hi, classes, pow10, t_code, doc_pos, doc_len, doc_hash
         if tag_len < 0:
             tag_pos, tag_len = s5, e5 - s5
         elif e5 - s5 != tag_len or not _same(buf, s5, buf, tag_pos, tag_len):
-            status = 5  # _SECOND_TAG
+            status = _SECOND_TAG
             break
         n += 1
-        if c == 2:
+        if c == _LINE:
             i += 1
         elif i < hi:
-            status = 1  # _NUL
+            status = _NUL
             break
         else:
             break
@@ -542,7 +544,7 @@ def _order_py(buf, t_code, nt, doc_pos, doc_len, doc_hash, w0, w1, score, single
             seen[s] = r
             used[k - a] = s
         if duplicate:
-            return 6  # _DUPLICATE
+            return _DUPLICATE
         for k in range(b - a):
             seen[used[k]] = -1
         by_score = True
@@ -580,7 +582,7 @@ def _order_py(buf, t_code, nt, doc_pos, doc_len, doc_hash, w0, w1, score, single
                         grade[k] = np.int16(j_doc[j, 2] & np.uint64(0xFFFF))
                         break
                 s = (s + 1) & mask
-    return 0
+    return _OK
 
 
 def _judgment_table_py(j_topic, n_topics, j_buf, j_pos, j_len, j_grade):
