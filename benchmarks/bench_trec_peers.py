@@ -246,6 +246,7 @@ def table(results: dict[str, list[dict]], notes: dict[str, str], what: str) -> s
 
 
 def run_set(name: str, runs: Path, qrels: Path, depth: int, repeats: int, work: Path, only=None, baseline=None):
+    work.mkdir(parents=True, exist_ok=True)
     all_cases = cases(runs, qrels, depth, work, baseline)
     if only is not None:
         all_cases = {k: v for k, v in all_cases.items() if k.startswith("irscales") or k in only}
