@@ -299,3 +299,22 @@ print("in bounds")
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0 and "in bounds" in out.stdout, out.stderr[-2000:]
+
+
+def test_a_pipe_is_read_whole(tmp_path):
+    # a run given as a named pipe (e.g. a shell's <(zcat run.gz)) has no size: it is read to its end
+    import threading
+
+    fifo = tmp_path / "run"
+    os.mkfifo(fifo)
+    text = "".join(f"1 Q0 d{i} {i + 1} {100 - i} r\n" for i in range(5000)).encode()
+
+    def writer():
+        with open(fifo, "wb") as fh:
+            fh.write(text)
+
+    t = threading.Thread(target=writer)
+    t.start()
+    raw, padded = trec_fast.read_file(fifo, Scratch())
+    t.join()
+    assert bytes(raw) == text and padded is not None and padded.array.tobytes() == text

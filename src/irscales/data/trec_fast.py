@@ -141,10 +141,8 @@ def read_file(path: Path, scratch: Scratch) -> tuple[np.ndarray | bytes, Padded 
                 if not k:
                     break
                 got += k
-            if got != size:  # the file changed while read: read it whole
-                fh.seek(0)
-                data = fh.read()
-                b = Padded.of(data, scratch)
+            if got != size:  # the file changed while read, or is a pipe (its size is 0): read the rest
+                b = Padded.of(bytes(view[:got]) + fh.read(), scratch)
             else:
                 b = Padded(buf, size)
     except OSError as e:
