@@ -51,7 +51,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import zlib
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -142,10 +141,10 @@ def cases(runs: Path, qrels: Path, depth: int, work: Path, baseline: Path | None
             continue
         e = {**env, "PYTHONPATH": str(src)} if src else env
         cold, warm = work / f"cache-cold-{name[0]}", work / f"cache-warm-{name[0]}"
-        out[f"{name} cold"] = {"cmds": lambda o: [[_irscales(runs, qrels, depth), o]], "env": {**e, "IRSCALES_CACHE": str(cold)},
+        cmds = lambda o: [[_irscales(runs, qrels, depth), o]]  # noqa: E731
+        out[f"{name} cold"] = {"cmds": cmds, "env": {**e, "IRSCALES_CACHE": str(cold)},
                                "before": (lambda d: lambda: shutil.rmtree(d, ignore_errors=True))(cold)}
-        out[f"{name} warm"] = {"cmds": lambda o: [[_irscales(runs, qrels, depth), o]], "env": {**e, "IRSCALES_CACHE": str(warm)},
-                               "before": lambda: None}
+        out[f"{name} warm"] = {"cmds": cmds, "env": {**e, "IRSCALES_CACHE": str(warm)}, "before": lambda: None}
     te = shutil.which("trec_eval")
     if te:
         ms = [a for m in ("map", "P.10", "ndcg_cut.10", "recip_rank", "Rprec") for a in ("-m", m)]
@@ -400,7 +399,8 @@ def main(argv: list[str] | None = None) -> int:
                   "gzipped, × 50).")
             if t08_result:
                 base, l8, t8 = t08_result
-                print(f"\nGrowth from the 129 × 50 TREC-8 runs ({n_lines / l8:.1f}× the lines, {text / t8:.1f}× the text):\n")
+                print(f"\nGrowth from the 129 × 50 TREC-8 runs ({n_lines / l8:.1f}× the lines, "
+                      f"{text / t8:.1f}× the text):\n")
                 print("| case | time × | peak memory × |\n|---|---:|---:|")
                 for k, v in results.items():
                     b = {x: statistics.median(r[x] for r in base[k]) for x in ("wall", "rss")}

@@ -230,7 +230,7 @@ def test_a_full_disk_names_the_entry_and_leaves_no_temporary_file(tmp_path, monk
     assert list(cache.iterdir()) == []  # no *.tmp left
 
 
-# ------------------------------------------------------------------ keyed by the run, the precision and the judgments (issue 32)
+# ------------------------------------------------------------------ keyed by the run, precision and judgments (issue 32)
 
 
 def test_entries_are_per_run_precision_and_judgments(tmp_path):

@@ -575,8 +575,9 @@ def _order_py(buf, t_code, nt, doc_pos, doc_len, doc_hash, w0, w1, score, single
                 if j_slots[base + s] >> np.uint64(32) == tag:
                     j = np.int64(j_slots[base + s] & np.uint64(0xFFFFFFFF)) - 1
                     # a judgment's words, and its length and grade, in one place (one cache line)
-                    if w0[r] == j_doc[j, 0] and w1[r] == j_doc[j, 1] and doc_len[r] == np.int64(j_doc[j, 2] >> np.uint64(16)) \
-                            and (doc_len[r] <= 16 or _same(buf, doc_pos[r] + 16, j_buf, j_pos[j] + 16, doc_len[r] - 16)):
+                    length = np.int64(j_doc[j, 2] >> np.uint64(16))
+                    if w0[r] == j_doc[j, 0] and w1[r] == j_doc[j, 1] and doc_len[r] == length and (
+                            length <= 16 or _same(buf, doc_pos[r] + 16, j_buf, j_pos[j] + 16, length - 16)):
                         grade[k] = np.int16(j_doc[j, 2] & np.uint64(0xFFFF))
                         break
                 s = (s + 1) & mask
