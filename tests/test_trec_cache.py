@@ -16,6 +16,12 @@ from irscales.data import trec_cache
 from irscales.data.trec_arrays import QrelsIndex
 
 
+@pytest.fixture(autouse=True)
+def compiled_reader(monkeypatch):
+    """The cache is tested with the compiled reader, which large inputs take (trec_cache.COMPILED_READER_BYTES)."""
+    monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", 0)
+
+
 def write(path, text):
     path.write_text(text)
     return path
@@ -291,3 +297,27 @@ def test_the_cache_is_smaller_than_the_gzipped_runs(tmp_path):
     cached = sum(f.stat().st_size for f in (tmp_path / "cache").iterdir())
     gz = sum(f.stat().st_size for f in files)
     assert cached < gz / 20, (cached, gz)
+
+
+def test_small_inputs_are_parsed_by_the_general_path(tmp_path, monkeypatch):
+    """Below COMPILED_READER_BYTES of text (a gzipped file counts four times its size) the compiled reader is
+    not used unless it is loaded already; the arrays are the same either way."""
+    import gzip
+
+    q = write(tmp_path / "q", "1 0 a 1\n1 0 b 2\n")
+    r = write(tmp_path / "r", "1 Q0 a 1 2 s\n1 Q0 b 2 1 s\n1 Q0 c 3 1 s\n")
+    g = tmp_path / "g"
+    g.write_bytes(gzip.compress(b"1 Q0 b 1 2 t\n1 Q0 a 2 1 t\n"))
+    want = io.read_trec([r, g], q, depth=3, cache=False).rel.tolist()
+    used = []
+    real = trec_cache.scan_run
+    monkeypatch.setattr(trec_cache, "scan_run", lambda *a: used.append(1) or real(*a))
+    monkeypatch.setattr(trec_cache, "kernels_loaded", lambda: False)
+    size = r.stat().st_size + 4 * g.stat().st_size
+    monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", size + 1)
+    assert io.read_trec([r, g], q, depth=3, cache=False).rel.tolist() == want and not used
+    monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", size)
+    assert io.read_trec([r, g], q, depth=3, cache=False).rel.tolist() == want and len(used) == 2
+    monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", size + 1)
+    monkeypatch.setattr(trec_cache, "kernels_loaded", lambda: True)
+    assert io.read_trec([r, g], q, depth=3, cache=False).rel.tolist() == want and len(used) == 4

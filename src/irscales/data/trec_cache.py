@@ -36,12 +36,12 @@ from pathlib import Path
 import numpy as np
 
 from irscales.data.trec_arrays import QrelsIndex, RunHits
-from irscales.data.trec_fast import Scratch, file_text, read_file, scan_run, trec_rows
+from irscales.data.trec_fast import Scratch, file_text, kernels_loaded, read_file, scan_run, trec_rows
 from irscales.data.trec_order import trec_order
 from irscales.data.trec_parse import parse_run_file
 from irscales.paths import cache_dir
 
-__all__ = ["parsed_runs_cache", "judged_run", "judged_runs", "PROGRESS_FILES", "READ_THREADS"]
+__all__ = ["parsed_runs_cache", "judged_run", "judged_runs", "PROGRESS_FILES", "READ_THREADS", "COMPILED_READER_BYTES"]
 
 _CACHE_FORMAT = "irscales.judged-run/4"
 # an entry: one line of JSON (format, key, system, topics, hits), then the arrays below as little-endian
@@ -150,10 +150,11 @@ def _store_cached(f: Path, key: str, p: RunHits, unwritable: set | None) -> None
 
 
 def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | None, scratch: Scratch | None = None,
-               unwritable: set | None = None) -> RunHits:
+               unwritable: set | None = None, compiled: bool = True) -> RunHits:
     """A run file joined with the qrels ``judged``, from the cache when the same bytes were read before with
     the same precision and judgments (see the module docstring). ``unwritable``: folders whose writes
-    failed (shared by the files of one read, so a full disk warns once)."""
+    failed (shared by the files of one read, so a full disk warns once). ``compiled``: parse with the
+    compiled reader (else with the general path, which gives the same result; see :func:`judged_runs`)."""
     scratch = scratch or Scratch()
     raw, text = read_file(path, scratch)
     key = _cache_key(raw, precision, judged.digest) if cache is not None else None
@@ -163,7 +164,7 @@ def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | Non
         if hit is not None:
             return hit
     text = file_text(path, raw, text, scratch)
-    run = scan_run(text, scratch)
+    run = scan_run(text, scratch) if compiled else None
     rows = (trec_rows(run, precision, judged.table(), judged.topic_codes(run.topics), scratch)
             if run is not None else None)
     if rows is not None:
@@ -188,6 +189,23 @@ def parsed_runs_cache() -> Path | None:
 
 PROGRESS_FILES = 10
 READ_THREADS = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 4)
+#: Below this much run text (a gzipped file counted 4 times its size) the general path parses, unless the
+#: compiled reader is loaded already: loading it (numba) costs about 0.9 s and 120 MB once, the general
+#: path about 30 ms per MiB more than the compiled one (measured on the TREC-8 runs, issue 32); so a two-run
+#: ``irscales compare`` does not pay for it.
+COMPILED_READER_BYTES = 32 * 2**20
+
+
+def _text_bytes(files: list[Path]) -> int:
+    total = 0
+    for f in files:
+        try:
+            with open(f, "rb") as fh:
+                gz = fh.read(2) == b"\x1f\x8b"
+            total += os.stat(f).st_size * (4 if gz else 1)
+        except OSError:  # reported with its path when the file is read
+            pass
+    return total
 
 
 def judged_runs(files: list[Path], precision: str, judged: QrelsIndex, cache: Path | None, progress: bool | None):
@@ -195,7 +213,9 @@ def judged_runs(files: list[Path], precision: str, judged: QrelsIndex, cache: Pa
     read by up to :data:`READ_THREADS` threads (reading, hashing and the compiled reader release the GIL):
     the calling thread reads every ``READ_THREADS``-th file and a pool of ``READ_THREADS - 1`` threads the
     others, at most two files a thread ahead, so memory stays bounded (and a thread fewer means a malloc
-    arena fewer: 20 MB less at the peak on the TREC-8 runs); the first bad file, in order, raises."""
+    arena fewer: 20 MB less at the peak on the TREC-8 runs); the first bad file, in order, raises. Files
+    are parsed by the compiled reader when they hold :data:`COMPILED_READER_BYTES` of text or more, or
+    when it is loaded already; else by the general path."""
     if progress is None:
         progress = len(files) > PROGRESS_FILES and sys.stderr is not None and sys.stderr.isatty()
     from tqdm import tqdm  # plain bar: tqdm.auto warns in kernels without ipywidgets
@@ -203,6 +223,7 @@ def judged_runs(files: list[Path], precision: str, judged: QrelsIndex, cache: Pa
     bar = tqdm(total=len(files), desc="reading runs", unit="file", file=sys.stderr, leave=False,
                disable=not progress)
     threads = min(READ_THREADS, len(files))
+    compiled = kernels_loaded() or _text_bytes(files) >= COMPILED_READER_BYTES
     scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end
     for _ in range(threads):
         scratch.put(Scratch())
@@ -211,7 +232,7 @@ def judged_runs(files: list[Path], precision: str, judged: QrelsIndex, cache: Pa
     def parse(f: Path) -> RunHits:
         buf = scratch.get()
         try:
-            return judged_run(f, precision, judged, cache, buf, unwritable)
+            return judged_run(f, precision, judged, cache, buf, unwritable, compiled)
         finally:
             scratch.put(buf)
 

@@ -49,7 +49,7 @@ from irscales.data.trec_parse import (FIELD_SPACE, TrecFormatError, check_text, 
                                       parse_run_file)
 
 __all__ = ["Scratch", "Padded", "read_file", "file_text", "ScannedRun", "Judgments", "scan_run", "trec_rows",
-           "parsed_run"]
+           "parsed_run", "kernels_loaded"]
 
 # a decimal number as both pandas' C reader and Python's float() read it
 _FLOAT_TOKEN = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -634,10 +634,15 @@ def _compiled():
 
 
 def _kernels():
-    """The compiled (tokenize, order, docno table) kernels, compiled or loaded from numba's cache once
+    """The compiled (tokenize, order, judgment table) kernels, compiled or loaded from numba's cache once
     per process (reading threads may ask at the same time)."""
     with _COMPILE:
         return _compiled()
+
+
+def kernels_loaded() -> bool:
+    """Whether this process has loaded the compiled reader already (then using it costs nothing more)."""
+    return _compiled.cache_info().currsize > 0
 
 
 # ------------------------------------------------------------------------------------ the API
