@@ -616,3 +616,16 @@ def test_a_count_of_another_measure_drops_the_tables_kept_for_rbp(monkeypatch):
     assert meet.half_table.cache_info().currsize == kept
     C.phi_runs("DCG_b02", runs)
     assert meet.half_table.cache_info().currsize == 0
+
+
+def test_runs_of_python_objects_are_counted_every_time(monkeypatch):
+    # an object array's buffer holds addresses, not values: such runs are never looked up in the memo
+    calls = []
+    real = C.dcg_below
+    monkeypatch.setattr(C, "dcg_below", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(C, "_COUNTED", type(C._COUNTED)())
+    runs = np.array([[1, 0, 1, 1, 0, 0, 1, 0]], dtype=object)
+    a = C.phi_runs("DCG_b02", runs)
+    b = C.phi_runs("nDCG_b02", runs)
+    assert len(calls) == 2 and np.array_equal(a, b) and not C._COUNTED
+    assert np.array_equal(a, C.phi_runs("DCG_b02", runs.astype(np.int8)))

@@ -367,10 +367,14 @@ _COUNTED: OrderedDict = OrderedDict()
 _COUNTED_KEEP = 8
 
 
-def _counted_key(num: M.Measure, rel: np.ndarray, ties: str, c: int) -> tuple:
-    a = np.ascontiguousarray(rel)
-    digest = hashlib.sha256(f"{a.dtype.str}{a.shape}".encode() + a.tobytes()).hexdigest()
-    return num, a.shape[-1], c, ties, digest
+def _counted_key(num: M.Measure, rel: np.ndarray, ties: str, c: int) -> tuple | None:
+    """The memo's key for these runs; None for runs that are not a numeric array (an object array's buffer
+    holds addresses, not values)."""
+    if rel.dtype.kind not in "biuf":
+        return None
+    h = hashlib.sha256(f"{rel.dtype.str}{rel.shape}".encode())
+    h.update(np.ascontiguousarray(rel))  # the array's buffer itself: no copy of contiguous runs
+    return num, rel.shape[-1], c, ties, h.hexdigest()
 
 
 def release_tables(keep: str | None = None) -> None:
@@ -415,14 +419,15 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
     key = _counted_key(numerator(m) if type(m) not in (M.GRBP, M.GP) else m, rel, ties, c)
-    if key in _COUNTED:
+    if key is not None and key in _COUNTED:
         _COUNTED.move_to_end(key)
         return _COUNTED[key].copy()
     release_tables(keep=_family(m, c))
     out = _count(m, rel, ties, progress, workers, c)
-    _COUNTED[key] = out.copy()
-    while len(_COUNTED) > _COUNTED_KEEP:
-        _COUNTED.popitem(last=False)
+    if key is not None:
+        _COUNTED[key] = out.copy()
+        while len(_COUNTED) > _COUNTED_KEEP:
+            _COUNTED.popitem(last=False)
     return out
 
 
