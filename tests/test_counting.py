@@ -642,3 +642,56 @@ def test_graded_rbp_p05_counted_far_beyond_the_engine():
     got = C.phi_runs_ties(m, rel4, ("min", "max"), c=2)
     assert np.array_equal(got["min"], [(keys < k).sum() + 1 for k in keys])
     assert np.array_equal(got["max"], [(keys <= k).sum() for k in keys])
+
+
+# ------------------------------------------------------------------ one count per numerator (issue 32)
+
+
+def test_ndcg_after_dcg_on_the_same_runs_is_not_counted_again(monkeypatch):
+    """nDCG's φ is DCG's (its numerator): asked for both on the same runs, as the command line does, DCG is
+    counted once; other runs, another tie strategy or another N are counted; results are copies."""
+    calls = []
+    real = C.dcg_below
+    monkeypatch.setattr(C, "dcg_below", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(C, "_COUNTED", type(C._COUNTED)())
+    rng = np.random.default_rng(4)
+    runs = rng.integers(0, 2, (3, 5, 12)).astype(np.int8)
+    dcg = C.phi_runs("DCG_b02", runs)
+    ndcg = C.phi_runs("nDCG_b02", runs)
+    assert len(calls) == 1 and np.array_equal(dcg, ndcg)
+    ndcg[0, 0] = -1
+    assert np.array_equal(C.phi_runs("nDCG_b02", runs), dcg)  # the kept result is not the one handed out
+    C.phi_runs("nDCG_b02", runs, "min")
+    C.phi_runs("nDCG_b02", runs[..., :11])
+    C.phi_runs("nDCG_b02", 1 - runs)
+    assert len(calls) == 4
+    assert np.array_equal(C.phi_runs("nDCG_b02", runs, "min"), C.tie_ranks(*real(runs.reshape(-1, 12) > 0, 2), "min")
+                          .reshape(3, 5))
+
+
+def test_a_count_of_another_measure_drops_the_tables_kept_for_rbp(monkeypatch):
+    """RBP's half tables stay for later RBP counts (their build is the expensive part), and are dropped
+    when another family's count starts, so that memory does not add up across measures."""
+    monkeypatch.setattr(C, "_COUNTED", type(C._COUNTED)())
+    meet.half_table.cache_clear()
+    runs = np.random.default_rng(5).integers(0, 2, (4, 20)).astype(np.int8)
+    C.phi_runs("RBP_p08", runs)
+    kept = meet.half_table.cache_info().currsize
+    assert kept > 0
+    C.phi_runs("RBP_p08", 1 - runs)
+    assert meet.half_table.cache_info().currsize == kept
+    C.phi_runs("DCG_b02", runs)
+    assert meet.half_table.cache_info().currsize == 0
+
+
+def test_runs_of_python_objects_are_counted_every_time(monkeypatch):
+    # an object array's buffer holds addresses, not values: such runs are never looked up in the memo
+    calls = []
+    real = C.dcg_below
+    monkeypatch.setattr(C, "dcg_below", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(C, "_COUNTED", type(C._COUNTED)())
+    runs = np.array([[1, 0, 1, 1, 0, 0, 1, 0]], dtype=object)
+    a = C.phi_runs("DCG_b02", runs)
+    b = C.phi_runs("nDCG_b02", runs)
+    assert len(calls) == 2 and np.array_equal(a, b) and not C._COUNTED
+    assert np.array_equal(a, C.phi_runs("DCG_b02", runs.astype(np.int8)))

@@ -20,6 +20,17 @@ from irscales.data import trec_order
 from irscales.data.trec_parse import read_bytes
 
 
+@pytest.fixture(autouse=True, params=["compiled reader", "general path"])
+def reader(request, monkeypatch):
+    """Every test reads runs both ways: with the compiled reader (what large inputs take) and with the
+    general path (what small ones take, trec_cache.COMPILED_READER_BYTES)."""
+    from irscales.data import trec_cache
+
+    monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", 0 if request.param == "compiled reader" else 2**62)
+    monkeypatch.setattr(trec_cache, "kernels_loaded", lambda: False)
+    return request.param
+
+
 def write(path, text, gz=False):
     if gz:
         with gzip.open(path, "wt") as fh:

@@ -6,12 +6,20 @@ import re
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irscales.data import trec as io
 from irscales.data import trec_cache
+from irscales.data.trec_arrays import QrelsIndex
+
+
+@pytest.fixture(autouse=True)
+def compiled_reader(monkeypatch):
+    """The cache is tested with the compiled reader, which large inputs take (trec_cache.COMPILED_READER_BYTES)."""
+    monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", 0)
 
 
 def write(path, text):
@@ -94,26 +102,26 @@ def test_progress_bar_on_stderr(tmp_path, capsys):
 
 
 def _entry(cache):
-    (f,) = [f for f in cache.iterdir() if f.suffix == ".parsed"]
+    (f,) = [f for f in cache.iterdir() if f.suffix == ".judged"]
     return f
 
 
 def _regions(raw: bytes) -> dict[str, int]:
-    """One byte offset inside each part of an entry: each .npy header and body, and the checksum."""
-    import io as _io
+    """One byte offset inside each part of an entry: its JSON line (the key, the names), each array, and
+    the checksum."""
+    import json
 
-    buf = _io.BytesIO(raw[:-32])
-    out = {}
-    for name in trec_cache._FIELDS:
-        start = buf.tell()
-        np.lib.format.read_magic(buf)
-        np.lib.format.read_array_header_1_0(buf)
-        body = buf.tell()
-        buf.seek(start)
-        np.load(buf, allow_pickle=False)
-        out[f"{name} header"] = start + 8  # inside the magic string's version / header length
-        if buf.tell() > body:
-            out[f"{name} data"] = (body + buf.tell()) // 2
+    end = raw.index(b"\n")
+    head = json.loads(raw[:end])
+    out = {"format": raw.index(b"judged-run"), "key": raw.index(head["key"].encode()) + 70,
+           "names": raw.index(b'"topics"') + 12}
+    at = end + 1
+    for name, dt in trec_cache._ARRAYS:
+        n = len(head["topics"]) if name == "lengths" else head["hits"]
+        size = n * np.dtype(dt).itemsize
+        if size:
+            out[name] = at + size // 2
+        at += size
     out["checksum"] = len(raw) - 5
     return out
 
@@ -127,7 +135,7 @@ def test_every_flipped_byte_of_an_entry_is_caught(tmp_path):
     assert io.read_trec([r], q, depth=3, cache=cache).rel.tolist() == want
     good = _entry(cache).read_bytes()
     regions = _regions(good)
-    assert len(regions) == 2 * len(trec_cache._FIELDS) + 1
+    assert len(regions) == 3 + len(trec_cache._ARRAYS) + 1
     for where, pos in regions.items():
         for bit in (0, 7):
             bad = bytearray(good)
@@ -167,7 +175,7 @@ def test_nul_bytes_are_refused_and_never_reach_the_cache(tmp_path):
         for _ in range(2):
             with pytest.raises(io.TrecFormatError, match=re.escape(f"{r}:{line}: NUL byte")):
                 io.read_trec([r], q, depth=2, cache=cache)
-        assert trec_cache._cache_key(data, "float32") != trec_cache._cache_key(clean, "float32")
+        assert trec_cache._cache_key(data, "float32", "q") != trec_cache._cache_key(clean, "float32", "q")
     q.write_bytes(b"1 0 a 1\n1 0 d\0 1\n")
     with pytest.raises(io.TrecFormatError, match=re.escape(f"{q}:2: NUL byte (\\x00) at byte 6 of the line")):
         io.read_qrels(q)
@@ -182,11 +190,14 @@ def test_cached_names_round_trip_exactly(tmp_path, docs):
     d.mkdir()
     r = d / "r"
     r.write_bytes("".join(f"é{i % 2} Q0 {x} {i + 1} {i % 3} tag\u2028x\n" for i, x in enumerate(docs)).encode())
-    fresh = trec_cache.parsed_run(r, "float32", None)
-    trec_cache.parsed_run(r, "float32", d / "cache")
-    hit = trec_cache.parsed_run(r, "float32", d / "cache")
+    judged = QrelsIndex(pd.DataFrame([(f"é{i % 2}", x, 1 + i % 2) for i, x in enumerate(docs)],
+                                     columns=["topic", "docno", "rel"]))
+    fresh = trec_cache.judged_run(r, "float32", judged, None)
+    trec_cache.judged_run(r, "float32", judged, d / "cache")
+    hit = trec_cache.judged_run(r, "float32", judged, d / "cache")
     assert hit.system == fresh.system == "tag\u2028x"
-    for a in ("topics", "docnos", "t_code", "d_code"):
+    assert len(fresh.hit_topic) == len(docs)
+    for a in ("topics", "lengths", "hit_topic", "hit_rank", "hit_grade"):
         assert getattr(hit, a).tolist() == getattr(fresh, a).tolist()
 
 
@@ -220,6 +231,93 @@ def test_a_full_disk_names_the_entry_and_leaves_no_temporary_file(tmp_path, monk
     assert out.rel[:, 0, :].tolist() == [[0, 1], [0, 1], [1, 0], [1, 0]]  # a tie at 1: b before a
     msgs = [str(w.message) for w in seen]
     assert len(msgs) == 1, msgs  # once per folder, not once per file
-    assert re.fullmatch(rf"cannot write the parsed-run cache entry {re.escape(str(cache))}/[0-9a-f]{{64}}-float32-v3"
-                        r"\.parsed \(No space left on device\); continuing without the cache", msgs[0])
+    assert re.fullmatch(rf"cannot write the parsed-run cache entry {re.escape(str(cache))}/[0-9a-f]{{64}}-float32-"
+                        r"[0-9a-f]{64}-v4\.judged \(No space left on device\); continuing without the cache", msgs[0])
     assert list(cache.iterdir()) == []  # no *.tmp left
+
+
+# ------------------------------------------------------------------ keyed by the run, precision and judgments (issue 32)
+
+
+def test_entries_are_per_run_precision_and_judgments(tmp_path):
+    """One entry per (file bytes, precision, judgments): new qrels or another precision read the file again,
+    and each reading gives what a reading without the cache gives."""
+    r = write(tmp_path / "r", "1 Q0 a 1 100000.1546100 s\n1 Q0 b 2 100000.1530000 s\n1 Q0 c 3 1 s\n")
+    q1 = write(tmp_path / "q1", "1 0 a 1\n1 0 b 2\n")
+    q2 = write(tmp_path / "q2", "1 0 b 1\n1 0 c 1\n")
+    cache = tmp_path / "cache"
+    seen = []
+    for q in (q1, q2):
+        for precision in ("float32", "float64"):
+            want = io.read_trec([r], q, depth=3, cache=False, score_precision=precision).rel.tolist()
+            for _ in range(2):
+                assert io.read_trec([r], q, depth=3, cache=cache, score_precision=precision).rel.tolist() == want
+            seen.append(want)
+    assert len(list(cache.iterdir())) == 4
+    assert seen[0] != seen[1]  # float32 ties a and b (b wins on docno), float64 does not
+
+
+def test_a_gzipped_run_is_keyed_by_its_stored_bytes(tmp_path, monkeypatch):
+    """A second reading of a gzipped run neither gunzips nor parses it; the same text gzipped otherwise is
+    another entry (read correctly)."""
+    import gzip
+
+    text = "1 Q0 a 1 2 s\n1 Q0 b 2 1 s\n"
+    r = tmp_path / "r.gz"
+    r.write_bytes(gzip.compress(text.encode(), mtime=0))
+    q = write(tmp_path / "q", "1 0 b 1\n")
+    cache = tmp_path / "cache"
+    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[0, 1]]]
+
+    def refuse(*a, **k):
+        raise AssertionError("gunzipped again")
+
+    monkeypatch.setattr(trec_cache, "scan_run", refuse)
+    monkeypatch.setattr(gzip, "decompress", refuse)
+    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[0, 1]]]
+    monkeypatch.undo()
+    r.write_bytes(gzip.compress(text.encode(), compresslevel=1, mtime=1))
+    assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[0, 1]]]
+    assert len(list(cache.iterdir())) == 2
+
+
+def test_the_cache_is_smaller_than_the_gzipped_runs(tmp_path):
+    # entries hold the judged relevant documents of a run, not its docnos: a small fraction of the run files
+    import gzip
+
+    rng = np.random.default_rng(2)
+    q = write(tmp_path / "q", "".join(f"{t} 0 D{t}-{i} {int(i < 30)}\n" for t in range(1, 21) for i in range(120)))
+    files = []
+    for s in range(6):
+        lines = "".join(f"{t} Q0 D{t}-{d} {k + 1} {1000 - k + rng.random():.6f} run{s}\n"
+                        for t in range(1, 21) for k, d in enumerate(rng.permutation(1000)[:1000]))
+        files.append(tmp_path / f"r{s}.gz")
+        files[-1].write_bytes(gzip.compress(lines.encode()))
+    io.read_trec(files, q, depth=1000, cache=tmp_path / "cache")
+    cached = sum(f.stat().st_size for f in (tmp_path / "cache").iterdir())
+    gz = sum(f.stat().st_size for f in files)
+    assert cached < gz / 20, (cached, gz)
+
+
+def test_small_inputs_are_parsed_by_the_general_path(tmp_path, monkeypatch):
+    """Below COMPILED_READER_BYTES of text (a gzipped file counts four times its size) the compiled reader is
+    not used unless it is loaded already; the arrays are the same either way."""
+    import gzip
+
+    q = write(tmp_path / "q", "1 0 a 1\n1 0 b 2\n")
+    r = write(tmp_path / "r", "1 Q0 a 1 2 s\n1 Q0 b 2 1 s\n1 Q0 c 3 1 s\n")
+    g = tmp_path / "g"
+    g.write_bytes(gzip.compress(b"1 Q0 b 1 2 t\n1 Q0 a 2 1 t\n"))
+    want = io.read_trec([r, g], q, depth=3, cache=False).rel.tolist()
+    used = []
+    real = trec_cache.scan_run
+    monkeypatch.setattr(trec_cache, "scan_run", lambda *a: used.append(1) or real(*a))
+    monkeypatch.setattr(trec_cache, "kernels_loaded", lambda: False)
+    size = r.stat().st_size + 4 * g.stat().st_size
+    monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", size + 1)
+    assert io.read_trec([r, g], q, depth=3, cache=False).rel.tolist() == want and not used
+    monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", size)
+    assert io.read_trec([r, g], q, depth=3, cache=False).rel.tolist() == want and len(used) == 2
+    monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", size + 1)
+    monkeypatch.setattr(trec_cache, "kernels_loaded", lambda: True)
+    assert io.read_trec([r, g], q, depth=3, cache=False).rel.tolist() == want and len(used) == 4

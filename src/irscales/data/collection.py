@@ -203,7 +203,8 @@ class Collection:
         Runs are padded to ``depth`` only as far as the measure's value can depend on it
         (:func:`_evaluation_width`; the same values bit for bit, tested on every measure), and what
         must be padded is computed in blocks of at most :data:`_BLOCK_CELLS` ranks, so memory follows
-        the runs' real length, not ``depth``."""
+        the runs' real length, not ``depth``; the blocks keep the measures' float temporaries small
+        whatever the size of the collection (the same values bit for bit, tested)."""
         depth = self._checked(self.depth if depth is None else depth)
         if depth < 1:
             raise ValueError(f"depth must be >= 1, got {depth}")
@@ -419,7 +420,7 @@ class Collection:
 
 
 _SAVE_FORMAT = "irscales.Collection/2"
-_BLOCK_CELLS = 2**24  # ranks evaluated at a time when runs must be padded (int8: 16 MB; measures' floats: 128 MB)
+_BLOCK_CELLS = 2**18  # ranks evaluated at a time (int8: 256 KB; the measures' float temporaries: 2 MB each, issue 32)
 
 # measures whose value at run length N, on runs whose ranks beyond W are not relevant, is the same on
 # W ranks, bit for bit (tests/test_collection.py checks every measure of the registry): integer counts,

@@ -44,25 +44,28 @@ without ``.gz``, and a warning names the shared tags: runs are never merged
 (:mod:`irscales.data.run_names`).
 
 Errors. Bad input raises :class:`TrecFormatError`, whose message reads ``path:line: what was
-wrong``. Files are parsed with pandas' C reader; only when it reports a problem are the lines
+wrong``. Qrels are parsed with pandas' C reader; only when it reports a problem are the lines
 re-read one by one to name the first bad line, so valid large inputs stay fast.
 
-Speed. :func:`read_trec` (and ``Collection.from_trec``, the CLI) first try a numpy path on each
-run file's bytes (:func:`irscales.data.trec_fast.fast_run`: fields located with one scan, read as 8-byte words, scores
-converted exactly as ``float()`` does, ids factorized by their words); anything it does not
-recognise as well formed (tabs, CR, blank lines, exotic numbers, duplicates, ...) goes to the
-general path above, which names the bad line. Files are read by ``READ_THREADS`` threads with a
-progress bar on stderr. Each parsed run, already in trec_eval's order, is kept in a cache keyed by
-the SHA-256 of every byte of the file and the score precision (:func:`parsed_runs_cache`, under
-``IRSCALES_CACHE``; ``cache=False`` turns it off), so reading the same files again costs a read, a
-hash and a load; each entry carries its own SHA-256, checked on load (a damaged entry is parsed again
-with a warning: :mod:`irscales.data.trec_cache`). ``benchmarks/bench_trec_input.py`` and docs/benchmarks.md compare these paths with
-pytrec_eval end to end.
+Speed (issue 32). :func:`read_trec` (and ``Collection.from_trec``, the CLI) read each run file with one
+compiled pass over its bytes (:mod:`irscales.data.trec_fast`: fields, topics, exact scores, trec_eval's
+order and each document's grade, looked up in per-topic hash tables of the judgments); anything it does
+not decide (a bad line, a duplicate, a second run tag, a byte order mark ...) goes to the general path
+(pandas' reader, :mod:`irscales.data.trec_parse`), which names the bad line. Only the relevant documents'
+ranks and grades are kept of each run, never its text. Files are read by ``READ_THREADS`` threads with a
+progress bar on stderr. Each run joined with the qrels is kept in a cache keyed by the SHA-256 of every
+byte of the file, the score precision and the SHA-256 of the judgments (:func:`parsed_runs_cache`, under
+``IRSCALES_CACHE``; ``cache=False`` turns it off), so reading the same files again with the same qrels
+costs a read, a hash and the load of a few kilobytes per run; each entry carries its own SHA-256,
+checked on load (a damaged entry is read again with a warning: :mod:`irscales.data.trec_cache`).
+``benchmarks/bench_trec_peers.py`` and docs/benchmarks.md compare reading and evaluating with
+pytrec_eval, ir_measures, ranx and trec_eval end to end.
 
 Modules. This module is the public API; the work is split by concern: :mod:`irscales.data.trec_parse`
-(the general parser and its ``path:line`` errors), :mod:`irscales.data.trec_fast` (the fast path),
-:mod:`irscales.data.trec_order` (trec_eval's order), :mod:`irscales.data.trec_cache` (the cache of
-parsed runs and the threaded reader) and :mod:`irscales.data.trec_arrays` (relevance arrays).
+(the general parser and its ``path:line`` errors), :mod:`irscales.data.trec_fast` (the compiled reader),
+:mod:`irscales.data.trec_order` (trec_eval's order of parsed runs), :mod:`irscales.data.trec_cache` (the
+cache of judged runs and the threaded reader) and :mod:`irscales.data.trec_arrays` (the join with the
+qrels and the relevance arrays).
 """
 
 from __future__ import annotations
@@ -77,8 +80,8 @@ from typing import Iterable, Literal, Sequence
 import numpy as np
 import pandas as pd
 
-from irscales.data.trec_arrays import RelevanceData, relevance_arrays
-from irscales.data.trec_cache import parsed_runs, parsed_runs_cache
+from irscales.data.trec_arrays import QrelsIndex, RelevanceData, assemble, check_depth_and_policies, relevance_arrays
+from irscales.data.trec_cache import judged_runs, parsed_runs_cache
 from irscales.data.trec_order import SCORE_PRECISIONS, check_precision
 from irscales.data.trec_parse import (MAX_GRADE, LazyLines, PathLike, TrecFormatError, first_duplicate,
                                       duplicate_error, grade_dtype, int_column, parse_run_file, read_table)
@@ -244,9 +247,10 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
 
     ``score_precision``: ``"float32"`` (trec_eval <= 9, pytrec_eval; default) or ``"float64"``
     (trec_eval >= 10); see the module docstring.
-    ``cache``: parsed runs are kept in :func:`parsed_runs_cache` (or the folder given), keyed by
-    the SHA-256 of each file's bytes, so reading the same files again skips parsing (about a
-    quarter of the size of the run files; delete the folder to reclaim it). ``False`` turns it off.
+    ``cache``: runs joined with the qrels are kept in :func:`parsed_runs_cache` (or the folder given),
+    keyed by the SHA-256 of each file's bytes, the precision and the judgments, so reading the same files
+    again with the same qrels skips parsing (a few kilobytes per run: the ranks and grades of its relevant
+    documents; delete the folder to reclaim it). ``False`` turns it off.
     ``progress``: a bar of files read on stderr (default: on a terminal, once reading has taken a
     second). Files are parsed by
     :data:`irscales.data.trec_cache.READ_THREADS` threads.
@@ -262,10 +266,13 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
                                   f"the declared scale 0..{max_grade}")
     else:
         q = read_qrels(qrels, max_grade=max_grade, negative=negative)
+    policies = {"on_missing_topic": "error", "on_no_relevant": "skip", "on_uneven_topics": "error", **policies}
+    check_depth_and_policies(depth, **policies)
     folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
-    parsed = parsed_runs(find_runs(runs), score_precision, folder, progress)
-    return relevance_arrays(parsed, q, depth, max_grade=max_grade, score_precision=score_precision, pad=pad,
-                            **policies)
+    judged = QrelsIndex(q, max_grade)
+    del q  # the index holds what reading needs
+    return assemble(judged_runs(find_runs(runs), score_precision, judged, folder, progress), judged, depth, pad=pad,
+                    **policies)
 
 
 # ---------------------------------------------------------------------------------- writing

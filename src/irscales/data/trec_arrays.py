@@ -1,8 +1,16 @@
 """Relevance arrays ``[system, topic, rank]`` from parsed runs and qrels (issue 2 item 5), with
-the per-topic judgments measures need; the conventions are those of :mod:`irscales.data.trec`."""
+the per-topic judgments measures need; the conventions are those of :mod:`irscales.data.trec`.
+
+Each run is first joined with the qrels (:class:`QrelsIndex`) into its :class:`RunHits`: the documents
+each topic retrieved and, of the retrieved documents judged relevant, their topic, rank in trec_eval's
+order and grade. The fast reader joins in compiled code (:mod:`irscales.data.trec_fast`), parsed runs
+and frames through the names of their docnos; :func:`assemble` makes the arrays from the hits."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import threading
 import warnings
 from dataclasses import dataclass
 from typing import Iterable, Literal
@@ -12,9 +20,10 @@ import pandas as pd
 
 from irscales.data.run_names import system_names
 from irscales.data.trec_order import ParsedRun, check_precision, parsed_frame
-from irscales.data.trec_parse import MAX_GRADE, TrecFormatError, grade_dtype
+from irscales.data.trec_parse import MAX_GRADE, TrecFormatError, first_duplicate, grade_dtype
 
-__all__ = ["RelevanceData", "relevance_arrays", "topic_key"]
+__all__ = ["RelevanceData", "RunHits", "QrelsIndex", "relevance_arrays", "assemble", "check_depth_and_policies",
+           "topic_key"]
 
 
 @dataclass
@@ -116,15 +125,16 @@ def relevance_arrays(
                       (``on_no_relevant`` still decides about topics without a relevant document).
     """
     check_precision(score_precision)
-    parsed = (r if isinstance(r, ParsedRun) else parsed_frame(r, i, score_precision) for i, r in enumerate(runs))
-    return _relevance_arrays(parsed, qrels, depth, on_missing_topic=on_missing_topic,
-                             on_no_relevant=on_no_relevant, on_uneven_topics=on_uneven_topics, max_grade=max_grade,
-                             pad=pad)
+    check_depth_and_policies(depth, on_missing_topic, on_no_relevant, on_uneven_topics)
+    judged = QrelsIndex(qrels, max_grade)
+    hits = (judged.run_hits(r if isinstance(r, ParsedRun) else parsed_frame(r, i, score_precision))
+            for i, r in enumerate(runs))
+    return assemble(hits, judged, depth, on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
+                    on_uneven_topics=on_uneven_topics, pad=pad)
 
 
-def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int, *, on_missing_topic: str,
-                      on_no_relevant: str, on_uneven_topics: str, max_grade: int | None,
-                      pad: bool = True) -> RelevanceData:
+def check_depth_and_policies(depth: int, on_missing_topic: str, on_no_relevant: str, on_uneven_topics: str) -> None:
+    """Refuse a depth below 1 and unknown policy names (before any file is read)."""
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}")
     for name, val, allowed in (("on_missing_topic", on_missing_topic, ("error", "skip")),
@@ -132,32 +142,126 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
                                ("on_uneven_topics", on_uneven_topics, ("error", "pad"))):
         if val not in allowed:
             raise ValueError(f"{name} must be one of {allowed}, got {val!r}")
-    qpath = qrels.attrs.get("path", "<qrels>")
 
-    # every judged topic gets a row; topics no run retrieves are dropped at the end
-    qtopics = sorted(pd.unique(qrels["topic"].astype(str)), key=topic_key)
-    tindex = pd.Index(qtopics, dtype=object)
-    q_t = tindex.get_indexer(qrels["topic"].astype(str)).astype(np.int64)
-    q_rel = qrels["rel"].to_numpy(np.int64)
-    if len(q_rel) and q_rel.min() < 0:  # a frame not made by read_qrels
-        row = int(np.argmax(q_rel < 0))
-        raise TrecFormatError(qpath, None, f"negative grade {int(q_rel[row])} in qrels row {row + 1}; read the "
-                              "qrels with read_qrels(..., negative='zero') to count it as judged not relevant")
-    gmax = int(q_rel.max()) if len(q_rel) else 0
-    if gmax > (MAX_GRADE if max_grade is None else max_grade):
-        row = int(np.argmax(q_rel == gmax))
-        raise TrecFormatError(qpath, None, f"grade {gmax} (qrels row {row + 1}) is outside the "
-                              f"{'declared' if max_grade is not None else 'supported'} scale "
-                              f"0..{MAX_GRADE if max_grade is None else max_grade}")
-    if max_grade is not None:
-        gmax = max_grade
-    dtype = grade_dtype(gmax)
-    judgments = np.zeros((len(qtopics), max(gmax, 1) + 1), dtype=np.int64)
-    np.add.at(judgments, (q_t, q_rel), 1)
-    q_d, q_docs = pd.factorize(qrels["docno"].astype(str).to_numpy(dtype=object))
-    dindex = {doc: i for i, doc in enumerate(q_docs.tolist())}  # a dict: no dtype inference per run
-    grades = _GradeLookup(q_t, q_d.astype(np.int64), q_rel, len(qtopics), len(q_docs), dtype)
 
+@dataclass(eq=False)
+class RunHits:
+    """One run joined with the qrels: what the relevance arrays need of it, and what the cache of
+    judged runs keeps (:mod:`irscales.data.trec_cache`). Ranks are 0-based positions in trec_eval's
+    order within the topic; only retrieved documents judged relevant (grade > 0) are listed."""
+
+    system: str
+    path: str
+    topics: np.ndarray  # the run's topic names (object array); the codes below index them
+    lengths: np.ndarray  # int64 per topic: documents retrieved
+    hit_topic: np.ndarray  # int32
+    hit_rank: np.ndarray  # int32
+    hit_grade: np.ndarray  # int16
+
+
+class QrelsIndex:
+    """Qrels prepared for joining runs: topics in :func:`topic_key` order, judgment counts per grade, the
+    grade of each (topic, judged document), the judged docnos (``docnos``) and a SHA-256 of all that
+    (``digest``, part of the key of a cached judged run)."""
+
+    def __init__(self, qrels: pd.DataFrame, max_grade: int | None = None):
+        self.path = qrels.attrs.get("path", "<qrels>")
+        topic = qrels["topic"].astype(str)
+        self.topics = sorted(pd.unique(topic), key=topic_key)
+        self._tcode = {t: i for i, t in enumerate(self.topics)}
+        q_t = pd.Index(self.topics, dtype=object).get_indexer(topic).astype(np.int64)
+        q_rel = qrels["rel"].to_numpy(np.int64)
+        if len(q_rel) and q_rel.min() < 0:  # a frame not made by read_qrels
+            row = int(np.argmax(q_rel < 0))
+            raise TrecFormatError(self.path, None, f"negative grade {int(q_rel[row])} in qrels row {row + 1}; read "
+                                  "the qrels with read_qrels(..., negative='zero') to count it as judged not relevant")
+        gmax = int(q_rel.max()) if len(q_rel) else 0
+        if gmax > (MAX_GRADE if max_grade is None else max_grade):
+            row = int(np.argmax(q_rel == gmax))
+            raise TrecFormatError(self.path, None, f"grade {gmax} (qrels row {row + 1}) is outside the "
+                                  f"{'declared' if max_grade is not None else 'supported'} scale "
+                                  f"0..{MAX_GRADE if max_grade is None else max_grade}")
+        if max_grade is not None:
+            gmax = max_grade
+        self.dtype = grade_dtype(gmax)
+        self.judgments = np.zeros((len(self.topics), max(gmax, 1) + 1), dtype=np.int64)
+        np.add.at(self.judgments, (q_t, q_rel), 1)
+        q_d, docnos = pd.factorize(qrels["docno"].astype(str).to_numpy(dtype=object))
+        dup = first_duplicate(q_t, q_d, len(docnos))
+        if dup is not None:  # read_qrels refuses them; a frame made otherwise might hold one
+            raise TrecFormatError(self.path, None, f"document {docnos[q_d[dup[0]]]!r} is judged twice for topic "
+                                  f"{self.topics[q_t[dup[0]]]!r} (qrels rows {dup[1] + 1} and {dup[0] + 1})")
+        # the judgments as codes: the qrels' strings need not stay in memory while runs are read
+        self._docnos, self._q_d, self._q_t, self._rel = np.asarray(docnos, dtype=object), q_d, q_t, q_rel
+        self._lock = threading.Lock()
+        self._table = None
+
+    # the docnos and grades by name serve parsed runs and frames only (the compiled reader uses table())
+    @functools.cached_property
+    def docnos(self) -> pd.Index:
+        """The distinct judged docnos."""
+        return pd.Index(self._docnos, dtype=object)
+
+    @functools.cached_property
+    def grades(self) -> _GradeLookup:
+        """The grade of (topic index, index in :attr:`docnos`)."""
+        return _GradeLookup(self._q_t, self._q_d.astype(np.int64), self._rel, len(self.topics), len(self._docnos),
+                            self.dtype)
+
+    @functools.cached_property
+    def digest(self) -> str:
+        """SHA-256 of the judgments: the topic, docno and grade of every row, in order (as the distinct names
+        and each row's codes into them, which say the same)."""
+        h = hashlib.sha256(b"irscales.qrels/2\0")
+        for names, codes in ((self.topics, self._q_t), (self._docnos, self._q_d)):
+            h.update("\n".join(names).encode("utf-8") + b"\0")
+            h.update(np.ascontiguousarray(codes, dtype="<i8").tobytes())
+        h.update(np.ascontiguousarray(self._rel, dtype="<i8").tobytes())
+        return h.hexdigest()
+
+    def topic_codes(self, names) -> np.ndarray:
+        """The index of each topic name in :attr:`topics`, -1 for a topic without judgments (a dict: a run's
+        few topics cost microseconds, a pandas lookup a millisecond)."""
+        get = self._tcode.get
+        return np.fromiter((get(str(t), -1) for t in names), dtype=np.int64, count=len(names))
+
+    def table(self):
+        """The judgments in the fast reader's hash tables (built on first use; threads may ask at once)."""
+        with self._lock:
+            if self._table is None:
+                from irscales.data.trec_fast import Judgments
+
+                self._table = Judgments(self._q_t, self._docnos[self._q_d], self._rel, len(self.topics))
+            return self._table
+
+    def hits(self, system: str, path: str, topics: np.ndarray, t_code: np.ndarray, grade: np.ndarray,
+             order: np.ndarray | None = None) -> RunHits:
+        """The :class:`RunHits` of a run whose rows have topic codes ``t_code`` (into ``topics``); ``order``
+        lists them in trec_eval's order (grouped by topic code; None: they are in it) and ``grade[k]`` is the
+        grade of row ``order[k]`` (0: not relevant or not judged)."""
+        lengths = np.bincount(t_code, minlength=len(topics)).astype(np.int64)
+        first = np.cumsum(lengths) - lengths
+        rows = np.flatnonzero(grade)  # only judged relevant documents are kept: memory follows them
+        tr = (t_code[rows] if order is None else t_code[order[rows]]).astype(np.int64)
+        return RunHits(system, path, np.asarray(topics, dtype=object), lengths, tr.astype(np.int32),
+                       (rows - first[tr]).astype(np.int32), grade[rows].astype(np.int16))
+
+    def run_hits(self, p: ParsedRun) -> RunHits:
+        """The :class:`RunHits` of a parsed run (docnos as names: the general path and frames)."""
+        d = self.docnos.get_indexer(p.docnos)[p.d_code] if len(p.docnos) else np.zeros(0, np.int64)
+        t = self.topic_codes(p.topics)[p.t_code] if len(p.topics) else np.zeros(0, np.int64)
+        on = (d >= 0) & (t >= 0)
+        grade = np.zeros(len(d), np.int64)
+        grade[on] = self.grades(t[on], d[on])
+        return self.hits(p.system, p.path, p.topics, p.t_code, grade)
+
+
+def assemble(runs: Iterable[RunHits], judged: QrelsIndex, depth: int, *, on_missing_topic: str, on_no_relevant: str,
+             on_uneven_topics: str, pad: bool = True) -> RelevanceData:
+    """:class:`RelevanceData` of runs joined with the qrels (see :func:`relevance_arrays` for the policies)."""
+    qpath = judged.path
+    qtopics = judged.topics
+    judgments = judged.judgments
     systems: list[str] = []
     paths: list[str] = []
     hits: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per run: (topic, rank, grade) of grades > 0
@@ -167,21 +271,14 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
     for p in runs:
         systems.append(p.system)
         paths.append(p.path)
-        tmap = tindex.get_indexer(p.topics)
+        tmap = judged.topic_codes(p.topics)
         if (tmap < 0).any():
             absent.update(p.topics[tmap < 0].tolist())
-        counts = np.bincount(p.t_code, minlength=len(p.topics))
-        rank = np.arange(len(p.t_code)) - (np.cumsum(counts) - counts)[p.t_code]
         length = np.zeros(T, dtype=np.int64)
-        length[tmap[tmap >= 0]] = counts[tmap >= 0]
-        tg = tmap[p.t_code]
-        d = np.array([dindex.get(x, -1) for x in p.docnos.tolist()], dtype=np.int64)[p.d_code]
-        if (tmap < 0).any() or counts.max() > depth:
-            sel = np.flatnonzero((tg >= 0) & (rank < depth))
-            tg, rank, d = tg[sel], rank[sel], d[sel]
-        g = grades(tg, d)
-        rel_docs = np.flatnonzero(g)  # only judged relevant documents are kept: memory follows them
-        hits.append((tg[rel_docs], rank[rel_docs], g[rel_docs]))
+        length[tmap[tmap >= 0]] = p.lengths[tmap >= 0]
+        tg = tmap[p.hit_topic] if len(p.hit_topic) else np.zeros(0, np.int64)
+        sel = np.flatnonzero((tg >= 0) & (p.hit_rank < depth))
+        hits.append((tg[sel], p.hit_rank[sel], p.hit_grade[sel]))
         lens.append(length)
     if not systems:
         raise ValueError("no runs given")
@@ -212,7 +309,7 @@ def _relevance_arrays(runs: Iterable[ParsedRun], qrels: pd.DataFrame, depth: int
     if len(kept) < T:
         run_lengths, judgments = run_lengths[:, kept], judgments[kept]
     width = depth if pad else max(1, min(depth, int(run_lengths.max(initial=0))))
-    rel = np.zeros((len(systems), len(kept), width), dtype=dtype)
+    rel = np.zeros((len(systems), len(kept), width), dtype=judged.dtype)
     new_index = np.full(T, -1, dtype=np.int64)
     new_index[kept] = np.arange(len(kept))
     for s, (tg, rank, g) in enumerate(hits):

@@ -1,22 +1,30 @@
-"""Reading many run files: each parsed run, already in trec_eval's order, is kept in a cache keyed
-by the SHA-256 of the file's bytes and the score precision (:func:`parsed_runs_cache`, under
-``IRSCALES_CACHE``), and files are parsed by :data:`READ_THREADS` threads with a progress bar.
+"""Reading many run files: each run, joined with the qrels (its :class:`~irscales.data.trec_arrays.RunHits`:
+the documents it retrieved per topic and the rank and grade of those judged relevant), is kept in a cache
+keyed by the SHA-256 of every byte of the file, the score precision and the SHA-256 of the judgments
+(:func:`parsed_runs_cache`, under ``IRSCALES_CACHE``), and files are read by :data:`READ_THREADS` threads
+with a progress bar.
 
-A cache entry is never trusted blindly (issue 27 item 5). Its name is the SHA-256 of every byte of the
-file (of its gunzipped content for a ``.gz`` file), the precision and the entry format; the entry holds
-that key again, the parsed run (names as UTF-8 text, codes as integers) and, last, the SHA-256 of all
-that. On load the checksum, the key, the format and the code ranges are checked: any mismatch (a
-flipped byte, an edited or swapped entry) means the file is parsed again, with a one-line warning, and
-the entry rewritten. Entries are written to a temporary file and renamed; a failed write (a full disk)
-removes the temporary file and warns once per folder with the entry's path, and reading goes on
-without the cache. A file holding a NUL byte is refused before the cache is consulted
-(:func:`irscales.data.trec_parse.check_text`), so an entry can neither hide that error nor lose the
-byte."""
+Reading a file a second time with the same qrels therefore costs reading its bytes, hashing them and
+loading an entry of a few kilobytes: no parsing, and no compiled code (issue 32). A gzipped file is
+hashed as stored, so a second reading does not even gunzip it (equal stored bytes are equal text). A new
+qrels file, or a new precision, means the files are parsed again (a parse is fast,
+:mod:`irscales.data.trec_fast`); entries hold no docnos, so the cache is a small fraction of the runs'
+size (issue 32: no larger than the gzipped runs).
+
+A cache entry is never trusted blindly (issue 27 item 5). Its name is its key; the entry holds the key
+again, the joined run (names as UTF-8 text, codes as integers) and, last, the SHA-256 of all that. On
+load the checksum, the key, the format and the ranges of the codes are checked: any mismatch (a flipped
+byte, an edited or swapped entry) means the file is parsed again, with a one-line warning, and the entry
+rewritten. Entries are written to a temporary file and renamed; a failed write (a full disk) removes the
+temporary file and warns once per folder with the entry's path, and reading goes on without the cache.
+An entry is written only for a file read without error, so no entry exists for a file holding a NUL
+byte or text that is not UTF-8 (refused with their line, :func:`irscales.data.trec_parse.check_text`):
+an entry can neither hide that error nor lose the byte."""
 
 from __future__ import annotations
 
 import hashlib
-import io
+import json
 import os
 import queue
 import sys
@@ -27,38 +35,32 @@ from pathlib import Path
 
 import numpy as np
 
-from irscales.data.trec_fast import Scratch, fast_run, read_padded
-from irscales.data.trec_order import ParsedRun, trec_order
+from irscales.data.trec_arrays import QrelsIndex, RunHits
+from irscales.data.trec_fast import Scratch, file_text, kernels_loaded, read_file, scan_run, trec_rows
+from irscales.data.trec_order import trec_order
 from irscales.data.trec_parse import parse_run_file
 from irscales.paths import cache_dir
 
-__all__ = ["parsed_runs_cache", "parsed_run", "parsed_runs", "READ_THREADS"]
+__all__ = ["parsed_runs_cache", "judged_run", "judged_runs", "READ_THREADS", "COMPILED_READER_BYTES"]
 
-_CACHE_FORMAT = "irscales.parsed-run/3"
-_FIELDS = ("format", "key", "system", "topics", "docnos", "t_code", "d_code")
+_CACHE_FORMAT = "irscales.judged-run/4"
+# an entry: one line of JSON (format, key, system, topics, hits), then the arrays below as little-endian
+# bytes, then the SHA-256 of all that
+_ARRAYS = (("lengths", "<i8"), ("hit_topic", "<i4"), ("hit_rank", "<i4"), ("hit_grade", "<i2"))
 _DIGEST = 32  # bytes of the SHA-256 that ends an entry
 _UNWRITABLE_LOCK = threading.Lock()
 
 
-def _cache_key(data, precision: str) -> str:
-    return f"{hashlib.sha256(data).hexdigest()}-{precision}"
+def _cache_key(raw, precision: str, qrels_digest: str) -> str:
+    return f"{hashlib.sha256(raw).hexdigest()}-{precision}-{qrels_digest}"
 
 
 def _cache_file(cache: Path, key: str) -> Path:
-    return cache / f"{key}-v3.parsed"
+    return cache / f"{key}-v4.judged"
 
 
-def _text(names) -> np.ndarray:
-    """Names as one UTF-8 text, one a line (a name read from a run file holds no line end)."""
-    return np.frombuffer("\n".join(map(str, names)).encode("utf-8"), dtype=np.uint8)
-
-
-def _names(blob: np.ndarray) -> np.ndarray:
-    return np.array(blob.tobytes().decode("utf-8").split("\n"), dtype=object)
-
-
-def _load_cached(f: Path, key: str, path: str) -> ParsedRun | None:
-    """The cached parsed run; None when absent; a warning and None when it does not check out."""
+def _load_cached(f: Path, key: str, path: str) -> RunHits | None:
+    """The cached judged run; None when absent; a warning and None when it does not check out."""
     try:
         raw = f.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
@@ -73,22 +75,51 @@ def _load_cached(f: Path, key: str, path: str) -> ParsedRun | None:
         if hashlib.sha256(memoryview(raw)[:-_DIGEST]).digest() == raw[-_DIGEST:]:
             why = "not a parsed run of this file"
             try:
-                fh = io.BytesIO(memoryview(raw)[:-_DIGEST])
-                z = {k: np.load(fh, allow_pickle=False) for k in _FIELDS}
-                if str(z["format"]) == _CACHE_FORMAT and str(z["key"]) == key and fh.tell() == len(raw) - _DIGEST:
-                    p = ParsedRun(z["system"].tobytes().decode("utf-8"), path, _names(z["topics"]),
-                                  _names(z["docnos"]), z["t_code"], z["d_code"])
-                    n = len(p.t_code)
-                    if n and len(p.d_code) == n and 0 <= p.t_code.min() and p.t_code.max() < len(p.topics) \
-                            and 0 <= p.d_code.min() and p.d_code.max() < len(p.docnos):
-                        return p
-            except (ValueError, KeyError, EOFError, UnicodeDecodeError):
+                h = _decoded(raw[:-_DIGEST], key, path)
+                if h is not None and _consistent(h):
+                    return h
+            except (ValueError, KeyError, TypeError, UnicodeDecodeError):
                 pass
     warnings.warn(f"the parsed-run cache entry {f} is damaged ({why}); parsing {path} again", stacklevel=4)
     return None
 
 
-def _store_cached(f: Path, key: str, p: ParsedRun, unwritable: set | None) -> None:
+def _encoded(key: str, p: RunHits) -> bytes:
+    head = json.dumps({"format": _CACHE_FORMAT, "key": key, "system": p.system, "topics": [str(t) for t in p.topics],
+                       "hits": len(p.hit_topic)}, ensure_ascii=True)  # one line: JSON escapes line ends
+    return b"".join([head.encode("ascii"), b"\n"] + [np.ascontiguousarray(getattr(p, name), dtype=dt).tobytes()
+                                                      for name, dt in _ARRAYS])
+
+
+def _decoded(body: bytes, key: str, path: str) -> RunHits | None:
+    """The entry's run, or None when it is of another format or key or its size does not add up."""
+    end = body.index(b"\n")
+    head = json.loads(body[:end])
+    if head.get("format") != _CACHE_FORMAT or head.get("key") != key:
+        return None
+    sizes = {"lengths": len(head["topics"]), "hit_topic": head["hits"], "hit_rank": head["hits"], "hit_grade": head["hits"]}
+    arrays, at = {}, end + 1
+    for name, dt in _ARRAYS:
+        n = int(sizes[name])
+        arrays[name] = np.frombuffer(body, dtype=dt, count=n, offset=at).astype(dt[1:])
+        at += n * np.dtype(dt).itemsize
+    if at != len(body) or not isinstance(head["system"], str):
+        return None
+    return RunHits(head["system"], path, np.array(head["topics"], dtype=object), **arrays)
+
+
+def _consistent(h: RunHits) -> bool:
+    """Codes in range: a topic per length, hits on existing topics within their lengths, grades > 0."""
+    T, n = len(h.topics), len(h.hit_topic)
+    if (h.lengths.dtype != np.int64 or h.hit_topic.dtype != np.int32 or h.hit_rank.dtype != np.int32
+            or h.hit_grade.dtype != np.int16 or h.lengths.shape != (T,) or not T or h.lengths.min() < 0
+            or len(h.hit_rank) != n or len(h.hit_grade) != n):
+        return False
+    return not n or bool(h.hit_topic.min() >= 0 and h.hit_topic.max() < T and h.hit_rank.min() >= 0
+                         and (h.hit_rank < h.lengths[h.hit_topic]).all() and h.hit_grade.min() > 0)
+
+
+def _store_cached(f: Path, key: str, p: RunHits, unwritable: set | None) -> None:
     """Write the entry atomically; on failure remove the temporary file and warn (once per folder)."""
     if unwritable is not None and f.parent in unwritable:
         return
@@ -96,11 +127,7 @@ def _store_cached(f: Path, key: str, p: ParsedRun, unwritable: set | None) -> No
     tmp = f.with_name(f"{f.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         f.parent.mkdir(parents=True, exist_ok=True)
-        body = io.BytesIO()
-        for x in (np.array(_CACHE_FORMAT), np.array(key), _text([p.system]), _text(p.topics), _text(p.docnos),
-                  p.t_code, p.d_code):
-            np.save(body, x, allow_pickle=False)
-        payload = body.getbuffer()
+        payload = _encoded(key, p)
         with open(tmp, "wb") as fh:
             fh.write(payload)
             fh.write(hashlib.sha256(payload).digest())
@@ -122,28 +149,34 @@ def _store_cached(f: Path, key: str, p: ParsedRun, unwritable: set | None) -> No
         raise
 
 
-def parsed_run(path: Path, precision: str, cache: Path | None, scratch: Scratch | None = None,
-               unwritable: set | None = None) -> ParsedRun:
-    """A run file in trec_eval's order, from the cache of parsed runs when the same bytes were
-    parsed before (see the module docstring). ``unwritable``: folders whose writes failed (shared by
-    the files of one read, so a full disk warns once)."""
-    b = read_padded(path, scratch or Scratch())
-    key = _cache_key(b.array, precision) if cache is not None else None
+def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | None, scratch: Scratch | None = None,
+               unwritable: set | None = None, compiled: bool = True) -> RunHits:
+    """A run file joined with the qrels ``judged``, from the cache when the same bytes were read before with
+    the same precision and judgments (see the module docstring). ``unwritable``: folders whose writes
+    failed (shared by the files of one read, so a full disk warns once). ``compiled``: parse with the
+    compiled reader (else with the general path, which gives the same result; see :func:`judged_runs`)."""
+    scratch = scratch or Scratch()
+    raw, text = read_file(path, scratch)
+    key = _cache_key(raw, precision, judged.digest) if cache is not None else None
     f = _cache_file(cache, key) if cache is not None else None
     if f is not None:
         hit = _load_cached(f, key, str(path))
         if hit is not None:
             return hit
-    fast = fast_run(b)
-    if fast is not None:
-        tag, t, topics, d, docnos, score = fast
-        p = trec_order(tag, str(path), topics, t, docnos, d, score, precision, docnos_sorted=True)
-    else:
-        df, (t, topics, d, docnos) = parse_run_file(path, b.array.tobytes())
-        p = trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d, df["score"].to_numpy(), precision)
+    text = file_text(path, raw, text, scratch)
+    run = scan_run(text, scratch) if compiled else None
+    rows = (trec_rows(run, precision, judged.table(), judged.topic_codes(run.topics), scratch)
+            if run is not None else None)
+    if rows is not None:
+        perm, grade = rows
+        h = judged.hits(run.tag, str(path), run.topics, run.t_code, grade, perm)
+    else:  # the general path decides, and names a bad line
+        df, (t, topics, d, docnos) = parse_run_file(path, text.array.tobytes())
+        h = judged.run_hits(trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d,
+                                       df["score"].to_numpy(), precision))
     if f is not None:
-        _store_cached(f, key, p, unwritable)
-    return p
+        _store_cached(f, key, h, unwritable)
+    return h
 
 
 def parsed_runs_cache() -> Path | None:
@@ -155,29 +188,51 @@ def parsed_runs_cache() -> Path | None:
 
 
 READ_THREADS = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 4)
+#: Below this much run text (a gzipped file counted 4 times its size) the general path parses, unless the
+#: compiled reader is loaded already: loading it (numba) costs about 0.9 s and 120 MB once, the general
+#: path about 30 ms per MiB more than the compiled one (measured on the TREC-8 runs, issue 32); so a two-run
+#: ``irscales compare`` does not pay for it.
+COMPILED_READER_BYTES = 32 * 2**20
 
 
-def parsed_runs(files: list[Path], precision: str, cache: Path | None, progress: bool | None):
-    """Parsed runs in the order of ``files``, parsed by up to :data:`READ_THREADS` threads (reading,
-    hashing and most numpy work release the GIL) with at most two files a thread in flight, so
-    memory stays bounded; the first bad file, in order, raises."""
+def _text_bytes(files: list[Path]) -> int:
+    total = 0
+    for f in files:
+        try:
+            with open(f, "rb") as fh:
+                gz = fh.read(2) == b"\x1f\x8b"
+            total += os.stat(f).st_size * (4 if gz else 1)
+        except OSError:  # reported with its path when the file is read
+            pass
+    return total
+
+
+def judged_runs(files: list[Path], precision: str, judged: QrelsIndex, cache: Path | None, progress: bool | None):
+    """The runs of ``files`` joined with the qrels (:class:`~irscales.data.trec_arrays.RunHits`), in order,
+    read by up to :data:`READ_THREADS` threads (reading, hashing and the compiled reader release the GIL):
+    the calling thread reads every ``READ_THREADS``-th file and a pool of ``READ_THREADS - 1`` threads the
+    others, at most two files a thread ahead, so memory stays bounded (and a thread fewer means a malloc
+    arena fewer: 20 MB less at the peak on the TREC-8 runs); the first bad file, in order, raises. Files
+    are parsed by the compiled reader when they hold :data:`COMPILED_READER_BYTES` of text or more, or
+    when it is loaded already; else by the general path."""
     delay = 0.0
-    if progress is None:  # on a terminal, a bar once reading has taken a second (10 big runs take 12 s)
+    if progress is None:  # on a terminal, a bar once reading has taken a second (10 big runs took 12 s)
         progress, delay = sys.stderr is not None and sys.stderr.isatty(), 1.0
     from tqdm import tqdm  # plain bar: tqdm.auto warns in kernels without ipywidgets
 
     bar = tqdm(total=len(files), desc="reading runs", unit="file", file=sys.stderr, leave=False,
                disable=not progress, delay=delay)
     threads = min(READ_THREADS, len(files))
+    compiled = kernels_loaded() or _text_bytes(files) >= COMPILED_READER_BYTES
     scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end
     for _ in range(threads):
         scratch.put(Scratch())
     unwritable: set = set()  # cache folders whose writes failed: warned once, not retried
 
-    def parse(f: Path) -> ParsedRun:
+    def parse(f: Path) -> RunHits:
         buf = scratch.get()
         try:
-            return parsed_run(f, precision, cache, buf, unwritable)
+            return judged_run(f, precision, judged, cache, buf, unwritable, compiled)
         finally:
             scratch.put(buf)
 
@@ -187,19 +242,19 @@ def parsed_runs(files: list[Path], precision: str, cache: Path | None, progress:
                 yield parse(f)
                 bar.update()
             return
-        with ThreadPoolExecutor(threads, thread_name_prefix="irscales-read") as pool:
-            pending = []
+        with ThreadPoolExecutor(threads - 1, thread_name_prefix="irscales-read") as pool:
+            pending: dict[int, object] = {}
+            ahead = 0  # the next file that may go to the pool
             try:
-                for f in files:
-                    pending.append(pool.submit(parse, f))
-                    if len(pending) > 2 * threads:
-                        yield pending.pop(0).result()
-                        bar.update()
-                while pending:
-                    yield pending.pop(0).result()
+                for i, f in enumerate(files):
+                    while ahead < len(files) and ahead <= i + 2 * threads:
+                        if ahead % threads:
+                            pending[ahead] = pool.submit(parse, files[ahead])
+                        ahead += 1
+                    yield parse(f) if i % threads == 0 else pending.pop(i).result()
                     bar.update()
             finally:
-                for fut in pending:  # an error or an interrupt: start nothing more
+                for fut in pending.values():  # an error or an interrupt: start nothing more
                     fut.cancel()
     finally:
         bar.close()

@@ -1,56 +1,121 @@
-"""The fast path for well-formed run files (read by :func:`irscales.data.trec.read_trec`).
+"""The fast path for run files: one compiled pass over a file's bytes (issue 32).
 
-Most run files are single-space separated with one record per line. For those, the fields are
-located in the file's bytes with numpy, read as 8-byte words (no Python object per field),
-numbers are converted exactly and ids factorized through their words. Whatever is unusual (tabs,
-CR, blank lines, a BOM, exotic numbers, duplicates, mixed tags, ...) makes it return None, and the
-general path (:mod:`irscales.data.trec_parse`), which accepts the same inputs, decides and names
-the first bad line.
+A run file is read the way trec_eval reads it (:mod:`irscales.data.trec_parse`): lines end at ``\n``,
+fields are separated by C's ``isspace`` bytes (space, tab, CR, VT, FF), blank lines are skipped. Compiled
+kernels (numba, ``nogil``, so files are read in parallel by threads) do all the work of a well-formed file:
+
+``_tokenize``  one scan: the six fields of each line; the topic code (a hash table of the topics),
+               where the docno is, its first 16 bytes as two big-endian words (they order docnos as
+               ``strcmp`` does) and a 64-bit hash, the score converted exactly, and the checks (six fields
+               a line, one run tag a file, the rank an integer). A score of at most 18 significant digits
+               with a decimal exponent |E| <= 22 and a mantissa m <= 2^53 is m·10^E or m / 10^-E: one
+               IEEE operation on two exact doubles, hence the correctly rounded value, which is what
+               ``float()`` returns (Clinger's fast path). Other numbers of the decimal grammar (17
+               digits, large exponents) are converted by numpy, all at once, as ``float()`` does
+               (tested), and ranks other than plain integers are checked by
+               :func:`irscales.data.trec_parse.int_token_ok`.
+``_order``     trec_eval's order: rows grouped by topic, then score descending at the precision asked
+               (float32 or float64; -0.0 ties +0.0) and docno descending in byte order, sorting only what
+               is out of order (files are usually written by score, so only groups of tied scores, and a
+               group in the opposite order is reversed); a document seen twice in a topic is found with a
+               hash set; each document's grade is looked up in its topic's judgments (:class:`Judgments`,
+               built by ``_judgment_table``: one small hash table per topic). Equal hashes are confirmed
+               by the words, the length and the bytes beyond the 16th.
+
+Anything else (a line not of six fields, a second run tag, a duplicate, a byte order mark, a score outside
+the decimal grammar or not finite ...) makes :func:`scan_run` or :func:`trec_rows` return None and the
+general path (:func:`irscales.data.trec_parse.parse_run_file`), which accepts the same inputs, decides and
+names the first bad line (``path:line: what``). The kernels are plain Python compiled on first use
+(``cache=True``: once per installation, about 15 s); ``tests/test_trec_fast.py`` runs them with numba's
+bounds checking on and compares them with the general path and a plain Python reading of trec_eval's rule.
 """
 
 from __future__ import annotations
 
+import functools
+import gzip
+import mmap
 import os
 import re
+import threading
+import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-from irscales.data.trec_parse import TrecFormatError, first_duplicate, int_token_ok, read_bytes
+from irscales.data.trec_order import ParsedRun
+from irscales.data.trec_parse import (FIELD_SPACE, TrecFormatError, check_text, int_token_ok, open_error,
+                                      parse_run_file)
 
-__all__ = ["Scratch", "read_padded", "fast_run"]
+__all__ = ["Scratch", "Padded", "read_file", "file_text", "ScannedRun", "Judgments", "scan_run", "trec_rows",
+           "parsed_run", "kernels_loaded"]
 
 # a decimal number as both pandas' C reader and Python's float() read it
 _FLOAT_TOKEN = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_POW10_F = np.array([10.0**k for k in range(23)])  # exact doubles
-_POW10_I = 10 ** np.arange(19, dtype=np.int64)
-_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtype=np.uint64)
-_PAD = 16  # zero bytes before and after the data: loads of 8 bytes may start before a field
-_U = np.uint64
-_B30, _B7F, _B80 = _U(0x3030303030303030), _U(0x7F7F7F7F7F7F7F7F), _U(0x8080808080808080)
+_PAD = 16  # zero bytes after the data (and before it): every scan stops at the first zero byte
+
+# byte classes of the tokenizer (numba reads these globals as constants); NUL, refused in the data by
+# check_text, is the zero padding that ends every scan
+_FIELD, _BLANK, _LINE, _STOP = 0, 1, 2, 3
+_CLASSES = np.zeros(256, np.uint8)
+_CLASSES[list(FIELD_SPACE)] = _BLANK
+_CLASSES[10] = _LINE
+_CLASSES[0] = _STOP
+_POW10 = np.array([10.0**k for k in range(23)])  # exact doubles
+
+# why a kernel leaves a file to the general path (for debugging; the general path words the error)
+_OK, _NUL, _SEVENTH_FIELD, _SHORT_LINE, _BAD_SCORE, _SECOND_TAG, _DUPLICATE = range(7)
 
 
-class _Bytes:
-    """A file's bytes in a zero-padded buffer (``size`` bytes from offset ``_PAD``), with 8-byte
-    little-endian loads. The buffer may be a scratch buffer reused from file to file.
+# ------------------------------------------------------------------------------------ bytes
 
-    Bounds (issue 27 item 4): ``u64`` covers the data and the zero padding on both sides and nothing
-    else, so a load may start at -_PAD .. size + _PAD - 8 and any other raises. Every load of this
-    module starts at most 16 bytes before a field's end (right-aligned loads of a number) or inside a
-    field, at most at its end (:meth:`field_word`): with ``_PAD`` >= 16 each stays in that range
-    whatever the lengths of the fields, and reads the file's bytes or zeros, never a previous file's."""
+
+def _mapped(n: int, dtype) -> np.ndarray:
+    """An array of ``n`` items in its own anonymous memory map: its pages are resident only once written
+    and go back to the system when it is dropped. (From the C heap, buffers that grow from file to file
+    while pandas' reader has raised glibc's mmap threshold stay in each reading thread's malloc arena: 100 MB
+    more at the peak on the 129 TREC-8 runs with two threads, issue 32.)"""
+    dtype = np.dtype(dtype)
+    return np.frombuffer(mmap.mmap(-1, max(n, 1) * dtype.itemsize), dtype=dtype, count=max(n, 1))
+
+
+class Scratch:
+    """Buffers reused from file to file by one reader: the file's bytes and the kernels' arrays (no fresh
+    pages to fault in for each file, and nothing left behind by it)."""
+
+    def __init__(self):
+        self.buf = np.empty(0, dtype=np.uint8)
+        self._arrays: dict[str, np.ndarray] = {}
+
+    def get(self, size: int) -> np.ndarray:
+        if len(self.buf) < size:
+            self.buf = _mapped(max(size, len(self.buf) * 5 // 4), np.uint8)
+        return self.buf
+
+    def arrays(self, n: int, **dtypes) -> list[np.ndarray]:
+        """An array of at least ``n`` items of each given dtype (by name), reused from file to file."""
+        out = []
+        for name, dtype in dtypes.items():
+            a = self._arrays.get(name)
+            if a is None or len(a) < n:
+                a = self._arrays[name] = _mapped(max(n, 0 if a is None else len(a) * 5 // 4), dtype)
+            out.append(a)
+        return out
+
+
+class Padded:
+    """A file's bytes at offset ``_PAD`` of a buffer with ``_PAD`` zero bytes on both sides (the kernels'
+    scans stop at the first zero byte after the data; the buffer may be a :class:`Scratch` one)."""
 
     def __init__(self, buf: np.ndarray, size: int):
         self.buf, self.size = buf, size
         buf[:_PAD] = 0
         buf[_PAD + size: 2 * _PAD + size] = 0
-        # an unaligned uint64 view starting at every byte (stride 1): loads without copies
-        self.u64 = np.ndarray((2 * _PAD + size - 7,), dtype="<u8", buffer=buf, strides=(1,))
 
     @classmethod
-    def of(cls, data: bytes) -> _Bytes:
-        buf = np.empty(len(data) + 2 * _PAD + 1, dtype=np.uint8)
+    def of(cls, data: bytes, scratch: Scratch | None = None) -> Padded:
+        buf = (scratch or Scratch()).get(len(data) + 2 * _PAD)
         buf[_PAD: _PAD + len(data)] = np.frombuffer(data, dtype=np.uint8)
         return cls(buf, len(data))
 
@@ -58,255 +123,668 @@ class _Bytes:
     def array(self) -> np.ndarray:
         return self.buf[_PAD: _PAD + self.size]
 
-    def token(self, start: int, end: int) -> bytes:
-        return self.buf[_PAD + start: _PAD + end].tobytes()
-
-    def word(self, pos: np.ndarray) -> np.ndarray:
-        return self.u64[pos + _PAD]
-
-    def field_word(self, start: np.ndarray, length: np.ndarray, k: int) -> np.ndarray:
-        """Bytes 8k..8k+7 of each field, zero beyond its end. A field shorter than 8k bytes is
-        loaded at its end instead (and masked to zero): no load starts past a field, however much
-        longer than it the longest field of the block is."""
-        return self.word(start + np.minimum(8 * k, length)) & _LOW_BYTES[np.clip(length - 8 * k, 0, 8)]
+    def token(self, start: int, length: int) -> bytes:
+        return self.buf[start: start + length].tobytes()
 
 
-class Scratch:
-    """A buffer reused from file to file by one reader (no fresh pages to fault in for each file)."""
-
-    def __init__(self):
-        self.buf = np.empty(0, dtype=np.uint8)
-
-    def get(self, size: int) -> np.ndarray:
-        if len(self.buf) < size:
-            self.buf = np.empty(max(size, len(self.buf) * 5 // 4), dtype=np.uint8)
-        return self.buf
-
-
-def read_padded(path: Path, scratch: Scratch) -> _Bytes:
-    """The file's bytes like :func:`read_bytes` (same errors: not UTF-8, NUL bytes), read straight into
-    ``scratch``."""
+def read_file(path: Path, scratch: Scratch) -> tuple[np.ndarray | bytes, Padded | None]:
+    """The file's bytes as stored, and (a plain file) the same bytes as :class:`Padded` text in
+    ``scratch``; a gzipped file's text comes from :func:`file_text`. Errors are those of
+    :func:`irscales.data.trec_parse.read_bytes` (missing file, directory, permission ...)."""
     try:
         with open(path, "rb") as fh:
-            if fh.read(2) == b"\x1f\x8b":
-                return _Bytes.of(read_bytes(path))
             size = os.fstat(fh.fileno()).st_size
-            fh.seek(0)
             buf = scratch.get(size + 2 * _PAD + 1)
-            view, got = memoryview(buf)[_PAD: _PAD + size], 0
-            while got < size:
+            view, got = memoryview(buf)[_PAD: _PAD + size + 1], 0
+            while got <= size:  # one byte more than the size: a file that grew is read again
                 k = fh.readinto(view[got:])
                 if not k:
                     break
                 got += k
-            if got < size or fh.read(1):  # the file changed while read: read it the plain way
-                return _Bytes.of(read_bytes(path))
-    except IsADirectoryError:
-        raise TrecFormatError(path, None, "is a directory, expected a file") from None
-    except OSError:
-        return _Bytes.of(read_bytes(path))  # the same errors, worded once
-    b = _Bytes(buf, size)
-    if size and (b.array.max() >= 0x80 or not b.array.all()):
-        read_bytes(path)  # not ASCII, or a NUL byte: check (and name the line) the usual way
-    return b
+            if got != size:  # the file changed while read, or is a pipe (its size is 0): read the rest
+                b = Padded.of(bytes(view[:got]) + fh.read(), scratch)
+            else:
+                b = Padded(buf, size)
+    except OSError as e:
+        raise open_error(path, e) from None
+    if b.size >= 2 and b.buf[_PAD] == 0x1F and b.buf[_PAD + 1] == 0x8B:
+        return b.array.tobytes(), None
+    return b.array, b
 
 
-def _factorize_words(words: list[np.ndarray], longest: int) -> tuple[np.ndarray, np.ndarray]:
-    """Codes (in order of first appearance) and a row holding each distinct value of a field given
-    as 8-byte words (zero beyond its end), exactly: no NUL byte occurs in a field, so the zero
-    padding of a shorter field differs from the bytes of a longer one. The codes so far and the next
-    word share one integer key when they fit in 63 bits, else the word is factorized on its own."""
-    codes, uniq = pd.factorize(words[0])
-    for k in range(1, len(words)):
-        bits = 8 * min(longest - 8 * k, 8)
-        if len(uniq).bit_length() + bits <= 63:
-            key = (codes.astype(np.uint64) << _U(bits)) | words[k]
-        else:
-            c, u = pd.factorize(words[k])
-            key = codes.astype(np.int64) * len(u) + c
-        codes, uniq = pd.factorize(key)
-    rep = np.empty(len(uniq), dtype=np.int64)
-    rep[codes] = np.arange(len(codes))  # any row of each value will do
-    return codes.astype(np.int64), rep
+def file_text(path: Path, raw, text: Padded | None, scratch: Scratch) -> Padded:
+    """The text of a file read by :func:`read_file` (gunzipped), checked: UTF-8 without NUL bytes
+    (:func:`irscales.data.trec_parse.check_text`, which names the line)."""
+    if text is None:
+        try:
+            data = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as e:  # truncated gzip and the like
+            raise TrecFormatError(path, None, f"cannot read file: {e}") from None
+        text = Padded.of(data, scratch)
+    a = text.array
+    if text.size and (a.max() >= 0x80 or not a.all()):
+        check_text(path, a.tobytes())  # not ASCII, or a NUL byte: check (and name the line)
+    return text
 
 
-def _high_bytes(k: np.ndarray) -> np.ndarray:
-    """Words whose ``k`` highest bytes are 0xFF (k in 0..8)."""
-    return ~_LOW_BYTES[8 - k]
+# ------------------------------------------------------------------------------------ kernels
+# Plain Python, compiled by _kernels() (numba resolves the helpers through this module's globals, which
+# _kernels() rebinds to their compiled versions first; all live in this file, so numba's cache, keyed
+# by the file, is renewed whenever any of them changes).
 
 
-def _flags_not(x: np.ndarray, byte: int, below: int = 1) -> np.ndarray:
-    """0x80 in each byte of ``x`` whose value minus ``byte`` is not in 0..below-1, else 0 (SWAR,
-    exact: no carry crosses a byte)."""
-    v = x ^ _U(byte * 0x0101010101010101)
-    return (((v & _B7F) + _U((0x80 - below) * 0x0101010101010101)) | v) & _B80
+def _key_py(buf, pos, length):
+    """(hash, w0, w1) of a field: its bytes 0-7 and 8-15 as big-endian words, zero beyond its end (they
+    compare as the bytes do, and a shorter field sorts first, as strcmp's end of string: no NUL byte in a
+    field), and a 64-bit hash of the words, the length and the bytes beyond 16 (FNV-1a), finished by
+    murmur's mixer (the low bits index the tables). Equal fields have equal keys; fields with equal
+    lengths and words are equal up to their 16th byte (:func:`_equal_py`)."""
+    n0, n1 = min(length, 8), min(max(length - 8, 0), 8)
+    w0 = np.uint64(0)
+    w1 = np.uint64(0)
+    for k in range(n0):
+        w0 = (w0 << np.uint64(8)) | np.uint64(buf[pos + k])
+    for k in range(n1):
+        w1 = (w1 << np.uint64(8)) | np.uint64(buf[pos + 8 + k])
+    if n0 < 8:  # a field holds at least one byte: shifts of 8..56 bits
+        w0 <<= np.uint64(8 * (8 - n0))
+    if 0 < n1 < 8:
+        w1 <<= np.uint64(8 * (8 - n1))
+    h = np.uint64(0xCBF29CE484222325) ^ np.uint64(length)
+    for k in range(pos + 16, pos + length):
+        h = (h ^ np.uint64(buf[k])) * np.uint64(0x100000001B3)
+    h ^= w0 * np.uint64(0x9E3779B97F4A7C15)
+    h ^= (w1 ^ (w1 >> np.uint64(29))) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= h >> np.uint64(33)
+    h *= np.uint64(0xFF51AFD7ED558CCD)
+    h ^= h >> np.uint64(33)
+    return h, w0, w1
 
 
-def _digits8(w: np.ndarray) -> np.ndarray:
-    """Value of 8 ASCII digits in a little-endian word, the first byte most significant
-    (simdjson's parse_eight_digits_unrolled)."""
-    w = ((w & _U(0x0F0F0F0F0F0F0F0F)) * _U(2561)) >> _U(8)
-    w = ((w & _U(0x00FF00FF00FF00FF)) * _U(6553601)) >> _U(16)
-    return ((w & _U(0x0000FFFF0000FFFF)) * _U(42949672960001)) >> _U(32)
+def _equal_py(a, pa, la, aw0, aw1, b, pb, lb, bw0, bw1):
+    """Whether two fields (position, length and words of each, in buffers a and b) hold the same bytes."""
+    return la == lb and aw0 == bw0 and aw1 == bw1 and (la <= 16 or _same(a, pa + 16, b, pb + 16, la - 16))
 
 
-def _exact_decimals(b: _Bytes, start: np.ndarray, length: np.ndarray) -> np.ndarray | None:
-    """float() of each field, or None when a field is not a finite decimal number.
-
-    A field of at most 15 digits with an optional sign and point is m / 10^q with m < 2^53 and
-    q <= 15, both exact doubles, so the single IEEE division is the correctly rounded value, which
-    is what float() returns (Clinger's fast path). Other fields (exponents, more digits) go
-    through float() itself. The last 8 (or 16) bytes of each field are read right-aligned as one
-    (or two) words, and checked and converted 8 bytes at a time."""
-    end = start + length
-    two = int(length.max()) > 8
-    words = [b.word(end - 16), b.word(end - 8)] if two else [b.word(end - 8)]
-    inside = [_high_bytes(np.clip(length - 8, 0, 8)), _high_bytes(np.minimum(length, 8))] if two else \
-        [_high_bytes(length)]
-    other = [_flags_not(w, 48, 10) & m for w, m in zip(words, inside)]  # 0x80 on bytes that are not digits
-    dots = [~_flags_not(w, 46) & o for w, o in zip(words, other)]  # 0x80 on points
-    ndot = sum(np.bitwise_count(x) for x in dots)
-    nother = sum(np.bitwise_count(x) for x in other)
-    first = b.buf[start + _PAD]  # the field's first byte
-    sign = (first == 45) | (first == 43)
-    ndig = length - ndot - sign
-    simple = (nother == ndot + sign) & (ndot <= 1) & (ndig >= 1) & (ndig <= 15)
-    if two:
-        simple &= length <= 16
-    # bytes that are not digits (point, sign, outside the field) read as '0'
-    digits = []
-    for w, m, o in zip(words, inside, other):
-        z = ((o | (~m & _B80)) >> _U(7)) * _U(0xFF)
-        w = (w & ~z) | (_B30 & z)
-        if not two:
-            # drop the point: the bytes before it (the integer part) move up one place
-            below = _LOW_BYTES[np.minimum(np.bitwise_count(dots[0] - _U(1)) // 8, 8)]
-            w = np.where(ndot == 1, (w & ~below & ~(below << _U(8))) | ((w & below) << _U(8)) | _U(0x30), w)
-        digits.append(_digits8(w))
-    if two:
-        A = (digits[0] * _U(10**8) + digits[1]).astype(np.int64)
-        # the point read as a zero digit at place q (the number of digits after it): remove it
-        point = np.bitwise_count((dots[0] | dots[1]) - _U(1)).astype(np.int64) // 8  # its byte in its word
-        q = np.where(dots[1] != 0, 7, 15) - point
-        q[ndot != 1] = 0
-        m = np.where(ndot == 1, A // _POW10_I[q + 1] * _POW10_I[q] + A % _POW10_I[q], A)
-    else:
-        m = digits[0].astype(np.int64)
-        q = np.where(ndot == 1, 7 - np.bitwise_count(dots[0] - _U(1)).astype(np.int64) // 8, 0)
-    val = m / _POW10_F[q]
-    val[first == 45] *= -1.0  # '-0' is -0.0, as float('-0')
-    for i in np.flatnonzero(~simple).tolist():
-        tok = b.token(start[i], end[i])
-        if not _FLOAT_TOKEN.fullmatch(tok):
-            return None
-        v = float(tok)
-        if not np.isfinite(v):
-            return None
-        val[i] = v
-    return val
+def _slot_py(h, mask):
+    return np.int64(h & np.uint64(mask))
 
 
-def _all_integers(b: _Bytes, start: np.ndarray, length: np.ndarray) -> bool:
-    """Every field is an integer as the general path reads the rank column ('2', '-1', '2.0', '2e0')."""
-    w = b.word(start + length - 8)  # the last 8 bytes, right-aligned
-    simple = (length <= 8) & ((_flags_not(w, 48, 10) & _high_bytes(np.minimum(length, 8))) == 0)
-    for i in np.flatnonzero(~simple).tolist():
-        tok = b.token(start[i], start[i] + length[i])
-        if not _FLOAT_TOKEN.fullmatch(tok) or not int_token_ok(tok.decode("ascii"), integral_float=True):
+def _same_py(a, pa, b, pb, length):
+    for k in range(length):
+        if a[pa + k] != b[pb + k]:
             return False
     return True
 
 
-_FAST_BLOCK = 8192  # lines handled at a time: the temporaries stay in cache and need no new pages
+def _docno_after_py(buf, pa, la, pb, lb, start):
+    """Whether docno a comes after docno b in byte order (strcmp: a prefix comes first), their bytes
+    before ``start`` being equal."""
+    for k in range(start, min(la, lb)):
+        x, y = buf[pa + k], buf[pb + k]
+        if x != y:
+            return x > y
+    return la > lb
 
 
-def fast_run(data: bytes | _Bytes):
-    """(tag, topic codes, topics, docno codes, docnos, scores) of a well-formed run file, with
-    docnos in strcmp order (a larger code is a larger docno); None when the general path must decide."""
-    b = data if isinstance(data, _Bytes) else _Bytes.of(data)
-    a = b.array
-    if not len(a) or (len(a) >= 3 and a[:3].tobytes() == b"\xef\xbb\xbf"):
-        return None  # empty, or a byte order mark (pandas drops it)
-    if a[-1] != 10:  # a last line without a line end: add one in the padding
-        b = _Bytes(b.buf, b.size + 1)  # every buffer has room for it
-        b.buf[_PAD + b.size - 1] = 10
-        a = b.array
-    sep = np.flatnonzero(a <= 32)  # blanks and control bytes
-    n = len(sep) // 6
-    if n == 0 or len(sep) != 6 * n:
-        return None  # not 6 fields a line (or blank lines)
-    sep = (sep.astype(np.int32) if len(a) < 2**31 else sep).reshape(n, 6)
-    tag = None
-    score = np.empty(n)
-    words: dict[int, list[list[np.ndarray]]] = {0: [], 2: []}  # topic, docno: words of each block
-    longest = {0: 0, 2: 0}
-    for i in range(0, n, _FAST_BLOCK):
-        sp = sep[i: i + _FAST_BLOCK].T.astype(np.int64)  # one contiguous row per column
-        kind = a[sp]
-        if (kind[:5] != 32).any() or (kind[5] != 10).any():
-            return None  # tabs, CR, other control bytes, or a line not of 6 fields
-        start = np.empty_like(sp)
-        start[0, 0] = sep[i - 1, 5] + 1 if i else 0
-        np.add(sp[5, :-1], 1, out=start[0, 1:])
-        np.add(sp[:5], 1, out=start[1:])
-        length = np.subtract(sp, start, out=sp)
-        if length.min() == 0:
-            return None  # empty fields or leading blanks
-        if tag is None:
-            tag = b.token(start[5, 0], start[5, 0] + length[5, 0])
-            tag_words = [b.field_word(start[5, :1], length[5, :1], k) for k in range(-(-len(tag) // 8))]
-            # a short tag: the 8 bytes before each line end must be '<space><tag>' (right-aligned)
-            short = len(tag) <= 7 and int.from_bytes(b" " + tag, "little") << (8 * (7 - len(tag)))
-            tail = _high_bytes(np.array(len(tag) + 1)) if short else None
-        if short:
-            if (((b.word(start[5] + length[5] - 8) ^ _U(short)) & tail) != 0).any():
-                return None  # one tag a file: the general path names the line that differs
-        elif (length[5] != len(tag)).any() or any((b.field_word(start[5], length[5], k) != w).any()
-                                                  for k, w in enumerate(tag_words)):
-            return None
-        if not _all_integers(b, start[3], length[3]):
-            return None
-        val = _exact_decimals(b, start[4], length[4])
-        if val is None:
-            return None
-        score[i: i + _FAST_BLOCK] = val
-        for c in (0, 2):
-            top = int(length[c].max())
-            longest[c] = max(longest[c], top)
-            words[c].append([b.field_word(start[c], length[c], k) for k in range(-(-top // 8))])
-    ids = {}
-    for c in (0, 2):
-        cols = [np.concatenate([w[k] if k < len(w) else np.zeros(len(w[0]), dtype=np.uint64) for w in words[c]])
-                for k in range(-(-longest[c] // 8))]
-        if c == 0:  # topics come in runs of equal lines: factorize the first line of each run
-            heads = np.flatnonzero(np.r_[True, np.logical_or.reduce([w[1:] != w[:-1] for w in cols])])
-            code, rep = _factorize_words([w[heads] for w in cols], longest[c])
-            code, rep = np.repeat(code, np.diff(np.r_[heads, n])), heads[rep]
+def _decimal_py(buf, s, length, pow10):
+    """(0, value) for a score the fast path converts, (1, 0.0) for one of the decimal grammar that
+    ``float()`` converts, (2, 0.0) for one outside the grammar (see the module docstring)."""
+    p, e = s, s + length
+    neg = buf[p] == 45
+    if neg or buf[p] == 43:
+        p += 1
+    m, sig, digits, frac = 0, 0, 0, 0
+    point = False
+    while p < e:
+        c = buf[p]
+        if 48 <= c <= 57:
+            if sig or c != 48:
+                if sig < 18:
+                    m = m * 10 + (int(c) - 48)
+                sig += 1
+            digits += 1
+            if point:
+                frac += 1
+        elif c == 46 and not point:
+            point = True
         else:
-            code, rep = _factorize_words(cols, longest[c])
-        ids[c] = code, np.stack([w[rep] for w in cols], axis=1)  # the words of each distinct value
-    t, topic_words = ids[0]
-    d, doc_words = ids[2]
-    if _has_duplicate(t, d, len(topic_words), len(doc_words)):
+            break
+        p += 1
+    if digits == 0:
+        return 2, 0.0
+    exp = 0
+    if p < e and (buf[p] == 101 or buf[p] == 69):
+        p += 1
+        eneg = p < e and buf[p] == 45
+        if p < e and (buf[p] == 45 or buf[p] == 43):
+            p += 1
+        ed = 0
+        while p < e and 48 <= buf[p] <= 57:
+            if exp < 100000:
+                exp = exp * 10 + (int(buf[p]) - 48)
+            ed += 1
+            p += 1
+        if ed == 0:
+            return 2, 0.0
+        if eneg:
+            exp = -exp
+    if p != e:
+        return 2, 0.0
+    if m == 0 and sig == 0:
+        v = 0.0
+    else:
+        E = exp - frac
+        if sig > 18 or m > 9007199254740992 or E < -22 or E > 22:
+            return 1, 0.0
+        v = m * pow10[E] if E >= 0 else m / pow10[-E]
+    return 0, -v if neg else v
+
+
+def _tokenize_py(buf, lo, hi, classes, pow10, t_code, doc_pos, doc_len, doc_hash, doc_w0, doc_w1, score, odd,
+                 odd_pos, odd_len):
+    """Rows of the run text in buf[lo:hi] (buf[hi] is 0), see the module docstring, written to the row
+    arrays given (at least :func:`_max_rows` items; ``odd*`` twice that): each row's topic code, docno
+    position, length, hash and words, and score; and the rows whose score (2·row) or rank (2·row + 1)
+    Python reads, with the position and length of that field. Returns (status, rows, topics, each
+    topic's position and length, the tag's position and length, odd fields)."""
+    t_pos = np.empty(16, np.int64)
+    t_len = np.empty(16, np.int32)
+    t_hash = np.empty(16, np.uint64)
+    slots = np.full(32, -1, np.int32)
+    status, n, nt, nodd, prev = 0, 0, 0, 0, -1
+    tag_pos, tag_len = 0, -1
+    i = lo
+    while True:
+        c = classes[buf[i]]
+        while c == _BLANK:
+            i += 1
+            c = classes[buf[i]]
+        if c == _LINE:
+            i += 1
+            continue
+        if c == _STOP:
+            if i < hi:
+                status = _NUL
+            break
+        # the six fields, written out: a loop over them costs the reader three times as much
+        s0 = i
+        while classes[buf[i]] == _FIELD:
+            i += 1
+        e0 = i
+        while classes[buf[i]] == _BLANK:
+            i += 1
+        s1 = i
+        while classes[buf[i]] == _FIELD:
+            i += 1
+        e1 = i
+        while classes[buf[i]] == _BLANK:
+            i += 1
+        s2 = i
+        while classes[buf[i]] == _FIELD:
+            i += 1
+        e2 = i
+        while classes[buf[i]] == _BLANK:
+            i += 1
+        s3 = i
+        while classes[buf[i]] == _FIELD:
+            i += 1
+        e3 = i
+        while classes[buf[i]] == _BLANK:
+            i += 1
+        s4 = i
+        while classes[buf[i]] == _FIELD:
+            i += 1
+        e4 = i
+        while classes[buf[i]] == _BLANK:
+            i += 1
+        s5 = i
+        while classes[buf[i]] == _FIELD:
+            i += 1
+        e5 = i
+        c = classes[buf[i]]
+        while c == _BLANK:
+            i += 1
+            c = classes[buf[i]]
+        # a field ends at a blank or at the line's end: an empty field is a line of fewer fields
+        if s1 == e1 or s2 == e2 or s3 == e3 or s4 == e4 or s5 == e5:
+            status = _SHORT_LINE
+            break
+        if c == _FIELD:
+            status = _SEVENTH_FIELD
+            break
+        ln = e0 - s0
+        if prev >= 0 and ln == t_len[prev] and _same(buf, s0, buf, t_pos[prev], ln):
+            code = prev
+        else:
+            h = _key(buf, s0, ln)[0]
+            mask = len(slots) - 1
+            k = _slot(h, mask)
+            while True:
+                j = slots[k]
+                if j < 0:
+                    if nt == len(t_pos):
+                        t_pos = np.concatenate((t_pos, np.empty(nt, np.int64)))
+                        t_len = np.concatenate((t_len, np.empty(nt, np.int32)))
+                        t_hash = np.concatenate((t_hash, np.empty(nt, np.uint64)))
+                    t_pos[nt], t_len[nt], t_hash[nt] = s0, ln, h
+                    code = nt
+                    nt += 1
+                    if 2 * nt > len(slots):  # keep the table at most half full
+                        slots = np.full(4 * len(slots), -1, np.int32)
+                        mask = len(slots) - 1
+                        for q in range(nt):
+                            k = _slot(t_hash[q], mask)
+                            while slots[k] >= 0:
+                                k = (k + 1) & mask
+                            slots[k] = q
+                    else:
+                        slots[k] = code
+                    break
+                if t_hash[j] == h and t_len[j] == ln and _same(buf, s0, buf, t_pos[j], ln):
+                    code = j
+                    break
+                k = (k + 1) & mask
+            prev = code
+        t_code[n] = code
+        doc_pos[n], doc_len[n] = s2, e2 - s2
+        doc_hash[n], doc_w0[n], doc_w1[n] = _key(buf, s2, e2 - s2)
+        p = s3 + (buf[s3] == 43 or buf[s3] == 45)
+        plain = 1 <= e3 - p <= 15
+        while plain and p < e3:
+            plain = 48 <= buf[p] <= 57
+            p += 1
+        if not plain:
+            odd[nodd], odd_pos[nodd], odd_len[nodd] = 2 * n + 1, s3, e3 - s3
+            nodd += 1
+        kind, v = _decimal(buf, s4, e4 - s4, pow10)
+        if kind == 2:
+            status = _BAD_SCORE
+            break
+        score[n] = v
+        if kind == 1:
+            odd[nodd], odd_pos[nodd], odd_len[nodd] = 2 * n, s4, e4 - s4
+            nodd += 1
+        if tag_len < 0:
+            tag_pos, tag_len = s5, e5 - s5
+        elif e5 - s5 != tag_len or not _same(buf, s5, buf, tag_pos, tag_len):
+            status = _SECOND_TAG
+            break
+        n += 1
+        if c == _LINE:
+            i += 1
+        elif i < hi:
+            status = _NUL
+            break
+        else:
+            break
+    return status, n, nt, t_pos[:nt], t_len[:nt], tag_pos, tag_len, nodd
+
+
+def _before_py(buf, x, y, key, pos, ln, w0, w1):
+    """Whether row x comes before row y in trec_eval's order (within a topic): score key descending,
+    then docno descending (its first 16 bytes as two words, then the rest)."""
+    if key[x] != key[y]:
+        return key[x] > key[y]
+    if w0[x] != w0[y]:
+        return w0[x] > w0[y]
+    if w1[x] != w1[y]:
+        return w1[x] > w1[y]
+    return _docno_after(buf, pos[x], ln[x], pos[y], ln[y], 16)
+
+
+def _sort_py(buf, perm, a, b, key, pos, ln, w0, w1, tmp):
+    """Sort perm[a:b] into trec_eval's order: nothing when it is in order, a reversal when it is in the
+    opposite order (tied scores are often written by docno ascending), else insertion sort of runs of 16
+    and merges."""
+    ahead, behind = True, True
+    for k in range(a, b - 1):
+        if _before(buf, perm[k + 1], perm[k], key, pos, ln, w0, w1):
+            ahead = False
+        else:
+            behind = False
+        if not (ahead or behind):
+            break
+    if ahead:
+        return
+    if behind:
+        for k in range((b - a) // 2):
+            perm[a + k], perm[b - 1 - k] = perm[b - 1 - k], perm[a + k]
+        return
+    for s in range(a, b, 16):
+        for k in range(s + 1, min(s + 16, b)):
+            x = perm[k]
+            j = k
+            while j > s and _before(buf, x, perm[j - 1], key, pos, ln, w0, w1):
+                perm[j] = perm[j - 1]
+                j -= 1
+            perm[j] = x
+    w = 16
+    while w < b - a:
+        for lo in range(a, b, 2 * w):
+            mid, hi = min(lo + w, b), min(lo + 2 * w, b)
+            i, j, k = lo, mid, lo - a
+            while i < mid and j < hi:
+                if _before(buf, perm[j], perm[i], key, pos, ln, w0, w1):
+                    tmp[k] = perm[j]
+                    j += 1
+                else:
+                    tmp[k] = perm[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                tmp[k] = perm[i]
+                i += 1
+                k += 1
+            while j < hi:
+                tmp[k] = perm[j]
+                j += 1
+                k += 1
+        perm[a:b] = tmp[:b - a]
+        w *= 2
+
+
+def _order_py(buf, t_code, nt, doc_pos, doc_len, doc_hash, w0, w1, score, single, t_judged, j_start, j_size,
+              j_slots, j_doc, j_buf, j_pos, key, perm, grade):
+    """Writes ``perm``, the rows in trec_eval's order (by topic code, score descending, compared as
+    float32 when ``single``, docno descending), and ``grade``, the grade each of them was judged, 0 when
+    not judged (topic code t is topic ``t_judged[t]`` of :class:`Judgments`, -1: not judged at all);
+    ``key`` receives the scores as compared. Returns the status, _DUPLICATE for a document seen twice in a
+    topic."""
+    n = len(t_code)
+    for r in range(n):
+        key[r] = np.float64(np.float32(score[r])) if single else score[r]
+    starts = np.zeros(nt + 1, np.int64)
+    for r in range(n):
+        starts[t_code[r] + 1] += 1
+    for t in range(nt):
+        starts[t + 1] += starts[t]
+    grouped = True
+    for r in range(1, n):
+        if t_code[r] < t_code[r - 1]:
+            grouped = False
+            break
+    if grouped:
+        for r in range(n):
+            perm[r] = r
+    else:  # a stable counting sort by topic code
+        fill = starts[:nt].copy()
+        for r in range(n):
+            perm[fill[t_code[r]]] = r
+            fill[t_code[r]] += 1
+    grade[:] = 0
+    biggest = 1
+    for t in range(nt):
+        biggest = max(biggest, starts[t + 1] - starts[t])
+    size = 16
+    while size < 2 * biggest:
+        size *= 2
+    mask = size - 1
+    seen = np.full(size, -1, np.int64)
+    used = np.empty(biggest, np.int64)
+    tmp = np.empty(biggest, np.int64)
+    for t in range(nt):
+        a, b = starts[t], starts[t + 1]
+        duplicate = False
+        for k in range(a, b):  # a document seen twice in this topic
+            r = perm[k]
+            h = doc_hash[r]
+            s = _slot(h, mask)
+            while seen[s] >= 0:
+                o = seen[s]
+                if doc_hash[o] == h and _equal(buf, doc_pos[o], doc_len[o], w0[o], w1[o],
+                                               buf, doc_pos[r], doc_len[r], w0[r], w1[r]):
+                    duplicate = True
+                    break
+                s = (s + 1) & mask
+            if duplicate:
+                break
+            seen[s] = r
+            used[k - a] = s
+        if duplicate:
+            return _DUPLICATE
+        for k in range(b - a):
+            seen[used[k]] = -1
+        by_score = True
+        for k in range(a, b - 1):
+            if key[perm[k]] < key[perm[k + 1]]:
+                by_score = False
+                break
+        if by_score:  # only groups of tied scores can be out of order
+            k = a
+            while k < b:
+                g = k + 1
+                while g < b and key[perm[g]] == key[perm[k]]:
+                    g += 1
+                if g - k > 1:
+                    _sort(buf, perm, k, g, key, doc_pos, doc_len, w0, w1, tmp)
+                k = g
+        else:
+            _sort(buf, perm, a, b, key, doc_pos, doc_len, w0, w1, tmp)
+    for t in range(nt):  # the join: each topic's judgments are one small table, which stays in cache
+        tq = t_judged[t]
+        if tq < 0:
+            continue
+        base, mask = j_start[tq], j_size[tq] - 1
+        for k in range(starts[t], starts[t + 1]):
+            r = perm[k]
+            h = doc_hash[r]
+            s = _slot(h, mask)
+            tag = h >> np.uint64(32)
+            while j_slots[base + s] != 0:  # a slot: the hash's high 32 bits, judgment index + 1
+                if j_slots[base + s] >> np.uint64(32) == tag:
+                    j = np.int64(j_slots[base + s] & np.uint64(0xFFFFFFFF)) - 1
+                    # a judgment's words, and its length and grade, in one place (one cache line)
+                    length = np.int64(j_doc[j, 2] >> np.uint64(16))
+                    if w0[r] == j_doc[j, 0] and w1[r] == j_doc[j, 1] and doc_len[r] == length and (
+                            length <= 16 or _same(buf, doc_pos[r] + 16, j_buf, j_pos[j] + 16, length - 16)):
+                        grade[k] = np.int16(j_doc[j, 2] & np.uint64(0xFFFF))
+                        break
+                s = (s + 1) & mask
+    return _OK
+
+
+def _judgment_table_py(j_topic, n_topics, j_buf, j_pos, j_len, j_grade):
+    """Per topic an open-addressing table (a power of two of slots, at most half full) of its judged
+    docnos: slots j_start[t] .. j_start[t] + j_size[t] - 1 hold the high 32 bits of a judgment's hash and
+    its index + 1 (0: empty), 8 bytes a slot so that a topic's table stays in cache; and each judgment's
+    words (:func:`_key_py`), length and grade in one row."""
+    n = len(j_topic)
+    count = np.zeros(n_topics, np.int64)
+    for j in range(n):
+        count[j_topic[j]] += 1
+    j_size = np.empty(n_topics, np.int64)
+    j_start = np.zeros(n_topics, np.int64)
+    total = 0
+    for t in range(n_topics):
+        size = 8
+        while size < 2 * count[t]:
+            size *= 2
+        j_size[t], j_start[t] = size, total
+        total += size
+    slots = np.zeros(total, np.uint64)
+    j_doc = np.empty((n, 3), np.uint64)  # words, then length << 16 | grade
+    for j in range(n):
+        h, j_doc[j, 0], j_doc[j, 1] = _key(j_buf, j_pos[j], j_len[j])
+        j_doc[j, 2] = (np.uint64(j_len[j]) << np.uint64(16)) | np.uint64(j_grade[j])
+        t = j_topic[j]
+        mask = j_size[t] - 1
+        s = _slot(h, mask)
+        while slots[j_start[t] + s] != 0:
+            s = (s + 1) & mask
+        slots[j_start[t] + s] = ((h >> np.uint64(32)) << np.uint64(32)) | np.uint64(j + 1)
+    return j_start, j_size, slots, j_doc
+
+
+_key, _equal, _slot, _same, _docno_after, _decimal, _before, _sort = (
+    _key_py, _equal_py, _slot_py, _same_py, _docno_after_py, _decimal_py, _before_py, _sort_py)
+_COMPILE = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled():
+    import numba
+
+    g = globals()
+    # helpers inlined where they are called: a call would pass (and reference-count) its arrays
+    for name in ("_key", "_equal", "_slot", "_same", "_docno_after", "_decimal", "_before", "_sort"):
+        g[name] = numba.njit(inline="always")(g[f"{name}_py"])
+    kernel = numba.njit(cache=True, nogil=True)
+    return kernel(_tokenize_py), kernel(_order_py), kernel(_judgment_table_py)
+
+
+def _kernels():
+    """The compiled (tokenize, order, judgment table) kernels, compiled or loaded from numba's cache once
+    per process (reading threads may ask at the same time)."""
+    with _COMPILE:
+        return _compiled()
+
+
+def kernels_loaded() -> bool:
+    """Whether this process has loaded the compiled reader already (then using it costs nothing more)."""
+    return _compiled.cache_info().currsize > 0
+
+
+# ------------------------------------------------------------------------------------ the API
+
+
+class Judgments:
+    """Judgments in the hash tables the kernels probe: judgment j is document ``docnos[j]`` of topic
+    ``topic[j]`` (0 .. n_topics - 1) with grade ``grade[j]``; one (topic, docno) at most once."""
+
+    def __init__(self, topic: np.ndarray, docnos, grade: np.ndarray, n_topics: int):
+        encoded = [str(d).encode("utf-8") for d in docnos]
+        self.len = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        self.pos = np.cumsum(self.len) - self.len
+        self.buf = np.frombuffer(b"".join(encoded) + b"\0", dtype=np.uint8)
+        self.grade = np.asarray(grade, dtype=np.int16)
+        if len(encoded) >= 2**32 - 1:
+            raise ValueError(f"{len(encoded):,} judgments: at most 2^32 - 2 are supported")
+        if self.len.max(initial=0) >= 2**47:
+            raise ValueError("a docno of 2^47 bytes or more")
+        self.start, self.size, self.slots, self.doc = _kernels()[2](np.asarray(topic, dtype=np.int64), n_topics,
+                                                                    self.buf, self.pos, self.len, self.grade)
+
+
+_NONE = None
+
+
+def _no_judgments() -> Judgments:
+    global _NONE
+    if _NONE is None:
+        _NONE = Judgments(np.zeros(0, np.int64), [], np.zeros(0, np.int16), 0)
+    return _NONE
+
+
+@dataclass(eq=False)
+class ScannedRun:
+    """A run file as :func:`scan_run` read it: rows in file order, fields as positions in ``text.buf``."""
+
+    text: Padded
+    tag: str
+    topics: np.ndarray  # names (object); t_code indexes them, in order of first appearance
+    t_code: np.ndarray
+    doc_pos: np.ndarray
+    doc_len: np.ndarray
+    doc_hash: np.ndarray
+    doc_w0: np.ndarray
+    doc_w1: np.ndarray
+    score: np.ndarray
+
+    def docno(self, row: int) -> str:
+        return self.text.token(int(self.doc_pos[row]), int(self.doc_len[row])).decode("utf-8")
+
+
+def _names(text: Padded, pos: np.ndarray, length: np.ndarray) -> np.ndarray:
+    return np.array([text.token(int(p), int(n)).decode("utf-8") for p, n in zip(pos.tolist(), length.tolist())],
+                    dtype=object)
+
+
+def _read_odd(text: Padded, odd: np.ndarray, pos: np.ndarray, length: np.ndarray, score: np.ndarray) -> bool:
+    """Scores of the decimal grammar the kernel left to Python (``float()``'s conversion, done by numpy's
+    for all of them at once, which gives the same doubles: ``tests/test_trec_fast.py``) and ranks that are
+    not plain integers (:func:`irscales.data.trec_parse.int_token_ok`); False when a score is not finite or
+    a rank not an integer (the general path then names the line)."""
+    is_score = odd % 2 == 0
+    rows, pos_s, len_s = odd[is_score] // 2, pos[is_score], length[is_score]
+    for i in range(0, len(rows), 4096):  # in blocks: the temporaries stay small
+        p, k = pos_s[i: i + 4096], len_s[i: i + 4096]
+        width = np.arange(int(k.max()))
+        chars = text.buf[np.minimum(p[:, None] + width, len(text.buf) - 1)]
+        chars[width >= k[:, None]] = 0
+        v = chars.view(f"S{len(width)}").ravel().astype(np.float64)
+        if not np.isfinite(v).all():
+            return False
+        score[rows[i: i + 4096]] = v
+    for p, k in zip(pos[~is_score].tolist(), length[~is_score].tolist()):
+        tok = text.token(p, k)
+        if not (_FLOAT_TOKEN.fullmatch(tok) and int_token_ok(tok.decode("ascii"), integral_float=True)):
+            return False
+    return True
+
+
+def _max_rows(size: int) -> int:
+    """Rows a text of ``size`` bytes holds at most: a line holds at least 11 bytes and a line end."""
+    return size // 12 + 2
+
+
+def scan_run(text: Padded, scratch: Scratch | None = None) -> ScannedRun | None:
+    """The rows of a run file's text, or None when the general path must decide (module docstring). Its
+    arrays are views of ``scratch``'s, valid until it reads another file."""
+    a = text.array
+    if not text.size or (text.size >= 3 and a[:3].tobytes() == b"\xef\xbb\xbf"):
+        return None  # empty, or a byte order mark (pandas drops it)
+    scratch = scratch or Scratch()
+    cap = _max_rows(text.size)
+    t_code, doc_pos, doc_len, doc_hash, w0, w1, score = scratch.arrays(
+        cap, t_code=np.int32, doc_pos=np.int64, doc_len=np.int32, doc_hash=np.uint64, doc_w0=np.uint64,
+        doc_w1=np.uint64, score=np.float64)
+    odd, odd_pos, odd_len = scratch.arrays(2 * cap, odd=np.int64, odd_pos=np.int64, odd_len=np.int32)
+    status, n, nt, t_pos, t_len, tag_pos, tag_len, nodd = _kernels()[0](
+        text.buf, _PAD, _PAD + text.size, _CLASSES, _POW10, t_code, doc_pos, doc_len, doc_hash, w0, w1, score, odd,
+        odd_pos, odd_len)
+    if status != _OK or n == 0:
         return None
-    # docnos in byte order, which is strcmp's and, for UTF-8, code point order: the words read
-    # big-endian compare as the bytes do (zero padding sorts first, as the end of a C string)
-    order = np.lexsort(doc_words.byteswap().T[::-1])
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return tag.decode("utf-8"), t, _words_to_str(topic_words), rank[d], _words_to_str(doc_words[order]), score
+    score = score[:n]
+    if nodd and not _read_odd(text, odd[:nodd], odd_pos[:nodd], odd_len[:nodd], score):
+        return None
+    return ScannedRun(text, text.token(tag_pos, tag_len).decode("utf-8"), _names(text, t_pos, t_len), t_code[:n],
+                      doc_pos[:n], doc_len[:n], doc_hash[:n], w0[:n], w1[:n], score)
 
 
-def _words_to_str(words: np.ndarray) -> np.ndarray:
-    """Object array of the strings held as zero-padded 8-byte words, one row each."""
-    raw = np.ascontiguousarray(words).view(f"S{8 * words.shape[1]}").ravel()
-    try:
-        return raw.astype(f"U{8 * words.shape[1]}").astype(object)  # ASCII, converted in C
-    except UnicodeDecodeError:
-        return np.array(b"\n".join(raw.tolist()).decode("utf-8").split("\n"), dtype=object)
+def trec_rows(run: ScannedRun, precision: str, judgments: Judgments | None = None,
+              judged_topic: np.ndarray | None = None, scratch: Scratch | None = None):
+    """(rows in trec_eval's order, the grade of each of them in ``judgments``, 0 when not judged), or
+    None when a document occurs twice in a topic (the general path names the line). ``judged_topic``:
+    the judgments' topic of each topic of the run (-1: none). The arrays are views of ``scratch``'s."""
+    j = judgments if judgments is not None else _no_judgments()
+    tq = (np.full(len(run.topics), -1, np.int64) if judged_topic is None
+          else np.asarray(judged_topic, dtype=np.int64))
+    n = len(run.t_code)
+    key, perm, grade = (scratch or Scratch()).arrays(n, key=np.float64, perm=np.int64, grade=np.int16)
+    key, perm, grade = key[:n], perm[:n], grade[:n]
+    status = _kernels()[1](run.text.buf, run.t_code, len(run.topics), run.doc_pos, run.doc_len, run.doc_hash,
+                           run.doc_w0, run.doc_w1, run.score, precision == "float32", tq, j.start, j.size, j.slots,
+                           j.doc, j.buf, j.pos, key, perm, grade)
+    return None if status != _OK else (perm, grade)
 
 
-def _has_duplicate(t: np.ndarray, d: np.ndarray, nt: int, nd: int) -> bool:
-    if nt * nd <= 8 * len(t) + 2**16:
-        return bool(np.bincount(t * nd + d, minlength=nt * nd).max() > 1)
-    return first_duplicate(t, d, nd) is not None
+def parsed_run(path: Path, precision: str, scratch: Scratch | None = None) -> ParsedRun:
+    """A run file in trec_eval's order as a :class:`~irscales.data.trec_order.ParsedRun` (docno names
+    included; the reading of :func:`irscales.data.trec.read_trec` never makes them): by the fast path,
+    else by the general path, which names a bad line."""
+    from irscales.data.trec_order import trec_order
+
+    scratch = scratch or Scratch()
+    raw, text = read_file(Path(path), scratch)
+    text = file_text(Path(path), raw, text, scratch)
+    run = scan_run(text, scratch)
+    rows = trec_rows(run, precision, scratch=scratch) if run is not None else None
+    if rows is None:
+        df, (t, topics, d, docnos) = parse_run_file(Path(path), text.array.tobytes())
+        return trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d, df["score"].to_numpy(), precision)
+    perm, _ = rows
+    docnos, d_code = np.unique(np.array([run.docno(r) for r in perm.tolist()], dtype=object), return_inverse=True)
+    # np.unique sorts in code-point order, which is the strcmp order of the UTF-8 bytes
+    return ParsedRun(run.tag, str(path), run.topics, docnos, run.t_code[perm].astype(np.int32),
+                     d_code.astype(np.int32))

@@ -24,7 +24,7 @@ import pandas as pd
 
 __all__ = [
     "PathLike", "TrecFormatError", "MAX_GRADE", "RUN_COLUMNS", "QRELS_COLUMNS", "FIELD_SPACE", "grade_dtype",
-    "check_text", "read_bytes",
+    "check_text", "read_bytes", "open_error",
     "int_token_ok", "line_numbers", "LazyLines", "read_table", "int_column", "first_duplicate",
     "duplicate_error", "parse_run_file",
 ]
@@ -74,19 +74,25 @@ def read_bytes(path: Path) -> bytes:
         opener = gzip.open if head == b"\x1f\x8b" else open
         with opener(path, "rb") as fh:
             data = fh.read()
-    except FileNotFoundError:
-        if _dangling(path):
-            raise TrecFormatError(path, None, f"symbolic link to a missing file ({os.readlink(path)}): "
-                                  "expected a run or qrels file") from None
-        raise TrecFormatError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise TrecFormatError(path, None, "is a directory, expected a file") from None
-    except PermissionError:
-        raise TrecFormatError(path, None, "permission denied: cannot read this file") from None
-    except (OSError, EOFError) as e:  # truncated gzip and the like
-        raise TrecFormatError(path, None, f"cannot read file: {e}") from None
+    except (OSError, EOFError) as e:
+        raise open_error(path, e) from None
     check_text(path, data)
     return data
+
+
+def open_error(path: Path, e: Exception) -> TrecFormatError:
+    """The one-line error for a file that cannot be opened or read (missing, a directory, no permission,
+    a dangling link, a truncated gzip ...)."""
+    if isinstance(e, FileNotFoundError):
+        if _dangling(path):
+            return TrecFormatError(path, None, f"symbolic link to a missing file ({os.readlink(path)}): "
+                                   "expected a run or qrels file")
+        return TrecFormatError(path, None, "file not found")
+    if isinstance(e, IsADirectoryError):
+        return TrecFormatError(path, None, "is a directory, expected a file")
+    if isinstance(e, PermissionError):
+        return TrecFormatError(path, None, "permission denied: cannot read this file")
+    return TrecFormatError(path, None, f"cannot read file: {e}")
 
 
 def _dangling(path: Path) -> bool:
@@ -194,7 +200,7 @@ def _parse_fast(data: bytes, ncols: int, numeric: dict[int, str], sep: str) -> p
         col = df[i].to_numpy(dtype=object)
         if i in (ncols - 1, 0) and (col == "").any():  # a short line, or a leading separator
             return None
-        if what == "grade" and not df[i].str.fullmatch(_INT_TOKEN).all():
+        if what == "grade" and _plain_ints(col) is None and not df[i].str.fullmatch(_INT_TOKEN).all():
             return None
     return df
 
@@ -224,10 +230,25 @@ def read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str],
     return df
 
 
+_PLAIN_INTS = re.compile(r"(?:[+-]?[0-9]{1,18}\n)*[+-]?[0-9]{1,18}")
+
+
+def _plain_ints(tokens) -> np.ndarray | None:
+    """The values of tokens that are all plain integers of at most 18 digits (what qrels hold: one regular
+    expression over all of them, then int()), else None."""
+    tokens = list(tokens)
+    if not tokens or _PLAIN_INTS.fullmatch("\n".join(tokens)) is None:
+        return None
+    return np.fromiter(map(int, tokens), dtype=np.int64, count=len(tokens))
+
+
 def int_column(col: pd.Series) -> np.ndarray:
     """Integer values of a validated category column of integer tokens."""
     if col.dtype == np.float64:  # the rank column: integral floats below 2^53
         return col.to_numpy().astype(np.int64)
+    plain = _plain_ints(col.to_numpy(dtype=object))
+    if plain is not None:
+        return plain
     # grades: validated integer tokens, converted exactly; beyond ±2^62 clipped (an error follows)
     return np.array([max(-2**62, min(2**62, int(x.split(".")[0]))) for x in col.to_numpy(dtype=object)],
                     dtype=np.int64)

@@ -109,8 +109,10 @@ arithmetic allows:
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import sys
+from collections import OrderedDict
 from fractions import Fraction
 
 import numpy as np
@@ -118,14 +120,15 @@ import numpy as np
 from irscales import measures as M
 from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, phi_ap
 from irscales.enumeration.digit_sums import by_value, carry_counts, grade_sum_prefix, phi_grade_sums
+from irscales.enumeration.ap_count import _all_distinct as all_distinct_sp, tables as ap_tables
 from irscales.enumeration.meet import (MAX_HALF, below_rbp, dcg_below, dcg_class_items, dcg_tie_scan, graded_dcg_below,
-                                       graded_dcg_depth, rbp_half_bound)
+                                       graded_dcg_depth, half_table, rbp_half_bound)
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import TIES, check_ties, exact_ints, tie_ranks
 from irscales.exact import to_fraction
 
 __all__ = ["counting_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct", "CountedScale", "MAX_HALF",
-           "graded_rbp_tie", "count_cost", "grade_sum_prefix"]
+           "graded_rbp_tie", "count_cost", "grade_sum_prefix", "release_tables"]
 
 
 def graded_rbp_tie(p, c: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
@@ -319,6 +322,35 @@ def count_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = 
     return math.inf, 0
 
 
+# The last few counts (issue 32): (numerator, N, c, ties, SHA-256 of the runs) -> φ. nDCG's φ is DCG's on the
+# same runs (its numerator), so asking for both, as ``irscales scores --measures DCG_b02,nDCG_b02`` does,
+# counts once (at N = 50 a count takes half a minute and GBs); results are small (one number per run).
+_COUNTED: OrderedDict = OrderedDict()
+_COUNTED_KEEP = 8
+
+
+def _counted_key(num: M.Measure, rel: np.ndarray, ties: str, c: int) -> tuple | None:
+    """The memo's key for these runs; None for runs that are not a numeric array (an object array's buffer
+    holds addresses, not values)."""
+    if rel.dtype.kind not in "biuf":
+        return None
+    h = hashlib.sha256(f"{rel.dtype.str}{rel.shape}".encode())
+    h.update(np.ascontiguousarray(rel))  # the array's buffer itself: no copy of contiguous runs
+    return num, rel.shape[-1], c, ties, h.hexdigest()
+
+
+def release_tables(keep: str | None = None) -> None:
+    """Drop the tables the counting families keep for later counts, but those of family ``keep``
+    (:func:`_family`): RBP's sorted half tables (1.3 GB at N = 50) and AP's. A count of another measure
+    then does not hold them while it builds its own, so memory does not add up across measures (issue 32;
+    DCG's tables, 5 GB at N = 50, are never kept)."""
+    if keep != "rbp":
+        half_table.cache_clear()
+    if keep != "ap":
+        ap_tables.cache_clear()
+        all_distinct_sp.cache_clear()
+
+
 def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool | None = None,
              workers: int | None = None, c: int = 1) -> np.ndarray:
     """Exact ranked measure φ (FFF21 eq. 2 for ``ties="unq"``; §7.1.3's min/max/mid) of runs
@@ -333,7 +365,10 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     terminal and :func:`count_cost` expects more than a few seconds.
     Raises ``ValueError`` when the measure cannot be counted at this N (see :func:`counting_depth`).
     This is the counting route itself: :func:`irscales.enumeration.ranked_runs` chooses between it and a
-    stored scale (:mod:`irscales.enumeration.routes`).
+    stored scale (:mod:`irscales.enumeration.routes`). The last few results are kept, keyed by the measure's
+    numerator (:func:`irscales.enumeration.runs.numerator`), N, c, ``ties`` and the runs' bytes: nDCG after
+    DCG on the same runs is not counted again (issue 32). Starting a count of another family drops the
+    tables the previous one kept (:func:`release_tables`).
     """
     return phi_runs_ties(measure, rel, (ties,), progress=progress, workers=workers, c=c)[ties]
 
@@ -355,6 +390,21 @@ def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | 
     if N > limit:
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
+    key = _counted_key(numerator(m) if type(m) not in (M.GRBP, M.GP) else m, rel, ties, c)
+    if key is not None and key in _COUNTED:
+        _COUNTED.move_to_end(key)
+        return _COUNTED[key].copy()
+    release_tables(keep=_family(m, c))
+    out = _count(m, rel, ties, progress, workers, c)
+    if key is not None:
+        _COUNTED[key] = out.copy()
+        while len(_COUNTED) > _COUNTED_KEEP:
+            _COUNTED.popitem(last=False)
+    return out
+
+
+def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, workers: int | None, c: int) -> np.ndarray:
+    N = rel.shape[-1]
     shape = rel.shape[:-1]
     if progress is None:
         progress = sys.stderr.isatty() and max(count_cost(m, N, c, t, max(1, rel.size // N))[0] for t in ties) > 2
