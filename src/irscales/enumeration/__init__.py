@@ -85,7 +85,8 @@ Modules
 ``cache`` the chunk cache · ``cache_lock`` one writer per cache folder, a lock no dead owner holds ·
 ``workers`` worker processes that end with their parent · ``scale_class`` :class:`Scale` and closed
 forms · ``engine`` chunk planner, runner, limits and build costs · ``brute`` brute-force reference ·
-``counting`` / ``meet`` / ``ap_count`` φ counted without a scale · ``routes`` the one planner choosing
+``counting`` / ``meet`` / ``fixed_count`` / ``ap_count`` / ``digit_sums`` φ counted without a scale ·
+``count_costs`` what a count costs · ``routes`` the one planner choosing
 the cheapest exact route (closed form, counting, cached scale, build) within a budget · ``build``
 :func:`scale` and :func:`ranked_runs` · ``ranked`` measures vs their ranked versions on a collection ·
 ``__main__`` the distinct-counts CLI (``python -m irscales.enumeration``).

@@ -56,7 +56,7 @@ import numpy as np
 from irscales.enumeration.ties import check_ties, tie_ranks
 
 __all__ = ["AP_MAX_N", "FULL_MAX_N", "ap_max_depth", "sp_keys", "split", "Tables", "tables", "count_sp", "unq_enumerated",
-           "phi_ap", "phi_unq_exact", "UnqEstimate", "unq_sample", "sample_below", "phi_unq_estimate", "n_distinct_sp"]
+           "phi_ap", "phi_unq_exact", "UnqEstimate", "unq_sample", "sample_below", "phi_unq_estimate", "n_distinct_sp", "release_tables"]
 
 FULL_MAX_N = 24  # φ_unq by deduplicating all 2^N keys (128 MB of int64 at N = 24)
 _CHUNK = 1 << 22  # needles per searchsorted call
@@ -341,3 +341,9 @@ def n_distinct_sp(N: int) -> int:
     """|SP(REL^N)| = |AP(REL^N)| by exact deduplication of all 2^N keys (N ≤ FULL_MAX_N)."""
     _check_n(N)
     return len(_all_distinct(N))
+
+
+def release_tables() -> None:
+    """Drop the tables kept between counts (the half tables and the sorted distinct keys: GBs at N = 30–40)."""
+    tables.cache_clear()
+    _all_distinct.cache_clear()

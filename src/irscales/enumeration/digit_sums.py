@@ -28,8 +28,9 @@ from __future__ import annotations
 import numpy as np
 
 from irscales.enumeration.ties import exact_ints, tie_ranks
+from irscales.exact import to_fraction
 
-__all__ = ["grade_sum_prefix", "by_value", "phi_grade_sums", "carry_counts"]
+__all__ = ["grade_sum_prefix", "by_value", "phi_grade_sums", "carry_counts", "graded_rbp_tie"]
 
 
 def grade_sum_prefix(N: int, c: int, qs) -> dict[int, int]:
@@ -133,3 +134,14 @@ def carry_counts(grades: np.ndarray, b: int, c: int) -> tuple[np.ndarray, np.nda
     upto = below + np.where(at, state[:, :, eq], 0).sum(axis=1)
     return (exact_ints(below)[inv], exact_ints(upto)[inv],
             exact_ints(np.array([v + 1 for v in distinct] + [None], dtype=object)[:-1])[inv])
+
+
+def graded_rbp_tie(p, c: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Two runs of length 2 over grades 0..c with the same graded RBP at p = a/b (lowest terms), or
+    None when there are none at any N (b > c; proof in the module docstring). Runs of length N > 2
+    extended by zeros tie as well."""
+    q = to_fraction(p)
+    a, b = q.numerator, q.denominator
+    if not 0 < q < 1:
+        raise ValueError(f"graded RBP needs 0 < p < 1, got p={p!r}")
+    return ((a, 0), (0, b)) if b <= c else None
