@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.data.run_names import system_names
+from irscales.data.trec_fast import Judgments
 from irscales.data.trec_order import ParsedRun, check_precision, parsed_frame
 from irscales.data.trec_parse import MAX_GRADE, TrecFormatError, first_duplicate, grade_dtype
 
@@ -229,8 +230,6 @@ class QrelsIndex:
         """The judgments in the fast reader's hash tables (built on first use; threads may ask at once)."""
         with self._lock:
             if self._table is None:
-                from irscales.data.trec_fast import Judgments
-
                 self._table = Judgments(self._q_t, self._docnos[self._q_d], self._rel, len(self.topics))
             return self._table
 

@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from irscales.data.trec_kernels import CLASSES, POW10, STATUS_OK, kernels, kernels_loaded
-from irscales.data.trec_order import ParsedRun
+from irscales.data.trec_order import ParsedRun, trec_order
 from irscales.data.trec_parse import (TrecFormatError, check_text, int_token_ok, open_error,
                                       parse_run_file)
 
@@ -283,8 +283,6 @@ def parsed_run(path: Path, precision: str, scratch: Scratch | None = None) -> Pa
     """A run file in trec_eval's order as a :class:`~irscales.data.trec_order.ParsedRun` (docno names
     included; the reading of :func:`irscales.data.trec.read_trec` never makes them): by the fast path,
     else by the general path, which names a bad line."""
-    from irscales.data.trec_order import trec_order
-
     scratch = scratch or Scratch()
     raw, text = read_file(Path(path), scratch)
     text = file_text(Path(path), raw, text, scratch)
