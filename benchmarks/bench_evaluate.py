@@ -1,7 +1,7 @@
 """The one call and the comparison report on a TREC track, side by side with the same work in ranx (issue 28).
 
 Each step runs in its own process, so its wall time includes Python's start and imports and its peak memory
-is the process's own (``ru_maxrss``):
+is the process's own (``VmHWM``; the runs and qrels are read as plain files, gunzipped first):
 
 * irscales ``evaluate`` plain at depth 1000 (AP, P@10, nDCG@10, RR), cold (empty parsed-run cache) and warm;
 * the same with interval-scaled values at depth 20 (``ranked=True``);
@@ -18,6 +18,7 @@ and stops. ``--runs K`` uses the first K runs only.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import shutil
@@ -61,7 +62,10 @@ STEP = textwrap.dedent("""
             rep = compare(q, rs, metrics=%(rx)r, stat_test="student", max_p=0.05, make_comparable=True)
             out["n"] = len(rep.model_names)
     out["seconds"] = time.perf_counter() - t0
-    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    try:  # the process's own high-water mark (ru_maxrss can carry the parent's across fork + exec)
+        out["peak_mb"] = next(int(x.split()[1]) for x in open("/proc/self/status") if x.startswith("VmHWM")) / 1024
+    except (OSError, StopIteration):
+        out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(out))
 """) % {"m": MEASURES, "rx": RANX_METRICS}
 
@@ -79,6 +83,21 @@ def _track(args) -> tuple[list[str], str] | None:
     runs = sorted(str(p) for p in (d / "runs").iterdir())
     qrels = [p for p in d.iterdir() if p.name.lower().startswith("qrels")]
     return runs[: args.runs] if args.runs else runs, str(qrels[0])
+
+
+def _plain(runs: list[str], qrels: str, dst: Path) -> tuple[list[str], str]:
+    """Plain copies of gzipped run and qrels files (others are used where they are)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    out = []
+    for f in [*runs, qrels]:
+        raw = Path(f).read_bytes()
+        if raw[:2] != b"\x1f\x8b":
+            out.append(f)
+            continue
+        plain = dst / Path(f).name.removesuffix(".gz")
+        plain.write_bytes(gzip.decompress(raw))
+        out.append(str(plain))
+    return out[:-1], out[-1]
 
 
 def _step(kind: str, runs: list[str], qrels: str, cache: str, files: list[str]) -> dict:
@@ -109,6 +128,7 @@ def main() -> int:
     cache = tempfile.mkdtemp(prefix="irscales-bench-")
     rows = []
     try:
+        runs, qrels = _plain(runs, qrels, Path(cache) / "plain")  # ranx reads no gzip: every tool reads plain files
         steps = [("irscales-plain", "evaluate, depth 1000, cold"), ("irscales-plain", "evaluate, depth 1000, warm"),
                  ("irscales-interval", "evaluate ranked=True, depth 20 (warm)"),
                  ("irscales-compare", "evaluate + compare (t, Holm, all pairs, both scales), depth 20")]

@@ -19,7 +19,8 @@ compiled once per installation; that one-time cost is measured once, with an emp
 Each case is measured ``--repeats`` times, interleaved (every repetition runs every case in turn); the tables
 give medians of wall time, CPU time (user + system of the process and its children) and peak resident set
 size (``getrusage``'s ``ru_maxrss`` of the process; the largest of trec_eval's processes). Values are checked
-against irscales' (trec_eval prints 4 decimals) and the largest difference is printed.
+against irscales' and the largest difference is printed (trec_eval prints 4 decimals; version 10 and later
+compare scores as doubles, so they are checked against irscales' ``--score-precision float64`` values).
 
 Data:
 
@@ -135,6 +136,7 @@ def cases(runs: Path, qrels: Path, depth: int, work: Path, baseline: Path | None
     """name -> {cmds(out), env, before()}: how to run each case (peers only when available; ``baseline``:
     irscales from another source tree too, e.g. the main branch before a change)."""
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: Python's modules from their cached bytecode
     out = {}
     for name, src in (("irscales", None), ("baseline irscales", baseline)):
         if name != "irscales" and src is None:
@@ -193,9 +195,23 @@ def _values(out: Path, kind: str, tags: dict[str, str]) -> dict[tuple, float]:
     return vals
 
 
-def check(outputs: dict[str, Path], tags: dict[str, str]) -> dict[str, str]:
-    """The largest difference of each peer's values from irscales' (and keys missing on either side)."""
+def trec_eval_major() -> int | None:
+    """The major version of the ``trec_eval`` on PATH (``-v`` prints "trec_eval version 10.0-rc2"), or None."""
+    te = shutil.which("trec_eval")
+    if not te:
+        return None
+    res = subprocess.run([te, "-v"], capture_output=True, text=True)
+    text = res.stdout + res.stderr  # 10.0 prints its version on standard error
+    digits = text.rsplit("version", 1)[-1].strip().split(".", 1)[0]
+    return int(digits) if digits.isdigit() else None
+
+
+def check(outputs: dict[str, Path], tags: dict[str, str], float64: Path | None = None) -> dict[str, str]:
+    """The largest difference of each peer's values from irscales' (and keys missing on either side).
+    trec_eval ≥ 10 compares scores as doubles: it is checked against ``float64``, irscales' values with
+    ``--score-precision float64`` (runs such as TREC-8's uwmt8a0 have scores that differ only beyond float32)."""
     ref = _values(outputs["irscales cold"], "irscales", tags)
+    ref64 = _values(float64, "irscales", tags) if float64 else ref
     warm = _values(outputs["irscales warm"], "irscales", tags)
     notes = {"irscales warm": "identical to cold" if warm == ref else "DIFFERS from cold"}
     for name, out in outputs.items():
@@ -205,10 +221,14 @@ def check(outputs: dict[str, Path], tags: dict[str, str]) -> dict[str, str]:
             notes[name] = "identical" if _values(out, "irscales", tags) == ref else "DIFFERS"
             continue
         got = _values(out, "trec_eval" if name == "trec_eval" else "peer", tags)
-        common = ref.keys() & got.keys()
-        worst = max((abs(ref[k] - got[k]) for k in common), default=float("nan"))
-        miss = len(ref.keys() - got.keys()) + len(got.keys() - ref.keys())
-        notes[name] = f"max |difference| {worst:.1e}" + (f", {miss} values on one side only" if miss else "")
+        base = ref64 if name == "trec_eval" else ref
+        common = base.keys() & got.keys()
+        worst = max((abs(base[k] - got[k]) for k in common), default=float("nan"))
+        miss = len(base.keys() - got.keys()) + len(got.keys() - base.keys())
+        notes[name] = f"max \\|difference\\| {worst:.1e}" + (f", {miss} values on one side only" if miss else "")
+        if name == "trec_eval":
+            notes[name] += (" (it prints 4 decimals" + (", scores as doubles: against `--score-precision float64`"
+                                                        if float64 else "") + ")")
     return notes
 
 
@@ -262,7 +282,15 @@ def run_set(name: str, runs: Path, qrels: Path, depth: int, repeats: int, work: 
             results[k].append(measure(all_cases[k], out))
             outputs[k] = out
             print(f"  {name}: {k} rep {rep + 1}: {results[k][-1]['wall']:.2f} s", file=sys.stderr)
-    notes = check(outputs, _tags(runs))
+    float64 = None
+    if "trec_eval" in outputs and (trec_eval_major() or 0) >= 10:
+        float64 = work / "out-irscales-float64"
+        case = all_cases["irscales cold"]  # its own cache, emptied after: the warm cache's size stays one precision's
+        float64.unlink(missing_ok=True)
+        measure({**case, "cmds": lambda o: [[_irscales(runs, qrels, depth) + ["--score-precision", "float64"], o]]},
+                float64)
+        case["before"]()
+    notes = check(outputs, _tags(runs), float64)
     return results, notes
 
 

@@ -5,6 +5,7 @@ same on both; every input form reads alike."""
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from io import StringIO
 from pathlib import Path
@@ -201,3 +202,23 @@ def test_an_over_budget_build_is_refused_with_the_cheaper_options(cranfield, tmp
         evaluate(qrels, rundir, "AP", depth=30, ranked=True)
     ev = evaluate(qrels, rundir, "AP", depth=30, ranked=True, ties="mid")  # counted: nothing built
     assert ev.scales["AP"].kind == "count" and not any(tmp_path.rglob("*.npy"))
+
+
+def test_scoring_leaves_the_statistics_layer_unloaded(tmp_path):
+    """`irscales scores` and `evaluate` without a comparison must not import scipy.stats or statsmodels
+    (1.5 s and 60 MB on every call, measured in docs/benchmarks.md); `compare` loads them when asked."""
+    import subprocess
+    import sys
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n2 Q0 d 1 1.0 t\n2 Q0 c 2 0.5 t\n")
+    heavy = "[m for m in ('scipy.stats', 'statsmodels') if m in sys.modules]"
+    code = (f"import sys\nfrom irscales.cli import main\n"
+            f"try:\n    main(['scores', {str(tmp_path / 'r')!r}, '--qrels', {str(tmp_path / 'q')!r}, '--depth', '10',"
+            f" '--format', 'tsv'])\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            f"print('after scores', {heavy})\n"
+            f"from irscales import evaluate\nev = evaluate({str(tmp_path / 'q')!r}, [{str(tmp_path / 'r')!r}], 'AP', depth=10)\n"
+            f"print('after evaluate', {heavy})\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "IRSCALES_CACHE": str(tmp_path / "cache")}).stdout
+    assert "after scores []" in out and "after evaluate []" in out, out

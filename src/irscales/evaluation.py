@@ -36,18 +36,20 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import pandas as pd
 
 from irscales import measures as M
-from irscales.comparison import ComparisonTable, comparison_table
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
 from irscales.data.trec import relevance_arrays
 from irscales.interval import IntervalPlan, IntervalValues, interval_values, plan, uses_grades
+
+if TYPE_CHECKING:
+    from irscales.comparison import ComparisonTable
 
 __all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "Evaluation", "evaluate",
            "measure_specs", "check_depth", "load_collection", "default_depth", "ordered_means"]
@@ -233,6 +235,8 @@ class Evaluation:
                 baseline: str | None = None) -> ComparisonTable:
         """The comparison table of the runs on every measure, original and interval-scaled
         (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth)."""
+        from irscales.comparison import comparison_table  # scipy.stats and statsmodels: only when comparing
+
         original = {lab: self._values[lab] for lab in self.measures}
         interval = {lab: iv.unit for lab, iv in self._interval.items()}
         return comparison_table(original, interval, self.systems, test=test, correction=correction, alpha=alpha,
