@@ -23,7 +23,9 @@ MAX_LINES = 500
 LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "irscales.stats"),
                 ("irscales.cli", "irscales.ipso"), ("irscales.cli", "irscales.evaluation"),
                 ("irscales.cli", "irscales.data.trec"), ("irscales.cli", "irscales.data"),
-                ("irscales.cli", "irscales.data.gop_index")}
+                ("irscales.cli", "irscales.data.gop_index"),
+                # the comparison layer loads scipy.stats and statsmodels (1.5 s): only when a comparison is asked for
+                ("irscales.evaluation", "irscales.comparison")}
 NOTEBOOK_CODE_LINES = 150
 MODULES = sorted(p for p in PKG.rglob("*.py") if p.name != "__main__.py")
 
