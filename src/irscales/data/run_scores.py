@@ -3,7 +3,7 @@
 Some tracks publish only the evaluation of their runs, not the runs: a CSV per measure with one
 column per run and one row per topic, posted in anonymised form (columns ``run1`` … ``runK``)
 together with a key. The layout read here is that of ``julian-urbano/sigir2019-statistical`` and
-``…-standardization`` (``../shared/scores/README.md``)::
+``…-standardization`` (the folder of the ``IRSCALES_SCORES`` setting, see :mod:`irscales.paths`)::
 
     <folder>/<name>_<measure>.csv.gz   header run1,run2,…; one row of scores per topic
     <folder>/<name>_columns.txt        "<column><TAB><run tag>" per line

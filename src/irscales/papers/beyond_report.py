@@ -159,11 +159,6 @@ def html(b: Beyond) -> str:
     esc = html_.escape
     out = [f"<section class='analogue' id='{b.anchor}'><h2>{esc(b.title)}</h2><p class='label'><b>{esc(b.label)}</b>"
            f" — {esc(NOT_COUNTED)} (notebook {esc(b.notebook)}).</p><p>{esc(b.what)}</p>"]
-    if b.findings:
-        out.append("<ul class='findings'>" + "".join(f"<li>{esc(f)}</li>" for f in b.findings) + "</ul>")
-    for t in b.tables:
-        title = f"<b>{esc(t.title)}</b> <span class='muted'>({esc(', '.join(t.sources))})</span>"
-        table = f"<div class='ev'>{report_html.frame_html(t.frame)}</div>"
-        out.append(f"<details><summary>{title}</summary>{table}</details>" if t.collapsed else f"<p>{title}</p>{table}")
+    out += report_html.findings_tables_html(b.findings, b.tables)
     out += [f"<div class='figs'>{report_html.figure_html(_FOLDER, f)}</div>" for f in b.figures]
     return "".join(out) + "</section>"

@@ -36,13 +36,13 @@ import pandas as pd
 
 from irscales.papers import analogues as analogues_
 from irscales.papers import items
-from irscales.papers.analogues import NEVER_COUNTED, Analogue
+from irscales.papers.analogues import NEVER_COUNTED, Analogue, AnalogueTable
 from irscales.papers.items import MEANING, PAPERS, STATUSES
 from irscales.papers.report_assets import SCRIPT as _SCRIPT, STYLE as _STYLE
 
 __all__ = ["STATUS_CLASS", "CARD_LABEL", "Grid", "cell_position", "table_grid", "grid_html", "items_html", "caption",
            "figures_by_unit", "units", "anchor", "card_html", "differs_html", "not_errata_html", "sources_html",
-           "simulated_html", "frame_html", "figure_html", "analogue_html", "unit_html", "page"]
+           "simulated_html", "frame_html", "figure_html", "findings_tables_html", "analogue_html", "unit_html", "page"]
 
 #: CSS class of each status (colour in :data:`irscales.papers.report_assets.STYLE`).
 STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
@@ -406,21 +406,25 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path], source
             + (f"<div class='figs'>{figs}</div>" if figs else "") + "</div></section>")
 
 
+def findings_tables_html(findings: tuple[str, ...], tables: tuple[AnalogueTable, ...]) -> list[str]:
+    """Findings, then tables under title and sources (long ones collapsed): analogue and beyond sections."""
+    out = ["<ul class='findings'>" + "".join(f"<li>{_esc(f)}</li>" for f in findings) + "</ul>"] if findings else []
+    for t in tables:
+        title = f"<b>{_esc(t.title)}</b> <span class='muted'>({_esc(', '.join(t.sources))})</span>"
+        table = f"<div class='ev'>{frame_html(t.frame)}</div>"
+        out.append(f"<details><summary>{title}</summary>{table}</details>" if t.collapsed else f"<p>{title}</p>{table}")
+    return out
+
+
 def analogue_html(a: Analogue) -> str:
     """A real-data analogue section: its label first, what was run, the findings, the tables (long
     ones collapsed) and each figure beside its simulated counterpart."""
     out = [f"<section class='analogue' id='{anchor(a.paper, 'analogue')}' data-paper='{a.paper}'>"
            f"<h3>{_esc(a.heading)}</h3><p class='label'><b>{_esc(a.label)}</b> — {_esc(NEVER_COUNTED)} "
            f"(notebook {_esc(a.notebook)}).</p><p>{_esc(a.what)}</p>"]
-    if a.findings:
-        out.append("<ul class='findings'>" + "".join(f"<li>{_esc(f)}</li>" for f in a.findings) + "</ul>")
-    for t in a.tables:
-        title = f"<b>{_esc(t.title)}</b> <span class='muted'>({_esc(', '.join(t.sources))})</span>"
-        table = f"<div class='ev'>{frame_html(t.frame)}</div>"
-        out.append(f"<details><summary>{title}</summary>{table}</details>" if t.collapsed else f"<p>{title}</p>{table}")
-    for f, sim in a.figures:
-        pair = (figure_html(a.paper, sim) if sim else "") + figure_html(a.paper, f, a)
-        out.append(f"<div class='figs'>{pair}</div>")
+    out += findings_tables_html(a.findings, a.tables)
+    out += [f"<div class='figs'>{figure_html(a.paper, sim) if sim else ''}{figure_html(a.paper, f, a)}</div>"
+            for f, sim in a.figures]
     return "".join(out) + "</section>"
 
 
