@@ -183,21 +183,25 @@ def test_invalid_measures_give_one_line(trec, sub, name):
 
 
 def test_measures_without_a_scale(trec):
-    """F1, Rprec, ERR: plain values always; the ranked version is a per-measure note in scores,
-    a one-line error where it is the point (compare, scale)."""
+    """F1, Rprec, ERR: plain values always; asking their interval version is one error naming them, in every
+    command that computes interval values (never exit 0 with a column missing)."""
     d, rundir, qrels, col = trec
     a, b = sorted(Path(rundir).iterdir())[:2]
-    r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "F1,ERR(),AP",
-             "--ranked", "--phi", "--format", "csv"])
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "F1,ERR(),AP", "--format", "csv"])
     assert r.exit_code == 0, r.output
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
-    assert f[f.measure != "AP"]["phi"].isna().all() and f[f.measure == "AP"]["phi"].notna().all()
-    assert "no interval-scaled F1 at depth 10: no enumeration kernel" in r.stderr
-    assert "no interval-scaled ERR at depth 10: no enumeration kernel for ERR" in r.stderr
     got = f[(f.measure == "F1") & (f.topic != "all")].pivot(index="system", columns="topic", values="value")
     assert np.allclose(got.loc[list(col.systems), list(col.topics)], col.evaluate(M.F1(), 10).T)
+    err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "F1,ERR(),AP",
+                              "--ranked", "--phi", "--format", "csv"]),
+                         "F1, ERR have no interval-scaled version", "drop them or leave out --ranked")
+    assert "AP" not in err.split("version")[0]
+    for args in (["report", rundir], ["correlate", rundir], ["compare", a, b]):
+        err = one_line_error(run([*args, "--qrels", qrels, "--depth", "10", "--measures", "AP,F1"]),
+                             "F1 has no interval-scaled version", "drop it")
+        assert "--ranked" not in err  # these commands always compute interval values
     one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", "30", "--measure", "Rprec"]),
-                   "no enumeration kernel for RPrec")
+                   "Rprec has no interval-scaled version")
     one_line_error(run(["scale", "--measure", "ERR", "--depth", "5"]), "no enumeration kernel for ERR")
     one_line_error(run(["scale", "--measure", "F1", "--depth", "5"]), "no enumeration kernel for F1")
 
@@ -248,18 +252,19 @@ def test_graded_measures_on_graded_qrels_are_ranked_over_graded_runs(graded_trec
     assert r.exit_code == 0, r.output
 
 
-@pytest.mark.parametrize("measure, depth, reason", [
-    ("AP", 41, "SP·lcm(1..N)"), ("AP", 64, "SP·lcm(1..N)"), ("DCG_b02", 60, "at most N=40"),
+@pytest.mark.parametrize("measure, depth, reason, deepest", [
+    ("AP", 41, "SP·lcm(1..N)", "deepest N = 40"), ("AP", 64, "SP·lcm(1..N)", "deepest N = 40"),
+    ("DCG_b02", 60, "at most N=40", "deepest N = 54"),
 ])
-def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth, reason):
+def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth, reason, deepest):
     """--depth 41–64 used to fail deep inside (AP: overflow; RR at 62: a 496 GiB allocation; RR at
     64: OverflowError)."""
     d, rundir, qrels, col = trec
     a, b = sorted(Path(rundir).iterdir())[:2]
     one_line_error(run(["scale", "--measure", measure, "--depth", depth]), reason, f"N={depth}")
-    one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", depth, "--measure", measure]), reason)
-    r = run(["scores", rundir, "--qrels", qrels, "--depth", depth, "--measures", measure, "--ranked", "--phi"])
-    assert r.exit_code == 0 and reason in r.stderr
+    one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", depth, "--measure", measure]), deepest)
+    one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", depth, "--measures", measure, "--ranked",
+                        "--phi"]), deepest, f"at depth {depth}")
 
 
 def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path, monkeypatch):
@@ -501,15 +506,23 @@ def test_ties_option_selects_the_tie_strategy_and_the_counting_it_allows(trec, t
     assert r.exit_code != 0 and "median" in r.output
 
 
-def test_beyond_every_limit_the_note_gives_both_the_scale_and_the_counting_limit(trec):
-    """Issue 20 asked for `scores --depth 100 --measures RBP_p08,DCG_b02` without a scale: exact φ at
-    N = 100 is out of reach for both (2^50-entry half tables), so the note says how far each path goes."""
+def test_beyond_every_limit_the_error_gives_the_deepest_depth_of_each_measure(trec):
+    """Issue 20 asked for `scores --depth 100 --measures RBP_p08,DCG_b02` without a scale: exact φ at N = 100
+    is out of reach for both (2^50-entry half tables). Issue 36: one rule for depth — every requested interval
+    value or exit 1 naming each measure's deepest N and the cheaper routes, never exit 0 with a column missing."""
     d, rundir, qrels, col = trec
-    r = run(["scores", rundir, "--qrels", qrels, "--depth", "100", "--measures", "RBP_p08,DCG_b02", "--ranked", "--phi",
-             "--means-only"])
-    assert r.exit_code == 0, r.output
-    assert "no interval-scaled RBP_p08 at depth 100" in r.stderr and "counted up to N = 52" in r.stderr
-    assert "no interval-scaled DCG_b02 at depth 100" in r.stderr and "counted up to N = 54" in r.stderr
+    err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "100", "--measures", "RBP_p08,DCG_b02",
+                              "--ranked", "--phi", "--means-only"]),
+                         "no interval-scaled values at depth 100", "RBP_p08 (deepest N = 52, counted:",
+                         "DCG_b02 (deepest N = 54, counted:", "pass --depth 52 or less")
+    err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--ranked", "--depth", "100", "--measures", "AP"]),
+                         "AP (deepest N = 40 with a scale build:", "24 counted without one", "--ties min",
+                         "pass --depth 40 or less")
+    assert "RBP" not in err
+    r = run(["scores", rundir, "--qrels", qrels, "--ranked", "--depth", "100", "--measures", "AP@10,P@10,RR",
+             "--means-only", "--format", "csv"])
+    assert r.exit_code == 0, r.output  # measures cut at 10 ranks are scaled over those ranks at any depth
+    assert pd.read_csv(StringIO(r.stdout))["interval"].notna().all()
 
 
 def test_scale_over_graded_runs():

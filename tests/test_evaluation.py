@@ -22,6 +22,7 @@ from irscales.data.datasets import available
 from irscales.data.gop_index import grid_systems
 from irscales.data.trec import read_qrels, read_run
 from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
+from irscales.interval import NoIntervalScaleError
 from irscales.stats import significance as S
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -171,15 +172,28 @@ def test_every_input_form_gives_the_same_values(cranfield):
             assert np.array_equal(got.values(lab).to_numpy(), want.values(lab).to_numpy()), lab
 
 
-def test_notes_say_why_a_value_is_missing(cranfield):
+def test_a_measure_without_an_interval_version_is_an_error_with_ranked(cranfield):
+    """Issue 36: with ranked=True every measure gets its interval version or evaluate raises, naming them all;
+    without ranked their plain values are there, and asking the interval version says how to get it."""
     rundir, qrels = cranfield
-    with pytest.warns(UserWarning, match="no interval-scaled F1 at depth 10"):
-        ev = evaluate(qrels, rundir, "F1,AP", ranked=True)
-    assert ev.scales["F1"] is None and ev.frame[ev.frame.measure == "F1"]["interval"].isna().all()
-    with pytest.raises(ValueError, match="F1 has no interval-scaled values"):
+    with pytest.raises(NoIntervalScaleError, match="F1, ERR have no interval-scaled version.*ranked=False") as e:
+        evaluate(qrels, rundir, "F1,AP,ERR", ranked=True)
+    assert isinstance(e.value, ValueError) and e.value.none == ["F1", "ERR"] and not e.value.missing
+    ev = evaluate(qrels, rundir, "F1,AP", depth=10)
+    assert ev.values("F1").shape == (len(ev.topics), len(ev.systems))
+    with pytest.raises(ValueError, match=r"F1 has no interval-scaled values here \(evaluate\(\.\.\., ranked=True\)\)"):
         ev.interval("F1")
-    tau, notes = ev.correlations() if len(ev.systems) >= 3 else (None, [])
-    assert tau is not None and any("tau_interval is NaN: no interval-scaled F1" in n for n in notes)
+
+
+def test_too_deep_for_a_scale_is_an_error_naming_each_deepest_depth(cranfield):
+    rundir, qrels = cranfield
+    with pytest.raises(NoIntervalScaleError) as e:
+        evaluate(qrels, rundir, "AP,nDCG_b02,RR", depth=100, ranked=True)
+    reach = {lab: n for lab, _, n in e.value.missing}
+    assert reach == {"AP": 40, "nDCG_b02": 54}  # RR's φ is closed form at any depth
+    msg = str(e.value)
+    assert "ties='min' or 'max' or 'mid' counted to N = 40" in msg and "use depth 40 or less" in msg
+    assert "SP·lcm(1..N)" in msg  # why AP's scale stops at N = 40
 
 
 @pytest.mark.parametrize("kw, msg", [

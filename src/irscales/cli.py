@@ -35,7 +35,7 @@ from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option,
                                   runs_argument, scale_options, ties_option)
 from irscales.enumeration import CacheError, TieUndecidable
 from irscales.enumeration.routes import choose_route
-from irscales.interval import OverBudgetError, uses_grades
+from irscales.interval import NoIntervalScaleError, OverBudgetError, uses_grades
 
 # The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO) is
 # imported inside the commands that use it: at the top it would add about 2.5 s to every ``irscales --help``
@@ -77,6 +77,11 @@ class _Cli(click.Group):
             if os.environ.get("IRSCALES_DEBUG"):
                 raise
             raise _Fail(_one_line(OverBudgetError(e.builds, cli=True))) from None
+        except NoIntervalScaleError as e:  # leaving out the interval values is an option of scores only
+            if os.environ.get("IRSCALES_DEBUG"):
+                raise
+            optional = ctx.invoked_subcommand == "scores"
+            raise _Fail(_one_line(ValueError(e.message(cli=True, optional=optional)))) from None
         except (ValueError, KeyError, OSError, MemoryError, NotImplementedError, OverflowError,
                 ArithmeticError, CacheError, TieUndecidable) as e:
             if os.environ.get("IRSCALES_DEBUG"):
@@ -152,7 +157,8 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
 
     RUNS are TREC run files or one directory of them. The interval-scaled value of a run is its position
     phi on the measure's scale over all runs of length N (FFF21 eq. 2; --ties), mapped onto [0, 1] by
-    (phi - 1)/(K - 1); it is left empty, with a note on stderr saying why, for measures without a scale.
+    (phi - 1)/(K - 1). With --ranked every measure gets its interval-scaled value or the command fails
+    (exit 1) naming the measures without one at this --depth, the deepest N for each and the cheaper routes.
     """
     _check_output(output, [*runs, qrels])
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=ranked, ties=ties,
@@ -254,8 +260,6 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
     a, b = ev.systems
     for lab, m in ev.measures.items():
         orig = ev.values(lab).to_numpy()
-        if ev.scales.get(lab) is None:
-            raise ValueError(f"{lab} has no interval-scaled values at depth {ev.depth}: {'; '.join(ev.notes)}")
         iv = ev.interval(lab).to_numpy()
         for key in ("sign", "ranksum", "signrank", "ttest"):
             fn = S.PROCEDURES[key]

@@ -23,7 +23,12 @@ use N = 10 first). ``k`` is a measure's own cut-off (``P@10``), never the run le
 (system, topic, measure).
 
 **Interval-scaled values** (:mod:`irscales.interval`): (φ − 1)/(K − 1) in [0, 1] by default, exact; raw φ
-and K with ``phi=True``. :attr:`Evaluation.scales` says per measure which scale, which route, K, and what the
+and K with ``phi=True``. The position of the run among all runs of length N, one scale for every topic (FFF21
+§5.2.2): AP is ranked by SP = AP × RB, nDCG by DCG, so the recall base and the ideal ranking do not enter and a
+perfect run on a topic with fewer than N relevant documents is well below 1 (:meth:`Evaluation.scale_table`,
+column ``scale_over``). Every measure asked gets its interval version, or nothing is returned: a measure
+without one at this depth raises :class:`~irscales.interval.NoIntervalScaleError` (a ValueError) naming how
+far its routes reach. :attr:`Evaluation.scales` says per measure which scale, which route, K, and what the
 exactness rests on.
 """
 
@@ -330,7 +335,8 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
               ``{query_id: {doc_id: score}}`` (one run) or ``{name: frame or dict}``
     measures  names (``"AP,P@10,nDCG@10"``), a list of names or :class:`~irscales.measures.Measure` objects
     depth     the run length N (default: the longest run; 10 with ``ranked``)
-    ranked    add the interval-scaled values (FFF21 eq. 2): ``interval`` = (φ − 1)/(K − 1)
+    ranked    add the interval-scaled values (FFF21 eq. 2): ``interval`` = (φ − 1)/(K − 1), for every measure or
+              :class:`~irscales.interval.NoIntervalScaleError` naming those without one at ``depth``
     ties      FFF21's tie strategy for φ: ``unq`` (eq. 2), ``min``, ``max``, ``mid`` (§7.1.3)
     phi       also give raw φ and K
     build     consent to a scale build over the budget (else such a build is refused with its estimate and
@@ -349,16 +355,16 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
         depth = RANKED_DEFAULT_DEPTH
     notes: list[str] = []
     plans: dict[str, IntervalPlan | None] = {}
-    if ranked:  # binary measures are planned before reading: an over-budget build is refused at once
-        binary = [(lab, m) for lab, m in specs if not uses_grades(m)]
-        plans, n1 = plan(binary, depth, grades=None, ties=ties, cache=cache, build=build)
+    if ranked:  # binary measures are planned before reading (graded ones after): a refusal comes at once
+        plans, n1 = plan(specs, depth, grades=None, ties=ties, cache=cache, build=build, require=True)
         notes += n1
     col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
     depth = int(depth) if depth is not None else default_depth(False, col)
     check_depth(specs, col, depth)
     if ranked:
         graded = [(lab, m) for lab, m in specs if uses_grades(m)]
-        p2, n2 = plan(graded, depth, grades=int(col.max_grade), ties=ties, cache=cache, build=build)
+        p2, n2 = plan(graded, depth, grades=int(col.max_grade), ties=ties, cache=cache, build=build,
+                      require=True)
         plans.update(p2)
         notes += n2
         plans = {lab: plans.get(lab) for lab, _ in specs}
