@@ -30,7 +30,7 @@ import pandas as pd
 from irscales import measures as M
 from irscales.cli_messages import as_flags as _as_flags, one_line as _one_line
 from irscales.cli_output import check_output as _check_output, emit as _emit, exact_mean as _exact_mean, write as _write
-from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option, measures_given,
+from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option, judged_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
                                   runs_argument, scale_options, ties_option)
 from irscales.enumeration import CacheError, TieUndecidable
@@ -102,14 +102,23 @@ def _note(msg: str) -> None:
 
 
 def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, ranked: bool, ties: str = "unq", phi: bool = False,
-              build: bool = False, cache: bool = True, progress: bool = True):
+              build: bool = False, cache: bool = True, progress: bool = True, judged_threshold: float = 0.9):
     """:func:`irscales.evaluation.evaluate` on the command's files and options (a folder or a list of run files)."""
     from irscales.evaluation import evaluate
 
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
     return evaluate(qrels, src, measures, depth=depth, ranked=ranked, ties=ties, phi=phi, build=build, cache=cache,
-                    progress=None if progress else False, **reading(kw))
+                    progress=None if progress else False, judged_threshold=judged_threshold, **reading(kw))
+
+
+def _judged_line(ev) -> str:
+    """The legend's judged@N: its range over the systems (the warning names those below the threshold)."""
+    j = ev.judged()
+    lo, hi = j.idxmin(), j.idxmax()
+    return (f"judged@{ev.depth}: from {j[lo]:.3f} ({lo}) to {j[hi]:.3f} ({hi}), the fraction of a system's top "
+            f"{ev.depth} ranks whose document is in the qrels (mean over topics; ranks past a run's end count as "
+            f"judged); {int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
 
 
 def _two_runs(ev) -> None:
@@ -152,7 +161,9 @@ def main() -> None:
 @reading_options
 @scale_options
 @ties_option
-def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales, cache, progress, ties, **kw):
+@judged_option
+def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales, cache, progress, ties,
+           judged_threshold, **kw):
     """Scores of each measure per topic and mean; with --ranked also their interval-scaled values.
 
     RUNS are TREC run files or one directory of them. The interval-scaled value of a run is its position
@@ -162,7 +173,8 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     """
     _check_output(output, [*runs, qrels])
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=ranked, ties=ties,
-                   phi=ranked and phi, build=build_scales, cache=cache, progress=progress)
+                   phi=ranked and phi, build=build_scales, cache=cache, progress=progress,
+                   judged_threshold=judged_threshold)
     means = ev.means()
     rows = []
     for lab in ev.measures:
@@ -185,7 +197,7 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
                      _INTERVAL_LEGEND if ranked else "",
                      "phi: the position on the scale (1..K, exact); K: the number of values of the measure over all "
                      f"runs of length N (ties {ties})" if ranked and phi else "",
-                     _scales_line(ev) if ranked else "")
+                     _scales_line(ev) if ranked else "", _judged_line(ev))
     _emit(out, fmt, output, legend)
 
 
@@ -215,8 +227,9 @@ def _scales_line(ev) -> str:
 @reading_options
 @scale_options
 @ties_option
+@judged_option
 def report(runs, qrels, depth, test, correction, alpha, baseline, fmt, output, build_scales, cache, progress, ties,
-           **kw):
+           judged_threshold, **kw):
     """Many runs: the comparison table, original and interval-scaled means side by side.
 
     Letters mark the systems each one is significantly better than; † / ‡ the MM23 rule against
@@ -224,7 +237,7 @@ def report(runs, qrels, depth, test, correction, alpha, baseline, fmt, output, b
     """
     _check_output(output, [*runs, qrels])
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=True, ties=ties,
-                   build=build_scales, cache=cache, progress=progress)
+                   build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline)
     if fmt in ("csv", "tsv"):
         _emit(table.to_frame(), fmt, output, table.legend)
@@ -244,7 +257,9 @@ def report(runs, qrels, depth, test, correction, alpha, baseline, fmt, output, b
 @reading_options
 @scale_options
 @ties_option
-def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache, progress, ties, **kw):
+@judged_option
+def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache, progress, ties, judged_threshold,
+            **kw):
     """Two runs: FFF21 §7.3 paired tests on the original and the interval scale, side by side.
 
     Does the verdict change when the measure is mapped to an interval scale? The legend gives MM23's
@@ -254,7 +269,7 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
 
     _check_output(output, [run_a, run_b, qrels])
     ev = _evaluate([run_a, run_b], qrels, measures_given(kw, "AP"), depth, kw, ranked=True, ties=ties,
-                   build=build_scales, cache=cache, progress=progress)
+                   build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     _two_runs(ev)
     rows, lines = [], []
     a, b = ev.systems
@@ -273,7 +288,7 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
         lines += [f"  {x}" for x in c.lines()[1:]]
     legend = _legend(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "
                      f"sig: p <= {alpha}; changed: the decision differs between the original and the interval scale.",
-                     _INTERVAL_LEGEND, "MM23's rule (paired t test), as irscales ipso:", *lines)
+                     _INTERVAL_LEGEND, _judged_line(ev), "MM23's rule (paired t test), as irscales ipso:", *lines)
     _emit(pd.DataFrame(rows), fmt, output, legend)
 
 
@@ -353,7 +368,8 @@ def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw
 @reading_options
 @scale_options
 @ties_option
-def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ties, **kw):
+@judged_option
+def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ties, judged_threshold, **kw):
     """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2) among measures, original and interval-scaled.
 
     Systems are ranked by their mean score over topics (exactly: near-equal means are compared as
@@ -367,13 +383,13 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
         raise click.BadParameter(f"correlation is between measures: give at least two, got {names!r}",
                                  param_hint="'--measures'")
     ev = _evaluate(runs, qrels, names, depth, kw, ranked=True, ties=ties, build=build_scales, cache=cache,
-                   progress=progress)
+                   progress=progress, judged_threshold=judged_threshold)
     frame, notes = ev.correlations()
     for n in notes:
         _note(f"note: {n}")
     legend = _legend(f"{len(ev.systems)} systems ranked by their mean over {len(ev.topics)} topics, run length "
                      f"N = {ev.depth}. tau: Kendall's tau_b (FFF21 §3.3); tau_ap: AP correlation (Fer17 eq. 2), "
-                     "symmetric; *_interval: the same on the interval-scaled means.")
+                     "symmetric; *_interval: the same on the interval-scaled means.", _judged_line(ev))
     _emit(frame, fmt, output, legend)
 
 
@@ -389,7 +405,8 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
 @format_option
 @output_option
 @reading_options
-def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, **kw):
+@judged_option
+def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, judged_threshold, **kw):
     """MM23 §3: is challenger RUN_B better than champion RUN_A? Metric test (†) + IPSO sign test (‡).
 
     (QRELS as a third argument is the older spelling of --qrels.)
@@ -402,7 +419,7 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, **kw):
     from irscales.evaluation import measure_specs
     if len(measure_specs(names)) != 1:
         raise click.BadParameter(f"ipso takes one measure, got {names!r}", param_hint="'--measures'")
-    ev = _evaluate([run_a, run_b], qrels, names, depth or 10, kw, ranked=False)
+    ev = _evaluate([run_a, run_b], qrels, names, depth or 10, kw, ranked=False, judged_threshold=judged_threshold)
     _two_runs(ev)
     lab, m = next(iter(ev.measures.items()))
     c = _corroboration(ev, lab, m, {"t": "ttest", "wilcoxon": "signrank", "sign": "sign"}[test], alpha)

@@ -50,13 +50,15 @@ from irscales import measures as M
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction, judged_warning
 from irscales.data.trec import relevance_arrays
 from irscales.interval import IntervalPlan, IntervalValues, interval_values, plan, uses_grades
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
 
-__all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "Evaluation", "evaluate",
+__all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "DEFAULT_JUDGED_THRESHOLD", "Evaluation",
+           "evaluate",
            "measure_specs", "check_depth", "load_collection", "default_depth", "ordered_means"]
 
 #: How TREC input is read (the names and defaults of ``Collection.from_trec`` and of the CLI's flags).
@@ -187,6 +189,8 @@ class Evaluation:
     ties: str = "unq"
     _values: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _interval: dict[str, IntervalValues] = field(default_factory=dict, repr=False)
+    _judged: np.ndarray | None = field(default=None, repr=False)  # (T, S) judged@depth
+    judged_threshold: float = DEFAULT_JUDGED_THRESHOLD
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -208,6 +212,18 @@ class Evaluation:
             raise ValueError(f"{measure} has no interval-scaled values here"
                              + ("" if self.scales.get(measure, "") is None else " (evaluate(..., ranked=True))"))
         return pd.DataFrame(iv.phi if raw else iv.unit, index=list(self.topics), columns=list(self.systems))
+
+    def judged(self, per_topic: bool = False) -> pd.Series | pd.DataFrame:
+        """judged@N (N = :attr:`depth`): per system, the mean over topics of the fraction of its top N ranks
+        holding a document that appears in the topic's qrels (any grade; a rank past the end of a short run
+        counts as judged: :mod:`irscales.data.judged`); ``per_topic``: the (topics × systems) fractions.
+        Below :attr:`judged_threshold` :func:`evaluate` warns: unjudged documents count as not relevant."""
+        if self._judged is None:
+            raise ValueError("judged@N is not known for this evaluation (made without its qrels)")
+        if per_topic:
+            return pd.DataFrame(self._judged, index=list(self.topics), columns=list(self.systems))
+        return pd.Series(self._judged.mean(axis=0), index=pd.Index(list(self.systems), name="system"),
+                         name=f"judged@{self.depth}")
 
     def _check(self, measure: str) -> str:
         if measure not in self.measures:
@@ -327,7 +343,7 @@ def _tied(means, systems) -> str:
 def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M.Measure] = DEFAULT_MEASURES, *,
              depth: int | None = None, ranked: bool = False, ties: str = "unq", phi: bool = False,
              build: bool = False, cache: bool = True, progress: bool | None = None,
-             **reading) -> Evaluation:
+             judged_threshold: float = DEFAULT_JUDGED_THRESHOLD, **reading) -> Evaluation:
     """Evaluate runs on measures, with their interval-scaled versions when ``ranked`` (module docstring).
 
     qrels     a qrels file, a frame (``query_id, doc_id, relevance``) or ``{query_id: {doc_id: grade}}``
@@ -342,6 +358,8 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     build     consent to a scale build over the budget (else such a build is refused with its estimate and
               the cheaper options; the CLI's --build-scales)
     cache     keep built scales and parsed runs under ``IRSCALES_CACHE``
+    judged_threshold  warn, naming them, about systems whose judged@N (:meth:`Evaluation.judged`) is below it
+              (default 0.9; 0: never)
     reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``score_precision``
               (:data:`READING_DEFAULTS`; trec_eval's numbers: ``negative="zero", on_missing_topic="skip",
               on_no_relevant="keep"``)
@@ -353,6 +371,9 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
         raise ValueError(f"depth must be a positive integer (the run length N), got {depth!r}")
     if depth is None and ranked:
         depth = RANKED_DEFAULT_DEPTH
+    if isinstance(judged_threshold, bool) or not isinstance(judged_threshold, (int, float)) \
+            or not 0 <= judged_threshold <= 1:
+        raise ValueError(f"judged_threshold must be a fraction in [0, 1], got {judged_threshold!r}")
     notes: list[str] = []
     plans: dict[str, IntervalPlan | None] = {}
     if ranked:  # binary measures are planned before reading (graded ones after): a refusal comes at once
@@ -361,6 +382,10 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
     depth = int(depth) if depth is not None else default_depth(False, col)
     check_depth(specs, col, depth)
+    judged = _judged_at(qrels, runs, col, depth, cache, reading)
+    per_system = pd.Series(judged.mean(axis=1), index=list(col.systems))
+    if (warn := judged_warning(per_system, depth, judged_threshold)):
+        notes.append(warn)
     if ranked:
         graded = [(lab, m) for lab, m in specs if uses_grades(m)]
         p2, n2 = plan(graded, depth, grades=int(col.max_grade), ties=ties, cache=cache, build=build,
@@ -381,7 +406,22 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     frame = _frame(col, specs, values, ivals, ranked, phi)
     for n in notes:
         warnings.warn(n, stacklevel=2)
-    return Evaluation(col, depth, dict(specs), frame, plans, tuple(notes), ties, values, ivals)
+    return Evaluation(col, depth, dict(specs), frame, plans, tuple(notes), ties, values, ivals, judged.T,
+                      float(judged_threshold))
+
+
+def _judged_at(qrels: Any, runs: Any, col: Collection, depth: int, cache: bool, reading: dict) -> np.ndarray:
+    """judged@depth of every (system, topic) of ``col``, (S, T): the same runs read against the judged
+    indicator (:mod:`irscales.data.judged`), with the same options; every judged topic kept, then ``col``'s."""
+    opts = {**READING_DEFAULTS, **reading, "on_no_relevant": "keep"}
+    q = indicator_qrels(qrels_frame(qrels, negative=opts["negative"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reading's notes were given once, with the scores
+        if is_in_memory(runs):
+            ind = load_collection(q, runs, depth, progress=False, cache=cache, **opts)
+        else:  # read qrels, already checked: straight to the reader (a frame would be checked again)
+            ind = Collection.from_trec(_run_source(runs), q, depth=depth, cache=cache, progress=False, **opts)
+    return judged_fraction(ind.subset(topics=list(col.topics), systems=list(col.systems)), depth)
 
 
 def _shown(phi: np.ndarray) -> np.ndarray:
