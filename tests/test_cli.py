@@ -619,3 +619,21 @@ def test_usage_errors_exit_2_and_the_help_says_so():
     r = run(["scores", "--no-such-option"])
     assert r.exit_code == 2 and r.output.count("\n") == 1
     assert "2 for a usage error" in " ".join(run(["--help"]).output.split())
+
+
+def test_judged_at_n_is_in_the_legend_and_a_one_line_warning_below_the_threshold(trec):
+    from irscales import evaluate
+
+    d, rundir, qrels, col = trec
+    j = evaluate(qrels, rundir, "P@10", depth=10, judged_threshold=0).judged()
+    args = ["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "P@10", "--means-only"]
+    r = run([*args, "--judged-threshold", "0"])
+    assert r.exit_code == 0 and "warning" not in r.stderr, r.output
+    assert f"judged@10: from {j.min():.3f} ({j.idxmin()}) to {j.max():.3f} ({j.idxmax()})" in r.stdout
+    cut = float(np.sort(j.to_numpy())[1])  # one system below it
+    r = run([*args, "--judged-threshold", str(cut)])
+    warned = [ln for ln in r.stderr.splitlines() if ln.startswith("irscales: warning: judged@10:")]
+    assert r.exit_code == 0 and len(warned) == 1, r.output
+    assert f"1 of {len(j)} systems" in warned[0] and j.idxmin() in warned[0]
+    r = run([*args, "--judged-threshold", "1.5"])
+    assert r.exit_code == 2 and "--judged-threshold" in r.stderr

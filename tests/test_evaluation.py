@@ -6,6 +6,7 @@ same on both; every input form reads alike."""
 from __future__ import annotations
 
 import os
+import warnings
 from fractions import Fraction
 from io import StringIO
 from pathlib import Path
@@ -236,3 +237,46 @@ def test_scoring_leaves_the_statistics_layer_unloaded(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "IRSCALES_CACHE": str(tmp_path / "cache")}).stdout
     assert "after scores []" in out and "after evaluate []" in out, out
+
+
+def test_judged_at_n_counts_documents_in_the_qrels_and_padding_as_judged():
+    """judged@N (irscales.data.judged): ranks 1..N holding a document of the topic's qrels (grade 0 too), a
+    rank past the end of a short run counting as judged; per system the mean over topics."""
+    qrels = {"1": {"a": 1, "b": 0}, "2": {"c": 1}}
+    runs = {"A": {"1": {"a": 3.0, "x": 2.0, "b": 1.0}, "2": {"c": 1.0}},  # 2/3 and 3/3 (two padded ranks)
+            "B": {"1": {"x": 2.0, "y": 1.0}, "2": {"z": 2.0, "c": 1.0}}}  # 1/3 (one padded) and 2/3
+    with pytest.warns(UserWarning, match=r"judged@3: 1 of 2 systems have fewer than 60% of their top 3 documents "
+                                         r"judged \(B 0\.500\)"):
+        ev = evaluate(qrels, runs, "P@3", depth=3, judged_threshold=0.6)
+    assert ev.judged().to_dict() == pytest.approx({"A": 5 / 6, "B": 1 / 2})
+    assert ev.judged(per_topic=True).loc["1"].to_dict() == pytest.approx({"A": 2 / 3, "B": 1 / 3})
+    assert any(n.startswith("judged@3: 1 of 2") for n in ev.notes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        evaluate(qrels, runs, "P@3", depth=3, judged_threshold=0)  # 0: never warns
+    with pytest.raises(ValueError, match="judged_threshold must be a fraction"):
+        evaluate(qrels, runs, "P@3", depth=3, judged_threshold=1.5)
+
+
+def test_judged_warning_names_at_most_five_systems():
+    from irscales.data.judged import judged_warning
+
+    per = pd.Series({f"s{i}": i / 10 for i in range(8)})
+    w = judged_warning(per, 30, 0.9)
+    assert w.startswith("judged@30: 8 of 8 systems") and "s0 0.000, s1 0.100" in w and "and 3 more" in w
+    assert "s5" not in w and judged_warning(per, 30, 0.0) == ""
+
+
+@pytest.mark.skipif(not (paths.shared_dir() and (paths.shared_dir() / "clef" / "eHealth2018-CHS" / "runs").is_dir()),
+                    reason="CLEF eHealth 2018 is not in the shared folder (IRSCALES_SHARED)")
+def test_clef_2018_at_depth_30_warns_about_five_of_24_systems():
+    """A depth-10 pool read at depth 30: 5 of the 24 runs have fewer than 90% of their top 30 judged."""
+    from irscales.data.run_repeats import without_repeats
+    from irscales.data.trec import find_runs
+
+    d = paths.shared_dir() / "clef" / "eHealth2018-CHS"
+    files, _ = without_repeats(find_runs(d / "runs"))
+    with pytest.warns(UserWarning, match=r"judged@30: 5 of 24 systems have fewer than 90%"):
+        ev = evaluate(d / "CLEF2018_qrel_20180914.txt.gz", files, "P@10", depth=30, on_uneven_topics="pad")
+    j = ev.judged()
+    assert (j < 0.9).sum() == 5 and j.idxmin() == "baselines__elastic_BM25f_qe.out"
