@@ -280,3 +280,32 @@ def test_clef_2018_at_depth_30_warns_about_five_of_24_systems():
         ev = evaluate(d / "CLEF2018_qrel_20180914.txt.gz", files, "P@10", depth=30, on_uneven_topics="pad")
     j = ev.judged()
     assert (j < 0.9).sum() == 5 and j.idxmin() == "baselines__elastic_BM25f_qe.out"
+
+
+def test_scale_table_says_what_the_interval_value_is_over_and_where_it_is_an_affine_image(tmp_path):
+    """Issue 36 item 3: the scale is over all runs of length N, the same for every topic (the recall base
+    does not enter); P at its own N and RBP with p = 1/2 are affine images of the measure (checked on the
+    values), R is not (its interval value is P at N: R × RB/N, a factor that changes with the topic)."""
+    from fractions import Fraction
+
+    from irscales.data import load_preset
+
+    col = load_preset("sim-t08", depth=30, seed=1).subset(systems=[0, 1, 2], topics=list(range(8)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # judged@N of the simulated pool
+        rundir, qrels = col.to_trec(tmp_path)
+        ev = evaluate(qrels, rundir, "AP,P@10,P,R,RBP_p05,RBP_p08,nDCG_b02", depth=10, ranked=True)
+    t = ev.scale_table().set_index("measure")
+    assert t.loc["AP", "scale_over"] == "all 2^10 binary runs of length 10 ranked by SP = AP × RB; recall base not used"
+    assert "ideal ranking not used" in t.loc["nDCG_b02", "scale_over"]
+    assert {m for m in t.index if t.loc[m, "affine"]} == {"P@10", "P", "RBP_p05"}
+    assert t.loc["P@10", "affine"] == "= P@10: P is already an interval scale at this N"
+    def exact(lab):  # the float scores as the fractions they round (denominators at most 2^10 · RB here)
+        return ev.values(lab).map(lambda v: Fraction(v).limit_denominator(2**16)).to_numpy()
+
+    for lab in ("P@10", "P"):  # the interval value is the measure itself
+        assert (ev.interval(lab).to_numpy() == exact(lab)).all()
+    assert (ev.interval("RBP_p05").to_numpy() == exact("RBP_p05") * Fraction(2**10, 2**10 - 1)).all()
+    r, p = ev.interval("R").to_numpy(), ev.interval("P").to_numpy()
+    assert (r == p).all() and not (r == exact("R")).all()
+    assert "no copy of R" in t.loc["R", "scale_over"] and not t.loc["R", "affine"]

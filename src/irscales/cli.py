@@ -35,7 +35,7 @@ from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option,
                                   runs_argument, scale_options, ties_option)
 from irscales.enumeration import CacheError, TieUndecidable
 from irscales.enumeration.routes import choose_route
-from irscales.interval import NoIntervalScaleError, OverBudgetError, uses_grades
+from irscales.interval import INTERVAL_LEGEND, NoIntervalScaleError, OverBudgetError, uses_grades
 
 # The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO) is
 # imported inside the commands that use it: at the top it would add about 2.5 s to every ``irscales --help``
@@ -130,8 +130,7 @@ def _legend(*lines: str) -> str:
     return "\n".join(x for x in lines if x)
 
 
-_INTERVAL_LEGEND = ("interval: the interval-scaled value (FFF21 eq. 2), normalised to [0, 1] by (phi - 1)/(K - 1): "
-                    "0 is the worst run of length N there is, 1 the best")
+_INTERVAL_LEGEND = INTERVAL_LEGEND
 
 
 # ----------------------------------------------------------------------------------- commands
@@ -202,12 +201,12 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
 
 
 def _scales_line(ev) -> str:
+    """Per measure: K, the route, what its scale is over and, where the interval value is an affine image of
+    the measure, that it is (the column is kept, so every measure has the same columns)."""
     parts = []
-    for lab, p in ev.scales.items():
-        if p is not None:
-            parts.append(f"{lab}: K = {p.K:,} ({p.kind}{', ' + p.caveat if p.caveat else ''})")
-        else:
-            parts.append(f"{lab}: no interval-scaled values (see the note)")
+    for _, row in ev.scale_table().iterrows():
+        extra = [row["route"], row["caveat"], f"over {row['scale_over']}", row["affine"]]
+        parts.append(f"{row['measure']}: K = {row['K']:,} ({', '.join(x for x in extra if x)})")
     return "scales: " + "; ".join(parts)
 
 

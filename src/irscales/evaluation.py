@@ -52,7 +52,8 @@ from irscales.data.collection import Collection
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction, judged_warning
 from irscales.data.trec import relevance_arrays
-from irscales.interval import IntervalPlan, IntervalValues, interval_values, plan, uses_grades
+from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
+                               uses_grades)
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
@@ -241,15 +242,22 @@ class Evaluation:
         return pd.DataFrame(out, index=pd.Index(list(self.systems), name="system"))
 
     def scale_table(self) -> pd.DataFrame:
-        """One row per measure: the scale of its interval version (measure, N, grades, ties, K, route, caveat)."""
+        """One row per measure: the scale of its interval version (measure, N, grades, ties, K, route, caveat);
+        ``scale_over``: the runs it ranks and by what, and what does not enter (the recall base, the ideal
+        ranking: one scale for every topic, FFF21 §5.2.2); ``affine``: where the interval value is an affine
+        image of the measure itself (P at its own N, RBP with p = 1/2), that it is — the interval column is
+        then the measure again, up to a constant factor, and says nothing new."""
         rows = []
         for lab, p in self.scales.items():
             if p is None:
                 rows.append({"measure": lab, "scale_of": "", "N": np.nan, "grades": np.nan, "ties": self.ties,
-                             "K": np.nan, "route": "none", "exact": False, "caveat": ""})
+                             "K": np.nan, "route": "none", "exact": False, "caveat": "", "scale_over": "",
+                             "affine": ""})
             else:
+                m = self.measures[lab]
                 rows.append({"measure": lab, "scale_of": p.measure.key, "N": p.N, "grades": p.c + 1, "ties": p.ties,
-                             "K": p.K, "route": p.kind, "exact": not p.caveat, "caveat": p.caveat})
+                             "K": p.K, "route": p.kind, "exact": not p.caveat, "caveat": p.caveat,
+                             "scale_over": scale_over(p, m), "affine": affine_image(p, m)})
         return pd.DataFrame(rows)
 
     def compare(self, *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
@@ -262,7 +270,14 @@ class Evaluation:
         interval = {lab: iv.unit for lab, iv in self._interval.items()}
         return comparison_table(original, interval, self.systems, test=test, correction=correction, alpha=alpha,
                                 baseline=baseline, rel=self.collection.binary(self.depth) if baseline else None,
-                                depth=self.depth, notes=self.notes)
+                                depth=self.depth, notes=(*self.notes, *self._scale_lines()))
+
+    def _scale_lines(self) -> list[str]:
+        """One legend line per interval version: what its scale is over, and whether it is an affine image."""
+        t = self.scale_table()
+        return [f"{r.measure} (interval): over {r.scale_over}" + (f" ({r.measure} (interval) {r.affine})"
+                                                                  if r.affine else "")
+                for r in t.itertuples() if r.scale_over]
 
     def correlations(self) -> tuple[pd.DataFrame, list[str]]:
         """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2, symmetric) between every two measures' system

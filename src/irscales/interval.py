@@ -45,8 +45,17 @@ from irscales.enumeration.runs import numerator
 from irscales.exact import to_fraction
 
 __all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
-           "normalised", "OverBudgetError", "NoIntervalScaleError", "dcg_proven_depth", "scaled_runs", "scale_over",
+           "normalised", "OverBudgetError", "NoIntervalScaleError", "INTERVAL_LEGEND", "dcg_proven_depth", "scaled_runs", "scale_over",
            "affine_image"]
+
+#: What an interval-scaled value is, in every legend (the command line's, the comparison table's): the
+#: scale is the same for every topic, so the recall base and the ideal ranking do not enter (FFF21 §5.2.2).
+INTERVAL_LEGEND = ("interval: the interval-scaled value (FFF21 eq. 2): the position phi of the run's value on the "
+                   "measure's scale over all runs of length N, normalised to [0, 1] by (phi - 1)/(K - 1), 0 the "
+                   "lowest value any run of length N takes and 1 the highest. The scale is the same for every topic "
+                   "(FFF21: so that means over topics are meaningful): AP is ranked by SP = AP x RB and nDCG by DCG, "
+                   "so the recall base and the ideal ranking do not enter, and a perfect run on a topic with fewer "
+                   "than N relevant documents is below 1")
 
 #: Counted DCG beyond these N relies on the conjecture stated in :mod:`irscales.enumeration.counting` (no tie
 #: across discount classes): the largest N at which an enumeration of all (c+1)^N runs found none, per (log base,
@@ -122,16 +131,18 @@ def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[
 def scale_over(p: IntervalPlan, measure: M.Measure) -> str:
     """What the interval value of ``measure`` is a position over, in words: the runs of the scale, the
     quantity they are ranked by, and what does not enter (FFF21 §5.2.2: one scale for every topic)."""
-    runs = f"all {p.c + 1}^{p.N} {'binary runs' if p.c == 1 else f'runs over grades 0..{p.c}'} of length {p.N}"
+    runs = f"all {p.c + 1}^{p.N} {'binary runs' if p.c == 1 else 'runs'} of length {p.N}" \
+        + ("" if p.c == 1 else f" over grades 0..{p.c}")
+    base = measure.measure if isinstance(measure, M.Cut) else measure
     num = numerator(p.measure)
-    by = "" if num == p.measure else f" ranked by {num.key}"
-    if isinstance(measure, (M.AP, M.R)) or isinstance(getattr(measure, "measure", None), (M.AP, M.R)):
-        unused = "; recall base not used"
-    elif isinstance(measure, M.NDCG) or isinstance(getattr(measure, "measure", None), M.NDCG):
-        unused = "; ideal ranking not used"
-    else:
-        unused = ""
-    return runs + by + unused
+    if isinstance(base, M.AP):
+        return f"{runs} ranked by {num.key} = AP × RB; recall base not used"
+    if isinstance(base, M.R):
+        return (f"{runs} ranked by {num.key} = R × RB/{p.N}, a factor that changes from topic to topic (no copy "
+                "of R); recall base not used")
+    if isinstance(base, M.NDCG):
+        return f"{runs} ranked by {num.key} = nDCG × ideal DCG; ideal ranking not used"
+    return runs if num == p.measure else f"{runs} ranked by {num.key}"
 
 
 def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
