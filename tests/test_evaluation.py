@@ -296,7 +296,7 @@ def test_scale_table_says_what_the_interval_value_is_over_and_where_it_is_an_aff
         rundir, qrels = col.to_trec(tmp_path)
         ev = evaluate(qrels, rundir, "AP,P@10,P,R,RBP_p05,RBP_p08,nDCG_b02", depth=10, ranked=True)
     t = ev.scale_table().set_index("measure")
-    assert t.loc["AP", "scale_over"] == "all 2^10 binary runs of length 10 ranked by SP = AP × RB; recall base not used"
+    assert t.loc["AP", "scale_over"] == "all 2^10 binary runs of length 10 ranked by SP = AP x RB; recall base not used"
     assert "ideal ranking not used" in t.loc["nDCG_b02", "scale_over"]
     assert {m for m in t.index if t.loc[m, "affine"]} == {"P@10", "P", "RBP_p05"}
     assert t.loc["P@10", "affine"] == "= P@10: P is already an interval scale at this N"

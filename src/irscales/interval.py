@@ -136,12 +136,12 @@ def scale_over(p: IntervalPlan, measure: M.Measure) -> str:
     base = measure.measure if isinstance(measure, M.Cut) else measure
     num = numerator(p.measure)
     if isinstance(base, M.AP):
-        return f"{runs} ranked by {num.key} = AP × RB; recall base not used"
+        return f"{runs} ranked by {num.key} = AP x RB; recall base not used"
     if isinstance(base, M.R):
-        return (f"{runs} ranked by {num.key} = R × RB/{p.N}, a factor that changes from topic to topic (no copy "
+        return (f"{runs} ranked by {num.key} = R x RB/{p.N}, a factor that changes from topic to topic (no copy "
                 "of R); recall base not used")
     if isinstance(base, M.NDCG):
-        return f"{runs} ranked by {num.key} = nDCG × ideal DCG; ideal ranking not used"
+        return f"{runs} ranked by {num.key} = nDCG x ideal DCG; ideal ranking not used"
     return runs if num == p.measure else f"{runs} ranked by {num.key}"
 
 
@@ -155,7 +155,7 @@ def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
         return f"= {p.label}: P is already an interval scale at this N"
     if type(p.measure) is M.RBP and type(measure) is M.RBP and to_fraction(measure.p) == Fraction(1, 2) \
             and p.c == 1:
-        return f"= {p.label} × 2^{p.N}/(2^{p.N} − 1): RBP with p = 1/2 is already an interval scale"
+        return f"= {p.label} x 2^{p.N}/(2^{p.N} - 1): RBP with p = 1/2 is already an interval scale"
     return ""
 
 
