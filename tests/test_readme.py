@@ -190,6 +190,12 @@ def test_the_worked_example_of_what_the_interval_value_is(cranfield_demo):
     assert ev.collection.binary(ev.depth)[list(ev.systems).index(system), list(ev.topics).index(topic)][:2].all()
     assert ev.interval("AP", raw=True).loc[topic, system] == int(phi) and ev.scales["AP"].K == int(K.replace(",", ""))
     assert f"{float(ev.interval('AP').loc[topic, system]):.2f}" == iv
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    helptext = " ".join(CliRunner().invoke(main, ["scores", "--help"]).output.split())
+    assert f"a perfect AP on a topic with {rb} relevant documents is about {iv} at N = {N}" in helptext
     m = re.search(r"nDCG@10 means, ([\d.]+)–([\d.]+), are ([\d.]+)–([\d.]+) on the interval scale \(graded gains: "
                   r"the scale is over all (\d)\^10 runs of grades 0\.\.(\d)\)", text)
     assert m, "the README's nDCG@10 example"

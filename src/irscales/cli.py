@@ -152,7 +152,9 @@ def main() -> None:
 @measures_option("AP,nDCG_b02,RR")
 @depth_option(ranked=True)
 @click.option("--ranked/--no-ranked", default=False, show_default=True,
-              help="add the interval-scaled value (FFF21 eq. 2) of each measure, normalised to [0, 1]")
+              help="add the interval-scaled value (FFF21 eq. 2) of each measure, normalised to [0, 1]: the run's "
+              "position among all runs of length N, one scale for every topic (recall base and ideal ranking "
+              "not used), so a perfect run on a topic with fewer than N relevant documents is below 1")
 @click.option("--phi", is_flag=True, help="with --ranked, also the raw position phi on the scale and its size K")
 @click.option("--per-topic/--means-only", default=True, show_default=True)
 @format_option
@@ -167,8 +169,15 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
 
     RUNS are TREC run files or one directory of them. The interval-scaled value of a run is its position
     phi on the measure's scale over all runs of length N (FFF21 eq. 2; --ties), mapped onto [0, 1] by
-    (phi - 1)/(K - 1). With --ranked every measure gets its interval-scaled value or the command fails
-    (exit 1) naming the measures without one at this --depth, the deepest N for each and the cheaper routes.
+    (phi - 1)/(K - 1): 0 the lowest value any run of length N takes, 1 the highest. The scale is the same
+    for every topic, whatever its recall base (FFF21: so that means over topics are meaningful): AP is
+    ranked by SP = AP x RB, nDCG by DCG, so the recall base and the ideal ranking do not enter, and a
+    perfect AP on a topic with 2 relevant documents is about 0.26 at N = 10 (see the README). Where the
+    interval value is an affine image of the measure (P@k, RBP with p = 1/2) the legend says so.
+
+    With --ranked every measure gets its interval-scaled value or the command fails (exit 1) naming the
+    measures without one at this --depth, the deepest N for each and the cheaper routes. The legend gives
+    judged@N; below --judged-threshold a warning names the systems.
     """
     _check_output(output, [*runs, qrels])
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=ranked, ties=ties,
