@@ -637,3 +637,16 @@ def test_judged_at_n_is_in_the_legend_and_a_one_line_warning_below_the_threshold
     assert f"1 of {len(j)} systems" in warned[0] and j.idxmin() in warned[0]
     r = run([*args, "--judged-threshold", "1.5"])
     assert r.exit_code == 2 and "--judged-threshold" in r.stderr
+
+
+def test_the_legend_says_what_each_scale_is_over_and_which_columns_repeat_the_measure(trec):
+    d, rundir, qrels, col = trec
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "AP,P@10,RBP_p05,nDCG_b02",
+             "--ranked", "--means-only", "--judged-threshold", "0"])
+    assert r.exit_code == 0, r.output
+    assert "a perfect run on a topic with fewer than N relevant documents is below 1" in r.stdout
+    assert "over all 2^10 binary runs of length 10 ranked by SP = AP x RB; recall base not used" in r.stdout
+    assert "P@10 (interval) = P@10: P is already an interval scale at this N" in r.stdout
+    assert "RBP_p05 (interval) = RBP_p05 x 2^10/(2^10 - 1)" in r.stdout
+    assert "ranked by DCG_b02 = nDCG x ideal DCG; ideal ranking not used" in r.stdout
+    assert "0 is the worst run" not in r.stdout
