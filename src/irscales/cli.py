@@ -214,7 +214,7 @@ def _scales_line(ev) -> str:
     the measure, that it is (the column is kept, so every measure has the same columns)."""
     parts = []
     for _, row in ev.scale_table().iterrows():
-        extra = [row["route"], row["caveat"], f"over {row['scale_over']}",
+        extra = [row["route"], row["caveat"], f"over {row['scale_over']}" if row["scale_over"] else "",
                  f"{row['measure']} (interval) {row['affine']}" if row["affine"] else ""]
         parts.append(f"{row['measure']}: K = {row['K']:,} ({', '.join(x for x in extra if x)})")
     return "scales: " + "; ".join(parts)

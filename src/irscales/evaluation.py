@@ -178,7 +178,8 @@ class Evaluation:
     ``frame``: one row per (system, topic, measure): ``value``; with interval-scaled values ``interval``
     ((φ − 1)/(K − 1), the nearest double; exact values in :meth:`interval`), and with ``phi=True`` also
     ``phi`` (exact integers; halves for ties ``mid``) and ``K``. ``scales``: per measure label, how its
-    interval version was obtained (None: it has none here; ``notes`` say why). ``depth``: the run length N.
+    interval version was obtained (every measure with ``ranked``, none without). ``depth``: the run length N.
+    :meth:`judged`: judged@N per system (how far the qrels reach into the runs).
     """
 
     collection: Collection
