@@ -650,3 +650,4 @@ def test_the_legend_says_what_each_scale_is_over_and_which_columns_repeat_the_me
     assert "RBP_p05 (interval) = RBP_p05 x 2^10/(2^10 - 1)" in r.stdout
     assert "ranked by DCG_b02 = nDCG x ideal DCG; ideal ranking not used" in r.stdout
     assert "0 is the worst run" not in r.stdout
+

@@ -309,3 +309,24 @@ def test_scale_table_says_what_the_interval_value_is_over_and_where_it_is_an_aff
     r, p = ev.interval("R").to_numpy(), ev.interval("P").to_numpy()
     assert (r == p).all() and not (r == exact("R")).all()
     assert "no copy of R" in t.loc["R", "scale_over"] and not t.loc["R", "affine"]
+
+
+def test_clef_2018_at_depth_30_prints_a_judged_warning_on_the_command_line():
+    """A depth-10 pool read at depth 30 (CLEF eHealth 2018, its repeated lines dropped first): one warning line
+    on stderr naming the 5 of 24 systems below 90% judged."""
+    from click.testing import CliRunner
+
+    from irscales.data.run_repeats import without_repeats
+    from irscales.data.trec import find_runs
+
+    shared = paths.shared_dir()
+    d = shared / "clef" / "eHealth2018-CHS" if shared is not None else None
+    if d is None or not (d / "runs").is_dir():
+        pytest.skip("CLEF eHealth 2018 is not in the shared folder (IRSCALES_SHARED)")
+    files, _ = without_repeats(find_runs(d / "runs"))
+    r = CliRunner().invoke(main, ["scores", *map(str, files), "--qrels", str(d / "CLEF2018_qrel_20180914.txt.gz"),
+                                  "--depth", "30", "--measures", "P@10", "--means-only", "--on-uneven-topics", "pad"])
+    assert r.exit_code == 0, r.output
+    warned = [ln for ln in r.stderr.splitlines() if ln.startswith("irscales: warning: judged@30:")]
+    assert len(warned) == 1 and "5 of 24 systems have fewer than 90%" in warned[0]
+    assert "baselines__elastic_BM25f_qe.out 0.825" in warned[0]
