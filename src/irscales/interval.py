@@ -17,8 +17,8 @@ Both are exact: φ as integers, the normalised value as a Fraction (floats only 
 is ranked by SP (AP × RB), nDCG by DCG, R by the number of relevant documents retrieved: FFF21 §5.2.2 gives
 every topic the same scale, whatever its recall base, so that means over topics are meaningful. The recall
 base and the ideal ranking do not enter, so a perfect run is 1 only on a topic with at least N relevant
-documents: a perfect AP on a topic with 3 relevant documents is the position of SP = 3 among all runs of
-length 10, far below 1. Where the interval scale is an affine image of the measure itself (P and P@k with ties
+documents: a perfect AP on a topic with few relevant documents sits low on the scale (the README's worked
+example). Where the interval scale is an affine image of the measure itself (P and P@k with ties
 ``unq``, RBP with p = 1/2) :func:`affine_image` says so.
 
 :func:`plan` chooses, for each measure, the scale its interval version comes from (a measure cut at k ranks
@@ -45,8 +45,8 @@ from irscales.enumeration.runs import numerator
 from irscales.exact import to_fraction
 
 __all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
-           "normalised", "OverBudgetError", "NoIntervalScaleError", "INTERVAL_LEGEND", "dcg_proven_depth", "scaled_runs", "scale_over",
-           "affine_image"]
+           "normalised", "OverBudgetError", "NoIntervalScaleError", "INTERVAL_LEGEND", "dcg_proven_depth",
+           "scaled_runs", "scale_over", "affine_image"]
 
 #: What an interval-scaled value is, in every legend (the command line's, the comparison table's): the
 #: scale is the same for every topic, so the recall base and the ideal ranking do not enter (FFF21 §5.2.2).
@@ -252,7 +252,14 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
     none: list[str] = []
     for label, m in specs:
         graded = uses_grades(m)
-        target, n = scale_target(m, depth)
+        try:
+            target, n = scale_target(m, depth)
+        except ValueError as e:  # cut at more ranks than the run has
+            if require:
+                raise
+            notes.append(f"no interval-scaled {label} at depth {depth}: {e}")
+            out[label] = None
+            continue
         if graded and grades is None:  # planned once the qrels are read, unless no grades would give it a scale
             if require and not any(max_enumerable_depth(target, c)[0] or counting_depth(target, c)[0] for c in (1, 2)):
                 none.append(label)
