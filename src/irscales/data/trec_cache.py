@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from irscales.atomic import write_atomic
 from irscales.data.trec_arrays import QrelsIndex, RunHits
 from irscales.data.trec_fast import Scratch, file_text, kernels_loaded, read_file, scan_run, trec_rows
 from irscales.data.trec_order import trec_order
@@ -123,30 +124,19 @@ def _store_cached(f: Path, key: str, p: RunHits, unwritable: set | None) -> None
     """Write the entry atomically; on failure remove the temporary file and warn (once per folder)."""
     if unwritable is not None and f.parent in unwritable:
         return
-    # unique per process and thread: two files with the same bytes may be parsed at once
-    tmp = f.with_name(f"{f.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         f.parent.mkdir(parents=True, exist_ok=True)
         payload = _encoded(key, p)
-        with open(tmp, "wb") as fh:
-            fh.write(payload)
-            fh.write(hashlib.sha256(payload).digest())
-        os.replace(tmp, f)  # atomic: a reader never sees half a file
+        write_atomic(f, payload + hashlib.sha256(payload).digest())  # a reader never sees half a file
     except OSError as e:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
         with _UNWRITABLE_LOCK:  # threads failing at once: the first one warns
             first = unwritable is None or f.parent not in unwritable
             if unwritable is not None:
                 unwritable.add(f.parent)
         if first:
-            warnings.warn(f"cannot write the parsed-run cache entry {f} ({e.strerror or e}); continuing without "
+            why = os.strerror(e.errno) if e.errno else e  # the cause, without the writer's wording
+            warnings.warn(f"cannot write the parsed-run cache entry {f} ({why}); continuing without "
                           "the cache", stacklevel=4)
-    except BaseException:  # an interrupt: no temporary file left behind
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | None, scratch: Scratch | None = None,
