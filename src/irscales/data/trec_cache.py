@@ -27,6 +27,7 @@ import hashlib
 import json
 import os
 import queue
+import stat
 import sys
 import threading
 import warnings
@@ -36,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from irscales.atomic import write_atomic
+from irscales.data.input_bytes import GZIP_MAGIC
 from irscales.data.trec_arrays import QrelsIndex, RunHits
 from irscales.data.trec_fast import Scratch, file_text, kernels_loaded, read_file, scan_run, trec_rows
 from irscales.data.trec_order import trec_order
@@ -189,9 +191,12 @@ def _text_bytes(files: list[Path]) -> int:
     total = 0
     for f in files:
         try:
+            st = os.stat(f)
+            if not stat.S_ISREG(st.st_mode):  # a pipe's bytes are read once, by the reader; a device is refused
+                continue
             with open(f, "rb") as fh:
-                gz = fh.read(2) == b"\x1f\x8b"
-            total += os.stat(f).st_size * (4 if gz else 1)
+                gz = fh.read(2) == GZIP_MAGIC
+            total += st.st_size * (4 if gz else 1)
         except OSError:  # reported with its path when the file is read
             pass
     return total
