@@ -50,7 +50,8 @@ def read_stream(path: str | Path) -> tuple[str, bytes]:
     try:
         mode = os.stat(path).st_mode
         if not stat.S_ISREG(mode):  # HDF5 seeks: a FIFO would block forever, a device never ends
-            raise MattersFormatError(f"{path}: is {kind_of(mode)}, not a file: expected a MATTERS .mat (HDF5) file")
+            raise MattersFormatError(f"{path}: is {kind_of(mode)}, not a file: expected a MATTERS .mat (HDF5) "
+                                     "file")
         with h5py.File(path, "r") as f:
             names = [k for k in f.keys() if not k.startswith("#")]
             if len(names) != 1:
