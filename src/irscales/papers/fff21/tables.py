@@ -378,7 +378,8 @@ def compare_published(rep: Reproduction, tracks: Mapping[str, Collection], criti
         yield f"{k} (real): {int(f.match.sum())} of {len(f)} values agree with the paper at its printed precision; wrote {p.name}"
         by_table = f.assign(table=f.item.str.split("/").str[0]).groupby("table").match.agg(["sum", "size"])
         by_table = by_table.rename(columns={"sum": "match", "size": "items"})
-        write_atomic(out / f"match_by_table_{k}.csv", by_table.to_csv())  # not a comparison file: the report reads those
+        # not a comparison file: the report reads those
+        write_atomic(out / f"match_by_table_{k}.csv", by_table.to_csv())
         yield by_table
         yield f.loc[~f.match, ["item", "published", "reproduced", "note"]]
     simulated = any(c.is_simulated for c in tracks.values())
@@ -386,7 +387,8 @@ def compare_published(rep: Reproduction, tracks: Mapping[str, Collection], criti
         grand = published_items(grand=grand_mean_delta(rep.t56.values()))
         f = published.compare("fff21", grand, route="simulated" if simulated else "real").frame
         f = f[f.item.isin(grand)]
-        write_atomic(out / f"published_vs_reproduced_{'simulated_' if simulated else ''}s7.3.csv", f.to_csv(index=False))
+        write_atomic(out / f"published_vs_reproduced_{'simulated_' if simulated else ''}s7.3.csv",
+                     f.to_csv(index=False))
         yield (f"§7.3 grand mean Δ% ({'some tracks SIMULATED' if simulated else 'all tracks real'}): "
                + ", ".join(f"{r.item.split('/')[-1]} {r.reproduced} (paper {r.published})" for r in f.itertuples()))
     else:
