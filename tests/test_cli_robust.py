@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from irscales import cli
-from irscales.cli_messages import CLIP_KEEP, as_flags, clip, flat
+from irscales.cli_messages import as_flags, flat
+from irscales.clipping import CLIP_KEEP, clip, clip_words
+from irscales.data.trec import read_run
+from irscales.data.trec_parse import TrecFormatError
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CLI = [sys.executable, "-c", "from irscales.cli import main; main()"]
@@ -49,6 +52,15 @@ def test_clip_and_the_flag_patterns_are_linear():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, env=_env())
     assert r.returncode == 0 and r.stdout.strip() == "600009"
     assert flat("a\n" + "b" * 1000) == "a " + "b" * CLIP_KEEP + "… (1,000 chars)"
+    assert clip_words("a  " + "b" * 201) == "a  " + "b" * CLIP_KEEP + "… (201 chars)"
+
+
+def test_library_errors_clip_long_words_too(tmp_path):
+    run = tmp_path / "run"
+    run.write_text(f"1 Q0 d1 1 1.0 a\n1 Q0 d2 2 0.5 {'x' * 65536}\n")
+    with pytest.raises(TrecFormatError) as e:
+        read_run(run)
+    assert len(str(e.value)) < 300 and "… (65,538 chars)" in str(e.value)
 
 
 @pytest.mark.parametrize("wrap", ["plain", "SystemError"])

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import click
 
+from irscales.clipping import clip
 from irscales.paths import cache_root
 
-__all__ = ["one_line", "flat", "as_flags", "under_cache", "clip", "CLIP_LONGER", "CLIP_KEEP"]
+__all__ = ["one_line", "flat", "as_flags", "under_cache"]
 
 
 def one_line(e: BaseException) -> str:
@@ -29,19 +30,9 @@ def one_line(e: BaseException) -> str:
 
 
 def flat(msg: str) -> str:
-    """A message (an error's, a warning's) as one line in the command line's words, long words clipped."""
+    """A message (an error's, a warning's) as one line in the command line's words, long words clipped
+    (:func:`irscales.clipping.clip`: the line stays readable, and short for the patterns below)."""
     return as_flags(" ".join(clip(w) for w in msg.split()))
-
-
-#: A word of an error longer than this (a 64 kB run tag or docno) is cut to its first ``CLIP_KEEP``
-#: characters and its length: the line stays readable, and short enough for any pattern below.
-CLIP_LONGER = 200
-CLIP_KEEP = 80
-
-
-def clip(word: str) -> str:
-    """``word``, or its first :data:`CLIP_KEEP` characters and its length when longer than :data:`CLIP_LONGER`."""
-    return word if len(word) <= CLIP_LONGER else f"{word[:CLIP_KEEP]}… ({len(word):,} chars)"
 
 
 # library keywords (Collection.from_trec, scale) that the command line spells as flags

@@ -20,6 +20,8 @@ import stat
 import zlib
 from typing import BinaryIO
 
+from irscales.clipping import clip_words
+
 __all__ = ["InputError", "MAX_TEXT_BYTES", "MAX_RATIO", "RATIO_FLOOR", "check_readable", "refuse_compressed",
            "read_bounded", "gunzip", "GZIP_MAGIC", "kind_of"]
 
@@ -44,7 +46,7 @@ class InputError(ValueError):
     def __init__(self, path, line: int | None, what: str):
         self.path = None if path is None else str(path)
         self.line = line
-        self.what = what
+        self.what = what = clip_words(what)  # a 64 kB token quoted whole would make a 64 kB line
         where = self.path or "<input>"
         if line is not None:
             where = f"{where}:{line}"
