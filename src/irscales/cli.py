@@ -29,10 +29,12 @@ import pandas as pd
 
 from irscales import measures as M
 from irscales.cli_messages import flat as _flat, one_line as _one_line
-from irscales.cli_output import check_output as _check_output, emit as _emit, exact_mean as _exact_mean, write as _write
+from irscales.cli_output import (check_output as _check_output, emit as _emit, exact_mean as _exact_mean,
+                                 judged_line, legend_of, scales_line, write as _write)
 from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option, judged_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
                                   runs_argument, scale_options, ties_option)
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration import CacheError, TieUndecidable
 from irscales.enumeration.routes import choose_route
 from irscales.interval import INTERVAL_LEGEND, NoIntervalScaleError, OverBudgetError, uses_grades
@@ -136,7 +138,8 @@ def _note(msg: str) -> None:
 
 
 def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, ranked: bool, ties: str = "unq", phi: bool = False,
-              build: bool = False, cache: bool = True, progress: bool = True, judged_threshold: float = 0.9):
+              build: bool = False, cache: bool = True, progress: bool = True,
+              judged_threshold: float = DEFAULT_JUDGED_THRESHOLD):
     """:func:`irscales.evaluation.evaluate` on the command's files and options (a folder or a list of run files)."""
     from irscales.evaluation import evaluate
 
@@ -146,25 +149,9 @@ def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, ranked: bool, ties
                     progress=None if progress else False, judged_threshold=judged_threshold, **reading(kw))
 
 
-def _judged_line(ev) -> str:
-    """The legend's judged@N: its range over the systems (the warning names those below the threshold)."""
-    j = ev.judged()
-    lo, hi = j.idxmin(), j.idxmax()
-    return (f"judged@{ev.depth}: from {j[lo]:.3f} ({lo}) to {j[hi]:.3f} ({hi}), the fraction of a system's top "
-            f"{ev.depth} ranks whose document is in the qrels (mean over topics; ranks past a run's end count as "
-            f"judged); {int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
-
-
 def _two_runs(ev) -> None:
     if len(ev.systems) != 2:
         raise ValueError(f"expected two runs with different run tags, found systems {list(ev.systems)}")
-
-
-def _legend(*lines: str) -> str:
-    return "\n".join(x for x in lines if x)
-
-
-_INTERVAL_LEGEND = INTERVAL_LEGEND
 
 
 # ----------------------------------------------------------------------------------- commands
@@ -235,23 +222,12 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     out = pd.concat([per, pd.DataFrame(rows)], ignore_index=True)
     out = out.sort_values(["measure", "system"], key=lambda c: c.map(order[0] if c.name == "measure" else order[1]),
                           kind="stable").reset_index(drop=True)
-    legend = _legend(f"{len(ev.topics)} topics, run length N = {ev.depth}; topic 'all': the mean over topics.",
-                     _INTERVAL_LEGEND if ranked else "",
+    legend = legend_of(f"{len(ev.topics)} topics, run length N = {ev.depth}; topic 'all': the mean over topics.",
+                     INTERVAL_LEGEND if ranked else "",
                      "phi: the position on the scale (1..K, exact); K: the number of values of the measure over all "
                      f"runs of length N (ties {ties})" if ranked and phi else "",
-                     _scales_line(ev) if ranked else "", _judged_line(ev))
+                     scales_line(ev) if ranked else "", judged_line(ev))
     _emit(out, fmt, output, legend)
-
-
-def _scales_line(ev) -> str:
-    """Per measure: K, the route, what its scale is over and, where the interval value is an affine image of
-    the measure, that it is (the column is kept, so every measure has the same columns)."""
-    parts = []
-    for _, row in ev.scale_table().iterrows():
-        extra = [row["route"], row["caveat"], f"over {row['scale_over']}" if row["scale_over"] else "",
-                 f"{row['measure']} (interval) {row['affine']}" if row["affine"] else ""]
-        parts.append(f"{row['measure']}: K = {row['K']:,} ({', '.join(x for x in extra if x)})")
-    return "scales: " + "; ".join(parts)
 
 
 @main.command()
@@ -329,9 +305,9 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
         lines.append(f"{lab}: mean {a} = {orig[:, 0].mean():.4f}, {b} = {orig[:, 1].mean():.4f}; interval-scaled "
                      f"{float(sum(iv[:, 0]) / len(iv)):.4f}, {float(sum(iv[:, 1]) / len(iv)):.4f} (K = {ev.scales[lab].K:,})")
         lines += [f"  {x}" for x in c.lines()[1:]]
-    legend = _legend(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "
+    legend = legend_of(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "
                      f"sig: p <= {alpha}; changed: the decision differs between the original and the interval scale.",
-                     _INTERVAL_LEGEND, _judged_line(ev), "MM23's rule (paired t test), as irscales ipso:", *lines)
+                     INTERVAL_LEGEND, judged_line(ev), "MM23's rule (paired t test), as irscales ipso:", *lines)
     _emit(pd.DataFrame(rows), fmt, output, legend)
 
 
@@ -430,9 +406,9 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
     frame, notes = ev.correlations()
     for n in notes:
         _note(f"note: {n}")
-    legend = _legend(f"{len(ev.systems)} systems ranked by their mean over {len(ev.topics)} topics, run length "
+    legend = legend_of(f"{len(ev.systems)} systems ranked by their mean over {len(ev.topics)} topics, run length "
                      f"N = {ev.depth}. tau: Kendall's tau_b (FFF21 §3.3); tau_ap: AP correlation (Fer17 eq. 2), "
-                     "symmetric; *_interval: the same on the interval-scaled means.", _judged_line(ev))
+                     "symmetric; *_interval: the same on the interval-scaled means.", judged_line(ev))
     _emit(frame, fmt, output, legend)
 
 
@@ -474,7 +450,7 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, judged
         _write("\n".join([f"A = {ev.systems[0]}   B = {ev.systems[1]}   topics = {len(ev.topics)}", *c.lines()]) + "\n",
                output)
     else:
-        _emit(pd.DataFrame([row]), fmt, output, _legend(*c.lines()))
+        _emit(pd.DataFrame([row]), fmt, output, legend_of(*c.lines()))
 
 
 @main.command("sample-data")
