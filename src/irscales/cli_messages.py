@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from irscales.options import READING
 from irscales.paths import cache_root
 
 __all__ = ["one_line", "as_flags", "under_cache"]
@@ -29,8 +30,7 @@ def one_line(e: BaseException) -> str:
 
 
 # library keywords (Collection.from_trec, scale) that the command line spells as flags
-_FLAG_OF = {"negative": "--negative", "on_missing_topic": "--on-missing-topic", "on_no_relevant": "--on-no-relevant",
-            "on_uneven_topics": "--on-uneven-topics", "score_precision": "--score-precision", "ties": "--ties"}
+_FLAG_OF = {**{o.name: o.flag for o in READING}, "ties": "--ties"}
 _KEYWORD = re.compile(r"\b(" + "|".join(_FLAG_OF) + r")='([\w-]+)'((?: or '[\w-]+')*)")
 _CALL = re.compile(r"\w+\(\.\.\., (\w+='[\w-]+')\)")  # read_qrels(..., negative='zero')
 
