@@ -16,7 +16,7 @@ names the option to pass.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading"]
 
@@ -82,7 +82,3 @@ def reading_given(**opts: Any) -> dict[str, str]:
     check_reading(**given)
     return {**READING_DEFAULTS, **given}
 
-
-def reading_of(kw: Mapping[str, Any]) -> dict[str, Any]:
-    """The reading options among keyword arguments ``kw`` (the others left out)."""
-    return {k: kw[k] for k in READING_OPTIONS if k in kw}
