@@ -617,8 +617,8 @@ def test_run_topics_without_judgments_are_skipped_with_a_note_as_trec_eval(trec,
                          if not line.startswith(gone + " ")))
     r = run(["scores", rundir, "--qrels", q, "--measures", "AP", "--format", "csv"])
     assert r.exit_code == 0, r.output
-    assert notes(r) == [f"irscales: warning: 1 run topic(s) have no judgments in the qrels ({gone}); "
-                                     "skipped, as trec_eval does"]
+    assert notes(r) == [f"irscales: warning: 1 run topic(s) have no judgments in the qrels ({gone}); skipped, "
+                        "as trec_eval does"]
     topics = set(pd.read_csv(StringIO(r.stdout), dtype={"topic": str})["topic"]) - {"all"}
     assert topics == set(col.topics) - {gone}
 
@@ -636,31 +636,12 @@ def test_exact_repeated_lines_need_the_flag_and_read_as_the_file_without_them(tm
                    "pass --on-repeated-lines drop")
     r = run(["scores", tmp_path / "repeats", *base, "--on-repeated-lines", "drop"])
     assert r.exit_code == 0, r.output
-    assert notes(r) == [f"irscales: warning: {tmp_path / 'repeats' / 'run.txt'}: dropped 1 repeated "
-                                     "line(s) (the topic, document and score of an earlier line) in 1 topic(s)"]
+    assert notes(r) == [f"irscales: warning: {tmp_path / 'repeats' / 'run.txt'}: dropped 1 repeated line(s) (the "
+                        "topic, document and score of an earlier line) in 1 topic(s)"]
     want = run(["scores", tmp_path / "clean", *base])
     assert want.exit_code == 0 and notes(want) == [] and r.stdout == want.stdout
     for cmd in ("report", "compare", "correlate", "ipso"):  # every command reading runs takes the flag
         assert "--on-repeated-lines" in run([cmd, "--help"]).output, cmd
-
-
-def test_clef_ehealth_2018_reads_from_the_command_line():
-    from irscales.papers.fff21 import graded_data
-
-    src = graded_data.sources("clef2018")
-    if src is None:
-        pytest.skip(graded_data.missing_reason("clef2018"))
-    runs, qrels = src
-    base = ["scores", runs, "--qrels", qrels, "--measures", "AP,nDCG@10,ERR", "--means-only", "--format", "csv"]
-    one_line_error(run(base), "duplicate document", "with the same score", "pass --on-repeated-lines drop")
-    # UEvora's run lacks topic 167001: the next error names its flag too
-    one_line_error(run(base + ["--on-repeated-lines", "drop"]), "167001", "pass --on-uneven-topics pad")
-    r = run(base + ["--on-repeated-lines", "drop", "--on-uneven-topics", "pad"])
-    assert r.exit_code == 0, r.output
-    dropped = [ln for ln in r.stderr.splitlines() if "repeated line(s)" in ln]
-    assert len(dropped) == 9 and all(ln.startswith("irscales: warning: ") for ln in dropped)
-    f = pd.read_csv(StringIO(r.stdout))
-    assert f["system"].nunique() == 24 and f["value"].between(0, 1).all()
 
 
 def test_usage_errors_exit_2_and_the_help_says_so():
