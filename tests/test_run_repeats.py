@@ -110,7 +110,8 @@ def test_a_repeat_with_another_score_is_an_error_with_either_option(tmp_path):
                                               r"line 1\) with another score \(9.0 there, 7.0 here\)") as e:
         io.read_trec([p], q, depth=3, cache=False)
     assert "on_repeated_lines" not in str(e.value)
-    with pytest.raises(TrecFormatError, match=r"run.txt:3: document 'a' is listed again .*\(first at line 1, score 9\)"):
+    with pytest.raises(TrecFormatError, match=r"run.txt:3: document 'a' is listed again .*\(first at line 1, "
+                                              r"score 9\)"):
         io.read_trec([p], q, depth=3, cache=False, on_repeated_lines="drop")
 
 

@@ -95,7 +95,10 @@ def graded_err(specs: list[tuple[str, M.Measure]], given: Any, max_grade: int) -
     (:func:`evaluate`); an ERR given as an object or with ``max_grade`` keeps its own."""
     if max_grade <= 1:
         return specs
-    items = M.split_top_level(given) if isinstance(given, str) else ([] if isinstance(given, M.Measure) else list(given))
+    if isinstance(given, str):
+        items = M.split_top_level(given)
+    else:
+        items = [] if isinstance(given, M.Measure) else list(given)
     bare = {"".join(x.split()) for x in items if isinstance(x, str) and "max_grade" not in x}
     out = []
     for lab, m in specs:

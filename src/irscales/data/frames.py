@@ -6,7 +6,8 @@ Accepted forms (the ones ir_measures, ranx and pytrec_eval users already have):
 
 * a pandas frame with the ir_measures columns ``query_id, doc_id, score`` (runs) and
   ``query_id, doc_id, relevance`` (qrels), ranx's ``q_id, doc_id, score`` (runs and qrels: ranx calls a
-  grade a score) or TREC's own names ``topic, docno, score`` / ``topic, docno, rel``. A run frame with a ``run`` (or ``system``) column holds several runs, one per value;
+  grade a score) or TREC's own names ``topic, docno, score`` / ``topic, docno, rel``. A run frame with a
+  ``run`` (or ``system``) column holds several runs, one per value;
 * pytrec_eval-style nested dicts ``{query_id: {doc_id: score}}`` (one run) and
   ``{query_id: {doc_id: grade}}`` (qrels);
 * a mapping ``{run name: frame or nested dict}`` for several runs.

@@ -44,11 +44,12 @@ without ``.gz``, and a warning names the shared tags: runs are never merged
 (:mod:`irscales.data.run_names`).
 
 Errors. Bad input raises :class:`TrecFormatError`, whose message reads ``path:line: what was
-wrong``. A document listed twice for a topic is an error naming both lines, as trec_eval refuses it; when the
-second line repeats the first one's score too, the message names ``on_repeated_lines='drop'``, which reads
-the file without such exact repeats (:func:`read_trec`). The reading options and their defaults are
-:data:`irscales.options.READING`'s. Qrels are parsed with pandas' C reader; only when it reports a problem are the lines
-re-read one by one to name the first bad line, so valid large inputs stay fast.
+wrong``. A document listed twice for a topic is an error naming both lines, as trec_eval refuses
+it; when the second line repeats the first one's score too, the message names
+``on_repeated_lines='drop'``, which reads the file without such exact repeats (:func:`read_trec`). The
+reading options and their defaults are :data:`irscales.options.READING`'s. Qrels are parsed with pandas'
+C reader; only when it reports a problem are the lines re-read one by one to name the first bad line, so
+valid large inputs stay fast.
 
 Speed (issue 32). :func:`read_trec` (and ``Collection.from_trec``, the CLI) read each run file with one
 compiled pass over its bytes (:mod:`irscales.data.trec_fast`: fields, topics, exact scores, trec_eval's

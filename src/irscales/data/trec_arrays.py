@@ -288,11 +288,10 @@ def assemble(runs: Iterable[RunHits], judged: QrelsIndex, depth: int, *, on_miss
 
     if absent:
         ab = sorted(absent, key=topic_key)
+        ex = ", ".join(ab[:10]) + (", …" if len(ab) > 10 else "")
         if len(ab) == len(seen):
-            ex = ", ".join(ab[:10]) + (", …" if len(ab) > 10 else "")
             raise TrecFormatError(qpath, None, f"none of the {len(ab)} run topic(s) is in the qrels ({ex}): "
                                   "are these the qrels of these runs?")
-        ex = ", ".join(ab[:10]) + (", …" if len(ab) > 10 else "")
         _warn_or_raise(on_missing_topic, qpath,
                        f"{len(ab)} run topic(s) have no judgments in the qrels ({ex})"
                        + ("; pass on_missing_topic='skip' to skip them, as trec_eval does"

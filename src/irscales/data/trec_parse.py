@@ -293,7 +293,7 @@ def parse_run_file(path: Path, data: bytes | None = None) -> tuple[pd.DataFrame,
         score = df["score"].to_numpy(np.float64)
         if score[row] == score[first]:  # an exact repeat carries nothing: it may be dropped (run_repeats)
             raise TrecFormatError(path, e.line, f"{e.what} with the same score; trec_eval refuses a document "
-                                  "listed twice: pass on_repeated_lines='drop' to drop exact repeats")
+                                  "listed twice: pass evaluate(..., on_repeated_lines='drop') to drop exact repeats")
         raise TrecFormatError(path, e.line, f"{e.what} with another score ({float(score[first])!r} there, "
                               f"{float(score[row])!r} here): its rank would be a guess")
     tags = df["tag"].to_numpy(dtype=object)
