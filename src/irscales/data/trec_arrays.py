@@ -295,7 +295,7 @@ def assemble(runs: Iterable[RunHits], judged: QrelsIndex, depth: int, *, on_miss
         _warn_or_raise(on_missing_topic, qpath,
                        f"{len(ab)} run topic(s) have no judgments in the qrels ({ex})"
                        + ("; pass on_missing_topic='skip' to skip them, as trec_eval does"
-                          if on_missing_topic == "error" else "; skipped, as trec_eval does"))
+                          if on_missing_topic == "error" else "; skipped"))
     # judged topics some run retrieved; with 'pad', every judged topic, as trec_eval -c (issue 27 item 9)
     keep = (run_lengths > 0).any(0) if on_uneven_topics == "error" else np.ones(T, dtype=bool)
     norel = keep & (judgments[:, 1:].sum(1) == 0)
