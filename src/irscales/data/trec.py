@@ -85,6 +85,7 @@ from typing import Iterable, Literal, Sequence
 import numpy as np
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales.data.run_repeats import without_repeats
 from irscales.data.trec_arrays import QrelsIndex, RelevanceData, assemble, check_depth_and_policies, relevance_arrays
 from irscales.data.trec_cache import judged_runs, parsed_runs_cache
@@ -317,11 +318,12 @@ def _named_as(hits, files: list[Path]):
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".gz":
-        # mtime=0 keeps the bytes deterministic
-        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
-            fh.write(text.encode("utf-8"))
+        def gz(raw):  # mtime=0 keeps the bytes deterministic
+            with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+                fh.write(text.encode("utf-8"))
+        write_atomic(path, gz)
     else:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text)
 
 
 def write_run(path: PathLike, topic: Sequence[str], docno: Sequence[str], score: Sequence[float],
