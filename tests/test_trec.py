@@ -273,11 +273,15 @@ def test_systems_with_different_topic_sets(tmp_path):
     a = write(tmp_path / "a", "1 Q0 a 1 1 A\n2 Q0 x 1 1 A\n")
     b = write(tmp_path / "b", "1 Q0 c 1 1 B\n")
     with pytest.raises(io.TrecFormatError) as e:
-        io.read_trec([a, b], q, depth=2)
+        io.read_trec([a, b], q, depth=2, on_uneven_topics="error")
     assert str(e.value).startswith(f"{b}: system 'B' has no results for 1 topic(s)")
-    d = io.read_trec([a, b], q, depth=2, on_uneven_topics="pad")
+    assert "on_uneven_topics='empty'" in str(e.value)
+    # the default: B's missing topic 2 is an empty run, and the warning names B and the topic
+    with pytest.warns(UserWarning, match=r"1 system\(s\) lack topic\(s\) that other runs have.*: B \(2\)"):
+        d = io.read_trec([a, b], q, depth=2)
     assert d.rel.tolist() == [[[1, 0], [1, 0]], [[2, 0], [0, 0]]]
     assert d.run_lengths.tolist() == [[1, 1], [1, 0]]
+    assert io.read_trec([a, b], q, depth=2, on_uneven_topics="pad").rel.tolist() == d.rel.tolist()
 
 
 def test_files_sharing_a_run_tag_are_named_by_file_never_merged(tmp_path):

@@ -50,9 +50,10 @@ READING: tuple[Option, ...] = (
     Option("on_no_relevant", ("skip", "error", "keep"), "skip",
            "a topic whose qrels hold no relevant document: skipping it changes means; trec_eval keeps it "
            "with every measure 0 (keep)"),
-    Option("on_uneven_topics", ("error", "pad"), "error",
-           "runs with different topic sets: an error, or pad: every qrels topic is evaluated, a run without "
-           "a topic counting as empty (trec_eval -c)"),
+    Option("on_uneven_topics", ("empty", "pad", "error"), "empty",
+           "runs with different topic sets: empty: a run without a topic that other runs have counts as an "
+           "empty run there (zero on every measure, as trec_eval -c), with a note naming them; pad: also every "
+           "qrels topic no run retrieved is evaluated (trec_eval -c exactly); or an error"),
     Option("on_repeated_lines", ("error", "drop"), "error",
            "a run line repeating an earlier line's topic, document and score (9 of the 24 CLEF eHealth 2018 "
            "runs): an error as in trec_eval, or drop the repeats with a note counting them per file (a repeat "

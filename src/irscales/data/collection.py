@@ -325,7 +325,7 @@ class Collection:
                   max_grade: int | None = None, negative: Literal["error", "zero"] = READING_DEFAULTS["negative"],
                   on_missing_topic: Literal["skip", "error"] = READING_DEFAULTS["on_missing_topic"],
                   on_no_relevant: Literal["skip", "error", "keep"] = READING_DEFAULTS["on_no_relevant"],
-                  on_uneven_topics: Literal["error", "pad"] = READING_DEFAULTS["on_uneven_topics"],
+                  on_uneven_topics: Literal["empty", "pad", "error"] = READING_DEFAULTS["on_uneven_topics"],
                   on_repeated_lines: Literal["error", "drop"] = READING_DEFAULTS["on_repeated_lines"],
                   score_precision: Literal["float32", "float64"] = READING_DEFAULTS["score_precision"],
                   cache: bool | PathLike = True,

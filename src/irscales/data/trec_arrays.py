@@ -102,7 +102,7 @@ def relevance_arrays(
     *,
     on_missing_topic: Literal["skip", "error"] = READING_DEFAULTS["on_missing_topic"],
     on_no_relevant: Literal["skip", "error", "keep"] = READING_DEFAULTS["on_no_relevant"],
-    on_uneven_topics: Literal["error", "pad"] = READING_DEFAULTS["on_uneven_topics"],
+    on_uneven_topics: Literal["empty", "pad", "error"] = READING_DEFAULTS["on_uneven_topics"],
     max_grade: int | None = None,
     score_precision: Literal["float32", "float64"] = READING_DEFAULTS["score_precision"],
     pad: bool = True,
@@ -122,10 +122,12 @@ def relevance_arrays(
     on_no_relevant    a topic whose judgments hold no relevant document: ``'error'``, ``'skip'``
                       (warning) or ``'keep'`` (pytrec_eval reports such a topic with every
                       measure 0, so keeping it lowers averages).
-    on_uneven_topics  systems whose topic sets differ: ``'error'``, or ``'pad'`` the missing
-                      topics with empty runs (all not relevant), as ``trec_eval -c`` does: every
-                      topic of the qrels is then evaluated, also one that no run retrieved
-                      (``on_no_relevant`` still decides about topics without a relevant document).
+    on_uneven_topics  systems whose topic sets differ: ``'empty'`` (the default) counts a topic a run lacks
+                      but other runs have as an empty run (all not relevant, every measure 0, as
+                      ``trec_eval -c``), with a warning naming the systems and topics; ``'pad'`` does so
+                      for every topic of the qrels, also one that no run retrieved (``trec_eval -c``
+                      exactly); ``'error'`` refuses. ``on_no_relevant`` still decides about topics
+                      without a relevant document.
     """
     check_precision(score_precision)
     check_depth_and_policies(depth, on_missing_topic, on_no_relevant, on_uneven_topics)
@@ -297,7 +299,7 @@ def assemble(runs: Iterable[RunHits], judged: QrelsIndex, depth: int, *, on_miss
                        + ("; pass on_missing_topic='skip' to skip them, as trec_eval does"
                           if on_missing_topic == "error" else "; skipped"))
     # judged topics some run retrieved; with 'pad', every judged topic, as trec_eval -c (issue 27 item 9)
-    keep = (run_lengths > 0).any(0) if on_uneven_topics == "error" else np.ones(T, dtype=bool)
+    keep = (run_lengths > 0).any(0) if on_uneven_topics != "pad" else np.ones(T, dtype=bool)
     norel = keep & (judgments[:, 1:].sum(1) == 0)
     if norel.any() and on_no_relevant != "keep":
         names = [qtopics[i] for i in np.flatnonzero(norel)]
@@ -321,15 +323,22 @@ def assemble(runs: Iterable[RunHits], judged: QrelsIndex, depth: int, *, on_miss
         on = tk >= 0
         rel[s, tk[on], rank[on]] = g[on]
     del hits
-    if on_uneven_topics == "error":
+    if on_uneven_topics != "pad":
         # checked on the topics kept, so a topic dropped above cannot make the runs uneven
+        lacking = []
         for s in range(len(systems)):
             missing = [topics[i] for i in np.flatnonzero(run_lengths[s] == 0)]
-            if missing:
-                ex = ", ".join(missing[:5])
+            if not missing:
+                continue
+            ex = ", ".join(missing[:5]) + (", …" if len(missing) > 5 else "")
+            if on_uneven_topics == "error":
                 raise TrecFormatError(
                     paths[s], None, f"system {systems[s]!r} has no results for {len(missing)} topic(s) "
-                    f"that other runs have ({ex}{', …' if len(missing) > 5 else ''}); pass "
-                    "on_uneven_topics='pad' to count them as empty runs")
+                    f"that other runs have ({ex}); pass on_uneven_topics='empty' to count them as empty runs")
+            lacking.append(f"{systems[s]} ({ex})")
+        if lacking:
+            warnings.warn(f"{len(lacking)} system(s) lack topic(s) that other runs have, counted as empty runs "
+                          f"(every measure 0, as trec_eval -c): {'; '.join(lacking[:5])}"
+                          + (f"; and {len(lacking) - 5} more" if len(lacking) > 5 else ""), stacklevel=3)
     return RelevanceData(rel=rel, topics=topics, systems=systems, judgments=judgments,
                          run_lengths=run_lengths, sources=paths, depth=depth)
