@@ -54,17 +54,15 @@ from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judg
 from irscales.data.trec import relevance_arrays
 from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
                                uses_grades)
+from irscales.options import READING_DEFAULTS, check_reading  # READING_DEFAULTS: re-exported (public API)
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
 
 __all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "DEFAULT_JUDGED_THRESHOLD", "Evaluation",
-           "evaluate",
-           "measure_specs", "check_depth", "load_collection", "default_depth", "ordered_means"]
+           "evaluate", "measure_specs", "graded_err", "check_depth", "load_collection", "default_depth",
+           "ordered_means"]
 
-#: How TREC input is read (the names and defaults of ``Collection.from_trec`` and of the CLI's flags).
-READING_DEFAULTS = {"negative": "error", "on_missing_topic": "error", "on_no_relevant": "skip",
-                    "on_uneven_topics": "error", "score_precision": "float32"}
 #: The run length when interval-scaled values are asked and no depth is given.
 RANKED_DEFAULT_DEPTH = 10
 DEFAULT_MEASURES = "AP,nDCG_b02,RR"
@@ -98,6 +96,26 @@ def measure_specs(measures: str | M.Measure | Sequence[str | M.Measure]) -> list
     if dup:
         raise ValueError(f"measure {dup[0]} is given more than once")
     return specs
+
+
+def graded_err(specs: list[tuple[str, M.Measure]], given: Any, max_grade: int) -> list[tuple[str, M.Measure]]:
+    """``specs`` with each ERR named without ``max_grade`` (``ERR``, ``ERR@10``) on the qrels' scale 0..max_grade
+    (:func:`evaluate`); an ERR given as an object or with ``max_grade`` keeps its own."""
+    if max_grade <= 1:
+        return specs
+    if isinstance(given, str):
+        items = M.split_top_level(given)
+    else:
+        items = [] if isinstance(given, M.Measure) else list(given)
+    bare = {"".join(x.split()) for x in items if isinstance(x, str) and "max_grade" not in x}
+    out = []
+    for lab, m in specs:
+        inner = m.measure if isinstance(m, M.Cut) else m
+        if lab in bare and isinstance(inner, M.ERR) and inner.max_grade == 1:
+            err = M.ERR(max_grade=max_grade)
+            m = M.Cut(err, m.k) if isinstance(m, M.Cut) else err
+        out.append((lab, m))
+    return out
 
 
 def _label(m: M.Measure) -> str:
@@ -140,10 +158,8 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
                     cache: bool = True, **reading) -> Collection:
     """Runs and qrels (files or in memory, see the module docstring) as a :class:`Collection` cut at
     ``depth`` (None: every document)."""
+    check_reading(**reading)
     opts = {**READING_DEFAULTS, **reading}
-    unknown = sorted(set(opts) - set(READING_DEFAULTS))
-    if unknown:
-        raise TypeError(f"unknown reading option(s) {', '.join(unknown)}; expected {', '.join(READING_DEFAULTS)}")
     read_depth = _UNBOUNDED if depth is None else int(depth)
     if is_in_memory(runs) or is_in_memory(qrels):
         q = qrels_frame(qrels, negative=opts["negative"])
@@ -154,8 +170,9 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise ValueError(f"two runs are named {dup[0]!r}; give each run its own name")
+        # frames hold no lines to repeat (a document twice in a frame is an error naming its row)
         d = relevance_arrays(frames, q, read_depth, pad=False,
-                             **{k: v for k, v in opts.items() if k != "negative"})
+                             **{k: v for k, v in opts.items() if k not in ("negative", "on_repeated_lines")})
         col = Collection(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths, topics=tuple(d.topics),
                          systems=tuple(d.systems), provenance=f"memory: {len(frames)} runs + {q.attrs.get('path')}",
                          max_grade=d.judgments.shape[1] - 1, padded_to=read_depth)
@@ -376,9 +393,13 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     cache     keep built scales and parsed runs under ``IRSCALES_CACHE``
     judged_threshold  warn, naming them, about systems whose judged@N (:meth:`Evaluation.judged`) is below it
               (default 0.9; 0: never)
-    reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``score_precision``
-              (:data:`READING_DEFAULTS`; trec_eval's numbers: ``negative="zero", on_missing_topic="skip",
+    reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``on_repeated_lines``,
+              ``score_precision`` (:data:`irscales.options.READING`; trec_eval's numbers: ``negative="zero",
               on_no_relevant="keep"``)
+
+    ``ERR`` named without ``max_grade`` takes the qrels' largest grade G: R_i = (2^g − 1)/2^G (Chapelle et
+    al.'s definition on the qrels' scale; binary qrels: G = 1). ``ERR(max_grade=4)`` is gdeval's and
+    ir_measures' ``ERR@k`` normalisation.
     """
     specs = measure_specs(measures)
     if ties not in ("unq", "min", "max", "mid"):
@@ -396,6 +417,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
         plans, n1 = plan(specs, depth, grades=None, ties=ties, cache=cache, build=build, require=True)
         notes += n1
     col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
+    specs = graded_err(specs, measures, int(col.max_grade))
     depth = int(depth) if depth is not None else default_depth(False, col)
     check_depth(specs, col, depth)
     judged = _judged_at(qrels, runs, col, depth, cache, reading)
