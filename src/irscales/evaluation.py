@@ -37,7 +37,6 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, field
-from decimal import Decimal, localcontext
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -49,9 +48,12 @@ import pandas as pd
 from irscales import measures as M
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
+from irscales.data.ecosystem_inputs import ecosystem_qrels, ecosystem_runs
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction, judged_warning
 from irscales.data.trec import relevance_arrays
+from irscales.evaluation_frame import tidy_frame
+from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
 from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
                                uses_grades)
 from irscales.options import READING_DEFAULTS, check_reading  # READING_DEFAULTS: re-exported (public API)
@@ -297,6 +299,15 @@ class Evaluation:
                                                                   if r.affine else "")
                 for r in t.itertuples() if r.scale_over]
 
+    def to_ir_measures(self, system: str | None = None, frame: bool = False) -> list | pd.DataFrame:
+        """Per-topic values as ``ir_measures.Metric`` tuples of one run (``system``: optional with one run), or
+        with ``frame`` as a frame ``run, query_id, measure, value``; interval values as ``AP@10[interval]``."""
+        return metrics_frame(self, system) if frame else ir_measures_metrics(self, system)
+
+    def to_ranx_scores(self) -> dict[str, dict[str, dict[str, float]]]:
+        """``{run: {measure: {query_id: value}}}`` (ranx's per-query scores; :mod:`irscales.ecosystem_outputs`)."""
+        return ranx_scores(self)
+
     def correlations(self) -> tuple[pd.DataFrame, list[str]]:
         """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2, symmetric) between every two measures' system
         rankings by mean, original and interval-scaled; and a note for every value left NaN."""
@@ -379,9 +390,11 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
              judged_threshold: float = DEFAULT_JUDGED_THRESHOLD, **reading) -> Evaluation:
     """Evaluate runs on measures, with their interval-scaled versions when ``ranked`` (module docstring).
 
-    qrels     a qrels file, a frame (``query_id, doc_id, relevance``) or ``{query_id: {doc_id: grade}}``
+    qrels     a qrels file, a frame (``query_id, doc_id, relevance``), ``{query_id: {doc_id: grade}}``, ranx
+              ``Qrels``, ir_measures / ir_datasets qrels namedtuples or an ir_datasets dataset
     runs      a folder of run files, a file or a list of files; a frame (``query_id, doc_id, score`` [, ``run``]);
-              ``{query_id: {doc_id: score}}`` (one run) or ``{name: frame or dict}``
+              ``{query_id: {doc_id: score}}`` (one run), ``{name: frame or dict}``, ranx ``Run`` (or a list) or
+              ir_measures ``ScoredDoc`` namedtuples (:mod:`irscales.data.ecosystem_inputs`)
     measures  names (``"AP,P@10,nDCG@10"``), a list of names or :class:`~irscales.measures.Measure` objects
     depth     the run length N (default: the longest run; 10 with ``ranked``)
     ranked    add the interval-scaled values (FFF21 eq. 2): ``interval`` = (φ − 1)/(K − 1), for every measure or
@@ -402,6 +415,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     ir_measures' ``ERR@k`` normalisation.
     """
     specs = measure_specs(measures)
+    qrels, runs = ecosystem_qrels(qrels), ecosystem_runs(runs)  # ranx, ir_datasets, ir_measures objects
     if ties not in ("unq", "min", "max", "mid"):
         raise ValueError(f"ties must be 'unq', 'min', 'max' or 'mid', got {ties!r}")
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1):
@@ -441,7 +455,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     for lab, p in plans.items():
         if p is not None and p.caveat:
             notes.append(f"{lab}: {p.caveat}")
-    frame = _frame(col, specs, values, ivals, ranked, phi)
+    frame = tidy_frame(col, specs, values, ivals, ranked, phi)
     for n in notes:
         warnings.warn(n, stacklevel=2)
     return Evaluation(col, depth, dict(specs), frame, plans, tuple(notes), ties, values, ivals, judged.T,
@@ -460,33 +474,3 @@ def _judged_at(qrels: Any, runs: Any, col: Collection, depth: int, cache: bool, 
         else:  # read qrels, already checked: straight to the reader (a frame would be checked again)
             ind = Collection.from_trec(_run_source(runs), q, depth=depth, cache=cache, progress=False, **opts)
     return judged_fraction(ind.subset(topics=list(col.topics), systems=list(col.systems)), depth)
-
-
-def _shown(phi: np.ndarray) -> np.ndarray:
-    """Exact φ as a table shows it: Python ints, and the halves of ties ``mid`` as exact Decimals (35.5)."""
-    def one(x):
-        if isinstance(x, Fraction) and x.denominator != 1:
-            return Decimal(x.numerator) / Decimal(x.denominator)  # a half: a finite decimal, exact at this precision
-        return int(x)
-    with localcontext() as ctx:
-        ctx.prec = 100_000
-        return np.vectorize(one, otypes=[object])(phi)
-
-
-def _frame(col: Collection, specs, values, ivals, ranked: bool, phi: bool) -> pd.DataFrame:
-    S, T = len(col.systems), len(col.topics)
-    parts = []
-    for lab, _ in specs:
-        v = values[lab]  # (T, S)
-        part = {"system": np.repeat(np.array(col.systems, dtype=object), T),
-                "topic": np.tile(np.array(col.topics, dtype=object), S),
-                "measure": np.full(S * T, lab, dtype=object), "value": v.T.reshape(-1)}
-        if ranked:
-            iv = ivals.get(lab)
-            part["interval"] = iv.unit_float().T.reshape(-1) if iv is not None else np.full(S * T, np.nan)
-            if phi:
-                part["phi"] = (_shown(iv.phi).T.reshape(-1) if iv is not None else np.full(S * T, None, dtype=object))
-                part["K"] = np.full(S * T, iv.plan.K if iv is not None else None, dtype=object)
-        parts.append(pd.DataFrame(part))
-    return pd.concat(parts, ignore_index=True)
-

@@ -1,0 +1,113 @@
+"""Runs and qrels as the IR ecosystem holds them, read into the frames and dicts :mod:`irscales.data.frames`
+reads (issue 41), so that they take the very path files take afterwards.
+
+Recognised, next to files, frames and nested dicts (which pass through unchanged):
+
+* ranx ``Qrels`` and ``Run`` objects (a run keeps its ``name``), and lists of ``Run``;
+* iterables or iterators of namedtuples with the fields ``query_id, doc_id, relevance`` (qrels: ir_measures'
+  ``Qrel``, ir_datasets' ``TrecQrel``, whose ``iteration`` is ignored) or ``query_id, doc_id, score`` (one
+  run: ir_measures' ``ScoredDoc``, ``ir_measures.read_trec_run``);
+* an ir_datasets dataset (anything with ``qrels_iter()``) for qrels.
+
+PyTerrier's result frames (``qid, docno, score``) and qrels frames (``qid, docno, label``) are frames:
+:mod:`irscales.data.frames` reads their columns. No ecosystem package is imported here: objects are known by
+their module and fields, so irscales imports without ranx, ir_datasets or ir_measures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["ecosystem_qrels", "ecosystem_runs"]
+
+_QREL_FIELDS = ("query_id", "doc_id", "relevance")
+_RUN_FIELDS = ("query_id", "doc_id", "score")
+
+
+def _is_ranx(x: Any, cls: str) -> bool:
+    return type(x).__name__ == cls and type(x).__module__.split(".")[0] == "ranx"
+
+
+def _ranx_dict(x: Any) -> dict:
+    """A ranx object's ``{query_id: {doc_id: value}}`` as plain dicts (ranx holds numba typed dicts)."""
+    return {str(q): dict(docs) for q, docs in x.to_dict().items()}
+
+
+def _peek(x: Any) -> tuple[Any, Iterable | None]:
+    """The first item of an iterable that is not a file name, frame or mapping, and the iterable again
+    (an iterator, consumed by peeking, is chained back); (None, None) when ``x`` is not such an iterable or
+    is empty."""
+    if isinstance(x, (str, bytes, os.PathLike, Mapping, pd.DataFrame)) or not isinstance(x, Iterable):
+        return None, None
+    if isinstance(x, (list, tuple)):  # a sequence is read twice without harm
+        return (x[0], x) if len(x) else (None, None)
+    it = iter(x)
+    try:
+        first = next(it)
+    except StopIteration:
+        return None, None
+    return first, itertools.chain([first], it)
+
+
+def _tuples_frame(items: Iterable, fields: tuple[str, ...], what: str) -> pd.DataFrame:
+    rows = []
+    for i, t in enumerate(items):
+        if not all(hasattr(t, f) for f in fields):
+            raise ValueError(f"{what}: item {i} is {type(t).__name__}; expected namedtuples with the fields "
+                             f"{', '.join(fields)}")
+        rows.append(tuple(getattr(t, f) for f in fields))
+    return pd.DataFrame(rows, columns=list(fields))
+
+
+def _has_fields(t: Any, fields: tuple[str, ...]) -> bool:
+    return hasattr(t, "_fields") and all(f in t._fields for f in fields)
+
+
+def ecosystem_qrels(qrels: Any) -> Any:
+    """Qrels from ranx (``Qrels``), ir_datasets (a dataset, or its ``qrels_iter()``) or ir_measures (``Qrel``
+    namedtuples) as a frame ``query_id, doc_id, relevance`` or nested dict; anything else unchanged."""
+    if _is_ranx(qrels, "Qrels"):
+        return _ranx_dict(qrels)
+    if hasattr(qrels, "qrels_iter") and not isinstance(qrels, (Mapping, pd.DataFrame)):
+        qrels = qrels.qrels_iter()
+    first, items = _peek(qrels)
+    if items is None:
+        return qrels
+    if not _has_fields(first, _QREL_FIELDS):
+        if isinstance(first, tuple) and hasattr(first, "_fields"):
+            raise ValueError(f"qrels: namedtuples {type(first).__name__}({', '.join(first._fields)}); expected "
+                             f"the fields {', '.join(_QREL_FIELDS)} (ir_measures' Qrel, ir_datasets' TrecQrel)")
+        return items if isinstance(items, (list, tuple)) else list(items)
+    return _tuples_frame(items, _QREL_FIELDS, "qrels")
+
+
+def ecosystem_runs(runs: Any) -> Any:
+    """Runs from ranx (a ``Run`` or a list of them; each keeps its ``name``) or ir_measures (``ScoredDoc``
+    namedtuples: one run) as ``{name: nested dict}`` or a frame ``query_id, doc_id, score``; anything else
+    (files, frames, dicts, lists of files) unchanged."""
+    if _is_ranx(runs, "Run"):
+        return {runs.name or "run": _ranx_dict(runs)}
+    first, items = _peek(runs)
+    if items is None:
+        return runs
+    if _is_ranx(first, "Run"):
+        out: dict[str, dict] = {}
+        for i, r in enumerate(items):
+            if not _is_ranx(r, "Run"):
+                raise ValueError(f"runs: item {i} is {type(r).__name__}; a list of ranx runs holds only ranx.Run")
+            name = r.name or f"run{i + 1}"
+            if name in out:
+                raise ValueError(f"two runs are named {name!r}; give each ranx.Run its own name")
+            out[name] = _ranx_dict(r)
+        return out
+    if _has_fields(first, _RUN_FIELDS):
+        return _tuples_frame(items, _RUN_FIELDS, "runs")
+    if isinstance(first, tuple) and hasattr(first, "_fields"):
+        raise ValueError(f"runs: namedtuples {type(first).__name__}({', '.join(first._fields)}); expected the "
+                         f"fields {', '.join(_RUN_FIELDS)} (ir_measures' ScoredDoc)")
+    return list(items)
