@@ -6,6 +6,8 @@ The names a user needs, from the package root (``from irscales import AP, scale,
 one call               ``evaluate`` (runs and qrels — files, frames or dicts — to labelled scores, with
                        their interval-scaled values; ``Evaluation.means``, ``.compare``, ``.correlations``),
                        ``comparison_table`` (the table of many runs, original and interval scale)
+ecosystem              ``interval_measure`` (``AP@10[interval]``: an ir_measures measure, for ir_measures and
+                       PyTerrier); ``evaluate`` also reads ranx, ir_datasets and ir_measures objects
 measures               ``P R F1 AP RR SP Succ RPrec RBP GP GR GRBP DCG NDCG ERR SBTO RBTO Twist``,
                        ``parse`` / ``parse_list`` (paper names such as ``RBP_p08``, ``nDCG_b02``),
                        ``FFF21_MEASURES`` (the 11 measures of FFF21 §6)
@@ -34,6 +36,7 @@ Rooms — the core knows no paper:
 - :mod:`irscales.theory`        orders on runs, scale checkers, set-based runs, Hasse diagrams,
   meaningful statements (FFP17, FFP19, FFF21 §2–3)
 - :mod:`irscales.evaluation`    the one call, ``evaluate``: runs and qrels → labelled scores, original and interval-scaled
+- :mod:`irscales.ir_measures_provider`  interval-scaled measures inside ir_measures and PyTerrier
 - :mod:`irscales.interval`      the interval-scaled version of a measure on runs: scale, route, K, normalisation
 - :mod:`irscales.comparison`    the comparison table of many runs (corrected tests, letters, † / ‡, ≠)
 - :mod:`irscales.correlation`   Kendall τ and τ_AP
@@ -71,6 +74,7 @@ _HOME = {
     "compare": "irscales.ipso", "Relation": "irscales.ipso", "corroborate": "irscales.ipso",
     "evaluate": "irscales.evaluation", "Evaluation": "irscales.evaluation",
     "comparison_table": "irscales.comparison", "ComparisonTable": "irscales.comparison",
+    "interval_measure": "irscales.ir_measures_provider",
 }
 
 __all__ = ["__version__", *_HOME]

@@ -1,0 +1,173 @@
+"""Interval-scaled measures inside ir_measures and PyTerrier (issue 41): :func:`interval_measure`.
+
+::
+
+    import ir_measures, irscales
+    AP10i = irscales.interval_measure("AP@10")            # AP@10[interval]
+    ir_measures.calc_aggregate([ir_measures.AP@10, AP10i], qrels, run)
+    pt.Experiment([bm25, dph], topics, qrels, eval_metrics=["map", AP10i], baseline=0, correction="holm")
+
+The object is an ``ir_measures.Measure``: it goes wherever a measure goes (``calc_aggregate``, ``iter_calc``,
+``evaluator``, PyTerrier's ``eval_metrics``). ir_measures hands it to its ``runtime`` provider (the one
+``ir_measures.define`` uses: a measure with a ``runtime_impl``), so nothing of ir_measures is patched;
+:class:`IrscalesProvider` is the same computation as a provider of its own (``ir_measures.providers.registry
+['irscales']``), for use as ``IrscalesProvider().calc_aggregate(measures, qrels, run)``.
+
+The values are :func:`irscales.evaluate`'s with ``ranked=True``, computed by it: the run and the qrels go
+through the same reader, φ is irscales' exact φ, and a measure without an interval version at the depth is
+refused with evaluate's words (at construction when the measure is binary). The run length N is the name's
+cut-off (``AP@10`` → 10) unless ``depth`` is given. Every topic of the qrels counts, as in ir_measures and
+trec_eval -c (``on_no_relevant="keep"``, ``on_uneven_topics="pad"``): a topic the run lacks is an empty run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import ir_measures
+import pandas as pd
+from ir_measures.measures.base import Measure as IrMeasure, ParamInfo
+from ir_measures.providers import Evaluator, Provider, register
+from ir_measures.util import Metric, QrelsConverter, RunConverter
+
+from irscales import measures as M
+from irscales.ecosystem_outputs import interval_name
+from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
+from irscales.interval import plan, uses_grades
+from irscales.options import READING_DEFAULTS
+
+__all__ = ["IntervalMeasure", "IrscalesProvider", "interval_measure", "TOPIC_RULES"]
+
+#: How topics are counted inside ir_measures: every topic of the qrels, as ir_measures and trec_eval -c do.
+TOPIC_RULES = {"on_no_relevant": "keep", "on_uneven_topics": "pad"}
+_TIES = ("unq", "min", "max", "mid")
+
+
+class IntervalMeasure(IrMeasure):
+    """The interval-scaled version of an irscales measure as an ``ir_measures.Measure``
+    (:func:`interval_measure` makes them); named ``<measure>[interval,…]``."""
+
+    NAME = "interval"
+    SUPPORTED_PARAMS = {
+        "measure": ParamInfo(dtype=str, required=True, desc="the irscales measure (AP@10, nDCG@10, RBP_p08)"),
+        "depth": ParamInfo(dtype=int, required=True, desc="the run length N of the scale"),
+        "ties": ParamInfo(dtype=str, choices=_TIES, default="unq", desc="FFF21's tie strategy for φ"),
+        "raw": ParamInfo(dtype=bool, default=False, desc="raw φ rather than (φ − 1)/(K − 1) in [0, 1]"),
+        "grades": ParamInfo(dtype=int, default=None, desc="the grades 0..grades-1 the qrels must hold"),
+        "build": ParamInfo(dtype=bool, default=False, desc="consent to a scale build over the budget"),
+        "reading": ParamInfo(dtype=tuple, default=(), desc="reading options as (name, value) pairs"),
+    }
+
+    def __repr__(self) -> str:
+        p = self.params
+        extra = [f"N={p['depth']}"] if p["depth"] != _name_depth(p["measure"]) else []
+        extra += [f"grades={p['grades']}"] if p.get("grades") is not None else []
+        extra += [f"{k}={v}" for k, v in p.get("reading", ())]
+        return interval_name(p["measure"], ties=p.get("ties", "unq"), raw=p.get("raw", False), extra=tuple(extra))
+
+    def runtime_impl(self, qrels: pd.DataFrame, run: pd.DataFrame) -> Iterator[Metric]:
+        """ir_measures' runtime provider calls this with the qrels and one run as frames."""
+        yield from interval_metrics([self], qrels, run)
+
+
+def _name_depth(name: str) -> int:
+    """The run length a measure's name implies: its cut-off (``AP@10`` → 10), else the ranked default."""
+    m = M.parse(name)
+    return int(m.k) if isinstance(m, M.Cut) else RANKED_DEFAULT_DEPTH
+
+
+def interval_measure(name: str | IrMeasure, *, depth: int | None = None, ties: str = "unq", raw: bool = False,
+                     grades: int | None = None, build: bool = False, **reading: str) -> IntervalMeasure:
+    """The interval-scaled version of the measure ``name`` as an ir_measures measure (module docstring).
+
+    name     an irscales measure name (``AP@10``, ``nDCG@10``, ``RBP_p08@10``) or an ir_measures measure
+             whose name irscales reads (``ir_measures.AP@10``)
+    depth    the run length N (default: the name's cut-off, else 10)
+    ties     FFF21's tie strategy for φ: ``unq``, ``min``, ``max``, ``mid``
+    raw      the value is φ (an integer; halves with ``mid``), not (φ − 1)/(K − 1) in [0, 1]
+    grades   for a graded measure, the number of grades its scale is over: qrels with another largest grade are
+             refused (values over different grade scales are not comparable)
+    build    consent to a scale build over the budget (as :func:`irscales.evaluate`)
+    reading  :func:`irscales.evaluate`'s reading options, except the topic rules fixed by :data:`TOPIC_RULES`
+    """
+    label = str(name).strip()
+    specs = measure_specs([label])  # the one-line error for a name irscales does not read
+    if ties not in _TIES:
+        raise ValueError(f"ties must be 'unq', 'min', 'max' or 'mid', got {ties!r}")
+    fixed = sorted(set(reading) & set(TOPIC_RULES))
+    if fixed:
+        raise ValueError(f"{fixed[0]} is fixed inside ir_measures ({fixed[0]}={TOPIC_RULES[fixed[0]]!r}: every "
+                         "qrels topic counts, as in ir_measures); use irscales.evaluate to change it")
+    unknown = sorted(set(reading) - set(READING_DEFAULTS))
+    if unknown:
+        raise ValueError(f"unknown reading option {unknown[0]!r}; expected one of {', '.join(READING_DEFAULTS)}")
+    n = _name_depth(label) if depth is None else depth
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"depth must be a positive integer (the run length N), got {depth!r}")
+    if grades is not None and (isinstance(grades, bool) or not isinstance(grades, int) or grades < 2):
+        raise ValueError(f"grades must be an integer of at least 2 (the grades 0..grades-1), got {grades!r}")
+    if grades is not None and not uses_grades(specs[0][1]):
+        raise ValueError(f"{label} reads no grades; leave out grades")
+    # binary measures are planned now, as evaluate plans them before reading: a refusal comes at once
+    plan(specs, n, grades=None, ties=ties, build=build, require=True)
+    given = {"ties": ties, "raw": bool(raw), "grades": grades, "build": bool(build),
+             "reading": tuple(sorted(reading.items()))}
+    # only what differs from the defaults: ir_measures compares measures by their repr
+    m = IntervalMeasure(measure=label, depth=n,
+                        **{k: v for k, v in given.items() if v != IntervalMeasure.SUPPORTED_PARAMS[k].default})
+    m.validate_params()
+    return m
+
+
+def interval_metrics(measures: Iterable[IntervalMeasure], qrels: Any, run: Any) -> Iterator[Metric]:
+    """Per-topic ``Metric(query_id, measure, value)`` of one run for interval measures: one
+    :func:`irscales.evaluate` call per run length, tie strategy and reading options."""
+    groups: dict[tuple, list[IntervalMeasure]] = {}
+    for m in measures:
+        p = m.params
+        groups.setdefault((p["depth"], p.get("ties", "unq"), p.get("build", False), p.get("reading", ())),
+                          []).append(m)
+    q = QrelsConverter(qrels, strict=False).as_pd_dataframe()
+    r = RunConverter(run, strict=False).as_pd_dataframe()[["query_id", "doc_id", "score"]]
+    for (depth, ties, build, reading), ms in groups.items():
+        labels = list(dict.fromkeys(m.params["measure"] for m in ms))
+        ev = evaluate(q, {"run": r}, labels, depth=depth, ranked=True, ties=ties, build=build,
+                      **{**dict(reading), **TOPIC_RULES})
+        for m in ms:
+            _check_grades(m, ev.collection.max_grade)
+            col = ev.interval(m.params["measure"], raw=m.params.get("raw", False))["run"]
+            for topic, v in col.items():
+                yield Metric(str(topic), m, float(v))
+
+
+def _check_grades(m: IntervalMeasure, max_grade: int) -> None:
+    g = m.params.get("grades")
+    if g is not None and uses_grades(M.parse(m.params["measure"])) and max(1, int(max_grade)) + 1 != g:
+        raise ValueError(f"{m!r} is over {g} grades (0..{g - 1}) but the qrels hold grades 0..{int(max_grade)}")
+
+
+class IrscalesProvider(Provider):
+    """An ir_measures provider of :class:`IntervalMeasure` (the same values as the measures' runtime route)."""
+
+    NAME = "irscales"
+    def supports(self, measure: IrMeasure) -> bool:
+        return isinstance(measure, IntervalMeasure)
+
+    def _evaluator(self, measures: Iterable[IrMeasure], qrels: Any) -> Evaluator:
+        measures = list(measures)
+        frame = QrelsConverter(qrels, strict=False).as_pd_dataframe()
+        return _IrscalesEvaluator(measures, frame)
+
+
+class _IrscalesEvaluator(Evaluator):
+    def __init__(self, measures: list[IntervalMeasure], qrels: pd.DataFrame):
+        super().__init__(measures, set(qrels["query_id"].astype(str)))
+        self.qrels = qrels
+
+    def _iter_calc(self, run: Any) -> Iterator[Metric]:
+        return interval_metrics(self.measures, self.qrels, run)
+
+
+if IrscalesProvider.NAME not in ir_measures.providers.registry:
+    register(IrscalesProvider())
