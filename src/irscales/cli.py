@@ -29,6 +29,7 @@ import pandas as pd
 
 from irscales import measures as M
 from irscales.cli_messages import as_flags as _as_flags, one_line as _one_line
+from irscales.comparison_render import wide_frame
 from irscales.cli_output import check_output as _check_output, emit as _emit, exact_mean as _exact_mean, write as _write
 from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
@@ -198,32 +199,50 @@ def _scales_line(ev) -> str:
 @qrels_option
 @measures_option("AP,nDCG_b02,RR")
 @depth_option(ranked=True)
-@click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "tukey"]), default="t", show_default=True,
-              help="paired t, Wilcoxon signed-rank, sign test, or tukey: two-way ANOVA + Tukey's HSD (FFF21)")
+@click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "randomisation", "tukey"]), default="t",
+              show_default=True, help="paired t, Wilcoxon signed-rank, sign test, randomisation: the paired "
+              "randomisation (permutation) test of Smucker et al. 2007, or tukey: two-way ANOVA + Tukey's HSD (FFF21)")
+@click.option("--permutations", default=10_000, show_default=True, type=click.IntRange(1),
+              help="--test randomisation: random sign flips when there are more than 20 topics (exact below)")
+@click.option("--seed", default=0, show_default=True, type=int, help="--test randomisation: the random seed")
 @click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm", show_default=True,
               help="multiple-comparison correction over each measure's pairs (not with --test tukey)")
 @click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
 @click.option("--baseline", help="a run (by its tag): † / ‡ against it (MM23 §3); the family is its pairs")
+@click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
+              help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), mean "
+              "difference and effect size (Cohen's d_z), on both scales")
+@click.option("--label", default="tab:irscales-comparison", show_default=True, help="--format latex: the \\label")
 @format_option
 @output_option
 @reading_options
 @scale_options
 @ties_option
-def report(runs, qrels, depth, test, correction, alpha, baseline, fmt, output, build_scales, cache, progress, ties,
-           **kw):
+def report(runs, qrels, depth, test, correction, permutations, seed, alpha, baseline, pairs_file, label, fmt, output,
+           build_scales, cache, progress, ties, **kw):
     """Many runs: the comparison table, original and interval-scaled means side by side.
 
-    Letters mark the systems each one is significantly better than; † / ‡ the MM23 rule against
-    --baseline; ≠ where the original and the interval scale lead to different conclusions.
+    Markers (letters up to 26 runs, numbers beyond) name the systems each one is significantly better
+    than; † / ‡ the MM23 rule against --baseline; ≠ where the original and the interval scale lead to
+    different conclusions. --format latex compiles with the packages its first line names and fits the
+    page; csv / tsv is one row per run (legend on stderr); --pairs FILE writes the pairwise p-values
+    (raw and adjusted) and effect sizes.
     """
     _check_output(output, [*runs, qrels])
+    _check_output(pairs_file, [*runs, qrels])
+    if pairs_file and output and Path(pairs_file).resolve() == Path(output).resolve():
+        raise click.BadParameter("--pairs and --output name the same file", param_hint="'--pairs'")
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=True, ties=ties,
                    build=build_scales, cache=cache, progress=progress)
-    table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline)
+    table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
+                       seed=seed)
     if fmt in ("csv", "tsv"):
-        _emit(table.to_frame(), fmt, output, table.legend)
+        _emit(wide_frame(table), fmt, output, table.legend)
     else:
-        _write({"table": str(table) + "\n", "markdown": table.to_markdown(), "latex": table.to_latex()}[fmt], output)
+        _write({"table": str(table) + "\n", "markdown": table.to_markdown(),
+                "latex": table.to_latex(label)}[fmt], output)
+    if pairs_file:
+        _write(table.pairs_frame().to_csv(index=False), pairs_file)
 
 
 @main.command()
