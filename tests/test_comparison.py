@@ -146,7 +146,7 @@ def _many(S: int, T: int = 25, seed: int = 5) -> np.ndarray:
 
 def test_past_26_systems_markers_are_numbers_with_ranges():
     s = _many(30)
-    t = comparison_table({"M": s}, {}, [f"s{k}" for k in range(30)], correction="none")
+    t = comparison_table({"M": s}, {}, [f"s{k}" for k in range(30)], correction="none", order="given")
     f = t.to_frame().set_index("system")
     assert f.loc["s0", "letter"] == "1" and f.loc["s29", "letter"] == "30"
     beats = f.loc["s29", "better_than"]
@@ -204,3 +204,32 @@ def test_randomisation_test_in_the_table_says_how_it_was_run():
     t = comparison_table({"M": _many(4, T=30)}, {}, list("abcd"), test="randomisation", permutations=500, seed=3)
     assert "500 random sign flips, seed 3" in t.legend
     assert (t.pairs_frame()["p_value"] >= 1 / 501).all()
+
+
+def test_past_26_systems_rows_go_by_decreasing_mean_and_lists_become_ranges():
+    s = _many(30)[:, np.random.default_rng(1).permutation(30)]  # runs in no particular order
+    names = [f"s{k}" for k in range(30)]
+    t = comparison_table({"M": s}, {"M": s ** 2}, names, correction="none")
+    given = comparison_table({"M": s}, {"M": s ** 2}, names, correction="none", order="given")
+    means = s.mean(axis=0)
+    assert list(t.systems) == [names[k] for k in np.argsort(-means, kind="stable")]
+    assert "Rows in decreasing order of the mean M (original scale)." in t.legend
+    # the same decisions, only renumbered
+    key = ["measure", "scale", "system_a", "system_b"]
+    a = t.pairs_frame()
+    a[["system_a", "system_b"]] = np.sort(a[["system_a", "system_b"]].to_numpy(), axis=1)
+    b = given.pairs_frame()
+    b[["system_a", "system_b"]] = np.sort(b[["system_a", "system_b"]].to_numpy(), axis=1)
+    m = a.merge(b, on=key)
+    assert len(m) == len(a) and (m.significant_x == m.significant_y).all() and (m.better_x == m.better_y).all()
+    from irscales.comparison_render import _ranges
+    top = t.to_frame().query("scale == 'original'").iloc[0]
+    groups = _ranges(top.better_than)
+    assert top.letter == "1" and len(groups) == 1 and groups[0].endswith("–30")  # beats everyone below it
+    sorted_groups = sum(len(_ranges(x)) for x in t.frame.better_than)
+    assert sorted_groups < sum(len(_ranges(x)) for x in given.frame.better_than)
+
+
+def test_bad_order():
+    with pytest.raises(ValueError, match="order must be one of"):
+        comparison_table({"M": _scores()}, {}, ["a", "b", "c", "d"], order="best")

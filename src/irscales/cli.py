@@ -212,14 +212,17 @@ def _scales_line(ev) -> str:
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
               help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), mean "
               "difference and effect size (Cohen's d_z), on both scales")
+@click.option("--order", type=click.Choice(["auto", "given", "mean"]), default="auto", show_default=True,
+              help="rows: as given, by decreasing mean of the first measure, or auto: given up to 26 runs, by mean "
+              "beyond (each list of numbers then mostly one range)")
 @click.option("--label", default="tab:irscales-comparison", show_default=True, help="--format latex: the \\label")
 @format_option
 @output_option
 @reading_options
 @scale_options
 @ties_option
-def report(runs, qrels, depth, test, correction, permutations, seed, alpha, baseline, pairs_file, label, fmt, output,
-           build_scales, cache, progress, ties, **kw):
+def report(runs, qrels, depth, test, correction, permutations, seed, alpha, baseline, pairs_file, order, label, fmt,
+           output, build_scales, cache, progress, ties, **kw):
     """Many runs: the comparison table, original and interval-scaled means side by side.
 
     Markers (letters up to 26 runs, numbers beyond) name the systems each one is significantly better
@@ -235,7 +238,7 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=True, ties=ties,
                    build=build_scales, cache=cache, progress=progress)
     table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
-                       seed=seed)
+                       seed=seed, order=order)
     if fmt in ("csv", "tsv"):
         _emit(wide_frame(table), fmt, output, table.legend)
     else:

@@ -54,6 +54,10 @@ _TEST_WORDS = {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test", "s
                "randomisation": "paired randomisation test of the mean difference",
                "tukey": "two-way ANOVA (topic, system) + Tukey's HSD (FFF21)"}
 SCALES = ("original", "interval")
+#: Row orders: ``given``; ``mean``: decreasing mean of the first measure on its original scale (ties in the
+#: order given); ``auto``: ``given`` up to 26 systems, ``mean`` beyond (numbered markers then mostly form
+#: one range: a system tends to beat the systems below it).
+ORDERS = ("auto", "given", "mean")
 
 
 def corrected(p: np.ndarray, alpha: float, method: str) -> tuple[np.ndarray, np.ndarray]:
@@ -193,7 +197,8 @@ def _effect_size_dz(scores: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndar
 def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, np.ndarray | None],
                      systems: Sequence[str], *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
                      baseline: str | None = None, rel: np.ndarray | None = None, depth: int | None = None,
-                     notes: Sequence[str] = (), permutations: int = PERMUTATIONS, seed: int = 0) -> ComparisonTable:
+                     notes: Sequence[str] = (), permutations: int = PERMUTATIONS, seed: int = 0,
+                     order: str = "auto") -> ComparisonTable:
     """Compare runs on several measures, on the original and the interval scale (see the module docstring).
 
     original  measure label → ``(T, S)`` scores (floats or exact)
@@ -203,6 +208,7 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
     baseline  a system name: † / ‡ against it, and the family of each correction is its S − 1 pairs
     rel       binary relevance ``(S, T, ≥ depth)`` of the runs, for the IPSO sign test of ‡ (needs ``depth``)
     permutations, seed  the randomisation test's sampled sign patterns (when T > 20; exact below)
+    order     the rows' order (:data:`ORDERS`); the legend names it when not ``given``
     """
     if test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
@@ -215,7 +221,22 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
         raise ValueError("no measure to compare")
     if baseline is not None and baseline not in systems:
         raise ValueError(f"baseline {baseline!r} is not one of the runs: {', '.join(systems)}")
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
     n_sys = len(systems)
+    if order == "mean" or (order == "auto" and n_sys > R.LETTERS_UP_TO):
+        first, scores = next(iter(original)), [np.asarray(v) for v in (*original.values(), *interval.values())
+                                                if v is not None]
+        if all(v.ndim == 2 and v.shape[1] == n_sys for v in scores):
+            means = system_means(np.asarray(original[first]))
+            perm = sorted(range(n_sys), key=lambda x: means[x], reverse=True)  # stable: ties in the order given
+            return comparison_table(
+                {m: np.asarray(v)[:, perm] for m, v in original.items()},
+                {m: None if v is None else np.asarray(v)[:, perm] for m, v in interval.items()},
+                [systems[x] for x in perm], test=test, correction=correction, alpha=alpha, baseline=baseline,
+                rel=None if rel is None else np.asarray(rel)[perm], depth=depth,
+                notes=[*notes, f"Rows in decreasing order of the mean {first} (original scale)."],
+                permutations=permutations, seed=seed, order="given")
     i, j = S.pairs(n_sys)
     b = systems.index(baseline) if baseline is not None else None
     family = np.ones(len(i), dtype=bool) if b is None else (i == b) | (j == b)

@@ -124,7 +124,7 @@ def _cell(r: pd.Series, style: str, best: bool, numbered: bool) -> str:
         sup = [g + ("," if k < len(sup) - 1 else "") for k, g in enumerate(sup)]
         sup += [mark.replace("†", r"$\dagger$").replace("‡", r"$\ddagger$")] if mark else []
         out += r"\allowbreak{}".join(rf"\textsuperscript{{{g}}}" for g in sup)
-        return out + (r"\,$\neq$" if differs else "")
+        return out + (r" $\neq$" if differs else "")
     if style == "markdown":
         sup = ",".join(groups) + mark
         out = (f"**{mean}**" if best else mean) + (f"<sup>{sup}</sup>" if sup else "")
