@@ -233,3 +233,21 @@ def test_past_26_systems_rows_go_by_decreasing_mean_and_lists_become_ranges():
 def test_bad_order():
     with pytest.raises(ValueError, match="order must be one of"):
         comparison_table({"M": _scores()}, {}, ["a", "b", "c", "d"], order="best")
+
+
+def test_the_figure_has_both_scales_per_measure_and_flags_in_red():
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    matplotlib.use("Agg")
+    s = _scores(0)
+    interval = np.vectorize(lambda x: Fraction(x).limit_denominator(10**6) ** 8, otypes=[object])(s)
+    t = comparison_table({"M": s, "N": s}, {"M": interval}, ["a", "b", "c", "d"])
+    fig = t.plot()
+    assert [ax.get_title() for ax in fig.axes] == ["M", "M (interval)", "N"]
+    labels = {x.get_text(): x.get_color() for x in fig.axes[0].get_yticklabels()}
+    assert labels["b b ≠"] == "tab:red" and labels["a a"] != "tab:red"  # b: the flagged system (see above)
+    ci = t.to_frame().set_index(["system", "measure", "scale"]).loc[("c", "M", "original"), "ci95"]
+    x = s[:, 2]
+    assert ci == pytest.approx(__import__("scipy").stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / len(x) ** 0.5)
+    plt.close(fig)

@@ -87,3 +87,13 @@ def test_compare_in_latex_says_yes_and_no(cranfield_demo):
     assert r.exit_code == 0, r.output
     assert "True" not in r.stdout and "False" not in r.stdout and " no " in r.stdout
     assert r.stdout.startswith(r"% requires \usepackage{booktabs}")
+
+
+def test_report_draws_its_figure(cranfield_demo, tmp_path):
+    fig = tmp_path / "cmp.png"
+    _report(cranfield_demo, "--figure", str(fig))
+    assert fig.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    demo = cranfield_demo / "demo"
+    r = CliRunner().invoke(main, ["report", str(demo / "runs"), "--qrels", str(demo / "qrels.txt"), "--figure",
+                                  str(tmp_path / "cmp.jpg")])
+    assert r.exit_code == 2 and ".png, .pdf or .svg" in r.output

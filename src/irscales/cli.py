@@ -215,14 +215,17 @@ def _scales_line(ev) -> str:
 @click.option("--order", type=click.Choice(["auto", "given", "mean"]), default="auto", show_default=True,
               help="rows: as given, by decreasing mean of the first measure, or auto: given up to 26 runs, by mean "
               "beyond (each list of numbers then mostly one range)")
+@click.option("--figure", "figure_file", type=click.Path(dir_okay=False),
+              help="also draw the comparison to this file (.png, .pdf or .svg): means with 95% confidence intervals "
+              "on both scales, ≠ in red")
 @click.option("--label", default="tab:irscales-comparison", show_default=True, help="--format latex: the \\label")
 @format_option
 @output_option
 @reading_options
 @scale_options
 @ties_option
-def report(runs, qrels, depth, test, correction, permutations, seed, alpha, baseline, pairs_file, order, label, fmt,
-           output, build_scales, cache, progress, ties, **kw):
+def report(runs, qrels, depth, test, correction, permutations, seed, alpha, baseline, pairs_file, order, figure_file,
+           label, fmt, output, build_scales, cache, progress, ties, **kw):
     """Many runs: the comparison table, original and interval-scaled means side by side.
 
     Markers (letters up to 26 runs, numbers beyond) name the systems each one is significantly better
@@ -233,8 +236,13 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     """
     _check_output(output, [*runs, qrels])
     _check_output(pairs_file, [*runs, qrels])
-    if pairs_file and output and Path(pairs_file).resolve() == Path(output).resolve():
-        raise click.BadParameter("--pairs and --output name the same file", param_hint="'--pairs'")
+    _check_output(figure_file, [*runs, qrels])
+    named = [Path(f).resolve() for f in (output, pairs_file, figure_file) if f]
+    if len(set(named)) < len(named):
+        raise click.BadParameter("--output, --pairs and --figure must name different files", param_hint="'--pairs'")
+    if figure_file and Path(figure_file).suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise click.BadParameter(f"{figure_file}: the figure's file name must end in .png, .pdf or .svg",
+                                 param_hint="'--figure'")
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=True, ties=ties,
                    build=build_scales, cache=cache, progress=progress)
     table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
@@ -246,6 +254,8 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
                 "latex": table.to_latex(label)}[fmt], output)
     if pairs_file:
         _write(table.pairs_frame().to_csv(index=False), pairs_file)
+    if figure_file:
+        table.plot(figure_file)
 
 
 @main.command()

@@ -37,7 +37,9 @@ from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
+from irscales import comparison_plot
 from irscales import comparison_render as R
 from irscales.correlation import system_means
 from irscales.ipso.sign_test import ipso_sign_test
@@ -135,7 +137,7 @@ class ComparisonTable:
 
     def to_frame(self) -> pd.DataFrame:
         """The tidy table: system, letter (its marker: a letter, or its number past 26 systems), measure,
-        scale, mean, better_than (the markers of the systems it is significantly better than; numbers
+        scale, mean, ci95 (half-width of the 95% t confidence interval of the mean), better_than (the markers of the systems it is significantly better than; numbers
         comma-separated), baseline mark (``†``, ``†‡`` or empty; only with a baseline), differs (the
         conclusions differ between scales)."""
         return self.frame.copy()
@@ -160,6 +162,11 @@ class ComparisonTable:
         legend (:attr:`legend`)."""
         return R.wide_frame(self).to_csv(index=False)
 
+    def plot(self, path: str | None = None):
+        """The figure of the comparison (:func:`irscales.comparison_plot.plot`): means with 95% confidence
+        intervals on both scales, ≠ flags; also written to ``path`` (.png, .pdf or .svg) when given."""
+        return comparison_plot.plot(self, path)
+
     def __str__(self) -> str:
         return R.text(self)
 
@@ -183,6 +190,13 @@ def _decisions(scores: np.ndarray, test: str, correction: str, alpha: float, fam
     p = np.where(family, res.pvalue, np.nan)
     p = np.where(family & np.isnan(p), 1.0, p)  # undefined (identical systems): not significant
     return (res, *corrected(p, alpha, correction))
+
+
+def _ci95(scores: np.ndarray) -> np.ndarray:
+    """Per system, the half-width of the 95% t confidence interval of its mean over topics (floats)."""
+    x = np.asarray(scores, dtype=float)
+    t = x.shape[0]
+    return stats.t.ppf(0.975, t - 1) * x.std(axis=0, ddof=1) / np.sqrt(t)
 
 
 def _effect_size_dz(scores: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -259,6 +273,7 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                 detail = ("exact over all 2^T sign flips" if res.omnibus["exact"] else
                           f"{res.omnibus['permutations']:,} random sign flips, seed {res.omnibus['seed']}")
             dz = _effect_size_dz(sc, i, j)
+            ci = _ci95(sc)
             up = np.array([exact_means[x] > exact_means[y] for x, y in zip(i, j)], dtype=bool)
             down = np.array([exact_means[x] < exact_means[y] for x, y in zip(i, j)], dtype=bool)
             better = {s: [] for s in range(n_sys)}
@@ -284,7 +299,7 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                         way = 1 if exact_means[s] > exact_means[b] else -1 if exact_means[s] < exact_means[b] else 0
                         mark = "†" + ("‡" if ipso is not None and ipso[0][s] and ipso[1][s] == way != 0 else "")
                 rows.append({"system": systems[s], "letter": letters[s], "measure": m, "scale": scale,
-                             "mean": float(exact_means[s]),
+                             "mean": float(exact_means[s]), "ci95": float(ci[s]),
                              "better_than": R.join_marks(letters, better[s]),
                              "baseline_mark": mark, "differs": False})
         if "interval" in decided:
@@ -295,7 +310,7 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                 r["differs"] = sorted(bo[s]) != sorted(bi[s]) or bool(base_diff)
         else:
             notes.append(f"{m}: no interval-scaled version here (see the notes of the evaluation)")
-    frame = pd.DataFrame(rows, columns=["system", "letter", "measure", "scale", "mean", "better_than",
+    frame = pd.DataFrame(rows, columns=["system", "letter", "measure", "scale", "mean", "ci95", "better_than",
                                         "baseline_mark", "differs"])
     return ComparisonTable(frame, pd.DataFrame(pair_rows), systems, tuple(original), letters, test, correction,
                            alpha, baseline, int(n_topics or 0), depth, tuple(notes), detail)
