@@ -40,6 +40,7 @@ from typing import Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
+from irscales.atomic import write_atomic
 from irscales.data import trec as trec_io
 from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
 
@@ -273,15 +274,15 @@ class Collection:
         base = Path(path)
         base = base.with_suffix("") if base.suffix in (".npz", ".json") else base
         base.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(base.with_suffix(".npz"), rel=self.rel, judgments=self.judgments,
-                            run_lengths=self.run_lengths)
+        write_atomic(base.with_suffix(".npz"), lambda fh: np.savez_compressed(
+            fh, rel=self.rel, judgments=self.judgments, run_lengths=self.run_lengths))
         meta = {"format": _SAVE_FORMAT, "provenance": self.provenance,
                 "max_grade": self.max_grade, "topics": list(self.topics), "systems": list(self.systems),
                 "topic_labels": {k: list(v) for k, v in self.topic_labels.items()},
                 "system_labels": {k: list(v) for k, v in self.system_labels.items()},
                 "padded_to": None if self.padded_to is None else int(self.padded_to)}
         meta["sha256"] = _saved_digest(base.with_suffix(".npz").read_bytes(), meta)
-        base.with_suffix(".json").write_text(json.dumps(meta, indent=1))
+        write_atomic(base.with_suffix(".json"), json.dumps(meta, indent=1))
         return base
 
     @classmethod

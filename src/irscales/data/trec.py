@@ -80,6 +80,7 @@ from typing import Iterable, Literal, Sequence
 import numpy as np
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales.data.trec_arrays import QrelsIndex, RelevanceData, assemble, check_depth_and_policies, relevance_arrays
 from irscales.data.trec_cache import judged_runs, parsed_runs_cache
 from irscales.data.trec_order import SCORE_PRECISIONS, check_precision
@@ -281,11 +282,12 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".gz":
-        # mtime=0 keeps the bytes deterministic
-        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
-            fh.write(text.encode("utf-8"))
+        def gz(raw):  # mtime=0 keeps the bytes deterministic
+            with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+                fh.write(text.encode("utf-8"))
+        write_atomic(path, gz)
     else:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text)
 
 
 def write_run(path: PathLike, topic: Sequence[str], docno: Sequence[str], score: Sequence[float],
