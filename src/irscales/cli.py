@@ -33,7 +33,7 @@ from irscales.comparison_render import wide_frame
 from irscales.cli_output import check_output as _check_output, emit as _emit, exact_mean as _exact_mean, write as _write
 from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
-                                  runs_argument, scale_options, ties_option)
+                                  report_options, runs_argument, scale_options, ties_option)
 from irscales.enumeration import CacheError, TieUndecidable
 from irscales.enumeration.routes import choose_route
 from irscales.interval import OverBudgetError, uses_grades
@@ -233,26 +233,7 @@ def _scales_line(ev) -> str:
 @qrels_option
 @measures_option("AP,nDCG_b02,RR")
 @depth_option(ranked=True)
-@click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "randomisation", "tukey"]), default="t",
-              show_default=True, help="paired t, Wilcoxon signed-rank, sign test, randomisation: the paired "
-              "randomisation (permutation) test of Smucker et al. 2007, or tukey: two-way ANOVA + Tukey's HSD (FFF21)")
-@click.option("--permutations", default=10_000, show_default=True, type=click.IntRange(1),
-              help="--test randomisation: random sign flips when there are more than 20 topics (exact below)")
-@click.option("--seed", default=0, show_default=True, type=int, help="--test randomisation: the random seed")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm", show_default=True,
-              help="multiple-comparison correction over each measure's pairs (not with --test tukey)")
-@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
-@click.option("--baseline", help="a run (by its tag): † / ‡ against it (MM23 §3); the family is its pairs")
-@click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
-              help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), mean "
-              "difference and effect size (Cohen's d_z), on both scales")
-@click.option("--order", type=click.Choice(["auto", "given", "mean"]), default="auto", show_default=True,
-              help="rows: as given, by decreasing mean of the first measure, or auto: given up to 26 runs, by mean "
-              "beyond (each list of numbers then mostly one range)")
-@click.option("--figure", "figure_file", type=click.Path(dir_okay=False),
-              help="also draw the comparison to this file (.png, .pdf or .svg): means with 95% confidence intervals "
-              "on both scales, ≠ in red")
-@click.option("--label", default="tab:irscales-comparison", show_default=True, help="--format latex: the \\label")
+@report_options
 @format_option
 @output_option
 @reading_options

@@ -119,10 +119,10 @@ class ComparisonTable:
                  <= R.LETTERS_UP_TO else "Superscripts: significantly better than the systems with those numbers "
                  "(3–5: systems 3, 4 and 5)")
         detail = f"; {self.test_detail}" if self.test_detail else ""
-        lines = [f"Means over {self.n_topics} topics{depth}; bold (Markdown, LaTeX): the best mean of each column. {marks} "
-                 f"({_TEST_WORDS[self.test]}{detail}{corr}, alpha = {self.alpha}).",
+        lines = [f"Means over {self.n_topics} topics{depth}; bold (Markdown, LaTeX): the best mean of each column. "
+                 f"{marks} ({_TEST_WORDS[self.test]}{detail}{corr}, alpha = {self.alpha}).",
                  "interval: the interval-scaled measure (FFF21 eq. 2), normalised to [0, 1] by (phi - 1)/(K - 1).",
-                 "≠: the conclusions (letters, or † against the baseline) differ between the original and the "
+                 "≠: the conclusions (markers, or † against the baseline) differ between the original and the "
                  "interval scale."]
         if self.baseline:
             lines.insert(2, f"†: significantly different from the baseline {self.baseline}; ‡: and the IPSO sign "
@@ -137,8 +137,8 @@ class ComparisonTable:
 
     def to_frame(self) -> pd.DataFrame:
         """The tidy table: system, letter (its marker: a letter, or its number past 26 systems), measure,
-        scale, mean, ci95 (half-width of the 95% t confidence interval of the mean), better_than (the markers of the systems it is significantly better than; numbers
-        comma-separated), baseline mark (``†``, ``†‡`` or empty; only with a baseline), differs (the
+        scale, mean, ci95 (half-width of the 95% t confidence interval of the mean), better_than (the
+        markers of the systems it is significantly better than; numbers comma-separated), baseline mark (``†``, ``†‡`` or empty; only with a baseline), differs (the
         conclusions differ between scales)."""
         return self.frame.copy()
 
