@@ -247,7 +247,7 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     than; † / ‡ the MM23 rule against --baseline; ≠ where the original and the interval scale lead to
     different conclusions. --format latex compiles with the packages its first line names and fits the
     page; csv / tsv is one row per run (legend on stderr); --pairs FILE writes the pairwise p-values
-    (raw and adjusted) and effect sizes.
+    (raw and adjusted) and effect sizes; --figure FILE draws the means with their confidence intervals.
     """
     _check_output(output, [*runs, qrels])
     _check_output(pairs_file, [*runs, qrels])
