@@ -7,8 +7,8 @@ What a cell says (:attr:`ComparisonTable.legend` says it in every rendering):
 
 * ``0.2513 ᵃᶜ`` — the system's mean over topics, significantly better than systems ``a`` and ``c`` (its
   markers: letters up to 26 systems, numbers 1 … S beyond, ``1,3–5``), on that scale; the best mean of a
-  column is bold in Markdown and LaTeX. *Better* is the sign of the exact mean difference; *significantly* is the
-  paired test's decision after the correction over the family of comparisons of that measure and scale
+  column is bold in Markdown and LaTeX. *Better* is the sign of the exact mean difference; *significantly*
+  is the paired test's decision after the correction over the family of comparisons of that measure and scale
   (every pair of systems; with a baseline only the baseline's pairs).
 * ``†`` — significantly different from the baseline, in the direction of the mean (MM23 §3's metric
   test); ``‡`` — and the IPSO sign test (MM23 §3) agrees, over the same correction. IPSO does not depend
@@ -138,8 +138,8 @@ class ComparisonTable:
     def to_frame(self) -> pd.DataFrame:
         """The tidy table: system, letter (its marker: a letter, or its number past 26 systems), measure,
         scale, mean, ci95 (half-width of the 95% t confidence interval of the mean), better_than (the
-        markers of the systems it is significantly better than; numbers comma-separated), baseline mark (``†``, ``†‡`` or empty; only with a baseline), differs (the
-        conclusions differ between scales)."""
+        markers of the systems it is significantly better than; numbers comma-separated), baseline_mark
+        (``†``, ``†‡`` or empty; only with a baseline), differs (the conclusions differ between scales)."""
         return self.frame.copy()
 
     def pairs_frame(self) -> pd.DataFrame:
