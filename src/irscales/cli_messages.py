@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from irscales.clipping import clip
+from irscales.options import READING
 from irscales.paths import cache_root
 
 __all__ = ["one_line", "flat", "as_flags", "under_cache"]
@@ -36,8 +37,7 @@ def flat(msg: str) -> str:
 
 
 # library keywords (Collection.from_trec, scale) that the command line spells as flags
-_FLAG_OF = {"negative": "--negative", "on_missing_topic": "--on-missing-topic", "on_no_relevant": "--on-no-relevant",
-            "on_uneven_topics": "--on-uneven-topics", "score_precision": "--score-precision", "ties": "--ties"}
+_FLAG_OF = {**{o.name: o.flag for o in READING}, "ties": "--ties"}
 _KEYWORD = re.compile(r"\b(" + "|".join(_FLAG_OF) + r")='([\w-]+)'((?: or '[\w-]+')*)")
 # read_qrels(..., negative='zero'): anchored at a word's start (\b), so a long word is scanned once, not
 # from each of its characters (a 64 kB docno took 16 s)

@@ -286,8 +286,14 @@ def parse_run_file(path: Path, data: bytes | None = None) -> tuple[pd.DataFrame,
     dup = first_duplicate(t, d, len(docnos))
     if dup is not None:
         row, first = dup
-        raise duplicate_error(path, df.attrs["_data"].decode("utf-8"), None, row, first,
-                              df["topic"].iloc[row], df["docno"].iloc[row], "document")
+        e = duplicate_error(path, df.attrs["_data"].decode("utf-8"), None, row, first,
+                            df["topic"].iloc[row], df["docno"].iloc[row], "document")
+        score = df["score"].to_numpy(np.float64)
+        if score[row] == score[first]:  # an exact repeat carries nothing: it may be dropped (run_repeats)
+            raise TrecFormatError(path, e.line, f"{e.what} with the same score; trec_eval refuses a document "
+                                  "listed twice: pass evaluate(..., on_repeated_lines='drop') to drop exact repeats")
+        raise TrecFormatError(path, e.line, f"{e.what} with another score ({float(score[first])!r} there, "
+                              f"{float(score[row])!r} here): its rank would be a guess")
     tags = df["tag"].to_numpy(dtype=object)
     if (tags != tags[0]).any():
         second = int(np.argmax(tags != tags[0]))
