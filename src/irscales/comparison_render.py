@@ -184,7 +184,7 @@ def latex(t: ComparisonTable, label: str = "tab:irscales-comparison") -> str:
     if not long:
         return "\n".join([
             r"% irscales comparison table: requires \usepackage{booktabs} and \usepackage{adjustbox}",
-            r"\begin{table}", r"\centering", rf"\caption{{{caption}}}", rf"\label{{{label}}}",
+            r"\begin{table}", r"\centering", rf"\caption{{{caption}}}", rf"\label{{{label}}}", r"\smallskip",
             r"\setlength{\tabcolsep}{3pt}", r"\begin{adjustbox}{max width=\textwidth}", rf"\begin{{tabular}}{{rl{'r' * n}}}", r"\toprule",
             *head, r"\midrule", *body, r"\bottomrule", r"\end{tabular}", r"\end{adjustbox}", r"\end{table}"]) + "\n"
     free = rf"(\linewidth-2.2em-{2 * n + 2}\tabcolsep)"
