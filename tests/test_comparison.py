@@ -155,7 +155,7 @@ def test_past_26_systems_markers_are_numbers_with_ranges():
     want = sorted(int(x[1:]) + 1 for x in pairs_[(pairs_.better == "s29")][["system_a", "system_b"]].stack()
                   if x != "s29")
     assert [int(x) for x in beats.split(",")] == want
-    assert "Superscripts: significantly better than the systems with those numbers" in t.legend
+    assert "Numbers: significantly better than the systems with those numbers" in t.legend
     assert "1–" in str(t) and r"\textsuperscript{1--" in t.to_latex()
 
 

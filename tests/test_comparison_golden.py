@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from irscales.cli import main
+from test_comparison_latex import PDFLATEX, compile_latex
 from irscales.evaluation import evaluate
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -80,13 +81,16 @@ def test_report_help_names_pairwise_p_values_and_the_randomisation_test():
     assert "pairwise p-values" in out and "randomisation" in out and "--pairs" in out
 
 
-def test_compare_in_latex_says_yes_and_no(cranfield_demo):
+def test_compare_in_latex_says_yes_and_no(cranfield_demo, tmp_path):
     demo = cranfield_demo / "demo"
     runs = sorted((demo / "runs").iterdir())[:2]
     r = CliRunner().invoke(main, ["compare", *map(str, runs), "--qrels", str(demo / "qrels.txt"), "--format", "latex"])
     assert r.exit_code == 0, r.output
     assert "True" not in r.stdout and "False" not in r.stdout and " no " in r.stdout
     assert r.stdout.startswith(r"% requires \usepackage{booktabs}")
+    if PDFLATEX:  # and it compiles with that package alone
+        log = compile_latex(r.stdout, tmp_path)
+        assert "Float too large" not in log
 
 
 def test_report_draws_its_figure(cranfield_demo, tmp_path):

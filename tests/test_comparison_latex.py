@@ -62,7 +62,8 @@ def test_latex_says_what_it_needs_and_what_it_shows(rendered):
     assert "True" not in tex and "False" not in tex
 
 
-def _compile(tex: str, tmp: Path) -> str:
+def compile_latex(tex: str, tmp: Path) -> str:
+    """pdflatex (twice) on ``tex`` in a plain article with the packages its first line names; the log."""
     packages = re.findall(r"\\usepackage\{([^}]*)\}", tex.splitlines()[0])
     doc = "\n".join([r"\documentclass{article}", *(rf"\usepackage{{{p}}}" for p in packages), r"\begin{document}",
                      "Some text before the table.", tex, r"\end{document}"])
@@ -77,7 +78,7 @@ def _compile(tex: str, tmp: Path) -> str:
 @pytest.mark.skipif(PDFLATEX is None, reason="pdflatex is not installed")
 def test_latex_compiles_in_a_plain_article_and_fits_the_page(rendered, tmp_path):
     _, tex = rendered
-    log = _compile(tex, tmp_path)
+    log = compile_latex(tex, tmp_path)
     over = [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
     assert all(x <= 1 for x in over), f"overfull by {max(over)}pt"
     assert "Float too large" not in log and "Undefined control sequence" not in log

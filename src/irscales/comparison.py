@@ -116,7 +116,7 @@ class ComparisonTable:
         corr = "" if self.test == "tukey" else f", {name} correction over {fam} of each measure and scale"
         depth = f" at depth {self.depth}" if self.depth is not None else ""
         marks = ("Letters: significantly better than the systems with those letters" if len(self.systems)
-                 <= R.LETTERS_UP_TO else "Superscripts: significantly better than the systems with those numbers "
+                 <= R.LETTERS_UP_TO else "Numbers: significantly better than the systems with those numbers "
                  "(3–5: systems 3, 4 and 5)")
         detail = f"; {self.test_detail}" if self.test_detail else ""
         lines = [f"Means over {self.n_topics} topics{depth}; bold (Markdown, LaTeX): the best mean of each column. "
