@@ -7,12 +7,14 @@ import click
 
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 from irscales.options import READING
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
-           "measures_given", "reading_options", "reading", "scale_options", "ties_option", "report_options"]
+           "measures_given", "reading_options", "reading", "scale_options", "ties_option", "judged_option",
+           "JUDGED_HELP", "report_options"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
@@ -115,6 +117,15 @@ ties_option = click.option(
     help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
     "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
     "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid")
+
+#: What judged@N is, in every legend and --help that reports it (irscales.data.judged).
+JUDGED_HELP = ("judged@N: the fraction of a system's top N ranks holding a document that appears in the topic's "
+               "qrels (any grade), mean over topics; a rank past the end of a short run counts as judged")
+
+judged_option = click.option(
+    "--judged-threshold", type=click.FloatRange(0, 1), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,
+    help=f"warn (one line on stderr naming the systems) when a system's judged@N is below this fraction: its "
+    f"unjudged documents count as not relevant, so its scores are lower bounds; 0: never. {JUDGED_HELP}")
 
 #: The options of ``irscales report`` beyond the shared ones: the test, its family and the table's extras.
 report_options = _options(

@@ -42,6 +42,7 @@ from scipy import stats
 from irscales import comparison_plot
 from irscales import comparison_render as R
 from irscales.correlation import system_means
+from irscales.interval import INTERVAL_LEGEND
 from irscales.ipso.sign_test import ipso_sign_test
 from irscales.stats import significance as S
 from irscales.stats.randomisation import PERMUTATIONS, randomisation_test
@@ -121,7 +122,7 @@ class ComparisonTable:
         detail = f"; {self.test_detail}" if self.test_detail else ""
         lines = [f"Means over {self.n_topics} topics{depth}; bold (Markdown, LaTeX): the best mean of each column. "
                  f"{marks} ({_TEST_WORDS[self.test]}{detail}{corr}, alpha = {self.alpha}).",
-                 "interval: the interval-scaled measure (FFF21 eq. 2), normalised to [0, 1] by (phi - 1)/(K - 1).",
+                 INTERVAL_LEGEND + ".",
                  "≠: the conclusions (markers, or † against the baseline) differ between the original and the "
                  "interval scale."]
         if self.baseline:

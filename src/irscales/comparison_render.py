@@ -153,6 +153,8 @@ def latex_caption(t: ComparisonTable) -> str:
     """The legend as a LaTeX caption, its formulas in math."""
     cap = latex_text(" ".join(t.legend.replace(_WHERE_BOLD, "").splitlines()))
     cap = cap.replace("(phi - 1)/(K - 1)", r"$(\varphi - 1)/(K - 1)$")
+    cap = re.sub(r"\bphi\b", r"$\\varphi$", cap)
+    cap = re.sub(r"\b(\d+)\\\^\{\}(\d+)\b", r"$\1^{\2}$", cap)  # 2^10 (escaped as 2\^{}10) as math
     return re.sub(r"alpha = ([0-9.eE+-]*[0-9])", r"$\\alpha = \1$", cap)
 
 
