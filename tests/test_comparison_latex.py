@@ -82,3 +82,12 @@ def test_latex_compiles_in_a_plain_article_and_fits_the_page(rendered, tmp_path)
     over = [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
     assert all(x <= 1 for x in over), f"overfull by {max(over)}pt"
     assert "Float too large" not in log and "Undefined control sequence" not in log
+
+
+def test_names_are_escaped_and_may_wrap():
+    from irscales.latex import latex_breakable, latex_text
+
+    assert latex_text("a_b&c\n\nd") == r"a\_b\&c  d"  # a blank line would end the table's paragraph
+    assert latex_breakable("input.run_1") == r"input.\allowbreak{}run\_\allowbreak{}1"
+    long = latex_breakable("abcdefghijklmnopqrstuvwxyz")
+    assert long.count(r"\allowbreak{}") == 2 and long.replace(r"\allowbreak{}", "") == "abcdefghijklmnopqrstuvwxyz"
