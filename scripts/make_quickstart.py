@@ -74,7 +74,7 @@ any run of length N takes, 1 the highest. The scale is the same for every topic 
 SP = AP × RB, so the recall base does not enter and a perfect run on a topic with fewer than N relevant documents
 is below 1. `ev.scale_table()` says how each scale was obtained and what it is over; RBP with p = 1/2 is an
 affine image of the measure itself (its interval column repeats it, up to a factor).""")
-code("""table = ev.means().sort_values("AP", ascending=False)
+code("""table = ev.means().sort_values("AP", ascending=False, kind="stable")  # ties: in system order
 print(ev.scale_table()[["measure", "N", "K", "scale_over", "affine"]].to_string(index=False))
 table.round(4)""")
 code("""fig, axes = plt.subplots(1, 2, figsize=(10, 4))
