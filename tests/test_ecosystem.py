@@ -96,6 +96,7 @@ def test_names_say_what_the_values_are():
     assert str(interval_measure("RR", depth=12)) == "RR[interval,N=12]"
     assert interval_measure("AP@10") == interval_measure("AP@10", depth=10)
     assert interval_measure("AP@10").params["depth"] == 10 and interval_measure("AP").params["depth"] == 10
+    assert str(interval_measure("AP") @ 12) == "AP[interval,N=12]"
 
 
 def test_refusals_use_evaluates_words():
@@ -133,6 +134,10 @@ def test_every_qrels_topic_counts_as_in_ir_measures():
     ev = _quiet_evaluate(qrels, {"r": run}, "AP@10", ranked=True, on_uneven_topics="pad")
     assert len(ev.topics) == len(TOPICS)
     assert _calc([m], qrels, run)[m] == pytest.approx(ev.means().loc["r", "AP@10 (interval)"], abs=1e-9)
+    raw = interval_measure("AP@10", raw=True)  # the empty run's φ is 1, not ir_measures' default 0
+    phi = ev.interval("AP@10", raw=True)["r"]
+    assert phi[TOPICS[-1]] == 1
+    assert _calc([raw], qrels, run)[raw] == pytest.approx(float(sum(phi)) / len(phi), abs=1e-9)
 
 
 def test_own_provider_gives_the_same_values():
@@ -204,6 +209,12 @@ def test_ir_datasets_trecqrel_type():
     ev = _quiet_evaluate(qrels, run, "RR@2", ranked=True, depth=2)
     assert ev.frame["value"].tolist() == [0.5]
 
+    class Dataset:  # what ir_datasets.load(...) gives: qrels_iter() yields TrecQrel
+        def qrels_iter(self):
+            return iter(qrels)
+    again = _quiet_evaluate(Dataset(), run, "RR@2", ranked=True, depth=2)
+    pd.testing.assert_frame_equal(again.frame, ev.frame)
+
 
 def test_ranx_objects_equal_the_files(written):
     ranx = pytest.importorskip("ranx", reason="ranx is not installed (pip install 'irscales[ecosystem]')")
@@ -220,6 +231,10 @@ def test_ranx_objects_equal_the_files(written):
     assert (merged["value"] == merged["value_ranx"]).all() and (merged["interval"] == merged["interval_ranx"]).all()
     one = _quiet_evaluate(q, rs[1], "AP@10", ranked=True)
     assert one.systems == ("sys1",)
+    named = _quiet_evaluate(q, {"a": rs[0], "b": rs[2]}, "AP@10", ranked=True)
+    assert named.systems == ("a", "b")
+    assert named.frame["interval"].tolist() == got.frame[got.frame["system"].isin(["sys0", "sys2"])
+                                                         & (got.frame["measure"] == "AP@10")]["interval"].tolist()
 
 
 def test_pyterrier_frames_equal_the_files(written):

@@ -49,6 +49,7 @@ class IntervalMeasure(IrMeasure):
     (:func:`interval_measure` makes them); named ``<measure>[interval,…]``."""
 
     NAME = "interval"
+    AT_PARAM = "depth"  # interval_measure("AP") @ 20: the run length N, as a cut-off names it
     SUPPORTED_PARAMS = {
         "measure": ParamInfo(dtype=str, required=True, desc="the irscales measure (AP@10, nDCG@10, RBP_p08)"),
         "depth": ParamInfo(dtype=int, required=True, desc="the run length N of the scale"),

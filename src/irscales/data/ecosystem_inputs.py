@@ -3,7 +3,7 @@ reads (issue 41), so that they take the very path files take afterwards.
 
 Recognised, next to files, frames and nested dicts (which pass through unchanged):
 
-* ranx ``Qrels`` and ``Run`` objects (a run keeps its ``name``), and lists of ``Run``;
+* ranx ``Qrels`` and ``Run`` objects (a run keeps its ``name``), lists of ``Run`` and ``{name: Run}``;
 * iterables or iterators of namedtuples with the fields ``query_id, doc_id, relevance`` (qrels: ir_measures'
   ``Qrel``, ir_datasets' ``TrecQrel``, whose ``iteration`` is ignored) or ``query_id, doc_id, score`` (one
   run: ir_measures' ``ScoredDoc``, ``ir_measures.read_trec_run``);
@@ -92,6 +92,8 @@ def ecosystem_runs(runs: Any) -> Any:
     (files, frames, dicts, lists of files) unchanged."""
     if _is_ranx(runs, "Run"):
         return {runs.name or "run": _ranx_dict(runs)}
+    if isinstance(runs, Mapping) and any(_is_ranx(r, "Run") for r in runs.values()):  # {name: ranx.Run}
+        return {name: _ranx_dict(r) if _is_ranx(r, "Run") else r for name, r in runs.items()}
     first, items = _peek(runs)
     if items is None:
         return runs
