@@ -9,7 +9,8 @@
 
 What it takes: TREC files (a folder of runs or a list of files, gz allowed, and a qrels file), pandas frames
 with the ir_measures / ranx columns (``query_id, doc_id, score`` and ``query_id, doc_id, relevance``) or
-pytrec_eval-style nested dicts (:mod:`irscales.data.frames`), read through the same path as files. The reading
+pytrec_eval-style nested dicts (:mod:`irscales.data.frames`), ranx, ir_datasets and ir_measures objects
+(:mod:`irscales.data.ecosystem_inputs`), read through the same path as files. The reading
 options, their defaults and the notes are the command line's (``irscales scores``): the CLI is a client of this
 function. A measure keeps the name it was given everywhere (``nDCG@10`` stays ``nDCG@10``).
 
