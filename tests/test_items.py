@@ -46,6 +46,18 @@ def test_not_errata_are_counted_apart_from_the_errata():
                                             "approximation or a range that holds) and 1 depends on how the paper is read.")
     assert items.errata(t) == [("b", ["2"])]
     assert items.not_errata_sentence(t.iloc[3:]) == ""
-    assert "2 agree within printing; 1 depends on the reading; 1 differs (errata)" in items.summary_line(t)
+    assert "2 agree within printing; 1 depends on the reading; 0 unresolved (settings unknown); 1 differs (errata)" \
+        in items.summary_line(t)
+
+
+def test_unresolved_is_counted_apart_from_errata_and_readings():
+    import pandas as pd
+
+    t = pd.DataFrame({"item": ["a/1", "a/2", "b/1"], "status": ["unresolved", "unresolved", "differs"]})
+    assert items.status_counts(t)["unresolved"] == 2 and "unresolved" not in items.NOT_ERRATA
+    assert items.errata(t) == [("b", ["1"])] and items.not_errata_sentence(t) == ""
+    assert items.unresolved_sentence(t).startswith("Unresolved: 2 items are not reproduced")
+    assert "2 unresolved (settings unknown); 1 differs (errata)" in items.summary_line(t)
+    assert items.unresolved_sentence(t.iloc[2:]) == ""
     assert items.STATUSES.index("agrees within printing") < items.STATUSES.index("differs")
     assert set(items.NOT_ERRATA) <= set(items.MEANING)

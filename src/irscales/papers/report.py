@@ -21,8 +21,11 @@ dropped); the status says what was done:
 ``agrees within printing``          recomputed by one of those routes; it does not round to the printed
                                     value but the printing allows it (truncated, a marked approximation,
                                     a range that holds as stated): no erratum
-``depends on reading``              recomputed by one of those routes; the paper leaves a convention open
-                                    and our reading does not give the printed value: no erratum
+``depends on reading``              recomputed by one of those routes; the paper leaves a convention open,
+                                    our reading does not give the printed value and another reading does:
+                                    no erratum
+``unresolved``                      recomputed by one of those routes; not reproduced, and the paper's
+                                    settings are unknown: neither an erratum nor a reading (counted apart)
 ``differs``                         recomputed by one of those routes, and the printed value is wrong at
                                     its own precision (the note says why): an erratum
 ``simulated only``                  needs runs nobody can share (the note names them); at most the
@@ -63,10 +66,10 @@ from irscales import paths
 from irscales.papers import analogues as analogues_
 from irscales.papers import beyond_report, published, report_html
 from irscales.papers.analogues import NEVER_COUNTED, Analogue
-from irscales.papers.items import (MEANING, NOT_ERRATA, PAPERS, REAL_DATA, REPRODUCED, STATUSES, TREC_DATA, errata,
-                                   errata_paragraph, figure_route, missing_runs, not_errata_sentence, overall_line,
-                                   relative_difference, short_item, status_counts, summary_line, unit_key, unit_order,
-                                   unit_sort, unit_title)
+from irscales.papers.items import (MEANING, NOT_ERRATA, PAPERS, REAL_DATA, REPRODUCED, STATUSES, TREC_DATA, UNRESOLVED,
+                                   errata, errata_paragraph, figure_route, missing_runs, not_errata_sentence,
+                                   overall_line, relative_difference, short_item, status_counts, summary_line,
+                                   unit_key, unit_order, unit_sort, unit_title, unresolved_sentence)
 from irscales.paths import published_dir
 
 __all__ = ["RECOMPUTED_PREFIX", "COLUMNS", "row_route", "item_status", "RealSource", "file_state", "real_sources",
@@ -82,7 +85,8 @@ _DIRECTNESS = {"real": 2, "printed": 2, "exhaustive": 2, "simulated": 1}
 
 COLUMNS = ["item", "location", "context", "kind", "published", "ours", "route", "status", "note", "source"]
 #: How far a comparison row's status is from an agreement: among equally direct rows the farthest wins.
-_SEVERITY = {"match": 0, published.AGREES_WITHIN_PRINTING: 1, published.DEPENDS_ON_READING: 2, "differs": 3}
+_SEVERITY = {"match": 0, published.AGREES_WITHIN_PRINTING: 1, published.DEPENDS_ON_READING: 2, published.UNRESOLVED: 3,
+             "differs": 4}
 
 
 def row_route(row: dict, file_stem: str, kind: str) -> str:
@@ -363,6 +367,8 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str,
         md += [f"- **{PAPERS[p]}** — {summary_line(t)}", f"  - {errata_paragraph(t)}"]
         if not_errata_sentence(t):
             md.append(f"  - {not_errata_sentence(t)}")
+        if unresolved_sentence(t):
+            md.append(f"  - {unresolved_sentence(t)}")
     sources = sources_of(tables)
     if sources:
         md += ["", "Where the numbers computed on real runs come from:", ""] + [f"- {s.sentence()}" for s in sources]
@@ -389,6 +395,13 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str,
     for p, t in tables.items():
         for r in t[t["status"].isin(NOT_ERRATA)].itertuples(index=False):
             md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {r.status} | {_cell(r.note)} |")
+    md += ["", "## Unresolved", "",
+           "Recomputed by a direct route and not reproduced, but the paper computed the value with settings it does "
+           "not give: neither an erratum nor a reading. The note gives the values tried.", "",
+           "| paper | item | published | ours | why |", "|---|---|---|---|---|"]
+    for p, t in tables.items():
+        for r in t[t["status"] == UNRESOLVED].itertuples(index=False):
+            md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {_cell(r.note)} |")
     md.append("")
     for p, t in tables.items():
         md += [f"## {PAPERS[p]}", "", summary_line(t), ""]

@@ -11,7 +11,7 @@ h1{font-size:22px;margin:10px 0 4px}h2{border-bottom:2px solid #444;margin-top:3
 a{color:#0645ad}nav a{margin-right:12px}.muted{color:#666}.cap{color:#444;font-style:italic;margin:2px 0 8px}
 .legend span{display:inline-block;padding:1px 6px;margin:2px 4px 2px 0;border-radius:3px;font-size:12px}
 .st-exh{background:#b9e4c0}.st-prt{background:#c6e8f2}.st-real{background:#b3cdf5}.st-diff{background:#f7b2ae}
-.st-print{background:#e8efb0}.st-read{background:#e3d3f0}.sources li{margin:2px 0}
+.st-print{background:#e8efb0}.st-read{background:#e3d3f0}.st-unres{background:#f5d9a8}.sources li{margin:2px 0}
 .st-sim{background:#e6e6e6}.st-na{background:#fff;outline:1px dashed #999;outline-offset:-1px}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(225px,1fr));gap:10px}
 .card{border:1px solid #bbb;border-radius:6px;padding:8px 10px;font-size:13px}
