@@ -415,7 +415,9 @@ def agreement(printed, reproduced, *, spread=0, word: str | None = None, end: st
                   f", nor is it within the {float(tol):.0%} of '{word}'")
     elif truncates:
         beyond = (f"; it truncates to {printed}, but the paper rounds here: {convention.evidence()}"
-                  if convention is not None else
+                  if convention is not None and convention.rounded_only else
+                  f"; it truncates to {printed}, but nothing beside it shows a truncation ({convention.evidence()}), "
+                  "so it is read as rounded" if convention is not None else
                   f"; it truncates to {printed}, but nothing the paper prints beside it shows a truncation, "
                   "so it is read as rounded")
     else:
