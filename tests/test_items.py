@@ -61,3 +61,18 @@ def test_unresolved_is_counted_apart_from_errata_and_readings():
     assert items.unresolved_sentence(t.iloc[2:]) == ""
     assert items.STATUSES.index("agrees within printing") < items.STATUSES.index("differs")
     assert set(items.NOT_ERRATA) <= set(items.MEANING)
+
+
+def test_grid_sentences_are_derived_from_the_table1_notes():
+    import pandas as pd
+
+    note = ("real data: …; GoP = all 4,284 systems of the authors' published grid; the closest 1,326-system "
+            "subset (long, no 3-grams (1,326)) gives {v}")
+    t = pd.DataFrame({"item": ["table1/T07/AP", "table1/T08/AP", "table2/x"], "route": ["real", "real", "real"],
+                      "published": ["0.0330", "0.0335", "1"], "status": ["reproduced on real data"] * 2 + ["differs"],
+                      "note": [note.format(v="0.0262"), note.format(v="0.0335"), ""]})
+    (g,) = items.grid_sentences(t)
+    assert "whole published Grid of Points — 4,284 systems" in g and "2 of the 2 cells" in g
+    assert "not on the 1,326-system grid" in g and "on the closest such subset 1 of 2 cells do" in g
+    assert "T07/AP 0.0262 (long, no 3-grams; printed 0.0330)" in g
+    assert items.grid_sentences(t.iloc[2:]) == []

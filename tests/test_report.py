@@ -719,3 +719,18 @@ def test_the_committed_report_is_what_the_committed_figures_build(tmp_path, monk
     for name in ("REPORT.md", "report.html"):
         assert (figs / name).read_bytes() == (root / "figures" / name).read_bytes(), \
             f"figures/{name} is not what the committed figures build: run make report and commit it"
+
+
+def test_the_landing_page_says_on_which_grid_fer17_table1_reproduces():
+    """From the committed figures: the landing block and the Table 1 section name the 4,284-system grid, the
+    1,326-system grid the paper describes, and the twist_T09 quirk."""
+    root = repo_root()
+    if root is None:
+        pytest.skip("not a source checkout")
+    html = (root / "figures" / "report.html").read_text(encoding="utf-8")
+    landing = html[html.index("id='real-sources'"):html.index("id='differs'")]
+    section = html[html.index("id='fer17-table1'"):]
+    section = section[:section.index("</section>")]
+    for part in (landing, section):
+        assert "whole published Grid of Points — 4,284 systems" in part and "not on the 1,326-system grid" in part
+        assert "twist_T09" in part

@@ -16,7 +16,7 @@ from irscales.papers.published import AGREES_WITHIN_PRINTING, DEPENDS_ON_READING
 __all__ = ["PAPERS", "REPRODUCED", "NOT_ERRATA", "UNRESOLVED", "STATUSES", "MEANING", "TREC_DATA", "REAL_DATA",
            "missing_runs", "status_counts", "summary_line", "overall_line", "unit_key", "unit_title", "unit_sort",
            "unit_order", "short_item", "relative_difference", "errata", "errata_paragraph", "not_errata_sentence",
-           "unresolved_sentence", "FIGURE_ROUTES", "figure_route"]
+           "unresolved_sentence", "DATA_QUIRKS", "grid_sentences", "FIGURE_ROUTES", "figure_route"]
 
 PAPERS = {
     "fff21": "FFF21 — Ferrante, Ferro, Fuhr: Towards Meaningful Statements in IR Evaluation: Mapping Evaluation "
@@ -79,6 +79,37 @@ REAL_DATA = {
                  "$IRSCALES_SHARED (gop/trec-jasist2017/, scores/, trec/), and run notebook 03b (README: Your own TREC "
                  "data)."),
 }
+#: What the real data of a :data:`REAL_DATA` key holds that a reader of its numbers must know (the tests
+#: that read the data check each statement: tests/test_fer17_real_gop.py).
+DATA_QUIRKS = {
+    "real_gop": ("Data quirk: the grid's twist_T09 file holds 302 negative Twist values, all on topic 495 (down to "
+                 "−0.0056), and 2 NaN cells; Twist can be negative with three grades or a recall base over half the "
+                 "depth (irscales.measures.twist), and the KDEs drop NaN cells as MATLAB's ksdensity does."),
+}
+_GRID = re.compile(r"GoP = all (?P<n>[\d,]+) systems")
+_SUBSET = re.compile(r"the closest (?P<n>[\d,]+)-system subset \((?P<which>.+?) \([\d,]+\)\) gives (?P<value>-?\d+\.\d+)")
+
+
+def grid_sentences(table: pd.DataFrame) -> list[str]:
+    """Fer17 Table 1: on which Grid of Points it reproduces, derived from the notes of its cells computed on
+    real data (the whole published grid, and the closest subset of the size §3.2 describes, with each cell's
+    value there); [] when no such cell is in ``table``."""
+    rows = table[table["item"].str.startswith("table1/") & (table["route"] == "real")]
+    grid = [m for m in (_GRID.search(str(n)) for n in rows["note"]) if m]
+    subsets = [(r.item, str(r.published), m) for r in rows.itertuples(index=False)
+               if (m := _SUBSET.search(str(r.note)))]
+    if not grid or not subsets:
+        return []
+    whole = sum(r.status == REPRODUCED["real"] for r in rows.itertuples(index=False))
+    n_sub = subsets[0][2]["n"]
+    on_sub = sum(exact(p) == exact(m["value"]) for _, p, m in subsets)
+    cells = "; ".join(f"{short_item(i)} {m['value']} ({m['which']}; printed {p})" for i, p, m in subsets)
+    return [f"Fer17 Table 1 reproduces on the whole published Grid of Points — {grid[0]['n']} systems, 3-grams and "
+            f"all three query forms included: {whole} of the {len(rows)} cells computed on real data round to the "
+            f"printed values — and not on the {n_sub}-system grid Fer17 §3.2 describes (no 3-grams, one query form, "
+            f"which it does not name): on the closest such subset {on_sub} of {len(subsets)} cells do ({cells})."]
+
+
 #: Fer17 Table 1 by track (§3.1): what is still missing once the authors' published Grid of Points
 #: (T07–T10) is read; ``None``: nothing (T08's 129 runs are public too: notebook 03b).
 _FER17_TABLE1_RUNS = {

@@ -66,8 +66,9 @@ from irscales import paths
 from irscales.papers import analogues as analogues_
 from irscales.papers import beyond_report, published, report_html
 from irscales.papers.analogues import NEVER_COUNTED, Analogue
-from irscales.papers.items import (MEANING, NOT_ERRATA, PAPERS, REAL_DATA, REPRODUCED, STATUSES, TREC_DATA, UNRESOLVED,
-                                   errata, errata_paragraph, figure_route, missing_runs, not_errata_sentence,
+from irscales.papers.items import (DATA_QUIRKS, MEANING, NOT_ERRATA, PAPERS, REAL_DATA, REPRODUCED, STATUSES, TREC_DATA,
+                                   UNRESOLVED, errata, errata_paragraph, figure_route, grid_sentences, missing_runs,
+                                   not_errata_sentence,
                                    overall_line, relative_difference, short_item, status_counts, summary_line,
                                    unit_key, unit_order, unit_sort, unit_title, unresolved_sentence)
 from irscales.paths import published_dir
@@ -206,10 +207,11 @@ class RealSource:
         where = f"{self.paper}/{self.file.name}"
         k = len(self.items) if among is None else len(set(self.items) & set(among))
         n = f"{k} item{'s' if k != 1 else ''} reproduced on real data" + ("" if among is None else " in this section")
+        quirk = f" {DATA_QUIRKS[self.data]}" if self.data in DATA_QUIRKS else ""
         if self.state == "recomputed":
             at = f" found in {self.found}" if self.found else ""
             return (f"{n} {'were' if k != 1 else 'was'} recomputed in this checkout on {data}{at}: "
-                    f"{where} differs from the committed table.")
+                    f"{where} differs from the committed table.{quirk}")
         put = (f"To recompute, put the runs in $IRSCALES_TREC/{self.track}/runs/ and the qrels file in "
                f"$IRSCALES_TREC/{self.track}/ (or the same under $IRSCALES_SHARED/trec/) and run make reproduce "
                "(README: Your own TREC data)." if self.track else other[1] if other else
@@ -218,7 +220,7 @@ class RealSource:
         have = (f"; the {runs} are found here ({self.found}), so a full run recomputes it" if self.found
                 else ", which this checkout does not have")
         what = "the committed derived table" if self.state == "committed" else "the derived table"
-        return f"{n} come{'s' if k == 1 else ''} from {what} {where}, computed on {data}{have}. {put}"
+        return f"{n} come{'s' if k == 1 else ''} from {what} {where}, computed on {data}{have}. {put}{quirk}"
 
 
 def _track_of(stem: str) -> str | None:
@@ -372,6 +374,7 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str,
     sources = sources_of(tables)
     if sources:
         md += ["", "Where the numbers computed on real runs come from:", ""] + [f"- {s.sentence()}" for s in sources]
+        md += [f"- {g}" for t in tables.values() for g in grid_sentences(t)]
     if sections:
         md += ["", "Real-data analogues — real data that is not the paper's, shown beside the simulated run and never "
                    "counted as reproductions:", ""]
@@ -406,6 +409,7 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str,
     for p, t in tables.items():
         md += [f"## {PAPERS[p]}", "", summary_line(t), ""]
         md += [s.sentence() for s in t.attrs.get("real_sources", [])] + ([""] if t.attrs.get("real_sources") else [])
+        md += [g for g in grid_sentences(t)] + ([""] if grid_sentences(t) else [])
         md += ["| item | location | published | ours | route | status | note |", "|---|---|---|---|---|---|---|"]
         md += [f"| {r.item} | {r.location} | {r.published} | {r.ours} | {r.route}{f' ({r.source})' if r.source else ''} "
                f"| {r.status} | {_cell(r.note)} |" for r in t.itertuples(index=False)]

@@ -381,6 +381,7 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path], source
         head += (f"<p class='cap'>{_esc(caption(rows, title))}</p><p class='muted'>{len(rows)} items: "
                  + ", ".join(f"{c[s]} {_esc(s)}" for s in STATUSES if c[s]) + "</p>")
         head += sources_html([s for s in sources if set(s.items) & set(rows["item"])], among=list(rows["item"]))
+        head += "".join(f"<p class='grid'>{_esc(g)}</p>" for g in items.grid_sentences(rows))
     covered = set(rows["item"]) & analogue.items if analogue is not None and not rows.empty else set()
     shown = analogue is not None and any(items.figure_route(f.stem) == "real-data analogue" for f in pngs)
     if covered or shown:
@@ -443,8 +444,9 @@ def _sources_block(tables: dict[str, pd.DataFrame]) -> str:
     srcs = [s for t in tables.values() for s in t.attrs.get("real_sources", [])]
     if not srcs:
         return ""
+    grids = [g for t in tables.values() for g in items.grid_sentences(t)]
     return ("<div id='real-sources'><p><b>Where the numbers computed on real runs come from</b></p>"
-            + sources_html(srcs) + "</div>")
+            + sources_html(srcs) + "".join(f"<p class='grid'>{_esc(g)}</p>" for g in grids) + "</div>")
 
 
 def _analogues_block(sections: dict[str, Analogue]) -> str:
