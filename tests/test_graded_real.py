@@ -125,6 +125,13 @@ def test_figures_are_labelled_real_data_beyond_the_papers(small):
                                                                         for gs in res}}, (4, 6))):
         assert fig.get_suptitle().startswith(D.LABEL)
         fig.clf()
+    # the all-values panels tick only values a measure takes: none of these graded measures is negative
+    fig = F.plot_all_values(F.value_curves((4, 6), 2), {"TEST": {gs.scores.N: F.real_points(gs, small) for gs in res}},
+                            (4, 6))
+    for ax in fig.axes:
+        if ax.lines:
+            assert min(ax.get_yticks()) >= 0, ax.get_title()
+    fig.clf()
 
 
 def test_findings_are_computed_from_the_tables(small, tmp_path):
