@@ -30,8 +30,9 @@ whether the paper truncates there (never by default).
 :func:`compare` gives every item a status:
 
 ``match``                   the value rounds to the printed one (equal, for text and fractions)
-``agrees within printing``  truncated instead of rounded, within a word's tolerance, or a range end
-                            that holds as stated (the note says which and why): no erratum
+``agrees within printing``  truncated instead of rounded where its group's other values show it
+                            (:func:`printing_groups`), within a word's tolerance, or a range end that
+                            holds as stated (the note says which and why): no erratum
 ``depends on reading``      labelled ``open``, the reading we compute does not agree, and another reading
                             the paper allows does (the note gives each reading's value): no erratum
 ``unresolved``              labelled ``unknown``: the printed value is not reproduced and the paper's settings

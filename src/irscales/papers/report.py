@@ -19,8 +19,9 @@ dropped); the status says what was done:
 ``reproduced on real data``         computed on real runs or their published per-topic scores (TREC files, a
                                     public collection, the Fer17 authors' Grid of Points)
 ``agrees within printing``          recomputed by one of those routes; it does not round to the printed
-                                    value but the printing allows it (truncated, a marked approximation,
-                                    a range that holds as stated): no erratum
+                                    value but the printing allows it (truncated where the paper's other
+                                    values show it, a marked approximation, a range that holds as stated):
+                                    no erratum
 ``depends on reading``              recomputed by one of those routes; the paper leaves a convention open,
                                     our reading does not give the printed value and another reading does:
                                     no erratum

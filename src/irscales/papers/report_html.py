@@ -487,8 +487,10 @@ def page(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Ana
             differs_html(tables),
             "<h2 id='not-errata'>Disagreements that are no errata</h2><p class='muted'>Recomputed by a direct route "
             "and not rounding to the printed value, yet no erratum: the printing allows it (truncated instead of "
-            "rounded, within the tolerance of the word the text qualifies the number with, a range end that holds "
-            "as stated) or the paper leaves a convention open (each reading's value is given).</p>",
+            "rounded where the same column, table or passage prints other values only truncation reproduces, within "
+            "the tolerance of the word the text qualifies the number with, a range end that holds as stated) or the "
+            "paper leaves a convention open and another reading gives the printed value (each reading's value is "
+            "given).</p>",
             not_errata_html(tables),
             "<h2 id='unresolved'>Unresolved</h2><p class='muted'>Recomputed by a direct route and not reproduced, "
             "but the paper computed the value with settings it does not give: neither an erratum nor a reading "
