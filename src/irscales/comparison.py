@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.correlation import system_means
+from irscales.interval import INTERVAL_LEGEND
 from irscales.latex import latex_text
 from irscales.ipso.sign_test import ipso_sign_test
 from irscales.stats import significance as S
@@ -102,7 +103,7 @@ class ComparisonTable:
         depth = f" at depth {self.depth}" if self.depth is not None else ""
         lines = [f"Means over {self.n_topics} topics{depth}. Letters: significantly better than the systems with "
                  f"those letters ({_TEST_WORDS[self.test]}{corr}, alpha = {self.alpha}).",
-                 "interval: the interval-scaled measure (FFF21 eq. 2), normalised to [0, 1] by (phi - 1)/(K - 1).",
+                 INTERVAL_LEGEND + ".",
                  "≠: the conclusions (letters, or † against the baseline) differ between the original and the "
                  "interval scale."]
         if self.baseline:
