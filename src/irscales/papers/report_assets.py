@@ -3,7 +3,19 @@ one offline file, nothing fetched."""
 
 from __future__ import annotations
 
-__all__ = ["STYLE", "SCRIPT"]
+__all__ = ["STATUS_CLASS", "CARD_LABEL", "STYLE", "SCRIPT"]
+
+#: CSS class of each status (its colour in :data:`STYLE`).
+STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
+                "reproduced on real data": "st-real", "agrees within printing": "st-print",
+                "depends on reading": "st-read", "unresolved": "st-unres", "differs": "st-diff",
+                "simulated only": "st-sim", "not attempted": "st-na"}
+#: Short labels of the statuses on the cards (same order as :data:`irscales.papers.items.STATUSES`).
+CARD_LABEL = {"reproduced exhaustively": "exhaustively", "reproduced from printed inputs": "from printed inputs",
+              "reproduced on real data": "on real data", "agrees within printing": "within the paper's printing",
+              "depends on reading": "depend on the reading", "unresolved": "unresolved (settings unknown)",
+              "differs": "differ (errata)",
+              "simulated only": "simulated only", "not attempted": "not attempted"}
 
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:1280px;margin:auto;padding:0 12px;color:#222;font-size:14px}

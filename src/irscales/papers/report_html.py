@@ -38,23 +38,11 @@ from irscales.papers import analogues as analogues_
 from irscales.papers import items
 from irscales.papers.analogues import NEVER_COUNTED, Analogue, AnalogueTable
 from irscales.papers.items import MEANING, PAPERS, STATUSES
-from irscales.papers.report_assets import SCRIPT as _SCRIPT, STYLE as _STYLE
+from irscales.papers.report_assets import CARD_LABEL, STATUS_CLASS, SCRIPT as _SCRIPT, STYLE as _STYLE
 
 __all__ = ["STATUS_CLASS", "CARD_LABEL", "Grid", "cell_position", "table_grid", "grid_html", "items_html", "caption",
            "figures_by_unit", "units", "anchor", "card_html", "differs_html", "not_errata_html", "sources_html",
            "simulated_html", "frame_html", "figure_html", "findings_tables_html", "analogue_html", "unit_html", "page"]
-
-#: CSS class of each status (colour in :data:`irscales.papers.report_assets.STYLE`).
-STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
-                "reproduced on real data": "st-real", "agrees within printing": "st-print",
-                "depends on reading": "st-read", "unresolved": "st-unres", "differs": "st-diff",
-                "simulated only": "st-sim", "not attempted": "st-na"}
-#: Short labels of the statuses on the cards (same order as :data:`irscales.papers.items.STATUSES`).
-CARD_LABEL = {"reproduced exhaustively": "exhaustively", "reproduced from printed inputs": "from printed inputs",
-              "reproduced on real data": "on real data", "agrees within printing": "within the paper's printing",
-              "depends on reading": "depend on the reading", "unresolved": "unresolved (settings unknown)",
-              "differs": "differ (errata)",
-              "simulated only": "simulated only", "not attempted": "not attempted"}
 
 _esc = html.escape
 
@@ -270,8 +258,7 @@ def card_html(paper: str, table: pd.DataFrame) -> str:
     name, _, rest = PAPERS[paper].partition(" — ")
     errata = items.errata_paragraph(table, link=lambda k, t: f"<a href='#{anchor(paper, k)}'>{_esc(t)}</a>",
                                      escape=_esc, max_items=2)
-    not_errata = items.not_errata_sentence(table)
-    unresolved = items.unresolved_sentence(table)
+    not_errata, unresolved = items.not_errata_sentence(table), items.unresolved_sentence(table)
     return (f"<div class='card' data-paper='{paper}' data-items='{n}'><h3><a href='#{paper}'>{_esc(name)}</a></h3>"
             f"<div class='muted'>{_esc(rest)}</div><div class='bar'>{bar}</div>"
             f"<table><tr><td>items</td><td class='n' data-status='items'>{n}</td></tr>{rows}</table>"
@@ -298,8 +285,7 @@ def differs_html(tables: dict[str, pd.DataFrame]) -> str:
     return "".join(out) + "</tbody></table>"
 
 
-def not_errata_html(tables: dict[str, pd.DataFrame], statuses=items.NOT_ERRATA,
-                    table_id: str = "not-errata-table") -> str:
+def not_errata_html(tables: dict[str, pd.DataFrame], statuses=items.NOT_ERRATA, table_id="not-errata-table") -> str:
     """Every disagreement that is no erratum (within the paper's printing, or depending on the reading),
     with the kind and why in its note; ``statuses``: other statuses the same way (the unresolved items)."""
     out = [f"<table class='sortable' id='{table_id}'><thead><tr><th>paper</th><th>item</th><th>paper's value</th>"
@@ -405,8 +391,7 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path], source
         others = [r for r in grid.cells.values() if r["status"] in items.NOT_ERRATA]
         if others:
             evidence += f"<p><b>Cells that disagree without an erratum</b></p>{items_html(others)}"
-        open_ = [r for r in grid.cells.values() if r["status"] == items.UNRESOLVED]
-        if open_:
+        if (open_ := [r for r in grid.cells.values() if r["status"] == items.UNRESOLVED]):
             evidence += f"<p><b>Unresolved cells (the paper's settings are unknown)</b></p>{items_html(open_)}"
     figs = "".join(figure_html(paper, f, analogue) for f in pngs)
     return (f"<section class='u'>{head}<div class='unit'>"
@@ -492,10 +477,9 @@ def page(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Ana
             "paper leaves a convention open and another reading gives the printed value (each reading's value is "
             "given).</p>",
             not_errata_html(tables),
-            "<h2 id='unresolved'>Unresolved</h2><p class='muted'>Recomputed by a direct route and not reproduced, "
-            "but the paper computed the value with settings it does not give: neither an erratum nor a reading "
-            "(the values tried are in the note).</p>",
-            not_errata_html(tables, (items.UNRESOLVED,), "unresolved-table"),
+            "<h2 id='unresolved'>Unresolved</h2><p class='muted'>Recomputed by a direct route and not reproduced, but "
+            f"the paper's settings are unknown: neither an erratum nor a reading (the note gives the values tried).</p>"
+            f"{not_errata_html(tables, (items.UNRESOLVED,), 'unresolved-table')}",
             "<h2 id='simulated'>Simulated only</h2><p class='muted'>Items that need runs nobody can share; the "
             "notebooks run the analysis on simulated data so the code path is exercised, but that is no "
             "reproduction.</p>", *(simulated_html(p, t) for p, t in tables.items()),
