@@ -29,11 +29,12 @@ import pandas as pd
 
 from irscales import measures as M
 from irscales.cli_messages import flat as _flat, one_line as _one_line
+from irscales.comparison_render import wide_frame
 from irscales.cli_output import (check_output as _check_output, emit as _emit, exact_mean as _exact_mean,
                                  judged_line, legend_of, scales_line, write as _write)
 from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option, judged_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
-                                  runs_argument, scale_options, ties_option)
+                                  report_options, runs_argument, scale_options, ties_option)
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration import CacheError, TieUndecidable
 from irscales.enumeration.routes import choose_route
@@ -235,33 +236,45 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
 @qrels_option
 @measures_option("AP,nDCG_b02,RR")
 @depth_option(ranked=True)
-@click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "tukey"]), default="t", show_default=True,
-              help="paired t, Wilcoxon signed-rank, sign test, or tukey: two-way ANOVA + Tukey's HSD (FFF21)")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm", show_default=True,
-              help="multiple-comparison correction over each measure's pairs (not with --test tukey)")
-@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
-@click.option("--baseline", help="a run (by its tag): † / ‡ against it (MM23 §3); the family is its pairs")
+@report_options
 @format_option
 @output_option
 @reading_options
 @scale_options
 @ties_option
 @judged_option
-def report(runs, qrels, depth, test, correction, alpha, baseline, fmt, output, build_scales, cache, progress, ties,
-           judged_threshold, **kw):
+def report(runs, qrels, depth, test, correction, permutations, seed, alpha, baseline, pairs_file, order, figure_file,
+           label, fmt, output, build_scales, cache, progress, ties, judged_threshold, **kw):
     """Many runs: the comparison table, original and interval-scaled means side by side.
 
-    Letters mark the systems each one is significantly better than; † / ‡ the MM23 rule against
-    --baseline; ≠ where the original and the interval scale lead to different conclusions.
+    Markers (letters up to 26 runs, numbers beyond) name the systems each one is significantly better
+    than; † / ‡ the MM23 rule against --baseline; ≠ where the original and the interval scale lead to
+    different conclusions. --format latex compiles with the packages its first line names and fits the
+    page; csv / tsv is one row per run (legend on stderr); --pairs FILE writes the pairwise p-values
+    (raw and adjusted) and effect sizes; --figure FILE draws the means with their confidence intervals.
     """
     _check_output(output, [*runs, qrels])
+    _check_output(pairs_file, [*runs, qrels])
+    _check_output(figure_file, [*runs, qrels])
+    named = [Path(f).resolve() for f in (output, pairs_file, figure_file) if f]
+    if len(set(named)) < len(named):
+        raise click.BadParameter("--output, --pairs and --figure must name different files", param_hint="'--pairs'")
+    if figure_file and Path(figure_file).suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise click.BadParameter(f"{figure_file}: the figure's file name must end in .png, .pdf or .svg",
+                                 param_hint="'--figure'")
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=True, ties=ties,
                    build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
-    table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline)
+    table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
+                       seed=seed, order=order)
     if fmt in ("csv", "tsv"):
-        _emit(table.to_frame(), fmt, output, table.legend)
+        _emit(wide_frame(table), fmt, output, table.legend)
     else:
-        _write({"table": str(table) + "\n", "markdown": table.to_markdown(), "latex": table.to_latex()}[fmt], output)
+        _write({"table": str(table) + "\n", "markdown": table.to_markdown(),
+                "latex": table.to_latex(label)}[fmt], output)
+    if pairs_file:
+        _write(table.pairs_frame().to_csv(index=False), pairs_file)
+    if figure_file:
+        table.plot(figure_file)
 
 
 @main.command()

@@ -14,7 +14,7 @@ from irscales.options import READING
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
            "measures_given", "reading_options", "reading", "scale_options", "ties_option", "judged_option",
-           "JUDGED_HELP"]
+           "JUDGED_HELP", "report_options"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
@@ -126,3 +126,31 @@ judged_option = click.option(
     "--judged-threshold", type=click.FloatRange(0, 1), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,
     help=f"warn (one line on stderr naming the systems) when a system's judged@N is below this fraction: its "
     f"unjudged documents count as not relevant, so its scores are lower bounds; 0: never. {JUDGED_HELP}")
+
+#: The options of ``irscales report`` beyond the shared ones: the test, its family and the table's extras.
+report_options = _options(
+    click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "randomisation", "tukey"]), default="t",
+                 show_default=True, help="paired t, Wilcoxon signed-rank, sign test, randomisation: the paired "
+                 "randomisation (permutation) test of Smucker et al. 2007, or tukey: two-way ANOVA + Tukey's HSD "
+                 "(FFF21)"),
+    click.option("--permutations", default=10_000, show_default=True, type=click.IntRange(1),
+                 help="--test randomisation: random sign flips when there are more than 20 topics (exact below)"),
+    click.option("--seed", default=0, show_default=True, type=int, help="--test randomisation: the random seed"),
+    click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm",
+                 show_default=True, help="multiple-comparison correction over each measure's pairs (not with "
+                 "--test tukey)"),
+    click.option("--alpha", default=0.05, show_default=True,
+                 type=click.FloatRange(0, 1, min_open=True, max_open=True)),
+    click.option("--baseline", help="a run (by its tag): † / ‡ against it (MM23 §3); the family is its pairs"),
+    click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
+                 help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), "
+                 "mean difference and effect size (Cohen's d_z), on both scales"),
+    click.option("--order", type=click.Choice(["auto", "given", "mean"]), default="auto", show_default=True,
+                 help="rows: as given, by decreasing mean of the first measure, or auto: given up to 26 runs, by "
+                 "mean beyond (each list of numbers then mostly one range)"),
+    click.option("--figure", "figure_file", type=click.Path(dir_okay=False),
+                 help="also draw the comparison to this file (.png, .pdf or .svg): means with 95% confidence "
+                 "intervals on both scales, ≠ in red"),
+    click.option("--label", default="tab:irscales-comparison", show_default=True,
+                 help="--format latex: the \\label"),
+)

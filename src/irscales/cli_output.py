@@ -70,7 +70,8 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
         return "\n".join(lines) + "\n", ""
     if fmt == "latex":
         spec = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in frame.columns)
-        lines = [r"\begin{table}", r"\centering", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
+        lines = [r"% requires \usepackage{booktabs}", r"\begin{table}", r"\centering",
+                 rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
                  " & ".join(latex_text(str(c)) for c in frame.columns) + r" \\", r"\midrule"]
         lines += [" & ".join(latex_text(c) for c in row) + r" \\" for row in cells]
         lines += [r"\bottomrule", r"\end{tabular}"]
@@ -82,6 +83,8 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
 
 
 def _cell(v) -> str:
+    if isinstance(v, (bool, np.bool_)):  # a decision reads as a word, not as Python's True / False
+        return "yes" if v else "no"
     if isinstance(v, float):
         return "" if v != v else f"{v:.6g}"
     return str(v)

@@ -279,16 +279,19 @@ class Evaluation:
         return pd.DataFrame(rows)
 
     def compare(self, *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
-                baseline: str | None = None) -> ComparisonTable:
+                baseline: str | None = None, permutations: int = 10_000, seed: int = 0,
+                order: str = "auto") -> ComparisonTable:
         """The comparison table of the runs on every measure, original and interval-scaled
-        (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth)."""
+        (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth;
+        ``permutations`` and ``seed``: the randomisation test's sampled sign flips; ``order``: the rows')."""
         from irscales.comparison import comparison_table  # scipy.stats and statsmodels: only when comparing
 
         original = {lab: self._values[lab] for lab in self.measures}
         interval = {lab: iv.unit for lab, iv in self._interval.items()}
         return comparison_table(original, interval, self.systems, test=test, correction=correction, alpha=alpha,
                                 baseline=baseline, rel=self.collection.binary(self.depth) if baseline else None,
-                                depth=self.depth, notes=(*self.notes, *self._scale_lines()))
+                                depth=self.depth, notes=(*self.notes, *self._scale_lines()), permutations=permutations,
+                                seed=seed, order=order)
 
     def _scale_lines(self) -> list[str]:
         """One legend line per interval version: what its scale is over, and whether it is an affine image."""
