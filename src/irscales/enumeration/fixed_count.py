@@ -35,6 +35,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from irscales.progress import bar as progress_bar
+
 __all__ = ["BLOCK", "MAX_BOTTOM", "TOL_SCALE", "FLAG_ROOM", "frac_bits", "fixed_log_terms", "fixed_weights", "sorted_sums", "bottom_ranks",
            "BottomTable", "bottom_table", "item_table", "item_bottom_table", "item_weights", "count_pairs_below",
            "subsets_with_sum"]
@@ -325,9 +327,7 @@ def count_pairs_below(top: np.ndarray, bot: BottomTable, t: np.ndarray, tol: int
     found = []
     nblk = bot.n_blocks
     step = max(1, -(-nblk // 32))
-    from tqdm import tqdm
-
-    with tqdm(total=nblk, desc=progress or "", leave=False, disable=progress is None) as bar:
+    with progress_bar(nblk, progress or "", progress is not None, unit="block") as bar:
         for g in range(0, nblk, step):
             g_stop = min(nblk, g + step)
             c = cap
