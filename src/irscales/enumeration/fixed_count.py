@@ -35,6 +35,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from irscales.jit_cache import note_compiling
 from irscales.progress import bar as progress_bar
 
 __all__ = ["BLOCK", "MAX_BOTTOM", "TOL_SCALE", "FLAG_ROOM", "frac_bits", "fixed_log_terms", "fixed_weights", "sorted_sums", "bottom_ranks",
@@ -212,8 +213,10 @@ def _kernels():
 
     g = globals()
     g["prange"] = numba.prange
-    return (numba.njit(cache=True)(_sorted_sums_py), numba.njit(cache=True, parallel=True)(_block_index_py),
-            numba.njit(cache=True, parallel=True)(_count_blocks_py))
+    compiled = (numba.njit(cache=True)(_sorted_sums_py), numba.njit(cache=True, parallel=True)(_block_index_py),
+                numba.njit(cache=True, parallel=True)(_count_blocks_py))
+    note_compiling("the counting kernels", 10, compiled)
+    return compiled
 
 
 def sorted_sums(W: np.ndarray, with_masks: bool = True, pad: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
