@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["cached", "note_compiling"]
+__all__ = ["cached", "note_compiling", "compiled_noted"]
 
 
 def cached(dispatcher: Any) -> bool:
@@ -37,3 +37,13 @@ def note_compiling(what: str, seconds: int, dispatchers: Iterable[Any]) -> bool:
     if sys.stderr is not None:
         print(f"irscales: compiling {what} (once after installing, ~{seconds} s)…", file=sys.stderr, flush=True)
     return True
+
+
+def compiled_noted(what: str, seconds: int, functions: Iterable[Any], **options: Any) -> tuple:
+    """``numba.njit(cache=True, **options)`` of each function, with :func:`note_compiling`'s line when one of
+    them is not in numba's cache."""
+    import numba  # loading numba costs 0.9 s: only for the kernels
+
+    kernels = tuple(numba.njit(cache=True, **options)(f) for f in functions)
+    note_compiling(what, seconds, kernels)
+    return kernels
