@@ -103,12 +103,27 @@ def test_a_long_count_on_a_terminal_shows_its_bars(monkeypatch, recorded):
     assert [b.desc.split(" (")[-1] for b in recorded if b.shown] == ["tables)", "counting)"]
 
 
-def test_a_dcg_count_advances_per_block(monkeypatch, recorded):
-    """Binary DCG (fixed point, blocked): the bar moves per group of bottom blocks."""
+def test_a_dcg_count_advances_per_call_of_its_kernel(monkeypatch, recorded):
+    """Binary DCG (fixed point, blocked): a bar over the tables' three steps, and one over the bottom blocks
+    moving after each call of the kernel; calls are sized by time (here: every call "slow", so each takes the
+    fewest blocks, one per thread group; then every call "fast", so each takes twice the blocks of the last)."""
     from irscales.enumeration import fixed_count
 
     monkeypatch.setattr(sys, "stderr", _Stream(True))
     monkeypatch.setattr(fixed_count, "BLOCK", 64)
-    counting.phi_runs("DCG_b02", _runs(50, 22), progress=True)
-    (b,) = [b for b in recorded if b.shown]
-    assert b.n == b.total > 1 and len(b.steps) > 1
+    monkeypatch.setattr(fixed_count, "STEP_SECONDS", 0.0)
+    rel = _runs(50, 22)
+    phi = counting.phi_runs("DCG_b02", rel, progress=True)
+    tables, count = [b for b in recorded if b.shown]
+    assert "(tables)" in tables.desc and len(tables.steps) == 3 and tables.n == tables.total
+    assert "(counting)" in count.desc and count.n == count.total > 1
+    sizes = [n for _, n in count.steps]
+    assert len(sizes) >= 3 and len(set(sizes[:-1])) == 1, sizes
+    recorded.clear()
+    counting.release_tables()
+    monkeypatch.setattr(fixed_count, "STEP_SECONDS", 1e9)
+    again = counting.phi_runs("DCG_b02", rel[::-1], progress=True)[::-1]
+    assert np.array_equal(phi, again)
+    (_, count) = [b for b in recorded if b.shown]
+    sizes = [n for _, n in count.steps]
+    assert all(b == 2 * a for a, b in zip(sizes[:-2], sizes[1:-1])), sizes

@@ -30,10 +30,12 @@ def shown(progress: bool | None) -> bool:
         return False
 
 
-def bar(total: int, desc: str, progress: bool | None, *, unit: str = "it", delay: float = 0.0) -> tqdm:
+def bar(total: int, desc: str, progress: bool | None, *, unit: str = "it", delay: float = 0.0,
+        unit_scale: bool = False) -> tqdm:
     """A tqdm bar on stderr over ``total`` units of work, disabled unless :func:`shown`; it leaves no line
-    behind when closed. ``delay``: seconds before it first appears (short work shows nothing)."""
+    behind when closed. ``delay``: seconds before it first appears (short work shows nothing); ``unit_scale``:
+    counts as 335M rather than 335544316."""
     from tqdm import tqdm  # imported when needed (40 ms); the plain bar: tqdm.auto warns in kernels without ipywidgets
 
     return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, disable=not shown(progress),
-                mininterval=MIN_INTERVAL, delay=delay)
+                mininterval=MIN_INTERVAL, delay=delay, unit_scale=unit_scale)
