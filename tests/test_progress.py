@@ -105,25 +105,26 @@ def test_a_long_count_on_a_terminal_shows_its_bars(monkeypatch, recorded):
 
 def test_a_dcg_count_advances_per_call_of_its_kernel(monkeypatch, recorded):
     """Binary DCG (fixed point, blocked): a bar over the tables' three steps, and one over the bottom blocks
-    moving after each call of the kernel; calls are sized by time (here: every call "slow", so each takes the
-    fewest blocks, one per thread group; then every call "fast", so each takes twice the blocks of the last)."""
+    moving after each call of the kernel. Calls are sized by time: when every call is "slow" each takes one
+    block per thread group and ever fewer thresholds (down to one), so the bar moves often even where a
+    single block is most of the work; when every call is "fast" they grow, and few calls do it all."""
     from irscales.enumeration import fixed_count
 
     monkeypatch.setattr(sys, "stderr", _Stream(True))
     monkeypatch.setattr(fixed_count, "BLOCK", 64)
-    monkeypatch.setattr(fixed_count, "STEP_SECONDS", 0.0)
     rel = _runs(50, 22)
-    phi = counting.phi_runs("DCG_b02", rel, progress=True)
-    tables, count = [b for b in recorded if b.shown]
-    assert "(tables)" in tables.desc and len(tables.steps) == 3 and tables.n == tables.total
-    assert "(counting)" in count.desc and count.n == count.total > 1
-    sizes = [n for _, n in count.steps]
-    assert len(sizes) >= 3 and len(set(sizes[:-1])) == 1, sizes
-    recorded.clear()
-    counting.release_tables()
-    monkeypatch.setattr(fixed_count, "STEP_SECONDS", 1e9)
-    again = counting.phi_runs("DCG_b02", rel[::-1], progress=True)[::-1]
-    assert np.array_equal(phi, again)
-    (_, count) = [b for b in recorded if b.shown]
-    sizes = [n for _, n in count.steps]
-    assert all(b == 2 * a for a, b in zip(sizes[:-2], sizes[1:-1])), sizes
+    calls = {}
+    for mode, seconds in (("slow", 0.0), ("fast", 1e9)):
+        recorded.clear()
+        counting.release_tables()
+        counting._COUNTED.clear()
+        monkeypatch.setattr(fixed_count, "STEP_SECONDS", seconds)
+        phi = counting.phi_runs("DCG_b02", rel, progress=True)
+        tables, count = [b for b in recorded if b.shown]
+        assert "(tables)" in tables.desc and len(tables.steps) == 3 and tables.n == tables.total
+        assert "(counting)" in count.desc and count.n == pytest.approx(count.total) and count.total > 1
+        calls[mode] = (phi, len(count.steps), count.total)
+    (phi_slow, n_slow, blocks), (phi_fast, n_fast, _) = calls["slow"], calls["fast"]
+    assert np.array_equal(phi_slow, phi_fast)
+    assert n_slow > 2 * blocks  # more calls than blocks: slices of the thresholds
+    assert n_fast <= 6 + int(np.log2(blocks)) < n_slow

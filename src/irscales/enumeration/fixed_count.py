@@ -307,7 +307,8 @@ def count_pairs_below(top: np.ndarray, bot: BottomTable, t: np.ndarray, tol: int
     t − tol; their weighted number Σ w_top·w_bot when ``weights`` = (w_top, w_bot) are given per sorted
     entry (int64; else None); and every pair with a sum within [t − tol, t + tol] as rows (threshold
     index, top index, bottom index) — the pairs whose comparison with t the fixed point cannot decide.
-    ``top``: sorted int64. ``progress``: a tqdm description (bottom blocks done)."""
+    ``top``: sorted int64. ``progress``: a tqdm description (bottom blocks done). ``cap``: room for undecided
+    pairs per thread group and call (default: the call's thresholds / groups + FLAG_ROOM; more: that call again)."""
     count = _kernels()[2]
     import numba
 
@@ -332,33 +333,45 @@ def count_pairs_below(top: np.ndarray, bot: BottomTable, t: np.ndarray, tol: int
     total_w = np.zeros(K, np.int64)
     found = []
     nblk = bot.n_blocks
-    # The work per block varies tenfold (the sparse tails of the sums hold the most tops a block), so calls
-    # are sized by time: ngroups blocks first, twice as many while a call takes under STEP_SECONDS, half as
-    # many above 4 × that; the bar then moves every few seconds (32 equal calls: 40 s at 0 % on the TREC-8
-    # runs at N = 50) for a few dozen calls in all.
-    g, step = 0, ngroups
+    # The work per block varies a hundredfold (the sparse tails of the sums: the first few blocks took 26 s of
+    # 70 on the TREC-8 runs at N = 50, and 32 equal calls left the bar at 0 % for 40 s), so each call takes
+    # a stretch of blocks and a slice of the thresholds sized by time: while calls take under STEP_SECONDS,
+    # twice the thresholds (up to all), then twice the blocks; above 4 × that, half the blocks (down to one
+    # per thread group), then half the thresholds. The bar moves every few seconds, for a few dozen calls.
+    g, step, kc = 0, ngroups, max(1, K // 16)
     with progress_bar(nblk, progress or "", progress is not None, unit="block") as bar:
         while g < nblk:
             g_stop = min(nblk, g + step)
-            started = time.perf_counter()
-            c = cap
-            while True:
-                part = np.zeros((ngroups, K), np.int64)
-                part_w = np.zeros((ngroups, K), np.int64)
-                flags = np.zeros((ngroups, c, 3), np.int64)
-                nfl = np.zeros(ngroups, np.int64)
-                count(top, bot.values, bot.n, bot.block, bot.sh, bot.idx, s_thr, span, g, g_stop, ngroups, c,
-                      part, flags, nfl, weighted, wt, cwt, cwb, int(cwb[bot.n]) if weighted else 0, part_w)
-                if nfl.max() <= c:
-                    break
-                c = int(nfl.max())  # more undecided pairs than room: this stretch again with room for all
-            total += part.sum(0)
-            if weighted:
-                total_w += part_w.sum(0)
-            found += [flags[k, :nfl[k]] for k in range(ngroups) if nfl[k]]
-            bar.update(g_stop - g)
-            took = time.perf_counter() - started
-            step = step * 2 if took < STEP_SECONDS else max(ngroups, step // 2) if took > 4 * STEP_SECONDS else step
+            k0 = 0
+            while k0 < K:
+                k1 = min(K, k0 + kc)
+                started = time.perf_counter()
+                c = cap if cap is not None else (k1 - k0) // ngroups + FLAG_ROOM
+                while True:
+                    part = np.zeros((ngroups, k1 - k0), np.int64)
+                    part_w = np.zeros((ngroups, k1 - k0), np.int64)
+                    flags = np.zeros((ngroups, c, 3), np.int64)
+                    nfl = np.zeros(ngroups, np.int64)
+                    count(top, bot.values, bot.n, bot.block, bot.sh, bot.idx, s_thr[k0:k1], span, g, g_stop, ngroups,
+                          c, part, flags, nfl, weighted, wt, cwt, cwb, int(cwb[bot.n]) if weighted else 0, part_w)
+                    if nfl.max() <= c:
+                        break
+                    c = int(nfl.max())  # more undecided pairs than room: this stretch again with room for all
+                total[k0:k1] += part.sum(0)
+                if weighted:
+                    total_w[k0:k1] += part_w.sum(0)
+                for grp in range(ngroups):
+                    if nfl[grp]:
+                        f = flags[grp, :nfl[grp]].copy()
+                        f[:, 0] += k0
+                        found.append(f)
+                bar.update((g_stop - g) * (k1 - k0) / K)
+                took = time.perf_counter() - started
+                if took < STEP_SECONDS:
+                    kc, step = (min(K, 2 * kc), step) if kc < K else (kc, 2 * step)
+                elif took > 4 * STEP_SECONDS:
+                    kc, step = (kc, step // 2) if step > ngroups else (max(1, kc // 2), step)
+                k0 = k1
             g = g_stop
     # the kernel visits the tops with z = s − top above the smallest bottom sum; those just below it
     # (z ≥ bot[0] − span) count nothing but can still have bottoms within the band
