@@ -339,7 +339,7 @@ def count_pairs_below(top: np.ndarray, bot: BottomTable, t: np.ndarray, tol: int
     # twice the thresholds (up to all), then twice the blocks; above 4 × that, half the blocks (down to one
     # per thread group), then half the thresholds. The bar moves every few seconds, for a few dozen calls.
     g, step, kc = 0, ngroups, max(1, K // 16)
-    with progress_bar(nblk, progress or "", progress is not None, unit="block") as bar:
+    with progress_bar(nblk, progress or "", progress is not None, unit="block", unit_scale=True) as bar:
         while g < nblk:
             g_stop = min(nblk, g + step)
             k0 = 0
