@@ -7,21 +7,25 @@ import click
 
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
+from irscales.options import READING
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
-           "measures_given", "reading_options", "reading", "scale_options", "ties_option"]
+           "measures_given", "reading_options", "reading", "scale_options", "ties_option", "judged_option",
+           "JUDGED_HELP", "report_options"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
-TREC_EVAL_RECIPE = ("--negative zero --on-missing-topic skip --on-no-relevant keep, --depth at least the "
+TREC_EVAL_RECIPE = ("--negative zero --on-no-relevant keep, --depth at least the "
                     "longest run, trec_eval names (map, P_10, ndcg_cut_10, recip_rank …); add "
                     "--on-uneven-topics pad for trec_eval -c")
 
 MEASURE_HELP = (
     "comma-separated measures. Paper keys: AP RR P R F1 Rprec ERR SP RBP_p08 DCG_b02 nDCG_b10 P@10 …; "
-    "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3). "
+    "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3); ERR alone takes "
+    "the qrels' largest grade G, R = (2^g - 1)/2^G (gdeval and ir_measures use ERR(max_grade=4)). "
     "Exact synonyms: trec_eval map P_10 map_cut_10 ndcg ndcg_cut_10 recall_10 recip_rank Rprec success_5; "
     "ir_measures AP@10 nDCG@10 RR@10 R@10 P@10 RBP(rel=1,p=0.8). Paper keys are computed at --depth: "
     "nDCG_b02 is FFF21's binary nDCG with the Järvelin–Kekäläinen discount, NOT trec_eval's ndcg (graded "
@@ -87,28 +91,15 @@ def _options(*opts):
     return apply
 
 
-# how TREC files are read; names and defaults are those of Collection.from_trec
-reading_options = _options(
-    click.option("--negative", type=click.Choice(["error", "zero"]), default="error", show_default=True,
-                 help="negative qrels grades: an error, or read as 0 (not relevant) like trec_eval"),
-    click.option("--on-missing-topic", type=click.Choice(["error", "skip"]), default="error",
-                 show_default=True, help="a run topic absent from the qrels (trec_eval: skip)"),
-    click.option("--on-no-relevant", type=click.Choice(["error", "skip", "keep"]), default="skip",
-                 show_default=True, help="a topic whose qrels hold no relevant document: skipping it changes "
-                 "means; trec_eval keeps it with every measure 0 (keep)"),
-    click.option("--on-uneven-topics", type=click.Choice(["error", "pad"]), default="error",
-                 show_default=True, help="runs with different topic sets: an error, or pad: every qrels topic "
-                 "is evaluated, a run without a topic counting as empty (trec_eval -c)"),
-    click.option("--score-precision", type=click.Choice(["float32", "float64"]), default="float32",
-                 show_default=True, help="precision in which run scores are compared before docno breaks "
-                 "ties: float32 as trec_eval <= 9 and pytrec_eval (FFF21's tables), float64 as trec_eval >= 10"),
-)
+# how TREC files are read: one flag per option of irscales.options.READING (names, values, defaults, help)
+reading_options = _options(*(
+    click.option(o.flag, o.name, type=click.Choice(list(o.choices)), default=o.default, show_default=True,
+                 help=o.help) for o in READING))
 
 
 def reading(kw: dict) -> dict:
     """The reading options, popped from a command's keyword arguments (for Collection.from_trec)."""
-    return {k: kw.pop(k) for k in ("negative", "on_missing_topic", "on_no_relevant", "on_uneven_topics",
-                                   "score_precision")}
+    return {o.name: kw.pop(o.name) for o in READING}
 
 
 scale_options = _options(
@@ -126,3 +117,40 @@ ties_option = click.option(
     help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
     "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
     "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid")
+
+#: What judged@N is, in every legend and --help that reports it (irscales.data.judged).
+JUDGED_HELP = ("judged@N: the fraction of a system's top N ranks holding a document that appears in the topic's "
+               "qrels (any grade), mean over topics; a rank past the end of a short run counts as judged")
+
+judged_option = click.option(
+    "--judged-threshold", type=click.FloatRange(0, 1), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,
+    help=f"warn (one line on stderr naming the systems) when a system's judged@N is below this fraction: its "
+    f"unjudged documents count as not relevant, so its scores are lower bounds; 0: never. {JUDGED_HELP}")
+
+#: The options of ``irscales report`` beyond the shared ones: the test, its family and the table's extras.
+report_options = _options(
+    click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "randomisation", "tukey"]), default="t",
+                 show_default=True, help="paired t, Wilcoxon signed-rank, sign test, randomisation: the paired "
+                 "randomisation (permutation) test of Smucker et al. 2007, or tukey: two-way ANOVA + Tukey's HSD "
+                 "(FFF21)"),
+    click.option("--permutations", default=10_000, show_default=True, type=click.IntRange(1),
+                 help="--test randomisation: random sign flips when there are more than 20 topics (exact below)"),
+    click.option("--seed", default=0, show_default=True, type=int, help="--test randomisation: the random seed"),
+    click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm",
+                 show_default=True, help="multiple-comparison correction over each measure's pairs (not with "
+                 "--test tukey)"),
+    click.option("--alpha", default=0.05, show_default=True,
+                 type=click.FloatRange(0, 1, min_open=True, max_open=True)),
+    click.option("--baseline", help="a run (by its tag): † / ‡ against it (MM23 §3); the family is its pairs"),
+    click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
+                 help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), "
+                 "mean difference and effect size (Cohen's d_z), on both scales"),
+    click.option("--order", type=click.Choice(["auto", "given", "mean"]), default="auto", show_default=True,
+                 help="rows: as given, by decreasing mean of the first measure, or auto: given up to 26 runs, by "
+                 "mean beyond (each list of numbers then mostly one range)"),
+    click.option("--figure", "figure_file", type=click.Path(dir_okay=False),
+                 help="also draw the comparison to this file (.png, .pdf or .svg): means with 95% confidence "
+                 "intervals on both scales, ≠ in red"),
+    click.option("--label", default="tab:irscales-comparison", show_default=True,
+                 help="--format latex: the \\label"),
+)

@@ -1,5 +1,5 @@
-"""Output of the ``irscales`` command line: tables and files, exact ranked values, and the guard that keeps
-``-o`` from overwriting an input."""
+"""Output of the ``irscales`` command line: tables and files, their legends, exact ranked values, and the
+guard that keeps ``-o`` from overwriting an input."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import click
 import numpy as np
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales.latex import latex_text
 
-__all__ = ["emit", "render", "write", "exact_mean", "check_output"]
+__all__ = ["emit", "render", "write", "exact_mean", "check_output", "legend_of", "scales_line", "judged_line"]
 
 
 def exact_mean(values: np.ndarray):
@@ -69,7 +70,8 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
         return "\n".join(lines) + "\n", ""
     if fmt == "latex":
         spec = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in frame.columns)
-        lines = [r"\begin{table}", r"\centering", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
+        lines = [r"% requires \usepackage{booktabs}", r"\begin{table}", r"\centering",
+                 rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
                  " & ".join(latex_text(str(c)) for c in frame.columns) + r" \\", r"\midrule"]
         lines += [" & ".join(latex_text(c) for c in row) + r" \\" for row in cells]
         lines += [r"\bottomrule", r"\end{tabular}"]
@@ -81,6 +83,8 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
 
 
 def _cell(v) -> str:
+    if isinstance(v, (bool, np.bool_)):  # a decision reads as a word, not as Python's True / False
+        return "yes" if v else "no"
     if isinstance(v, float):
         return "" if v != v else f"{v:.6g}"
     return str(v)
@@ -97,7 +101,33 @@ def emit(frame: pd.DataFrame, fmt: str, output: str | None, legend: str = "") ->
 
 
 def write(text: str, output: str | None) -> None:
+    """``text`` to stdout, or to the file ``output`` whole or not at all (an old file is never truncated)."""
     if output:
-        Path(output).write_text(text if text.endswith("\n") else text + "\n")
+        write_atomic(output, text if text.endswith("\n") else text + "\n")
     else:
         click.echo(text.rstrip("\n"))
+
+
+def legend_of(*lines: str) -> str:
+    """A legend: its non-empty lines."""
+    return "\n".join(x for x in lines if x)
+
+
+def scales_line(ev) -> str:
+    """Per measure: K, the route, what its scale is over and, where the interval value is an affine image of
+    the measure, that it is (the column is kept, so every measure has the same columns)."""
+    parts = []
+    for _, row in ev.scale_table().iterrows():
+        extra = [row["route"], row["caveat"], f"over {row['scale_over']}" if row["scale_over"] else "",
+                 f"{row['measure']} (interval) {row['affine']}" if row["affine"] else ""]
+        parts.append(f"{row['measure']}: K = {row['K']:,} ({', '.join(x for x in extra if x)})")
+    return "scales: " + "; ".join(parts)
+
+
+def judged_line(ev) -> str:
+    """The legend's judged@N: its range over the systems (the warning names those below the threshold)."""
+    j = ev.judged()
+    lo, hi = j.idxmin(), j.idxmax()
+    return (f"judged@{ev.depth}: from {j[lo]:.3f} ({lo}) to {j[hi]:.3f} ({hi}), the fraction of a system's top "
+            f"{ev.depth} ranks whose document is in the qrels (mean over topics; ranks past a run's end count as "
+            f"judged); {int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
