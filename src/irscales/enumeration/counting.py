@@ -88,9 +88,11 @@ arithmetic allows:
   Distinct tuples have distinct values unless the u_m are Q-linearly dependent — the same assumption
   (Schanuel) as the binary count beyond N = 30; counted φ equals the engine's for every run where both
   exist (tested: three grades to N = 9 exhaustively and N = 14 on random runs, four grades N = 7 and 11,
-  five grades N = 6). Runs below and up to a value (ties min/max/mid) weigh each tuple by the product
-  of its items' multiplicities (grade assignments per coefficient), summed in int64 by the same pass.
-  Tables of at most 2^MAX_HALF sums: N ≤ 34 for three grades, 28 for four (0.07 s per run at N = 30).
+  five grades N = 6), and for three grades no two distinct coefficient tuples of all 3^17 runs tie in base 2
+  or 10 (:func:`irscales.enumeration.meet.class_gap`: proven to N = 17). Runs below and up to a value (ties
+  min/max/mid) weigh each tuple by the product of its items' multiplicities (grade assignments per
+  coefficient), summed in int64 by the same pass. Tables of at most 2^MAX_HALF sums: N ≤ 34 for three grades
+  in base 2 (39 in base 10), 28 for four (0.07 s per run at N = 30).
 
 * gP over grades 0..c (FFP19 §4.2; gains = grades): its value is t/(N·c) with t = Σ g_i the grade sum, so
   φ_unq = t + 1, and the runs with sum j are the coefficient of x^j in (1 + x + … + x^c)^N (exact
@@ -111,7 +113,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import sys
 from collections import OrderedDict
 from fractions import Fraction
 
@@ -128,6 +129,7 @@ from irscales.enumeration.meet import (MAX_HALF, below_rbp, dcg_below, dcg_class
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import TIES, check_ties, exact_ints, tie_ranks
 from irscales.exact import to_fraction
+from irscales.progress import shown
 
 __all__ = ["counting_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct", "CountedScale", "MAX_HALF",
            "graded_rbp_tie", "count_cost", "grade_sum_prefix", "release_tables"]
@@ -331,7 +333,7 @@ def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, work
     N = rel.shape[-1]
     shape = rel.shape[:-1]
     if progress is None:
-        progress = sys.stderr.isatty() and max(count_cost(m, N, c, t, max(1, rel.size // N))[0] for t in ties) > 2
+        progress = shown(None) and max(count_cost(m, N, c, t, max(1, rel.size // N))[0] for t in ties) > 2
     num = numerator(m)
     graded_dcg = isinstance(num, M.DCG) and num.gains == "graded"
     if type(m) in (M.GRBP, M.GP) or graded_dcg:
