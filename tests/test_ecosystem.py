@@ -73,6 +73,11 @@ def test_calc_aggregate_gives_evaluates_interval_means():
         assert got[p5] == pytest.approx(ev.means().loc[name, "P@5 (interval)"], abs=1e-9)
         assert got[ir_measures.AP @ 10] == pytest.approx(ev.means().loc[name, "AP@10"], abs=1e-9)
     assert len({ap, p5, ir_measures.AP @ 10}) == 3  # ir_measures keys measures by name
+    evaluator = ir_measures.evaluator([ap], qrels)  # one qrels, many runs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = {name: evaluator.calc_aggregate(run)[ap] for name, run in runs.items()}
+    assert got == {name: pytest.approx(v, abs=1e-9) for name, v in ev.means()["AP@10 (interval)"].items()}
 
 
 def test_iter_calc_per_topic_values_raw_phi_and_ties():
