@@ -253,7 +253,7 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
     rows, lines = [], []
     a, b = ev.systems
     for lab, m in ev.measures.items():
-        orig = ev.values(lab).to_numpy()
+        orig = ev.decision_values(lab)  # exact for a rational measure: both scales decide alike
         if ev.scales.get(lab) is None:
             raise ValueError(f"{lab} has no interval-scaled values at depth {ev.depth}: {'; '.join(ev.notes)}")
         iv = ev.interval(lab).to_numpy()
@@ -264,7 +264,8 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
                          "sig_original": bool(o.significant[0]), "p_interval": float(r.pvalue[0]),
                          "sig_interval": bool(r.significant[0]), "changed": bool(o.significant[0] != r.significant[0])})
         c = _corroboration(ev, lab, m, "ttest", alpha)
-        lines.append(f"{lab}: mean {a} = {orig[:, 0].mean():.4f}, {b} = {orig[:, 1].mean():.4f}; interval-scaled "
+        lines.append(f"{lab}: mean {a} = {float(sum(orig[:, 0]) / len(orig)):.4f}, "
+                     f"{b} = {float(sum(orig[:, 1]) / len(orig)):.4f}; interval-scaled "
                      f"{float(sum(iv[:, 0]) / len(iv)):.4f}, {float(sum(iv[:, 1]) / len(iv)):.4f} (K = {ev.scales[lab].K:,})")
         lines += [f"  {x}" for x in c.lines()[1:]]
     legend = _legend(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "

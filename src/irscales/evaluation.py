@@ -182,6 +182,7 @@ class Evaluation:
     ties: str = "unq"
     _values: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _interval: dict[str, IntervalValues] = field(default_factory=dict, repr=False)
+    _exact: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # filled on first use
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -191,9 +192,24 @@ class Evaluation:
     def topics(self) -> tuple[str, ...]:
         return self.collection.topics
 
-    def values(self, measure: str) -> pd.DataFrame:
-        """The (topics × systems) scores of one measure (by its label)."""
-        return pd.DataFrame(self._values[self._check(measure)], index=list(self.topics), columns=list(self.systems))
+    def values(self, measure: str, exact: bool = False) -> pd.DataFrame:
+        """The (topics × systems) scores of one measure (by its label): floats, or with ``exact=True`` the
+        exact Fractions (:meth:`Measure.exact`; a measure with irrational values raises NotRationalError)."""
+        lab = self._check(measure)
+        v = self._exact_values(lab) if exact else self._values[lab]
+        return pd.DataFrame(v, index=list(self.topics), columns=list(self.systems))
+
+    def _exact_values(self, lab: str) -> np.ndarray:
+        if lab not in self._exact:
+            self._exact[lab] = self.collection.evaluate(self.measures[lab], self.depth, exact=True)
+        return self._exact[lab]
+
+    def decision_values(self, measure: str) -> np.ndarray:
+        """The (topics × systems) scores that decisions are taken on: exact Fractions for a rational
+        measure — a float can round a difference away (RBP_p05 at depth 60: 1 − 2^−60 and 1 are the same
+        double) that the interval scale keeps, and both scales must decide alike — floats otherwise."""
+        lab = self._check(measure)
+        return self._exact_values(lab) if self.measures[lab].rational else self._values[lab]
 
     def interval(self, measure: str, raw: bool = False) -> pd.DataFrame:
         """The (topics × systems) interval-scaled values of one measure, exact: Fractions (φ − 1)/(K − 1),
@@ -237,7 +253,7 @@ class Evaluation:
         (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth)."""
         from irscales.comparison import comparison_table  # scipy.stats and statsmodels: only when comparing
 
-        original = {lab: self._values[lab] for lab in self.measures}
+        original = {lab: self.decision_values(lab) for lab in self.measures}
         interval = {lab: iv.unit for lab, iv in self._interval.items()}
         return comparison_table(original, interval, self.systems, test=test, correction=correction, alpha=alpha,
                                 baseline=baseline, rel=self.collection.binary(self.depth) if baseline else None,
