@@ -137,6 +137,8 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
     if unknown:
         raise TypeError(f"unknown reading option(s) {', '.join(unknown)}; expected {', '.join(READING_DEFAULTS)}")
     read_depth = _UNBOUNDED if depth is None else int(depth)
+    if not is_in_memory(qrels):
+        qrels = _qrels_source(qrels)
     if is_in_memory(runs) or is_in_memory(qrels):
         q = qrels_frame(qrels, negative=opts["negative"])
         frames = run_frames(runs) if is_in_memory(runs) else None
@@ -156,11 +158,32 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
     return col
 
 
+#: What ``runs`` may be, for the error that refuses anything else.
+RUNS_ACCEPTED = ("a run file, a folder of runs or a list of files; a frame (query_id, doc_id, score [, run]); "
+                 "a list of frames each naming its runs; {query_id: {doc_id: score}}; or {name: frame or dict}")
+
+
 def _run_source(runs):
+    """Runs given as files: a path, or a list of paths (one folder: its files)."""
     if isinstance(runs, (str, os.PathLike)):
         return runs
+    if not isinstance(runs, (list, tuple)) or not runs:
+        got = "an empty list" if isinstance(runs, (list, tuple)) else type(runs).__name__
+        raise ValueError(f"runs: expected {RUNS_ACCEPTED}; got {got}")
+    bad = next((r for r in runs if not isinstance(r, (str, os.PathLike))), None)
+    if bad is not None:
+        raise ValueError(f"runs: a list of runs holds files (paths), got a {type(bad).__name__}; expected "
+                         f"{RUNS_ACCEPTED}")
     files = [Path(r) for r in runs]
     return files[0] if len(files) == 1 and files[0].is_dir() else files
+
+
+def _qrels_source(qrels):
+    """Qrels given as a file: a path (a frame or a dict is read by :func:`qrels_frame`)."""
+    if not isinstance(qrels, (str, os.PathLike)):
+        raise ValueError(f"qrels: expected a qrels file, a frame (query_id, doc_id, relevance) or "
+                         f"{{query_id: {{doc_id: grade}}}}; got {type(qrels).__name__}")
+    return qrels
 
 
 @dataclass(frozen=True)
