@@ -100,7 +100,7 @@ def test_bad_runs_give_one_line(trec, tmp_path, content, msg):
 def test_bad_measure_and_bad_depth(trec):
     d, rundir, qrels, col = trec
     r = CliRunner().invoke(main, ["scores", str(rundir), "--qrels", str(qrels), "--measures", "FOO"])
-    assert r.exit_code == 1 and "unknown measure 'FOO'" in r.output
+    assert r.exit_code == 2 and "unknown measure 'FOO'" in r.output  # a usage error (issue 37 item 7)
     r = CliRunner().invoke(main, ["scale", "--measure", "AP", "--depth", "0"])
     assert r.exit_code == 2
     assert r.stderr.strip().splitlines() == [
@@ -179,7 +179,11 @@ def test_invalid_measures_give_one_line(trec, sub, name):
             "ipso": ["ipso", a, b, qrels, "--metric", name],
             "scale": ["scale", "--measure", name, "--depth", "5"]}[sub]
     allowed = {"P@0": "k >= 1", "RBP(p=1.5)": "0 < p < 1", "FOO": "unknown measure"}.get(name, "log base b > 1")
-    one_line_error(run(args), allowed)
+    r = run(args)  # a bad measure name is a usage error (issue 37 item 7): exit 2, before any work
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    line = r.stderr.strip()
+    assert "\n" not in line and line.startswith("irscales: error: Invalid value for '--measures'")
+    assert allowed in line and line.endswith(f"(see irscales {sub} --help)")
 
 
 def test_measures_without_a_scale(trec):
@@ -428,7 +432,8 @@ def test_help_documents_synonyms_and_trec_eval_recipe():
 
 
 def test_process_exit_code_and_stderr(small, tmp_path):
-    """The installed entry point as a process: one stderr line, exit 1, nothing on stdout."""
+    """The installed entry point as a process: one stderr line, exit 2 (a bad measure is a usage error),
+    nothing on stdout."""
     import os
     import subprocess
     import sys
@@ -437,7 +442,7 @@ def test_process_exit_code_and_stderr(small, tmp_path):
     env = dict(os.environ, IRSCALES_CACHE=str(tmp_path / "c"))
     p = subprocess.run([sys.executable, "-m", "irscales.cli", "scores", str(run_), "--qrels", str(q),
                         "--measures", "P@0"], capture_output=True, text=True, env=env)
-    assert p.returncode == 1 and p.stdout == ""
+    assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.strip().count("\n") == 0 and "k >= 1" in p.stderr
 
 
@@ -606,3 +611,32 @@ def test_usage_errors_exit_2_and_the_help_says_so():
     r = run(["scores", "--no-such-option"])
     assert r.exit_code == 2 and r.output.count("\n") == 1
     assert "2 for a usage error" in " ".join(run(["--help"]).output.split())
+
+
+# ----------------------------------------------------------- issue 37 item 7: usage errors are exit 2
+
+
+@pytest.mark.parametrize("sub", ["report", "compare", "ipso"])
+def test_alpha_nan_is_a_usage_error(trec, sub):
+    d, rundir, qrels, col = trec
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    r = run([sub, a, b, "--qrels", qrels, "--alpha", "nan"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == (f"irscales: error: Invalid value for '--alpha': 'nan' is not a number in the range "
+                                f"0<x<1 (see irscales {sub} --help)")
+
+
+@pytest.mark.parametrize("args", [["scale", "--measures", "AP,RR", "--depth", "5"],
+                                  ["scale", "--measures", "AP, RR", "--depth", "5"]])
+def test_one_measure_commands_say_so(args):
+    r = run(args)
+    assert r.exit_code == 2
+    assert r.stderr.strip() == ("irscales: error: Invalid value for '--measures': scale takes one measure; got 2: "
+                                "AP, RR (see irscales scale --help)")
+
+
+def test_ipso_takes_one_measure(trec):
+    d, rundir, qrels, col = trec
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    r = run(["ipso", a, b, "--qrels", qrels, "--measures", "AP,RR,P@5"])
+    assert r.exit_code == 2 and "ipso takes one measure; got 3: AP, RR, P@5" in r.stderr

@@ -30,7 +30,7 @@ import pandas as pd
 from irscales import measures as M
 from irscales.cli_messages import as_flags as _as_flags, one_line as _one_line
 from irscales.cli_output import check_output as _check_output, emit as _emit, exact_mean as _exact_mean, write as _write
-from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option, measures_given,
+from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
                                   runs_argument, scale_options, ties_option)
 from irscales.enumeration import CacheError, TieUndecidable
@@ -202,7 +202,7 @@ def _scales_line(ev) -> str:
               help="paired t, Wilcoxon signed-rank, sign test, or tukey: two-way ANOVA + Tukey's HSD (FFF21)")
 @click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm", show_default=True,
               help="multiple-comparison correction over each measure's pairs (not with --test tukey)")
-@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
+@click.option("--alpha", default=0.05, show_default=True, type=ALPHA)
 @click.option("--baseline", help="a run (by its tag): † / ‡ against it (MM23 §3); the family is its pairs")
 @format_option
 @output_option
@@ -232,7 +232,7 @@ def report(runs, qrels, depth, test, correction, alpha, baseline, fmt, output, b
 @qrels_option
 @measures_option("AP")
 @depth_option(ranked=True)
-@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
+@click.option("--alpha", default=0.05, show_default=True, type=ALPHA)
 @format_option
 @output_option
 @reading_options
@@ -301,8 +301,8 @@ def _corroboration(ev, lab: str, m: M.Measure, test: str, alpha: float):
 @scale_options
 def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw):
     """The scale of a measure over all G^N runs (binary: G = 2): size, ties and where its cache lives."""
-    names = measures_given(kw)
-    m = M.parse(names)
+    names = measures_given(kw, one=True)
+    m = M.parse(names.strip())
     if qrels is not None:
         from irscales.data.trec import read_qrels
         q_grades = int(read_qrels(qrels, negative="zero")["rel"].max()) + 1
@@ -382,7 +382,7 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
 @measures_option("AP", one=True)
 @depth_option(ranked=True)
 @click.option("--test", type=click.Choice(["t", "wilcoxon", "sign"]), default="t", show_default=True)
-@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
+@click.option("--alpha", default=0.05, show_default=True, type=ALPHA)
 @format_option
 @output_option
 @reading_options
@@ -395,10 +395,7 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, **kw):
         raise click.BadParameter("give the qrels once, with --qrels", param_hint="'--qrels'")
     qrels = qrels or qrels_arg
     _check_output(output, [run_a, run_b, qrels])
-    names = measures_given(kw, "AP")
-    from irscales.evaluation import measure_specs
-    if len(measure_specs(names)) != 1:
-        raise click.BadParameter(f"ipso takes one measure, got {names!r}", param_hint="'--measures'")
+    names = measures_given(kw, "AP", one=True)
     ev = _evaluate([run_a, run_b], qrels, names, depth or 10, kw, ranked=False)
     _two_runs(ev)
     lab, m = next(iter(ev.measures.items()))

@@ -3,15 +3,18 @@ length, output format, how TREC files are read and how scales are built."""
 
 from __future__ import annotations
 
+import math
+
 import click
 
+from irscales import measures as M
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
-           "measures_given", "reading_options", "reading", "scale_options", "ties_option"]
+           "measures_given", "reading_options", "reading", "scale_options", "ties_option", "ALPHA"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
@@ -66,8 +69,10 @@ def measures_option(default: str | None, one: bool = False):
     )
 
 
-def measures_given(kw: dict, fallback: str | None = None) -> str:
-    """The measures a command was given (``--measures`` or a hidden alias, popped from ``kw``)."""
+def measures_given(kw: dict, fallback: str | None = None, one: bool = False) -> str:
+    """The measures a command was given (``--measures`` or a hidden alias, popped from ``kw``), each name
+    parsed here so that a bad one is a usage error (exit 2), before any work. ``one``: the command takes
+    exactly one measure."""
     names, alias, metric = kw.pop("measure_names"), kw.pop("measure_alias"), kw.pop("metric_alias")
     given = [x for x in (alias, metric) if x is not None]
     if given and names not in (None, fallback):
@@ -75,7 +80,31 @@ def measures_given(kw: dict, fallback: str | None = None) -> str:
     out = given[0] if given else names
     if out is None:
         raise click.BadParameter("no measure given (e.g. --measures AP,nDCG_b02,RR)", param_hint="'--measures'")
+    items = [x.strip() for x in M.split_top_level(out) if x.strip()]
+    if one and len(items) != 1:
+        command = click.get_current_context().info_name
+        raise click.BadParameter(f"{command} takes one measure; got {len(items)}: {', '.join(items) or 'none'}",
+                                 param_hint="'--measures'")
+    for x in items:
+        try:
+            M.parse(x)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="'--measures'") from None
     return out
+
+
+class _Alpha(click.FloatRange):
+    """A significance level in (0, 1): click's FloatRange lets NaN through (every comparison with it is false)."""
+
+    def convert(self, value, param, ctx):
+        x = super().convert(value, param, ctx)
+        if math.isnan(x):
+            self.fail(f"{value!r} is not a number in the range 0<x<1", param, ctx)
+        return x
+
+
+#: The type of every ``--alpha``.
+ALPHA = _Alpha(0, 1, min_open=True, max_open=True)
 
 
 def _options(*opts):
