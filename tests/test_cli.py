@@ -269,7 +269,7 @@ def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth,
 def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path, monkeypatch):
     """Issue 20: RBP_p08 at depth 50 and RR at depth 64 were refused (scales stop at N = 40); their φ
     is now counted (irscales.enumeration.counting), equal to counting.phi_runs, and nothing is written to the cache.
-    The scale command still describes stored scales only, and says why not."""
+    The scale command describes the counted scale as irscales.enumeration.scale does (issue 37 item 8)."""
     from irscales.enumeration import counting
 
     cache = tmp_path / "cache"
@@ -290,7 +290,8 @@ def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path
     assert not cache.exists() or not any(cache.rglob("*.npy"))
     r = run(["compare", a, b, "--qrels", qrels, "--depth", "64", "--measure", "RR"])
     assert r.exit_code == 0, r.output
-    one_line_error(run(["scale", "--measure", "RR", "--depth", "64"]), "2^⌈N/2⌉ half runs", "N=64")
+    r = run(["scale", "--measure", "RR", "--depth", "64"])
+    assert r.exit_code == 0 and "65 values" in r.stdout and "count (phi counted, nothing stored" in r.stdout
 
 
 def test_ordinary_values_at_any_depth_match_trec_eval(tmp_path):
@@ -640,3 +641,34 @@ def test_ipso_takes_one_measure(trec):
     a, b = sorted(Path(rundir).iterdir())[:2]
     r = run(["ipso", a, b, "--qrels", qrels, "--measures", "AP,RR,P@5"])
     assert r.exit_code == 2 and "ipso takes one measure; got 3: AP, RR, P@5" in r.stderr
+
+
+# ----------------------------------------------------------- issue 37 item 8: one planner for scale
+
+
+@pytest.mark.parametrize("measure, depth", [("RBP_p08", 52), ("P", 100_000), ("RR", 64), ("DCG_b02", 54),
+                                            ("AP", 12), ("AP", 30), ("DCG_b02", 60)])
+def test_scale_answers_as_the_api(measure, depth, tmp_path, monkeypatch):
+    """The CLI refused RBP_p08 at 52 and P at 100,000, which irscales.enumeration.scale answers at once: both
+    now plan through irscales.enumeration.plan_scale, so they answer (or refuse) alike."""
+    from irscales import enumeration as E
+
+    monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "cache"))
+    r = run(["scale", "--measures", measure, "--depth", depth, "--format", "csv", "--no-cache"])
+    try:
+        sc = E.scale(measure, depth, cache=False)
+    except ValueError as e:
+        assert r.exit_code == 1 and r.stderr.strip().startswith("irscales: error: "), r.output
+        assert str(e).split(";")[0].split(" (")[0] in r.stderr  # the same refusal
+        return
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout), dtype={"runs": str, "distinct": str})
+    assert f["distinct"].iloc[0] == str(sc.n_distinct) and f["runs"].iloc[0] == str(sc.n_runs)
+    assert f["method"].iloc[0].startswith(sc.method)
+
+
+def test_scale_table_names_huge_counts_by_their_power():
+    r = run(["scale", "--measures", "P", "--depth", "100000"])
+    assert r.exit_code == 0, r.output
+    assert "N = 100000: 2^100000 (a 30,103-digit number) runs" in r.stdout
+    assert "100,001 values" in r.stdout and len(r.stdout) < 2000

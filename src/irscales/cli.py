@@ -33,8 +33,7 @@ from irscales.cli_output import check_output as _check_output, emit as _emit, ex
 from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
                                   runs_argument, scale_options, ties_option)
-from irscales.enumeration import CacheError, TieUndecidable
-from irscales.enumeration.routes import choose_route
+from irscales.enumeration import CacheError, OverBudget, TieUndecidable, plan_scale
 from irscales.interval import OverBudgetError, uses_grades
 
 # The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO) is
@@ -315,29 +314,42 @@ def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw
         raise ValueError(f"{m.key} uses binary relevance: --grades applies to graded measures (gRBP, gP, "
                          "NDCG(gains='graded') …)")
     c = grades - 1 if grades > 2 else 1
-    route = choose_route(m, depth, c=c, need="scale", method="scale", cache=cache, build=build_scales)
+    try:
+        route = plan_scale(m, depth, c=c, cache=cache, build=build_scales)  # irscales.enumeration.scale's plan
+    except OverBudget as e:  # the sizes asked here are those of ties unq: --ties is no way out
+        raise _Fail(e.message(cli=True, counted=False)) from None
     if route.kind == "build":
         _note(f"building the scale of {route.cost}")
     sc = route.scale(progress=progress)
     n_runs, n_distinct = int(sc.n_runs), int(sc.n_distinct)
     row = {"measure": m.key, "N": depth, "grades": grades, "runs": n_runs, "distinct": n_distinct}
-    if n_distinct <= 50_000_000:
+    if n_distinct <= 50_000_000 and sc.method != "count":  # a counted scale stores no counts
         counts = sc.counts
         row["tied_values"], row["largest_tie"] = int((counts > 1).sum()), int(counts.max())
-    row["method"] = f"{sc.method} ({sc.mode} keys)"
-    row["cache"] = str(sc.directory) if sc.directory else "not cached (in memory or closed form)"
+    row["method"] = (f"count (phi counted, nothing stored{': ' + sc.reason if sc.reason else ''})"
+                     if sc.method == "count" else f"{sc.method} ({sc.mode} keys)")
+    row["cache"] = str(sc.directory) if sc.directory else "not cached (in memory, closed form or counted)"
     if fmt != "table":
         _emit(pd.DataFrame([row]), fmt, output, "distinct: the values phi takes are 1..distinct (ties unq)")
         return
     text = [f"measure      {m.key}  ({m!r})",
-            f"run length   N = {depth}: {n_runs:,} runs" + (f" over {grades} grades" if grades > 2 else ""),
-            f"distinct     {n_distinct:,} values (the interval-scaled measure: phi in 1..{n_distinct:,}, "
-            f"normalised (phi - 1)/{n_distinct - 1:,})",
+            f"run length   N = {depth}: {_big(n_runs, f'{grades}^{depth}')} runs"
+            + (f" over {grades} grades" if grades > 2 else ""),
+            f"distinct     {_big(n_distinct)} values (the interval-scaled measure: phi in 1..{_big(n_distinct)}, "
+            f"normalised (phi - 1)/{_big(n_distinct - 1)})",
             (f"ties         {row['tied_values']:,} values are taken by more than one run (largest tie: "
              f"{row['largest_tie']:,} runs)") if "tied_values" in row else
-            f"ties         {n_runs - n_distinct:,} runs beyond one per distinct value",
+            f"ties         {_big(n_runs - n_distinct)} runs beyond one per distinct value",
             f"method       {row['method']}", f"cache        {row['cache']}"]
     _write("\n".join(text) + "\n", output)
+
+
+def _big(n: int, power: str = "") -> str:
+    """A count for the table: every digit up to 10^18, beyond it its power (2^100000 has 30,103 digits)."""
+    if n < 10**18:
+        return f"{n:,}"
+    digits = len(str(n))  # int_max_str_digits is lifted in main()
+    return f"{power} (a {digits:,}-digit number)" if power else f"{str(n)[0]}.{str(n)[1:4]}e{digits - 1} ({digits:,} digits)"
 
 
 @main.command()

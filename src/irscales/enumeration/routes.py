@@ -76,10 +76,13 @@ class OverBudget(ValueError):
 
     def __init__(self, cost: BuildCost, counted_ties: tuple[str, ...], within_N: int | None):
         self.cost, self.counted_ties, self.within_N = cost, counted_ties, within_N
-        super().__init__(
-            f"building the scale of {cost} is over the budget ({human_seconds(BUILD_SECONDS_OK)}, "
-            f"{human_bytes(BUILD_BYTES_OK)}); " + "".join(f"{x}; " for x in self.cheaper())
-            + "pass build=True to build it (with a progress bar)")
+        super().__init__(self.message())
+
+    def message(self, cli: bool = False, counted: bool = True) -> str:
+        """The refusal, worded for the API or (``cli``) for the command line (see :meth:`cheaper`)."""
+        return (f"building the scale of {self.cost} is over the budget ({human_seconds(BUILD_SECONDS_OK)}, "
+                f"{human_bytes(BUILD_BYTES_OK)}); " + "".join(f"{x}; " for x in self.cheaper(cli, counted))
+                + ("pass --build-scales to build it" if cli else "pass build=True to build it (with a progress bar)"))
 
     def cheaper(self, cli: bool = False, counted: bool = True) -> list[str]:
         """The cheaper options, worded for the API or (``cli``) for the command line; ``counted=False``
