@@ -183,9 +183,11 @@ def normalised(phi: np.ndarray, K: int) -> np.ndarray:
 
 
 def scaled_runs(p: IntervalPlan, collection, depth: int) -> np.ndarray:
-    """The runs (S, T, N) of ``collection`` cut at ``depth`` that ``p``'s scale ranks: binary (lenient) for a
-    binary scale, else the grades; the first ``p.N`` ranks (a measure cut at k ranks is ranked over REL^k)."""
-    rel = collection.binary(depth) if p.c == 1 else collection.rel_at(depth)
+    """The runs (S, T, ≤ N) of ``collection`` cut at ``depth`` that ``p``'s scale ranks: binary (lenient) for a
+    binary scale, else the grades; the first ``p.N`` ranks (a measure cut at k ranks is ranked over REL^k).
+    Only the stored ranks: the rest is padding, which ``p.route`` adds where it must (at N = 10^6 the padded
+    runs of a TREC track would be 6 GB)."""
+    rel = collection.binary(depth, pad=False) if p.c == 1 else collection.rel_at(depth, pad=False)
     return rel[..., :p.N]
 
 

@@ -43,7 +43,7 @@ import numpy as np
 from irscales.data import trec as trec_io
 from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
 
-__all__ = ["Collection", "data_label"]
+__all__ = ["Collection", "data_label", "PAD_BYTES_LIMIT", "PAD_LIMIT_ENV", "PaddingTooLarge", "pad_bytes_limit"]
 
 PathLike = str | os.PathLike
 
@@ -159,14 +159,17 @@ class Collection:
             return rest.split()[0]
         return kind.strip() or "unknown"
 
-    def rel_at(self, depth: int | None = None) -> np.ndarray:
+    def rel_at(self, depth: int | None = None, pad: bool = True) -> np.ndarray:
         """Grades at cut-off ``depth`` (default: :attr:`depth`), an array of ``depth`` ranks (padding
-        made real: meant for small depths; :meth:`evaluate` avoids it). Deeper than :attr:`depth`
-        is exact only when every run is that short (padding, FFF21 §5.1); otherwise it is an error."""
+        made real: meant for small depths, refused past :data:`PAD_BYTES_LIMIT`; :meth:`evaluate` avoids
+        it). Deeper than :attr:`depth` is exact only when every run is that short (padding, FFF21 §5.1);
+        otherwise it is an error. ``pad=False``: only the stored ranks among the first ``depth`` (the
+        others are not relevant)."""
         depth = self.depth if depth is None else depth
         if depth < 1:
             raise ValueError(f"depth must be >= 1, got {depth}")
-        return _padded(self.rel, self._checked(depth))
+        depth = self._checked(depth)
+        return _padded(self.rel, depth if pad else min(depth, self.rel.shape[-1]))
 
     def _checked(self, depth: int) -> int:
         """``depth``, after refusing a depth beyond the ranks the runs were cut at."""
@@ -175,14 +178,15 @@ class Collection:
                              f"it with depth >= {depth}")
         return depth
 
-    def binary(self, depth: int | None = None) -> np.ndarray:
+    def binary(self, depth: int | None = None, pad: bool = True) -> np.ndarray:
         """Lenient binary relevance (grade > 0), FFF21 §6, of :meth:`rel_at` (the stored ranks are
-        mapped first, so the padded array is allocated once)."""
+        mapped first, so the padded array is allocated once; ``pad`` as there)."""
         depth = self.depth if depth is None else depth
         if depth < 1:
             raise ValueError(f"depth must be >= 1, got {depth}")
-        stored = self.rel[..., :min(depth, self.rel.shape[-1])]
-        return _padded(trec_io.lenient_binary(stored), self._checked(depth))
+        depth = self._checked(depth)
+        stored = trec_io.lenient_binary(self.rel[..., :min(depth, self.rel.shape[-1])])
+        return _padded(stored, depth) if pad else stored
 
     def ideal(self, depth: int | None = None) -> np.ndarray:
         """Ideal run per topic: judged grades in decreasing order, cut at ``depth``; shape [T, N]."""
@@ -447,10 +451,41 @@ def _evaluation_width(m: Measure, width: int, depth: int, top_rb: int) -> tuple[
 
 
 def _padded(rel: np.ndarray, depth: int) -> np.ndarray:
-    """The first ``depth`` ranks of ``rel``, padded with zeros (not relevant) when it holds fewer."""
+    """The first ``depth`` ranks of ``rel``, padded with zeros (not relevant) when it holds fewer; refused,
+    before anything is allocated, when the padded array would exceed :func:`pad_bytes_limit`."""
     if depth <= rel.shape[-1]:
         return rel if depth == rel.shape[-1] else rel[..., :depth]
+    runs = int(np.prod(rel.shape[:-1], dtype=np.int64))  # one per (system, topic)
+    need, limit = runs * depth * rel.itemsize, pad_bytes_limit()
+    if need > limit:
+        fits = limit // max(1, runs * rel.itemsize)
+        raise PaddingTooLarge(
+            f"padding the runs to depth {depth:,} would allocate {need / 1e9:.1f} GB ({runs:,} runs (system x "
+            f"topic) x {depth:,} ranks), over the limit of {limit / 1e9:.1f} GB ({PAD_LIMIT_ENV}); the runs "
+            f"hold at most {rel.shape[-1]:,} documents, the ranks beyond are padding: a depth up to "
+            f"{max(fits, rel.shape[-1]):,} fits")
     return np.concatenate([rel, np.zeros(rel.shape[:-1] + (depth - rel.shape[-1],), dtype=rel.dtype)], axis=-1)
+
+
+#: Padded run arrays ([system, topic, depth], beyond the stored ranks) larger than this are refused before
+#: they are allocated; the environment variable :data:`PAD_LIMIT_ENV` (bytes) sets another limit.
+PAD_BYTES_LIMIT = 2_000_000_000
+PAD_LIMIT_ENV = "IRSCALES_MAX_PAD_BYTES"
+
+
+def pad_bytes_limit() -> int:
+    """The limit on padded run arrays: :data:`PAD_LIMIT_ENV` when set, else :data:`PAD_BYTES_LIMIT`."""
+    raw = os.environ.get(PAD_LIMIT_ENV)
+    if raw is None or not raw.strip():
+        return PAD_BYTES_LIMIT
+    try:
+        return int(float(raw))
+    except ValueError:
+        raise ValueError(f"{PAD_LIMIT_ENV}={raw!r}: expected a number of bytes") from None
+
+
+class PaddingTooLarge(ValueError):
+    """Runs padded to a depth whose array would exceed :func:`pad_bytes_limit` (nothing was allocated)."""
 
 
 def _ideal(judgments: np.ndarray, G: int, n: int) -> np.ndarray:
