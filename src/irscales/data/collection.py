@@ -41,9 +41,10 @@ from typing import Iterable, Literal, Mapping, Sequence
 import numpy as np
 
 from irscales.data import trec as trec_io
+from irscales.data.padding import padded as _padded
 from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
 
-__all__ = ["Collection", "data_label", "PAD_BYTES_LIMIT", "PAD_LIMIT_ENV", "PaddingTooLarge", "pad_bytes_limit"]
+__all__ = ["Collection", "data_label"]
 
 PathLike = str | os.PathLike
 
@@ -161,7 +162,7 @@ class Collection:
 
     def rel_at(self, depth: int | None = None, pad: bool = True) -> np.ndarray:
         """Grades at cut-off ``depth`` (default: :attr:`depth`), an array of ``depth`` ranks (padding
-        made real: meant for small depths, refused past :data:`PAD_BYTES_LIMIT`; :meth:`evaluate` avoids
+        made real: meant for small depths, refused past :func:`~irscales.data.padding.pad_bytes_limit`; :meth:`evaluate` avoids
         it). Deeper than :attr:`depth` is exact only when every run is that short (padding, FFF21 §5.1);
         otherwise it is an error. ``pad=False``: only the stored ranks among the first ``depth`` (the
         others are not relevant)."""
@@ -448,44 +449,6 @@ def _evaluation_width(m: Measure, width: int, depth: int, top_rb: int) -> tuple[
     if kind is NDCG:  # DCG is padding-free; the ideal run holds the topic's relevant documents only
         return m, min(depth, max(width, top_rb))
     return m, depth
-
-
-def _padded(rel: np.ndarray, depth: int) -> np.ndarray:
-    """The first ``depth`` ranks of ``rel``, padded with zeros (not relevant) when it holds fewer; refused,
-    before anything is allocated, when the padded array would exceed :func:`pad_bytes_limit`."""
-    if depth <= rel.shape[-1]:
-        return rel if depth == rel.shape[-1] else rel[..., :depth]
-    runs = int(np.prod(rel.shape[:-1], dtype=np.int64))  # one per (system, topic)
-    need, limit = runs * depth * rel.itemsize, pad_bytes_limit()
-    if need > limit:
-        fits = limit // max(1, runs * rel.itemsize)
-        raise PaddingTooLarge(
-            f"padding the runs to depth {depth:,} would allocate {need / 1e9:.1f} GB ({runs:,} runs (system x "
-            f"topic) x {depth:,} ranks), over the limit of {limit / 1e9:.1f} GB ({PAD_LIMIT_ENV}); the runs "
-            f"hold at most {rel.shape[-1]:,} documents, the ranks beyond are padding: a depth up to "
-            f"{max(fits, rel.shape[-1]):,} fits")
-    return np.concatenate([rel, np.zeros(rel.shape[:-1] + (depth - rel.shape[-1],), dtype=rel.dtype)], axis=-1)
-
-
-#: Padded run arrays ([system, topic, depth], beyond the stored ranks) larger than this are refused before
-#: they are allocated; the environment variable :data:`PAD_LIMIT_ENV` (bytes) sets another limit.
-PAD_BYTES_LIMIT = 2_000_000_000
-PAD_LIMIT_ENV = "IRSCALES_MAX_PAD_BYTES"
-
-
-def pad_bytes_limit() -> int:
-    """The limit on padded run arrays: :data:`PAD_LIMIT_ENV` when set, else :data:`PAD_BYTES_LIMIT`."""
-    raw = os.environ.get(PAD_LIMIT_ENV)
-    if raw is None or not raw.strip():
-        return PAD_BYTES_LIMIT
-    try:
-        return int(float(raw))
-    except ValueError:
-        raise ValueError(f"{PAD_LIMIT_ENV}={raw!r}: expected a number of bytes") from None
-
-
-class PaddingTooLarge(ValueError):
-    """Runs padded to a depth whose array would exceed :func:`pad_bytes_limit` (nothing was allocated)."""
 
 
 def _ideal(judgments: np.ndarray, G: int, n: int) -> np.ndarray:
