@@ -11,7 +11,7 @@ export PYTHONHASHSEED := 0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 # everything that reads the public collections or the shared folder; `make test` runs it a second
 # time with the shared folder hidden (tests/test_notebooks.py checks that this list is complete)
-DATA_TESTS := tests/test_datasets.py tests/test_evaluation.py tests/test_trec.py tests/test_collection.py tests/test_paths.py tests/test_smart.py tests/test_gop.py tests/test_presets.py tests/test_fer17.py tests/test_simulate.py tests/test_counting.py tests/test_ap_count.py tests/test_ranked.py tests/test_matters.py tests/test_run_scores.py tests/test_fer17_real_gop.py tests/test_mm23_real_r04.py notebooks/03_fer17_correlation.ipynb notebooks/03b_fer17_real_gop.ipynb notebooks/05b_mm23_real_r04_249.ipynb notebooks/06_gop_public_grid.ipynb notebooks/07_beyond_fff21.ipynb tests/test_graded_real.py notebooks/08_beyond_graded_real.ipynb
+DATA_TESTS := tests/test_datasets.py tests/test_evaluation.py tests/test_trec.py tests/test_collection.py tests/test_paths.py tests/test_smart.py tests/test_gop.py tests/test_presets.py tests/test_fer17.py tests/test_simulate.py tests/test_counting.py tests/test_ap_count.py tests/test_ranked.py tests/test_matters.py tests/test_run_scores.py tests/test_fer17_real_gop.py tests/test_mm23_real_r04.py notebooks/03_fer17_correlation.ipynb notebooks/03b_fer17_real_gop.ipynb notebooks/05b_mm23_real_r04_249.ipynb notebooks/06_gop_public_grid.ipynb notebooks/07_beyond_fff21.ipynb tests/test_graded_real.py notebooks/08_beyond_graded_real.ipynb tests/test_cli_robust.py tests/test_input_bytes.py tests/test_report.py
 
 .PHONY: help install test reproduce notebooks lab bench report clean data test-browser
 

@@ -10,7 +10,8 @@ md("""# Quickstart — original vs interval-scaled scores on a handful of runs
 
 **Data: simulated** (the `sim-t08` preset of `irscales.data.collection`, shaped like TREC-8 Ad hoc). The runs
 are exported as TREC files and read back, so exactly the same code runs on your own runs: replace
-`RUNS` and `QRELS` below by your paths.
+`RUNS` and `QRELS` below by your paths (the reading options, e.g. `on_repeated_lines = "drop"`, are parameters
+too; papermill: `-p RUNS runs/ -p QRELS qrels.txt`).
 
 FFF21 §5 maps a measure M onto an interval scale by its *ranked version* φ(M): the rank of M's value
 among all distinct values M takes over every possible run of length N; irscales shows it as (φ − 1)/(K − 1). φ keeps the order of runs on each
@@ -20,7 +21,14 @@ n_systems: int = 8       # simulated systems (when RUNS is None)
 depth: int = 10          # cut-off: runs are evaluated at this depth
 seed: int = 0            # seed of the simulated collection
 RUNS: "Optional[str]" = None   # a directory of TREC run files; None: export a simulated collection
-QRELS: "Optional[str]" = None  # the qrels file matching RUNS""", metadata={"tags": ["parameters"]})
+QRELS: "Optional[str]" = None  # the qrels file matching RUNS
+# how the files are read (irscales.options.READING, the CLI's flags); None: irscales' default
+negative: "Optional[str]" = None           # "error" | "zero"
+on_missing_topic: "Optional[str]" = None   # "skip" | "error"
+on_no_relevant: "Optional[str]" = None     # "skip" | "error" | "keep"
+on_uneven_topics: "Optional[str]" = None   # "error" | "pad"
+on_repeated_lines: "Optional[str]" = None  # "error" | "drop"
+score_precision: "Optional[str]" = None    # "float32" | "float64\"""", metadata={"tags": ["parameters"]})
 code("""import tempfile
 from pathlib import Path
 
@@ -30,6 +38,7 @@ import pandas as pd
 from irscales import evaluate
 from irscales.data import load_preset
 from irscales.figures import save_figure
+from irscales.options import reading_given
 from irscales.stats import significance as S
 
 if full:
@@ -40,7 +49,10 @@ if simulated:
     sim = load_preset("sim-t08", depth=30, seed=seed).subset(systems=list(range(0, 129, 129 // n_systems))[:n_systems])
     RUNS, QRELS = sim.to_trec(tmp)
 MEASURES = ["AP", "RBP_p08", "DCG_b02", "RR", "RBP_p05"]
-ev = evaluate(QRELS, RUNS, MEASURES, depth=depth, ranked=True, progress=False)
+reading = reading_given(negative=negative, on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
+                        on_uneven_topics=on_uneven_topics, on_repeated_lines=on_repeated_lines,
+                        score_precision=score_precision)
+ev = evaluate(QRELS, RUNS, MEASURES, depth=depth, ranked=True, progress=False, **reading)
 tag = "simulated_" if simulated else ""
 print(f"{len(ev.systems)} systems x {len(ev.topics)} topics, cut at N = {depth}; data: {'simulated (sim-t08)' if simulated else 'user runs'}")""")
 md("""## The simulated data

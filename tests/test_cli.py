@@ -352,10 +352,12 @@ def test_ordinary_values_at_any_depth_match_trec_eval(tmp_path):
     f2 = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
     assert r.exit_code == 0 and "3" not in set(f2.topic) and "3" in set(f.topic)
     assert "irscales: warning: 1 topic(s) have no relevant document (3); skipped" in r.stderr.splitlines()
-    # grades go up to 3 here: ERR() (max_grade=1) would exceed 1, so it is refused with the fix
-    one_line_error(run(base[:4] + ["--measures", "ERR"] + trec), "ERR(max_grade=3)")
+    # grades go up to 3 here: ERR takes them (R = (2^g - 1)/2^3); an explicit max_grade below 3 is refused
     r = run(base[:4] + ["--measures", "ERR(max_grade=3)", "--format", "csv"] + trec)
     assert r.exit_code == 0 and pd.read_csv(StringIO(r.stdout))["value"].between(0, 1).all()
+    bare = run(base[:4] + ["--measures", "ERR", "--format", "csv"] + trec)
+    assert bare.exit_code == 0 and bare.stdout == r.stdout.replace("ERR(max_grade=3)", "ERR")
+    one_line_error(run(base[:4] + ["--measures", "ERR(max_grade=2)"] + trec), "ERR(max_grade=3)")
 
 
 def test_whole_run_names_and_cut_offs_need_a_deep_enough_run(trec):
@@ -604,8 +606,47 @@ def test_errors_name_flags_not_python_keywords(trec, tmp_path):
     d, rundir, qrels, col = trec
     q = tmp_path / "q"
     q.write_text("\n".join(line for line in Path(qrels).read_text().splitlines() if not line.startswith(col.topics[0] + " ")) + "\n")
-    r = run(["scores", rundir, "--qrels", q])
+    r = run(["scores", rundir, "--qrels", q, "--on-missing-topic", "error"])
     assert r.exit_code == 1 and "--on-missing-topic skip" in r.output and "on_missing_topic=" not in r.output
+
+
+def notes(r) -> list[str]:
+    """The notes and warnings on stderr (not the legend of csv output)."""
+    return [ln for ln in r.stderr.splitlines() if ln.startswith("irscales:")]
+
+
+def test_run_topics_without_judgments_are_skipped_with_a_note_as_trec_eval(trec, tmp_path):
+    d, rundir, qrels, col = trec
+    q = tmp_path / "q"
+    gone = col.topics[0]
+    q.write_text("".join(line + "\n" for line in Path(qrels).read_text().splitlines()
+                         if not line.startswith(gone + " ")))
+    r = run(["scores", rundir, "--qrels", q, "--measures", "AP", "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    assert notes(r) == [f"irscales: warning: 1 run topic(s) have no judgments in the qrels ({gone}); skipped"]
+    topics = set(pd.read_csv(StringIO(r.stdout), dtype={"topic": str})["topic"]) - {"all"}
+    assert topics == set(col.topics) - {gone}
+
+
+def test_exact_repeated_lines_need_the_flag_and_read_as_the_file_without_them(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 a 2\n1 0 b 0\n1 0 c 1\n2 0 x 1\n2 0 y 1\n")
+    lines = ["1 Q0 a 1 9 s", "1 Q0 b 2 8 s", "1 Q0 c 3 7 s", "2 Q0 y 1 5 s", "2 Q0 x 2 4 s"]
+    for name, text in (("clean", lines), ("repeats", lines[:2] + [lines[1]] + lines[2:])):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "run.txt").write_text("\n".join(text) + "\n")
+    base = ["--qrels", qrels, "--measures", "AP,P@2,RR", "--format", "csv", "--no-cache"]
+    one_line_error(run(["scores", tmp_path / "repeats", *base]),
+                   "run.txt:3: duplicate document for topic '1', document 'b' (first at line 2) with the same score",
+                   "pass --on-repeated-lines drop")
+    r = run(["scores", tmp_path / "repeats", *base, "--on-repeated-lines", "drop"])
+    assert r.exit_code == 0, r.output
+    assert notes(r) == [f"irscales: warning: {tmp_path / 'repeats' / 'run.txt'}: dropped 1 repeated line(s) (the "
+                        "topic, document and score of an earlier line) in 1 topic(s)"]
+    want = run(["scores", tmp_path / "clean", *base])
+    assert want.exit_code == 0 and notes(want) == [] and r.stdout == want.stdout
+    for cmd in ("report", "compare", "correlate", "ipso"):  # every command reading runs takes the flag
+        assert "--on-repeated-lines" in run([cmd, "--help"]).output, cmd
 
 
 def test_usage_errors_exit_2_and_the_help_says_so():

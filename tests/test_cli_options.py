@@ -18,16 +18,16 @@ def test_reading_options_are_those_of_from_trec():
         pass
 
     names = [p.name for p in cmd.params]
-    assert names == ["negative", "on_missing_topic", "on_no_relevant", "on_uneven_topics", "score_precision",
-                     "build_scales", "cache", "progress"]
+    assert names == ["negative", "on_missing_topic", "on_no_relevant", "on_uneven_topics", "on_repeated_lines",
+                     "score_precision", "build_scales", "cache", "progress"]
     params = inspect.signature(Collection.from_trec).parameters
-    for p in cmd.params[:5]:
+    for p in cmd.params[:6]:
         assert params[p.name].default == p.default, p.name
 
 
 def test_reading_pops_the_reading_options():
-    kw = {"negative": "zero", "on_missing_topic": "skip", "on_no_relevant": "keep", "on_uneven_topics": "pad",
-          "score_precision": "float64", "cache": True}
-    assert reading(kw) == {"negative": "zero", "on_missing_topic": "skip", "on_no_relevant": "keep",
-                           "on_uneven_topics": "pad", "score_precision": "float64"}
+    kw = {"negative": "zero", "on_missing_topic": "error", "on_no_relevant": "keep", "on_uneven_topics": "pad",
+          "on_repeated_lines": "drop", "score_precision": "float64", "cache": True}
+    assert reading(kw) == {"negative": "zero", "on_missing_topic": "error", "on_no_relevant": "keep",
+                           "on_uneven_topics": "pad", "on_repeated_lines": "drop", "score_precision": "float64"}
     assert kw == {"cache": True}

@@ -532,7 +532,7 @@ def test_a_full_disk_names_the_file_and_leaves_no_temporary_files(tmp_path, monk
     from irscales.cli import main
 
     real = os_mod.fdopen
-    monkeypatch.setattr(cache_mod.os, "fdopen", lambda *a, **k: _FullDisk(real(*a, **k)))
+    monkeypatch.setattr(os_mod, "fdopen", lambda *a, **k: _FullDisk(real(*a, **k)))  # the one writer: irscales.atomic
     _FullDisk.room = room
     with pytest.raises(OSError) as e:
         E.scale(F["DCG_b02"], 14, cache=tmp_path, memory_mb=1, workers=1)

@@ -222,3 +222,71 @@ def test_scoring_leaves_the_statistics_layer_unloaded(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "IRSCALES_CACHE": str(tmp_path / "cache")}).stdout
     assert "after scores []" in out and "after evaluate []" in out, out
+
+
+def test_ranx_column_names_read_as_ir_measures_ones(cranfield):
+    """ranx's frames (``Run.from_df`` / ``Qrels.from_df`` defaults: ``q_id, doc_id, score``, a grade being a
+    score) give the values of the ``query_id`` route (issue 36)."""
+    rundir, qrels = cranfield
+    files = sorted(rundir.iterdir())[:3]
+    frames = [read_run(f) for f in files]
+    long = pd.concat([f.assign(run=f.attrs["system"]) for f in frames])
+    q = read_qrels(qrels)
+    want = evaluate(q.rename(columns={"topic": "query_id", "docno": "doc_id", "rel": "relevance"}),
+                    long.rename(columns={"topic": "query_id", "docno": "doc_id"}), "AP,RR,nDCG@10", depth=20)
+    got = evaluate(q.rename(columns={"topic": "q_id", "docno": "doc_id", "rel": "score"}),
+                   long.rename(columns={"topic": "q_id", "docno": "doc_id"}), "AP,RR,nDCG@10", depth=20)
+    assert got.systems == want.systems and got.topics == want.topics
+    for lab in want.measures:
+        assert np.array_equal(got.values(lab).to_numpy(), want.values(lab).to_numpy()), lab
+
+
+def _graded_files(tmp_path, top: int = 3):
+    """Three runs of 8 documents on 5 topics, distinct scores, grades 0..top."""
+    rng = np.random.default_rng(36)
+    q = tmp_path / "qrels.txt"
+    q.write_text("".join(f"{t} 0 d{d} {int(rng.integers(0, top + 1)) if d else top}\n"
+                         for t in range(1, 6) for d in range(12)))
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for s in range(3):
+        (runs / f"r{s}").write_text("".join(f"{t} Q0 d{d} {i + 1} {8 - i + t / 10} r{s}\n" for t in range(1, 6)
+                                            for i, d in enumerate(rng.permutation(12)[:8])))
+    return q, runs
+
+
+def test_err_takes_the_qrels_grades(tmp_path):
+    """``ERR`` (and ``ERR@k``) named without max_grade takes the qrels' largest grade; an explicit max_grade is
+    kept, and one below the qrels' grades is refused with the constructor to use."""
+    from irscales.measures import ERR, Cut
+
+    q, runs = _graded_files(tmp_path)
+    ev = evaluate(q, runs, "ERR,ERR@5,ERR(max_grade=3),ERR(max_grade=5)")
+    assert ev.measures["ERR"] == ERR(max_grade=3) and ev.measures["ERR@5"] == Cut(ERR(max_grade=3), 5)
+    assert ev.measures["ERR(max_grade=5)"] == ERR(max_grade=5)
+    assert np.array_equal(ev.values("ERR").to_numpy(), ev.values("ERR(max_grade=3)").to_numpy())
+    assert not np.allclose(ev.values("ERR").to_numpy(), ev.values("ERR(max_grade=5)").to_numpy())
+    with pytest.raises(ValueError, match=r"ERR\(max_grade=3\)"):
+        evaluate(q, runs, "ERR(max_grade=2)")
+    binary = tmp_path / "binary.txt"
+    binary.write_text("".join(line.rsplit(" ", 1)[0] + f" {min(int(line.rsplit(' ', 1)[1]), 1)}\n"
+                              for line in q.read_text().splitlines()))
+    assert evaluate(binary, runs, "ERR").measures["ERR"] == ERR(max_grade=1)
+
+
+def test_err_with_gdevals_normalisation_matches_ir_measures(tmp_path):
+    """ir_measures' ERR@k is gdeval's, whose R_i divides by 2^4 whatever the qrels: ERR(max_grade=4)@k here."""
+    ir_measures = pytest.importorskip("ir_measures")
+    import shutil
+
+    if shutil.which("perl") is None:
+        pytest.skip("gdeval (ir_measures' ERR) needs perl")
+    q, runs = _graded_files(tmp_path)
+    ev = evaluate(q, runs, "ERR(max_grade=4)@5")
+    qrels = list(ir_measures.read_trec_qrels(str(q)))
+    for s, f in zip(ev.systems, sorted(runs.iterdir())):
+        got = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.ERR @ 5], qrels,
+                                                                  list(ir_measures.read_trec_run(str(f))))}
+        mine = ev.values("ERR(max_grade=4)@5")[s]
+        assert sorted(got) == sorted(mine.index)
+        assert np.allclose([got[t] for t in mine.index], mine.to_numpy(), atol=5e-6), s  # gdeval prints 5 decimals

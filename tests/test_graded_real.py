@@ -10,15 +10,18 @@ every run of both data sets cut at N ≤ 14, every tie strategy — shares one e
 from __future__ import annotations
 
 import warnings
+from io import StringIO
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
 import irscales
 from irscales import enumeration as E
 from irscales import measures as M
+from irscales.cli import main
 from irscales.data import Collection
 from irscales.enumeration import counting as C
 from irscales.enumeration.ties import TIES
@@ -240,3 +243,31 @@ def test_graded_scores_are_what_evaluate_returns(real):
         for (label, _), name in zip(irscales.evaluation.measure_specs(list(measures.values())), measures):
             phi = ev.interval(label, raw=True).to_numpy()
             assert np.array_equal(np.vectorize(float)(phi), gs.scores.ranked[t][name]), (name, t)
+
+
+def test_clef_ehealth_2018_reads_from_the_command_line():
+    """Issue 36: 9 of the 24 runs repeat lines exactly; each error names the flag that reads them."""
+    src = D.sources("clef2018")
+    if src is None:
+        pytest.skip(D.missing_reason("clef2018"))
+    runs, qrels = src
+
+    def run(args):
+        return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+    def one_line_error(r, *needles):
+        assert r.exit_code == 1 and r.stdout == "", r.output
+        assert r.stderr.strip().splitlines()[-1].startswith("irscales: error:") and "Traceback" not in r.output
+        assert all(n in r.stderr.strip().splitlines()[-1] for n in needles), r.stderr
+
+    base = ["scores", runs, "--qrels", qrels, "--measures", "AP,nDCG@10,ERR", "--means-only", "--format", "csv"]
+    one_line_error(run(base), "duplicate document", "with the same score", "pass --on-repeated-lines drop")
+    r = run(base + ["--on-repeated-lines", "drop"])  # one flag, the one the error named
+    assert r.exit_code == 0, r.output
+    # UEvora's run lacks topic 167001: an empty run there, said in one warning
+    lacking = [ln for ln in r.stderr.splitlines() if "lack topic(s) that other runs have" in ln]
+    assert len(lacking) == 1 and "167001" in lacking[0], r.stderr
+    dropped = [ln for ln in r.stderr.splitlines() if "repeated line(s)" in ln]
+    assert len(dropped) == 9 and all(ln.startswith("irscales: warning: ") for ln in dropped)
+    f = pd.read_csv(StringIO(r.stdout))
+    assert f["system"].nunique() == 24 and f["value"].between(0, 1).all()

@@ -5,7 +5,11 @@ files when the shared folder is present."""
 
 from __future__ import annotations
 
+import os
 import struct
+import subprocess
+import sys
+from pathlib import Path
 
 import h5py
 import numpy as np
@@ -341,3 +345,79 @@ def test_all_36_published_grid_files_decode(grid_dir):
         mean_ap[track] = round(float(ms["ap"].scores.to_numpy().mean()), 4)
     # the means measured when the files were first read (../shared/gop/README.md)
     assert mean_ap == {"T07": 0.1675, "T08": 0.2054, "T09": 0.1637, "T10": 0.1546}
+
+
+# ----------------------------------------------------------------------------- hostile files (issue 37, 3)
+
+
+@pytest.mark.parametrize("stream, what", [
+    # 22 bytes that asked for 4.3e9 dicts: a struct of 65535 x 65535 elements without fields
+    (b"\x80" + u32(0) + u32(2) + u32(65535) + u32(65535) + b"\x00", "elements without fields"),
+    (b"\x80" + u32(1) + u32(1) + b"a" + u32(2) + u32(65535) + u32(65535) + b"\x00",
+     r"a struct of 1 field\(s\): 4,294,836,225 elements of at least 1 byte\(s\) each, 1 bytes left"),
+    (b"\x21" + dims8((65535, 65535)) + b"\x00", r"a cell: 4,294,836,225 elements of at least 1 byte"),
+    (b"\x84" + dims8((0, 2**32 - 1, 2**32 - 1)), "more than MATLAB's largest array"),
+    (b"\x11" + dims8((0, 2**32 - 1, 2**32 - 1)), "more than MATLAB's largest array"),
+])
+def test_counts_and_shapes_are_checked_against_the_bytes_left(stream, what):
+    with pytest.raises(MattersFormatError, match=rf"^f.mat: byte \d+: .*{what}"):
+        decode(stream, source="f.mat")
+
+
+def _sparse(m: int, n: int, i, j) -> bytes:
+    return (b"\x82" + u64(m) + u64(n) + enc_numeric(np.array(i)) + enc_numeric(np.array(j)) + b"\x01"
+            + enc_numeric(np.ones(len(i))))
+
+
+def test_sparse_shapes_and_indices_are_validated():
+    with pytest.raises(MattersFormatError, match=r"^f.mat: byte 1: a sparse matrix of 18,446,744,073,709,551,615 x 1"):
+        decode(_sparse(2**64 - 1, 1, [1.0], [1.0]), source="f.mat")  # was scipy's OverflowError
+    with pytest.raises(MattersFormatError, match=r"^f.mat: .*index 1.5 is not a whole number"):
+        decode(_sparse(3, 3, [1.5], [1.0]), source="f.mat")  # was truncated to 1 silently
+    with pytest.raises(MattersFormatError, match=r"^f.mat: .*index nan is not a whole number"):
+        decode(_sparse(3, 3, [1.0], [np.nan]), source="f.mat")
+    assert decode(_sparse(3, 3, np.array([2], np.int32), np.array([3], np.uint8))).toarray()[1, 2] == 1
+
+
+def test_an_unwritten_huge_variable_is_refused_before_reading(tmp_path):
+    f = tmp_path / "ap_T08.mat"
+    with h5py.File(f, "w") as h:  # declared, never written: HDF5 would read 1.5e9 zeros (3 GB at the peak)
+        ds = h.create_dataset("measure", shape=(1, 1_500_000_000), dtype=np.uint8)
+        ds.attrs["MATLAB_class"] = np.bytes_("uint8")
+    assert f.stat().st_size < 100_000
+    with pytest.raises(MattersFormatError, match=rf"^{f}: variable 'measure' holds 1,500,000,000 bytes: more than"):
+        matters.read_measure(f)
+    with h5py.File(f, "w") as h:
+        ds = h.create_dataset("measure", shape=(1, 500_000_000), dtype=np.uint8)
+        ds.attrs["MATLAB_class"] = np.bytes_("uint8")
+    with pytest.raises(MattersFormatError, match=rf"^{f}: variable 'measure' declares 500,000,000 bytes but the file "
+                       r"stores 0 for it: never written, or corrupt"):
+        matters.read_measure(f)
+
+
+def test_a_compressed_stream_is_read(tmp_path):
+    stream = _valid_table()
+    f = tmp_path / "ap_T08.mat"
+    with h5py.File(f, "w") as h:  # MATLAB v7.3 deflates its variables
+        ds = h.create_dataset("measure", data=np.frombuffer(stream, np.uint8)[None, :], compression="gzip")
+        ds.attrs["MATLAB_class"] = np.bytes_("uint8")
+    assert matters.read_stream(f)[1] == stream
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "f.mat"
+    os.mkfifo(fifo)
+    code = ("from irscales.data import matters\ntry:\n    matters.read_measure(%r)\nexcept matters.MattersFormatError"
+            " as e:\n    print(e)" % str(fifo))
+    src = Path(__file__).resolve().parents[1] / "src"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "PYTHONPATH": str(src)})  # blocked forever before
+    assert r.stdout == f"{fifo}: is a FIFO, not a file: expected a MATTERS .mat (HDF5) file\n"
+
+
+def test_a_folder_without_recognised_names_says_what_it_expects(tmp_path):
+    for name in ("AP_T08.MAT", "ap-T08.mat"):
+        write_mat(tmp_path / name, _valid_table())
+    with pytest.raises(FileNotFoundError, match=rf"^{tmp_path}: no MATTERS measure file named <measure>_<track>\.mat "
+                       r".*e\.g\. ap_T08\.mat\); found 2 other file\(s\): AP_T08\.MAT, ap-T08\.mat$"):
+        matters.read_measures(tmp_path)

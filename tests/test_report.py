@@ -643,3 +643,69 @@ def test_committed_outputs_table1_on_real_data_and_analogues_apart():
     assert all(sim is not None for a in sections.values() for _, sim in a.figures)  # each beside its simulated run
     text = (figs / "REPORT.md").read_text()
     assert all(f"### {a.heading}" in text and a.label in text for a in sections.values())
+
+
+def _figures_copy(dest: Path) -> Path:
+    """The repository's figures (what the report reads), copied: a test must not rewrite figures/."""
+    import shutil
+
+    root = repo_root()
+    if root is None or not (root / "figures" / "REPORT.md").exists():
+        pytest.skip("not a source checkout with the committed figures")
+    shutil.copytree(root / "figures", dest, ignore=shutil.ignore_patterns("executed", "public"))
+    return dest
+
+
+def _shuffle_rows(path: Path, rng) -> None:
+    """The data rows of a CSV file in another order (comment lines and the one- or two-line header kept)."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    i = 0
+    while i < len(lines) and lines[i].startswith("#"):
+        i += 1
+    two = i + 1 < len(lines) and lines[i].startswith(",") and lines[i + 1].startswith(",")  # header=[0, 1]
+    head = i + (2 if two else 1)
+    body = lines[head:]
+    rng.shuffle(body)
+    path.write_text("".join(lines[:head] + body), encoding="utf-8")
+
+
+def test_the_report_does_not_depend_on_the_row_order_of_its_inputs(tmp_path):
+    """Issue 43: every table the report writes is in a total order (value, then the row's labels), so the
+    same numbers in another row order give the same bytes — the ranked tables with ties included."""
+    import random
+
+    a, b = _figures_copy(tmp_path / "a"), _figures_copy(tmp_path / "b")
+    rng = random.Random(43)
+    shuffled = sorted(b.rglob("*.csv"))
+    for f in shuffled:
+        _shuffle_rows(f, rng)
+    assert any(f.read_bytes() != (a / f.relative_to(b)).read_bytes() for f in shuffled)
+    for d in (a, b):
+        report.build(d)
+    for name in ("REPORT.md", "report.html"):
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_the_committed_report_is_what_the_committed_figures_build(tmp_path, monkeypatch):
+    """Issue 43: `make reproduce` on a fresh clone leaves the committed files as they were — the committed
+    REPORT.md and report.html are exactly what the committed figures build (in a copy held in git, so that
+    committed derived tables are named as such)."""
+    import subprocess
+
+    root = repo_root()
+    if root is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "figures"], capture_output=True,
+                           text=True).stdout.strip()
+    if dirty:
+        pytest.skip("figures/ has changes in this checkout (recomputed here): rebuild and commit the report first")
+    for var in ("IRSCALES_SHARED", "IRSCALES_TREC", "IRSCALES_GOP", "IRSCALES_SCORES", "IRSCALES_COLLECTIONS"):
+        monkeypatch.delenv(var, raising=False)  # as on a fresh clone: the committed report is built there
+    figs = _figures_copy(tmp_path / "figures")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "figures"]):
+        subprocess.run(git + args, check=True, capture_output=True)
+    report.build(figs)
+    for name in ("REPORT.md", "report.html"):
+        assert (figs / name).read_bytes() == (root / "figures" / name).read_bytes(), \
+            f"figures/{name} is not what the committed figures build: run make report and commit it"

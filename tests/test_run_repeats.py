@@ -70,3 +70,53 @@ def test_report_has_one_row_per_file(tmp_path):
     files, report = without_repeats([p], folder=tmp_path / "c")
     assert files == [p]
     assert isinstance(report, pd.DataFrame) and report["repeats_dropped"].tolist() == [0]
+
+
+# ------------------------------------------------------------------ the reading option (issue 36)
+
+
+@pytest.mark.parametrize("cache", [False, True], ids=["no cache", "cache"])
+def test_on_repeated_lines_drop_reads_the_file_as_without_the_repeats(tmp_path, monkeypatch, cache):
+    monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "cache"))
+    q = tmp_path / "qrels"
+    q.write_text(QRELS)
+    bad = tmp_path / "bad" / "run.txt"
+    bad.parent.mkdir()
+    bad.write_text(REPEATS)
+    with pytest.raises(TrecFormatError, match=r"run.txt:2: duplicate document for topic '1', document 'a' \(first at "
+                                              r"line 1\) with the same score; .* on_repeated_lines='drop'"):
+        Collection.from_trec(bad, q, depth=5, cache=cache)
+    clean = tmp_path / "clean" / "run.txt"
+    clean.parent.mkdir()
+    lines = REPEATS.splitlines(keepends=True)
+    clean.write_text("".join(x for i, x in enumerate(lines) if i not in (1, 4)))
+    with pytest.warns(UserWarning, match=r"run.txt: dropped 2 repeated line\(s\) \(the topic, document and score of "
+                                         r"an earlier line\) in 1 topic\(s\)"):
+        got = Collection.from_trec(bad, q, depth=5, cache=cache, on_repeated_lines="drop")
+    want = Collection.from_trec(clean, q, depth=5, cache=cache)
+    assert got.rel.tolist() == want.rel.tolist() and got.run_lengths.tolist() == want.run_lengths.tolist() == [[3, 1]]
+    assert got.systems == want.systems and got.topics == want.topics
+    # the parsed-run cache holds the copy's entry, not the file's: reading the file again still refuses it
+    with pytest.raises(TrecFormatError, match="on_repeated_lines='drop'"):
+        Collection.from_trec(bad, q, depth=5, cache=cache)
+
+
+def test_a_repeat_with_another_score_is_an_error_with_either_option(tmp_path):
+    q = tmp_path / "qrels"
+    q.write_text(QRELS)
+    p = tmp_path / "run.txt"
+    p.write_text("1 Q0 a 1 9 s\n1 Q0 c 2 8 s\n1 Q0 a 3 7 s\n")
+    with pytest.raises(TrecFormatError, match=r"run.txt:3: duplicate document for topic '1', document 'a' \(first at "
+                                              r"line 1\) with another score \(9.0 there, 7.0 here\)") as e:
+        io.read_trec([p], q, depth=3, cache=False)
+    assert "on_repeated_lines" not in str(e.value)
+    with pytest.raises(TrecFormatError, match=r"run.txt:3: document 'a' is listed again .*\(first at line 1, "
+                                              r"score 9\)"):
+        io.read_trec([p], q, depth=3, cache=False, on_repeated_lines="drop")
+
+
+def test_on_repeated_lines_is_checked(tmp_path):
+    q = tmp_path / "qrels"
+    q.write_text(QRELS)
+    with pytest.raises(ValueError, match=r"on_repeated_lines must be one of \('error', 'drop'\), got 'keep'"):
+        io.read_trec([q], q, depth=3, on_repeated_lines="keep")

@@ -228,11 +228,31 @@ def test_error_is_one_line_for_a_cli(tmp_path):
 def test_run_topic_absent_from_qrels_error_or_skip(tmp_path):
     q = write(tmp_path / "q", QRELS)
     r = write(tmp_path / "r", "1 Q0 a 1 1 s\n99 Q0 a 1 1 s\n")
-    with pytest.raises(io.TrecFormatError, match=r"1 run topic\(s\) have no judgments in the qrels \(99\)"):
-        io.read_trec([r], q, depth=2)
-    with pytest.warns(UserWarning, match="no judgments.*skipped"):
-        d = io.read_trec([r], q, depth=2, on_missing_topic="skip")
+    with pytest.raises(io.TrecFormatError, match=r"1 run topic\(s\) have no judgments in the qrels \(99\); pass "
+                       r"on_missing_topic='skip'"):
+        io.read_trec([r], q, depth=2, on_missing_topic="error")
+    with pytest.warns(UserWarning, match=r"1 run topic\(s\) have no judgments in the qrels \(99\); skipped$"):
+        d = io.read_trec([r], q, depth=2)  # the default, as trec_eval
     assert d.topics == ["1"]
+
+
+def test_skipped_topics_are_counted_and_the_first_ten_named(tmp_path):
+    q = write(tmp_path / "q", QRELS)
+    r = write(tmp_path / "r", "1 Q0 a 1 1 s\n" + "".join(f"{t} Q0 a 1 1 s\n" for t in range(100, 112)))
+    with pytest.warns(UserWarning) as rec:
+        d = io.read_trec([r], q, depth=2)
+    msgs = [str(w.message) for w in rec if "no judgments" in str(w.message)]
+    assert msgs == ["12 run topic(s) have no judgments in the qrels (100, 101, 102, 103, 104, 105, 106, 107, 108, "
+                    "109, …); skipped"]
+    assert d.topics == ["1"]
+
+
+def test_no_run_topic_in_the_qrels_is_an_error_either_way(tmp_path):
+    q = write(tmp_path / "q", QRELS)
+    r = write(tmp_path / "r", "98 Q0 a 1 1 s\n99 Q0 a 1 1 s\n")
+    for policy in ("skip", "error"):
+        with pytest.raises(io.TrecFormatError, match=r"none of the 2 run topic\(s\) is in the qrels \(98, 99\)"):
+            io.read_trec([r], q, depth=2, on_missing_topic=policy)
 
 
 def test_topics_without_relevant_documents(tmp_path):
@@ -253,11 +273,15 @@ def test_systems_with_different_topic_sets(tmp_path):
     a = write(tmp_path / "a", "1 Q0 a 1 1 A\n2 Q0 x 1 1 A\n")
     b = write(tmp_path / "b", "1 Q0 c 1 1 B\n")
     with pytest.raises(io.TrecFormatError) as e:
-        io.read_trec([a, b], q, depth=2)
+        io.read_trec([a, b], q, depth=2, on_uneven_topics="error")
     assert str(e.value).startswith(f"{b}: system 'B' has no results for 1 topic(s)")
-    d = io.read_trec([a, b], q, depth=2, on_uneven_topics="pad")
+    assert "on_uneven_topics='empty'" in str(e.value)
+    # the default: B's missing topic 2 is an empty run, and the warning names B and the topic
+    with pytest.warns(UserWarning, match=r"1 system\(s\) lack topic\(s\) that other runs have.*: B \(2\)"):
+        d = io.read_trec([a, b], q, depth=2)
     assert d.rel.tolist() == [[[1, 0], [1, 0]], [[2, 0], [0, 0]]]
     assert d.run_lengths.tolist() == [[1, 1], [1, 0]]
+    assert io.read_trec([a, b], q, depth=2, on_uneven_topics="pad").rel.tolist() == d.rel.tolist()
 
 
 def test_files_sharing_a_run_tag_are_named_by_file_never_merged(tmp_path):
@@ -597,8 +621,7 @@ def test_pad_evaluates_every_qrels_topic_like_trec_eval_c(tmp_path):
     assert list(only.topics) == ["401"] and only.evaluate(AP()).mean() == pytest.approx(want * 50)
     kept = Collection.from_trec([r], q, depth=1000, on_uneven_topics="pad", on_no_relevant="keep")
     assert list(kept.topics) == topics + ["451"]
-    with pytest.raises(io.TrecFormatError, match="no topic is both in the runs and"), \
-            pytest.warns(UserWarning, match="no judgments"):
+    with pytest.raises(io.TrecFormatError, match=r"none of the 1 run topic\(s\) is in the qrels \(999\)"):
         Collection.from_trec([write(tmp_path / "other", "999 Q0 a 1 1 s\n")], q, depth=5,
                              on_uneven_topics="pad", on_missing_topic="skip", on_no_relevant="keep")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import os
 import warnings
 
 import numpy as np
@@ -204,7 +205,7 @@ def test_cached_names_round_trip_exactly(tmp_path, docs):
 def test_a_full_disk_names_the_entry_and_leaves_no_temporary_file(tmp_path, monkeypatch):
     import errno
 
-    real_open = open
+    real_fdopen = os.fdopen
 
     class Full:
         def __init__(self, fh):
@@ -220,7 +221,8 @@ def test_a_full_disk_names_the_entry_and_leaves_no_temporary_file(tmp_path, monk
         def __exit__(self, *exc):
             self.fh.close()
 
-    monkeypatch.setattr(trec_cache, "open", lambda p, mode="r": Full(real_open(p, mode)), raising=False)
+    # the one writer, irscales.atomic, writes the temporary file through os.fdopen
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode="r", *a, **k: Full(real_fdopen(fd, mode, *a, **k)))
     monkeypatch.setattr(trec_cache, "READ_THREADS", 2)
     q = write(tmp_path / "q", "1 0 a 1\n")
     files = [write(tmp_path / f"r{i}", f"1 Q0 a 1 {i} s{i}\n1 Q0 b 2 1 s{i}\n") for i in range(4)]

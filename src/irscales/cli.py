@@ -28,7 +28,7 @@ import click
 import pandas as pd
 
 from irscales import measures as M
-from irscales.cli_messages import as_flags as _as_flags, one_line as _one_line
+from irscales.cli_messages import flat as _flat, one_line as _one_line
 from irscales.cli_output import check_output as _check_output, emit as _emit, exact_mean as _exact_mean, write as _write
 from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
@@ -56,16 +56,50 @@ class _Usage(click.UsageError):
         click.echo(f"irscales: error: {_one_line(self)} (see irscales{sub} --help)", err=True)
 
 
+class _Interrupted(click.ClickException):
+    """Ctrl-C (SIGINT): one line and exit code 130 (128 + SIGINT), as shells report it."""
+
+    exit_code = 130
+
+    def __init__(self):
+        super().__init__("interrupted")
+
+    def show(self, file=None):
+        click.echo("irscales: interrupted", err=True)
+
+
+def _interrupt_in(e: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the causes of ``e``: numba's dispatcher turns one raised
+    inside a compiled call into ``SystemError: CPUDispatcher(…) returned a result with an exception set``."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 class _Cli(click.Group):
-    """The error boundary: expected errors become one line; anything else one line that says it is a
-    bug (``IRSCALES_DEBUG=1`` re-raises it with its traceback). Warnings become one line each."""
+    """The error boundary: expected errors become one line; an interrupt ``irscales: interrupted`` and exit
+    code 130; anything else one line that says it is a bug (``IRSCALES_DEBUG=1`` re-raises it with its
+    traceback). Warnings become one line each."""
 
     def invoke(self, ctx):
         try:
-            with warnings.catch_warnings():  # library warnings (a skipped topic …) as one line each
-                warnings.simplefilter("default")
-                warnings.showwarning = lambda message, *a, **k: _note(f"warning: {_as_flags(str(message))}")
-                return super().invoke(ctx)
+            try:
+                with warnings.catch_warnings():  # library warnings (a skipped topic …) as one line each
+                    warnings.simplefilter("default")
+                    warnings.showwarning = lambda message, *a, **k: _note(f"warning: {_flat(str(message))}")
+                    return super().invoke(ctx)
+            except Exception as e:
+                if _interrupt_in(e):
+                    raise KeyboardInterrupt from e
+                raise
+        except KeyboardInterrupt:
+            if os.environ.get("IRSCALES_DEBUG"):
+                raise
+            raise _Interrupted() from None
         except click.UsageError as e:
             if isinstance(e, _Usage):
                 raise

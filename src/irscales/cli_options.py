@@ -11,6 +11,7 @@ from irscales import measures as M
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
+from irscales.options import READING
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
@@ -18,13 +19,14 @@ __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", 
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
-TREC_EVAL_RECIPE = ("--negative zero --on-missing-topic skip --on-no-relevant keep, --depth at least the "
+TREC_EVAL_RECIPE = ("--negative zero --on-no-relevant keep, --depth at least the "
                     "longest run, trec_eval names (map, P_10, ndcg_cut_10, recip_rank …); add "
                     "--on-uneven-topics pad for trec_eval -c")
 
 MEASURE_HELP = (
     "comma-separated measures. Paper keys: AP RR P R F1 Rprec ERR SP RBP_p08 DCG_b02 nDCG_b10 P@10 …; "
-    "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3). "
+    "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3); ERR alone takes "
+    "the qrels' largest grade G, R = (2^g - 1)/2^G (gdeval and ir_measures use ERR(max_grade=4)). "
     "Exact synonyms: trec_eval map P_10 map_cut_10 ndcg ndcg_cut_10 recall_10 recip_rank Rprec success_5; "
     "ir_measures AP@10 nDCG@10 RR@10 R@10 P@10 RBP(rel=1,p=0.8). Paper keys are computed at --depth: "
     "nDCG_b02 is FFF21's binary nDCG with the Järvelin–Kekäläinen discount, NOT trec_eval's ndcg (graded "
@@ -116,28 +118,15 @@ def _options(*opts):
     return apply
 
 
-# how TREC files are read; names and defaults are those of Collection.from_trec
-reading_options = _options(
-    click.option("--negative", type=click.Choice(["error", "zero"]), default="error", show_default=True,
-                 help="negative qrels grades: an error, or read as 0 (not relevant) like trec_eval"),
-    click.option("--on-missing-topic", type=click.Choice(["error", "skip"]), default="error",
-                 show_default=True, help="a run topic absent from the qrels (trec_eval: skip)"),
-    click.option("--on-no-relevant", type=click.Choice(["error", "skip", "keep"]), default="skip",
-                 show_default=True, help="a topic whose qrels hold no relevant document: skipping it changes "
-                 "means; trec_eval keeps it with every measure 0 (keep)"),
-    click.option("--on-uneven-topics", type=click.Choice(["error", "pad"]), default="error",
-                 show_default=True, help="runs with different topic sets: an error, or pad: every qrels topic "
-                 "is evaluated, a run without a topic counting as empty (trec_eval -c)"),
-    click.option("--score-precision", type=click.Choice(["float32", "float64"]), default="float32",
-                 show_default=True, help="precision in which run scores are compared before docno breaks "
-                 "ties: float32 as trec_eval <= 9 and pytrec_eval (FFF21's tables), float64 as trec_eval >= 10"),
-)
+# how TREC files are read: one flag per option of irscales.options.READING (names, values, defaults, help)
+reading_options = _options(*(
+    click.option(o.flag, o.name, type=click.Choice(list(o.choices)), default=o.default, show_default=True,
+                 help=o.help) for o in READING))
 
 
 def reading(kw: dict) -> dict:
     """The reading options, popped from a command's keyword arguments (for Collection.from_trec)."""
-    return {k: kw.pop(k) for k in ("negative", "on_missing_topic", "on_no_relevant", "on_uneven_topics",
-                                   "score_precision")}
+    return {o.name: kw.pop(o.name) for o in READING}
 
 
 scale_options = _options(

@@ -12,6 +12,7 @@ import click
 import numpy as np
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales.latex import latex_text
 
 __all__ = ["emit", "render", "write", "exact_mean", "check_output"]
@@ -97,7 +98,8 @@ def emit(frame: pd.DataFrame, fmt: str, output: str | None, legend: str = "") ->
 
 
 def write(text: str, output: str | None) -> None:
+    """``text`` to stdout, or to the file ``output`` whole or not at all (an old file is never truncated)."""
     if output:
-        Path(output).write_text(text if text.endswith("\n") else text + "\n")
+        write_atomic(output, text if text.endswith("\n") else text + "\n")
     else:
         click.echo(text.rstrip("\n"))

@@ -47,16 +47,14 @@ from irscales.data.collection import Collection
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
 from irscales.data.trec import relevance_arrays
 from irscales.interval import IntervalPlan, IntervalValues, interval_values, plan, uses_grades
+from irscales.options import READING_DEFAULTS, check_reading  # READING_DEFAULTS: re-exported (public API)
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
 
 __all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "Evaluation", "evaluate",
-           "measure_specs", "check_depth", "load_collection", "default_depth", "ordered_means"]
+           "measure_specs", "graded_err", "check_depth", "load_collection", "default_depth", "ordered_means"]
 
-#: How TREC input is read (the names and defaults of ``Collection.from_trec`` and of the CLI's flags).
-READING_DEFAULTS = {"negative": "error", "on_missing_topic": "error", "on_no_relevant": "skip",
-                    "on_uneven_topics": "error", "score_precision": "float32"}
 #: The run length when interval-scaled values are asked and no depth is given.
 RANKED_DEFAULT_DEPTH = 10
 DEFAULT_MEASURES = "AP,nDCG_b02,RR"
@@ -90,6 +88,26 @@ def measure_specs(measures: str | M.Measure | Sequence[str | M.Measure]) -> list
     if dup:
         raise ValueError(f"measure {dup[0]} is given more than once")
     return specs
+
+
+def graded_err(specs: list[tuple[str, M.Measure]], given: Any, max_grade: int) -> list[tuple[str, M.Measure]]:
+    """``specs`` with each ERR named without ``max_grade`` (``ERR``, ``ERR@10``) on the qrels' scale 0..max_grade
+    (:func:`evaluate`); an ERR given as an object or with ``max_grade`` keeps its own."""
+    if max_grade <= 1:
+        return specs
+    if isinstance(given, str):
+        items = M.split_top_level(given)
+    else:
+        items = [] if isinstance(given, M.Measure) else list(given)
+    bare = {"".join(x.split()) for x in items if isinstance(x, str) and "max_grade" not in x}
+    out = []
+    for lab, m in specs:
+        inner = m.measure if isinstance(m, M.Cut) else m
+        if lab in bare and isinstance(inner, M.ERR) and inner.max_grade == 1:
+            err = M.ERR(max_grade=max_grade)
+            m = M.Cut(err, m.k) if isinstance(m, M.Cut) else err
+        out.append((lab, m))
+    return out
 
 
 def _label(m: M.Measure) -> str:
@@ -132,10 +150,8 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
                     cache: bool = True, **reading) -> Collection:
     """Runs and qrels (files or in memory, see the module docstring) as a :class:`Collection` cut at
     ``depth`` (None: every document)."""
+    check_reading(**reading)
     opts = {**READING_DEFAULTS, **reading}
-    unknown = sorted(set(opts) - set(READING_DEFAULTS))
-    if unknown:
-        raise TypeError(f"unknown reading option(s) {', '.join(unknown)}; expected {', '.join(READING_DEFAULTS)}")
     read_depth = _UNBOUNDED if depth is None else int(depth)
     if not is_in_memory(qrels):
         qrels = _qrels_source(qrels)
@@ -148,8 +164,9 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise ValueError(f"two runs are named {dup[0]!r}; give each run its own name")
+        # frames hold no lines to repeat (a document twice in a frame is an error naming its row)
         d = relevance_arrays(frames, q, read_depth, pad=False,
-                             **{k: v for k, v in opts.items() if k != "negative"})
+                             **{k: v for k, v in opts.items() if k not in ("negative", "on_repeated_lines")})
         col = Collection(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths, topics=tuple(d.topics),
                          systems=tuple(d.systems), provenance=f"memory: {len(frames)} runs + {q.attrs.get('path')}",
                          max_grade=d.judgments.shape[1] - 1, padded_to=read_depth)
@@ -375,9 +392,13 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     build     consent to a scale build over the budget (else such a build is refused with its estimate and
               the cheaper options; the CLI's --build-scales)
     cache     keep built scales and parsed runs under ``IRSCALES_CACHE``
-    reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``score_precision``
-              (:data:`READING_DEFAULTS`; trec_eval's numbers: ``negative="zero", on_missing_topic="skip",
+    reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``on_repeated_lines``,
+              ``score_precision`` (:data:`irscales.options.READING`; trec_eval's numbers: ``negative="zero",
               on_no_relevant="keep"``)
+
+    ``ERR`` named without ``max_grade`` takes the qrels' largest grade G: R_i = (2^g − 1)/2^G (Chapelle et
+    al.'s definition on the qrels' scale; binary qrels: G = 1). ``ERR(max_grade=4)`` is gdeval's and
+    ir_measures' ``ERR@k`` normalisation.
     """
     specs = measure_specs(measures)
     if ties not in ("unq", "min", "max", "mid"):
@@ -393,6 +414,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
         plans, n1 = plan(binary, depth, grades=None, ties=ties, cache=cache, build=build)
         notes += n1
     col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
+    specs = graded_err(specs, measures, int(col.max_grade))
     depth = int(depth) if depth is not None else default_depth(False, col)
     check_depth(specs, col, depth)
     if ranked:

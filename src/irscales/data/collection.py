@@ -40,9 +40,11 @@ from typing import Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
+from irscales.atomic import write_atomic
 from irscales.data import trec as trec_io
 from irscales.data.padding import padded as _padded
 from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
+from irscales.options import READING_DEFAULTS
 
 __all__ = ["Collection", "data_label"]
 
@@ -278,15 +280,15 @@ class Collection:
         base = Path(path)
         base = base.with_suffix("") if base.suffix in (".npz", ".json") else base
         base.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(base.with_suffix(".npz"), rel=self.rel, judgments=self.judgments,
-                            run_lengths=self.run_lengths)
+        write_atomic(base.with_suffix(".npz"), lambda fh: np.savez_compressed(
+            fh, rel=self.rel, judgments=self.judgments, run_lengths=self.run_lengths))
         meta = {"format": _SAVE_FORMAT, "provenance": self.provenance,
                 "max_grade": self.max_grade, "topics": list(self.topics), "systems": list(self.systems),
                 "topic_labels": {k: list(v) for k, v in self.topic_labels.items()},
                 "system_labels": {k: list(v) for k, v in self.system_labels.items()},
                 "padded_to": None if self.padded_to is None else int(self.padded_to)}
         meta["sha256"] = _saved_digest(base.with_suffix(".npz").read_bytes(), meta)
-        base.with_suffix(".json").write_text(json.dumps(meta, indent=1))
+        write_atomic(base.with_suffix(".json"), json.dumps(meta, indent=1))
         return base
 
     @classmethod
@@ -325,18 +327,20 @@ class Collection:
     # ------------------------------------------------------------------ TREC
     @classmethod
     def from_trec(cls, runs: PathLike | Sequence[PathLike], qrels, depth: int = 1000, *,
-                  max_grade: int | None = None, negative: Literal["error", "zero"] = "error",
-                  on_missing_topic: Literal["error", "skip"] = "error",
-                  on_no_relevant: Literal["error", "skip", "keep"] = "skip",
-                  on_uneven_topics: Literal["error", "pad"] = "error",
-                  score_precision: Literal["float32", "float64"] = "float32",
+                  max_grade: int | None = None, negative: Literal["error", "zero"] = READING_DEFAULTS["negative"],
+                  on_missing_topic: Literal["skip", "error"] = READING_DEFAULTS["on_missing_topic"],
+                  on_no_relevant: Literal["skip", "error", "keep"] = READING_DEFAULTS["on_no_relevant"],
+                  on_uneven_topics: Literal["empty", "pad", "error"] = READING_DEFAULTS["on_uneven_topics"],
+                  on_repeated_lines: Literal["error", "drop"] = READING_DEFAULTS["on_repeated_lines"],
+                  score_precision: Literal["float32", "float64"] = READING_DEFAULTS["score_precision"],
                   cache: bool | PathLike = True,
                   system_labels: Mapping[str, Sequence[str]] | None = None,
                   progress: bool | None = None) -> "Collection":
         """Read run files (a directory of NIST ``input.*`` files, gz allowed, or a list) and qrels
         (a file, or a frame from :func:`irscales.data.trec.read_qrels` or
         :func:`irscales.data.trec.qrels_from_ir_datasets`); the policies are those of
-        :func:`irscales.data.trec.relevance_arrays`.
+        :func:`irscales.data.trec.relevance_arrays`, ``on_repeated_lines`` that of
+        :func:`irscales.data.trec.read_trec`; the defaults are :data:`irscales.options.READING`'s.
 
         ``score_precision`` decides which scores tie before the docno breaks the tie:
         ``"float32"`` (default) as trec_eval <= 9.x and pytrec_eval, which FFF21's TREC-8 numbers
@@ -351,7 +355,8 @@ class Collection:
         files = trec_io.find_runs(runs)
         d = trec_io.read_trec(files, qrels, depth, max_grade=max_grade, negative=negative,
                               on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
-                              on_uneven_topics=on_uneven_topics, score_precision=score_precision, cache=cache,
+                              on_uneven_topics=on_uneven_topics, on_repeated_lines=on_repeated_lines,
+                              score_precision=score_precision, cache=cache,
                               pad=False, progress=progress)
         src = str(runs) if isinstance(runs, (str, os.PathLike)) else f"{len(files)} run files"
         qsrc = qrels.attrs.get("path", "qrels frame") if hasattr(qrels, "attrs") else str(qrels)

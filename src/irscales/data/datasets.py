@@ -32,6 +32,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from irscales.atomic import write_atomic
 from irscales import paths
 from irscales.data import smart
 
@@ -216,7 +217,7 @@ def download(name: str, dest: Path | None = None, timeout: float = 30.0) -> Path
                 if member.isfile() and base in wanted:
                     fh = tar.extractfile(member)
                     if fh is not None:
-                        (folder / base).write_bytes(fh.read())
+                        write_atomic(folder / base, fh.read())
     except tarfile.TarError as e:
         raise DataUnavailable(f"{url} is not a readable tar archive ({e})") from None
     if not _complete(folder, name):

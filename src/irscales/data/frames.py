@@ -4,9 +4,10 @@ the same checks and the same one-line errors.
 
 Accepted forms (the ones ir_measures, ranx and pytrec_eval users already have):
 
-* a pandas frame with the ir_measures / ranx columns ``query_id, doc_id, score`` (runs) and
-  ``query_id, doc_id, relevance`` (qrels); TREC's own names ``topic, docno, score`` / ``topic, docno, rel``
-  are accepted too. A run frame with a ``run`` (or ``system``) column holds several runs, one per value;
+* a pandas frame with the ir_measures columns ``query_id, doc_id, score`` (runs) and
+  ``query_id, doc_id, relevance`` (qrels), ranx's ``q_id, doc_id, score`` (runs and qrels: ranx calls a
+  grade a score) or TREC's own names ``topic, docno, score`` / ``topic, docno, rel``. A run frame with a
+  ``run`` (or ``system``) column holds several runs, one per value;
 * pytrec_eval-style nested dicts ``{query_id: {doc_id: score}}`` (one run) and
   ``{query_id: {doc_id: grade}}`` (qrels);
 * a mapping ``{run name: frame or nested dict}`` for several runs;
@@ -34,11 +35,11 @@ from irscales.data.trec_parse import first_duplicate
 
 __all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "is_in_memory", "is_frame_list", "qrels_frame", "run_frames"]
 
-#: Column names read as TREC's (topic, docno, rel): ir_measures / ranx first, then TREC's own.
-QRELS_COLUMNS = {"topic": ("query_id", "topic", "qid"), "docno": ("doc_id", "docno", "docid"),
-                 "rel": ("relevance", "rel", "grade", "label")}
+#: Column names read as TREC's (topic, docno, rel): ir_measures, ranx (``q_id``, a grade named ``score``), TREC.
+QRELS_COLUMNS = {"topic": ("query_id", "q_id", "topic", "qid"), "docno": ("doc_id", "docno", "docid"),
+                 "rel": ("relevance", "rel", "grade", "label", "score")}
 #: Column names read as TREC's (topic, docno, score); ``system`` splits one frame into several runs.
-RUN_COLUMNS = {"topic": ("query_id", "topic", "qid"), "docno": ("doc_id", "docno", "docid"),
+RUN_COLUMNS = {"topic": ("query_id", "q_id", "topic", "qid"), "docno": ("doc_id", "docno", "docid"),
                "score": ("score",), "system": ("run", "system", "run_id", "name")}
 
 

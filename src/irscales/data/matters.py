@@ -20,7 +20,9 @@ names split into their components (:func:`system_components`).
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -28,12 +30,13 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from irscales.data.input_bytes import kind_of
 from irscales.data.matters_decode import (MAX_REPEATED, NUMERIC_CLASSES, Categorical, MatlabObject, MatlabTable,
                                           MattersFormatError, decode)
 
 __all__ = ["MattersFormatError", "MatlabTable", "MatlabObject", "Categorical", "decode", "read_stream",
            "read_mat", "MattersMeasure", "read_measure", "read_measures", "system_components",
-           "COMPONENTS", "NUMERIC_CLASSES", "MAX_REPEATED"]
+           "COMPONENTS", "NUMERIC_CLASSES", "MAX_REPEATED", "MAX_STREAM_BYTES", "MAX_STORED_RATIO"]
 
 
 def read_stream(path: str | Path) -> tuple[str, bytes]:
@@ -45,6 +48,10 @@ def read_stream(path: str | Path) -> tuple[str, bytes]:
     except ImportError as e:  # pragma: no cover - h5py is a dependency
         raise ImportError("reading MATLAB v7.3 files needs h5py: pip install h5py") from e
     try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):  # HDF5 seeks: a FIFO would block forever, a device never ends
+            raise MattersFormatError(f"{path}: is {kind_of(mode)}, not a file: expected a MATTERS .mat (HDF5) "
+                                     "file")
         with h5py.File(path, "r") as f:
             names = [k for k in f.keys() if not k.startswith("#")]
             if len(names) != 1:
@@ -58,6 +65,7 @@ def read_stream(path: str | Path) -> tuple[str, bytes]:
                                          f"({getattr(ds, 'dtype', 'a group')}); expected a uint8 vector (MATTERS sersave)")
             if ds.ndim != 2 or 1 not in ds.shape:
                 raise MattersFormatError(f"{path}: variable {names[0]!r} has shape {ds.shape}; expected a uint8 vector")
+            _check_size(path, names[0], ds)
             return names[0], ds[()].tobytes()
     except MattersFormatError:
         raise
@@ -66,6 +74,25 @@ def read_stream(path: str | Path) -> tuple[str, bytes]:
     except (OSError, KeyError, ValueError) as e:
         msg = " ".join(str(e).split())
         raise MattersFormatError(f"{path}: not a readable MATLAB v7.3 (HDF5) file: {msg}") from None
+
+
+#: The largest stream read from a ``.mat`` file (a measure table of 50 topics x 612 systems is 250 KB).
+MAX_STREAM_BYTES = 2**30
+#: Bytes of a variable per byte the file stores for it beyond which it is refused: deflate, MATLAB's
+#: compression, expands at most 1032 times; more is a variable never written (HDF5 reads it as zeros).
+MAX_STORED_RATIO = 1100
+
+
+def _check_size(path: Path, name: str, ds) -> None:
+    """Refuse a variable larger than :data:`MAX_STREAM_BYTES`, or than the file can hold, before reading it
+    (a 20 KB file once declared an unwritten 1.5 GB variable)."""
+    n, stored = int(ds.size) * ds.dtype.itemsize, int(ds.id.get_storage_size())
+    if n > MAX_STREAM_BYTES:
+        raise MattersFormatError(f"{path}: variable {name!r} holds {n:,} bytes: more than the {MAX_STREAM_BYTES:,} "
+                                 "read from a MATTERS file (irscales.data.matters.MAX_STREAM_BYTES)")
+    if n > 65536 and n > MAX_STORED_RATIO * stored:
+        raise MattersFormatError(f"{path}: variable {name!r} declares {n:,} bytes but the file stores {stored:,} "
+                                 "for it: never written, or corrupt")
 
 
 def read_mat(path: str | Path) -> Any:
@@ -172,7 +199,13 @@ def read_measures(folder: str | Path, measures: Iterable[str] | None = None) -> 
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder}: no such folder of MATTERS measure files")
-    found = {m.group("measure"): p for p in sorted(folder.iterdir()) if (m := _FILE.match(p.name))}
+    files = sorted(folder.iterdir())
+    found = {m.group("measure"): p for p in files if (m := _FILE.match(p.name))}
+    if not found:  # a folder of AP_T08.MAT or ap-T08.mat files read as no measures at all
+        names = [p.name for p in files]
+        raise FileNotFoundError(f"{folder}: no MATTERS measure file named <measure>_<track>.mat (letters and digits, "
+                                f"lower-case .mat, e.g. ap_T08.mat); found {len(names)} other file(s)"
+                                + (f": {', '.join(names[:8])}{' …' if len(names) > 8 else ''}" if names else ""))
     want = list(found) if measures is None else list(measures)
     missing = [m for m in want if m not in found]
     if missing:

@@ -53,7 +53,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 __all__ = ["MattersFormatError", "MatlabTable", "MatlabObject", "Categorical", "decode", "NUMERIC_CLASSES",
-           "MAX_REPEATED"]
+           "MAX_REPEATED", "MAX_ELEMENTS"]
 
 
 class MattersFormatError(ValueError):
@@ -63,6 +63,8 @@ class MattersFormatError(ValueError):
 #: Cells of repeated empty values (tags 37, 38) carry only their dimensions, not their elements, so
 #: their size is not bounded by the stream; more elements than this is taken as a corrupt header.
 MAX_REPEATED = 10_000_000
+#: MATLAB's largest array (2^48 - 1 elements): dimensions beyond it are a corrupt header.
+MAX_ELEMENTS = 2**48 - 1
 
 
 #: Numeric classes by tag (1–10 scalars, 17–26 arrays): (MATLAB class, numpy dtype).
@@ -149,7 +151,18 @@ class _Stream:
         return struct.unpack("<Q", self.take(8, what))[0]
 
     def dims(self, ndims: int, what: str) -> tuple[int, ...]:
-        return tuple(np.frombuffer(self.take(4 * ndims, f"the dimensions of {what}"), "<u4").tolist())
+        at = self.pos
+        shape = tuple(np.frombuffer(self.take(4 * ndims, f"the dimensions of {what}"), "<u4").tolist())
+        if _prod(s for s in shape if s) > MAX_ELEMENTS:  # numpy could not even describe an empty one
+            raise self.fail(f"{what} of dimensions {shape}: more than MATLAB's largest array (2^48 - 1 elements)", at)
+        return shape
+
+    def check_count(self, n: int, per: int, what: str, at: int) -> None:
+        """Refuse ``n`` items of at least ``per`` bytes each when fewer bytes are left: a corrupt header
+        is caught before anything is built for it (a 22-byte stream once asked for 4.3e9 dicts)."""
+        left = len(self.buf) - self.pos
+        if n * per > left:
+            raise self.fail(f"{what}: {n:,} elements of at least {per} byte(s) each, {left:,} bytes left", at)
 
     def sub(self, n: int, what: str) -> "_Stream":
         start = self.pos
@@ -254,7 +267,12 @@ class _Stream:
     def _sparse_body(self):
         import scipy.sparse as sp
 
+        at = self.pos
         m, n = self.u64("the rows of a sparse matrix"), self.u64("the columns of a sparse matrix")
+        # scipy keeps a pointer per column, and its indices are int64: more is a corrupt header
+        if n > MAX_REPEATED or m >= 2**63:
+            raise self.fail(f"a sparse matrix of {m:,} x {n:,}: more than {MAX_REPEATED:,} columns or 2^63 rows is "
+                            "taken as a corrupt header", at)
         i, j = self._numeric().ravel(order="F"), self._numeric().ravel(order="F")
         real = self.u8("the real flag of a sparse matrix")
         s = self._numeric().ravel(order="F")
@@ -262,6 +280,14 @@ class _Stream:
             s = s + 1j * self._numeric().ravel(order="F")
         if not (len(i) == len(j) == len(s)):
             raise self.fail(f"sparse matrix: {len(i)} row indices, {len(j)} column indices, {len(s)} values")
+        for k in (i, j):  # MATLAB's indices are whole numbers: 1.5 or NaN is an error, not truncated
+            if k.dtype.kind not in "fiu":
+                raise self.fail(f"sparse matrix: indices of type {k.dtype}, expected whole numbers")
+            if k.dtype.kind == "f":
+                with np.errstate(invalid="ignore"):
+                    whole = np.isfinite(k) & (np.mod(k, 1) == 0)
+                if not whole.all():
+                    raise self.fail(f"sparse matrix: index {float(k[~whole][0])!r} is not a whole number")
         if len(i) and (i.min() < 1 or j.min() < 1 or i.max() > m or j.max() > n):
             raise self.fail(f"sparse matrix: an index lies outside 1..{m} x 1..{n}")
         return sp.csc_matrix((s, (i.astype(np.int64) - 1, j.astype(np.int64) - 1)), shape=(m, n))
@@ -274,8 +300,10 @@ class _Stream:
 
     def _cell_body(self, tag: int) -> np.ndarray:
         if tag == 33:
+            at = self.pos
             nd = self.u8("the number of dimensions of a cell")
             shape = self.dims(nd, "a cell")
+            self.check_count(_prod(shape), 1, "a cell", at)  # each element has a tag byte at least
             items = [self.value() for _ in range(_prod(shape))]
             return _object_array(items, shape)
         if tag in (34, 35, 39):
@@ -330,9 +358,15 @@ class _Stream:
         names_blob = bytes(self.take(int(lengths.sum()), "the field names of a struct")).decode("latin-1")
         ends = np.cumsum(lengths)
         names = [names_blob[a:b] for a, b in zip(np.concatenate([[0], ends[:-1]]).tolist(), ends.tolist())]
+        at = self.pos
         nd = self.u32("the number of dimensions of a struct")
         shape = self.dims(nd, "a struct")
         n = _prod(shape)
+        if nf:  # each field of each element holds a value: a tag byte at least
+            self.check_count(n * nf, 1, f"a struct of {nf} field(s)", at)
+        elif n > MAX_REPEATED:  # elements without fields take no bytes: bounded as repeated cells are
+            raise self.fail(f"a struct array of {n:,} elements without fields (dimensions {shape}): more than "
+                            f"{MAX_REPEATED:,} is taken as a corrupt header", at)
         layout = self.u8("the layout flag of a struct")
         if layout:
             contents = self._cell()

@@ -28,6 +28,7 @@ from typing import Iterable, Sequence
 
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales.data.trec_parse import TrecFormatError, read_bytes
 from irscales.paths import cache_dir
 
@@ -105,9 +106,7 @@ def _remember(record: Path, found: tuple[int, int]) -> None:
     """Keep what a scan found (a failed write only costs a scan next time)."""
     try:
         record.parent.mkdir(parents=True, exist_ok=True)
-        tmp = record.with_name(f"{record.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"repeats_dropped": found[0], "topics_with_repeats": found[1]}))
-        os.replace(tmp, record)
+        write_atomic(record, json.dumps({"repeats_dropped": found[0], "topics_with_repeats": found[1]}))
     except OSError:
         pass
 
@@ -122,14 +121,8 @@ def _write_without(target: Path, data: bytes, drop: Sequence[int], gz: bool) -> 
     skip = set(drop)
     kept = b"\n".join(line for i, line in enumerate(data.split(b"\n")) if i not in skip)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as raw:
-            if gz:
-                with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
-                    fh.write(kept)
-            else:
-                raw.write(kept)
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
+
+    def gzipped(raw):
+        with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+            fh.write(kept)
+    write_atomic(target, gzipped if gz else kept)

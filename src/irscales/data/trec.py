@@ -44,8 +44,12 @@ without ``.gz``, and a warning names the shared tags: runs are never merged
 (:mod:`irscales.data.run_names`).
 
 Errors. Bad input raises :class:`TrecFormatError`, whose message reads ``path:line: what was
-wrong``. Qrels are parsed with pandas' C reader; only when it reports a problem are the lines
-re-read one by one to name the first bad line, so valid large inputs stay fast.
+wrong``. A document listed twice for a topic is an error naming both lines, as trec_eval refuses
+it; when the second line repeats the first one's score too, the message names
+``on_repeated_lines='drop'``, which reads the file without such exact repeats (:func:`read_trec`). The
+reading options and their defaults are :data:`irscales.options.READING`'s. Qrels are parsed with pandas'
+C reader; only when it reports a problem are the lines re-read one by one to name the first bad line, so
+valid large inputs stay fast.
 
 Speed (issue 32). :func:`read_trec` (and ``Collection.from_trec``, the CLI) read each run file with one
 compiled pass over its bytes (:mod:`irscales.data.trec_fast`: fields, topics, exact scores, trec_eval's
@@ -73,6 +77,7 @@ from __future__ import annotations
 import csv
 import gzip
 import os
+import tempfile
 import warnings
 from pathlib import Path
 from typing import Iterable, Literal, Sequence
@@ -80,11 +85,14 @@ from typing import Iterable, Literal, Sequence
 import numpy as np
 import pandas as pd
 
+from irscales.atomic import write_atomic
+from irscales.data.run_repeats import without_repeats
 from irscales.data.trec_arrays import QrelsIndex, RelevanceData, assemble, check_depth_and_policies, relevance_arrays
 from irscales.data.trec_cache import judged_runs, parsed_runs_cache
 from irscales.data.trec_order import SCORE_PRECISIONS, check_precision
 from irscales.data.trec_parse import (MAX_GRADE, LazyLines, PathLike, TrecFormatError, first_duplicate,
                                       duplicate_error, grade_dtype, int_column, parse_run_file, read_table)
+from irscales.options import READING_DEFAULTS, READING_OPTIONS
 
 __all__ = [
     "TrecFormatError", "RelevanceData", "read_run", "read_qrels", "find_runs", "relevance_arrays",
@@ -111,7 +119,7 @@ def read_run(path: PathLike) -> pd.DataFrame:
 
 
 def read_qrels(path: PathLike, max_grade: int | None = None,
-               negative: Literal["error", "zero"] = "error") -> pd.DataFrame:
+               negative: Literal["error", "zero"] = READING_DEFAULTS["negative"]) -> pd.DataFrame:
     """Read a TREC qrels file (4 columns: topic, iteration, docno, integer grade).
 
     ``max_grade`` declares the scale 0..max_grade; a grade above it is an error, and so is any
@@ -163,7 +171,7 @@ def validated_qrels(df: pd.DataFrame, path, lines, max_grade: int | None, negati
 
 
 def qrels_from_ir_datasets(dataset, max_grade: int | None = None,
-                           negative: Literal["error", "zero"] = "error") -> pd.DataFrame:
+                           negative: Literal["error", "zero"] = READING_DEFAULTS["negative"]) -> pd.DataFrame:
     """Qrels of an ir_datasets dataset (optional extra: ``pip install ir_datasets``; its data must
     already be downloaded where ir_datasets looks for it). ``dataset`` is an ir_datasets id such as
     ``"trec-robust04"`` or a loaded dataset object (anything with ``qrels_iter()`` yielding records
@@ -237,8 +245,9 @@ def find_runs(source: PathLike | Iterable[PathLike]) -> list[Path]:
 
 
 def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFrame, depth: int, *,
-              max_grade: int | None = None, negative: Literal["error", "zero"] = "error",
-              score_precision: Literal["float32", "float64"] = "float32",
+              max_grade: int | None = None, negative: Literal["error", "zero"] = READING_DEFAULTS["negative"],
+              score_precision: Literal["float32", "float64"] = READING_DEFAULTS["score_precision"],
+              on_repeated_lines: Literal["error", "drop"] = READING_DEFAULTS["on_repeated_lines"],
               cache: bool | PathLike = True, progress: bool | None = None, pad: bool = True,
               **policies) -> RelevanceData:
     """Read run files (a directory or a list) and qrels (a file, or a frame from
@@ -247,6 +256,10 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
 
     ``score_precision``: ``"float32"`` (trec_eval <= 9, pytrec_eval; default) or ``"float64"``
     (trec_eval >= 10); see the module docstring.
+    ``on_repeated_lines``: a line repeating an earlier line's topic, document and score is an error
+    (``"error"``, default, as trec_eval) or dropped (``"drop"``: the file is read from its copy without the
+    repeats, :func:`irscales.data.run_repeats.without_repeats`, with a warning counting them per file). A
+    document listed again with another score is an error either way, naming both lines.
     ``cache``: runs joined with the qrels are kept in :func:`parsed_runs_cache` (or the folder given),
     keyed by the SHA-256 of each file's bytes, the precision and the judgments, so reading the same files
     again with the same qrels skips parsing (a few kilobytes per run: the ranks and grades of its relevant
@@ -259,6 +272,7 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     follows the runs' real length, not ``depth``).
     """
     check_precision(score_precision)
+    READING_OPTIONS["on_repeated_lines"].check(on_repeated_lines)
     if isinstance(qrels, pd.DataFrame):
         q = qrels
         if max_grade is not None and len(q) and int(q["rel"].max()) > max_grade:
@@ -266,13 +280,36 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
                                   f"the declared scale 0..{max_grade}")
     else:
         q = read_qrels(qrels, max_grade=max_grade, negative=negative)
-    policies = {"on_missing_topic": "error", "on_no_relevant": "skip", "on_uneven_topics": "error", **policies}
+    policies = {k: READING_DEFAULTS[k] for k in ("on_missing_topic", "on_no_relevant", "on_uneven_topics")} | policies
     check_depth_and_policies(depth, **policies)
     folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
     judged = QrelsIndex(q, max_grade)
     del q  # the index holds what reading needs
-    return assemble(judged_runs(find_runs(runs), score_precision, judged, folder, progress), judged, depth, pad=pad,
-                    **policies)
+    files = find_runs(runs)
+    if on_repeated_lines == "error":
+        return assemble(judged_runs(files, score_precision, judged, folder, progress), judged, depth, pad=pad,
+                        **policies)
+    with tempfile.TemporaryDirectory(prefix="irscales-repeats-") as tmp:  # copies kept only with the cache
+        copies = _without_repeats(files, None if folder is not None else Path(tmp))
+        return assemble(_named_as(judged_runs(copies, score_precision, judged, folder, progress), files), judged,
+                        depth, pad=pad, **policies)
+
+
+def _without_repeats(files: list[Path], folder: Path | None) -> list[Path]:
+    """The files to read with ``on_repeated_lines='drop'``, and a warning per file whose repeats are dropped."""
+    copies, report = without_repeats(files, folder)
+    for f, row in zip(files, report.itertuples(index=False)):
+        if row.repeats_dropped:
+            warnings.warn(f"{f}: dropped {row.repeats_dropped} repeated line(s) (the topic, document and score of "
+                          f"an earlier line) in {row.topics_with_repeats} topic(s)", stacklevel=4)
+    return copies
+
+
+def _named_as(hits, files: list[Path]):
+    """Judged runs read from copies, named by the files they copy (messages and ``sources`` name those)."""
+    for h, f in zip(hits, files):
+        h.path = str(f)
+        yield h
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -281,11 +318,12 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".gz":
-        # mtime=0 keeps the bytes deterministic
-        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
-            fh.write(text.encode("utf-8"))
+        def gz(raw):  # mtime=0 keeps the bytes deterministic
+            with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+                fh.write(text.encode("utf-8"))
+        write_atomic(path, gz)
     else:
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text)
 
 
 def write_run(path: PathLike, topic: Sequence[str], docno: Sequence[str], score: Sequence[float],

@@ -22,6 +22,7 @@ from irscales.data.run_names import system_names
 from irscales.data.trec_fast import Judgments
 from irscales.data.trec_order import ParsedRun, check_precision, parsed_frame
 from irscales.data.trec_parse import MAX_GRADE, TrecFormatError, first_duplicate, grade_dtype
+from irscales.options import READING_DEFAULTS, READING_OPTIONS
 
 __all__ = ["RelevanceData", "RunHits", "QrelsIndex", "relevance_arrays", "assemble", "check_depth_and_policies",
            "topic_key"]
@@ -99,11 +100,11 @@ def relevance_arrays(
     qrels: pd.DataFrame,
     depth: int,
     *,
-    on_missing_topic: Literal["error", "skip"] = "error",
-    on_no_relevant: Literal["error", "skip", "keep"] = "skip",
-    on_uneven_topics: Literal["error", "pad"] = "error",
+    on_missing_topic: Literal["skip", "error"] = READING_DEFAULTS["on_missing_topic"],
+    on_no_relevant: Literal["skip", "error", "keep"] = READING_DEFAULTS["on_no_relevant"],
+    on_uneven_topics: Literal["empty", "pad", "error"] = READING_DEFAULTS["on_uneven_topics"],
     max_grade: int | None = None,
-    score_precision: Literal["float32", "float64"] = "float32",
+    score_precision: Literal["float32", "float64"] = READING_DEFAULTS["score_precision"],
     pad: bool = True,
 ) -> RelevanceData:
     """Relevance arrays ``[system, topic, rank]`` at cut-off ``depth`` (issue 2 item 5).
@@ -116,14 +117,17 @@ def relevance_arrays(
     run (cut at ``depth``) retrieved, so memory follows the runs' real length, not ``depth``
     (:class:`RelevanceData`).
 
-    on_missing_topic  a run topic that has no judgments: ``'error'`` or ``'skip'`` it (warning).
+    on_missing_topic  a run topic that has no judgments: ``'skip'`` it with a warning naming it (the
+                      default, as trec_eval) or ``'error'``; no run topic in the qrels is always an error.
     on_no_relevant    a topic whose judgments hold no relevant document: ``'error'``, ``'skip'``
                       (warning) or ``'keep'`` (pytrec_eval reports such a topic with every
                       measure 0, so keeping it lowers averages).
-    on_uneven_topics  systems whose topic sets differ: ``'error'``, or ``'pad'`` the missing
-                      topics with empty runs (all not relevant), as ``trec_eval -c`` does: every
-                      topic of the qrels is then evaluated, also one that no run retrieved
-                      (``on_no_relevant`` still decides about topics without a relevant document).
+    on_uneven_topics  systems whose topic sets differ: ``'empty'`` (the default) counts a topic a run lacks
+                      but other runs have as an empty run (all not relevant, every measure 0, as
+                      ``trec_eval -c``), with a warning naming the systems and topics; ``'pad'`` does so
+                      for every topic of the qrels, also one that no run retrieved (``trec_eval -c``
+                      exactly); ``'error'`` refuses. ``on_no_relevant`` still decides about topics
+                      without a relevant document.
     """
     check_precision(score_precision)
     check_depth_and_policies(depth, on_missing_topic, on_no_relevant, on_uneven_topics)
@@ -138,11 +142,9 @@ def check_depth_and_policies(depth: int, on_missing_topic: str, on_no_relevant: 
     """Refuse a depth below 1 and unknown policy names (before any file is read)."""
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}")
-    for name, val, allowed in (("on_missing_topic", on_missing_topic, ("error", "skip")),
-                               ("on_no_relevant", on_no_relevant, ("error", "skip", "keep")),
-                               ("on_uneven_topics", on_uneven_topics, ("error", "pad"))):
-        if val not in allowed:
-            raise ValueError(f"{name} must be one of {allowed}, got {val!r}")
+    for name, val in (("on_missing_topic", on_missing_topic), ("on_no_relevant", on_no_relevant),
+                      ("on_uneven_topics", on_uneven_topics)):
+        READING_OPTIONS[name].check(val)
 
 
 @dataclass(eq=False)
@@ -266,11 +268,13 @@ def assemble(runs: Iterable[RunHits], judged: QrelsIndex, depth: int, *, on_miss
     hits: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per run: (topic, rank, grade) of grades > 0
     lens: list[np.ndarray] = []
     absent: set[str] = set()
+    seen: set[str] = set()  # every run topic
     T = len(qtopics)
     for p in runs:
         systems.append(p.system)
         paths.append(p.path)
         tmap = judged.topic_codes(p.topics)
+        seen.update(p.topics.tolist())
         if (tmap < 0).any():
             absent.update(p.topics[tmap < 0].tolist())
         length = np.zeros(T, dtype=np.int64)
@@ -286,13 +290,16 @@ def assemble(runs: Iterable[RunHits], judged: QrelsIndex, depth: int, *, on_miss
 
     if absent:
         ab = sorted(absent, key=topic_key)
-        ex = ", ".join(ab[:5]) + (", …" if len(ab) > 5 else "")
+        ex = ", ".join(ab[:10]) + (", …" if len(ab) > 10 else "")
+        if len(ab) == len(seen):
+            raise TrecFormatError(qpath, None, f"none of the {len(ab)} run topic(s) is in the qrels ({ex}): "
+                                  "are these the qrels of these runs?")
         _warn_or_raise(on_missing_topic, qpath,
                        f"{len(ab)} run topic(s) have no judgments in the qrels ({ex})"
-                       + ("; pass on_missing_topic='skip' to drop them" if on_missing_topic == "error"
-                          else "; skipped"))
+                       + ("; pass on_missing_topic='skip' to skip them, as trec_eval does"
+                          if on_missing_topic == "error" else "; skipped"))
     # judged topics some run retrieved; with 'pad', every judged topic, as trec_eval -c (issue 27 item 9)
-    keep = (run_lengths > 0).any(0) if on_uneven_topics == "error" else np.ones(T, dtype=bool)
+    keep = (run_lengths > 0).any(0) if on_uneven_topics != "pad" else np.ones(T, dtype=bool)
     norel = keep & (judgments[:, 1:].sum(1) == 0)
     if norel.any() and on_no_relevant != "keep":
         names = [qtopics[i] for i in np.flatnonzero(norel)]
@@ -316,15 +323,22 @@ def assemble(runs: Iterable[RunHits], judged: QrelsIndex, depth: int, *, on_miss
         on = tk >= 0
         rel[s, tk[on], rank[on]] = g[on]
     del hits
-    if on_uneven_topics == "error":
+    if on_uneven_topics != "pad":
         # checked on the topics kept, so a topic dropped above cannot make the runs uneven
+        lacking = []
         for s in range(len(systems)):
             missing = [topics[i] for i in np.flatnonzero(run_lengths[s] == 0)]
-            if missing:
-                ex = ", ".join(missing[:5])
+            if not missing:
+                continue
+            ex = ", ".join(missing[:5]) + (", …" if len(missing) > 5 else "")
+            if on_uneven_topics == "error":
                 raise TrecFormatError(
                     paths[s], None, f"system {systems[s]!r} has no results for {len(missing)} topic(s) "
-                    f"that other runs have ({ex}{', …' if len(missing) > 5 else ''}); pass "
-                    "on_uneven_topics='pad' to count them as empty runs")
+                    f"that other runs have ({ex}); pass on_uneven_topics='empty' to count them as empty runs")
+            lacking.append(f"{systems[s]} ({ex})")
+        if lacking:
+            warnings.warn(f"{len(lacking)} system(s) lack topic(s) that other runs have, counted as empty runs "
+                          f"(every measure 0, as trec_eval -c): {'; '.join(lacking[:5])}"
+                          + (f"; and {len(lacking) - 5} more" if len(lacking) > 5 else ""), stacklevel=3)
     return RelevanceData(rel=rel, topics=topics, systems=systems, judgments=judgments,
                          run_lengths=run_lengths, sources=paths, depth=depth)

@@ -27,6 +27,7 @@ import hashlib
 import json
 import os
 import queue
+import stat
 import sys
 import threading
 import warnings
@@ -35,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from irscales.atomic import write_atomic
+from irscales.data.input_bytes import GZIP_MAGIC
 from irscales.data.trec_arrays import QrelsIndex, RunHits
 from irscales.data.trec_fast import Scratch, file_text, kernels_loaded, read_file, scan_run, trec_rows
 from irscales.data.trec_order import trec_order
@@ -123,30 +126,19 @@ def _store_cached(f: Path, key: str, p: RunHits, unwritable: set | None) -> None
     """Write the entry atomically; on failure remove the temporary file and warn (once per folder)."""
     if unwritable is not None and f.parent in unwritable:
         return
-    # unique per process and thread: two files with the same bytes may be parsed at once
-    tmp = f.with_name(f"{f.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         f.parent.mkdir(parents=True, exist_ok=True)
         payload = _encoded(key, p)
-        with open(tmp, "wb") as fh:
-            fh.write(payload)
-            fh.write(hashlib.sha256(payload).digest())
-        os.replace(tmp, f)  # atomic: a reader never sees half a file
+        write_atomic(f, payload + hashlib.sha256(payload).digest())  # a reader never sees half a file
     except OSError as e:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
         with _UNWRITABLE_LOCK:  # threads failing at once: the first one warns
             first = unwritable is None or f.parent not in unwritable
             if unwritable is not None:
                 unwritable.add(f.parent)
         if first:
-            warnings.warn(f"cannot write the parsed-run cache entry {f} ({e.strerror or e}); continuing without "
+            why = os.strerror(e.errno) if e.errno else e  # the cause, without the writer's wording
+            warnings.warn(f"cannot write the parsed-run cache entry {f} ({why}); continuing without "
                           "the cache", stacklevel=4)
-    except BaseException:  # an interrupt: no temporary file left behind
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | None, scratch: Scratch | None = None,
@@ -199,9 +191,12 @@ def _text_bytes(files: list[Path]) -> int:
     total = 0
     for f in files:
         try:
+            st = os.stat(f)
+            if not stat.S_ISREG(st.st_mode):  # a pipe's bytes are read once, by the reader; a device is refused
+                continue
             with open(f, "rb") as fh:
-                gz = fh.read(2) == b"\x1f\x8b"
-            total += os.stat(f).st_size * (4 if gz else 1)
+                gz = fh.read(2) == GZIP_MAGIC
+            total += st.st_size * (4 if gz else 1)
         except OSError:  # reported with its path when the file is read
             pass
     return total

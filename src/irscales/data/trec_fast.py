@@ -32,20 +32,18 @@ bounds checking on and compares them with the general path and a plain Python re
 
 from __future__ import annotations
 
-import gzip
 import mmap
-import os
 import re
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from irscales.data.input_bytes import (GZIP_MAGIC, MAX_TEXT_BYTES, InputError, check_readable, gunzip, read_bounded,
+                                       refuse_compressed)
 from irscales.data.trec_kernels import CLASSES, POW10, STATUS_OK, kernels, kernels_loaded
 from irscales.data.trec_order import ParsedRun, trec_order
-from irscales.data.trec_parse import (TrecFormatError, check_text, int_token_ok, open_error,
-                                      parse_run_file)
+from irscales.data.trec_parse import check_text, int_token_ok, open_error, parse_run_file
 
 __all__ = ["Scratch", "Padded", "read_file", "file_text", "ScannedRun", "Judgments", "scan_run", "trec_rows",
            "parsed_run", "kernels_loaded"]
@@ -121,7 +119,7 @@ def read_file(path: Path, scratch: Scratch) -> tuple[np.ndarray | bytes, Padded 
     :func:`irscales.data.trec_parse.read_bytes` (missing file, directory, permission ...)."""
     try:
         with open(path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
+            size = check_readable(path, fh.fileno())  # a device never ends: refused
             buf = scratch.get(size + 2 * _PAD + 1)
             view, got = memoryview(buf)[_PAD: _PAD + size + 1], 0
             while got <= size:  # one byte more than the size: a file that grew is read again
@@ -129,14 +127,16 @@ def read_file(path: Path, scratch: Scratch) -> tuple[np.ndarray | bytes, Padded 
                 if not k:
                     break
                 got += k
-            if got != size:  # the file changed while read, or is a pipe (its size is 0): read the rest
-                b = Padded.of(bytes(view[:got]) + fh.read(), scratch)
+            if got != size:  # the file changed while read, or is a pipe (its size is 0): read the rest, bounded
+                b = Padded.of(bytes(view[:got]) + read_bounded(fh, path, MAX_TEXT_BYTES - got), scratch)
             else:
                 b = Padded(buf, size)
-    except OSError as e:
+        head = b.token(_PAD, min(b.size, 16))
+        if head[:2] == GZIP_MAGIC:
+            return b.array.tobytes(), None
+        refuse_compressed(path, head)
+    except (OSError, InputError) as e:
         raise open_error(path, e) from None
-    if b.size >= 2 and b.buf[_PAD] == 0x1F and b.buf[_PAD + 1] == 0x8B:
-        return b.array.tobytes(), None
     return b.array, b
 
 
@@ -145,9 +145,9 @@ def file_text(path: Path, raw, text: Padded | None, scratch: Scratch) -> Padded:
     (:func:`irscales.data.trec_parse.check_text`, which names the line)."""
     if text is None:
         try:
-            data = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as e:  # truncated gzip and the like
-            raise TrecFormatError(path, None, f"cannot read file: {e}") from None
+            data = gunzip(path, raw)  # streamed and bounded: a decompression bomb stops at its bound
+        except InputError as e:
+            raise open_error(path, e) from None
         text = Padded.of(data, scratch)
     a = text.array
     if text.size and (a.max() >= 0x80 or not a.all()):

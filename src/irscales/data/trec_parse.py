@@ -13,7 +13,6 @@ keeps it, so no reading of it is safe."""
 from __future__ import annotations
 
 import csv
-import gzip
 import io as _io
 import os
 import re
@@ -21,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from irscales.data.input_bytes import GZIP_MAGIC, InputError, check_readable, gunzip, read_bounded, refuse_compressed
 
 __all__ = [
     "PathLike", "TrecFormatError", "MAX_GRADE", "RUN_COLUMNS", "QRELS_COLUMNS", "FIELD_SPACE", "grade_dtype",
@@ -46,17 +47,8 @@ RUN_COLUMNS = ("topic", "q0", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("topic", "iteration", "docno", "rel")
 
 
-class TrecFormatError(ValueError):
+class TrecFormatError(InputError):
     """Bad TREC input; ``str(e)`` is one line: ``path:line: what was wrong``."""
-
-    def __init__(self, path: PathLike | None, line: int | None, what: str):
-        self.path = None if path is None else str(path)
-        self.line = line
-        self.what = what
-        where = self.path or "<input>"
-        if line is not None:
-            where = f"{where}:{line}"
-        super().__init__(f"{where}: {what}")
 
 
 def grade_dtype(max_grade: int) -> np.dtype:
@@ -67,22 +59,28 @@ def grade_dtype(max_grade: int) -> np.dtype:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes (gunzipped when it starts with the gzip magic), checked by :func:`check_text`."""
+    """The file's bytes (gunzipped when it starts with the gzip magic), checked by :func:`check_text`;
+    bounded, and devices and other compressions refused, as :mod:`irscales.data.input_bytes` says."""
     try:
         with open(path, "rb") as fh:
-            head = fh.read(2)
-        opener = gzip.open if head == b"\x1f\x8b" else open
-        with opener(path, "rb") as fh:
-            data = fh.read()
-    except (OSError, EOFError) as e:
+            check_readable(path, fh.fileno())
+            data = read_bounded(fh, path)
+        if data[:2] == GZIP_MAGIC:
+            data = gunzip(path, data)
+        else:
+            refuse_compressed(path, bytes(data[:16]))
+    except (OSError, InputError) as e:
         raise open_error(path, e) from None
+    data = bytes(data)
     check_text(path, data)
     return data
 
 
 def open_error(path: Path, e: Exception) -> TrecFormatError:
     """The one-line error for a file that cannot be opened or read (missing, a directory, no permission,
-    a dangling link, a truncated gzip ...)."""
+    a dangling link, a device, a truncated gzip or a decompression bomb ...)."""
+    if isinstance(e, InputError):
+        return e if isinstance(e, TrecFormatError) else TrecFormatError(e.path, e.line, e.what)
     if isinstance(e, FileNotFoundError):
         if _dangling(path):
             return TrecFormatError(path, None, f"symbolic link to a missing file ({os.readlink(path)}): "
@@ -288,8 +286,14 @@ def parse_run_file(path: Path, data: bytes | None = None) -> tuple[pd.DataFrame,
     dup = first_duplicate(t, d, len(docnos))
     if dup is not None:
         row, first = dup
-        raise duplicate_error(path, df.attrs["_data"].decode("utf-8"), None, row, first,
-                              df["topic"].iloc[row], df["docno"].iloc[row], "document")
+        e = duplicate_error(path, df.attrs["_data"].decode("utf-8"), None, row, first,
+                            df["topic"].iloc[row], df["docno"].iloc[row], "document")
+        score = df["score"].to_numpy(np.float64)
+        if score[row] == score[first]:  # an exact repeat carries nothing: it may be dropped (run_repeats)
+            raise TrecFormatError(path, e.line, f"{e.what} with the same score; trec_eval refuses a document "
+                                  "listed twice: pass evaluate(..., on_repeated_lines='drop') to drop exact repeats")
+        raise TrecFormatError(path, e.line, f"{e.what} with another score ({float(score[first])!r} there, "
+                              f"{float(score[row])!r} here): its rank would be a guess")
     tags = df["tag"].to_numpy(dtype=object)
     if (tags != tags[0]).any():
         second = int(np.argmax(tags != tags[0]))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 
+from irscales.atomic import write_atomic
 from irscales import measures as M
 from irscales.enumeration.counting import CountedScale
 from irscales.enumeration.routes import Route, choose_route
@@ -117,5 +118,5 @@ def distinct_counts_table(Ns: Iterable[int] = (4, 5, 10, 15, 20, 25, 30),
         out = (root / "data" / "derived" / "distinct_counts.csv") if root else Path("distinct_counts.csv")
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(out, index=False)
+    write_atomic(out, df.to_csv(index=False))
     return df

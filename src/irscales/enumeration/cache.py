@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from irscales.atomic import write_atomic
 from irscales.enumeration.kernels import Kernel
 from irscales.paths import cache_dir
 
@@ -36,47 +35,16 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _file_mode() -> int:
-    """0o666 minus the umask: what open() would give (mkstemp makes private 0o600 files)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def _write_atomic(path: Path, write, prefix: str) -> None:
-    """Write ``path`` through a temporary file in its folder (``write(fh)``, fsync, rename). On any
-    failure the temporary file is removed and an ``OSError`` (same errno: ENOSPC for a full disk) names
-    ``path``, the file that could not be written."""
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            os.chmod(tmp, _file_mode())
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as e:
-        raise OSError(e.errno, f"cannot write it: {e.strerror or e}", str(path)) from e
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-
-
 def atomic_save(arr: np.ndarray, path: Path) -> str:
     """Write arr as .npy via a temporary file + fsync + rename; returns its SHA-256."""
-    _write_atomic(path, lambda fh: np.save(fh, arr, allow_pickle=False), path.name + ".")
+    write_atomic(path, lambda fh: np.save(fh, arr, allow_pickle=False))
     return _sha256(path)
 
 
 def atomic_json(obj, path: Path) -> None:
     """Write ``obj`` as JSON to ``path`` atomically (temporary file + fsync + rename)."""
     text = json.dumps(obj, indent=1, sort_keys=True).encode()
-    _write_atomic(path, lambda fh: fh.write(text), path.stem + ".")
+    write_atomic(path, text)
 
 
 def counts_dtype(cnt: np.ndarray):

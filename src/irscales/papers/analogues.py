@@ -27,11 +27,13 @@ from typing import Callable
 
 import pandas as pd
 
+from irscales.papers.fer17.measures import TABLE1_NAMES
 from irscales.papers.fer17.real_gop import ANALOGUE_LABEL as FER17_LABEL
 from irscales.papers.items import unit_title
-from irscales.papers.mm23.conventions import GROUPS
+from irscales.papers.mm23.conventions import GROUPS, metric_labels
 from irscales.papers.mm23.part_b import analogue_in_note
 from irscales.papers.mm23.real_r04 import ANALOGUE_LABEL as MM23_LABEL, FIG6_ITEMS
+from irscales.tables import in_order, top_rows
 
 __all__ = ["LABELS", "NEVER_COUNTED", "AnalogueTable", "Analogue", "counterpart", "fer17_rq1_rq3", "mm23_part_b",
            "ANALOGUES", "sections"]
@@ -110,6 +112,30 @@ def _rel(path: Path, figures: Path) -> str:
     return path.relative_to(figures).as_posix()
 
 
+#: The designs of the Fer17 analogue files in their column order, and MM23's tests in notebook 05b's order.
+_DESIGNS = ["paper", "simulated", "real, 7 measures", "real, 8 measures"]
+_MM23_TESTS = ["sign", "wilcoxon", "t"]
+
+
+def _in_paper_order(frame: pd.DataFrame, table: pd.DataFrame | None) -> pd.DataFrame:
+    """Rows of an item-keyed file in the order of the paper's published items (then by item), whatever order
+    the notebook wrote them in."""
+    items = [] if table is None or table.empty else list(table["item"])
+    return in_order(frame, labels=["item"], orders={"item": items})
+
+
+def _effects(table: pd.DataFrame | None) -> list[str]:
+    """The ANOVA effects (``table2/Topic Size/significant`` → ``Topic Size``) in the paper's item order."""
+    items = [] if table is None or table.empty else list(table["item"])
+    return list(dict.fromkeys(i.split("/")[1] for i in items if i.startswith("table") and i.count("/") >= 2))
+
+
+def _pair_key(pair: str) -> tuple:
+    """``"AP vs ERR"`` by the positions of its measures in Fer17's order (Table 1's), then as text."""
+    pos = {n: i for i, n in enumerate(TABLE1_NAMES)}
+    return tuple((pos.get(m, len(pos)), m) for m in str(pair).split(" vs "))
+
+
 def _statuses(table: pd.DataFrame | None, items) -> list[str]:
     """The report's status of each item (from the comparison files, untouched by the analogue)."""
     if table is None or table.empty:
@@ -128,7 +154,8 @@ def fer17_rq1_rq3(figures: Path, table: pd.DataFrame | None = None) -> Analogue 
         return None
     tables, findings, items = [], [], set()
     if files["qualitative"].exists():
-        q = pd.read_csv(files["qualitative"], dtype=str, keep_default_na=False).set_index("item")
+        q = _in_paper_order(pd.read_csv(files["qualitative"], dtype=str, keep_default_na=False), table) \
+            .set_index("item")
         designs = [c for c in q.columns if c != "paper" and not c.endswith(" = paper")]
         shown = pd.DataFrame({"item": q.index, "paper": q["paper"]})
         held = {}
@@ -144,7 +171,8 @@ def fer17_rq1_rq3(figures: Path, table: pd.DataFrame | None = None) -> Analogue 
         tables.append(AnalogueTable("The paper's qualitative findings: printed, then each design (✓ as printed, "
                                     "✗ not)", shown.reset_index(drop=True), (_rel(files["qualitative"], figures),)))
     if files["anova"].exists():
-        a = pd.read_csv(files["anova"], keep_default_na=False)
+        a = in_order(pd.read_csv(files["anova"], keep_default_na=False), labels=["table", "source", "data"],
+                     orders={"source": _effects(table), "data": _DESIGNS})
         cells: dict[tuple[str, str], dict[str, str]] = {}
         for r in a.to_dict("records"):
             cells.setdefault((r["table"], r["source"]), {})[r["data"]] = \
@@ -159,6 +187,7 @@ def fer17_rq1_rq3(figures: Path, table: pd.DataFrame | None = None) -> Analogue 
         if not files[key].exists():
             continue
         t = pd.read_csv(files[key], header=[0, 1], index_col=0)
+        t = t.iloc[sorted(range(len(t)), key=lambda i: _pair_key(t.index[i]))]
         full = t.dropna()  # the measure pairs every column has (no Twist on simulated runs)
         data = list(dict.fromkeys(d for d, _ in t.columns))
         findings.append(f"{what}, mean τ / τ_AP over the {len(full)} measure pairs every column has: "
@@ -170,7 +199,8 @@ def fer17_rq1_rq3(figures: Path, table: pd.DataFrame | None = None) -> Analogue 
         tables.append(AnalogueTable(f"{what}: the measure-pair main effects, τ and τ_AP", shown,
                                     (_rel(files[key], figures),), collapsed=True))
     if files["tables5-6"].exists():
-        t = pd.read_csv(files["tables5-6"], index_col=[0, 1])
+        t = pd.read_csv(files["tables5-6"])
+        t = in_order(t, labels=list(t.columns[:2]), orders={t.columns[0]: _DESIGNS}).set_index(list(t.columns[:2]))
         shown = pd.DataFrame({"data": [i[0] for i in t.index],
                               "response": [_RESPONSES.get(i[1], i[1]) for i in t.index],
                               **{c: [_num(v) for v in t[c]] for c in t.columns}})
@@ -199,7 +229,7 @@ def _fig6_finding(pairs: pd.DataFrame, sizes: tuple[int, ...]) -> str:
         names = "; ".join(f"{r['system A']} (A) vs {r['system B']} (B)" for _, r in match.iterrows())
         return (f"MM23 Fig. 6: {names} {'has' if len(match) == 1 else 'have'} exactly the printed group sizes "
                 f"({printed}) over the 249 topics at k = 10, so the paper's pair may be among the public runs.")
-    best = pairs.sort_values("L1 distance", kind="stable").iloc[0]
+    best = top_rows(pairs, "L1 distance", 1, labels=["system A", "system B"], ascending=True).frame.iloc[0]
     got = ", ".join(str(int(best[g])) for g in GROUPS)
     return (f"MM23 Fig. 6: no pair of the {runs} runs has the printed group sizes ({printed}) over the 249 topics at "
             f"k = 10 — all {len(pairs)} ordered pairs were checked (swapping A and B swaps the ns and ni groups). The "
@@ -210,6 +240,8 @@ def _fig6_finding(pairs: pd.DataFrame, sizes: tuple[int, ...]) -> str:
 
 def _agreement(frame: pd.DataFrame) -> pd.Series:
     """MM23 Fig. 7's agreement per bar: the fraction of system pairs in "Both: Yes" or "Both: No"."""
+    frame = in_order(frame, labels=["metric", "depth", "test", "category"],
+                     orders={"metric": list(metric_labels(10, generic=True).values()), "test": _MM23_TESTS})
     both = frame[frame["category"].isin(["Both: Yes", "Both: No"])]
     return both.groupby(["test", "metric", "depth"], sort=False)["fraction"].sum()
 
@@ -231,16 +263,19 @@ def mm23_part_b(figures: Path, table: pd.DataFrame | None = None) -> Analogue | 
         pairs = pd.read_csv(files["fig6_pairs"])
         sizes = tuple(int(pub.loc[i, "published"]) for i in FIG6_ITEMS)
         findings.append(_fig6_finding(pairs, sizes))
-        closest = pairs.sort_values("L1 distance", kind="stable").head(5)
+        top = top_rows(pairs, "L1 distance", 5, labels=["system A", "system B"], ascending=True)
+        closest = top.frame
         shown = pd.DataFrame([{"system A": "printed (MM23 Fig. 6)", "system B": "",
                                **dict(zip(GROUPS, map(str, sizes))), "L1 distance": ""}]
                              + [{"system A": r["system A"], "system B": r["system B"],
                                  **{g: str(int(r[g])) for g in GROUPS}, "L1 distance": str(int(r["L1 distance"]))}
                                 for _, r in closest.iterrows()])
+        cut = f"; {top.note()}" if top.more_tied else ""
         tables.append(AnalogueTable(f"Fig. 6: the 5 pairs closest to the printed group sizes (all {len(pairs)} "
-                                    "ordered pairs in the file)", shown, (_rel(files["fig6_pairs"], figures),)))
+                                    f"ordered pairs in the file; ties by system names{cut})", shown,
+                                    (_rel(files["fig6_pairs"], figures),)))
     if files["table3"].exists():
-        real = pd.read_csv(files["table3"])
+        real = in_order(pd.read_csv(files["table3"]), labels=["k"])
         cols = {"equal": "equal %", "separable": "separable %", "non-sep.": "non-sep. %"}
         shown = pd.DataFrame({"k": real["k"].astype(str),
                               **{f"paper {c}": real[f"paper {'nonsep' if c == 'non-sep.' else c}"] for c in cols}})
@@ -276,7 +311,7 @@ def mm23_part_b(figures: Path, table: pd.DataFrame | None = None) -> Analogue | 
                                     "'Both: No', fraction of the system pairs)", pd.DataFrame(list(rows.values())),
                                     tuple(_rel(f, figures) for f in used), collapsed=True))
     if files["items"].exists():
-        it = pd.read_csv(files["items"], dtype=str, keep_default_na=False)
+        it = _in_paper_order(pd.read_csv(files["items"], dtype=str, keep_default_na=False), table)
         # notebook 05 keeps the simulated value of an item needing the paper's runs in its note
         simulated = ([analogue_in_note(pub.loc[i, "note"]) if i in pub.index else "" for i in it["item"]]
                      if pub is not None else [""] * len(it))

@@ -26,6 +26,7 @@ from irscales.papers.fff21.graded_data import DATASETS, LABEL
 from irscales.papers.fff21.graded_real import BeyondGraded, findings
 from irscales.papers.fff21.graded_scores import ORDER
 from irscales.papers.fff21.graded_tables import TAG
+from irscales.tables import in_order, top_rows
 
 __all__ = ["NOT_COUNTED", "Beyond", "graded_real", "sections", "markdown", "html"]
 
@@ -57,6 +58,19 @@ class Beyond:
 
 def _read(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, comment="#")
+
+
+#: Each file's rows in one total order, whatever order the notebook wrote them in: these label columns first
+#: (data sets, measures and tie rules in the notebook's order), then every other column.
+_FIRST = {"judged": ["dataset", "k"], "exactness": ["dataset", "N", "measure", "ties"],
+          "table2": ["dataset", "N", "measure", "ties"], "table4": ["dataset", "N", "Measure"],
+          "table56": ["dataset", "N", "table", "measure", "test"]}
+_ORDERS = {"dataset": list(DATASETS), "measure": list(ORDER), "ties": ["unq", "min", "max", "mid"]}
+
+
+def _canonical(frame: pd.DataFrame, first: list[str]) -> pd.DataFrame:
+    first = [c for c in first if c in frame.columns]
+    return in_order(frame, labels=first + [c for c in frame.columns if c not in first], orders=_ORDERS)
 
 
 def _latest(folder: Path) -> str | None:
@@ -97,7 +111,7 @@ def graded_real(figures: Path) -> Beyond | None:
     if tag is None:
         return None
     files = {k: folder / f"graded_{k}_{tag}_{TAG}.csv" for k in ("judged", "exactness", "table2", "table4", "table56")}
-    frames = {k: _read(p) if p.exists() else pd.DataFrame() for k, p in files.items()}
+    frames = {k: _canonical(_read(p), _FIRST[k]) if p.exists() else pd.DataFrame() for k, p in files.items()}
     Ns = tuple(int(n) for n in tag[1:].split("_"))
     r = BeyondGraded(Ns, {}, {}, frames["judged"], frames["exactness"], frames["table2"], frames["table4"],
                      frames["table56"])
@@ -116,11 +130,13 @@ def graded_real(figures: Path) -> Beyond | None:
                                     "(S2NS + NS2S, summed over FFF21's eight tests) of those significant with M",
                                     _changes_table(r.table56), (src["table56"],)))
     if not r.table4.empty:
-        t4 = r.table4.assign(moved=r.table4["Delta%"].abs()).sort_values("moved", ascending=False).head(12)
-        tables.append(AnalogueTable("Table 4: the measure pairs whose τ moves most (Msr: measures, RnkMsr: their "
-                                    "interval versions)", t4[["dataset", "N", "Measure", "Msr", "RnkMsr", "Delta%",
-                                                              "exact"]].round(4).astype(str), (src["table4"],),
-                                    collapsed=True))
+        top = top_rows(r.table4.assign(moved=r.table4["Delta%"].abs()), "moved", 12,
+                       labels=["dataset", "N", "Measure"])
+        cut = f"; {top.note()}" if top.more_tied else ""
+        tables.append(AnalogueTable(f"Table 4: the measure pairs whose τ moves most (Msr: measures, RnkMsr: their "
+                                    f"interval versions; largest |Delta%| first, then by data set, N, pair{cut})",
+                                    top.frame[["dataset", "N", "Measure", "Msr", "RnkMsr", "Delta%", "exact"]]
+                                    .round(4).astype(str), (src["table4"],), collapsed=True))
     if not r.exactness.empty:
         e = r.exactness.drop_duplicates(["dataset", "measure", "N", "exact"])
         tables.append(AnalogueTable("How exact each cell is (per data set, measure and N; the tie strategies share "

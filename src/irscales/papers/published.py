@@ -41,6 +41,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales.papers import printing
 from irscales.paths import figures_dir, published_dir
 
@@ -143,7 +144,7 @@ class Comparison:
     def save(self, path: Path | None = None) -> Path:
         path = Path(path) if path else figures_dir(self.paper) / "published_vs_reproduced.csv"
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.frame.to_csv(path, index=False)
+        write_atomic(path, self.frame.to_csv(index=False))
         return path
 
 

@@ -59,6 +59,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales import paths
 from irscales.papers import analogues as analogues_
 from irscales.papers import beyond_report, published, report_html
@@ -298,9 +299,9 @@ def build(figures: Path, pub_dir: Path | None = None) -> tuple[Path, Path]:
     sections = analogues_.sections(tables, figures)
     beyond = beyond_report.sections(figures)
     md_path, html_path = figures / "REPORT.md", figures / "report.html"
-    md_path.write_text(markdown(tables, figures, sections, beyond), encoding="utf-8")
+    write_atomic(md_path, markdown(tables, figures, sections, beyond))
     pages = [(b.anchor, b.title, b.label, beyond_report.html(b)) for b in beyond]
-    html_path.write_text(report_html.page(tables, figures, sections, pages), encoding="utf-8")
+    write_atomic(html_path, report_html.page(tables, figures, sections, pages))
     return md_path, html_path
 
 

@@ -29,6 +29,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales.papers.fff21 import significance_tables as ST
 from irscales.papers.fff21 import tables as T
 from irscales.papers.fff21.graded_data import LABEL
@@ -133,7 +134,5 @@ def save(frame: pd.DataFrame, name: str, directory: str | Path | None = None) ->
     """Write ``frame`` as ``graded_<name>_beyond_real.csv`` (6 decimals), its first line a comment with
     :data:`~irscales.papers.fff21.graded_data.LABEL` (read back with ``pd.read_csv(..., comment="#")``)."""
     path = output_dir(directory) / f"graded_{name}_{TAG}.csv"
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(f"# {LABEL}: {name}\n")
-        frame.to_csv(fh, index=False, float_format="%.6f")
+    write_atomic(path, f"# {LABEL}: {name}\n" + frame.to_csv(index=False, float_format="%.6f"))
     return path

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales import enumeration as E
 from irscales import measures as M
 from irscales.figures import all_values_grid, tie_summary, write_figure
@@ -213,7 +214,7 @@ def figure5_claims(fs: FigureScales, out: str | Path) -> Part:
             items[f"s5.1/DCG_b02_distinct/N={N}"] = row["DCG_b02 distinct"]
     table = pd.DataFrame(rows)
     path = Path(out) / f"fig5_dcg_distinct_and_ties_{fs.stem}.csv"
-    table.to_csv(path, index=False)
+    write_atomic(path, table.to_csv(index=False))
     lines += [line("saved", f"{path.parent.name}/{path.name}"), table.T.to_string(header=False)]
     return Part(items, text="\n".join(lines), table=table)
 
@@ -246,7 +247,7 @@ def ties_table(fs: FigureScales, out: str | Path) -> Part:
                          "tied values per tenth of the range": " ".join(str(b["n_tied_values"]) for b in t["by_bin"])})
     table = pd.DataFrame(rows)
     path = Path(out) / f"ties_all_values_{fs.stem}.csv"
-    table.to_csv(path, index=False)
+    write_atomic(path, table.to_csv(index=False))
     return Part(text=line("saved", f"{path.parent.name}/{path.name}"), table=table)
 
 

@@ -20,6 +20,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales.correlation import kendall_tau, system_means, topic_by_topic_tau
 from irscales.data import Collection, load_preset
 from irscales.enumeration.ranked import (
@@ -133,7 +134,7 @@ def save_table(frame: pd.DataFrame, table: str, track: str, simulated: bool, N: 
     d = Path(directory) if directory else figures_dir("fff21")
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{name}.csv"
-    frame.to_csv(path, float_format="%.6f")
+    write_atomic(path, frame.to_csv(float_format="%.6f"))
     return path
 
 
@@ -369,7 +370,7 @@ def compare_published(rep: Reproduction, tracks: Mapping[str, Collection], criti
         f = published.compare("fff21", items, route=route, notes=notes).frame
         f = f[f.item.isin(items)]
         p = out / f"published_vs_reproduced_{'simulated_' if c.is_simulated else ''}{k.removeprefix('sim-')}.csv"
-        f.to_csv(p, index=False)
+        write_atomic(p, f.to_csv(index=False))
         if c.is_simulated:
             yield (f"{k} (SIMULATED): {len(f)} simulated values beside the paper's in {p.name} (route simulated, "
                    "not a reproduction)")
@@ -377,7 +378,8 @@ def compare_published(rep: Reproduction, tracks: Mapping[str, Collection], criti
         yield f"{k} (real): {int(f.match.sum())} of {len(f)} values agree with the paper at its printed precision; wrote {p.name}"
         by_table = f.assign(table=f.item.str.split("/").str[0]).groupby("table").match.agg(["sum", "size"])
         by_table = by_table.rename(columns={"sum": "match", "size": "items"})
-        by_table.to_csv(out / f"match_by_table_{k}.csv")  # not a comparison file: the report reads those
+        # not a comparison file: the report reads those
+        write_atomic(out / f"match_by_table_{k}.csv", by_table.to_csv())
         yield by_table
         yield f.loc[~f.match, ["item", "published", "reproduced", "note"]]
     simulated = any(c.is_simulated for c in tracks.values())
@@ -385,7 +387,8 @@ def compare_published(rep: Reproduction, tracks: Mapping[str, Collection], criti
         grand = published_items(grand=grand_mean_delta(rep.t56.values()))
         f = published.compare("fff21", grand, route="simulated" if simulated else "real").frame
         f = f[f.item.isin(grand)]
-        f.to_csv(out / f"published_vs_reproduced_{'simulated_' if simulated else ''}s7.3.csv", index=False)
+        write_atomic(out / f"published_vs_reproduced_{'simulated_' if simulated else ''}s7.3.csv",
+                     f.to_csv(index=False))
         yield (f"§7.3 grand mean Δ% ({'some tracks SIMULATED' if simulated else 'all tracks real'}): "
                + ", ".join(f"{r.item.split('/')[-1]} {r.reproduced} (paper {r.published})" for r in f.itertuples()))
     else:

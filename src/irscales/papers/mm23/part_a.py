@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from irscales.atomic import write_atomic
 from irscales.ipso import (
     PHI, CategoryCounts, MonteCarloResult, Relation, all_serps, axis_order, axis_tau, compare, count_categories,
     diagonal_blocks, exact_sign, golden_rbp_exact, relation_grid,
@@ -266,11 +267,11 @@ def save_table2(exact_percent: pd.DataFrame, mc: pd.DataFrame | None = None, n_p
     given, the Monte Carlo estimates from simulated pairs
     (``table2_montecarlo_simulated_<n>pairs.csv``); returns the names written."""
     d = figures_dir(paper)
-    exact_percent.to_csv(d / "table2_exact.csv", float_format="%.6f")
+    write_atomic(d / "table2_exact.csv", exact_percent.to_csv(float_format="%.6f"))
     names = [f"{paper}/table2_exact.csv"]
     if mc is not None:
         name = f"table2_montecarlo_simulated_{n_pairs}pairs_seed{seed}.csv"
-        mc.to_csv(d / name, float_format="%.8f")
+        write_atomic(d / name, mc.to_csv(float_format="%.8f"))
         names.append(f"{paper}/{name}")
     return names
 

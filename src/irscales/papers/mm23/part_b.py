@@ -53,13 +53,14 @@ class Runs(NamedTuple):
 
 
 def load_runs(runs=None, qrels: str | None = None, preset: str = "sim-r04", seed: int = 0,
-              full: bool = False) -> Runs:
+              full: bool = False, **reading) -> Runs:
     """Part B's runs cut at 100 documents: the TREC runs ``runs`` judged by ``qrels`` (MM23 §3
-    "Experimental Setup": binary, grade ≥ 1 relevant, unjudged not relevant) or the preset
-    ``preset``. Unless ``full``, 30 of the systems spread over the collection (same code paths)
-    and Fig. 7 depths 5 and 10 instead of :data:`FIG7_DEPTHS`."""
+    "Experimental Setup": binary, grade ≥ 1 relevant, unjudged not relevant), read with the reading
+    options ``reading`` (:data:`irscales.options.READING`), or the preset ``preset``. Unless ``full``, 30 of
+    the systems spread over the collection (same code paths) and Fig. 7 depths 5 and 10 instead of
+    :data:`FIG7_DEPTHS`."""
     if runs is not None:
-        col = Collection.from_trec(runs, qrels, depth=100)
+        col = Collection.from_trec(runs, qrels, depth=100, **reading)
     else:
         col = load_preset(preset, depth=100, seed=seed)
     if not full and len(col.systems) > 30:
