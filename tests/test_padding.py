@@ -53,7 +53,7 @@ def test_padding_over_the_limit_is_refused(col, tmp_path, monkeypatch):
         deep.binary(10_000)  # 3 x 5 runs x 10,000 ranks = 150 kB
     msg = str(e.value)
     assert "\n" not in msg
-    assert "would allocate 0.0 GB (15 runs (system x topic) x 10,000 ranks)" in msg and "a depth up to 6,666 fits" in msg
+    assert "would allocate 150.0 kB (15 runs (system x topic) x 10,000 ranks), over the limit of 100.0 kB" in msg and "a depth up to 6,666 fits" in msg
     assert deep.binary(6_000).shape == (3, 5, 6_000) and deep.binary(10**6, pad=False).shape == (3, 5, 30)
 
 
@@ -61,11 +61,17 @@ def test_interval_values_at_a_huge_depth_allocate_no_padding(col, tmp_path, monk
     """N = 10^6 on 15 runs of ≤ 30 documents: the padding alone would be 15 MB, over a 1 MB limit."""
     monkeypatch.setenv(PAD_LIMIT_ENV, "1000000")
     rundir, qrels = col.to_trec(tmp_path)
-    ev = evaluate(qrels, rundir, "P,RR,RBP_p05", depth=10**6, ranked=True, cache=False)
-    for lab, m in ev.measures.items():
-        phi = ev.interval(lab, raw=True).to_numpy().T
-        want = counting.phi_runs(m, np.asarray(col.binary(30)), N=10**6)
-        assert [int(x) for x in phi.ravel()] == [int(x) for x in want.ravel()], lab
+    for depth, measures in ((10**6, "P,RR"), (1000, "RBP_p05")):  # φ of RBP_p05 has N bits: see below
+        ev = evaluate(qrels, rundir, measures, depth=depth, ranked=True, cache=False)
+        for lab, m in ev.measures.items():
+            phi = ev.interval(lab, raw=True).to_numpy().T
+            rel = np.asarray(col.binary(30))
+            want = counting.phi_runs(m, np.concatenate([rel, np.zeros((3, 5, depth - 30), rel.dtype)], -1)) \
+                if depth <= 1000 else counting.phi_runs(m, rel, N=depth)
+            assert [int(x) for x in phi.ravel()] == [int(x) for x in want.ravel()], lab
+    with pytest.raises(PaddingTooLarge, match=r"RBP_p05 at N = 1,000,000 are exact numbers of up to 1,000,001 bits: "
+                                              r"15 runs \(system x topic\) need about 7.5 MB, over the limit of 1.0 MB"):
+        evaluate(qrels, rundir, "RBP_p05", depth=10**6, ranked=True, cache=False)
     r = CliRunner().invoke(main, ["scores", str(rundir), "--qrels", str(qrels), "--depth", str(10**6), "--ranked",
                                   "--measures", "P,RR", "--means-only", "--no-cache"], catch_exceptions=False)
     assert r.exit_code == 0, r.output

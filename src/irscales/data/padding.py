@@ -3,7 +3,9 @@ size of the padded array checked before it is allocated (issue 37).
 
 A collection stores its runs only as long as the longest one (:class:`~irscales.data.collection.Collection`'s
 ``padded_to``); :func:`padded` makes the padding real, and refuses an array of more than
-:func:`pad_bytes_limit` bytes with its size and the depth that fits, instead of allocating gigabytes.
+:func:`pad_bytes_limit` bytes with its size and the depth that fits, instead of allocating gigabytes. The same
+limit bounds the other memory that grows with the depth: exact interval-scaled values, whose numbers have up
+to N bits (:func:`irscales.interval.interval_values`).
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ import os
 
 import numpy as np
 
-__all__ = ["PAD_BYTES_LIMIT", "PAD_LIMIT_ENV", "PaddingTooLarge", "pad_bytes_limit", "padded"]
+__all__ = ["PAD_BYTES_LIMIT", "PAD_LIMIT_ENV", "PaddingTooLarge", "pad_bytes_limit", "padded", "size"]
 
-#: Padded run arrays ([system, topic, depth], beyond the stored ranks) larger than this are refused before
-#: they are allocated; the environment variable :data:`PAD_LIMIT_ENV` (bytes) sets another limit.
+#: Arrays whose size follows the depth (runs padded to it; exact values of N bits) larger than this are refused
+#: before they are allocated; the environment variable :data:`PAD_LIMIT_ENV` (bytes) sets another limit.
 PAD_BYTES_LIMIT = 2_000_000_000
-PAD_LIMIT_ENV = "IRSCALES_MAX_PAD_BYTES"
+PAD_LIMIT_ENV = "IRSCALES_MAX_DEPTH_BYTES"
 
 
 def padded(rel: np.ndarray, depth: int) -> np.ndarray:
@@ -30,8 +32,8 @@ def padded(rel: np.ndarray, depth: int) -> np.ndarray:
     if need > limit:
         fits = limit // max(1, runs * rel.itemsize)
         raise PaddingTooLarge(
-            f"padding the runs to depth {depth:,} would allocate {need / 1e9:.1f} GB ({runs:,} runs (system x "
-            f"topic) x {depth:,} ranks), over the limit of {limit / 1e9:.1f} GB ({PAD_LIMIT_ENV}); the runs "
+            f"padding the runs to depth {depth:,} would allocate {size(need)} ({runs:,} runs (system x "
+            f"topic) x {depth:,} ranks), over the limit of {size(limit)} ({PAD_LIMIT_ENV}); the runs "
             f"hold at most {rel.shape[-1]:,} documents, the ranks beyond are padding: a depth up to "
             f"{max(fits, rel.shape[-1]):,} fits")
     return np.concatenate([rel, np.zeros(rel.shape[:-1] + (depth - rel.shape[-1],), dtype=rel.dtype)], axis=-1)
@@ -50,3 +52,11 @@ def pad_bytes_limit() -> int:
 
 class PaddingTooLarge(ValueError):
     """Runs padded to a depth whose array would exceed :func:`pad_bytes_limit` (nothing was allocated)."""
+
+
+def size(n: float) -> str:
+    """Bytes for a message, in the largest unit (kB, MB, GB) that leaves a number of at least 1."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n:.0f} B"
