@@ -220,7 +220,7 @@ def _scales_line(ev) -> str:
     parts = []
     for lab, p in ev.scales.items():
         if p is not None:
-            parts.append(f"{lab}: K = {p.K:,} ({p.kind}{', ' + p.caveat if p.caveat else ''})")
+            parts.append(f"{lab}: K = {_big(p.K)} ({p.kind}{', ' + p.caveat if p.caveat else ''})")
         else:
             parts.append(f"{lab}: no interval-scaled values (see the note)")
     return "scales: " + "; ".join(parts)
@@ -299,7 +299,7 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
         c = _corroboration(ev, lab, m, "ttest", alpha)
         lines.append(f"{lab}: mean {a} = {float(sum(orig[:, 0]) / len(orig)):.4f}, "
                      f"{b} = {float(sum(orig[:, 1]) / len(orig)):.4f}; interval-scaled "
-                     f"{float(sum(iv[:, 0]) / len(iv)):.4f}, {float(sum(iv[:, 1]) / len(iv)):.4f} (K = {ev.scales[lab].K:,})")
+                     f"{float(sum(iv[:, 0]) / len(iv)):.4f}, {float(sum(iv[:, 1]) / len(iv)):.4f} (K = {_big(ev.scales[lab].K)})")
         lines += [f"  {x}" for x in c.lines()[1:]]
     legend = _legend(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "
                      f"sig: p <= {alpha}; changed: the decision differs between the original and the interval scale.",
