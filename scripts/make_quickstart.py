@@ -69,10 +69,13 @@ if simulated:
 md("""## Scores and their interval-scaled versions
 One call, `irscales.evaluate`, gives each measure's mean and the mean of its interval-scaled version: the
 position φ of each run's score among all distinct values the measure takes over every run of length N (FFF21
-eq. 2, ties `unq`), mapped onto [0, 1] by (φ − 1)/(K − 1), K the number of those values — 0 is the worst run
-there is, 1 the best. `ev.scale_table()` says how each scale was obtained.""")
-code("""table = ev.means().sort_values("AP", ascending=False)
-print(ev.scale_table()[["measure", "N", "K"]].to_string(index=False))
+eq. 2, ties `unq`), mapped onto [0, 1] by (φ − 1)/(K − 1), K the number of those values — 0 the lowest value
+any run of length N takes, 1 the highest. The scale is the same for every topic (FFF21 §5.2.2): AP is placed by
+SP = AP × RB, so the recall base does not enter and a perfect run on a topic with fewer than N relevant documents
+is below 1. `ev.scale_table()` says how each scale was obtained and what it is over; RBP with p = 1/2 is an
+affine image of the measure itself (its interval column repeats it, up to a factor).""")
+code("""table = ev.means().sort_values("AP", ascending=False, kind="stable")  # ties: in system order
+print(ev.scale_table()[["measure", "N", "K", "scale_over", "affine"]].to_string(index=False))
 table.round(4)""")
 code("""fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 for ax, key in zip(axes, ["AP", "RR"]):

@@ -173,3 +173,23 @@ def test_plots_draw_the_marginal_means():
     np.testing.assert_allclose(got, marginal_means(d, "tau", ["pair", "topics"]).unstack("topics").to_numpy())
     plt.close(fig)
     plt.close(fig2)
+
+
+def test_tukey_levels_all_pairs_at_once_are_the_pairwise_loop():
+    # issue 38: the vectorised pairs give exactly what the loop over itertools.combinations gave
+    import itertools
+    import math
+
+    rng = np.random.default_rng(38)
+    d = pd.DataFrame({"level": rng.integers(0, 30, 900).astype(str), "y": rng.random(900)})
+    got = tukey_levels(d, "y", "level", 0.08, 870.0)
+    g = d.groupby("level", sort=True)["y"]
+    means, sizes = g.mean(), g.size()
+    crit = got["critical"].iloc[0]
+    rows = []
+    for u, v in itertools.combinations(range(len(means)), 2):
+        diff = means.iloc[u] - means.iloc[v]
+        t = abs(diff) / math.sqrt(0.08 * (1 / sizes.iloc[u] + 1 / sizes.iloc[v]))
+        rows.append({"level_u": means.index[u], "level_v": means.index[v], "mean_u": means.iloc[u],
+                     "mean_v": means.iloc[v], "diff": diff, "abs_t": t, "critical": crit, "significant": bool(t > crit)})
+    pd.testing.assert_frame_equal(got, pd.DataFrame(rows), check_exact=True)

@@ -187,21 +187,25 @@ def test_invalid_measures_give_one_line(trec, sub, name):
 
 
 def test_measures_without_a_scale(trec):
-    """F1, Rprec, ERR: plain values always; the ranked version is a per-measure note in scores,
-    a one-line error where it is the point (compare, scale)."""
+    """F1, Rprec, ERR: plain values always; asking their interval version is one error naming them, in every
+    command that computes interval values (never exit 0 with a column missing)."""
     d, rundir, qrels, col = trec
     a, b = sorted(Path(rundir).iterdir())[:2]
-    r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "F1,ERR(),AP",
-             "--ranked", "--phi", "--format", "csv"])
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "F1,ERR(),AP", "--format", "csv"])
     assert r.exit_code == 0, r.output
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
-    assert f[f.measure != "AP"]["phi"].isna().all() and f[f.measure == "AP"]["phi"].notna().all()
-    assert "no interval-scaled F1 at depth 10: no enumeration kernel" in r.stderr
-    assert "no interval-scaled ERR at depth 10: no enumeration kernel for ERR" in r.stderr
     got = f[(f.measure == "F1") & (f.topic != "all")].pivot(index="system", columns="topic", values="value")
     assert np.allclose(got.loc[list(col.systems), list(col.topics)], col.evaluate(M.F1(), 10).T)
+    err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "F1,ERR(),AP",
+                              "--ranked", "--phi", "--format", "csv"]),
+                         "F1, ERR have no interval-scaled version", "drop them or leave out --ranked")
+    assert "AP" not in err.split("version")[0]
+    for args in (["report", rundir], ["correlate", rundir], ["compare", a, b]):
+        err = one_line_error(run([*args, "--qrels", qrels, "--depth", "10", "--measures", "AP,F1"]),
+                             "F1 has no interval-scaled version", "drop it")
+        assert "--ranked" not in err  # these commands always compute interval values
     one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", "30", "--measure", "Rprec"]),
-                   "no enumeration kernel for RPrec")
+                   "Rprec has no interval-scaled version")
     one_line_error(run(["scale", "--measure", "ERR", "--depth", "5"]), "no enumeration kernel for ERR")
     one_line_error(run(["scale", "--measure", "F1", "--depth", "5"]), "no enumeration kernel for F1")
 
@@ -252,18 +256,19 @@ def test_graded_measures_on_graded_qrels_are_ranked_over_graded_runs(graded_trec
     assert r.exit_code == 0, r.output
 
 
-@pytest.mark.parametrize("measure, depth, reason", [
-    ("AP", 41, "SP·lcm(1..N)"), ("AP", 64, "SP·lcm(1..N)"), ("DCG_b02", 60, "at most N=40"),
+@pytest.mark.parametrize("measure, depth, reason, deepest", [
+    ("AP", 41, "SP·lcm(1..N)", "deepest N = 40"), ("AP", 64, "SP·lcm(1..N)", "deepest N = 40"),
+    ("DCG_b02", 60, "at most N=40", "deepest N = 54"),
 ])
-def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth, reason):
+def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth, reason, deepest):
     """--depth 41–64 used to fail deep inside (AP: overflow; RR at 62: a 496 GiB allocation; RR at
     64: OverflowError)."""
     d, rundir, qrels, col = trec
     a, b = sorted(Path(rundir).iterdir())[:2]
     one_line_error(run(["scale", "--measure", measure, "--depth", depth]), reason, f"N={depth}")
-    one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", depth, "--measure", measure]), reason)
-    r = run(["scores", rundir, "--qrels", qrels, "--depth", depth, "--measures", measure, "--ranked", "--phi"])
-    assert r.exit_code == 0 and reason in r.stderr
+    one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", depth, "--measure", measure]), deepest)
+    one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", depth, "--measures", measure, "--ranked",
+                        "--phi"]), deepest, f"at depth {depth}")
 
 
 def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path, monkeypatch):
@@ -509,15 +514,23 @@ def test_ties_option_selects_the_tie_strategy_and_the_counting_it_allows(trec, t
     assert r.exit_code != 0 and "median" in r.output
 
 
-def test_beyond_every_limit_the_note_gives_both_the_scale_and_the_counting_limit(trec):
-    """Issue 20 asked for `scores --depth 100 --measures RBP_p08,DCG_b02` without a scale: exact φ at
-    N = 100 is out of reach for both (2^50-entry half tables), so the note says how far each path goes."""
+def test_beyond_every_limit_the_error_gives_the_deepest_depth_of_each_measure(trec):
+    """Issue 20 asked for `scores --depth 100 --measures RBP_p08,DCG_b02` without a scale: exact φ at N = 100
+    is out of reach for both (2^50-entry half tables). Issue 36: one rule for depth — every requested interval
+    value or exit 1 naming each measure's deepest N and the cheaper routes, never exit 0 with a column missing."""
     d, rundir, qrels, col = trec
-    r = run(["scores", rundir, "--qrels", qrels, "--depth", "100", "--measures", "RBP_p08,DCG_b02", "--ranked", "--phi",
-             "--means-only"])
-    assert r.exit_code == 0, r.output
-    assert "no interval-scaled RBP_p08 at depth 100" in r.stderr and "counted up to N = 52" in r.stderr
-    assert "no interval-scaled DCG_b02 at depth 100" in r.stderr and "counted up to N = 54" in r.stderr
+    err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "100", "--measures", "RBP_p08,DCG_b02",
+                              "--ranked", "--phi", "--means-only"]),
+                         "no interval-scaled values at depth 100", "RBP_p08 (deepest N = 52, counted:",
+                         "DCG_b02 (deepest N = 54, counted:", "pass --depth 52 or less")
+    err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--ranked", "--depth", "100", "--measures", "AP"]),
+                         "AP (deepest N = 40 with a scale build:", "24 counted without one", "--ties min",
+                         "pass --depth 40 or less")
+    assert "RBP" not in err
+    r = run(["scores", rundir, "--qrels", qrels, "--ranked", "--depth", "100", "--measures", "AP@10,P@10,RR",
+             "--means-only", "--format", "csv"])
+    assert r.exit_code == 0, r.output  # measures cut at 10 ranks are scaled over those ranks at any depth
+    assert pd.read_csv(StringIO(r.stdout))["interval"].notna().all()
 
 
 def test_scale_over_graded_runs():
@@ -621,8 +634,8 @@ def test_run_topics_without_judgments_are_skipped_with_a_note_as_trec_eval(trec,
     gone = col.topics[0]
     q.write_text("".join(line + "\n" for line in Path(qrels).read_text().splitlines()
                          if not line.startswith(gone + " ")))
-    r = run(["scores", rundir, "--qrels", q, "--measures", "AP", "--format", "csv"])
-    assert r.exit_code == 0, r.output
+    r = run(["scores", rundir, "--qrels", q, "--measures", "AP", "--format", "csv", "--judged-threshold", "0"])
+    assert r.exit_code == 0, r.output  # (judged@N of the simulated pool would add its own warning)
     assert notes(r) == [f"irscales: warning: 1 run topic(s) have no judgments in the qrels ({gone}); skipped"]
     topics = set(pd.read_csv(StringIO(r.stdout), dtype={"topic": str})["topic"]) - {"all"}
     assert topics == set(col.topics) - {gone}
@@ -713,3 +726,35 @@ def test_scale_table_names_huge_counts_by_their_power():
     assert r.exit_code == 0, r.output
     assert "N = 100000: 2^100000 (a 30,103-digit number) runs" in r.stdout
     assert "100,001 values" in r.stdout and len(r.stdout) < 2000
+
+
+def test_judged_at_n_is_in_the_legend_and_a_one_line_warning_below_the_threshold(trec):
+    from irscales import evaluate
+
+    d, rundir, qrels, col = trec
+    j = evaluate(qrels, rundir, "P@10", depth=10, judged_threshold=0).judged()
+    args = ["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "P@10", "--means-only"]
+    r = run([*args, "--judged-threshold", "0"])
+    assert r.exit_code == 0 and "warning" not in r.stderr, r.output
+    assert f"judged@10: from {j.min():.3f} ({j.idxmin()}) to {j.max():.3f} ({j.idxmax()})" in r.stdout
+    cut = float(np.sort(j.to_numpy())[1])  # one system below it
+    r = run([*args, "--judged-threshold", str(cut)])
+    warned = [ln for ln in r.stderr.splitlines() if ln.startswith("irscales: warning: judged@10:")]
+    assert r.exit_code == 0 and len(warned) == 1, r.output
+    assert f"1 of {len(j)} systems" in warned[0] and j.idxmin() in warned[0]
+    r = run([*args, "--judged-threshold", "1.5"])
+    assert r.exit_code == 2 and "--judged-threshold" in r.stderr
+
+
+def test_the_legend_says_what_each_scale_is_over_and_which_columns_repeat_the_measure(trec):
+    d, rundir, qrels, col = trec
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "AP,P@10,RBP_p05,nDCG_b02",
+             "--ranked", "--means-only", "--judged-threshold", "0"])
+    assert r.exit_code == 0, r.output
+    assert "a perfect run on a topic with fewer than N relevant documents is below 1" in r.stdout
+    assert "over all 2^10 binary runs of length 10 ranked by SP = AP x RB; recall base not used" in r.stdout
+    assert "P@10 (interval) = P@10: P is already an interval scale at this N" in r.stdout
+    assert "RBP_p05 (interval) = RBP_p05 x 2^10/(2^10 - 1)" in r.stdout
+    assert "ranked by DCG_b02 = nDCG x ideal DCG; ideal ranking not used" in r.stdout
+    assert "0 is the worst run" not in r.stdout
+

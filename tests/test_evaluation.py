@@ -6,6 +6,7 @@ same on both; every input form reads alike."""
 from __future__ import annotations
 
 import os
+import warnings
 from fractions import Fraction
 from io import StringIO
 from pathlib import Path
@@ -22,6 +23,7 @@ from irscales.data.datasets import available
 from irscales.data.gop_index import grid_systems
 from irscales.data.trec import read_qrels, read_run
 from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
+from irscales.interval import NoIntervalScaleError
 from irscales.stats import significance as S
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -171,15 +173,28 @@ def test_every_input_form_gives_the_same_values(cranfield):
             assert np.array_equal(got.values(lab).to_numpy(), want.values(lab).to_numpy()), lab
 
 
-def test_notes_say_why_a_value_is_missing(cranfield):
+def test_a_measure_without_an_interval_version_is_an_error_with_ranked(cranfield):
+    """Issue 36: with ranked=True every measure gets its interval version or evaluate raises, naming them all;
+    without ranked their plain values are there, and asking the interval version says how to get it."""
     rundir, qrels = cranfield
-    with pytest.warns(UserWarning, match="no interval-scaled F1 at depth 10"):
-        ev = evaluate(qrels, rundir, "F1,AP", ranked=True)
-    assert ev.scales["F1"] is None and ev.frame[ev.frame.measure == "F1"]["interval"].isna().all()
-    with pytest.raises(ValueError, match="F1 has no interval-scaled values"):
+    with pytest.raises(NoIntervalScaleError, match="F1, ERR have no interval-scaled version.*ranked=False") as e:
+        evaluate(qrels, rundir, "F1,AP,ERR", ranked=True)
+    assert isinstance(e.value, ValueError) and e.value.none == ["F1", "ERR"] and not e.value.missing
+    ev = evaluate(qrels, rundir, "F1,AP", depth=10)
+    assert ev.values("F1").shape == (len(ev.topics), len(ev.systems))
+    with pytest.raises(ValueError, match=r"F1 has no interval-scaled values here \(evaluate\(\.\.\., ranked=True\)\)"):
         ev.interval("F1")
-    tau, notes = ev.correlations() if len(ev.systems) >= 3 else (None, [])
-    assert tau is not None and any("tau_interval is NaN: no interval-scaled F1" in n for n in notes)
+
+
+def test_too_deep_for_a_scale_is_an_error_naming_each_deepest_depth(cranfield):
+    rundir, qrels = cranfield
+    with pytest.raises(NoIntervalScaleError) as e:
+        evaluate(qrels, rundir, "AP,nDCG_b02,RR", depth=100, ranked=True)
+    reach = {lab: n for lab, _, n in e.value.missing}
+    assert reach == {"AP": 40, "nDCG_b02": 54}  # RR's φ is closed form at any depth
+    msg = str(e.value)
+    assert "ties='min' or 'max' or 'mid' counted to N = 40" in msg and "use depth 40 or less" in msg
+    assert "SP·lcm(1..N)" in msg  # why AP's scale stops at N = 40
 
 
 @pytest.mark.parametrize("kw, msg", [
@@ -222,6 +237,99 @@ def test_scoring_leaves_the_statistics_layer_unloaded(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "IRSCALES_CACHE": str(tmp_path / "cache")}).stdout
     assert "after scores []" in out and "after evaluate []" in out, out
+
+
+def test_judged_at_n_counts_documents_in_the_qrels_and_padding_as_judged():
+    """judged@N (irscales.data.judged): ranks 1..N holding a document of the topic's qrels (grade 0 too), a
+    rank past the end of a short run counting as judged; per system the mean over topics."""
+    qrels = {"1": {"a": 1, "b": 0}, "2": {"c": 1}}
+    runs = {"A": {"1": {"a": 3.0, "x": 2.0, "b": 1.0}, "2": {"c": 1.0}},  # 2/3 and 3/3 (two padded ranks)
+            "B": {"1": {"x": 2.0, "y": 1.0}, "2": {"z": 2.0, "c": 1.0}}}  # 1/3 (one padded) and 2/3
+    with pytest.warns(UserWarning, match=r"judged@3: 1 of 2 systems have fewer than 60% of their top 3 documents "
+                                         r"judged \(B 0\.500\)"):
+        ev = evaluate(qrels, runs, "P@3", depth=3, judged_threshold=0.6)
+    assert ev.judged().to_dict() == pytest.approx({"A": 5 / 6, "B": 1 / 2})
+    assert ev.judged(per_topic=True).loc["1"].to_dict() == pytest.approx({"A": 2 / 3, "B": 1 / 3})
+    assert any(n.startswith("judged@3: 1 of 2") for n in ev.notes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        evaluate(qrels, runs, "P@3", depth=3, judged_threshold=0)  # 0: never warns
+    with pytest.raises(ValueError, match="judged_threshold must be a fraction"):
+        evaluate(qrels, runs, "P@3", depth=3, judged_threshold=1.5)
+
+
+def test_judged_warning_names_at_most_five_systems():
+    from irscales.data.judged import judged_warning
+
+    per = pd.Series({f"s{i}": i / 10 for i in range(8)})
+    w = judged_warning(per, 30, 0.9)
+    assert w.startswith("judged@30: 8 of 8 systems") and "s0 0.000, s1 0.100" in w and "and 3 more" in w
+    assert "s5" not in w and judged_warning(per, 30, 0.0) == ""
+
+
+@pytest.mark.skipif(not (paths.shared_dir() and (paths.shared_dir() / "clef" / "eHealth2018-CHS" / "runs").is_dir()),
+                    reason="CLEF eHealth 2018 is not in the shared folder (IRSCALES_SHARED)")
+def test_clef_2018_at_depth_30_warns_about_five_of_24_systems():
+    """A depth-10 pool read at depth 30: 5 of the 24 runs have fewer than 90% of their top 30 judged."""
+    from irscales.data.run_repeats import without_repeats
+    from irscales.data.trec import find_runs
+
+    d = paths.shared_dir() / "clef" / "eHealth2018-CHS"
+    files, _ = without_repeats(find_runs(d / "runs"))
+    with pytest.warns(UserWarning, match=r"judged@30: 5 of 24 systems have fewer than 90%"):
+        ev = evaluate(d / "CLEF2018_qrel_20180914.txt.gz", files, "P@10", depth=30, on_uneven_topics="pad")
+    j = ev.judged()
+    assert (j < 0.9).sum() == 5 and j.idxmin() == "baselines__elastic_BM25f_qe.out"
+
+
+def test_scale_table_says_what_the_interval_value_is_over_and_where_it_is_an_affine_image(tmp_path):
+    """Issue 36 item 3: the scale is over all runs of length N, the same for every topic (the recall base
+    does not enter); P at its own N and RBP with p = 1/2 are affine images of the measure (checked on the
+    values), R is not (its interval value is P at N: R × RB/N, a factor that changes with the topic)."""
+    from fractions import Fraction
+
+    from irscales.data import load_preset
+
+    col = load_preset("sim-t08", depth=30, seed=1).subset(systems=[0, 1, 2], topics=list(range(8)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # judged@N of the simulated pool
+        rundir, qrels = col.to_trec(tmp_path)
+        ev = evaluate(qrels, rundir, "AP,P@10,P,R,RBP_p05,RBP_p08,nDCG_b02", depth=10, ranked=True)
+    t = ev.scale_table().set_index("measure")
+    assert t.loc["AP", "scale_over"] == "all 2^10 binary runs of length 10 ranked by SP = AP x RB; recall base not used"
+    assert "ideal ranking not used" in t.loc["nDCG_b02", "scale_over"]
+    assert {m for m in t.index if t.loc[m, "affine"]} == {"P@10", "P", "RBP_p05"}
+    assert t.loc["P@10", "affine"] == "= P@10: P is already an interval scale at this N"
+    def exact(lab):  # the float scores as the fractions they round (denominators at most 2^10 · RB here)
+        return ev.values(lab).map(lambda v: Fraction(v).limit_denominator(2**16)).to_numpy()
+
+    for lab in ("P@10", "P"):  # the interval value is the measure itself
+        assert (ev.interval(lab).to_numpy() == exact(lab)).all()
+    assert (ev.interval("RBP_p05").to_numpy() == exact("RBP_p05") * Fraction(2**10, 2**10 - 1)).all()
+    r, p = ev.interval("R").to_numpy(), ev.interval("P").to_numpy()
+    assert (r == p).all() and not (r == exact("R")).all()
+    assert "no copy of R" in t.loc["R", "scale_over"] and not t.loc["R", "affine"]
+
+
+def test_clef_2018_at_depth_30_prints_a_judged_warning_on_the_command_line():
+    """A depth-10 pool read at depth 30 (CLEF eHealth 2018, its repeated lines dropped first): one warning line
+    on stderr naming the 5 of 24 systems below 90% judged."""
+    from click.testing import CliRunner
+
+    from irscales.data.run_repeats import without_repeats
+    from irscales.data.trec import find_runs
+
+    shared = paths.shared_dir()
+    d = shared / "clef" / "eHealth2018-CHS" if shared is not None else None
+    if d is None or not (d / "runs").is_dir():
+        pytest.skip("CLEF eHealth 2018 is not in the shared folder (IRSCALES_SHARED)")
+    files, _ = without_repeats(find_runs(d / "runs"))
+    r = CliRunner().invoke(main, ["scores", *map(str, files), "--qrels", str(d / "CLEF2018_qrel_20180914.txt.gz"),
+                                  "--depth", "30", "--measures", "P@10", "--means-only", "--on-uneven-topics", "pad"])
+    assert r.exit_code == 0, r.output
+    warned = [ln for ln in r.stderr.splitlines() if ln.startswith("irscales: warning: judged@30:")]
+    assert len(warned) == 1 and "5 of 24 systems have fewer than 90%" in warned[0]
+    assert "baselines__elastic_BM25f_qe.out 0.825" in warned[0]
 
 
 def test_ranx_column_names_read_as_ir_measures_ones(cranfield):

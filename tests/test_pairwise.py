@@ -4,6 +4,7 @@ scipy cross-checks one pair at a time and the exact binomial table."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -114,3 +115,43 @@ def test_binomial_table_matches_scipy():
         for k in range(n + 1):
             p = table[n, min(k, n - k)]
             assert float(p) == pytest.approx(stats.binomtest(k, n, 0.5).pvalue, rel=1e-12)
+
+
+# ------------------------------------------------ issue 38: the sign test without its T × T table
+
+
+def test_sign_test_p_values_are_the_tables_on_small_cases():
+    from irscales.stats.pairwise import _sign_pvalue
+    table = sg.binomial_two_sided_table(60)
+    for alpha in (0.05, 0.01, 0.1):
+        a = Fraction(repr(alpha))
+        for n in range(61):
+            for m in range(n // 2 + 1):
+                p, sig = _sign_pvalue(n, m, a)
+                assert p == float(table[n, m]) and sig == (table[n, m] <= a), (n, m)
+    rng = np.random.default_rng(11)
+    s = np.round(rng.random((40, 6)) + np.linspace(0, 0.2, 6), 1)  # many ties
+    res = sg.sign_test(s)
+    i, j = sg.pairs(6)
+    npos = (s[:, i] > s[:, j]).sum(axis=0)
+    nneg = (s[:, i] < s[:, j]).sum(axis=0)
+    want = [float(table[a + b, min(a, b)]) for a, b in zip(npos, nneg)]
+    assert list(res.pvalue) == want
+
+
+def test_sign_test_beyond_the_exact_range_agrees_with_the_exact_sum():
+    from irscales.stats.pairwise import _exact_two_sided, _sign_pvalue
+    for n, m in [(1001, 450), (5000, 2400), (5000, 2500), (20000, 9800)]:
+        p, _ = _sign_pvalue(n, m, Fraction(1, 20))
+        assert p == pytest.approx(float(_exact_two_sided(n, m)), rel=1e-10)
+    # α exactly at an attainable p: decided on the exact sum, both ways
+    exact = _exact_two_sided(2000, 955)
+    assert _sign_pvalue(2000, 955, exact)[1] and not _sign_pvalue(2000, 955, exact * (1 - Fraction(1, 10**12)))[1]
+
+
+def test_sign_test_over_many_topics_needs_no_quadratic_memory():
+    rng = np.random.default_rng(2)
+    s = rng.random((20_000, 3)) + np.array([0, 0.005, 0.02])
+    res = sg.sign_test(s)
+    n1 = int((s[:, 1] > s[:, 0]).sum())
+    assert res.pvalue[0] == pytest.approx(st.binomtest(n1, 20_000).pvalue, rel=1e-9)

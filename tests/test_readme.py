@@ -165,3 +165,44 @@ def test_module_map_matches_the_tree():
     named |= set(re.findall(r"^\s{2}\w+\.py, (\w+\.py)", block, flags=re.M))
     assert rooms <= named, f"README layout misses {sorted(rooms - named)}"
     assert named <= rooms, f"README layout names {sorted(named - rooms)}, which do not exist"
+
+
+def test_the_worked_example_of_what_the_interval_value_is(cranfield_demo):
+    """Issue 36 item 3: the README's numbers on what an interval value is (a perfect AP on a topic with two
+    relevant documents, the nDCG@10 means) and on judged@10 of the demo, recomputed with evaluate."""
+    import warnings
+
+    from irscales.evaluation import evaluate
+
+    text = " ".join(README.split())
+    demo = cranfield_demo / "demo"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # judged@10 of Cranfield: the warning the README describes
+        ev = evaluate(demo / "qrels.txt", demo / "runs", "AP,nDCG@10", ranked=True)
+    m = re.search(r"Cranfield topic (\d+) has (\d+) relevant documents and `([\w.]+)` retrieves both at ranks 1 and 2: "
+                  r"AP = 1, yet AP \(interval\) = ([\d.]+) at N = (\d+) \(SP = (\d+) is value φ = (\d+) of the "
+                  r"K = ([\d,]+) values SP takes over the 2\^(\d+) runs\)", text)
+    assert m, "the README's worked example"
+    topic, rb, system, iv, N, sp, phi, K, n = m.groups()
+    assert ev.depth == int(N) == int(n) and int(rb) == int(sp) == 2
+    assert ev.collection.rb[list(ev.topics).index(topic)] == int(rb)
+    assert ev.values("AP").loc[topic, system] == 1.0
+    assert ev.collection.binary(ev.depth)[list(ev.systems).index(system), list(ev.topics).index(topic)][:2].all()
+    assert ev.interval("AP", raw=True).loc[topic, system] == int(phi) and ev.scales["AP"].K == int(K.replace(",", ""))
+    assert f"{float(ev.interval('AP').loc[topic, system]):.2f}" == iv
+    from click.testing import CliRunner
+
+    from irscales.cli import main
+
+    helptext = " ".join(CliRunner().invoke(main, ["scores", "--help"]).output.split())
+    assert f"a perfect AP on a topic with {rb} relevant documents is about {iv} at N = {N}" in helptext
+    m = re.search(r"nDCG@10 means, ([\d.]+)–([\d.]+), are ([\d.]+)–([\d.]+) on the interval scale \(graded gains: "
+                  r"the scale is over all (\d)\^10 runs of grades 0\.\.(\d)\)", text)
+    assert m, "the README's nDCG@10 example"
+    means = ev.means()
+    lo, hi = means["nDCG@10"], means["nDCG@10 (interval)"]
+    assert m.groups()[:4] == (f"{lo.min():.2f}", f"{lo.max():.2f}", f"{hi.min():.2f}", f"{hi.max():.2f}")
+    assert int(m.group(5)) == ev.scales["nDCG@10"].c + 1 and int(m.group(6)) == ev.scales["nDCG@10"].c
+    m = re.search(r"the ten demo runs have (\d+)–(\d+)% of their top 10 judged", text)
+    j = ev.judged()
+    assert m and m.groups() == (f"{100 * j.min():.0f}", f"{100 * j.max():.0f}") and (j < 0.9).all()

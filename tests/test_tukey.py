@@ -149,3 +149,27 @@ def test_critical_value_errors():
         studentized_range_critical(0.05, 1, 10)
     with pytest.raises(NotImplementedError, match="alpha ≥ 0.01"):
         studentized_range_critical(0.001, 3, 10, "matlab")
+
+
+# ------------------------------------------- issue 38: all pairs' p-values at once (studentized_range_sf)
+
+
+@pytest.mark.parametrize("k, df", [(2, 5), (3, 20), (10, 200), (10, 1e6), (40, 1131), (129, 6272)])
+def test_studentized_range_sf_is_scipys(k, df):
+    from irscales.stats.tukey import studentized_range_sf
+    q = np.array([0.0, 0.3, 1.7, 2.9, 3.6, 4.4, 5.2, 6.1, 7.3, 9.0, np.nan, np.inf])
+    got = studentized_range_sf(q, k, df)
+    want = st.studentized_range.sf(np.nan_to_num(q, posinf=1e300), k, df)
+    assert np.isnan(got[-2]) and got[-1] == 0.0
+    np.testing.assert_allclose(got[:-2], want[:-2], rtol=0, atol=1e-9)
+
+
+def test_tukey_p_values_and_decisions_are_those_of_scipy_per_pair():
+    rng = np.random.default_rng(38)
+    s = rng.random((30, 14)) + np.linspace(0, 0.5, 14)
+    res = sg.anova2_tukey(s, pvalues=True)
+    want = st.studentized_range.sf(res.statistic, 14, res.omnibus["df"][1])
+    np.testing.assert_allclose(res.pvalue, want, rtol=0, atol=1e-9)
+    crit = studentized_range_critical(0.05, 14, res.omnibus["df"][1])
+    np.testing.assert_array_equal(res.significant, res.statistic > crit)
+    assert ((res.pvalue <= 0.05) == res.significant)[np.abs(res.statistic - crit) > 1e-3].all()

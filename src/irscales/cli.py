@@ -29,12 +29,15 @@ import pandas as pd
 
 from irscales import measures as M
 from irscales.cli_messages import flat as _flat, one_line as _one_line
-from irscales.cli_output import check_output as _check_output, emit as _emit, exact_mean as _exact_mean, write as _write
-from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, measures_given,
+from irscales.comparison_render import wide_frame
+from irscales.cli_output import (big_count as _big, check_output as _check_output, emit as _emit,
+                                 exact_mean as _exact_mean, judged_line, legend_of, scales_line, write as _write)
+from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, judged_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
-                                  runs_argument, scale_options, ties_option)
+                                  report_options, runs_argument, scale_options, ties_option)
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration import CacheError, OverBudget, TieUndecidable, plan_scale
-from irscales.interval import OverBudgetError, uses_grades
+from irscales.interval import INTERVAL_LEGEND, NoIntervalScaleError, OverBudgetError, uses_grades
 
 # The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO) is
 # imported inside the commands that use it: at the top it would add about 2.5 s to every ``irscales --help``
@@ -110,6 +113,11 @@ class _Cli(click.Group):
             if os.environ.get("IRSCALES_DEBUG"):
                 raise
             raise _Fail(_one_line(OverBudgetError(e.builds, cli=True))) from None
+        except NoIntervalScaleError as e:  # leaving out the interval values is an option of scores only
+            if os.environ.get("IRSCALES_DEBUG"):
+                raise
+            optional = ctx.invoked_subcommand == "scores"
+            raise _Fail(_one_line(ValueError(e.message(cli=True, optional=optional)))) from None
         except (ValueError, KeyError, OSError, MemoryError, NotImplementedError, OverflowError,
                 ArithmeticError, CacheError, TieUndecidable) as e:
             if os.environ.get("IRSCALES_DEBUG"):
@@ -130,27 +138,20 @@ def _note(msg: str) -> None:
 
 
 def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, ranked: bool, ties: str = "unq", phi: bool = False,
-              build: bool = False, cache: bool = True, progress: bool = True):
+              build: bool = False, cache: bool = True, progress: bool = True,
+              judged_threshold: float = DEFAULT_JUDGED_THRESHOLD):
     """:func:`irscales.evaluation.evaluate` on the command's files and options (a folder or a list of run files)."""
     from irscales.evaluation import evaluate
 
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
     return evaluate(qrels, src, measures, depth=depth, ranked=ranked, ties=ties, phi=phi, build=build, cache=cache,
-                    progress=None if progress else False, **reading(kw))
+                    progress=None if progress else False, judged_threshold=judged_threshold, **reading(kw))
 
 
 def _two_runs(ev) -> None:
     if len(ev.systems) != 2:
         raise ValueError(f"expected two runs with different run tags, found systems {list(ev.systems)}")
-
-
-def _legend(*lines: str) -> str:
-    return "\n".join(x for x in lines if x)
-
-
-_INTERVAL_LEGEND = ("interval: the interval-scaled value (FFF21 eq. 2), normalised to [0, 1] by (phi - 1)/(K - 1): "
-                    "0 is the worst run of length N there is, 1 the best")
 
 
 # ----------------------------------------------------------------------------------- commands
@@ -172,7 +173,9 @@ def main() -> None:
 @measures_option("AP,nDCG_b02,RR")
 @depth_option(ranked=True)
 @click.option("--ranked/--no-ranked", default=False, show_default=True,
-              help="add the interval-scaled value (FFF21 eq. 2) of each measure, normalised to [0, 1]")
+              help="add the interval-scaled value (FFF21 eq. 2) of each measure, normalised to [0, 1]: the run's "
+              "position among all runs of length N, one scale for every topic (recall base and ideal ranking "
+              "not used), so a perfect run on a topic with fewer than N relevant documents is below 1")
 @click.option("--phi", is_flag=True, help="with --ranked, also the raw position phi on the scale and its size K")
 @click.option("--per-topic/--means-only", default=True, show_default=True)
 @format_option
@@ -180,16 +183,27 @@ def main() -> None:
 @reading_options
 @scale_options
 @ties_option
-def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales, cache, progress, ties, **kw):
+@judged_option
+def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales, cache, progress, ties,
+           judged_threshold, **kw):
     """Scores of each measure per topic and mean; with --ranked also their interval-scaled values.
 
     RUNS are TREC run files or one directory of them. The interval-scaled value of a run is its position
     phi on the measure's scale over all runs of length N (FFF21 eq. 2; --ties), mapped onto [0, 1] by
-    (phi - 1)/(K - 1); it is left empty, with a note on stderr saying why, for measures without a scale.
+    (phi - 1)/(K - 1): 0 the lowest value any run of length N takes, 1 the highest. The scale is the same
+    for every topic, whatever its recall base (FFF21: so that means over topics are meaningful): AP is
+    ranked by SP = AP x RB, nDCG by DCG, so the recall base and the ideal ranking do not enter, and a
+    perfect AP on a topic with 2 relevant documents is about 0.26 at N = 10 (see the README). Where the
+    interval value is an affine image of the measure (P@k, RBP with p = 1/2) the legend says so.
+
+    With --ranked every measure gets its interval-scaled value or the command fails (exit 1) naming the
+    measures without one at this --depth, the deepest N for each and the cheaper routes. The legend gives
+    judged@N; below --judged-threshold a warning names the systems.
     """
     _check_output(output, [*runs, qrels])
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=ranked, ties=ties,
-                   phi=ranked and phi, build=build_scales, cache=cache, progress=progress)
+                   phi=ranked and phi, build=build_scales, cache=cache, progress=progress,
+                   judged_threshold=judged_threshold)
     means = ev.means()
     rows = []
     for lab in ev.measures:
@@ -208,22 +222,12 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     out = pd.concat([per, pd.DataFrame(rows)], ignore_index=True)
     out = out.sort_values(["measure", "system"], key=lambda c: c.map(order[0] if c.name == "measure" else order[1]),
                           kind="stable").reset_index(drop=True)
-    legend = _legend(f"{len(ev.topics)} topics, run length N = {ev.depth}; topic 'all': the mean over topics.",
-                     _INTERVAL_LEGEND if ranked else "",
+    legend = legend_of(f"{len(ev.topics)} topics, run length N = {ev.depth}; topic 'all': the mean over topics.",
+                     INTERVAL_LEGEND if ranked else "",
                      "phi: the position on the scale (1..K, exact); K: the number of values of the measure over all "
                      f"runs of length N (ties {ties})" if ranked and phi else "",
-                     _scales_line(ev) if ranked else "")
+                     scales_line(ev) if ranked else "", judged_line(ev))
     _emit(out, fmt, output, legend)
-
-
-def _scales_line(ev) -> str:
-    parts = []
-    for lab, p in ev.scales.items():
-        if p is not None:
-            parts.append(f"{lab}: K = {_big(p.K)} ({p.kind}{', ' + p.caveat if p.caveat else ''})")
-        else:
-            parts.append(f"{lab}: no interval-scaled values (see the note)")
-    return "scales: " + "; ".join(parts)
 
 
 @main.command()
@@ -231,32 +235,45 @@ def _scales_line(ev) -> str:
 @qrels_option
 @measures_option("AP,nDCG_b02,RR")
 @depth_option(ranked=True)
-@click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "tukey"]), default="t", show_default=True,
-              help="paired t, Wilcoxon signed-rank, sign test, or tukey: two-way ANOVA + Tukey's HSD (FFF21)")
-@click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm", show_default=True,
-              help="multiple-comparison correction over each measure's pairs (not with --test tukey)")
-@click.option("--alpha", default=0.05, show_default=True, type=ALPHA)
-@click.option("--baseline", help="a run (by its tag): † / ‡ against it (MM23 §3); the family is its pairs")
+@report_options
 @format_option
 @output_option
 @reading_options
 @scale_options
 @ties_option
-def report(runs, qrels, depth, test, correction, alpha, baseline, fmt, output, build_scales, cache, progress, ties,
-           **kw):
+@judged_option
+def report(runs, qrels, depth, test, correction, permutations, seed, alpha, baseline, pairs_file, order, figure_file,
+           label, fmt, output, build_scales, cache, progress, ties, judged_threshold, **kw):
     """Many runs: the comparison table, original and interval-scaled means side by side.
 
-    Letters mark the systems each one is significantly better than; † / ‡ the MM23 rule against
-    --baseline; ≠ where the original and the interval scale lead to different conclusions.
+    Markers (letters up to 26 runs, numbers beyond) name the systems each one is significantly better
+    than; † / ‡ the MM23 rule against --baseline; ≠ where the original and the interval scale lead to
+    different conclusions. --format latex compiles with the packages its first line names and fits the
+    page; csv / tsv is one row per run (legend on stderr); --pairs FILE writes the pairwise p-values
+    (raw and adjusted) and effect sizes; --figure FILE draws the means with their confidence intervals.
     """
     _check_output(output, [*runs, qrels])
+    _check_output(pairs_file, [*runs, qrels])
+    _check_output(figure_file, [*runs, qrels])
+    named = [Path(f).resolve() for f in (output, pairs_file, figure_file) if f]
+    if len(set(named)) < len(named):
+        raise click.BadParameter("--output, --pairs and --figure must name different files", param_hint="'--pairs'")
+    if figure_file and Path(figure_file).suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise click.BadParameter(f"{figure_file}: the figure's file name must end in .png, .pdf or .svg",
+                                 param_hint="'--figure'")
     ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=True, ties=ties,
-                   build=build_scales, cache=cache, progress=progress)
-    table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline)
+                   build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
+    table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
+                       seed=seed, order=order)
     if fmt in ("csv", "tsv"):
-        _emit(table.to_frame(), fmt, output, table.legend)
+        _emit(wide_frame(table), fmt, output, table.legend)
     else:
-        _write({"table": str(table) + "\n", "markdown": table.to_markdown(), "latex": table.to_latex()}[fmt], output)
+        _write({"table": str(table) + "\n", "markdown": table.to_markdown(),
+                "latex": table.to_latex(label)}[fmt], output)
+    if pairs_file:
+        _write(table.pairs_frame().to_csv(index=False), pairs_file)
+    if figure_file:
+        table.plot(figure_file)
 
 
 @main.command()
@@ -271,7 +288,9 @@ def report(runs, qrels, depth, test, correction, alpha, baseline, fmt, output, b
 @reading_options
 @scale_options
 @ties_option
-def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache, progress, ties, **kw):
+@judged_option
+def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache, progress, ties, judged_threshold,
+            **kw):
     """Two runs: FFF21 §7.3 paired tests on the original and the interval scale, side by side.
 
     Does the verdict change when the measure is mapped to an interval scale? The legend gives MM23's
@@ -281,14 +300,12 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
 
     _check_output(output, [run_a, run_b, qrels])
     ev = _evaluate([run_a, run_b], qrels, measures_given(kw, "AP"), depth, kw, ranked=True, ties=ties,
-                   build=build_scales, cache=cache, progress=progress)
+                   build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     _two_runs(ev)
     rows, lines = [], []
     a, b = ev.systems
     for lab, m in ev.measures.items():
         orig = ev.decision_values(lab)  # exact for a rational measure: both scales decide alike
-        if ev.scales.get(lab) is None:
-            raise ValueError(f"{lab} has no interval-scaled values at depth {ev.depth}: {'; '.join(ev.notes)}")
         iv = ev.interval(lab).to_numpy()
         for key in ("sign", "ranksum", "signrank", "ttest"):
             fn = S.PROCEDURES[key]
@@ -301,9 +318,9 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
                      f"{b} = {float(sum(orig[:, 1]) / len(orig)):.4f}; interval-scaled "
                      f"{float(sum(iv[:, 0]) / len(iv)):.4f}, {float(sum(iv[:, 1]) / len(iv)):.4f} (K = {_big(ev.scales[lab].K)})")
         lines += [f"  {x}" for x in c.lines()[1:]]
-    legend = _legend(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "
+    legend = legend_of(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "
                      f"sig: p <= {alpha}; changed: the decision differs between the original and the interval scale.",
-                     _INTERVAL_LEGEND, "MM23's rule (paired t test), as irscales ipso:", *lines)
+                     INTERVAL_LEGEND, judged_line(ev), "MM23's rule (paired t test), as irscales ipso:", *lines)
     _emit(pd.DataFrame(rows), fmt, output, legend)
 
 
@@ -378,14 +395,6 @@ def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw
     _write("\n".join(text) + "\n", output)
 
 
-def _big(n: int, power: str = "") -> str:
-    """A count for the table: every digit up to 10^18, beyond it its power (2^100000 has 30,103 digits)."""
-    if n < 10**18:
-        return f"{n:,}"
-    digits = len(str(n))  # int_max_str_digits is lifted in main()
-    return f"{power} (a {digits:,}-digit number)" if power else f"{str(n)[0]}.{str(n)[1:4]}e{digits - 1} ({digits:,} digits)"
-
-
 @main.command()
 @runs_argument
 @qrels_option
@@ -396,7 +405,8 @@ def _big(n: int, power: str = "") -> str:
 @reading_options
 @scale_options
 @ties_option
-def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ties, **kw):
+@judged_option
+def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ties, judged_threshold, **kw):
     """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2) among measures, original and interval-scaled.
 
     Systems are ranked by their mean score over topics (exactly: near-equal means are compared as
@@ -410,13 +420,13 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
         raise click.BadParameter(f"correlation is between measures: give at least two, got {names!r}",
                                  param_hint="'--measures'")
     ev = _evaluate(runs, qrels, names, depth, kw, ranked=True, ties=ties, build=build_scales, cache=cache,
-                   progress=progress)
+                   progress=progress, judged_threshold=judged_threshold)
     frame, notes = ev.correlations()
     for n in notes:
         _note(f"note: {n}")
-    legend = _legend(f"{len(ev.systems)} systems ranked by their mean over {len(ev.topics)} topics, run length "
+    legend = legend_of(f"{len(ev.systems)} systems ranked by their mean over {len(ev.topics)} topics, run length "
                      f"N = {ev.depth}. tau: Kendall's tau_b (FFF21 §3.3); tau_ap: AP correlation (Fer17 eq. 2), "
-                     "symmetric; *_interval: the same on the interval-scaled means.")
+                     "symmetric; *_interval: the same on the interval-scaled means.", judged_line(ev))
     _emit(frame, fmt, output, legend)
 
 
@@ -432,7 +442,8 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
 @format_option
 @output_option
 @reading_options
-def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, **kw):
+@judged_option
+def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, judged_threshold, **kw):
     """MM23 §3: is challenger RUN_B better than champion RUN_A? Metric test (†) + IPSO sign test (‡).
 
     (QRELS as a third argument is the older spelling of --qrels.)
@@ -442,7 +453,7 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, **kw):
     qrels = qrels or qrels_arg
     _check_output(output, [run_a, run_b, qrels])
     names = measures_given(kw, "AP", one=True)
-    ev = _evaluate([run_a, run_b], qrels, names, depth or 10, kw, ranked=False)
+    ev = _evaluate([run_a, run_b], qrels, names, depth or 10, kw, ranked=False, judged_threshold=judged_threshold)
     _two_runs(ev)
     lab, m = next(iter(ev.measures.items()))
     c = _corroboration(ev, lab, m, {"t": "ttest", "wilcoxon": "signrank", "sign": "sign"}[test], alpha)
@@ -454,7 +465,7 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, **kw):
         _write("\n".join([f"A = {ev.systems[0]}   B = {ev.systems[1]}   topics = {len(ev.topics)}", *c.lines()]) + "\n",
                output)
     else:
-        _emit(pd.DataFrame([row]), fmt, output, _legend(*c.lines()))
+        _emit(pd.DataFrame([row]), fmt, output, legend_of(*c.lines()))
 
 
 @main.command("sample-data")

@@ -10,12 +10,14 @@ import click
 from irscales import measures as M
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 from irscales.options import READING
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
-           "measures_given", "reading_options", "reading", "scale_options", "ties_option", "ALPHA"]
+           "measures_given", "reading_options", "reading", "scale_options", "ties_option", "judged_option",
+           "JUDGED_HELP", "report_options", "ALPHA"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
@@ -95,18 +97,18 @@ def measures_given(kw: dict, fallback: str | None = None, one: bool = False) -> 
     return out
 
 
-class _Alpha(click.FloatRange):
-    """A significance level in (0, 1): click's FloatRange lets NaN through (every comparison with it is false)."""
+class _NumberRange(click.FloatRange):
+    """click's FloatRange without NaN, which it lets through (every comparison with NaN is false)."""
 
     def convert(self, value, param, ctx):
         x = super().convert(value, param, ctx)
         if math.isnan(x):
-            self.fail(f"{value!r} is not a number in the range 0<x<1", param, ctx)
+            self.fail(f"{value!r} is not a number in the range {self._describe_range()}", param, ctx)
         return x
 
 
-#: The type of every ``--alpha``.
-ALPHA = _Alpha(0, 1, min_open=True, max_open=True)
+#: The type of every ``--alpha``: a significance level in (0, 1).
+ALPHA = _NumberRange(0, 1, min_open=True, max_open=True)
 
 
 def _options(*opts):
@@ -144,3 +146,40 @@ ties_option = click.option(
     help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
     "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
     "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid")
+
+#: What judged@N is, in every legend and --help that reports it (irscales.data.judged).
+JUDGED_HELP = ("judged@N: the fraction of a system's top N ranks holding a document that appears in the topic's "
+               "qrels (any grade), mean over topics; a rank past the end of a short run counts as judged")
+
+judged_option = click.option(
+    "--judged-threshold", type=_NumberRange(0, 1), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,
+    help=f"warn (one line on stderr naming the systems) when a system's judged@N is below this fraction: its "
+    f"unjudged documents count as not relevant, so its scores are lower bounds; 0: never. {JUDGED_HELP}")
+
+#: The options of ``irscales report`` beyond the shared ones: the test, its family and the table's extras.
+report_options = _options(
+    click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "randomisation", "tukey"]), default="t",
+                 show_default=True, help="paired t, Wilcoxon signed-rank, sign test, randomisation: the paired "
+                 "randomisation (permutation) test of Smucker et al. 2007, or tukey: two-way ANOVA + Tukey's HSD "
+                 "(FFF21)"),
+    click.option("--permutations", default=10_000, show_default=True, type=click.IntRange(1),
+                 help="--test randomisation: random sign flips when there are more than 20 topics (exact below)"),
+    click.option("--seed", default=0, show_default=True, type=int, help="--test randomisation: the random seed"),
+    click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm",
+                 show_default=True, help="multiple-comparison correction over each measure's pairs (not with "
+                 "--test tukey)"),
+    click.option("--alpha", default=0.05, show_default=True,
+                 type=ALPHA),
+    click.option("--baseline", help="a run (by its tag): † / ‡ against it (MM23 §3); the family is its pairs"),
+    click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
+                 help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), "
+                 "mean difference and effect size (Cohen's d_z), on both scales"),
+    click.option("--order", type=click.Choice(["auto", "given", "mean"]), default="auto", show_default=True,
+                 help="rows: as given, by decreasing mean of the first measure, or auto: given up to 26 runs, by "
+                 "mean beyond (each list of numbers then mostly one range)"),
+    click.option("--figure", "figure_file", type=click.Path(dir_okay=False),
+                 help="also draw the comparison to this file (.png, .pdf or .svg): means with 95% confidence "
+                 "intervals on both scales, ≠ in red"),
+    click.option("--label", default="tab:irscales-comparison", show_default=True,
+                 help="--format latex: the \\label"),
+)

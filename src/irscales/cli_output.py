@@ -1,8 +1,9 @@
-"""Output of the ``irscales`` command line: tables and files, exact ranked values, and the guard that keeps
-``-o`` from overwriting an input."""
+"""Output of the ``irscales`` command line: tables and files, their legends, exact ranked values, and the
+guard that keeps ``-o`` from overwriting an input."""
 
 from __future__ import annotations
 
+import math
 import os
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -15,7 +16,8 @@ import pandas as pd
 from irscales.atomic import write_atomic
 from irscales.latex import latex_text
 
-__all__ = ["emit", "render", "write", "exact_mean", "check_output"]
+__all__ = ["emit", "render", "write", "exact_mean", "check_output", "legend_of", "scales_line", "judged_line",
+           "big_count"]
 
 
 def exact_mean(values: np.ndarray):
@@ -70,7 +72,8 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
         return "\n".join(lines) + "\n", ""
     if fmt == "latex":
         spec = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in frame.columns)
-        lines = [r"\begin{table}", r"\centering", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
+        lines = [r"% requires \usepackage{booktabs}", r"\begin{table}", r"\centering",
+                 rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
                  " & ".join(latex_text(str(c)) for c in frame.columns) + r" \\", r"\midrule"]
         lines += [" & ".join(latex_text(c) for c in row) + r" \\" for row in cells]
         lines += [r"\bottomrule", r"\end{tabular}"]
@@ -82,6 +85,8 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
 
 
 def _cell(v) -> str:
+    if isinstance(v, (bool, np.bool_)):  # a decision reads as a word, not as Python's True / False
+        return "yes" if v else "no"
     if isinstance(v, float):
         return "" if v != v else f"{v:.6g}"
     return str(v)
@@ -103,3 +108,39 @@ def write(text: str, output: str | None) -> None:
         write_atomic(output, text if text.endswith("\n") else text + "\n")
     else:
         click.echo(text.rstrip("\n"))
+
+
+def legend_of(*lines: str) -> str:
+    """A legend: its non-empty lines."""
+    return "\n".join(x for x in lines if x)
+
+
+def scales_line(ev) -> str:
+    """Per measure: K, the route, what its scale is over and, where the interval value is an affine image of
+    the measure, that it is (the column is kept, so every measure has the same columns)."""
+    parts = []
+    for _, row in ev.scale_table().iterrows():
+        extra = [row["route"], row["caveat"], f"over {row['scale_over']}" if row["scale_over"] else "",
+                 f"{row['measure']} (interval) {row['affine']}" if row["affine"] else ""]
+        parts.append(f"{row['measure']}: K = {big_count(int(row['K']))} ({', '.join(x for x in extra if x)})")
+    return "scales: " + "; ".join(parts)
+
+
+def judged_line(ev) -> str:
+    """The legend's judged@N: its range over the systems (the warning names those below the threshold)."""
+    j = ev.judged()
+    lo, hi = j.idxmin(), j.idxmax()
+    return (f"judged@{ev.depth}: from {j[lo]:.3f} ({lo}) to {j[hi]:.3f} ({hi}), the fraction of a system's top "
+            f"{ev.depth} ranks whose document is in the qrels (mean over topics; ranks past a run's end count as "
+            f"judged); {int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
+
+
+def big_count(n: int, power: str = "") -> str:
+    """A count for a table or legend: every digit up to 10^18, beyond it its power or its leading digits and
+    length (2^100000 has 30,103 digits; printing them costs seconds and says nothing)."""
+    if n < 10**18:
+        return f"{n:,}"
+    e = n.bit_length() - 53
+    lg = math.log10(n >> e) + e * math.log10(2)  # log10(n) in double precision, without str(n)
+    digits = int(lg) + 1
+    return f"{power} (a {digits:,}-digit number)" if power else f"{10 ** (lg - int(lg)):.3f}e{digits - 1} ({digits:,} digits)"

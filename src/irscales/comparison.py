@@ -6,8 +6,9 @@ different conclusions (FFF21's argument: conclusions should be drawn on an inter
 What a cell says (:attr:`ComparisonTable.legend` says it in every rendering):
 
 * ``0.2513 ᵃᶜ`` — the system's mean over topics, significantly better than systems ``a`` and ``c`` (its
-  letters), on that scale. *Better* is the sign of the exact mean difference; *significantly* is the
-  paired test's decision after the correction over the family of comparisons of that measure and scale
+  markers: letters up to 26 systems, numbers 1 … S beyond, ``1,3–5``), on that scale; the best mean of a
+  column is bold in Markdown and LaTeX. *Better* is the sign of the exact mean difference; *significantly*
+  is the paired test's decision after the correction over the family of comparisons of that measure and scale
   (every pair of systems; with a baseline only the baseline's pairs).
 * ``†`` — significantly different from the baseline, in the direction of the mean (MM23 §3's metric
   test); ``‡`` — and the IPSO sign test (MM23 §3) agrees, over the same correction. IPSO does not depend
@@ -15,37 +16,51 @@ What a cell says (:attr:`ComparisonTable.legend` says it in every rendering):
 * ``≠`` — the conclusions differ: the system's letters (or its †) on the interval scale are not those on
   the original scale.
 
-Tests (:data:`TESTS`): the paired ``t`` test (default), ``wilcoxon`` signed-rank, ``sign`` test (each
+Tests (:data:`TESTS`): the paired ``t`` test (default), ``wilcoxon`` signed-rank, ``sign`` test, the paired
+``randomisation`` test (Smucker, Allan and Carterette 2007; :mod:`irscales.stats.randomisation`) (each
 with ``correction`` ``holm`` (default), ``bonferroni`` or ``none``), and ``tukey``: FFF21's two-way ANOVA
 (topic + system) followed by Tukey's HSD, which controls the family-wise error itself (no correction).
 All run on :mod:`irscales.stats.significance`, on exact values where the scores are exact.
+
+Every pair's numbers — raw and adjusted p-values, the mean difference and Cohen's d_z (the mean of the
+paired differences over their standard deviation, ddof = 1), on both scales — are in
+:meth:`ComparisonTable.pairs_frame`; :meth:`ComparisonTable.to_csv` is one row per system (no legend:
+:attr:`ComparisonTable.legend` apart). Renderings: :mod:`irscales.comparison_render`.
 
 Scores are ``(T topics, S systems)`` matrices, the orientation of every score matrix in irscales.
 """
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
+from irscales import comparison_plot
+from irscales import comparison_render as R
 from irscales.correlation import system_means
-from irscales.latex import latex_text
+from irscales.interval import INTERVAL_LEGEND
 from irscales.ipso.sign_test import ipso_sign_test
 from irscales.stats import significance as S
+from irscales.stats.randomisation import PERMUTATIONS, randomisation_test
 
 __all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corrected"]
 
 #: Test name → the key of :data:`irscales.stats.significance.TESTS` that runs it.
-TESTS = {"t": "ttest", "wilcoxon": "signrank", "sign": "sign", "tukey": "anova2"}
+TESTS = {"t": "ttest", "wilcoxon": "signrank", "sign": "sign", "randomisation": "randomisation", "tukey": "anova2"}
 #: Multiple-comparison corrections of the per-pair tests (``tukey`` needs none).
 CORRECTIONS = ("holm", "bonferroni", "none")
 _TEST_WORDS = {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
+               "randomisation": "paired randomisation test of the mean difference",
                "tukey": "two-way ANOVA (topic, system) + Tukey's HSD (FFF21)"}
 SCALES = ("original", "interval")
+#: Row orders: ``given``; ``mean``: decreasing mean of the first measure on its original scale (ties in the
+#: order given); ``auto``: ``given`` up to 26 systems, ``mean`` beyond (numbered markers then mostly form
+#: one range: a system tends to beat the systems below it).
+ORDERS = ("auto", "given", "mean")
 
 
 def corrected(p: np.ndarray, alpha: float, method: str) -> tuple[np.ndarray, np.ndarray]:
@@ -90,6 +105,7 @@ class ComparisonTable:
     n_topics: int
     depth: int | None
     notes: tuple[str, ...] = field(default=())
+    test_detail: str = ""
 
     # ----------------------------------------------------------------------------------- legend
     @property
@@ -100,10 +116,14 @@ class ComparisonTable:
         name = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "no"}[self.correction]
         corr = "" if self.test == "tukey" else f", {name} correction over {fam} of each measure and scale"
         depth = f" at depth {self.depth}" if self.depth is not None else ""
-        lines = [f"Means over {self.n_topics} topics{depth}. Letters: significantly better than the systems with "
-                 f"those letters ({_TEST_WORDS[self.test]}{corr}, alpha = {self.alpha}).",
-                 "interval: the interval-scaled measure (FFF21 eq. 2), normalised to [0, 1] by (phi - 1)/(K - 1).",
-                 "≠: the conclusions (letters, or † against the baseline) differ between the original and the "
+        marks = ("Letters: significantly better than the systems with those letters" if len(self.systems)
+                 <= R.LETTERS_UP_TO else "Numbers: significantly better than the systems with those numbers "
+                 "(3–5: systems 3, 4 and 5)")
+        detail = f"; {self.test_detail}" if self.test_detail else ""
+        lines = [f"Means over {self.n_topics} topics{depth}; bold (Markdown, LaTeX): the best mean of each column. "
+                 f"{marks} ({_TEST_WORDS[self.test]}{detail}{corr}, alpha = {self.alpha}).",
+                 INTERVAL_LEGEND + ".",
+                 "≠: the conclusions (markers, or † against the baseline) differ between the original and the "
                  "interval scale."]
         if self.baseline:
             lines.insert(2, f"†: significantly different from the baseline {self.baseline}; ‡: and the IPSO sign "
@@ -112,121 +132,98 @@ class ComparisonTable:
 
     # ---------------------------------------------------------------------------------- renders
     def cells(self, style: str = "text") -> pd.DataFrame:
-        """The table as strings: one row per system (with its letter), two columns per measure
+        """The table as strings: one row per system (with its marker), one column per measure and scale
         (``M`` and ``M (interval)``). ``style``: ``text`` (Unicode), ``markdown`` or ``latex``."""
-        f = self.frame.set_index(["system", "measure", "scale"])
-        rows = []
-        for letter, s in zip(self.letters, self.systems):
-            row = {"": letter, "system": _escape(s, style)}
-            for m in self.measures:
-                for scale in SCALES:
-                    if (s, m, scale) not in f.index:
-                        continue
-                    r = f.loc[(s, m, scale)]
-                    col = m if scale == "original" else f"{m} (interval)"
-                    row[_escape(col, style)] = _cell(r, style)
-            rows.append(row)
-        return pd.DataFrame(rows)
+        return R.cells(self, style)
 
     def to_frame(self) -> pd.DataFrame:
-        """The tidy table: system, letter, measure, scale, mean, better_than (letters), baseline mark
+        """The tidy table: system, letter (its marker: a letter, or its number past 26 systems), measure,
+        scale, mean, ci95 (half-width of the 95% t confidence interval of the mean), better_than (the
+        markers of the systems it is significantly better than; numbers comma-separated), baseline_mark
         (``†``, ``†‡`` or empty; only with a baseline), differs (the conclusions differ between scales)."""
         return self.frame.copy()
 
-    def to_markdown(self) -> str:
-        c = self.cells("markdown")
-        head = "| " + " | ".join(c.columns) + " |"
-        rule = "|" + "|".join(":--" if i < 2 else "--:" for i in range(len(c.columns))) + "|"
-        body = ["| " + " | ".join(str(v) for v in r) + " |" for r in c.itertuples(index=False)]
-        legend = "\n".join(f"{line}  " for line in self.legend.splitlines())
-        return "\n".join([head, rule, *body, "", legend]) + "\n"
+    def pairs_frame(self) -> pd.DataFrame:
+        """One row per pair tested, measure and scale: system_a, system_b, their means, mean_difference
+        (a − b), effect_size_dz (Cohen's d_z: the mean of the paired differences a − b over their standard
+        deviation, ddof = 1), statistic (the test's), p_value (raw), p_adjusted (after the correction;
+        Tukey's HSD p-value for ``tukey``), significant and better (the system significantly better, or empty)."""
+        return self.pairs.copy()
 
-    def to_latex(self) -> str:
-        c = self.cells("latex")
-        spec = "ll" + "r" * (len(c.columns) - 2)
-        lines = [r"\begin{table}", r"\centering", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
-                 " & ".join(c.columns) + r" \\", r"\midrule"]
-        lines += [" & ".join(str(v) for v in r) + r" \\" for r in c.itertuples(index=False)]
-        caption = latex_text(self.legend.replace("\n", " "))
-        lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}", r"\end{table}"]
-        return "\n".join(lines) + "\n"
+    def to_markdown(self) -> str:
+        return R.markdown(self)
+
+    def to_latex(self, label: str = "tab:irscales-comparison") -> str:
+        """LaTeX that compiles in a plain ``article`` with the packages its first line names and fits the
+        page (:func:`irscales.comparison_render.latex`)."""
+        return R.latex(self, label)
 
     def to_csv(self) -> str:
-        """The tidy frame as CSV (means with every digit), the legend as ``#`` comment lines at the end."""
-        legend = "".join(f"# {line}\n" for line in self.legend.splitlines())
-        return self.frame.to_csv(index=False) + legend
+        """One row per system (:func:`irscales.comparison_render.wide_frame`), means with every digit; no
+        legend (:attr:`legend`)."""
+        return R.wide_frame(self).to_csv(index=False)
+
+    def plot(self, path: str | None = None):
+        """The figure of the comparison (:func:`irscales.comparison_plot.plot`): means with 95% confidence
+        intervals on both scales, ≠ flags; also written to ``path`` (.png, .pdf or .svg) when given."""
+        return comparison_plot.plot(self, path)
 
     def __str__(self) -> str:
-        return self.cells("text").to_string(index=False) + "\n\n" + self.legend
-
-
-def _escape(s: str, style: str) -> str:
-    if style == "latex":
-        return latex_text(s)
-    if style == "markdown":
-        return s.replace("|", r"\|")
-    return s
-
-
-def _cell(r: pd.Series, style: str) -> str:
-    mean = f"{r['mean']:.4f}"
-    letters, mark, differs = r["better_than"], r["baseline_mark"], bool(r["differs"])
-    if style == "latex":
-        sup = letters + mark.replace("†", r"\dagger").replace("‡", r"\ddagger")
-        out = mean + (f"$^{{{sup}}}$" if sup else "")
-        return out + (r" $\neq$" if differs else "")
-    if style == "markdown":
-        sup = letters + mark
-        out = mean + (f"<sup>{sup}</sup>" if sup else "")
-        return out + (" ≠" if differs else "")
-    out = mean + (f" {letters}" if letters else "") + mark
-    return out + (" ≠" if differs else "")
+        return R.text(self)
 
 
 # ------------------------------------------------------------------------------------- computing
 
 
-def _letters(n: int) -> tuple[str, ...]:
-    """a, b, …, z, aa, ab, … (ranx's convention), one per system in the order given."""
-    abc = string.ascii_lowercase
-    out = []
-    for i in range(n):
-        s, k = "", i
-        while True:
-            s = abc[k % 26] + s
-            k = k // 26 - 1
-            if k < 0:
-                break
-        out.append(s)
-    return tuple(out)
-
-
 def _decisions(scores: np.ndarray, test: str, correction: str, alpha: float, family: np.ndarray,
-               systems: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """p (adjusted) and decisions for every pair in :func:`irscales.stats.significance.pairs` order;
-    pairs outside ``family`` are NaN / False."""
+               systems: Sequence[str], permutations: int, seed: int) -> tuple[S.PairwiseTest, np.ndarray, np.ndarray]:
+    """The test's result, adjusted p-values and decisions for every pair in
+    :func:`irscales.stats.significance.pairs` order; pairs outside ``family`` are NaN / False."""
     key = TESTS[test]
-    res = S.significance_tests(scores, tests=(key,), alpha=alpha, systems=systems, pvalues=test == "tukey")[key]
+    if test == "randomisation":
+        res = randomisation_test(scores, alpha, systems, permutations=permutations, seed=seed)
+    else:
+        res = S.significance_tests(scores, tests=(key,), alpha=alpha, systems=systems,
+                                   pvalues=test == "tukey")[key]
     if test == "tukey":  # Tukey's HSD controls the family-wise error over all pairs itself
         sig = res.significant & family
-        return np.where(family, res.pvalue, np.nan), sig
+        return res, np.where(family, res.pvalue, np.nan), sig
     p = np.where(family, res.pvalue, np.nan)
     p = np.where(family & np.isnan(p), 1.0, p)  # undefined (identical systems): not significant
-    return corrected(p, alpha, correction)
+    return (res, *corrected(p, alpha, correction))
+
+
+def _ci95(scores: np.ndarray) -> np.ndarray:
+    """Per system, the half-width of the 95% t confidence interval of its mean over topics (floats)."""
+    x = np.asarray(scores, dtype=float)
+    t = x.shape[0]
+    return stats.t.ppf(0.975, t - 1) * x.std(axis=0, ddof=1) / np.sqrt(t)
+
+
+def _effect_size_dz(scores: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Per pair, Cohen's d_z: the mean of the paired differences a − b over their standard deviation
+    (ddof = 1), in floats (±inf for a constant nonzero difference, NaN for none)."""
+    x = np.asarray(scores, dtype=float)
+    d = x[:, i] - x[:, j]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return d.mean(axis=0) / d.std(axis=0, ddof=1)
 
 
 def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, np.ndarray | None],
                      systems: Sequence[str], *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
                      baseline: str | None = None, rel: np.ndarray | None = None, depth: int | None = None,
-                     notes: Sequence[str] = ()) -> ComparisonTable:
+                     notes: Sequence[str] = (), permutations: int = PERMUTATIONS, seed: int = 0,
+                     order: str = "auto") -> ComparisonTable:
     """Compare runs on several measures, on the original and the interval scale (see the module docstring).
 
     original  measure label → ``(T, S)`` scores (floats or exact)
     interval  measure label → ``(T, S)`` interval-scaled scores normalised to [0, 1] (exact Fractions or
               floats), or None where the measure has no interval-scaled version here (its row says so)
-    systems   the S system names (letters a, b, … in this order)
+    systems   the S system names (markers a, b, … or 1, 2, … in this order)
     baseline  a system name: † / ‡ against it, and the family of each correction is its S − 1 pairs
     rel       binary relevance ``(S, T, ≥ depth)`` of the runs, for the IPSO sign test of ‡ (needs ``depth``)
+    permutations, seed  the randomisation test's sampled sign patterns (when T > 20; exact below)
+    order     the rows' order (:data:`ORDERS`); the legend names it when not ``given``
     """
     if test not in TESTS:
         raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
@@ -239,14 +236,29 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
         raise ValueError("no measure to compare")
     if baseline is not None and baseline not in systems:
         raise ValueError(f"baseline {baseline!r} is not one of the runs: {', '.join(systems)}")
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
     n_sys = len(systems)
+    if order == "mean" or (order == "auto" and n_sys > R.LETTERS_UP_TO):
+        first, scores = next(iter(original)), [np.asarray(v) for v in (*original.values(), *interval.values())
+                                                if v is not None]
+        if all(v.ndim == 2 and v.shape[1] == n_sys for v in scores):
+            means = system_means(np.asarray(original[first]))
+            perm = sorted(range(n_sys), key=lambda x: means[x], reverse=True)  # stable: ties in the order given
+            return comparison_table(
+                {m: np.asarray(v)[:, perm] for m, v in original.items()},
+                {m: None if v is None else np.asarray(v)[:, perm] for m, v in interval.items()},
+                [systems[x] for x in perm], test=test, correction=correction, alpha=alpha, baseline=baseline,
+                rel=None if rel is None else np.asarray(rel)[perm], depth=depth,
+                notes=[*notes, f"Rows in decreasing order of the mean {first} (original scale)."],
+                permutations=permutations, seed=seed, order="given")
     i, j = S.pairs(n_sys)
     b = systems.index(baseline) if baseline is not None else None
     family = np.ones(len(i), dtype=bool) if b is None else (i == b) | (j == b)
     ipso = _ipso(rel, depth, b, alpha, correction) if b is not None and rel is not None else None
-    letters = _letters(n_sys)
+    letters = R.markers(n_sys)
     rows, pair_rows, notes = [], [], list(notes)
-    n_topics = None
+    n_topics, detail = None, ""
     for m, orig in original.items():
         decided = {}
         for scale, sc in (("original", orig), ("interval", interval.get(m))):
@@ -257,7 +269,12 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                 raise ValueError(f"{m} ({scale}): scores must be (topics, {n_sys} systems), got shape {sc.shape}")
             n_topics = sc.shape[0] if n_topics is None else n_topics
             exact_means = system_means(sc)  # exact for exact scores: the direction of each pair
-            p, sig = _decisions(sc, test, correction, alpha, family, systems)
+            res, p, sig = _decisions(sc, test, correction, alpha, family, systems, permutations, seed)
+            if test == "randomisation":
+                detail = ("exact over all 2^T sign flips" if res.omnibus["exact"] else
+                          f"{res.omnibus['permutations']:,} random sign flips, seed {res.omnibus['seed']}")
+            dz = _effect_size_dz(sc, i, j)
+            ci = _ci95(sc)
             up = np.array([exact_means[x] > exact_means[y] for x, y in zip(i, j)], dtype=bool)
             down = np.array([exact_means[x] < exact_means[y] for x, y in zip(i, j)], dtype=bool)
             better = {s: [] for s in range(n_sys)}
@@ -269,7 +286,10 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
             decided[scale] = (better, sig)
             for k in np.flatnonzero(family):
                 pair_rows.append({"measure": m, "scale": scale, "system_a": systems[i[k]], "system_b": systems[j[k]],
-                                  "p_adjusted": p[k], "significant": bool(sig[k]),
+                                  "mean_a": float(exact_means[i[k]]), "mean_b": float(exact_means[j[k]]),
+                                  "mean_difference": float(exact_means[i[k]] - exact_means[j[k]]),
+                                  "effect_size_dz": float(dz[k]), "statistic": float(res.statistic[k]),
+                                  "p_value": float(res.pvalue[k]), "p_adjusted": p[k], "significant": bool(sig[k]),
                                   "better": systems[i[k]] if sig[k] and up[k] else systems[j[k]] if sig[k] and down[k]
                                   else ""})
             for s in range(n_sys):
@@ -280,8 +300,8 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                         way = 1 if exact_means[s] > exact_means[b] else -1 if exact_means[s] < exact_means[b] else 0
                         mark = "†" + ("‡" if ipso is not None and ipso[0][s] and ipso[1][s] == way != 0 else "")
                 rows.append({"system": systems[s], "letter": letters[s], "measure": m, "scale": scale,
-                             "mean": float(exact_means[s]),
-                             "better_than": "".join(letters[x] for x in sorted(better[s])),
+                             "mean": float(exact_means[s]), "ci95": float(ci[s]),
+                             "better_than": R.join_marks(letters, better[s]),
                              "baseline_mark": mark, "differs": False})
         if "interval" in decided:
             (bo, so), (bi, si) = decided["original"], decided["interval"]
@@ -291,10 +311,10 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                 r["differs"] = sorted(bo[s]) != sorted(bi[s]) or bool(base_diff)
         else:
             notes.append(f"{m}: no interval-scaled version here (see the notes of the evaluation)")
-    frame = pd.DataFrame(rows, columns=["system", "letter", "measure", "scale", "mean", "better_than",
+    frame = pd.DataFrame(rows, columns=["system", "letter", "measure", "scale", "mean", "ci95", "better_than",
                                         "baseline_mark", "differs"])
     return ComparisonTable(frame, pd.DataFrame(pair_rows), systems, tuple(original), letters, test, correction,
-                           alpha, baseline, int(n_topics or 0), depth, tuple(notes))
+                           alpha, baseline, int(n_topics or 0), depth, tuple(notes), detail)
 
 
 def _pair_index(a: int, b: int, n: int) -> int:

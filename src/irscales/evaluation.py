@@ -23,19 +23,22 @@ use N = 10 first). ``k`` is a measure's own cut-off (``P@10``), never the run le
 (system, topic, measure).
 
 **Interval-scaled values** (:mod:`irscales.interval`): (φ − 1)/(K − 1) in [0, 1] by default, exact; raw φ
-and K with ``phi=True``. :attr:`Evaluation.scales` says per measure which scale, which route, K, and what the
+and K with ``phi=True``. The position of the run among all runs of length N, one scale for every topic (FFF21
+§5.2.2): AP is ranked by SP = AP × RB, nDCG by DCG, so the recall base and the ideal ranking do not enter and a
+perfect run on a topic with fewer than N relevant documents is well below 1 (:meth:`Evaluation.scale_table`,
+column ``scale_over``). Every measure asked gets its interval version, or nothing is returned: a measure
+without one at this depth raises :class:`~irscales.interval.NoIntervalScaleError` (a ValueError) naming how
+far its routes reach. :attr:`Evaluation.scales` says per measure which scale, which route, K, and what the
 exactness rests on.
 """
 
 from __future__ import annotations
 
-import os
 import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from itertools import combinations
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
@@ -45,15 +48,19 @@ from irscales import measures as M
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
+from irscales.data.sources import qrels_source as _qrels_source, run_source as _run_source
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction, judged_warning
 from irscales.data.trec import relevance_arrays
-from irscales.interval import IntervalPlan, IntervalValues, interval_values, plan, uses_grades
+from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
+                               uses_grades)
 from irscales.options import READING_DEFAULTS, check_reading  # READING_DEFAULTS: re-exported (public API)
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
 
-__all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "Evaluation", "evaluate",
-           "measure_specs", "graded_err", "check_depth", "load_collection", "default_depth", "ordered_means"]
+__all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "DEFAULT_JUDGED_THRESHOLD", "Evaluation",
+           "evaluate", "measure_specs", "graded_err", "check_depth", "load_collection", "default_depth",
+           "ordered_means"]
 
 #: The run length when interval-scaled values are asked and no depth is given.
 RANKED_DEFAULT_DEPTH = 10
@@ -175,34 +182,6 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
     return col
 
 
-#: What ``runs`` may be, for the error that refuses anything else.
-RUNS_ACCEPTED = ("a run file, a folder of runs or a list of files; a frame (query_id, doc_id, score [, run]); "
-                 "a list of frames each naming its runs; {query_id: {doc_id: score}}; or {name: frame or dict}")
-
-
-def _run_source(runs):
-    """Runs given as files: a path, or a list of paths (one folder: its files)."""
-    if isinstance(runs, (str, os.PathLike)):
-        return runs
-    if not isinstance(runs, (list, tuple)) or not runs:
-        got = "an empty list" if isinstance(runs, (list, tuple)) else type(runs).__name__
-        raise ValueError(f"runs: expected {RUNS_ACCEPTED}; got {got}")
-    bad = next((r for r in runs if not isinstance(r, (str, os.PathLike))), None)
-    if bad is not None:
-        raise ValueError(f"runs: a list of runs holds files (paths), got a {type(bad).__name__}; expected "
-                         f"{RUNS_ACCEPTED}")
-    files = [Path(r) for r in runs]
-    return files[0] if len(files) == 1 and files[0].is_dir() else files
-
-
-def _qrels_source(qrels):
-    """Qrels given as a file: a path (a frame or a dict is read by :func:`qrels_frame`)."""
-    if not isinstance(qrels, (str, os.PathLike)):
-        raise ValueError(f"qrels: expected a qrels file, a frame (query_id, doc_id, relevance) or "
-                         f"{{query_id: {{doc_id: grade}}}}; got {type(qrels).__name__}")
-    return qrels
-
-
 @dataclass(frozen=True)
 class Evaluation:
     """Scores of runs on measures, original and interval-scaled (what :func:`evaluate` returns).
@@ -210,7 +189,8 @@ class Evaluation:
     ``frame``: one row per (system, topic, measure): ``value``; with interval-scaled values ``interval``
     ((φ − 1)/(K − 1), the nearest double; exact values in :meth:`interval`), and with ``phi=True`` also
     ``phi`` (exact integers; halves for ties ``mid``) and ``K``. ``scales``: per measure label, how its
-    interval version was obtained (None: it has none here; ``notes`` say why). ``depth``: the run length N.
+    interval version was obtained (every measure with ``ranked``, none without). ``depth``: the run length N.
+    :meth:`judged`: judged@N per system (how far the qrels reach into the runs).
     """
 
     collection: Collection
@@ -222,6 +202,8 @@ class Evaluation:
     ties: str = "unq"
     _values: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _interval: dict[str, IntervalValues] = field(default_factory=dict, repr=False)
+    _judged: np.ndarray | None = field(default=None, repr=False)  # (T, S) judged@depth
+    judged_threshold: float = DEFAULT_JUDGED_THRESHOLD
     _exact: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # filled on first use
 
     @property
@@ -233,23 +215,18 @@ class Evaluation:
         return self.collection.topics
 
     def values(self, measure: str, exact: bool = False) -> pd.DataFrame:
-        """The (topics × systems) scores of one measure (by its label): floats, or with ``exact=True`` the
-        exact Fractions (:meth:`Measure.exact`; a measure with irrational values raises NotRationalError)."""
-        lab = self._check(measure)
-        v = self._exact_values(lab) if exact else self._values[lab]
+        """The (topics × systems) scores of one measure (by its label): floats, or with ``exact=True`` exact
+        Fractions (:meth:`Measure.exact`) where the measure is rational (:meth:`decision_values`)."""
+        v = self.decision_values(measure) if exact else self._values[self._check(measure)]
         return pd.DataFrame(v, index=list(self.topics), columns=list(self.systems))
 
-    def _exact_values(self, lab: str) -> np.ndarray:
-        if lab not in self._exact:
-            self._exact[lab] = self.collection.evaluate(self.measures[lab], self.depth, exact=True)
-        return self._exact[lab]
-
     def decision_values(self, measure: str) -> np.ndarray:
-        """The (topics × systems) scores that decisions are taken on: exact Fractions for a rational
-        measure — a float can round a difference away (RBP_p05 at depth 60: 1 − 2^−60 and 1 are the same
-        double) that the interval scale keeps, and both scales must decide alike — floats otherwise."""
-        lab = self._check(measure)
-        return self._exact_values(lab) if self.measures[lab].rational else self._values[lab]
+        """The (topics × systems) scores decisions are taken on: exact for a rational measure (a float can round
+        away a difference the interval scale keeps: RBP_p05 at depth 60), floats otherwise."""
+        lab, m = self._check(measure), self.measures[measure]
+        if m.rational and lab not in self._exact:
+            self._exact[lab] = self.collection.evaluate(m, self.depth, exact=True)
+        return self._exact[lab] if m.rational else self._values[lab]
 
     def interval(self, measure: str, raw: bool = False) -> pd.DataFrame:
         """The (topics × systems) interval-scaled values of one measure, exact: Fractions (φ − 1)/(K − 1),
@@ -259,6 +236,18 @@ class Evaluation:
             raise ValueError(f"{measure} has no interval-scaled values here"
                              + ("" if self.scales.get(measure, "") is None else " (evaluate(..., ranked=True))"))
         return pd.DataFrame(iv.phi if raw else iv.unit, index=list(self.topics), columns=list(self.systems))
+
+    def judged(self, per_topic: bool = False) -> pd.Series | pd.DataFrame:
+        """judged@N (N = :attr:`depth`): per system, the mean over topics of the fraction of its top N ranks
+        holding a document that appears in the topic's qrels (any grade; a rank past the end of a short run
+        counts as judged: :mod:`irscales.data.judged`); ``per_topic``: the (topics × systems) fractions.
+        Below :attr:`judged_threshold` :func:`evaluate` warns: unjudged documents count as not relevant."""
+        if self._judged is None:
+            raise ValueError("judged@N is not known for this evaluation (made without its qrels)")
+        if per_topic:
+            return pd.DataFrame(self._judged, index=list(self.topics), columns=list(self.systems))
+        return pd.Series(self._judged.mean(axis=0), index=pd.Index(list(self.systems), name="system"),
+                         name=f"judged@{self.depth}")
 
     def _check(self, measure: str) -> str:
         if measure not in self.measures:
@@ -276,28 +265,45 @@ class Evaluation:
         return pd.DataFrame(out, index=pd.Index(list(self.systems), name="system"))
 
     def scale_table(self) -> pd.DataFrame:
-        """One row per measure: the scale of its interval version (measure, N, grades, ties, K, route, caveat)."""
+        """One row per measure: the scale of its interval version (measure, N, grades, ties, K, route, caveat);
+        ``scale_over``: the runs it ranks and by what, and what does not enter (the recall base, the ideal
+        ranking: one scale for every topic, FFF21 §5.2.2); ``affine``: where the interval value is an affine
+        image of the measure itself (P at its own N, RBP with p = 1/2), that it is — the interval column is
+        then the measure again, up to a constant factor, and says nothing new."""
         rows = []
         for lab, p in self.scales.items():
             if p is None:
                 rows.append({"measure": lab, "scale_of": "", "N": np.nan, "grades": np.nan, "ties": self.ties,
-                             "K": np.nan, "route": "none", "exact": False, "caveat": ""})
+                             "K": np.nan, "route": "none", "exact": False, "caveat": "", "scale_over": "",
+                             "affine": ""})
             else:
+                m = self.measures[lab]
                 rows.append({"measure": lab, "scale_of": p.measure.key, "N": p.N, "grades": p.c + 1, "ties": p.ties,
-                             "K": p.K, "route": p.kind, "exact": not p.caveat, "caveat": p.caveat})
+                             "K": p.K, "route": p.kind, "exact": not p.caveat, "caveat": p.caveat,
+                             "scale_over": scale_over(p, m), "affine": affine_image(p, m)})
         return pd.DataFrame(rows)
 
     def compare(self, *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
-                baseline: str | None = None) -> ComparisonTable:
+                baseline: str | None = None, permutations: int = 10_000, seed: int = 0,
+                order: str = "auto") -> ComparisonTable:
         """The comparison table of the runs on every measure, original and interval-scaled
-        (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth)."""
+        (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth;
+        ``permutations`` and ``seed``: the randomisation test's sampled sign flips; ``order``: the rows')."""
         from irscales.comparison import comparison_table  # scipy.stats and statsmodels: only when comparing
 
         original = {lab: self.decision_values(lab) for lab in self.measures}
         interval = {lab: iv.unit for lab, iv in self._interval.items()}
         return comparison_table(original, interval, self.systems, test=test, correction=correction, alpha=alpha,
                                 baseline=baseline, rel=self.collection.binary(self.depth) if baseline else None,
-                                depth=self.depth, notes=self.notes)
+                                depth=self.depth, notes=(*self.notes, *self._scale_lines()), permutations=permutations,
+                                seed=seed, order=order)
+
+    def _scale_lines(self) -> list[str]:
+        """One legend line per interval version: what its scale is over, and whether it is an affine image."""
+        t = self.scale_table()
+        return [f"{r.measure} (interval): over {r.scale_over}" + (f" ({r.measure} (interval) {r.affine})"
+                                                                  if r.affine else "")
+                for r in t.itertuples() if r.scale_over]
 
     def correlations(self) -> tuple[pd.DataFrame, list[str]]:
         """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2, symmetric) between every two measures' system
@@ -378,7 +384,7 @@ def _tied(means, systems) -> str:
 def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M.Measure] = DEFAULT_MEASURES, *,
              depth: int | None = None, ranked: bool = False, ties: str = "unq", phi: bool = False,
              build: bool = False, cache: bool = True, progress: bool | None = None,
-             **reading) -> Evaluation:
+             judged_threshold: float = DEFAULT_JUDGED_THRESHOLD, **reading) -> Evaluation:
     """Evaluate runs on measures, with their interval-scaled versions when ``ranked`` (module docstring).
 
     qrels     a qrels file, a frame (``query_id, doc_id, relevance``) or ``{query_id: {doc_id: grade}}``
@@ -386,12 +392,15 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
               ``{query_id: {doc_id: score}}`` (one run) or ``{name: frame or dict}``
     measures  names (``"AP,P@10,nDCG@10"``), a list of names or :class:`~irscales.measures.Measure` objects
     depth     the run length N (default: the longest run; 10 with ``ranked``)
-    ranked    add the interval-scaled values (FFF21 eq. 2): ``interval`` = (φ − 1)/(K − 1)
+    ranked    add the interval-scaled values (FFF21 eq. 2): ``interval`` = (φ − 1)/(K − 1), for every measure or
+              :class:`~irscales.interval.NoIntervalScaleError` naming those without one at ``depth``
     ties      FFF21's tie strategy for φ: ``unq`` (eq. 2), ``min``, ``max``, ``mid`` (§7.1.3)
     phi       also give raw φ and K
     build     consent to a scale build over the budget (else such a build is refused with its estimate and
               the cheaper options; the CLI's --build-scales)
     cache     keep built scales and parsed runs under ``IRSCALES_CACHE``
+    judged_threshold  warn, naming them, about systems whose judged@N (:meth:`Evaluation.judged`) is below it
+              (default 0.9; 0: never)
     reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``on_repeated_lines``,
               ``score_precision`` (:data:`irscales.options.READING`; trec_eval's numbers: ``negative="zero",
               on_no_relevant="keep"``)
@@ -407,19 +416,26 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
         raise ValueError(f"depth must be a positive integer (the run length N), got {depth!r}")
     if depth is None and ranked:
         depth = RANKED_DEFAULT_DEPTH
+    if isinstance(judged_threshold, bool) or not isinstance(judged_threshold, (int, float)) \
+            or not 0 <= judged_threshold <= 1:
+        raise ValueError(f"judged_threshold must be a fraction in [0, 1], got {judged_threshold!r}")
     notes: list[str] = []
     plans: dict[str, IntervalPlan | None] = {}
-    if ranked:  # binary measures are planned before reading: an over-budget build is refused at once
-        binary = [(lab, m) for lab, m in specs if not uses_grades(m)]
-        plans, n1 = plan(binary, depth, grades=None, ties=ties, cache=cache, build=build)
+    if ranked:  # binary measures are planned before reading (graded ones after): a refusal comes at once
+        plans, n1 = plan(specs, depth, grades=None, ties=ties, cache=cache, build=build, require=True)
         notes += n1
     col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
     specs = graded_err(specs, measures, int(col.max_grade))
     depth = int(depth) if depth is not None else default_depth(False, col)
     check_depth(specs, col, depth)
+    judged = _judged_at(qrels, runs, col, depth, cache, reading)
+    per_system = pd.Series(judged.mean(axis=1), index=list(col.systems))
+    if (warn := judged_warning(per_system, depth, judged_threshold)):
+        notes.append(warn)
     if ranked:
         graded = [(lab, m) for lab, m in specs if uses_grades(m)]
-        p2, n2 = plan(graded, depth, grades=int(col.max_grade), ties=ties, cache=cache, build=build)
+        p2, n2 = plan(graded, depth, grades=int(col.max_grade), ties=ties, cache=cache, build=build,
+                      require=True)
         plans.update(p2)
         notes += n2
         plans = {lab: plans.get(lab) for lab, _ in specs}
@@ -436,7 +452,22 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     frame = _frame(col, specs, values, ivals, ranked, phi)
     for n in notes:
         warnings.warn(n, stacklevel=2)
-    return Evaluation(col, depth, dict(specs), frame, plans, tuple(notes), ties, values, ivals)
+    return Evaluation(col, depth, dict(specs), frame, plans, tuple(notes), ties, values, ivals, judged.T,
+                      float(judged_threshold))
+
+
+def _judged_at(qrels: Any, runs: Any, col: Collection, depth: int, cache: bool, reading: dict) -> np.ndarray:
+    """judged@depth of every (system, topic) of ``col``, (S, T): the same runs read against the judged
+    indicator (:mod:`irscales.data.judged`), with the same options; every judged topic kept, then ``col``'s."""
+    opts = {**READING_DEFAULTS, **reading, "on_no_relevant": "keep"}
+    q = indicator_qrels(qrels_frame(qrels, negative=opts["negative"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reading's notes were given once, with the scores
+        if is_in_memory(runs):
+            ind = load_collection(q, runs, depth, progress=False, cache=cache, **opts)
+        else:  # read qrels, already checked: straight to the reader (a frame would be checked again)
+            ind = Collection.from_trec(_run_source(runs), q, depth=depth, cache=cache, progress=False, **opts)
+    return judged_fraction(ind.subset(topics=list(col.topics), systems=list(col.systems)), depth)
 
 
 def _shown(phi: np.ndarray) -> np.ndarray:

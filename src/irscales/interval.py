@@ -9,9 +9,17 @@ admissible affine map of an interval scale
     interval = (φ − 1) / (K − 1)                                    (onto [0, 1]; 0 for K = 1)
 
 keeps every meaningful statement (differences, their ratios, means, every t / ANOVA statistic) and makes
-the values comparable across N: 0 is the worst run there is, 1 the best. It is what irscales reports by
-default, with K beside it; raw φ on request. Both are exact: φ as integers, the normalised value as a
-Fraction (floats only for display).
+the values comparable across N. It is what irscales reports by default, with K beside it; raw φ on request.
+Both are exact: φ as integers, the normalised value as a Fraction (floats only for display).
+
+**What the value says** (:func:`scale_over`): the position of the run's value among the values of the measure's
+*numerator* over all (c+1)^N runs of length N — 0 the lowest value any run of length N takes, 1 the highest. AP
+is ranked by SP (AP × RB), nDCG by DCG, R by the number of relevant documents retrieved: FFF21 §5.2.2 gives
+every topic the same scale, whatever its recall base, so that means over topics are meaningful. The recall
+base and the ideal ranking do not enter, so a perfect run is 1 only on a topic with at least N relevant
+documents: a perfect AP on a topic with few relevant documents sits low on the scale (the README's worked
+example). Where the interval scale is an affine image of the measure itself (P and P@k with ties
+``unq``, RBP with p = 1/2) :func:`affine_image` says so.
 
 :func:`plan` chooses, for each measure, the scale its interval version comes from (a measure cut at k ranks
 takes φ over REL^k; graded measures over the (c+1)^N runs of the qrels' grades) and the route
@@ -31,11 +39,24 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.data.padding import PAD_LIMIT_ENV, PaddingTooLarge, pad_bytes_limit, size
-from irscales.enumeration.counting import n_distinct
+from irscales.enumeration.counting import counting_depth, n_distinct
+from irscales.enumeration.engine import max_enumerable_depth
 from irscales.enumeration.routes import OverBudget, Route, choose_route
+from irscales.enumeration.runs import numerator
+from irscales.exact import to_fraction
 
 __all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
-           "normalised", "OverBudgetError", "dcg_proven_depth", "scaled_runs"]
+           "normalised", "OverBudgetError", "NoIntervalScaleError", "INTERVAL_LEGEND", "dcg_proven_depth",
+           "scaled_runs", "scale_over", "affine_image"]
+
+#: What an interval-scaled value is, in every legend (the command line's, the comparison table's): the
+#: scale is the same for every topic, so the recall base and the ideal ranking do not enter (FFF21 §5.2.2).
+INTERVAL_LEGEND = ("interval: the interval-scaled value (FFF21 eq. 2): the position phi of the run's value on the "
+                   "measure's scale over all runs of length N, normalised to [0, 1] by (phi - 1)/(K - 1), 0 the "
+                   "lowest value any run of length N takes and 1 the highest. The scale is the same for every topic "
+                   "(FFF21: so that means over topics are meaningful): AP is ranked by SP = AP x RB and nDCG by DCG, "
+                   "so the recall base and the ideal ranking do not enter, and a perfect run on a topic with fewer "
+                   "than N relevant documents is below 1")
 
 #: Counted DCG beyond these N relies on the conjecture stated in :mod:`irscales.enumeration.counting` (no tie
 #: across discount classes): the largest N at which an enumeration of all (c+1)^N runs found none, per (log base,
@@ -59,6 +80,84 @@ class OverBudgetError(ValueError):
         consent = "pass --build-scales to build it" if cli else "pass build=True to build it"
         super().__init__("the interval-scaled values need a one-time scale build: " + "; ".join(parts)
                          + f"; {consent}, or use a smaller {'--depth' if cli else 'depth'}")
+
+
+class NoIntervalScaleError(ValueError):
+    """Interval-scaled values were asked (``ranked=True``) for measures that have none at this depth:
+    ``missing`` (label, how far its routes reach, the deepest N) have one at a smaller N; ``none`` have no
+    interval version at all (no scale over all runs, no counting rule). Worded for the API or, through
+    :meth:`message`, for the command line (``optional``: whether leaving out the interval values is an option)."""
+
+    def __init__(self, depth: int, missing: list[tuple[str, str, int | None]], none: list[str],
+                 builds: list[OverBudget] | None = None):
+        self.depth, self.missing, self.none, self.builds = depth, missing, none, builds or []
+        super().__init__(self.message(cli=False, optional=True))
+
+    def message(self, cli: bool, optional: bool) -> str:
+        parts = []
+        if self.missing:
+            reach = "; ".join(f"{lab} ({why})" for lab, why, _ in self.missing)
+            deepest = [n for _, _, n in self.missing if n is not None]
+            parts.append(f"no interval-scaled values at depth {self.depth} for {reach}"
+                         + (f": use depth {min(deepest)} or less" if deepest else ""))
+        if self.none:
+            them = "it" if len(self.none) == 1 else "them"
+            leave = (" or leave out --ranked" if cli else " or pass ranked=False") if optional else ""
+            parts.append(f"{', '.join(self.none)} {'has' if len(self.none) == 1 else 'have'} no interval-scaled "
+                         f"version (no scale over all runs and no counting rule): drop {them}{leave}")
+        if self.builds:
+            parts.append(str(OverBudgetError(self.builds, cli)))
+        return "; ".join(parts)
+
+
+def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[str, int | None]:
+    """How far the routes to ``target``'s scale reach (the engine's scale, φ counted with ``ties`` and with
+    the other tie strategies), and the deepest run length that works for ``m`` (None: ``m`` is cut at
+    k ranks, so a smaller depth does not help)."""
+    engine, why_engine = max_enumerable_depth(target, c)
+    counted, why_counted = counting_depth(target, c, ties)
+    deepest = max(engine, counted)
+    text = (f"deepest N = {deepest}" + (f" with a scale build: {why_engine}" if engine > counted else
+                                        f", counted: {why_counted}")
+            + (f"; {counted} counted without one" if 0 < counted < engine else ""))
+    others = [t for t in ("unq", "min", "max", "mid") if t != ties and counting_depth(target, c, t)[0] > counted]
+    if others:
+        reach = max(counting_depth(target, c, t)[0] for t in others)
+        text += f"; ties={' or '.join(repr(t) for t in others)} counted to N = {reach}"
+    if getattr(m, "k", None) is None:
+        return text, deepest
+    return f"over its {n} ranks: {text}; name a cut-off of at most {deepest}", None
+
+
+def scale_over(p: IntervalPlan, measure: M.Measure) -> str:
+    """What the interval value of ``measure`` is a position over, in words: the runs of the scale, the
+    quantity they are ranked by, and what does not enter (FFF21 §5.2.2: one scale for every topic)."""
+    runs = f"all {p.c + 1}^{p.N} {'binary runs' if p.c == 1 else 'runs'} of length {p.N}" \
+        + ("" if p.c == 1 else f" over grades 0..{p.c}")
+    base = measure.measure if isinstance(measure, M.Cut) else measure
+    num = numerator(p.measure)
+    if isinstance(base, M.AP):
+        return f"{runs} ranked by {num.key} = AP x RB; recall base not used"
+    if isinstance(base, M.R):
+        return (f"{runs} ranked by {num.key} = R x RB/{p.N}, a factor that changes from topic to topic (no copy "
+                "of R); recall base not used")
+    if isinstance(base, M.NDCG):
+        return f"{runs} ranked by {num.key} = nDCG x ideal DCG; ideal ranking not used"
+    return runs if num == p.measure else f"{runs} ranked by {num.key}"
+
+
+def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
+    """'' or why the interval value is an affine image of the measure's own value at this N (the interval
+    column then repeats the measure up to a constant factor): P over its k ranks with ties ``unq`` (φ − 1
+    relevant documents, K = k + 1: the value itself) and RBP with p = 1/2 (no two runs tie, φ − 1 is the
+    run read as a binary number: 2^N/(2^N − 1) times RBP). R is not one: its interval value is P at N, R
+    times RB/N, a factor that changes from topic to topic."""
+    if type(p.measure) is M.P and type(measure) is M.P and p.ties == "unq" and p.c == 1:
+        return f"= {p.label}: P is already an interval scale at this N"
+    if type(p.measure) is M.RBP and type(measure) is M.RBP and to_fraction(measure.p) == Fraction(1, 2) \
+            and p.c == 1:
+        return f"= {p.label} x 2^{p.N}/(2^{p.N} - 1): RBP with p = 1/2 is already an interval scale"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -146,30 +245,47 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
     value: the notes). ``grades``: the collection's largest grade c (graded measures are scaled over the
     (c+1)^N runs of grades 0..c; binary ones over 2^N); None before the qrels are read (graded measures
     are then left out silently, to be planned later). Builds over the budget without ``build`` are
-    refused together, up front (:class:`OverBudgetError`); ``require``: a missing version is an error."""
+    refused together, up front (:class:`OverBudgetError`); ``require``: a missing version is an error, for every
+    such measure at once (:class:`NoIntervalScaleError`, which names the over-budget builds too)."""
     out: dict[str, IntervalPlan | None] = {}
     notes, over = [], []
+    missing: list[tuple[str, str, int | None]] = []
+    none: list[str] = []
     for label, m in specs:
         graded = uses_grades(m)
-        if graded and grades is None:
+        try:
+            target, n = scale_target(m, depth)
+        except ValueError as e:  # cut at more ranks than the run has
+            if require:
+                raise
+            notes.append(f"no interval-scaled {label} at depth {depth}: {e}")
+            out[label] = None
+            continue
+        if graded and grades is None:  # planned once the qrels are read, unless no grades would give it a scale
+            if require and not any(max_enumerable_depth(target, c)[0] or counting_depth(target, c)[0] for c in (1, 2)):
+                none.append(label)
             continue
         c = max(1, grades) if graded else 1
         try:
-            target, n = scale_target(m, depth)
             route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build)
         except OverBudget as e:
             over.append(e)
             out[label] = None
             continue
-        except (ValueError, NotImplementedError) as e:  # the planner's reason: how far each route reaches
-            why = f"no interval-scaled {label} at depth {depth}: {e}"
-            if require:
-                raise ValueError(why) from None
-            notes.append(why)
+        except NotImplementedError as e:  # no kernel and no counting rule: no interval version at any N
+            notes.append(f"no interval-scaled {label} at depth {depth}: {e}")
+            none.append(label)
+            out[label] = None
+            continue
+        except ValueError as e:  # the planner's reason: how far each route reaches
+            notes.append(f"no interval-scaled {label} at depth {depth}: {e}")
+            missing.append((label, *_reach(m, target, n, c, ties)))
             out[label] = None
             continue
         out[label] = IntervalPlan(label, target, n, c, ties, route, _K(target, n, c, ties, route),
                                   _caveat(target, n, c, route))
+    if require and (missing or none):
+        raise NoIntervalScaleError(depth, missing, none, over)
     if over:
         raise OverBudgetError(over, cli)
     return out, notes

@@ -304,14 +304,12 @@ def tukey_levels(data: pd.DataFrame, response: str, factor: str, ms_error: float
     if k < 2:
         raise ValueError(f"factor {factor!r} has {k} level; Tukey HSD needs at least 2")
     crit = studentized_range_critical(alpha, k, df_error) / math.sqrt(2)
-    rows = []
-    for u, v in itertools.combinations(range(k), 2):
-        diff = means.iloc[u] - means.iloc[v]
-        t = abs(diff) / math.sqrt(ms_error * (1 / sizes.iloc[u] + 1 / sizes.iloc[v]))
-        rows.append({"level_u": means.index[u], "level_v": means.index[v], "mean_u": means.iloc[u],
-                     "mean_v": means.iloc[v], "diff": diff, "abs_t": t, "critical": crit,
-                     "significant": bool(t > crit)})
-    return pd.DataFrame(rows)
+    u, v = np.triu_indices(k, 1)  # all pairs at once, in itertools.combinations order
+    m, n = means.to_numpy(dtype=float), sizes.to_numpy()
+    diff = m[u] - m[v]
+    t = np.abs(diff) / np.sqrt(ms_error * (1 / n[u] + 1 / n[v]))
+    return pd.DataFrame({"level_u": means.index[u], "level_v": means.index[v], "mean_u": m[u], "mean_v": m[v],
+                         "diff": diff, "abs_t": t, "critical": crit, "significant": t > crit})
 
 
 #: Axis names of the design factors in the plots.

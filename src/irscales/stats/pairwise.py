@@ -44,20 +44,30 @@ def binomial_two_sided_table(n_max: int) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=64)
-def _float_table(n_max: int) -> np.ndarray:
-    """:func:`binomial_two_sided_table` as floats (p-values for display; decisions use the exact table)."""
-    out = np.vectorize(float, otypes=[float])(binomial_two_sided_table(n_max))
-    out.flags.writeable = False
-    return out
+#: Up to this many untied topics a sign-test p-value is the exact tail sum, correctly rounded; beyond it scipy's
+#: binomial tail (relative error ~1e-15), with the decision re-checked exactly where p is within 1e-9 of α.
+_EXACT_SIGN_N = 1000
 
 
-@lru_cache(maxsize=64)
-def _significant_table(n_max: int, alpha) -> np.ndarray:
-    """Whether each exact p-value of :func:`binomial_two_sided_table` is at most ``alpha`` (exact)."""
-    out = binomial_two_sided_table(n_max) <= alpha
-    out.flags.writeable = False
-    return out
+def _exact_two_sided(n: int, m: int) -> Fraction:
+    """min(1, 2·2^{-n} Σ_{k ≤ m} C(n, k)), in O(m) integer steps and O(1) memory beyond the integers."""
+    acc, term = 0, 1
+    for k in range(m + 1):
+        acc += term
+        term = term * (n - k) // (k + 1)
+    return min(Fraction(2 * acc, 2**n), Fraction(1))
+
+
+@lru_cache(maxsize=1 << 16)
+def _sign_pvalue(n: int, m: int, alpha: Fraction) -> tuple[float, bool]:
+    """(p, p ≤ α decided exactly) of the two-sided sign test with m = min(n₊, n₋) of n untied topics."""
+    if n <= _EXACT_SIGN_N:
+        exact = _exact_two_sided(n, m)
+        return float(exact), exact <= alpha
+    p = min(1.0, 2.0 * float(stats.binom.cdf(m, n, 0.5)))
+    if abs(p - float(alpha)) > 1e-9 * float(alpha):
+        return p, p <= alpha
+    return p, _exact_two_sided(n, m) <= alpha
 
 
 def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None) -> PairwiseTest:
@@ -68,7 +78,9 @@ def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | N
 
     .. math:: p = \min\Bigl(1,\; 2 \cdot 2^{-n} \sum_{k=0}^{\min(n_+, n_-)} \binom{n}{k}\Bigr)
 
-    (p = 1 when n = 0). Significant iff p ≤ α, decided in integer arithmetic. Statistic: n₊.
+    (p = 1 when n = 0). Significant iff p ≤ α, decided in integer arithmetic. Statistic: n₊. Memory O(T)
+    per pair, no table: the exact tail sum up to n = 1,000, scipy's binomial tail beyond (re-checked exactly
+    where p is within 1e-9 of α).
     (MATLAB switches to a normal approximation for n ≥ 100 topics; we stay exact.)
     """
     sc = prepare_scores(scores, systems)
@@ -79,10 +91,11 @@ def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | N
     nneg = (cx < cy).sum(axis=0)
     n = npos + nneg
     k = np.minimum(npos, nneg)
-    p_table = _float_table(sc.values.shape[0])
-    sig_table = _significant_table(sc.values.shape[0], a)  # MATLAB's signtest: significant when p ≤ α
-    return PairwiseTest("sign", float(alpha), sc.systems, i, j, npos.astype(float), p_table[n, k],
-                        sig_table[n, k], "n_positive")
+    p = np.empty(len(n))
+    sig = np.empty(len(n), dtype=bool)
+    for x, (nn, kk) in enumerate(zip(n.tolist(), k.tolist())):
+        p[x], sig[x] = _sign_pvalue(nn, kk, a)  # MATLAB's signtest: significant when p ≤ α
+    return PairwiseTest("sign", float(alpha), sc.systems, i, j, npos.astype(float), p, sig, "n_positive")
 
 
 def rank_sum_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None) -> PairwiseTest:

@@ -28,11 +28,11 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from irscales import paths
 from irscales.data import Collection
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction
 from irscales.data.run_repeats import without_repeats
 from irscales.data.trec import find_runs, read_qrels
 from irscales.papers.mm23.real_r04 import r04_folder
@@ -48,8 +48,8 @@ DATASETS = {
     "robust2004": ("R04", "TREC 2004 Robust: 10 real runs, 249 topics, grades 0-2"),
 }
 #: A system with fewer than this fraction of its top k documents judged makes cut-off k unreliable: its
-#: unjudged documents count as not relevant, so its scores there are lower bounds.
-UNRELIABLE_JUDGED = 0.9
+#: unjudged documents count as not relevant, so its scores there are lower bounds (the core's warning threshold).
+UNRELIABLE_JUDGED = DEFAULT_JUDGED_THRESHOLD
 _CLEF_QRELS = "CLEF2018_qrel_20180914.txt.gz"
 
 
@@ -114,8 +114,7 @@ def load(name: str, depth: int = 30, cache: bool = True) -> GradedData:
         warnings.simplefilter("always")
         col = Collection.from_trec(files, qrels, depth=depth, cache=cache, **opts)
     notes += [str(w.message) for w in caught]
-    q = read_qrels(qrels)
-    q["rel"] = 1  # every judged document, whatever its grade: rel_at(k) is then the judged indicator
+    q = indicator_qrels(read_qrels(qrels))  # every judged document at grade 1: rel_at(k) is the judged indicator
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the same notes as above
         judged = Collection.from_trec(files, q, depth=depth, cache=cache, on_no_relevant="keep", **opts)
@@ -137,9 +136,7 @@ def judged_at(data: GradedData, ks) -> pd.DataFrame:
     :data:`UNRELIABLE_JUDGED` and whether the cut-off is reliable (no system below it)."""
     rows = []
     for k in ks:
-        ind = data.judged.rel_at(k).astype(bool)  # (S, T, k)
-        present = np.arange(k)[None, None, :] < np.minimum(data.judged.run_lengths, k)[..., None]
-        frac = (ind | ~present).mean(axis=2)  # (S, T)
+        frac = judged_fraction(data.judged, k)  # (S, T): irscales.data.judged, the definition evaluate() reports
         per_system = frac.mean(axis=1)
         rows.append({"dataset": data.name, "k": int(k), "judged@k": float(frac.mean()),
                      "lowest system": float(per_system.min()),

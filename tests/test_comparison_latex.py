@@ -1,0 +1,93 @@
+"""Issue 38: the LaTeX comparison table compiles in a plain ``article`` with the packages its first line names
+and fits the page, at 10 and at 129 systems. Golden files (tests/golden/) from fixed in-code fixtures;
+``IRSCALES_UPDATE_GOLDEN=1`` rewrites them after a deliberate change (review the diff)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from irscales.comparison import comparison_table
+
+GOLDEN = Path(__file__).parent / "golden"
+PDFLATEX = shutil.which("pdflatex")
+
+
+def fixture_table(n_systems: int, measures: tuple[str, ...], baseline: bool = False):
+    """A fixed comparison: ``n_systems`` runs with TREC-like names (one with LaTeX's special characters),
+    scores drawn from a seeded generator, the interval scale an order-preserving, non-affine map of them."""
+    rng = np.random.default_rng(38)
+    T = 50
+    names = [f"input.run{k:03d}_{'long' * (k % 3)}" for k in range(n_systems)]
+    names[1] = "tuned&#1~BM25%"
+    topic = rng.random((T, 1))
+    original, interval = {}, {}
+    for m in measures:
+        s = np.clip(topic + rng.normal(0, 0.08, (T, n_systems)) + np.linspace(0, 0.3, n_systems), 0, 1.5) / 1.5
+        original[m], interval[m] = s, s ** 1.7
+    return comparison_table(original, interval, names, baseline=names[0] if baseline else None)
+
+
+TABLES = {"comparison_fixture10.tex": (10, ("AP", "P@10", "nDCG@10", "RR"), True),
+          "comparison_fixture129.tex": (129, ("AP", "P@10"), False)}
+
+
+@pytest.fixture(scope="module", params=sorted(TABLES))
+def rendered(request):
+    return request.param, fixture_table(*TABLES[request.param]).to_latex()
+
+
+def test_latex_matches_its_golden_file(rendered):
+    name, tex = rendered
+    path = GOLDEN / name
+    if os.environ.get("IRSCALES_UPDATE_GOLDEN"):
+        path.write_text(tex)
+    assert path.exists(), f"{path} is missing: run with IRSCALES_UPDATE_GOLDEN=1 once"
+    assert tex == path.read_text(), f"{name} changed (IRSCALES_UPDATE_GOLDEN=1 rewrites it after review)"
+
+
+def test_latex_says_what_it_needs_and_what_it_shows(rendered):
+    name, tex = rendered
+    first = tex.splitlines()[0]
+    assert first.startswith("% irscales comparison table: requires ") and r"\usepackage{booktabs}" in first
+    assert r"\label{tab:irscales-comparison}" in tex and r"\textbf{" in tex
+    assert r"$(\varphi - 1)/(K - 1)$" in tex and "(phi - 1)" not in tex
+    assert ("longtable" in first) == name.endswith("129.tex")
+    assert "True" not in tex and "False" not in tex
+
+
+def compile_latex(tex: str, tmp: Path) -> str:
+    """pdflatex (twice) on ``tex`` in a plain article with the packages its first line names; the log."""
+    packages = re.findall(r"\\usepackage\{([^}]*)\}", tex.splitlines()[0])
+    doc = "\n".join([r"\documentclass{article}", *(rf"\usepackage{{{p}}}" for p in packages), r"\begin{document}",
+                     "Some text before the table.", tex, r"\end{document}"])
+    (tmp / "t.tex").write_text(doc)
+    for _ in range(2):  # longtable settles its column widths on the second run
+        r = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "t.tex"], cwd=tmp,
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stdout[-3000:]
+    return (tmp / "t.log").read_text(errors="replace")
+
+
+@pytest.mark.skipif(PDFLATEX is None, reason="pdflatex is not installed")
+def test_latex_compiles_in_a_plain_article_and_fits_the_page(rendered, tmp_path):
+    _, tex = rendered
+    log = compile_latex(tex, tmp_path)
+    over = [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
+    assert all(x <= 1 for x in over), f"overfull by {max(over)}pt"
+    assert "Float too large" not in log and "Undefined control sequence" not in log
+
+
+def test_names_are_escaped_and_may_wrap():
+    from irscales.latex import latex_breakable, latex_text
+
+    assert latex_text("a_b&c\n\nd") == r"a\_b\&c  d"  # a blank line would end the table's paragraph
+    assert latex_breakable("input.run_1") == r"input.\allowbreak{}run\_\allowbreak{}1"
+    long = latex_breakable("abcdefghijklmnopqrstuvwxyz")
+    assert long.count(r"\allowbreak{}") == 2 and long.replace(r"\allowbreak{}", "") == "abcdefghijklmnopqrstuvwxyz"
