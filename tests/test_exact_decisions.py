@@ -58,7 +58,7 @@ def test_compare_does_not_change(near):
     assert (f["p_original"] == f["p_interval"]).all()  # an affine image: the same statistics
 
 
-@pytest.mark.parametrize("test", ["t", "wilcoxon", "sign", "tukey"])
+@pytest.mark.parametrize("test", ["t", "wilcoxon", "sign", "randomisation", "tukey"])
 def test_report_marks_no_difference(near, test):
     a, b, q = near
     tab = evaluate(q, [a, b], "RBP_p05", depth=DEPTH, ranked=True).compare(test=test, baseline="A")
