@@ -198,8 +198,29 @@ def test_overall_tau_exact_vs_float_vs_rounded():
     floats = overall_tau(a.astype(float), b.astype(float))
     rounded = overall_tau(a.astype(float), b.astype(float), decimals=8)
     assert exact == 1.0          # both measures: 0 == 1 < 2
-    assert floats != exact       # the spurious float difference breaks the tie
-    assert rounded == exact      # FFF21's 8-decimal rounding restores it
+    # plain float means break the tie (0.30000000000000004 > 0.3) …
+    assert kendall_tau(system_means(a.astype(float)), system_means(b.astype(float))) != exact
+    assert floats == exact       # … the exact tie detection of overall_tau keeps it
+    assert rounded == exact      # FFF21's 8-decimal rounding restores it too
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_overall_tau_of_float_p10_matrices_is_the_exact_tau(seed):
+    """A random 50 topics × 40 systems P@10 matrix: float τ equals the τ of the exact (Fraction) means,
+    where plain float means differ from it (hit counts summed in another order are no longer tied)."""
+    from irscales.correlation import exact_tied_means, rational_score
+    from irscales.exact import to_fractions
+
+    rng = np.random.default_rng(seed)
+    x, y = rng.integers(0, 11, (2, 50, 40)) / 10
+    exact = overall_tau(to_fractions(x), to_fractions(y))
+    assert overall_tau(x, y) == exact
+    assert kendall_tau(system_means(x), system_means(y)) != exact  # the case the fix is for
+    assert overall_tau(np.stack([x, y]), np.stack([y, x])).tolist() == [exact, exact]  # leading axes too
+    m = exact_tied_means(x)
+    assert all(isinstance(v, Fr) for v in m if any(v == w for w in m if w is not v))  # ties are exact
+    assert rational_score(0.1) == Fr(1, 10) and rational_score(1 / 3) == Fr(1, 3)
+    assert rational_score(0.1 + 0.2) == Fr(0.1 + 0.2)  # not 3/10: another double
 
 
 def test_precision_recall_topic_by_topic_one_overall_not():

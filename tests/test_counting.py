@@ -695,3 +695,33 @@ def test_runs_of_python_objects_are_counted_every_time(monkeypatch):
     b = C.phi_runs("nDCG_b02", runs)
     assert len(calls) == 2 and np.array_equal(a, b) and not C._COUNTED
     assert np.array_equal(a, C.phi_runs("DCG_b02", runs.astype(np.int8)))
+
+
+def test_the_readme_states_the_graded_counting_limits_as_found():
+    """README's counting limits for three grades are counting_depth's (gnDCG_b10 counts to 39, not 34)."""
+    import re
+
+    from irscales.paths import repo_root
+
+    root = repo_root()
+    if root is None:
+        pytest.skip("not a source checkout")
+    text = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    m = re.search(r"gRBP at any N for p = 1/b and to (\d+) otherwise, gDCG/gnDCG to (\d+) in base 2 and (\d+) in base 10",
+                  text)
+    assert m is not None
+    assert [int(g) for g in m.groups()] == [C.counting_depth("gRBP_p08", 2)[0], C.counting_depth("gnDCG_b02", 2)[0],
+                                            C.counting_depth("gnDCG_b10", 2)[0]]
+    assert C.counting_depth("gP", 2)[0] == C.counting_depth("gRBP_p05", 2)[0] == math.inf
+
+
+@pytest.mark.parametrize("base, gap", [(2, 1.09e-9), (10, 2.53e-6)])
+def test_no_tie_across_discount_classes_among_all_3_17_graded_runs(base, gap):
+    """Every distinct class-coefficient tuple of the 3^17 runs over three grades has its own DCG value: the
+    smallest gap is far above the float error, so counted graded DCG/nDCG is proven exact to N = 17."""
+    from irscales import interval
+    from irscales.enumeration.meet import class_gap
+
+    g, bound = class_gap(base, 17, 2)
+    assert g == pytest.approx(gap, rel=0.01) and g > 100 * bound
+    assert interval.dcg_proven_depth(M.parse(f"nDCG_b{base:02d}"), 2) == 17

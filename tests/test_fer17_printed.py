@@ -31,41 +31,50 @@ def test_romp_comparison_reproduces_fer17_printed_4_2_5_and_6_2_5():
 
 def test_recompute_published_anova_reproduces_fer17_printed_columns():
     got = fer17.recompute_published_anova(published.load("fer17"))
-    cmp = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings)
+    cmp = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings, below=got.below)
     f = cmp.frame.set_index("item")
     # ω² from eq. (3) at the printed F, DF: 10 of the 11 effect rows of Tables 2 and 7 (helper of anova.py)
     assert f.loc["table2/Measure Pair/omega2", "match"] and f.loc["table7/Measure Pair*Topic Set(Corpus)/omega2", "match"]
-    # 0.00028 vs printed 0.0002: Fer17 truncates, which its printing allows
-    assert f.loc["table2/Topic Size*System Size/omega2", "status"] == "agrees within printing"
+    # 0.00028 vs printed 0.0002: truncated, but the ω² column rounds (7 other cells only rounding gives): erratum
+    for item in ("table2/Topic Size*System Size/omega2", "table3/Topic Size*System Size/omega2",
+                 "table3/Measure Pair*Topic Size/MS"):
+        assert f.loc[item, "status"] == "differs", item
+        assert "but the paper rounds here" in f.loc[item, "note"] and "only rounding reproduces (" in f.loc[item, "note"]
     # F = (SS/DF)/MS_err from the printed SS, within their rounding
     assert f.loc["table2/Measure Pair/F", "match"] and f.loc["table8/Corpus/F", "match"]
-    # p at the printed F: 3.4514e-05 truncates to the printed 3.44e-05 only within F's rounding (±0.00005)
+    # p at the printed F: 3.4514e-05 truncates to the printed 3.44e-05 only within F's rounding (±0.00005), and
+    # the other p values printed in scientific notation truncate too: the paper truncates them
     assert got.spreads["table3/Topic Size*System Size/p"] == pytest.approx(2.44e-8, rel=0.01)
     assert f.loc["table3/Topic Size*System Size/p", "status"] == "agrees within printing"
+    assert "in scientific notation, 2 other values only truncation reproduces (table2/System Size/p, table3/System Size/p)" in \
+        f.loc["table3/Topic Size*System Size/p", "note"]
     assert f.loc["table2/Topic Size*System Size/p", "status"] == "differs"  # 1.62e-05 at any F of its rounding
     # power of a zero effect is α, not the printed 0.8043
     assert got.values["table2/Measure Pair*System Size/power"] == pytest.approx(0.05)
     done = cmp.frame[cmp.frame.status != "not reproduced"]
     assert len(done) == 126 and int(done.match.sum()) == 114  # the 12 others are listed in the notebook
-    assert done["status"].value_counts().to_dict() == {"match": 114, "agrees within printing": 7,
-                                                       "depends on reading": 4, "differs": 1}
+    assert done["status"].value_counts().to_dict() == {"match": 114, "agrees within printing": 3, "unresolved": 5,
+                                                       "differs": 4}
 
 
-def test_power_is_a_reading_question_not_an_erratum():
-    """Fer17 reads the power from G*Power without its settings: eq. (5) at either ω² does not give
-    the printed powers of the small interactions (no erratum: each reading's value is in the note);
-    where eq. (5) gives 1 − 3.4e-62, the printed 0.9999 is its truncation."""
+def test_power_is_unresolved_where_no_setting_the_paper_gives_reproduces_it():
+    """Fer17 reads the power from G*Power without its settings: eq. (5) at the tables' N reproduces the other
+    powers but not these five; a sample size is named where one would give the printed value. 0.9999 is not a
+    truncation of 1 − 3.4e-62: the paper prints 1.0000 for every other power near 1 (only rounding gives that)."""
     got = fer17.recompute_published_anova(published.load("fer17"))
-    f = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings).frame.set_index("item")
+    f = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings,
+                          below=got.below).frame.set_index("item")
     for item in ("table2/Measure Pair*System Size/power", "table2/Topic Size*System Size/power",
-                 "table3/Measure Pair*System Size/power", "table3/Topic Size*System Size/power"):
-        assert f.loc[item, "status"] == "depends on reading", item
-        assert "G*Power" in f.loc[item, "note"] and "eq. (5) at the printed ω²" in f.loc[item, "note"]
-    # 1 in double precision; the exact power is 1 − β with β ≈ 3.4e-62, within the spread
+                 "table3/Measure Pair*System Size/power", "table3/Topic Size*System Size/power",
+                 "table2/System Size/power"):
+        assert f.loc[item, "status"] == "unresolved", item
+        assert "G*Power" in f.loc[item, "note"] and "values tried — " in f.loc[item, "note"]
+    assert "N = 69,985 instead of 196,000" in f.loc["table2/Topic Size*System Size/power", "note"]
+    assert "none gives the printed power" in f.loc["table2/Measure Pair*System Size/power", "note"]
+    # 1 in double precision; the exact power is 1 − β with β ≈ 3.4e-62, within the spread, below 1
     assert got.values["table2/System Size/power"] == 1.0 and 0 < got.spreads["table2/System Size/power"] < 1e-60
-    assert f.loc["table2/System Size/power", "status"] == "agrees within printing"
-    assert "truncates to 0.9999" in f.loc["table2/System Size/power", "note"]
-    assert f.loc["table2/Measure Pair/power", "status"] == "match"  # a power of 1 printed 1.0000 is reproduced
+    assert "but the paper rounds here" in f.loc["table2/System Size/power", "note"]
+    assert f.loc["table2/Measure Pair/power", "status"] == "match"  # a power of 1 − β printed 1.0000 is reproduced
 
 
 def test_qualitative_anova_items_from_a_table():

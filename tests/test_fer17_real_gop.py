@@ -81,3 +81,24 @@ def test_analogue_sets_hold_fer17s_1326_systems(grid):
     assert all(v.shape == (50, 1326) for v in scores.values())
     with pytest.raises(KeyError, match="no query form"):
         grid["T07"].select("title")
+
+
+def test_the_reports_twist_t09_quirk_is_what_the_file_holds():
+    """The data quirk the report states (items.DATA_QUIRKS) is checked against the authors' file."""
+    import re
+
+    from irscales.data.matters import read_measure
+    from irscales.papers.items import DATA_QUIRKS
+
+    if paths.gop_dir() is None:
+        pytest.skip("the authors' Grid of Points is absent (IRSCALES_GOP / IRSCALES_SHARED/gop/trec-jasist2017)")
+    found = sorted(paths.gop_dir().rglob("twist_T09.mat"))
+    if not found:
+        pytest.skip("twist_T09.mat is absent")
+    s = read_measure(found[0]).scores
+    neg = s < 0
+    m = re.search(r"holds (\d+) negative Twist values, all on topic (\d+) \(down to −(\d\.\d+)\), and (\d+) NaN",
+                  DATA_QUIRKS["real_gop"])
+    assert m is not None
+    assert int(neg.values.sum()) == int(m[1]) and list(s.index[neg.any(axis=1)]) == [m[2]]
+    assert f"{-float(np.nanmin(s.values)):.4f}" == m[3] and int(np.isnan(s.values).sum()) == int(m[4])

@@ -35,6 +35,13 @@ def test_figure3_and_4_claims(fs):
     assert it["fig3/P/N=5/runs_at_0.0"] == 1 and it["fig3/RBP_p05/distinct_equispaced"] == "yes"
     # RR at N = 10: 1, 1/2, …, 1/5 in [0.2, 1]; 0 and 1/6 … 1/10 below
     assert (it["fig3/RR/clusters_[0.2,1]/N=10"], it["fig3/RR/clusters_[0,0.2)/N=10"]) == (5, 6)
+    # the paper qualifies the shares with no word: each is judged at its printed precision (20% is not 15.625%,
+    # 30% is not 31.25%), and no hand label lends them one
+    from irscales.papers import published
+    shares = {k: v for k, v in it.items() if "share_at" in k}
+    f = published.compare("fff21", shares, notes=p3.notes).frame.set_index("item").loc[list(shares)]
+    assert set(f["status"]) == {"differs"} and not f["note"].str.contains("'about'").any()
+    assert f["note"].str.contains("no word of approximation").all()
     p4 = S.figure4_claims(fs, p3)
     assert p4.items["fig4/RBP_p08/full_range/N=5"] == "no" and p4.items["fig4/RBP_p08/full_range/N=20"] == "yes"
     assert p4.items["fig4/RBP_p03_same_order_as_RBP_p05"] == "yes" and p4.items["fig4/RBP_p08_no_ties"] == "yes"

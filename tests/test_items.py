@@ -46,6 +46,33 @@ def test_not_errata_are_counted_apart_from_the_errata():
                                             "approximation or a range that holds) and 1 depends on how the paper is read.")
     assert items.errata(t) == [("b", ["2"])]
     assert items.not_errata_sentence(t.iloc[3:]) == ""
-    assert "2 agree within printing; 1 depends on the reading; 1 differs (errata)" in items.summary_line(t)
+    assert "2 agree within printing; 1 depends on the reading; 0 unresolved (settings unknown); 1 differs (errata)" \
+        in items.summary_line(t)
+
+
+def test_unresolved_is_counted_apart_from_errata_and_readings():
+    import pandas as pd
+
+    t = pd.DataFrame({"item": ["a/1", "a/2", "b/1"], "status": ["unresolved", "unresolved", "differs"]})
+    assert items.status_counts(t)["unresolved"] == 2 and "unresolved" not in items.NOT_ERRATA
+    assert items.errata(t) == [("b", ["1"])] and items.not_errata_sentence(t) == ""
+    assert items.unresolved_sentence(t).startswith("Unresolved: 2 items are not reproduced")
+    assert "2 unresolved (settings unknown); 1 differs (errata)" in items.summary_line(t)
+    assert items.unresolved_sentence(t.iloc[2:]) == ""
     assert items.STATUSES.index("agrees within printing") < items.STATUSES.index("differs")
     assert set(items.NOT_ERRATA) <= set(items.MEANING)
+
+
+def test_grid_sentences_are_derived_from_the_table1_notes():
+    import pandas as pd
+
+    note = ("real data: …; GoP = all 4,284 systems of the authors' published grid; the closest 1,326-system "
+            "subset (long, no 3-grams (1,326)) gives {v}")
+    t = pd.DataFrame({"item": ["table1/T07/AP", "table1/T08/AP", "table2/x"], "route": ["real", "real", "real"],
+                      "published": ["0.0330", "0.0335", "1"], "status": ["reproduced on real data"] * 2 + ["differs"],
+                      "note": [note.format(v="0.0262"), note.format(v="0.0335"), ""]})
+    (g,) = items.grid_sentences(t)
+    assert "whole published Grid of Points — 4,284 systems" in g and "2 of the 2 cells" in g
+    assert "not on the 1,326-system grid" in g and "on the closest such subset 1 of 2 cells do" in g
+    assert "T07/AP 0.0262 (long, no 3-grams; printed 0.0330)" in g
+    assert items.grid_sentences(t.iloc[2:]) == []

@@ -1,5 +1,6 @@
 """irscales.papers.printing: the one reading of a printed number and the rule deciding whether a
-recomputed value agrees with it (rounded, truncated, a range that holds, a word's tolerance)."""
+recomputed value agrees with it (rounded, truncated where the paper's own values show it, a range that
+holds, a word's tolerance)."""
 
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -51,6 +52,10 @@ def test_yes_no():
 
 # ------------------------------------------------------------------------------ the rule
 
+#: A group whose other values only truncation reproduces: the evidence that lets an item truncate.
+TRUNC = printing.Convention("truncated", "a column", ("x/1", "x/2"), ())
+ROUND = printing.Convention("rounded", "a column", (), ("x/1", "x/2"))
+
 
 @pytest.mark.parametrize("printed, ours, kind", [
     ("0.97", 0.9661, "rounded"), ("0.96", 0.9661, "truncated"), ("0.95", 0.9661, "differs"),
@@ -63,14 +68,66 @@ def test_yes_no():
     ("1/2", 0.5, "equal"), ("1/2", 0.4081, "differs"), ("2^N m", "2^N m + 1", "differs"),
 ])
 def test_rounding_before_truncation_before_differs(printed, ours, kind):
-    assert printing.agreement(printed, ours).kind == kind
+    """Where the paper's other values show a truncation: rounded first, then truncated, else differs."""
+    assert printing.agreement(printed, ours, convention=TRUNC).kind == kind
+
+
+@pytest.mark.parametrize("printed, ours", [("0.96", 0.9661), ("0.1770", Fraction(17, 96)), ("12", 12.6),
+                                           ("248.54", Fraction(400 * 1000000, 1609344)), ("-0.96", -0.9661)])
+def test_truncation_is_no_default(printed, ours):
+    """Without evidence (no group) or against it (a group that rounds) a truncated printing is an erratum,
+    and the note says why it was not read as truncated."""
+    for conv in (None, ROUND):
+        a = printing.agreement(printed, ours, convention=conv)
+        assert a.kind == "differs" and f"truncates to {printed}" in a.why
+    assert "the paper rounds here" in printing.agreement(printed, ours, convention=ROUND).why
+    assert "the paper truncates here: a column prints 2 other values" in \
+        printing.agreement(printed, ours, convention=TRUNC).why
+
+
+@pytest.mark.parametrize("printed, ours, kind", [
+    ("0.96", 0.96, "rounded"), ("0.96", 0.9699999, "truncated"), ("0.96", 0.97, "differs"),  # half-open above
+    ("0.96", Fraction(97, 100) - Fraction(1, 10**40), "truncated"), ("-0.96", -0.97, "differs"),
+    ("0.96", 0.95999, "rounded"), ("0.96", 0.9549, "differs"),
+])
+def test_the_truncation_interval_is_half_open(printed, ours, kind):
+    """0.97 does not truncate to 0.96 (the truncation cell is [0.96, 0.97), closed below, open above)."""
+    assert printing.agreement(printed, ours, convention=TRUNC).kind == kind
+
+
+def test_evidence_decides_the_convention_by_the_other_values_of_the_group():
+    """MS of Fer17 Table 3: one value truncates, the others of its column only round: rounded. A column of
+    scientific-notation p values that truncate: truncated, but fixed-format members are no evidence for them."""
+    ms = {"a/MS": ("0.1662", Fraction(1662784, 10**7), 0, None), "b/MS": ("0.2747", 0.27466, 0, None),
+          "c/MS": ("0.0306", 0.03056, 0, None), "d/MS": ("0.5000", 0.5, 0, None)}
+    c = printing.convention("a/MS", "the MS column", ms)
+    assert c.name == "rounded" and c.rounded_only == ("b/MS", "c/MS") and c.truncated_only == ()
+    assert printing.agreement("0.1662", ms["a/MS"][1], convention=c).kind == "differs"
+    p = {"a/p": ("3.64e-85", 3.648e-85, 0, None), "b/p": ("4.20e-308", 4.2072e-308, 0, None),
+         "c/p": ("3.44e-05", 3.4494e-05, 0, None), "d/p": ("1.0000", 0.99996, 0, None),
+         "e/p": ("1.0000", 0.99999, 0, None), "f/p": ("1.0000", 0.999993, 0, None)}
+    c = printing.convention("a/p", "the p column", p)
+    assert c.name == "truncated" and c.truncated_only == ("b/p", "c/p") and c.rounded_only == ()
+    assert printing.agreement("3.64e-85", 3.648e-85, convention=c).kind == "truncated"
+    assert printing.convention("d/p", "the p column", p).rounded_only == ("e/p", "f/p")
+    # a tie is no evidence: rounding stays
+    tie = {"a": ("0.96", 0.9661, 0, None), "b": ("0.93", 0.9288, 0, None), "c": ("0.12", 0.1299, 0, None)}
+    assert printing.convention("a", "a passage", tie).name == "rounded"
+
+
+def test_a_value_known_below_a_bound_does_not_truncate_to_it():
+    """A power of 1 − 1e-300 (1.0 in double precision) prints as 1.0000 only rounded: its set of values is
+    [1 − s, 1), which misses the truncation cell [1, 1.0001) of 1.0000 and meets that of 0.9999."""
+    assert printing.reproducing("1.0000", 1.0, 5e-324, below=1) == {"rounded"}
+    assert printing.reproducing("1.0000", 1.0, 5e-324) == {"rounded", "truncated"}
+    assert printing.reproducing("0.9999", 1.0, 3.4e-62, below=1) == {"truncated"}
 
 
 def test_a_tie_rounds_either_way_exactly():
     for printed in ("0.12", "0.13"):
         assert printing.agreement(printed, Fraction(1, 8)).kind == "rounded"
         assert printing.agreement(printed, 0.125).kind == "rounded"  # the float is read as its decimal
-    assert printing.agreement("0.12", Fraction(1, 8) + Fraction(1, 10**30)).kind == "truncated"
+    assert printing.agreement("0.12", Fraction(1, 8) + Fraction(1, 10**30), convention=TRUNC).kind == "truncated"
 
 
 @given(st.fractions(min_value=-1000, max_value=1000), st.integers(0, 6))
@@ -82,7 +139,7 @@ def test_rounded_and_truncated_printings_agree_and_a_wrong_digit_does_not(x, d):
     rounded = f"{exact.quantize(q, rounding=ROUND_HALF_EVEN):f}"
     truncated = f"{exact.quantize(q, rounding=ROUND_DOWN):f}"
     assert printing.agreement(rounded, x).kind == "rounded"
-    assert printing.agreement(truncated, x).kind in ("rounded", "truncated")
+    assert printing.agreement(truncated, x, convention=TRUNC).kind in ("rounded", "truncated")
     off = Decimal(rounded) + 2 * q if x >= 0 else Decimal(rounded) - 2 * q
     assert printing.agreement(f"{off:f}", x).kind == "differs"
     away = exact.quantize(q, rounding=ROUND_HALF_UP)  # render rounds half away from zero
@@ -93,8 +150,8 @@ def test_rounded_and_truncated_printings_agree_and_a_wrong_digit_does_not(x, d):
 
 def test_spread_of_inputs_printed_rounded():
     # p from an F printed to 4 decimals: 3.4514e-05 at F, 3.4489e-05 at F + 0.00005 — truncates to 3.44e-05
-    assert printing.agreement("3.44e-05", 3.451381259300116e-05).kind == "differs"
-    assert printing.agreement("3.44e-05", 3.451381259300116e-05, spread=2.44e-8).kind == "truncated"
+    assert printing.agreement("3.44e-05", 3.451381259300116e-05, convention=TRUNC).kind == "differs"
+    assert printing.agreement("3.44e-05", 3.451381259300116e-05, spread=2.44e-8, convention=TRUNC).kind == "truncated"
     assert printing.agreement("0.51", 0.5, spread=0.006).kind == "rounded"
 
 
@@ -103,7 +160,7 @@ def test_spread_of_inputs_printed_rounded():
     ("10%", 9.32, "upper", "bound"),     # 'all above 0.9 … loss 2%–10%': the largest loss 9.32 rounded up
     ("14%", 12.99, "lower", "differs"),  # a lower end above the smallest value: the range does not hold
     ("0.86", 0.8701, "upper", "differs"),
-    ("0.96", 0.9661, "upper", "truncated"),  # an upper end below the largest value, but its truncation
+    ("0.96", 0.9661, "upper", "differs"),  # an upper end below the largest value: no bound, no default truncation
     ("10%", 9.32, None, "differs"),      # the same number without a range is not a bound
     ("10%", 8.99, "upper", "differs"),   # a bound must be the extreme rounded outward, not any larger number
 ])
@@ -123,6 +180,8 @@ def test_range_ends_are_read_off_the_item_id():
     ("1/2", 0.4081, "roughly", "approximate"), ("1/2", 0.37, "roughly", "differs"),             # a quarter
     ("1/2", 0.4081, "about", "differs"),                                                       # the word decides
     ("0.454", 0.45339765151640377, "≳", "approximate"), ("0.25", 0.6416, "≈", "differs"),
+    ("0.454", 0.41, "≳", "differs"), ("0.454", 0.453, "≳", "approximate"), ("0.454", 0.4529, "≳", "differs"),
+    ("0.454", 0.4546, "≳", "differs"), ("0.454", 0.4549, "≲", "approximate"), ("0.454", 0.4531, "≲", "differs"),
     ("3", 3.5238, "a little bit more than", "approximate"), ("3", 2.9, "a little bit more than", "differs"),
     ("0.5", 0.4492, "slightly less", "approximate"), ("0.5", 0.52, "slightly less", "differs"),
     ("0.5", 0.456, "slightly less", "rounded"),  # on the stated side and rounding to it: reproduced
@@ -138,6 +197,14 @@ def test_a_word_with_a_direction_is_wrong_on_the_other_side_even_when_it_rounds(
     # 'a little bit more than three times': 2.9 rounds to 3 but is not more than 3
     assert printing.agreement("3", 2.9).kind == "rounded"
     assert printing.agreement("3", 2.9, word="a little bit more than").kind == "differs"
+
+
+@pytest.mark.parametrize("printed, ours, word", [
+    ("2", 2.9, "about"), ("0.5", 0.59, "about"), ("3", 3.99, "a little bit more than"), ("45%", 49.9, "around")])
+def test_truncation_never_widens_a_word(printed, ours, word):
+    """'about 2' is not 2.9 although 2.9 truncates to 2, whatever the paper's convention."""
+    for conv in (None, TRUNC):
+        assert printing.agreement(printed, ours, word=word, convention=conv).kind == "differs"
 
 
 def test_an_unknown_word_is_an_error():
@@ -171,30 +238,39 @@ def _pub(rows):
                          for i, c, v in rows], columns=published.COLUMNS)
 
 
-def test_altering_a_printed_value_from_truncated_to_wrongly_rounded_changes_the_status():
-    """Table 1 of FFF21 prints 0.1770 for 17/96 = 0.177083…: truncated, no erratum. Printed as 0.1772 it
-    would be wrong at its own precision (an erratum); printed back as 0.1770 it agrees again."""
+_GROUP = pd.DataFrame([{"paper": "x", "items": "t/*", "group": "Table 9's column"}])
+
+
+def test_a_truncated_value_agrees_only_where_its_group_truncates():
+    """17/96 printed 0.1770 (truncated): an erratum alone or beside values that only round; no erratum
+    beside two values that only truncate; printed 0.1772 an erratum and 0.1771 a match either way."""
     exact = Fraction(17, 96)
-    status = {}
-    for value in ("0.1770", "0.1772", "0.1771", "0.1770"):
-        f = published.compare("x", {"table1/D/AP": exact}, published=_pub([("table1/D/AP", "", value)])).frame
-        status.setdefault(value, []).append(f.loc[0, "status"])
-    assert status == {"0.1770": ["agrees within printing"] * 2, "0.1772": ["differs"], "0.1771": ["match"]}
+    for others, want in ((None, "differs"), ({"t/b": ("0.2747", 0.27466), "t/c": ("0.0306", 0.03056)}, "differs"),
+                         ({"t/b": ("0.2746", 0.27466), "t/c": ("0.0305", 0.03056)}, "agrees within printing")):
+        rows, vals = [("t/a", "", "0.1770")], {"t/a": exact}
+        for k, (v, x) in (others or {}).items():
+            rows.append((k, "", v))
+            vals[k] = x
+        for value, status in (("0.1770", want), ("0.1772", "differs"), ("0.1771", "match")):
+            rows[0] = ("t/a", "", value)
+            f = published.compare("x", vals, published=_pub(rows), groups=_GROUP).frame.set_index("item")
+            assert f.loc["t/a", "status"] == status, (others, value)
+    rows[0] = ("t/a", "", "0.1770")
+    f = published.compare("x", vals, published=_pub(rows), groups=_GROUP).frame.set_index("item")
+    assert "Table 9's column prints 2 other values only truncation reproduces (t/b, t/c)" in f.loc["t/a", "note"]
 
 
-def test_altering_the_repository_value_changes_the_status():
-    """The same on the repository's FFF21 file and FFF21's own Table 1 computation."""
+def test_the_repository_reads_fff21_table1_as_rounded():
+    """Table 1 of FFF21 prints 0.1770 for 17/96: nothing else in the table truncates, so it is an erratum,
+    and its note names the evidence."""
     from irscales.papers.fff21 import runs4
 
     pub = published.load("fff21")
     part = runs4.table1(runs4.figure2(4))
-    got = {}
-    for value in ("0.1772", pub.set_index("item").loc["table1/D/AP", "value"]):
-        changed = pub.copy()
-        changed.loc[changed["item"] == "table1/D/AP", "value"] = value
-        f = published.compare("fff21", part.items, notes=part.notes, published=changed).frame.set_index("item")
-        got[value] = f.loc["table1/D/AP", "status"]
-    assert got == {"0.1772": "differs", "0.1770": "agrees within printing"}
+    f = published.compare("fff21", part.items, notes=part.notes).frame.set_index("item")
+    assert f.loc["table1/D/AP", "status"] == "differs"
+    assert "Table 1's AP column prints 0 other values only truncation reproduces" in f.loc["table1/D/AP", "note"]
+    assert pub.set_index("item").loc["table1/D/AP", "value"] == "0.1770"
 
 
 def test_the_word_in_the_context_decides_and_a_hand_label_can_give_it():
@@ -204,6 +280,18 @@ def test_the_word_in_the_context_decides_and_a_hand_label_can_give_it():
                           labels=labels).frame.set_index("item")
     assert f["status"].to_dict() == {"s/a": "agrees within printing", "s/b": "differs", "s/c": "agrees within printing"}
     assert "(approximate)" in f.loc["s/a", "note"] and "'roughly corresponding'" in f.loc["s/c", "note"]
+
+
+def test_unknown_settings_are_unresolved_and_an_open_reading_no_reading_gives_differs():
+    rows = [("s/u", "", "0.8043"), ("s/o", "", "0.5137"), ("s/m", "", "1.0000")]
+    labels = pd.DataFrame([{"paper": "x", "item": "s/u", "reading": "unknown", "reason": "G*Power's settings"},
+                           {"paper": "x", "item": "s/[om]", "reading": "open", "reason": "two readings"}])
+    f = published.compare("x", {"s/m": 1.0}, published=_pub(rows), labels=labels,
+                          readings={"s/u": {"eq. (5)": 0.05, "printed ω²": 0.05},
+                                    "s/o": {"eq. (5)": 0.986, "printed ω²": 0.91}}).frame.set_index("item")
+    assert f["status"].to_dict() == {"s/u": "unresolved", "s/o": "differs", "s/m": "match"}
+    assert "values tried — eq. (5): 0.05 (differs)" in f.loc["s/u", "note"]
+    assert "no reading the paper allows gives it" in f.loc["s/o", "note"]
 
 
 def test_an_open_reading_is_no_erratum_and_lists_every_reading():

@@ -58,7 +58,8 @@ def test_report_statuses_and_nothing_dropped(tmp_path):
     assert "5 published items" in text and "paper counts one more" in text
     line = report.summary_line(report.paper_table("mm23", figs, pub))
     assert line == ("5 items: reproduced 1 exhaustively, 1 from printed inputs, 0 on real data; 0 agree within "
-                    "printing; 0 depend on the reading; 1 differs (errata); 1 needs runs nobody can share (simulated "
+                    "printing; 0 depend on the reading; 0 unresolved (settings unknown); 1 differs (errata); 1 needs runs "
+                    "nobody can share (simulated "
                     "only); 1 not attempted")
     assert f"**{report.PAPERS['mm23']}** — {line}" in text     # the one-line summary at the top
     html = page.read_text()
@@ -159,7 +160,8 @@ def test_repository_published_files_are_valid():
     root = repo_root()
     if root is None:
         pytest.skip("not a source checkout")
-    files = sorted(f for f in published_dir().glob("*.csv") if f.stem != "readings")  # readings: test_published
+    files = sorted(f for f in published_dir().glob("*.csv")
+                   if f.stem not in ("readings", "printing_groups"))  # both: test_published
     assert {f.stem for f in files} == set(report.PAPERS)
     for f in files:
         frame = published.load(f.stem, f)
@@ -289,37 +291,45 @@ def test_simulated_only_items_are_collapsed_with_the_missing_runs():
 
 
 def test_statuses_that_are_no_errata_are_counted_apart_and_never_errata(tmp_path):
-    """A comparison file's own statuses become the report's: truncation and a marked approximation
-    agree within the printing, an open reading depends on it; only a value wrong at its precision is
-    an erratum. Among equally direct rows the largest disagreement is kept."""
+    """A comparison file's own statuses become the report's: truncation (where the column shows it) and a
+    marked approximation agree within the printing, an open reading depends on it, unknown settings leave
+    an item unresolved (counted apart); only a value wrong at its precision is an erratum. Among equally
+    direct rows the largest disagreement is kept."""
     rows = [["table1/a", "Table 1, row a, column x", "p", "0.96", "example", ""],
             ["s2/b", "§2", "'NS2S around 45%'", "45%", "example", ""],
             ["s2/c", "§2", "p", "yes", "theory", ""],
             ["table1/d", "Table 1, row d, column x", "p", "0.1665", "example", ""],
-            ["s2/e", "§2", "p", "0.5", "example", ""]]
+            ["s2/e", "§2", "p", "0.5", "example", ""],
+            ["table1/f", "Table 1, row f, column x", "p", "0.94", "example", ""],
+            ["s2/g", "§2", "p", "0.8043", "example", ""]]
     pub = tmp_path / "pub"
     pub.mkdir()
     _write_pub(pub / "fff21.csv", rows)
-    (pub / "readings.csv").write_text("paper,item,reading,reason\nfff21,s2/c,open,the discount is never defined\n")
+    (pub / "readings.csv").write_text("paper,item,reading,reason\nfff21,s2/c,open,the discount is never defined\n"
+                                      "fff21,s2/g,unknown,a program's settings are not given\n")
     load = published.load("fff21", pub / "fff21.csv")
     labels = published.load_readings(pub / "readings.csv")
+    groups = pd.DataFrame([{"paper": "fff21", "items": "table1/*", "group": "Table 1's column x"}])
     figs = tmp_path / "figs"
-    published.compare("fff21", {"table1/a": 0.9661, "table1/d": 1 / 6, "s2/b": 44.13, "s2/e": 0.5},
-                      published=load, route="printed").save(figs / "fff21" / "published_vs_reproduced.csv")
-    published.compare("fff21", {"s2/c": "no", "s2/e": 0.41}, published=load, labels=labels, route="exhaustive",
-                      readings={"s2/c": {"JK": "no", "log2(i+1)": "yes"}}
+    published.compare("fff21", {"table1/a": 0.9661, "table1/d": 1 / 6, "table1/f": 0.9461, "s2/b": 44.13, "s2/e": 0.5},
+                      published=load, route="printed", groups=groups).save(figs / "fff21" / "published_vs_reproduced.csv")
+    published.compare("fff21", {"s2/c": "no", "s2/e": 0.41, "s2/g": 0.05}, published=load, labels=labels,
+                      route="exhaustive", readings={"s2/c": {"JK": "no", "log2(i+1)": "yes"}}
                       ).save(figs / "fff21" / "published_vs_reproduced_other.csv")
     t = report.paper_table("fff21", figs, pub).set_index("item")
     assert t["status"].to_dict() == {"table1/a": "agrees within printing", "s2/b": "agrees within printing",
-                                     "s2/c": "depends on reading", "table1/d": "differs", "s2/e": "differs"}
+                                     "s2/c": "depends on reading", "table1/d": "differs", "s2/e": "differs",
+                                     "table1/f": "agrees within printing", "s2/g": "unresolved"}
     assert t.loc["s2/e", "route"] == "exhaustive"  # 0.41 beside a match: the disagreement wins
     assert report.errata(t.reset_index()) == [("table1", ["d"]), ("s2", ["e"])]
     md, page = report.build(figs, pub)
     text, html = md.read_text(), page.read_text()
     assert "2 items differ — Table 1 (d); §2 (e)." in text
-    assert "Not errata: 2 agree within the paper's printing" in text and "1 depends on how the paper is read" in text
+    assert "Not errata: 3 agree within the paper's printing" in text and "1 depends on how the paper is read" in text
     assert "## Disagreements that are no errata" in text and "log2(i+1): yes (agrees)" in text
-    assert "id='not-errata-table'" in html and "data-status='agrees within printing'>2<" in html
+    assert "id='not-errata-table'" in html and "data-status='agrees within printing'>3<" in html
+    assert "Unresolved: 1 item is not reproduced" in text and "| fff21 | s2/g | 0.8043 | 0.05 |" in text
+    assert "id='unresolved-table'" in html and "data-status='unresolved'>1<" in html and "st-unres" in html
 
 
 def test_rows_written_before_the_new_statuses_still_count(tmp_path):
@@ -709,3 +719,18 @@ def test_the_committed_report_is_what_the_committed_figures_build(tmp_path, monk
     for name in ("REPORT.md", "report.html"):
         assert (figs / name).read_bytes() == (root / "figures" / name).read_bytes(), \
             f"figures/{name} is not what the committed figures build: run make report and commit it"
+
+
+def test_the_landing_page_says_on_which_grid_fer17_table1_reproduces():
+    """From the committed figures: the landing block and the Table 1 section name the 4,284-system grid, the
+    1,326-system grid the paper describes, and the twist_T09 quirk."""
+    root = repo_root()
+    if root is None:
+        pytest.skip("not a source checkout")
+    html = (root / "figures" / "report.html").read_text(encoding="utf-8")
+    landing = html[html.index("id='real-sources'"):html.index("id='differs'")]
+    section = html[html.index("id='fer17-table1'"):]
+    section = section[:section.index("</section>")]
+    for part in (landing, section):
+        assert "whole published Grid of Points — 4,284 systems" in part and "not on the 1,326-system grid" in part
+        assert "twist_T09" in part

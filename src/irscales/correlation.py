@@ -32,7 +32,7 @@ from irscales.ranks import dense_ranks
 
 __all__ = [
     "break_ties_by_order", "system_means", "KendallCounts", "kendall_counts", "kendall_tau",
-    "overall_tau",
+    "overall_tau", "exact_tied_means", "rational_score", "RATIONAL_DENOMINATOR",
     "topic_by_topic_tau", "tau_ap", "tau_ap_symmetric", "measure_pair_taus",
 ]
 
@@ -277,17 +277,64 @@ def kendall_tau(x: ArrayLike, y: ArrayLike, ties: Literal["b", "order"] = "b") -
     return float(tau) if np.ndim(tau) == 0 else tau
 
 
+#: Largest denominator a float score is read back as (:func:`rational_score`): P@k, recall, RR and AP on
+#: short runs have far smaller ones; rationals this small are ≥ 10^-12 apart, far beyond a double's error.
+RATIONAL_DENOMINATOR = 10**6
+#: Relative distance under which two float means may be one exact value (or two, tied by rounding).
+_NEAR = 1e-9
+
+
+def rational_score(x: float) -> Fraction:
+    """A float score as the rational it was computed as: the closest fraction with denominator at most
+    :data:`RATIONAL_DENOMINATOR` when it rounds back to the same double (0.30000000000000004 is not
+    3/10, 0.3 is; the double of 1/3 is 1/3); otherwise the double's own exact value."""
+    f = Fraction(float(x))
+    q = f.limit_denominator(RATIONAL_DENOMINATOR)
+    return q if float(q) == float(x) else f
+
+
+def exact_tied_means(scores: ArrayLike) -> np.ndarray:
+    """System means (:func:`system_means`) whose order and ties are exact for float scores: where two
+    float means of a row are within a relative 1e-9 of each other (floating point could make or break a
+    tie there: P@10 hit counts summed in another order), those systems' means are recomputed exactly
+    from the scores read as rationals (:func:`rational_score`) — an object array mixing the other floats
+    and these Fractions, which compare exactly. Exact and integer inputs are returned as
+    :func:`system_means` gives them."""
+    a = np.asarray(scores)
+    means = system_means(a)
+    if means.dtype == object or not np.issubdtype(a.dtype, np.floating) or means.shape[-1] < 2:
+        return means
+    out = means.astype(object)
+    n_topics = a.shape[-2]
+    changed = False
+    for lead in np.ndindex(means.shape[:-1]):
+        row = means[lead]
+        order = np.argsort(row, kind="stable")
+        srt = row[order]
+        tol = _NEAR * max(1.0, float(np.abs(srt).max()))
+        close = np.flatnonzero(np.diff(srt) <= tol)
+        for j in sorted({int(order[k]) for k in close} | {int(order[k + 1]) for k in close}):
+            col = a[lead + (slice(None), j)]
+            out[lead + (j,)] = sum((rational_score(v) for v in col), Fraction(0)) / n_topics
+            changed = True
+    return out if changed else means
+
+
 def overall_tau(scores_x: ArrayLike, scores_y: ArrayLike, decimals: int | None = None) -> np.ndarray | float:
     """Overall τ (FFF21 §3.3): rank systems by their mean over topics under each measure, then τ.
 
     ``scores_x``, ``scores_y``: score matrices ``(..., T, S)`` of two measures on the same topics and
-    systems (object arrays of Fractions give exact means; see :func:`system_means`).
-    ``decimals=8`` reproduces FFF21's rounding of the means (§7.1, footnote 9).
+    systems (object arrays of Fractions give exact means; see :func:`system_means`). Float scores are
+    ranked by :func:`exact_tied_means`: systems whose means are equal in exact arithmetic are tied, as
+    they are with Fractions. ``decimals=8`` reproduces FFF21's rounding of the means (§7.1, footnote 9)
+    instead.
     """
     xa, ya = np.asarray(scores_x), np.asarray(scores_y)
     if xa.shape != ya.shape:
         raise ValueError(f"the two score matrices must have the same shape, got {xa.shape} and {ya.shape}")
-    return kendall_tau(system_means(xa, decimals), system_means(ya, decimals))
+    if decimals is not None:
+        return kendall_tau(system_means(xa, decimals), system_means(ya, decimals))
+    return kendall_tau(exact_tied_means(xa), exact_tied_means(ya))
 
 
 def topic_by_topic_tau(scores_x: ArrayLike, scores_y: ArrayLike) -> np.ndarray:

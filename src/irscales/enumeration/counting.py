@@ -88,9 +88,11 @@ arithmetic allows:
   Distinct tuples have distinct values unless the u_m are Q-linearly dependent — the same assumption
   (Schanuel) as the binary count beyond N = 30; counted φ equals the engine's for every run where both
   exist (tested: three grades to N = 9 exhaustively and N = 14 on random runs, four grades N = 7 and 11,
-  five grades N = 6). Runs below and up to a value (ties min/max/mid) weigh each tuple by the product
-  of its items' multiplicities (grade assignments per coefficient), summed in int64 by the same pass.
-  Tables of at most 2^MAX_HALF sums: N ≤ 34 for three grades, 28 for four (0.07 s per run at N = 30).
+  five grades N = 6), and for three grades no two distinct coefficient tuples of all 3^17 runs tie in base 2
+  or 10 (:func:`irscales.enumeration.meet.class_gap`: proven to N = 17). Runs below and up to a value (ties
+  min/max/mid) weigh each tuple by the product of its items' multiplicities (grade assignments per
+  coefficient), summed in int64 by the same pass. Tables of at most 2^MAX_HALF sums: N ≤ 34 for three grades
+  in base 2 (39 in base 10), 28 for four (0.07 s per run at N = 30).
 
 * gP over grades 0..c (FFP19 §4.2; gains = grades): its value is t/(N·c) with t = Σ g_i the grade sum, so
   φ_unq = t + 1, and the runs with sum j are the coefficient of x^j in (1 + x + … + x^c)^N (exact

@@ -11,12 +11,12 @@ import re
 import pandas as pd
 
 from irscales.papers.printing import exact
-from irscales.papers.published import AGREES_WITHIN_PRINTING, DEPENDS_ON_READING
+from irscales.papers.published import AGREES_WITHIN_PRINTING, DEPENDS_ON_READING, UNRESOLVED
 
-__all__ = ["PAPERS", "REPRODUCED", "NOT_ERRATA", "STATUSES", "MEANING", "TREC_DATA", "REAL_DATA", "missing_runs",
-           "status_counts", "summary_line", "overall_line", "unit_key", "unit_title", "unit_sort", "unit_order",
-           "short_item", "relative_difference", "errata", "errata_paragraph", "not_errata_sentence", "FIGURE_ROUTES",
-           "figure_route"]
+__all__ = ["PAPERS", "REPRODUCED", "NOT_ERRATA", "UNRESOLVED", "STATUSES", "MEANING", "TREC_DATA", "REAL_DATA",
+           "missing_runs", "status_counts", "summary_line", "overall_line", "unit_key", "unit_title", "unit_sort",
+           "unit_order", "short_item", "relative_difference", "errata", "errata_paragraph", "not_errata_sentence",
+           "unresolved_sentence", "DATA_QUIRKS", "grid_sentences", "FIGURE_ROUTES", "figure_route"]
 
 PAPERS = {
     "fff21": "FFF21 — Ferrante, Ferro, Fuhr: Towards Meaningful Statements in IR Evaluation: Mapping Evaluation "
@@ -34,19 +34,25 @@ REPRODUCED = {"exhaustive": "reproduced exhaustively", "printed": "reproduced fr
               "real": "reproduced on real data"}
 #: Recomputed by a direct route, disagreeing with the printed value, and still no erratum.
 NOT_ERRATA = (AGREES_WITHIN_PRINTING, DEPENDS_ON_READING)
-STATUSES = [*REPRODUCED.values(), *NOT_ERRATA, "differs", "simulated only", "not attempted"]
+#: Recomputed, not reproduced, and the paper's settings unknown: neither an erratum nor a reading, counted apart.
+STATUSES = [*REPRODUCED.values(), *NOT_ERRATA, UNRESOLVED, "differs", "simulated only", "not attempted"]
 MEANING = {
     "reproduced exhaustively": "exact computation over all runs / SERP pairs or the formal theory (no data needed)",
     "reproduced from printed inputs": "recomputed from numbers the paper itself prints",
     "reproduced on real data": "computed on real runs or their published per-topic scores (TREC files, a public "
                                "collection, the Fer17 authors' Grid of Points)",
     AGREES_WITHIN_PRINTING: "recomputed by one of the routes above; it does not round to the printed value, but the "
-                            "printing allows it: truncated instead of rounded, within the tolerance of a word the text "
-                            "qualifies the number with (about, around, roughly, ≳ …), or a range end that holds as "
-                            "stated; the note says which and why. No erratum",
+                            "printing allows it: truncated instead of rounded where the same column, table or passage "
+                            "prints other values only truncation reproduces (the note names them), within the "
+                            "tolerance of a word the text qualifies the number with (about, around, roughly, ≳ …), or "
+                            "a range end that holds as stated; the note says which and why. No erratum",
     DEPENDS_ON_READING: "recomputed by one of the routes above; the paper leaves a convention open (a discount, an "
-                        "aggregation, a program's settings) and the reading we compute does not give the printed "
-                        "value; the note names the question and gives each reading's value. No erratum",
+                        "aggregation) and the reading we compute does not give the printed value, but another reading "
+                        "the paper allows does; the note names the question and gives each reading's value. No "
+                        "erratum",
+    UNRESOLVED: "recomputed by one of the routes above; the printed value is not reproduced and the paper computed it "
+                "with settings it does not give (a program's), so it can be called neither an erratum nor a reading; "
+                "the note gives the values tried",
     "differs": "recomputed by one of the routes above, and the printed value is wrong at its own precision; the note "
                "gives the reason",
     "simulated only": "needs runs nobody can share (the note names them); simulated data never counts",
@@ -73,6 +79,37 @@ REAL_DATA = {
                  "$IRSCALES_SHARED (gop/trec-jasist2017/, scores/, trec/), and run notebook 03b (README: Your own TREC "
                  "data)."),
 }
+#: What the real data of a :data:`REAL_DATA` key holds that a reader of its numbers must know (the tests
+#: that read the data check each statement: tests/test_fer17_real_gop.py).
+DATA_QUIRKS = {
+    "real_gop": ("Data quirk: the grid's twist_T09 file holds 302 negative Twist values, all on topic 495 (down to "
+                 "−0.0056), and 2 NaN cells; Twist can be negative with three grades or a recall base over half the "
+                 "depth (irscales.measures.twist), and the KDEs drop NaN cells as MATLAB's ksdensity does."),
+}
+_GRID = re.compile(r"GoP = all (?P<n>[\d,]+) systems")
+_SUBSET = re.compile(r"the closest (?P<n>[\d,]+)-system subset \((?P<which>.+?) \([\d,]+\)\) gives (?P<value>-?\d+\.\d+)")
+
+
+def grid_sentences(table: pd.DataFrame) -> list[str]:
+    """Fer17 Table 1: on which Grid of Points it reproduces, derived from the notes of its cells computed on
+    real data (the whole published grid, and the closest subset of the size §3.2 describes, with each cell's
+    value there); [] when no such cell is in ``table``."""
+    rows = table[table["item"].str.startswith("table1/") & (table["route"] == "real")]
+    grid = [m for m in (_GRID.search(str(n)) for n in rows["note"]) if m]
+    subsets = [(r.item, str(r.published), m) for r in rows.itertuples(index=False)
+               if (m := _SUBSET.search(str(r.note)))]
+    if not grid or not subsets:
+        return []
+    whole = sum(r.status == REPRODUCED["real"] for r in rows.itertuples(index=False))
+    n_sub = subsets[0][2]["n"]
+    on_sub = sum(exact(p) == exact(m["value"]) for _, p, m in subsets)
+    cells = "; ".join(f"{short_item(i)} {m['value']} ({m['which']}; printed {p})" for i, p, m in subsets)
+    return [f"Fer17 Table 1 reproduces on the whole published Grid of Points — {grid[0]['n']} systems, 3-grams and "
+            f"all three query forms included: {whole} of the {len(rows)} cells computed on real data round to the "
+            f"printed values — and not on the {n_sub}-system grid Fer17 §3.2 describes (no 3-grams, one query form, "
+            f"which it does not name): on the closest such subset {on_sub} of {len(subsets)} cells do ({cells})."]
+
+
 #: Fer17 Table 1 by track (§3.1): what is still missing once the authors' published Grid of Points
 #: (T07–T10) is read; ``None``: nothing (T08's 129 runs are public too: notebook 03b).
 _FER17_TABLE1_RUNS = {
@@ -113,12 +150,13 @@ def status_counts(table: pd.DataFrame) -> dict[str, int]:
 
 
 def summary_line(table: pd.DataFrame) -> str:
-    """One line: items, reproduced by route, differing, needing unavailable runs, not attempted."""
+    """One line: items, reproduced by route, unresolved, differing, needing unavailable runs, not attempted."""
     c = status_counts(table)
     return (f"{len(table)} items: reproduced {c['reproduced exhaustively']} exhaustively, "
             f"{c['reproduced from printed inputs']} from printed inputs, {c['reproduced on real data']} on real data; "
             f"{_verb(c[AGREES_WITHIN_PRINTING], 'agree')} within printing; "
-            f"{_verb(c[DEPENDS_ON_READING], 'depend')} on the reading; {_verb(c['differs'], 'differ')} (errata); "
+            f"{_verb(c[DEPENDS_ON_READING], 'depend')} on the reading; {c[UNRESOLVED]} unresolved (settings unknown); "
+            f"{_verb(c['differs'], 'differ')} (errata); "
             f"{_verb(c['simulated only'], 'need')} runs nobody can share (simulated only); "
             f"{c['not attempted']} not attempted")
 
@@ -208,6 +246,15 @@ def errata_paragraph(table: pd.DataFrame, link=None, escape=str, max_items: int 
         parts.append(f"{name} ({shown})")
     n = sum(len(i) for _, i in found)
     return f"{n} item{'s differ' if n != 1 else ' differs'} — " + "; ".join(parts) + "."
+
+
+def unresolved_sentence(table: pd.DataFrame) -> str:
+    """One sentence counting the unresolved items ("" when there are none): neither errata nor readings."""
+    n = status_counts(table)[UNRESOLVED]
+    if not n:
+        return ""
+    return (f"Unresolved: {n} item{'s are' if n != 1 else ' is'} not reproduced and the paper's settings are unknown "
+            f"(neither an erratum nor a reading; the values tried are in {'their notes' if n != 1 else 'its note'}).")
 
 
 def not_errata_sentence(table: pd.DataFrame) -> str:

@@ -14,8 +14,9 @@ compared as text, case-insensitively.
 
 **Agreement** (:func:`agreement`) of a recomputed value x with a printed number P (value v, last
 printed place u = 10^−decimals). When x was computed from numbers the paper printed rounded, it is
-only known to lie in [x − s, x + s], ``spread`` s; every test asks whether that interval meets the
-set of values the printing allows. In this order:
+only known to lie in [x − s, x + s], ``spread`` s (cut at ``below``, a strict upper bound the value is
+known to stay under: a power is less than 1); every test asks whether that set meets the set of values
+the printing allows. In this order:
 
 1. *rounded* (or *equal* for text and exact fractions): x rounds to P, i.e. meets [v − u/2, v + u/2]
    — the item is reproduced;
@@ -26,13 +27,26 @@ set of values the printing allows. In this order:
      largest rounded up (x meets [v, v + u) for a lower end, (v − u, v] for an upper end);
    * *approximate*: the text qualifies P with a word (:data:`WORDS`, found by :func:`qualifier`
      in the paper's words the published file quotes) and x is within the word's tolerance,
-     relative to P: "about", "around", "approximately", "≈", "∼", "≳", "≲" within a tenth;
-     "roughly" within a quarter; "slightly/a little (bit) more/less than" on the stated side and
-     within a quarter (the paper's own word comes before any convention of ours; a value on the
-     wrong side of a word with a direction differs even where it rounds to P);
-   * *truncated*: x truncates to P (toward zero: meets [v, v + u) for v > 0, (v − u, v] for v < 0);
+     relative to P: "about", "around", "approximately", "≈", "∼" within a tenth; "roughly" within a
+     quarter; "slightly/a little (bit) more/less than" on the stated side and within a quarter. The
+     one-sided "≳" / "≲" allow the printing's own rounding on one side only: "≳ v" is x ≥ v − u and
+     x no higher than v rounds (x ≤ v + u/2); "≲ v" mirrors it. The paper's own word comes before any
+     convention of ours: a value on the wrong side of a word with a direction differs even where it
+     rounds to P, and no printing convention widens a word's tolerance (a qualified number is judged
+     by its word alone);
+   * *truncated*: x truncates to P (toward zero: meets [v, v + u) for v > 0, (v − u, v] for v < 0)
+     **and the paper truncates there**: a :class:`Convention` decided by :func:`convention` from the
+     other values the same column, table or passage prints (the groups of
+     ``data/published/printing_groups.csv``) says so. Without that evidence a printed number is read
+     as rounded, its default;
 3. *differs*: none of these — the printed value is wrong at its own precision (unless the paper
    leaves open how to read it, which :mod:`irscales.papers.published` decides from its readings).
+
+**Evidence of a convention** (:func:`convention`): among the other members of an item's group printed in
+the same format (fixed decimals or scientific notation: another format is another formatter), those
+that only truncation reproduces (they truncate to their printed value but do not round to it) against
+those that only rounding reproduces. The paper truncates there when the first outnumber the second;
+otherwise (a tie included) it rounds. The note of every item that truncates names that evidence.
 
 The tolerances are fixed here, not per item, so that the same word is read the same way everywhere.
 :func:`yes_no` is the one way a yes/no verdict is written.
@@ -50,8 +64,8 @@ from typing import NamedTuple
 
 from irscales.exact import to_fraction
 
-__all__ = ["Printed", "read", "read_value", "exact", "show", "yes_no", "WORDS", "WITHIN_PRINTING", "qualifier",
-           "range_end", "Agreement", "agreement"]
+__all__ = ["Printed", "read", "read_value", "exact", "show", "yes_no", "WORDS", "ONE_SIDED", "WITHIN_PRINTING",
+           "qualifier", "range_end", "CONVENTIONS", "Convention", "reproducing", "convention", "Agreement", "agreement"]
 
 _MINUS = "−"
 _NUMBER = re.compile(r"(?P<sign>[+\-−]?)(?P<int>\d{1,3}(?:,\d{3})+|\d*)(?P<frac>\.\d*)?"
@@ -164,17 +178,20 @@ def yes_no(b) -> str:
 
 
 #: Verbal approximations: word → (tolerance relative to the printed number, side the value must lie
-#: on: ``both``, ``above`` or ``below`` it). Longer phrases are matched first.
-WORDS: dict[str, tuple[Fraction, str]] = {
+#: on: ``both``, ``above`` or ``below`` it; for the one-sided ``at least`` / ``at most`` of :data:`ONE_SIDED`
+#: the tolerance is the printing's own unit, not a share of the number). Longer phrases are matched first.
+WORDS: dict[str, tuple[Fraction | None, str]] = {
     "about": (Fraction(1, 10), "both"), "around": (Fraction(1, 10), "both"),
     "approximately": (Fraction(1, 10), "both"), "≈": (Fraction(1, 10), "both"), "∼": (Fraction(1, 10), "both"),
-    "~": (Fraction(1, 10), "both"), "≳": (Fraction(1, 10), "both"), "≲": (Fraction(1, 10), "both"),
+    "~": (Fraction(1, 10), "both"), "≳": (None, "at least"), "≲": (None, "at most"),
     "roughly": (Fraction(1, 4), "both"),
     "slightly more than": (Fraction(1, 4), "above"), "a little bit more than": (Fraction(1, 4), "above"),
     "a little more than": (Fraction(1, 4), "above"),
     "slightly less than": (Fraction(1, 4), "below"), "slightly less": (Fraction(1, 4), "below"),
     "a little bit less than": (Fraction(1, 4), "below"), "a little less than": (Fraction(1, 4), "below"),
 }
+#: The sides of the one-sided words ("≳ v": at least v up to one unit of its printing, at most v's rounding).
+ONE_SIDED = ("at least", "at most")
 #: The kinds of agreement that are not a reproduction at the printed precision, yet no erratum.
 WITHIN_PRINTING = ("bound", "truncated", "approximate")
 
@@ -216,6 +233,10 @@ def range_end(item: str) -> str | None:
     return None
 
 
+#: The printing conventions a group of printed values can show (rounding is the default).
+CONVENTIONS = ("rounded", "truncated")
+
+
 class Agreement(NamedTuple):
     """How a recomputed value relates to a printed one: ``kind`` is ``equal``, ``rounded``, one of
     :data:`WITHIN_PRINTING`, ``differs`` or ``missing`` (no value); ``why`` says it in words."""
@@ -232,9 +253,92 @@ class Agreement(NamedTuple):
         return self.kind in WITHIN_PRINTING
 
 
-def _meets(lo: Fraction, hi: Fraction, a: Fraction, b: Fraction, a_in: bool = True, b_in: bool = True) -> bool:
-    """Does the closed interval [lo, hi] meet the interval from a to b (ends included as flagged)?"""
-    return (hi > a or (hi == a and a_in)) and (lo < b or (lo == b and b_in))
+Interval = tuple[Fraction, Fraction, bool, bool]  # (low, high, low included, high included)
+
+
+def _meets(x: Interval, y: Interval) -> bool:
+    """Do two intervals (low, high, low included, high included) share a point?"""
+    lo, lo_in = (x[0], x[2]) if x[0] > y[0] else (y[0], y[2]) if y[0] > x[0] else (x[0], x[2] and y[2])
+    hi, hi_in = (x[1], x[3]) if x[1] < y[1] else (y[1], y[3]) if y[1] < x[1] else (x[1], x[3] and y[3])
+    return lo < hi or (lo == hi and lo_in and hi_in)
+
+
+def _known(reproduced, spread, below) -> Interval | None:
+    """The values the exact one may take: [x − s, x + s], cut below ``below`` (excluded) when given."""
+    x = exact(reproduced)
+    if x is None:
+        return None
+    s = abs(exact(spread) or Fraction(0))
+    lo, hi, hi_in = x - s, x + s, True
+    b = exact(below) if below is not None else None
+    if b is not None and hi >= b:
+        hi, hi_in = b, False
+    return lo, hi, True, hi_in
+
+
+def reproducing(printed, reproduced, spread=0, below=None) -> frozenset[str]:
+    """The conventions of :data:`CONVENTIONS` under which ``reproduced`` (known as in :func:`agreement`)
+    prints as ``printed``: ``rounded`` when it rounds to it, ``truncated`` when it truncates to it
+    (empty for text, exact fractions and values neither gives)."""
+    p, known = read(printed), _known(reproduced, spread, below)
+    if p is None or known is None or p.unit is None:
+        return frozenset()
+    a, b = p.rounding_cell()
+    out = {"rounded"} if _meets(known, (a, b, True, True)) else set()
+    if _meets(known, p.truncation_cell()):
+        out.add("truncated")
+    return frozenset(out)
+
+
+def _scientific(printed) -> bool:
+    p = read(printed)
+    return p is not None and bool(p.exponent)
+
+
+def _ids(items: tuple[str, ...], most: int = 4) -> str:
+    shown = ", ".join(items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
+class Convention(NamedTuple):
+    """How a group of printed values is printed, as the evidence of its other members says (:func:`convention`):
+    ``name`` one of :data:`CONVENTIONS`; ``group`` the group's description; ``truncated_only`` /
+    ``rounded_only`` the other members (same format) only truncation / only rounding reproduces."""
+
+    name: str
+    group: str
+    truncated_only: tuple[str, ...] = ()
+    rounded_only: tuple[str, ...] = ()
+    scientific: bool = False  # the evidence is the group's values in scientific notation
+
+    def evidence(self) -> str:
+        """The evidence in words, for a note."""
+        t, r = self.truncated_only, self.rounded_only
+        parts = [f"{len(t)} other value{'s' if len(t) != 1 else ''} only truncation reproduces"
+                 + (f" ({_ids(t)})" if t else ""),
+                 f"{len(r)} only rounding reproduces" + (f" ({_ids(r)})" if r else "")]
+        among = ", in scientific notation," if self.scientific else ""
+        return f"{self.group} prints{among} " + " and ".join(parts)
+
+
+def convention(item: str, group: str, members: dict[str, tuple]) -> Convention:
+    """The convention the paper prints ``item`` with, from the evidence of the other ``members`` of its
+    group (item -> (printed, reproduced, spread, below); members without a value are skipped): those
+    printed in the item's format that only truncation reproduces against those only rounding
+    reproduces; truncation only when the first outnumber the second (module docstring)."""
+    own = members.get(item)
+    sci = _scientific(own[0]) if own is not None else False
+    t_only, r_only = [], []
+    for other, (printed, value, spread, below) in members.items():
+        if other == item or value is None or _scientific(printed) != sci:
+            continue
+        conv = reproducing(printed, value, spread, below)
+        if conv == {"truncated"}:
+            t_only.append(other)
+        elif conv == {"rounded"}:
+            r_only.append(other)
+    name = "truncated" if len(t_only) > len(r_only) else "rounded"
+    return Convention(name, group, tuple(t_only), tuple(r_only), sci)
 
 
 def _show(x: Fraction, p: Printed) -> str:
@@ -250,50 +354,73 @@ def _show(x: Fraction, p: Printed) -> str:
     return f"{float(x):.{d}f}"
 
 
-def agreement(printed, reproduced, *, spread=0, word: str | None = None, end: str | None = None) -> Agreement:
-    """The rule of the module docstring: how ``reproduced`` (known to within ``spread``) agrees with
-    the text ``printed``. ``word``: the paper's qualifier of the number (:func:`qualifier`); ``end``:
-    ``"lower"``/``"upper"`` for one end of a printed range (:func:`range_end`)."""
+def agreement(printed, reproduced, *, spread=0, word: str | None = None, end: str | None = None,
+              convention: Convention | None = None, below=None) -> Agreement:
+    """The rule of the module docstring: how ``reproduced`` (known to within ``spread``, and below
+    ``below`` when given) agrees with the text ``printed``. ``word``: the paper's qualifier of the
+    number (:func:`qualifier`); ``end``: ``"lower"``/``"upper"`` for one end of a printed range
+    (:func:`range_end`); ``convention``: how the paper prints this number, from the evidence of its
+    group (:func:`convention`; ``None``: no group, rounded)."""
     if reproduced is None or (isinstance(reproduced, float) and math.isnan(reproduced)):
         return Agreement("missing", "no value")
     p = read(printed)
-    x = exact(reproduced)
-    if p is None or x is None:
+    known = _known(reproduced, spread, below)
+    if p is None or known is None:
         same = str(printed).strip().lower() == str(reproduced).strip().lower()
         return Agreement("equal" if same else "differs", "" if same else f"printed {printed}, ours {reproduced}")
-    s = abs(exact(spread) or Fraction(0))
-    lo, hi = x - s, x + s
+    x, s = exact(reproduced), abs(exact(spread) or Fraction(0))
+    lo, hi = known[0], known[1]
     if word is not None and word not in WORDS:
         raise ValueError(f"unknown qualifier {word!r}; known: {sorted(WORDS)}")
     side = WORDS[word][1] if word is not None else "both"
     wrong_side = (side == "above" and hi <= p.value) or (side == "below" and lo >= p.value)
     a, b = p.rounding_cell()
-    if _meets(lo, hi, a, b) and not wrong_side:
+    if _meets(known, (a, b, True, True)) and not wrong_side:
         return Agreement("equal" if p.unit is None else "rounded", "")
     ours = _show(x, p) + (f" ± {float(s):.2g}" if s else "")
-    if p.unit is not None:
-        v, u = p.value, p.unit
-        if end == "lower" and _meets(lo, hi, v, v + u, True, False):
+    v, u = p.value, p.unit
+    if u is not None:
+        if end == "lower" and _meets(known, (v, v + u, True, False)):
             return Agreement("bound", f"a range that holds as stated: its smallest value {ours} rounded down is "
                                       f"the printed lower end {printed}")
-        if end == "upper" and _meets(lo, hi, v - u, v, False, True):
+        if end == "upper" and _meets(known, (v - u, v, False, True)):
             return Agreement("bound", f"a range that holds as stated: its largest value {ours} rounded up is "
                                       f"the printed upper end {printed}")
     if word is not None:
-        tol = WORDS[word][0]
-        t = tol * abs(p.value)
-        v = p.value
+        tol, _ = WORDS[word]
+        w = u or Fraction(0)
+        t = tol * abs(v) if tol is not None else Fraction(0)
         band = {"both": (v - t, v + t, True, True), "above": (v, v + t, False, True),
-                "below": (v - t, v, True, False)}[side]
-        if _meets(lo, hi, *band):
+                "below": (v - t, v, True, False), "at least": (v - w, v + w / 2, True, True),
+                "at most": (v - w / 2, v + w, True, True)}[side]
+        if _meets(known, band):
             off = (x - v) / v if v else Fraction(0)
-            how = "" if side == "both" else f", {side} it"
-            return Agreement("approximate", f"'{word}' {printed}, read as within {float(tol):.0%} of it{how}: "
-                                            f"{ours} is {float(abs(off)):.1%} {'above' if off > 0 else 'below'}")
-    if p.unit is not None and _meets(lo, hi, *p.truncation_cell()) and not wrong_side:
+            if side in ONE_SIDED:
+                how = (f"'{word}' {printed}, read as {side} {printed} up to one unit of its printing "
+                       f"({'≥' if side == 'at least' else '≤'} {p.render(v - w if side == 'at least' else v + w)})")
+            else:
+                how = (f"'{word}' {printed}, read as within {float(tol):.0%} of it"
+                       + ("" if side == "both" else f", {side} it"))
+            return Agreement("approximate", f"{how}: {ours} is {float(abs(off)):.1%} "
+                                            f"{'above' if off > 0 else 'below'}")
+    truncates = u is not None and _meets(known, p.truncation_cell())
+    if truncates and word is None and convention is not None and convention.name == "truncated":
         return Agreement("truncated", f"truncated, not rounded: {ours} truncates to {printed} "
-                                      f"(rounding gives {p.render(x)})")
-    beyond = (f", and it is not {side} it as '{word}' says" if wrong_side else
-              f", nor is it within the {float(WORDS[word][0]):.0%} of '{word}'" if word is not None else "")
+                                      f"(rounding gives {p.render(x)}); the paper truncates here: "
+                                      f"{convention.evidence()}")
+    if word is not None:
+        tol = WORDS[word][0]
+        beyond = (f", and it is not {side} it as '{word}' says" if wrong_side else
+                  f", nor is it {side} {printed} up to one unit of its printing as '{word}' says" if tol is None else
+                  f", nor is it within the {float(tol):.0%} of '{word}'")
+    elif truncates:
+        beyond = (f"; it truncates to {printed}, but the paper rounds here: {convention.evidence()}"
+                  if convention is not None and convention.rounded_only else
+                  f"; it truncates to {printed}, but nothing beside it shows a truncation ({convention.evidence()}), "
+                  "so it is read as rounded" if convention is not None else
+                  f"; it truncates to {printed}, but nothing the paper prints beside it shows a truncation, "
+                  "so it is read as rounded")
+    else:
+        beyond = ""
     return Agreement("differs", f"{ours} does not agree with the printed {printed}"
-                                + (f" (it rounds to {p.render(x)})" if p.unit is not None else "") + beyond)
+                                + (f" (it rounds to {p.render(x)})" if u is not None else "") + beyond)

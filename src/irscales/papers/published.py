@@ -16,19 +16,30 @@ hand label says so in ``data/published/readings.csv`` (:func:`load_readings`), w
 
 ``paper``    the paper key
 ``item``     an item id or a pattern of ids (``fnmatch``: ``table[23]/*/power``)
-``reading``  a word of :data:`irscales.papers.printing.WORDS` (how the text qualifies the number), or
+``reading``  a word of :data:`irscales.papers.printing.WORDS` (how the text qualifies the number);
              ``open``: the paper leaves a convention open (the reason names it; the comparison gives
-             each reading's value)
+             each reading's value); or ``unknown``: the paper computed it with settings it does not give
+             (a program's), so a value we cannot reproduce is neither an erratum nor a reading
 ``reason``   why, in the paper's words
+
+Which printed values share a printing (a column, a table, a passage) is ``data/published/printing_groups.csv``
+(:func:`load_groups`: ``paper``, ``items`` an ``fnmatch`` pattern, ``group`` its description; rows with the
+same description form one group): the evidence :func:`irscales.papers.printing.convention` reads to decide
+whether the paper truncates there (never by default).
 
 :func:`compare` gives every item a status:
 
 ``match``                   the value rounds to the printed one (equal, for text and fractions)
-``agrees within printing``  truncated instead of rounded, within a word's tolerance, or a range end
-                            that holds as stated (the note says which and why): no erratum
-``depends on reading``      labelled ``open``, and the reading we compute does not agree (the note gives
-                            each reading's value): no erratum
-``differs``                 the printed value is wrong at its own precision
+``agrees within printing``  truncated instead of rounded where its group's other values show it
+                            (:func:`printing_groups`), within a word's tolerance, or a range end that
+                            holds as stated (the note says which and why): no erratum
+``depends on reading``      labelled ``open``, the reading we compute does not agree, and another reading
+                            the paper allows does (the note gives each reading's value): no erratum
+``unresolved``              labelled ``unknown``: the printed value is not reproduced and the paper's settings
+                            are not known, so it is neither an erratum nor a reading (the note gives the
+                            values tried)
+``differs``                 the printed value is wrong at its own precision (labelled ``open``: under every
+                            reading the note gives)
 ``not reproduced``          no value
 """
 
@@ -45,18 +56,23 @@ from irscales.atomic import write_atomic
 from irscales.papers import printing
 from irscales.paths import figures_dir, published_dir
 
-__all__ = ["COLUMNS", "KINDS", "ROUTES", "PRINTED_NOTE", "READING_COLUMNS", "STATUSES", "AGREES_WITHIN_PRINTING",
-           "DEPENDS_ON_READING", "PublishedFileError", "load", "load_readings", "reading_labels", "Comparison",
-           "compare"]
+__all__ = ["COLUMNS", "KINDS", "ROUTES", "PRINTED_NOTE", "READING_COLUMNS", "GROUP_COLUMNS", "STATUSES",
+           "AGREES_WITHIN_PRINTING", "DEPENDS_ON_READING", "UNRESOLVED", "PublishedFileError", "load", "load_readings",
+           "reading_labels", "load_groups", "printing_groups", "Comparison", "compare"]
 
 COLUMNS = ["item", "location", "context", "value", "kind", "note"]
 KINDS = {"exhaustive", "theory", "example", "trec"}
 READING_COLUMNS = ["paper", "item", "reading", "reason"]
+GROUP_COLUMNS = ["paper", "items", "group"]
+#: The hand labels of readings.csv that are no word: a convention left open, settings not given.
+_LABELS = ("open", "unknown")
 #: The two statuses of a disagreement that is no erratum.
 AGREES_WITHIN_PRINTING = "agrees within printing"
 DEPENDS_ON_READING = "depends on reading"
+#: Not reproduced, with the paper's settings unknown: neither an erratum nor a reading.
+UNRESOLVED = "unresolved"
 #: Every status a comparison row can have.
-STATUSES = ("match", AGREES_WITHIN_PRINTING, DEPENDS_ON_READING, "differs", "not reproduced")
+STATUSES = ("match", AGREES_WITHIN_PRINTING, DEPENDS_ON_READING, UNRESOLVED, "differs", "not reproduced")
 
 
 class PublishedFileError(ValueError):
@@ -87,7 +103,7 @@ def load(paper: str, path: Path | None = None) -> pd.DataFrame:
 
 def load_readings(path: Path | None = None) -> pd.DataFrame:
     """Read ``data/published/readings.csv`` (columns :data:`READING_COLUMNS`) with checks: a known
-    reading (a word of :data:`irscales.papers.printing.WORDS` or ``open``), a reason for every label."""
+    reading (a word of :data:`irscales.papers.printing.WORDS`, ``open`` or ``unknown``), a reason for every label."""
     path = Path(path) if path else published_dir() / "readings.csv"
     if not path.exists():
         return pd.DataFrame(columns=READING_COLUMNS)
@@ -97,9 +113,9 @@ def load_readings(path: Path | None = None) -> pd.DataFrame:
             raise PublishedFileError(f"{path}:1: expected columns {READING_COLUMNS}, found {reader.fieldnames}")
         rows = []
         for lineno, row in enumerate(reader, start=2):
-            if row["reading"] != "open" and row["reading"] not in printing.WORDS:
-                raise PublishedFileError(f"{path}:{lineno}: reading must be 'open' or one of {sorted(printing.WORDS)}, "
-                                         f"got {row['reading']!r}")
+            if row["reading"] not in _LABELS and row["reading"] not in printing.WORDS:
+                raise PublishedFileError(f"{path}:{lineno}: reading must be one of {list(_LABELS)} or "
+                                         f"{sorted(printing.WORDS)}, got {row['reading']!r}")
             if not row["reason"].strip():
                 raise PublishedFileError(f"{path}:{lineno}: a hand label needs its reason ({row['item']!r})")
             rows.append(row)
@@ -113,6 +129,30 @@ def reading_labels(paper: str, items, readings: pd.DataFrame | None = None) -> d
     out: dict[str, tuple[str, str]] = {}
     for r in readings[readings["paper"] == paper].itertuples(index=False):
         out.update({i: (r.reading, r.reason) for i in items if fnmatch.fnmatchcase(i, r.item)})
+    return out
+
+
+def load_groups(path: Path | None = None) -> pd.DataFrame:
+    """Read ``data/published/printing_groups.csv`` (columns :data:`GROUP_COLUMNS`) with checks."""
+    path = Path(path) if path else published_dir() / "printing_groups.csv"
+    if not path.exists():
+        return pd.DataFrame(columns=GROUP_COLUMNS)
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if list(frame.columns) != GROUP_COLUMNS:
+        raise PublishedFileError(f"{path}:1: expected columns {GROUP_COLUMNS}, found {list(frame.columns)}")
+    empty = frame[(frame["items"].str.strip() == "") | (frame["group"].str.strip() == "")]
+    if len(empty):
+        raise PublishedFileError(f"{path}: a group needs its items and its description (row {empty.index[0] + 2})")
+    return frame
+
+
+def printing_groups(paper: str, items, groups: pd.DataFrame | None = None) -> dict[str, str]:
+    """item -> the description of its printing group (:func:`load_groups`; default the repository's)
+    for the ``items`` of ``paper`` a group names or matches (``fnmatch``)."""
+    groups = load_groups() if groups is None else groups
+    out: dict[str, str] = {}
+    for r in groups[groups["paper"] == paper].itertuples(index=False):
+        out.update({i: r.group for i in items if fnmatch.fnmatchcase(i, r.items)})
     return out
 
 
@@ -157,6 +197,8 @@ def compare(
     route: str | dict[str, str] | None = None,
     readings: dict[str, dict[str, object]] | None = None,
     labels: pd.DataFrame | None = None,
+    below: dict[str, object] | None = None,
+    groups: pd.DataFrame | None = None,
 ) -> Comparison:
     """Put every published item of ``paper`` beside its reproduced value, with a status (module
     docstring) decided by :func:`irscales.papers.printing.agreement`.
@@ -169,6 +211,10 @@ def compare(
     and the note lists every reading's value and whether it agrees (not on simulated data, where the
     note is the caller's: a simulated value says nothing about the paper's printing). ``labels``: the hand labels
     (:func:`load_readings`; default: the repository's when ``published`` is the repository's file, else none).
+    ``below``: item -> a strict upper bound of its exact value (a power is below 1 even where it is 1
+    in double precision). ``groups``: the printing groups (:func:`load_groups`; default as ``labels``):
+    an item truncates only where the other values of its group show it
+    (:func:`irscales.papers.printing.convention`).
 
     Items without a reproduced value are kept (reproduced empty, ``match`` False, status
     ``not reproduced``) so nothing is silently dropped; reproduced items that are not in the
@@ -194,13 +240,25 @@ def compare(
     if labels is None:
         labels = load_readings() if published is None else pd.DataFrame(columns=READING_COLUMNS)
     label = reading_labels(paper, pub["item"], labels)
+    if groups is None:
+        groups = load_groups() if published is None else pd.DataFrame(columns=GROUP_COLUMNS)
+    group_of = printing_groups(paper, pub["item"], groups)
+    below = below or {}
+    members: dict[str, dict[str, tuple]] = {}
+    for r in pub.itertuples(index=False):  # the printed values of a group, without the ones a word qualifies
+        if r.item in group_of and r.item in reproduced and _word(r, label.get(r.item)) is None:
+            members.setdefault(group_of[r.item], {})[r.item] = (r.value, reproduced[r.item], spreads.get(r.item, 0),
+                                                               below.get(r.item))
     rows = []
     for r in pub.itertuples(index=False):
         have = r.item in reproduced
         rep = reproduced.get(r.item)
         item_route = (routes.get(r.item, "") if isinstance(route, dict) else (route or "")) if have else ""
+        g = group_of.get(r.item)
+        conv = printing.convention(r.item, g, members.get(g, {})) if g is not None else None
         status, note = _status(r, rep, spreads.get(r.item, 0), label.get(r.item), readings.get(r.item),
-                               notes.get(r.item, r.note)) if have else ("not reproduced", notes.get(r.item, r.note))
+                               notes.get(r.item, r.note), conv, below.get(r.item)) if have \
+            else ("not reproduced", notes.get(r.item, r.note))
         if item_route == "simulated":  # simulated data says nothing about the paper's printing: no reasons
             note = notes.get(r.item, r.note)
         rows.append({
@@ -214,35 +272,44 @@ def compare(
 
 def _word(row, label: tuple[str, str] | None) -> str | None:
     """The qualifier of a printed number: a hand label's word, else the word the context quotes."""
-    if label is not None and label[0] != "open":
+    if label is not None and label[0] not in _LABELS:
         return label[0]
     return printing.qualifier(str(row.context), str(row.value))
 
 
-def _status(row, value, spread, label: tuple[str, str] | None, readings: dict | None, note: str) -> tuple[str, str]:
-    """(status, note) of one reproduced item: the rule of :func:`printing.agreement`, then the hand
-    label ``open`` for a disagreement the paper's wording leaves open."""
+def _status(row, value, spread, label: tuple[str, str] | None, readings: dict | None, note: str,
+            conv: printing.Convention | None = None, below=None) -> tuple[str, str]:
+    """(status, note) of one reproduced item: the rule of :func:`printing.agreement` (with the
+    convention its group shows), then the hand labels: ``open`` (a disagreement the paper's wording leaves
+    open, when another reading gives the printed value) and ``unknown`` (settings not given)."""
     word, end = _word(row, label), printing.range_end(row.item)
-    a = printing.agreement(row.value, value, spread=spread, word=word, end=end)
-    if label is not None and label[0] != "open":
+    a = printing.agreement(row.value, value, spread=spread, word=word, end=end, convention=conv, below=below)
+    if label is not None and label[0] not in _LABELS:
         note = f"{note}; read as '{label[0]}': {label[1]}" if note else f"read as '{label[0]}': {label[1]}"
-    listed = ""
+    listed, any_agrees = "", False
     if readings:
         parts = []
         for name, v in readings.items():
-            b = printing.agreement(row.value, v, spread=spread, word=word, end=end)
+            b = printing.agreement(row.value, v, spread=spread, word=word, end=end, convention=conv, below=below)
+            any_agrees |= b.reproduced or b.within_printing
             verdict = {"equal": "agrees", "rounded": "agrees", "differs": "differs"}.get(b.kind, f"agrees, {b.kind}")
             parts.append(f"{name}: {printing.show(v)} ({verdict})")
-        listed = "readings — " + "; ".join(parts)
+        listed = ("readings — " if label is None or label[0] != "unknown" else "values tried — ") + "; ".join(parts)
     if a.reproduced:
         return "match", "; ".join(x for x in (note, listed) if x)
     if a.within_printing:
         return AGREES_WITHIN_PRINTING, "; ".join(x for x in (f"within the paper's printing ({a.kind}): {a.why}", note,
                                                              listed) if x)
-    if label is not None and label[0] == "open":
+    if label is not None and label[0] == "unknown":
+        return UNRESOLVED, "; ".join(x for x in (f"unresolved: {label[1]}", a.why, listed, note) if x)
+    if label is not None and label[0] == "open" and (any_agrees or not readings):
         return DEPENDS_ON_READING, "; ".join(x for x in (f"depends on reading: {label[1]}", listed, note) if x)
-    return "differs", "; ".join(x for x in (note if note and word is None else "; ".join(y for y in (a.why, note) if y),
-                                            listed) if x)
+    if label is not None and label[0] == "open":
+        return "differs", "; ".join(x for x in (f"no reading the paper allows gives it ({label[1]})", a.why, listed,
+                                                note) if x)
+    # the reason is the rule's unless the caller's note gives it; a truncation is always explained (its evidence)
+    why = a.why if (word is not None or not note or "truncates to" in a.why) else ""
+    return "differs", "; ".join(x for x in (why, note, listed) if x)
 
 
 def _fmt(x) -> str:

@@ -19,10 +19,14 @@ dropped); the status says what was done:
 ``reproduced on real data``         computed on real runs or their published per-topic scores (TREC files, a
                                     public collection, the Fer17 authors' Grid of Points)
 ``agrees within printing``          recomputed by one of those routes; it does not round to the printed
-                                    value but the printing allows it (truncated, a marked approximation,
-                                    a range that holds as stated): no erratum
-``depends on reading``              recomputed by one of those routes; the paper leaves a convention open
-                                    and our reading does not give the printed value: no erratum
+                                    value but the printing allows it (truncated where the paper's other
+                                    values show it, a marked approximation, a range that holds as stated):
+                                    no erratum
+``depends on reading``              recomputed by one of those routes; the paper leaves a convention open,
+                                    our reading does not give the printed value and another reading does:
+                                    no erratum
+``unresolved``                      recomputed by one of those routes; not reproduced, and the paper's
+                                    settings are unknown: neither an erratum nor a reading (counted apart)
 ``differs``                         recomputed by one of those routes, and the printed value is wrong at
                                     its own precision (the note says why): an erratum
 ``simulated only``                  needs runs nobody can share (the note names them); at most the
@@ -64,10 +68,11 @@ from irscales import paths
 from irscales.papers import analogues as analogues_
 from irscales.papers import beyond_report, published, report_html
 from irscales.papers.analogues import NEVER_COUNTED, Analogue
-from irscales.papers.items import (MEANING, NOT_ERRATA, PAPERS, REAL_DATA, REPRODUCED, STATUSES, TREC_DATA, errata,
-                                   errata_paragraph, figure_route, missing_runs, not_errata_sentence, overall_line,
-                                   relative_difference, short_item, status_counts, summary_line, unit_key, unit_order,
-                                   unit_sort, unit_title)
+from irscales.papers.items import (DATA_QUIRKS, MEANING, NOT_ERRATA, PAPERS, REAL_DATA, REPRODUCED, STATUSES, TREC_DATA,
+                                   UNRESOLVED, errata, errata_paragraph, figure_route, grid_sentences, missing_runs,
+                                   not_errata_sentence,
+                                   overall_line, relative_difference, short_item, status_counts, summary_line,
+                                   unit_key, unit_order, unit_sort, unit_title, unresolved_sentence)
 from irscales.paths import published_dir
 
 __all__ = ["RECOMPUTED_PREFIX", "COLUMNS", "row_route", "item_status", "RealSource", "file_state", "real_sources",
@@ -83,7 +88,8 @@ _DIRECTNESS = {"real": 2, "printed": 2, "exhaustive": 2, "simulated": 1}
 
 COLUMNS = ["item", "location", "context", "kind", "published", "ours", "route", "status", "note", "source"]
 #: How far a comparison row's status is from an agreement: among equally direct rows the farthest wins.
-_SEVERITY = {"match": 0, published.AGREES_WITHIN_PRINTING: 1, published.DEPENDS_ON_READING: 2, "differs": 3}
+_SEVERITY = {"match": 0, published.AGREES_WITHIN_PRINTING: 1, published.DEPENDS_ON_READING: 2, published.UNRESOLVED: 3,
+             "differs": 4}
 
 
 def row_route(row: dict, file_stem: str, kind: str) -> str:
@@ -203,10 +209,11 @@ class RealSource:
         where = f"{self.paper}/{self.file.name}"
         k = len(self.items) if among is None else len(set(self.items) & set(among))
         n = f"{k} item{'s' if k != 1 else ''} reproduced on real data" + ("" if among is None else " in this section")
+        quirk = f" {DATA_QUIRKS[self.data]}" if self.data in DATA_QUIRKS else ""
         if self.state == "recomputed":
             at = f" found in {self.found}" if self.found else ""
             return (f"{n} {'were' if k != 1 else 'was'} recomputed in this checkout on {data}{at}: "
-                    f"{where} differs from the committed table.")
+                    f"{where} differs from the committed table.{quirk}")
         put = (f"To recompute, put the runs in $IRSCALES_TREC/{self.track}/runs/ and the qrels file in "
                f"$IRSCALES_TREC/{self.track}/ (or the same under $IRSCALES_SHARED/trec/) and run make reproduce "
                "(README: Your own TREC data)." if self.track else other[1] if other else
@@ -215,7 +222,7 @@ class RealSource:
         have = (f"; the {runs} are found here ({self.found}), so a full run recomputes it" if self.found
                 else ", which this checkout does not have")
         what = "the committed derived table" if self.state == "committed" else "the derived table"
-        return f"{n} come{'s' if k == 1 else ''} from {what} {where}, computed on {data}{have}. {put}"
+        return f"{n} come{'s' if k == 1 else ''} from {what} {where}, computed on {data}{have}. {put}{quirk}"
 
 
 def _track_of(stem: str) -> str | None:
@@ -364,9 +371,12 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str,
         md += [f"- **{PAPERS[p]}** — {summary_line(t)}", f"  - {errata_paragraph(t)}"]
         if not_errata_sentence(t):
             md.append(f"  - {not_errata_sentence(t)}")
+        if unresolved_sentence(t):
+            md.append(f"  - {unresolved_sentence(t)}")
     sources = sources_of(tables)
     if sources:
         md += ["", "Where the numbers computed on real runs come from:", ""] + [f"- {s.sentence()}" for s in sources]
+        md += [f"- {g}" for t in tables.values() for g in grid_sentences(t)]
     if sections:
         md += ["", "Real-data analogues — real data that is not the paper's, shown beside the simulated run and never "
                    "counted as reproductions:", ""]
@@ -390,10 +400,18 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str,
     for p, t in tables.items():
         for r in t[t["status"].isin(NOT_ERRATA)].itertuples(index=False):
             md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {r.status} | {_cell(r.note)} |")
+    md += ["", "## Unresolved", "",
+           "Recomputed by a direct route and not reproduced, but the paper computed the value with settings it does "
+           "not give: neither an erratum nor a reading. The note gives the values tried.", "",
+           "| paper | item | published | ours | why |", "|---|---|---|---|---|"]
+    for p, t in tables.items():
+        for r in t[t["status"] == UNRESOLVED].itertuples(index=False):
+            md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {_cell(r.note)} |")
     md.append("")
     for p, t in tables.items():
         md += [f"## {PAPERS[p]}", "", summary_line(t), ""]
         md += [s.sentence() for s in t.attrs.get("real_sources", [])] + ([""] if t.attrs.get("real_sources") else [])
+        md += [g for g in grid_sentences(t)] + ([""] if grid_sentences(t) else [])
         md += ["| item | location | published | ours | route | status | note |", "|---|---|---|---|---|---|---|"]
         md += [f"| {r.item} | {r.location} | {r.published} | {r.ours} | {r.route}{f' ({r.source})' if r.source else ''} "
                f"| {r.status} | {_cell(r.note)} |" for r in t.itertuples(index=False)]

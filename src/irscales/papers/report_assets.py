@@ -3,7 +3,19 @@ one offline file, nothing fetched."""
 
 from __future__ import annotations
 
-__all__ = ["STYLE", "SCRIPT"]
+__all__ = ["STATUS_CLASS", "CARD_LABEL", "STYLE", "SCRIPT"]
+
+#: CSS class of each status (its colour in :data:`STYLE`).
+STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
+                "reproduced on real data": "st-real", "agrees within printing": "st-print",
+                "depends on reading": "st-read", "unresolved": "st-unres", "differs": "st-diff",
+                "simulated only": "st-sim", "not attempted": "st-na"}
+#: Short labels of the statuses on the cards (same order as :data:`irscales.papers.items.STATUSES`).
+CARD_LABEL = {"reproduced exhaustively": "exhaustively", "reproduced from printed inputs": "from printed inputs",
+              "reproduced on real data": "on real data", "agrees within printing": "within the paper's printing",
+              "depends on reading": "depend on the reading", "unresolved": "unresolved (settings unknown)",
+              "differs": "differ (errata)",
+              "simulated only": "simulated only", "not attempted": "not attempted"}
 
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:1280px;margin:auto;padding:0 12px;color:#222;font-size:14px}
@@ -11,7 +23,7 @@ h1{font-size:22px;margin:10px 0 4px}h2{border-bottom:2px solid #444;margin-top:3
 a{color:#0645ad}nav a{margin-right:12px}.muted{color:#666}.cap{color:#444;font-style:italic;margin:2px 0 8px}
 .legend span{display:inline-block;padding:1px 6px;margin:2px 4px 2px 0;border-radius:3px;font-size:12px}
 .st-exh{background:#b9e4c0}.st-prt{background:#c6e8f2}.st-real{background:#b3cdf5}.st-diff{background:#f7b2ae}
-.st-print{background:#e8efb0}.st-read{background:#e3d3f0}.sources li{margin:2px 0}
+.st-print{background:#e8efb0}.st-read{background:#e3d3f0}.st-unres{background:#f5d9a8}.sources li{margin:2px 0}
 .st-sim{background:#e6e6e6}.st-na{background:#fff;outline:1px dashed #999;outline-offset:-1px}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(225px,1fr));gap:10px}
 .card{border:1px solid #bbb;border-radius:6px;padding:8px 10px;font-size:13px}

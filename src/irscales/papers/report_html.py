@@ -38,22 +38,11 @@ from irscales.papers import analogues as analogues_
 from irscales.papers import items
 from irscales.papers.analogues import NEVER_COUNTED, Analogue, AnalogueTable
 from irscales.papers.items import MEANING, PAPERS, STATUSES
-from irscales.papers.report_assets import SCRIPT as _SCRIPT, STYLE as _STYLE
+from irscales.papers.report_assets import CARD_LABEL, STATUS_CLASS, SCRIPT as _SCRIPT, STYLE as _STYLE
 
 __all__ = ["STATUS_CLASS", "CARD_LABEL", "Grid", "cell_position", "table_grid", "grid_html", "items_html", "caption",
            "figures_by_unit", "units", "anchor", "card_html", "differs_html", "not_errata_html", "sources_html",
            "simulated_html", "frame_html", "figure_html", "findings_tables_html", "analogue_html", "unit_html", "page"]
-
-#: CSS class of each status (colour in :data:`irscales.papers.report_assets.STYLE`).
-STATUS_CLASS = {"reproduced exhaustively": "st-exh", "reproduced from printed inputs": "st-prt",
-                "reproduced on real data": "st-real", "agrees within printing": "st-print",
-                "depends on reading": "st-read", "differs": "st-diff", "simulated only": "st-sim",
-                "not attempted": "st-na"}
-#: Short labels of the statuses on the cards (same order as :data:`irscales.papers.items.STATUSES`).
-CARD_LABEL = {"reproduced exhaustively": "exhaustively", "reproduced from printed inputs": "from printed inputs",
-              "reproduced on real data": "on real data", "agrees within printing": "within the paper's printing",
-              "depends on reading": "depend on the reading", "differs": "differ (errata)",
-              "simulated only": "simulated only", "not attempted": "not attempted"}
 
 _esc = html.escape
 
@@ -269,12 +258,13 @@ def card_html(paper: str, table: pd.DataFrame) -> str:
     name, _, rest = PAPERS[paper].partition(" — ")
     errata = items.errata_paragraph(table, link=lambda k, t: f"<a href='#{anchor(paper, k)}'>{_esc(t)}</a>",
                                      escape=_esc, max_items=2)
-    not_errata = items.not_errata_sentence(table)
+    not_errata, unresolved = items.not_errata_sentence(table), items.unresolved_sentence(table)
     return (f"<div class='card' data-paper='{paper}' data-items='{n}'><h3><a href='#{paper}'>{_esc(name)}</a></h3>"
             f"<div class='muted'>{_esc(rest)}</div><div class='bar'>{bar}</div>"
             f"<table><tr><td>items</td><td class='n' data-status='items'>{n}</td></tr>{rows}</table>"
             f"<p class='errata'>{errata}</p>"
             + (f"<p class='not-errata'>{_esc(not_errata)} <a href='#not-errata'>Why</a></p>" if not_errata else "")
+            + (f"<p class='unresolved'>{_esc(unresolved)} <a href='#unresolved'>Which</a></p>" if unresolved else "")
             + "</div>")
 
 
@@ -295,13 +285,13 @@ def differs_html(tables: dict[str, pd.DataFrame]) -> str:
     return "".join(out) + "</tbody></table>"
 
 
-def not_errata_html(tables: dict[str, pd.DataFrame]) -> str:
+def not_errata_html(tables: dict[str, pd.DataFrame], statuses=items.NOT_ERRATA, table_id="not-errata-table") -> str:
     """Every disagreement that is no erratum (within the paper's printing, or depending on the reading),
-    with the kind and why in its note."""
-    out = ["<table class='sortable' id='not-errata-table'><thead><tr><th>paper</th><th>item</th><th>paper's value</th>"
+    with the kind and why in its note; ``statuses``: other statuses the same way (the unresolved items)."""
+    out = [f"<table class='sortable' id='{table_id}'><thead><tr><th>paper</th><th>item</th><th>paper's value</th>"
            "<th>ours</th><th>status</th><th>route</th><th>why</th></tr></thead><tbody>"]
     for p, t in tables.items():
-        for r in t[t["status"].isin(items.NOT_ERRATA)].to_dict("records"):
+        for r in t[t["status"].isin(statuses)].to_dict("records"):
             key = items.unit_key(r["item"])
             out.append(f"<tr><td>{p}</td><td><a href='#{anchor(p, key)}'>{_esc(items.unit_title(key))}</a> "
                        f"{_esc(items.short_item(r['item']))}</td><td>{_esc(r['published'])}</td>"
@@ -377,6 +367,7 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path], source
         head += (f"<p class='cap'>{_esc(caption(rows, title))}</p><p class='muted'>{len(rows)} items: "
                  + ", ".join(f"{c[s]} {_esc(s)}" for s in STATUSES if c[s]) + "</p>")
         head += sources_html([s for s in sources if set(s.items) & set(rows["item"])], among=list(rows["item"]))
+        head += "".join(f"<p class='grid'>{_esc(g)}</p>" for g in items.grid_sentences(rows))
     covered = set(rows["item"]) & analogue.items if analogue is not None and not rows.empty else set()
     shown = analogue is not None and any(items.figure_route(f.stem) == "real-data analogue" for f in pngs)
     if covered or shown:
@@ -400,6 +391,8 @@ def unit_html(paper: str, key: str, rows: pd.DataFrame, pngs: list[Path], source
         others = [r for r in grid.cells.values() if r["status"] in items.NOT_ERRATA]
         if others:
             evidence += f"<p><b>Cells that disagree without an erratum</b></p>{items_html(others)}"
+        if (open_ := [r for r in grid.cells.values() if r["status"] == items.UNRESOLVED]):
+            evidence += f"<p><b>Unresolved cells (the paper's settings are unknown)</b></p>{items_html(open_)}"
     figs = "".join(figure_html(paper, f, analogue) for f in pngs)
     return (f"<section class='u'>{head}<div class='unit'>"
             + (f"<div class='ev'>{evidence}</div>" if evidence else "")
@@ -436,8 +429,9 @@ def _sources_block(tables: dict[str, pd.DataFrame]) -> str:
     srcs = [s for t in tables.values() for s in t.attrs.get("real_sources", [])]
     if not srcs:
         return ""
+    grids = [g for t in tables.values() for g in items.grid_sentences(t)]
     return ("<div id='real-sources'><p><b>Where the numbers computed on real runs come from</b></p>"
-            + sources_html(srcs) + "</div>")
+            + sources_html(srcs) + "".join(f"<p class='grid'>{_esc(g)}</p>" for g in grids) + "</div>")
 
 
 def _analogues_block(sections: dict[str, Analogue]) -> str:
@@ -460,6 +454,7 @@ def page(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Ana
     n, overall = items.overall_line(tables)
     legend = "".join(f"<span class='{STATUS_CLASS[s]}' title='{_esc(MEANING[s])}'>{_esc(s)}</span>" for s in STATUSES)
     nav = ("<nav><a href='#cards'>papers</a><a href='#differs'>differs</a><a href='#not-errata'>no errata</a>"
+           "<a href='#unresolved'>unresolved</a>"
            "<a href='#simulated'>simulated only</a>" + ("<a href='#analogues'>analogues</a>" if sections else "")
            + "".join(f"<a href='#{p}'>{p}</a>" for p in tables)
            + "".join(f"<a href='#{a}'>beyond</a>" for a, *_ in beyond) + "</nav>")
@@ -477,9 +472,14 @@ def page(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Ana
             differs_html(tables),
             "<h2 id='not-errata'>Disagreements that are no errata</h2><p class='muted'>Recomputed by a direct route "
             "and not rounding to the printed value, yet no erratum: the printing allows it (truncated instead of "
-            "rounded, within the tolerance of the word the text qualifies the number with, a range end that holds "
-            "as stated) or the paper leaves a convention open (each reading's value is given).</p>",
+            "rounded where the same column, table or passage prints other values only truncation reproduces, within "
+            "the tolerance of the word the text qualifies the number with, a range end that holds as stated) or the "
+            "paper leaves a convention open and another reading gives the printed value (each reading's value is "
+            "given).</p>",
             not_errata_html(tables),
+            "<h2 id='unresolved'>Unresolved</h2><p class='muted'>Recomputed by a direct route and not reproduced, but "
+            f"the paper's settings are unknown: neither an erratum nor a reading (the note gives the values tried).</p>"
+            f"{not_errata_html(tables, (items.UNRESOLVED,), 'unresolved-table')}",
             "<h2 id='simulated'>Simulated only</h2><p class='muted'>Items that need runs nobody can share; the "
             "notebooks run the analysis on simulated data so the code path is exercised, but that is no "
             "reproduction.</p>", *(simulated_html(p, t) for p, t in tables.items()),

@@ -47,12 +47,37 @@ def qualitative_anova_items(table, tab: str, alpha: float = 0.05) -> dict[str, s
 
 class PrintedItems(NamedTuple):
     """Items recomputed from the paper's printed numbers: values, spreads (how far the exact value
-    may be from ours because its inputs were printed rounded) and, where the paper leaves a
-    convention open, every reading's value (ours first)."""
+    may be from ours because its inputs were printed rounded), where the paper leaves a
+    convention or its settings open, every reading's or setting's value (ours first), and strict
+    upper bounds of exact values (``below``: a power is below 1)."""
 
     values: dict[str, object]
     spreads: dict[str, float]
     readings: dict[str, dict[str, object]]
+    below: dict[str, object] = {}
+
+
+#: The smallest positive double: where β underflows, the exact power 1 − β still lies in [1 − this, 1).
+_TINY = 5e-324
+
+
+def fitting_total(target: float, w2: float, df: float, df_err: float, n_total: int, alpha: float = 0.05) -> float | None:
+    """The total sample size N′ at which eq. (5) (:func:`irscales.stats.anova.power`, the error df moving
+    with N′ as G*Power's do: df_err + N′ − N) gives the power ``target``; ``None`` where none does (ω² = 0
+    gives α at every N′, and the power only grows with N′)."""
+    if w2 <= 0 or not alpha < target < 1:
+        return None
+    def gap(n: float) -> float:
+        return power(w2, df, max(df_err + n - n_total, 1.0), n, alpha) - target
+    lo, hi = df + 2.0, float(n_total)
+    if gap(lo) > 0:
+        return None
+    while gap(hi) < 0:
+        hi *= 2
+        if hi > 1e12:
+            return None
+    from scipy.optimize import brentq
+    return float(brentq(gap, lo, hi, xtol=0.5))
 
 
 def _spread(f, x: float, lo_in: float, hi_in: float) -> float:
@@ -77,14 +102,17 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
     published inputs*, not from data. The spreads: MS and F are computed from SS printed to 4
     decimals, p, ω² and power from F printed to 4 decimals; each moves that far over its inputs'
     rounding (a power of 1 in double precision is 1 − β, β the miss probability, so β is its spread).
-    The power has two readings (Fer17 reads it from G*Power, whose settings it does not
-    give): eq. (5) at ω² from eq. (3) (ours) and at the printed ω²."""
+    The power is tried in two ways (Fer17 reads it from G*Power, whose settings it does not
+    give): eq. (5) at ω² from eq. (3) (ours) and at the printed ω²; where neither gives the printed
+    power, the sample size at which eq. (5) would (:func:`fitting_total`) is named among the values
+    tried. Every power is bounded by 1 (``below``): eq. (5) is a noncentral F tail, never 1."""
     raw = {r.item: str(r.value) for r in published.itertuples(index=False)}
     val = {k: read_value(v) for k, v in raw.items()}
     val = {k: float(v) if v is not None else None for k, v in val.items()}
     out: dict[str, object] = {}
     spread: dict[str, float] = {}
     readings: dict[str, dict[str, object]] = {}
+    below: dict[str, object] = {}
     r = 0.5e-4  # SS are printed to 4 decimals
     for tab in tables:
         try:
@@ -118,15 +146,24 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
                 out[f"{key}/power"] = ours
                 spread[f"{key}/power"] = _spread(lambda f, dfv=dfv: power(w2_of(f), dfv, df_err, n_total, alpha),
                                                  fv, fv - h, fv + h)
-                if ours == 1.0:  # 1 in double precision; the exact power is 1 − β
-                    spread[f"{key}/power"] = max(spread[f"{key}/power"], _miss(w2, dfv, df_err, n_total, alpha))
+                if ours == 1.0:  # 1 in double precision; the exact power is 1 − β, β > 0 (maybe below any double)
+                    spread[f"{key}/power"] = max(spread[f"{key}/power"], _miss(w2, dfv, df_err, n_total, alpha), _TINY)
+                below[f"{key}/power"] = 1
                 printed_w2 = val.get(f"{key}/omega2")
                 if printed_w2 is not None:
-                    readings[f"{key}/power"] = {
-                        f"eq. (5) at ω² = {w2:.6f} from eq. (3) at the printed F": ours,
-                        f"eq. (5) at the printed ω² = {raw[f'{key}/omega2']}": power(printed_w2, dfv, df_err, n_total,
-                                                                                      alpha)}
-    return PrintedItems(out, spread, readings)
+                    tried = {f"eq. (5) at ω² = {w2:.6f} from eq. (3) at the printed F, N = {n_total:,}": ours,
+                             f"eq. (5) at the printed ω² = {raw[f'{key}/omega2']}": power(printed_w2, dfv, df_err,
+                                                                                           n_total, alpha)}
+                    target = val.get(f"{key}/power")
+                    if target is not None and round(ours, 4) != target:
+                        n_fit = fitting_total(target, w2, dfv, df_err, n_total, alpha)
+                        if n_fit is not None:
+                            tried[f"eq. (5) at ω² = {w2:.6f} and the sample size that gives the printed power, "
+                                  f"N = {n_fit:,.0f} instead of {n_total:,}"] = target
+                        else:
+                            tried[f"eq. (5) at ω² = {w2:.6f} and any sample size (none gives the printed power)"] = ours
+                    readings[f"{key}/power"] = tried
+    return PrintedItems(out, spread, readings, below)
 
 
 def printed_values(published) -> dict[str, float]:
@@ -308,12 +345,13 @@ def printed_ordering_items(published) -> dict[str, str]:
 
 class PrintedComparison(NamedTuple):
     """Everything recomputed from the printed numbers, ready for
-    :func:`irscales.papers.published.compare` (``values``, ``spreads``, ``notes``, ``readings``)."""
+    :func:`irscales.papers.published.compare` (``values``, ``spreads``, ``notes``, ``readings``, ``below``)."""
 
     values: dict[str, object]
     spreads: dict[str, float]
     notes: dict[str, str]
     readings: dict[str, dict[str, object]]
+    below: dict[str, object] = {}
 
 
 def printed_input_items(published) -> PrintedComparison:
@@ -348,4 +386,4 @@ def printed_input_items(published) -> PrintedComparison:
     add(printed_ordering_items(published), "Tables 2, 3, 4, 7, 8")
     notes = {k: f"{PRINTED_NOTE} {src}" + (f"; {csv_notes[k]}" if csv_notes.get(k) else "")
              for k, src in what.items()}
-    return PrintedComparison(values, spreads, notes, readings)
+    return PrintedComparison(values, spreads, notes, readings, anova_items.below)

@@ -118,6 +118,9 @@ def plot_all_values(curves: Mapping[tuple[str, int], object], points: Mapping[st
                            color=_COLOURS[k % 3], alpha=0.75,
                            label=f"{name}: (topic, run) cells per 1/{_BINS} of the scale")
                     ax.set_ylim(y0 - 0.1 * band, None)
+            if isinstance(cur, pd.DataFrame):  # the histograms sit below the scale: no value ticks there
+                vmin = float(cur["value"].min())
+                ax.set_yticks([t for t in ax.get_yticks() if vmin - 1e-9 * max(1.0, abs(hi)) <= t <= hi])
             ax.set_title(f"{g}" + (f" (scale of {SCALES[g]})" if SCALES[g] != g else "") + f", N = {N}", fontsize=8)
             if i == len(GRADED) - 1:
                 ax.set_xlabel("position (φ − 1)/(K − 1)", fontsize=8)

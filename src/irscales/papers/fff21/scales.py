@@ -104,9 +104,11 @@ def figure3_claims(fs: FigureScales) -> Part:
     for v in (0.2, 0.4, 0.6, 0.8):
         items[f"fig3/P/N=5/share_at_{v}"] = float(100 * share[v])
         notes[f"fig3/P/N=5/share_at_{v}"] = (
-            f"exact share C(5,k)/2^5 = {share[v]} = {float(100 * share[v])}%; the paper's shares are readings of the "
-            "figure's x labels (together they add up to 100% and leave nothing for the runs at 0 and 1); the labels "
-            "at the cluster ends read " + ", ".join(f"{e} = {float(100 * e):g}%" for e in ends))
+            f"exact share C(5,k)/2^5 = {share[v]} = {float(100 * share[v])}%, printed {'20' if v in (0.2, 0.8) else '30'}%"
+            " with no word of approximation ('we can understand that … of the runs assume the value'), so judged at its"
+            " printed precision; the paper's shares look like readings of the figure's x labels (together they add up "
+            "to 100% and leave nothing for the runs at 0 and 1); the labels at the cluster ends read "
+            + ", ".join(f"{e} = {float(100 * e):g}%" for e in ends))
     items["fig3/P/N=5/runs_at_0.0"] = share[0.0] * p5.n_runs
     items["fig3/P/N=5/runs_at_1.0"] = share[1.0] * p5.n_runs
 
