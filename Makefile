@@ -24,6 +24,7 @@ $(STAMP): requirements.lock pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m irscales.warm  # compiles the numba kernels into their cache now, not on the first read of runs
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (irscales)" >/dev/null
 	touch $(STAMP)
 

@@ -138,7 +138,7 @@ scale_options = _options(
     click.option("--cache/--no-cache", default=True, show_default=True,
                  help="keep built scales under IRSCALES_CACHE"),
     click.option("--progress/--no-progress", default=True, show_default=True,
-                 help="progress of scale builds on stderr"),
+                 help="progress bars on stderr when it is a terminal (reading runs, counting phi, scale builds)"),
 )
 
 ties_option = click.option(

@@ -28,7 +28,6 @@ import json
 import os
 import queue
 import stat
-import sys
 import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -43,6 +42,7 @@ from irscales.data.trec_fast import Scratch, file_text, kernels_loaded, read_fil
 from irscales.data.trec_order import trec_order
 from irscales.data.trec_parse import parse_run_file
 from irscales.paths import cache_dir
+from irscales.progress import bar as progress_bar
 
 __all__ = ["parsed_runs_cache", "judged_run", "judged_runs", "READ_THREADS", "COMPILED_READER_BYTES"]
 
@@ -210,13 +210,8 @@ def judged_runs(files: list[Path], precision: str, judged: QrelsIndex, cache: Pa
     arena fewer: 20 MB less at the peak on the TREC-8 runs); the first bad file, in order, raises. Files
     are parsed by the compiled reader when they hold :data:`COMPILED_READER_BYTES` of text or more, or
     when it is loaded already; else by the general path."""
-    delay = 0.0
-    if progress is None:  # on a terminal, a bar once reading has taken a second (10 big runs took 12 s)
-        progress, delay = sys.stderr is not None and sys.stderr.isatty(), 1.0
-    from tqdm import tqdm  # plain bar: tqdm.auto warns in kernels without ipywidgets
-
-    bar = tqdm(total=len(files), desc="reading runs", unit="file", file=sys.stderr, leave=False,
-               disable=not progress, delay=delay)
+    # auto: on a terminal, a bar once reading has taken a second (10 big runs took 12 s)
+    bar = progress_bar(len(files), "reading runs", progress, unit="file", delay=1.0 if progress is None else 0.0)
     threads = min(READ_THREADS, len(files))
     compiled = kernels_loaded() or _text_bytes(files) >= COMPILED_READER_BYTES
     scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end

@@ -25,9 +25,10 @@ kernels (numba, ``nogil``, so files are read in parallel by threads) do all the 
 Anything else (a line not of six fields, a second run tag, a duplicate, a byte order mark, a score outside
 the decimal grammar or not finite ...) makes :func:`scan_run` or :func:`trec_rows` return None and the
 general path (:func:`irscales.data.trec_parse.parse_run_file`), which accepts the same inputs, decides and
-names the first bad line (``path:line: what``). The kernels are plain Python compiled on first use
-(``cache=True``: once per installation, about 15 s); ``tests/test_trec_fast.py`` runs them with numba's
-bounds checking on and compares them with the general path and a plain Python reading of trec_eval's rule.
+names the first bad line (``path:line: what``). The kernels are plain Python compiled once per installation
+(numba's cache; ``make install`` compiles them, :mod:`irscales.warm`); ``tests/test_trec_fast.py`` runs them
+with numba's bounds checking on and compares them with the general path and a plain Python reading of
+trec_eval's rule.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The compiled kernels of the fast run-file reader (:mod:`irscales.data.trec_fast` says what each does and
-how it is tested): plain Python compiled by numba on first use, once per installation."""
+how it is tested): plain Python compiled by numba once per installation, by ``make install`` (:mod:`irscales.warm`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import threading
 import numpy as np
 
 from irscales.data.trec_parse import FIELD_SPACE
+from irscales.jit_cache import compiled_noted
 
 __all__ = ["CLASSES", "POW10", "STATUS_OK", "kernels", "kernels_loaded"]
 
@@ -484,8 +485,7 @@ def _compiled():
     # helpers inlined where they are called: a call would pass (and reference-count) its arrays
     for name in ("_key", "_equal", "_slot", "_same", "_docno_after", "_decimal", "_before", "_sort"):
         g[name] = numba.njit(inline="always")(g[f"{name}_py"])
-    kernel = numba.njit(cache=True, nogil=True)
-    return kernel(_tokenize_py), kernel(_order_py), kernel(_judgment_table_py)
+    return compiled_noted("the run-file reader", 30, (_tokenize_py, _order_py, _judgment_table_py), nogil=True)
 
 
 def kernels():

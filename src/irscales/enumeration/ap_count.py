@@ -54,6 +54,7 @@ from typing import NamedTuple
 import numpy as np
 
 from irscales.enumeration.ties import check_ties, tie_ranks
+from irscales.progress import bar as progress_bar
 
 __all__ = ["AP_MAX_N", "FULL_MAX_N", "ap_max_depth", "sp_keys", "split", "Tables", "tables", "count_sp", "unq_enumerated",
            "phi_ap", "phi_unq_exact", "UnqEstimate", "unq_sample", "sample_below", "phi_unq_estimate", "n_distinct_sp", "release_tables"]
@@ -157,9 +158,7 @@ def count_sp(keys, N: int, h: int | None = None, progress: bool = False) -> tupl
     T = tables(N, h)
     below = np.zeros(len(uq), np.int64)
     upto = np.zeros(len(uq), np.int64)
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(T.top) * len(uq), desc=f"AP N={N} (counting)", leave=False, disable=not progress)
+    bar = progress_bar(len(T.top) * len(uq), f"AP N={N} (counting)", progress)
     for (tv, tm), (bv, cum) in zip(T.top, T.bottom):
         if not len(tv):
             bar.update(len(uq))

@@ -113,7 +113,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import sys
 from collections import OrderedDict
 from fractions import Fraction
 
@@ -130,6 +129,7 @@ from irscales.enumeration.meet import (MAX_HALF, below_rbp, dcg_below, dcg_class
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import TIES, check_ties, exact_ints, tie_ranks
 from irscales.exact import to_fraction
+from irscales.progress import shown
 
 __all__ = ["counting_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct", "CountedScale", "MAX_HALF",
            "graded_rbp_tie", "count_cost", "grade_sum_prefix", "release_tables"]
@@ -356,7 +356,7 @@ def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, work
     L = rel.shape[-1]
     shape = rel.shape[:-1]
     if progress is None:
-        progress = sys.stderr.isatty() and max(count_cost(m, N, c, t, max(1, rel.size // L))[0] for t in ties) > 2
+        progress = shown(None) and max(count_cost(m, N, c, t, max(1, rel.size // L))[0] for t in ties) > 2
     num = numerator(m)
     graded_dcg = isinstance(num, M.DCG) and num.gains == "graded"
     if type(m) in (M.GRBP, M.GP) or graded_dcg:

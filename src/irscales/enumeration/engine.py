@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +26,8 @@ from irscales.enumeration.runs import numerator
 from irscales.enumeration.workers import worker_pool
 from irscales.enumeration.scale_class import has_closed_form
 from irscales.exact import to_fraction
+from irscales.progress import bar as progress_bar
+from irscales.progress import shown
 
 __all__ = ["plan", "run_engine", "refuse_beyond", "max_enumerable_depth", "BuildCost", "build_cost",
            "build_estimate", "human_seconds", "human_bytes"]
@@ -171,10 +172,7 @@ def _unjson(x, ker):
 
 
 def _progress(total: int, progress: bool | None, desc: str):
-    if progress is None:
-        progress = sys.stderr.isatty() and total > 1
-    from tqdm import tqdm  # plain bar: tqdm.auto warns (with a path) in kernels without ipywidgets
-    return tqdm(total=total, desc=desc, disable=not progress, leave=False)
+    return progress_bar(total, desc, shown(None) and total > 1 if progress is None else progress)
 
 
 # ------------------------------------------------------------------------------ limits and costs

@@ -12,7 +12,9 @@ from __future__ import annotations
 import functools
 import math
 import os
+from contextvars import ContextVar
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -20,8 +22,10 @@ from irscales import measures as M
 from irscales.enumeration import fixed_count
 from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
 from irscales.enumeration.workers import worker_pool
+from irscales.progress import bar as progress_bar
 
-__all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "bucket_index", "search", "half_keys", "split", "below_rbp",
+__all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "half_table_work", "bucket_index", "search", "half_keys",
+           "split", "below_rbp",
            "below_pairs", "dcg_tie_scan", "dcg_below",
            "dcg_class_items", "class_gap", "graded_dcg_split", "graded_dcg_depth",
            "graded_dcg_below"]
@@ -47,21 +51,43 @@ def rbp_half_bound(p: Fraction, c: int = 1) -> int:
 def half_table(a: int, b: int, L: int, c: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """Sorted exact keys V_L(x) = Σ_{i≤L} x_i a^{i−1} b^{L−i} of all (c+1)^L runs x of length L,
     their float64 images (each within 2^-52 relative of the key; non-decreasing), and a bucket index
-    for fast searches: ``start[k]`` = number of floats below k·width, k = 0..2^L."""
+    for fast searches: ``start[k]`` = number of floats below k·width, k = 0..2^L. A build advances the
+    bar :func:`below_rbp` shows while it builds (:func:`half_table_work` units)."""
     w = [a**i * b ** (L - 1 - i) for i in range(L)]
     if c * sum(w) >= 2**62:
         raise OverflowError(f"V_{L} for p = {a}/{b} exceeds 62 bits")
+    bar = _TABLE_BAR.get()
     v = np.zeros(1, np.int64)
     for wi in w:  # v, v + wi, … are each sorted: the stable sort (timsort) merges c + 1 runs in O(n log c)
         v = np.sort(np.concatenate([v + np.int64(g * wi) for g in range(c + 1)]), kind="stable")
+        if bar is not None:
+            bar.update(len(v))
     vf = v.astype(np.float64)  # int → float rounding is monotone, so the floats stay sorted
-    return (v, vf) + bucket_index(vf)
+    return (v, vf) + bucket_index(vf, bar)
 
 
-def bucket_index(vf: np.ndarray) -> tuple[np.ndarray, float]:
-    """``start[k]`` = number of sorted floats below k·width, k = 0..len(vf), for :func:`search`."""
+def half_table_work(L: int, c: int = 1) -> int:
+    """The units of work :func:`half_table` reports while it builds: the entries of each merge step, and
+    twice the table's entries for its bucket index (which costs about as much as the merges)."""
+    return sum((c + 1) ** k for k in range(1, L + 1)) + 2 * (c + 1) ** L
+
+
+# the bar of the tables below_rbp is building (a context variable: another thread's build reports nothing)
+_TABLE_BAR: ContextVar = ContextVar("irscales_half_table_bar", default=None)
+_BUCKET_STEP = 1 << 22  # bucket edges searched at once: the bar moves, and the temporaries stay at 32 MB
+
+
+def bucket_index(vf: np.ndarray, bar: Any = None) -> tuple[np.ndarray, float]:
+    """``start[k]`` = number of sorted floats below k·width, k = 0..len(vf), for :func:`search` (``bar``:
+    advanced by 2 per entry)."""
     width = max(float(vf[-1]), 1.0) / len(vf)
-    return np.searchsorted(vf, np.arange(len(vf) + 1) * width, "left").astype(np.int32), width
+    start = np.empty(len(vf) + 1, np.int32)
+    for i in range(0, len(start), _BUCKET_STEP):
+        j = min(len(start), i + _BUCKET_STEP)
+        start[i:j] = np.searchsorted(vf, np.arange(i, j) * width, "left")
+        if bar is not None:
+            bar.update(2 * (min(j, len(vf)) - i))
+    return start, width
 
 
 def search(vf: np.ndarray, start: np.ndarray, width: float, t: np.ndarray, band: float):
@@ -124,32 +150,32 @@ def below_rbp(bits: np.ndarray, p: Fraction, progress: bool = False, workers: in
     qx = half_keys(bits[:, :h], a, b) if h else np.zeros(len(bits), np.int64)
     qy = half_keys(bits[:, h:], a, b)
     pairs, inv = np.unique(np.stack([qx, qy], 1), axis=0, return_inverse=True)
-    if h:
-        half_table(a, b, h, c)  # built before forking, so worker processes share the tables
-    half_table(a, b, N - h, c)
+    # the tables are built before forking, so worker processes share them; a bar shows the build (25 s
+    # for RBP_p08 at N = 50), tables kept from an earlier count fill it at once
+    lengths = [L for L in (h, N - h) if L]
+    with progress_bar(sum(half_table_work(L, c) for L in lengths), f"RBP p={p} N={N} (tables)", progress,
+                      unit="entry", unit_scale=True) as bar:
+        token = _TABLE_BAR.set(bar)
+        try:
+            for L in lengths:
+                half_table(a, b, L, c)
+        finally:
+            _TABLE_BAR.reset(token)
+        bar.update(max(0, bar.total - bar.n))
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
     step = 64
     parts = [pairs[i:i + step] for i in range(0, len(pairs), step)]
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(pairs), desc=f"RBP p={p} N={N} (counting)", leave=False)
     out = []
-    try:
+    with progress_bar(len(pairs), f"RBP p={p} N={N} (counting)", progress, unit="run") as bar:
         if workers > 1 and N >= 36 and len(parts) > 1:
             with worker_pool(workers) as ex:  # forked: the tables are shared; workers end with this process
                 for part, res in zip(parts, ex.map(below_pairs, parts, *zip(*[(a, b, N, h, c)] * len(parts)))):
                     out.append(res)
-                    if bar is not None:
-                        bar.update(len(part))
+                    bar.update(len(part))
         else:
             for part in parts:
                 out.append(below_pairs(part, a, b, N, h, c))
-                if bar is not None:
-                    bar.update(len(part))
-    finally:
-        if bar is not None:
-            bar.close()
+                bar.update(len(part))
     res = np.concatenate(out) if out else np.empty(0, np.int64)
     return res[inv.reshape(-1)]
 
@@ -246,8 +272,15 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
     t = rest[q_idx] + (rows[q_idx, 0] - c_of) * (np.int64(1) << np.int64(F))
     Lb = fixed_count.bottom_ranks(R, len(t))
     h = R - Lb  # top: ranks U+1..U+h (the larger weights); bottom: the deepest Lb ranks
-    top, top_mask = fixed_count.sorted_sums(W[:h])
-    bot = fixed_count.bottom_table(W[h:])
+    # the tables (30 s at N = 50 on the TREC-8 runs): a bar moving after each of the three steps
+    with progress_bar((1 << h) + (2 << Lb), f"DCG base {B} N={N} (tables)", progress, unit="sum",
+                      unit_scale=True) as bar:
+        top, top_mask = fixed_count.sorted_sums(W[:h])
+        bar.update(1 << h)
+        values, _ = fixed_count.sorted_sums(W[h:], with_masks=False, pad=2)
+        bar.update(1 << Lb)
+        bot = fixed_count.BottomTable(values, 1 << Lb)
+        bar.update(1 << Lb)
     if workers is None:
         workers = min(2, os.cpu_count() or 1)
     tol = R * fixed_count.TOL_SCALE

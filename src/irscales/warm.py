@@ -1,0 +1,62 @@
+"""Compile irscales' numba kernels ahead: ``python -m irscales.warm`` (``make install`` runs it; issue 36).
+
+Without it the first read of real runs after installing compiles the run-file reader (20 s idle, 56 s on a
+loaded machine) and the first DCG count the counting kernels. The kernels are compiled here through the
+same calls as real work, on a tiny generated run file and tiny runs, so numba's cache holds exactly the
+signatures reading and counting use (numba compiles again for any other argument type: a read-only array,
+int32 for int64 ...; ``tests/test_warm.py`` reads runs after :func:`warm` and checks nothing more compiles).
+"""
+
+from __future__ import annotations
+
+import gzip
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from irscales.data.trec_arrays import QrelsIndex
+from irscales.data.trec_cache import judged_run
+from irscales.enumeration.meet import dcg_below, graded_dcg_below
+
+__all__ = ["warm", "main"]
+
+
+def _warm_reader() -> None:
+    """Read a plain and a gzipped run with judgments, as :func:`irscales.data.trec_cache.judged_runs` does."""
+    text = "".join(f"{t} Q0 d{i} {i} {1 - i / 8} warm\n" for t in (1, 2) for i in range(1, 6)).encode()
+    judged = QrelsIndex(pd.DataFrame({"topic": ["1", "1", "2"], "docno": ["d1", "d3", "d2"], "rel": [1, 0, 2]}))
+    with tempfile.TemporaryDirectory(prefix="irscales-warm-") as d:
+        plain, gz = Path(d) / "warm.run", Path(d) / "warm.run.gz"
+        plain.write_bytes(text)
+        gz.write_bytes(gzip.compress(text))
+        for path in (plain, gz):
+            judged_run(path, "float64", judged, None, compiled=True)
+
+
+def _warm_counting() -> None:
+    """Count binary and graded DCG φ of a few short runs (the fixed-point kernels)."""
+    rng = np.random.default_rng(0)
+    dcg_below(rng.random((8, 14)) < 0.4, 2)
+    graded_dcg_below(rng.integers(0, 3, (8, 10)), 2, 2)
+
+
+def warm() -> dict[str, float]:
+    """Compile (or load from numba's cache) every kernel; seconds per group of kernels."""
+    took = {}
+    for name, step in (("run-file reader", _warm_reader), ("counting kernels", _warm_counting)):
+        t = time.perf_counter()
+        step()
+        took[name] = time.perf_counter() - t
+    return took
+
+
+def main() -> None:
+    took = warm()
+    print("irscales: compiled kernels in numba's cache: " + ", ".join(f"{k} {v:.1f} s" for k, v in took.items()))
+
+
+if __name__ == "__main__":
+    main()
