@@ -100,7 +100,7 @@ def test_bad_runs_give_one_line(trec, tmp_path, content, msg):
 def test_bad_measure_and_bad_depth(trec):
     d, rundir, qrels, col = trec
     r = CliRunner().invoke(main, ["scores", str(rundir), "--qrels", str(qrels), "--measures", "FOO"])
-    assert r.exit_code == 1 and "unknown measure 'FOO'" in r.output
+    assert r.exit_code == 2 and "unknown measure 'FOO'" in r.output  # a usage error (issue 37 item 7)
     r = CliRunner().invoke(main, ["scale", "--measure", "AP", "--depth", "0"])
     assert r.exit_code == 2
     assert r.stderr.strip().splitlines() == [
@@ -179,7 +179,11 @@ def test_invalid_measures_give_one_line(trec, sub, name):
             "ipso": ["ipso", a, b, qrels, "--metric", name],
             "scale": ["scale", "--measure", name, "--depth", "5"]}[sub]
     allowed = {"P@0": "k >= 1", "RBP(p=1.5)": "0 < p < 1", "FOO": "unknown measure"}.get(name, "log base b > 1")
-    one_line_error(run(args), allowed)
+    r = run(args)  # a bad measure name is a usage error (issue 37 item 7): exit 2, before any work
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    line = r.stderr.strip()
+    assert "\n" not in line and line.startswith("irscales: error: Invalid value for '--measures'")
+    assert allowed in line and line.endswith(f"(see irscales {sub} --help)")
 
 
 def test_measures_without_a_scale(trec):
@@ -270,7 +274,7 @@ def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth,
 def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path, monkeypatch):
     """Issue 20: RBP_p08 at depth 50 and RR at depth 64 were refused (scales stop at N = 40); their φ
     is now counted (irscales.enumeration.counting), equal to counting.phi_runs, and nothing is written to the cache.
-    The scale command still describes stored scales only, and says why not."""
+    The scale command describes the counted scale as irscales.enumeration.scale does (issue 37 item 8)."""
     from irscales.enumeration import counting
 
     cache = tmp_path / "cache"
@@ -291,7 +295,8 @@ def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path
     assert not cache.exists() or not any(cache.rglob("*.npy"))
     r = run(["compare", a, b, "--qrels", qrels, "--depth", "64", "--measure", "RR"])
     assert r.exit_code == 0, r.output
-    one_line_error(run(["scale", "--measure", "RR", "--depth", "64"]), "2^⌈N/2⌉ half runs", "N=64")
+    r = run(["scale", "--measure", "RR", "--depth", "64"])
+    assert r.exit_code == 0 and "65 values" in r.stdout and "count (phi counted, nothing stored" in r.stdout
 
 
 def test_ordinary_values_at_any_depth_match_trec_eval(tmp_path):
@@ -435,7 +440,8 @@ def test_help_documents_synonyms_and_trec_eval_recipe():
 
 
 def test_process_exit_code_and_stderr(small, tmp_path):
-    """The installed entry point as a process: one stderr line, exit 1, nothing on stdout."""
+    """The installed entry point as a process: one stderr line, exit 2 (a bad measure is a usage error),
+    nothing on stdout."""
     import os
     import subprocess
     import sys
@@ -444,7 +450,7 @@ def test_process_exit_code_and_stderr(small, tmp_path):
     env = dict(os.environ, IRSCALES_CACHE=str(tmp_path / "c"))
     p = subprocess.run([sys.executable, "-m", "irscales.cli", "scores", str(run_), "--qrels", str(q),
                         "--measures", "P@0"], capture_output=True, text=True, env=env)
-    assert p.returncode == 1 and p.stdout == ""
+    assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.strip().count("\n") == 0 and "k >= 1" in p.stderr
 
 
@@ -660,6 +666,66 @@ def test_usage_errors_exit_2_and_the_help_says_so():
     r = run(["scores", "--no-such-option"])
     assert r.exit_code == 2 and r.output.count("\n") == 1
     assert "2 for a usage error" in " ".join(run(["--help"]).output.split())
+
+
+# ----------------------------------------------------------- issue 37 item 7: usage errors are exit 2
+
+
+@pytest.mark.parametrize("sub", ["report", "compare", "ipso"])
+def test_alpha_nan_is_a_usage_error(trec, sub):
+    d, rundir, qrels, col = trec
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    r = run([sub, a, b, "--qrels", qrels, "--alpha", "nan"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == (f"irscales: error: Invalid value for '--alpha': 'nan' is not a number in the range "
+                                f"0<x<1 (see irscales {sub} --help)")
+
+
+@pytest.mark.parametrize("args", [["scale", "--measures", "AP,RR", "--depth", "5"],
+                                  ["scale", "--measures", "AP, RR", "--depth", "5"]])
+def test_one_measure_commands_say_so(args):
+    r = run(args)
+    assert r.exit_code == 2
+    assert r.stderr.strip() == ("irscales: error: Invalid value for '--measures': scale takes one measure; got 2: "
+                                "AP, RR (see irscales scale --help)")
+
+
+def test_ipso_takes_one_measure(trec):
+    d, rundir, qrels, col = trec
+    a, b = sorted(Path(rundir).iterdir())[:2]
+    r = run(["ipso", a, b, "--qrels", qrels, "--measures", "AP,RR,P@5"])
+    assert r.exit_code == 2 and "ipso takes one measure; got 3: AP, RR, P@5" in r.stderr
+
+
+# ----------------------------------------------------------- issue 37 item 8: one planner for scale
+
+
+@pytest.mark.parametrize("measure, depth", [("RBP_p08", 52), ("P", 100_000), ("RR", 64), ("DCG_b02", 54),
+                                            ("AP", 12), ("AP", 30), ("DCG_b02", 60)])
+def test_scale_answers_as_the_api(measure, depth, tmp_path, monkeypatch):
+    """The CLI refused RBP_p08 at 52 and P at 100,000, which irscales.enumeration.scale answers at once: both
+    now plan through irscales.enumeration.plan_scale, so they answer (or refuse) alike."""
+    from irscales import enumeration as E
+
+    monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "cache"))
+    r = run(["scale", "--measures", measure, "--depth", depth, "--format", "csv", "--no-cache"])
+    try:
+        sc = E.scale(measure, depth, cache=False)
+    except ValueError as e:
+        assert r.exit_code == 1 and r.stderr.strip().startswith("irscales: error: "), r.output
+        assert str(e).split(";")[0].split(" (")[0] in r.stderr  # the same refusal
+        return
+    assert r.exit_code == 0, r.output
+    f = pd.read_csv(StringIO(r.stdout), dtype={"runs": str, "distinct": str})
+    assert f["distinct"].iloc[0] == str(sc.n_distinct) and f["runs"].iloc[0] == str(sc.n_runs)
+    assert f["method"].iloc[0].startswith(sc.method)
+
+
+def test_scale_table_names_huge_counts_by_their_power():
+    r = run(["scale", "--measures", "P", "--depth", "100000"])
+    assert r.exit_code == 0, r.output
+    assert "N = 100000: 2^100000 (a 30,103-digit number) runs" in r.stdout
+    assert "100,001 values" in r.stdout and len(r.stdout) < 2000
 
 
 def test_judged_at_n_is_in_the_legend_and_a_one_line_warning_below_the_threshold(trec):

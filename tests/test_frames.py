@@ -80,3 +80,65 @@ def test_bad_qrels_say_where(bad, msg):
 def test_bad_runs_say_where(bad, msg):
     with pytest.raises(ValueError, match=msg):
         run_frames(bad)
+
+
+def _run(**over) -> pd.DataFrame:
+    cols = {"query_id": ["1", "1", "2", "2"], "doc_id": ["a", "b", "a", "c"], "score": [2.0, 1.0, 2.0, 1.0]}
+    return pd.DataFrame({**cols, **over})
+
+
+_QRELS = pd.DataFrame({"query_id": ["1", "1", "2", "2"], "doc_id": ["a", "b", "a", "c"], "relevance": [1, 0, 1, 1]})
+
+
+@pytest.mark.parametrize("bad, msg", [  # issue 37 item 6: column by column, before str() makes 'nan' an id
+    (_run(doc_id=["a", None, "a", "c"]), r"<runs frame>: row 1 \(iloc\): doc_id is missing \((None|nan)\); expected a "
+                                         "document id"),
+    (_run(doc_id=["a", "b", np.nan, "c"]), r"row 2 \(iloc\): doc_id is missing \(nan\)"),
+    (_run(query_id=["1", None, "2", "2"]), r"row 1 \(iloc\): query_id is missing"),
+    (_run(query_id=[1.0, 1.0, 2.0, 2.0]), r"row 0 \(iloc\): query_id 1.0 \(float\) is not a query id; expected a "
+                                          "string or an integer"),
+    (_run(run=["x", "x", np.nan, np.nan]), r"row 2 \(iloc\): run is missing \(nan\); expected a run name"),
+    (_run(run=[1, 1, "1", "1"]), r"run column: run names 1 and '1' are both the run '1'"),
+    (_run(docid=[None, "b", "a", "c"]).drop(columns="doc_id"), r"row 0 \(iloc\): docid is missing"),  # the user's name
+    ([_run(), _run()], r"<runs\[0\]>: a frame in a list of runs needs its name"),
+    ([_run(run="x"), "file.txt"], r"<runs\[1\]>: a list of runs holds frames or files, not both"),
+    ({None: _run()}, r"runs: a key \(run name\) is missing"),
+    ({"1": {np.nan: {"a": 1.0}}}, r"a key \(query id\) is missing"),
+    ({"r": {"1": {None: 1.0}}}, r"<run 'r'>: topic '1': a key \(document id\) is missing"),
+])
+def test_bad_columns_say_which_row(bad, msg):
+    with pytest.raises(ValueError, match=msg) as e:
+        run_frames(bad)
+    assert "\n" not in str(e.value)
+
+
+def test_bad_qrels_ids_say_which_row():
+    with pytest.raises(ValueError, match=r"<qrels frame>: row 1 \(iloc\): doc_id is missing"):
+        qrels_frame(_QRELS.assign(doc_id=["a", None, "a", "c"]))
+    with pytest.raises(ValueError, match="got a list of frames"):
+        qrels_frame([_QRELS])
+
+
+def test_a_list_of_frames_is_several_runs():
+    from irscales.evaluation import evaluate
+
+    other = _run(run="y", score=[1.0, 2.0, 2.0, 1.0])
+    ev = evaluate(_QRELS, [_run(run="x"), other], "P@1", depth=2)
+    assert ev.systems == ("x", "y") and ev.values("P@1")["y"].tolist() == [0.0, 1.0]
+    a, b = _run(), _run(score=[1.0, 2.0, 2.0, 1.0])
+    a.attrs["system"], b.attrs["system"] = "sa", "sb"  # as read_run names a run
+    assert evaluate(_QRELS, (a, b), "P@1", depth=2).systems == ("sa", "sb")
+    with pytest.raises(ValueError, match="two runs are named 'x'"):
+        evaluate(_QRELS, [_run(run="x"), _run(run="x")], "P@1", depth=2)
+
+
+@pytest.mark.parametrize("runs, qrels, msg", [
+    (np.array([[1, 2], [3, 4]]), _QRELS, r"runs: expected a run file, .* a frame .*; got ndarray"),
+    ([], _QRELS, "got an empty list"),
+    (_run(), np.zeros(3), r"qrels: expected a qrels file, a frame .*; got ndarray"),
+])
+def test_what_is_not_runs_is_refused(runs, qrels, msg):
+    from irscales.evaluation import evaluate
+
+    with pytest.raises(ValueError, match=msg):
+        evaluate(qrels, runs, "P@1", depth=2)

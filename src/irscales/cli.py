@@ -30,14 +30,13 @@ import pandas as pd
 from irscales import measures as M
 from irscales.cli_messages import flat as _flat, one_line as _one_line
 from irscales.comparison_render import wide_frame
-from irscales.cli_output import (check_output as _check_output, emit as _emit, exact_mean as _exact_mean,
-                                 judged_line, legend_of, scales_line, write as _write)
-from irscales.cli_options import (TREC_EVAL_RECIPE, depth_option, format_option, judged_option, measures_given,
+from irscales.cli_output import (big_count as _big, check_output as _check_output, emit as _emit,
+                                 exact_mean as _exact_mean, judged_line, legend_of, scales_line, write as _write)
+from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, judged_option, measures_given,
                                   measures_option, output_option, qrels_option, reading, reading_options,
                                   report_options, runs_argument, scale_options, ties_option)
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
-from irscales.enumeration import CacheError, TieUndecidable
-from irscales.enumeration.routes import choose_route
+from irscales.enumeration import CacheError, OverBudget, TieUndecidable, plan_scale
 from irscales.interval import INTERVAL_LEGEND, NoIntervalScaleError, OverBudgetError, uses_grades
 
 # The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO) is
@@ -283,7 +282,7 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
 @qrels_option
 @measures_option("AP")
 @depth_option(ranked=True)
-@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
+@click.option("--alpha", default=0.05, show_default=True, type=ALPHA)
 @format_option
 @output_option
 @reading_options
@@ -306,7 +305,7 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
     rows, lines = [], []
     a, b = ev.systems
     for lab, m in ev.measures.items():
-        orig = ev.values(lab).to_numpy()
+        orig = ev.decision_values(lab)  # exact for a rational measure: both scales decide alike
         iv = ev.interval(lab).to_numpy()
         for key in ("sign", "ranksum", "signrank", "ttest"):
             fn = S.PROCEDURES[key]
@@ -315,8 +314,9 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
                          "sig_original": bool(o.significant[0]), "p_interval": float(r.pvalue[0]),
                          "sig_interval": bool(r.significant[0]), "changed": bool(o.significant[0] != r.significant[0])})
         c = _corroboration(ev, lab, m, "ttest", alpha)
-        lines.append(f"{lab}: mean {a} = {orig[:, 0].mean():.4f}, {b} = {orig[:, 1].mean():.4f}; interval-scaled "
-                     f"{float(sum(iv[:, 0]) / len(iv)):.4f}, {float(sum(iv[:, 1]) / len(iv)):.4f} (K = {ev.scales[lab].K:,})")
+        lines.append(f"{lab}: mean {a} = {float(sum(orig[:, 0]) / len(orig)):.4f}, "
+                     f"{b} = {float(sum(orig[:, 1]) / len(orig)):.4f}; interval-scaled "
+                     f"{float(sum(iv[:, 0]) / len(iv)):.4f}, {float(sum(iv[:, 1]) / len(iv)):.4f} (K = {_big(ev.scales[lab].K)})")
         lines += [f"  {x}" for x in c.lines()[1:]]
     legend = legend_of(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "
                      f"sig: p <= {alpha}; changed: the decision differs between the original and the interval scale.",
@@ -351,8 +351,8 @@ def _corroboration(ev, lab: str, m: M.Measure, test: str, alpha: float):
 @scale_options
 def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw):
     """The scale of a measure over all G^N runs (binary: G = 2): size, ties and where its cache lives."""
-    names = measures_given(kw)
-    m = M.parse(names)
+    names = measures_given(kw, one=True)
+    m = M.parse(names.strip())
     if qrels is not None:
         from irscales.data.trec import read_qrels
         q_grades = int(read_qrels(qrels, negative="zero")["rel"].max()) + 1
@@ -365,27 +365,32 @@ def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw
         raise ValueError(f"{m.key} uses binary relevance: --grades applies to graded measures (gRBP, gP, "
                          "NDCG(gains='graded') …)")
     c = grades - 1 if grades > 2 else 1
-    route = choose_route(m, depth, c=c, need="scale", method="scale", cache=cache, build=build_scales)
+    try:
+        route = plan_scale(m, depth, c=c, cache=cache, build=build_scales)  # irscales.enumeration.scale's plan
+    except OverBudget as e:  # the sizes asked here are those of ties unq: --ties is no way out
+        raise _Fail(e.message(cli=True, counted=False)) from None
     if route.kind == "build":
         _note(f"building the scale of {route.cost}")
     sc = route.scale(progress=progress)
     n_runs, n_distinct = int(sc.n_runs), int(sc.n_distinct)
     row = {"measure": m.key, "N": depth, "grades": grades, "runs": n_runs, "distinct": n_distinct}
-    if n_distinct <= 50_000_000:
+    if n_distinct <= 50_000_000 and sc.method != "count":  # a counted scale stores no counts
         counts = sc.counts
         row["tied_values"], row["largest_tie"] = int((counts > 1).sum()), int(counts.max())
-    row["method"] = f"{sc.method} ({sc.mode} keys)"
-    row["cache"] = str(sc.directory) if sc.directory else "not cached (in memory or closed form)"
+    row["method"] = (f"count (phi counted, nothing stored{': ' + sc.reason if sc.reason else ''})"
+                     if sc.method == "count" else f"{sc.method} ({sc.mode} keys)")
+    row["cache"] = str(sc.directory) if sc.directory else "not cached (in memory, closed form or counted)"
     if fmt != "table":
         _emit(pd.DataFrame([row]), fmt, output, "distinct: the values phi takes are 1..distinct (ties unq)")
         return
     text = [f"measure      {m.key}  ({m!r})",
-            f"run length   N = {depth}: {n_runs:,} runs" + (f" over {grades} grades" if grades > 2 else ""),
-            f"distinct     {n_distinct:,} values (the interval-scaled measure: phi in 1..{n_distinct:,}, "
-            f"normalised (phi - 1)/{n_distinct - 1:,})",
+            f"run length   N = {depth}: {_big(n_runs, f'{grades}^{depth}')} runs"
+            + (f" over {grades} grades" if grades > 2 else ""),
+            f"distinct     {_big(n_distinct)} values (the interval-scaled measure: phi in 1..{_big(n_distinct)}, "
+            f"normalised (phi - 1)/{_big(n_distinct - 1)})",
             (f"ties         {row['tied_values']:,} values are taken by more than one run (largest tie: "
              f"{row['largest_tie']:,} runs)") if "tied_values" in row else
-            f"ties         {n_runs - n_distinct:,} runs beyond one per distinct value",
+            f"ties         {_big(n_runs - n_distinct)} runs beyond one per distinct value",
             f"method       {row['method']}", f"cache        {row['cache']}"]
     _write("\n".join(text) + "\n", output)
 
@@ -433,7 +438,7 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
 @measures_option("AP", one=True)
 @depth_option(ranked=True)
 @click.option("--test", type=click.Choice(["t", "wilcoxon", "sign"]), default="t", show_default=True)
-@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True, max_open=True))
+@click.option("--alpha", default=0.05, show_default=True, type=ALPHA)
 @format_option
 @output_option
 @reading_options
@@ -447,10 +452,7 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, judged
         raise click.BadParameter("give the qrels once, with --qrels", param_hint="'--qrels'")
     qrels = qrels or qrels_arg
     _check_output(output, [run_a, run_b, qrels])
-    names = measures_given(kw, "AP")
-    from irscales.evaluation import measure_specs
-    if len(measure_specs(names)) != 1:
-        raise click.BadParameter(f"ipso takes one measure, got {names!r}", param_hint="'--measures'")
+    names = measures_given(kw, "AP", one=True)
     ev = _evaluate([run_a, run_b], qrels, names, depth or 10, kw, ranked=False, judged_threshold=judged_threshold)
     _two_runs(ev)
     lab, m = next(iter(ev.measures.items()))

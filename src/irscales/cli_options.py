@@ -3,8 +3,11 @@ length, output format, how TREC files are read and how scales are built."""
 
 from __future__ import annotations
 
+import math
+
 import click
 
+from irscales import measures as M
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
@@ -14,7 +17,7 @@ from irscales.options import READING
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
            "measures_given", "reading_options", "reading", "scale_options", "ties_option", "judged_option",
-           "JUDGED_HELP", "report_options"]
+           "JUDGED_HELP", "report_options", "ALPHA"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
@@ -70,8 +73,10 @@ def measures_option(default: str | None, one: bool = False):
     )
 
 
-def measures_given(kw: dict, fallback: str | None = None) -> str:
-    """The measures a command was given (``--measures`` or a hidden alias, popped from ``kw``)."""
+def measures_given(kw: dict, fallback: str | None = None, one: bool = False) -> str:
+    """The measures a command was given (``--measures`` or a hidden alias, popped from ``kw``), each name
+    parsed here so that a bad one is a usage error (exit 2), before any work. ``one``: the command takes
+    exactly one measure."""
     names, alias, metric = kw.pop("measure_names"), kw.pop("measure_alias"), kw.pop("metric_alias")
     given = [x for x in (alias, metric) if x is not None]
     if given and names not in (None, fallback):
@@ -79,7 +84,31 @@ def measures_given(kw: dict, fallback: str | None = None) -> str:
     out = given[0] if given else names
     if out is None:
         raise click.BadParameter("no measure given (e.g. --measures AP,nDCG_b02,RR)", param_hint="'--measures'")
+    items = [x.strip() for x in M.split_top_level(out) if x.strip()]
+    if one and len(items) != 1:
+        command = click.get_current_context().info_name
+        raise click.BadParameter(f"{command} takes one measure; got {len(items)}: {', '.join(items) or 'none'}",
+                                 param_hint="'--measures'")
+    for x in items:
+        try:
+            M.parse(x)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="'--measures'") from None
     return out
+
+
+class _NumberRange(click.FloatRange):
+    """click's FloatRange without NaN, which it lets through (every comparison with NaN is false)."""
+
+    def convert(self, value, param, ctx):
+        x = super().convert(value, param, ctx)
+        if math.isnan(x):
+            self.fail(f"{value!r} is not a number in the range {self._describe_range()}", param, ctx)
+        return x
+
+
+#: The type of every ``--alpha``: a significance level in (0, 1).
+ALPHA = _NumberRange(0, 1, min_open=True, max_open=True)
 
 
 def _options(*opts):
@@ -123,7 +152,7 @@ JUDGED_HELP = ("judged@N: the fraction of a system's top N ranks holding a docum
                "qrels (any grade), mean over topics; a rank past the end of a short run counts as judged")
 
 judged_option = click.option(
-    "--judged-threshold", type=click.FloatRange(0, 1), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,
+    "--judged-threshold", type=_NumberRange(0, 1), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,
     help=f"warn (one line on stderr naming the systems) when a system's judged@N is below this fraction: its "
     f"unjudged documents count as not relevant, so its scores are lower bounds; 0: never. {JUDGED_HELP}")
 
@@ -140,7 +169,7 @@ report_options = _options(
                  show_default=True, help="multiple-comparison correction over each measure's pairs (not with "
                  "--test tukey)"),
     click.option("--alpha", default=0.05, show_default=True,
-                 type=click.FloatRange(0, 1, min_open=True, max_open=True)),
+                 type=ALPHA),
     click.option("--baseline", help="a run (by its tag): † / ‡ against it (MM23 §3); the family is its pairs"),
     click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
                  help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), "

@@ -3,6 +3,7 @@ guard that keeps ``-o`` from overwriting an input."""
 
 from __future__ import annotations
 
+import math
 import os
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -15,7 +16,8 @@ import pandas as pd
 from irscales.atomic import write_atomic
 from irscales.latex import latex_text
 
-__all__ = ["emit", "render", "write", "exact_mean", "check_output", "legend_of", "scales_line", "judged_line"]
+__all__ = ["emit", "render", "write", "exact_mean", "check_output", "legend_of", "scales_line", "judged_line",
+           "big_count"]
 
 
 def exact_mean(values: np.ndarray):
@@ -120,7 +122,7 @@ def scales_line(ev) -> str:
     for _, row in ev.scale_table().iterrows():
         extra = [row["route"], row["caveat"], f"over {row['scale_over']}" if row["scale_over"] else "",
                  f"{row['measure']} (interval) {row['affine']}" if row["affine"] else ""]
-        parts.append(f"{row['measure']}: K = {row['K']:,} ({', '.join(x for x in extra if x)})")
+        parts.append(f"{row['measure']}: K = {big_count(int(row['K']))} ({', '.join(x for x in extra if x)})")
     return "scales: " + "; ".join(parts)
 
 
@@ -131,3 +133,14 @@ def judged_line(ev) -> str:
     return (f"judged@{ev.depth}: from {j[lo]:.3f} ({lo}) to {j[hi]:.3f} ({hi}), the fraction of a system's top "
             f"{ev.depth} ranks whose document is in the qrels (mean over topics; ranks past a run's end count as "
             f"judged); {int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
+
+
+def big_count(n: int, power: str = "") -> str:
+    """A count for a table or legend: every digit up to 10^18, beyond it its power or its leading digits and
+    length (2^100000 has 30,103 digits; printing them costs seconds and says nothing)."""
+    if n < 10**18:
+        return f"{n:,}"
+    e = n.bit_length() - 53
+    lg = math.log10(n >> e) + e * math.log10(2)  # log10(n) in double precision, without str(n)
+    digits = int(lg) + 1
+    return f"{power} (a {digits:,}-digit number)" if power else f"{10 ** (lg - int(lg)):.3f}e{digits - 1} ({digits:,} digits)"

@@ -35,12 +35,10 @@ exactness rests on.
 
 from __future__ import annotations
 
-import os
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
@@ -51,6 +49,7 @@ from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
 from irscales.data.ecosystem_inputs import ecosystem_qrels, ecosystem_runs
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
+from irscales.data.sources import qrels_source as _qrels_source, run_source as _run_source
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction, judged_warning
 from irscales.data.trec import relevance_arrays
 from irscales.evaluation_frame import tidy_frame
@@ -164,6 +163,8 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
     check_reading(**reading)
     opts = {**READING_DEFAULTS, **reading}
     read_depth = _UNBOUNDED if depth is None else int(depth)
+    if not is_in_memory(qrels):
+        qrels = _qrels_source(qrels)
     if is_in_memory(runs) or is_in_memory(qrels):
         q = qrels_frame(qrels, negative=opts["negative"])
         frames = run_frames(runs) if is_in_memory(runs) else None
@@ -182,13 +183,6 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
     else:
         col = Collection.from_trec(_run_source(runs), qrels, depth=read_depth, cache=cache, progress=progress, **opts)
     return col
-
-
-def _run_source(runs):
-    if isinstance(runs, (str, os.PathLike)):
-        return runs
-    files = [Path(r) for r in runs]
-    return files[0] if len(files) == 1 and files[0].is_dir() else files
 
 
 @dataclass(frozen=True)
@@ -213,6 +207,7 @@ class Evaluation:
     _interval: dict[str, IntervalValues] = field(default_factory=dict, repr=False)
     _judged: np.ndarray | None = field(default=None, repr=False)  # (T, S) judged@depth
     judged_threshold: float = DEFAULT_JUDGED_THRESHOLD
+    _exact: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # filled on first use
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -222,9 +217,19 @@ class Evaluation:
     def topics(self) -> tuple[str, ...]:
         return self.collection.topics
 
-    def values(self, measure: str) -> pd.DataFrame:
-        """The (topics × systems) scores of one measure (by its label)."""
-        return pd.DataFrame(self._values[self._check(measure)], index=list(self.topics), columns=list(self.systems))
+    def values(self, measure: str, exact: bool = False) -> pd.DataFrame:
+        """The (topics × systems) scores of one measure (by its label): floats, or with ``exact=True`` exact
+        Fractions (:meth:`Measure.exact`) where the measure is rational (:meth:`decision_values`)."""
+        v = self.decision_values(measure) if exact else self._values[self._check(measure)]
+        return pd.DataFrame(v, index=list(self.topics), columns=list(self.systems))
+
+    def decision_values(self, measure: str) -> np.ndarray:
+        """The (topics × systems) scores decisions are taken on: exact for a rational measure (a float can round
+        away a difference the interval scale keeps: RBP_p05 at depth 60), floats otherwise."""
+        lab, m = self._check(measure), self.measures[measure]
+        if m.rational and lab not in self._exact:
+            self._exact[lab] = self.collection.evaluate(m, self.depth, exact=True)
+        return self._exact[lab] if m.rational else self._values[lab]
 
     def interval(self, measure: str, raw: bool = False) -> pd.DataFrame:
         """The (topics × systems) interval-scaled values of one measure, exact: Fractions (φ − 1)/(K − 1),
@@ -289,7 +294,7 @@ class Evaluation:
         ``permutations`` and ``seed``: the randomisation test's sampled sign flips; ``order``: the rows')."""
         from irscales.comparison import comparison_table  # scipy.stats and statsmodels: only when comparing
 
-        original = {lab: self._values[lab] for lab in self.measures}
+        original = {lab: self.decision_values(lab) for lab in self.measures}
         interval = {lab: iv.unit for lab, iv in self._interval.items()}
         return comparison_table(original, interval, self.systems, test=test, correction=correction, alpha=alpha,
                                 baseline=baseline, rel=self.collection.binary(self.depth) if baseline else None,

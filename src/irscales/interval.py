@@ -38,6 +38,7 @@ from typing import Sequence
 import numpy as np
 
 from irscales import measures as M
+from irscales.data.padding import PAD_LIMIT_ENV, PaddingTooLarge, pad_bytes_limit, size
 from irscales.enumeration.counting import counting_depth, n_distinct
 from irscales.enumeration.engine import max_enumerable_depth
 from irscales.enumeration.routes import OverBudget, Route, choose_route
@@ -300,15 +301,26 @@ def normalised(phi: np.ndarray, K: int) -> np.ndarray:
 
 
 def scaled_runs(p: IntervalPlan, collection, depth: int) -> np.ndarray:
-    """The runs (S, T, N) of ``collection`` cut at ``depth`` that ``p``'s scale ranks: binary (lenient) for a
-    binary scale, else the grades; the first ``p.N`` ranks (a measure cut at k ranks is ranked over REL^k)."""
-    rel = collection.binary(depth) if p.c == 1 else collection.rel_at(depth)
+    """The runs (S, T, ≤ N) of ``collection`` cut at ``depth`` that ``p``'s scale ranks: binary (lenient) for a
+    binary scale, else the grades; the first ``p.N`` ranks (a measure cut at k ranks is ranked over REL^k).
+    Only the stored ranks: the rest is padding, which ``p.route`` adds where it must (at N = 10^6 the padded
+    runs of a TREC track would be 6 GB)."""
+    rel = collection.binary(depth, pad=False) if p.c == 1 else collection.rel_at(depth, pad=False)
     return rel[..., :p.N]
 
 
 def interval_values(p: IntervalPlan, collection, depth: int, progress: bool | None = None) -> IntervalValues:
     """φ and (φ − 1)/(K − 1) of the runs of ``collection`` cut at ``depth`` (graded runs when ``p.c`` > 1),
-    as (T, S) matrices, exact."""
+    as (T, S) matrices, exact. Refused before any work when those exact numbers would exceed the memory
+    limit of :mod:`irscales.data.padding` (φ of RBP_p05 at N = 10^6 has 10^6 bits a run)."""
+    runs = len(collection.systems) * len(collection.topics)
+    need = 4 * runs * (-(-int(p.K).bit_length() // 8) + 32)  # φ, its Fraction's two terms, a temporary
+    if need > pad_bytes_limit():
+        raise PaddingTooLarge(
+            f"the interval-scaled values of {p.measure.key} at N = {p.N:,} are exact numbers of up to "
+            f"{int(p.K).bit_length():,} bits: {runs:,} runs (system x topic) need about {size(need)}, over "
+            f"the limit of {size(pad_bytes_limit())} ({PAD_LIMIT_ENV}); use a smaller depth, or its plain "
+            "values only")
     phi = np.asarray(p.route.phi_runs(scaled_runs(p, collection, depth), p.ties, progress=progress))
     exact = phi.astype(object) if phi.dtype != object else phi
     if phi.dtype.kind == "f":  # mid: exact halves below 2^53 (irscales.enumeration.ties)

@@ -3,7 +3,9 @@ simulated collections, the public collections (Cranfield, CISI, CACM) and their 
 
 Modules: :mod:`~irscales.data.trec` (TREC files → relevance arrays; its parser, fast path, order,
 cache and arrays in ``trec_parse``, ``trec_fast``, ``trec_order``, ``trec_cache``, ``trec_arrays``),
-:mod:`~irscales.data.collection` (:class:`Collection`), :mod:`~irscales.data.presets`
+:mod:`~irscales.data.collection` (:class:`Collection`; runs padded to a depth, within a memory limit, in
+:mod:`~irscales.data.padding`; what runs and qrels given as files may be in :mod:`~irscales.data.sources`),
+:mod:`~irscales.data.presets`
 (:func:`load_preset`), :mod:`~irscales.data.simulate`, :mod:`~irscales.data.smart`,
 :mod:`~irscales.data.datasets`, :mod:`~irscales.data.gop_index` and :mod:`~irscales.data.gop`
 (the public Grid of Points), :mod:`~irscales.data.matters` (MATTERS ``.mat`` files: the Fer17 authors'

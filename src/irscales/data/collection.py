@@ -42,6 +42,7 @@ import numpy as np
 
 from irscales.atomic import write_atomic
 from irscales.data import trec as trec_io
+from irscales.data.padding import padded as _padded
 from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
 from irscales.options import READING_DEFAULTS
 
@@ -161,14 +162,17 @@ class Collection:
             return rest.split()[0]
         return kind.strip() or "unknown"
 
-    def rel_at(self, depth: int | None = None) -> np.ndarray:
+    def rel_at(self, depth: int | None = None, pad: bool = True) -> np.ndarray:
         """Grades at cut-off ``depth`` (default: :attr:`depth`), an array of ``depth`` ranks (padding
-        made real: meant for small depths; :meth:`evaluate` avoids it). Deeper than :attr:`depth`
-        is exact only when every run is that short (padding, FFF21 §5.1); otherwise it is an error."""
+        made real: meant for small depths, refused past :func:`~irscales.data.padding.pad_bytes_limit`; :meth:`evaluate` avoids
+        it). Deeper than :attr:`depth` is exact only when every run is that short (padding, FFF21 §5.1);
+        otherwise it is an error. ``pad=False``: only the stored ranks among the first ``depth`` (the
+        others are not relevant)."""
         depth = self.depth if depth is None else depth
         if depth < 1:
             raise ValueError(f"depth must be >= 1, got {depth}")
-        return _padded(self.rel, self._checked(depth))
+        depth = self._checked(depth)
+        return _padded(self.rel, depth if pad else min(depth, self.rel.shape[-1]))
 
     def _checked(self, depth: int) -> int:
         """``depth``, after refusing a depth beyond the ranks the runs were cut at."""
@@ -177,14 +181,15 @@ class Collection:
                              f"it with depth >= {depth}")
         return depth
 
-    def binary(self, depth: int | None = None) -> np.ndarray:
+    def binary(self, depth: int | None = None, pad: bool = True) -> np.ndarray:
         """Lenient binary relevance (grade > 0), FFF21 §6, of :meth:`rel_at` (the stored ranks are
-        mapped first, so the padded array is allocated once)."""
+        mapped first, so the padded array is allocated once; ``pad`` as there)."""
         depth = self.depth if depth is None else depth
         if depth < 1:
             raise ValueError(f"depth must be >= 1, got {depth}")
-        stored = self.rel[..., :min(depth, self.rel.shape[-1])]
-        return _padded(trec_io.lenient_binary(stored), self._checked(depth))
+        depth = self._checked(depth)
+        stored = trec_io.lenient_binary(self.rel[..., :min(depth, self.rel.shape[-1])])
+        return _padded(stored, depth) if pad else stored
 
     def ideal(self, depth: int | None = None) -> np.ndarray:
         """Ideal run per topic: judged grades in decreasing order, cut at ``depth``; shape [T, N]."""
@@ -449,13 +454,6 @@ def _evaluation_width(m: Measure, width: int, depth: int, top_rb: int) -> tuple[
     if kind is NDCG:  # DCG is padding-free; the ideal run holds the topic's relevant documents only
         return m, min(depth, max(width, top_rb))
     return m, depth
-
-
-def _padded(rel: np.ndarray, depth: int) -> np.ndarray:
-    """The first ``depth`` ranks of ``rel``, padded with zeros (not relevant) when it holds fewer."""
-    if depth <= rel.shape[-1]:
-        return rel if depth == rel.shape[-1] else rel[..., :depth]
-    return np.concatenate([rel, np.zeros(rel.shape[:-1] + (depth - rel.shape[-1],), dtype=rel.dtype)], axis=-1)
 
 
 def _ideal(judgments: np.ndarray, G: int, n: int) -> np.ndarray:

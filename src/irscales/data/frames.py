@@ -10,10 +10,15 @@ Accepted forms (the ones ir_measures, ranx and pytrec_eval users already have):
   ``run`` (or ``system``) column holds several runs, one per value;
 * pytrec_eval-style nested dicts ``{query_id: {doc_id: score}}`` (one run) and
   ``{query_id: {doc_id: grade}}`` (qrels);
-* a mapping ``{run name: frame or nested dict}`` for several runs.
+* a mapping ``{run name: frame or nested dict}`` for several runs;
+* a list of run frames, each naming its runs: a ``run`` column, or ``attrs['system']`` (what
+  :func:`irscales.data.trec.read_run` sets). A frame without a name is refused: runs are told apart by name.
 
-A bad entry is an error that says where it is (``<runs frame>:row 12: …``, ``<qrels dict>: topic '401',
-document 'd7': …``), never a silent drop.
+Every column is checked before it is read: ids and run names are strings or integers (a missing one —
+None, NaN — or a float is refused: ``str`` would make it the id ``'nan'``), and two run names that read
+as the same string (``1`` and ``"1"``) are refused rather than merged. A bad entry is an error that says
+where it is (``<runs frame>:row 12: …``, ``<qrels dict>: topic '401', document 'd7': …``), never a
+silent drop.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import pandas as pd
 from irscales.data.trec import read_qrels, validated_qrels  # the checks every qrels file gets
 from irscales.data.trec_parse import first_duplicate
 
-__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "is_in_memory", "qrels_frame", "run_frames"]
+__all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "is_in_memory", "is_frame_list", "qrels_frame", "run_frames"]
 
 #: Column names read as TREC's (topic, docno, rel): ir_measures, ranx (``q_id``, a grade named ``score``), TREC.
 QRELS_COLUMNS = {"topic": ("query_id", "q_id", "topic", "qid"), "docno": ("doc_id", "docno", "docid"),
@@ -39,8 +44,44 @@ RUN_COLUMNS = {"topic": ("query_id", "q_id", "topic", "qid"), "docno": ("doc_id"
 
 
 def is_in_memory(x: Any) -> bool:
-    """Whether ``x`` is runs or qrels given in memory (a frame or a mapping) rather than files."""
-    return isinstance(x, (pd.DataFrame, Mapping))
+    """Whether ``x`` is runs or qrels given in memory (a frame, a mapping, a list of frames) rather than files."""
+    return isinstance(x, (pd.DataFrame, Mapping)) or is_frame_list(x)
+
+
+def is_frame_list(x: Any) -> bool:
+    """Whether ``x`` is a list or tuple holding at least one frame (a mix with files is refused later)."""
+    return isinstance(x, (list, tuple)) and any(isinstance(r, pd.DataFrame) for r in x)
+
+
+#: What each column holds, for the errors.
+_WORDS = {"topic": "a query id", "docno": "a document id", "system": "a run name"}
+
+
+def _label_ok(v: Any) -> bool:
+    """An id or a run name: a string or an integer (not a bool, not a float: 401.0 would be the id '401.0')."""
+    return isinstance(v, str) or (isinstance(v, (Integral, np.integer)) and not isinstance(v, (bool, np.bool_)))
+
+
+def _bad_label(v: Any, name: str, word: str) -> str:
+    missing = v is None or (isinstance(v, (float, np.floating)) and v != v) or v is pd.NA or v is pd.NaT
+    if missing:
+        return f"{name} is missing ({v!r}); expected {word} (a string or an integer)"
+    return f"{name} {v!r} ({type(v).__name__}) is not {word}; expected a string or an integer"
+
+
+def _labels(df: pd.DataFrame, col: str, what: str, nested: bool) -> None:
+    """Refuse a missing or non-string, non-integer id or run name, naming its column and row."""
+    vals = df[col].to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(vals, skipna=False) in ("string", "integer"):
+        return  # the common case, without a Python loop over the rows
+    for i, v in enumerate(vals):
+        if not _label_ok(v):
+            raise ValueError(f"{_where(what, df, i, nested)}: {_bad_label(v, _name(df, col), _WORDS[col])}")
+
+
+def _name(df: pd.DataFrame, col: str) -> str:
+    """The user's name of one of our columns (``doc_id`` for ``docno``)."""
+    return df.attrs.get("columns", {}).get(col, col)
 
 
 def _columns(df: pd.DataFrame, names: dict, what: str, optional: tuple[str, ...] = ()) -> dict[str, str]:
@@ -59,10 +100,14 @@ def _nested(d: Mapping, what: str, value_name: str) -> pd.DataFrame:
     """``{query_id: {doc_id: value}}`` as a long frame (topic, docno, value)."""
     topics, docnos, values = [], [], []
     for q, docs in d.items():
+        if not _label_ok(q):
+            raise ValueError(f"{what}: {_bad_label(q, 'a key (query id)', _WORDS['topic'])}")
         if not isinstance(docs, Mapping):
             raise ValueError(f"{what}: topic {q!r} maps to {type(docs).__name__}; expected "
                              f"{{doc_id: {value_name}}} (pytrec_eval's nested dicts)")
         for doc, v in docs.items():
+            if not _label_ok(doc):
+                raise ValueError(f"{what}: topic {q!r}: {_bad_label(doc, 'a key (document id)', _WORDS['docno'])}")
             topics.append(str(q))
             docnos.append(str(doc))
             values.append(v)
@@ -79,11 +124,12 @@ def _where(what: str, df: pd.DataFrame, row: int, nested: bool) -> str:
 
 def _ids(df: pd.DataFrame, what: str, nested: bool) -> None:
     for col in ("topic", "docno"):
+        _labels(df, col, what, nested)
         s = df[col].astype(str)
         bad = s.str.contains(r"\s|\x00", regex=True) | (s == "")
         if bad.any():
             row = int(np.argmax(bad.to_numpy()))
-            raise ValueError(f"{_where(what, df, row, nested)}: {col} {df[col].iloc[row]!r} is empty or holds "
+            raise ValueError(f"{_where(what, df, row, nested)}: {_name(df, col)} {df[col].iloc[row]!r} is empty or holds "
                              "whitespace or a NUL byte, which a TREC file cannot hold")
         df[col] = s.to_numpy(dtype=object)
 
@@ -99,7 +145,7 @@ def _numbers(df: pd.DataFrame, col: str, what: str, nested: bool, integer: bool)
             ok = False
         if not ok:
             kind = "an integer grade" if integer else "a finite number"
-            raise ValueError(f"{_where(what, df, i, nested)}: {col} {v!r} is not {kind}")
+            raise ValueError(f"{_where(what, df, i, nested)}: {_name(df, col)} {v!r} is not {kind}")
         out[i] = int(v) if integer else float(v)
     return out
 
@@ -111,6 +157,9 @@ def qrels_frame(qrels: pd.DataFrame | Mapping | str, *, negative: str = "error",
     ``qrels``: a frame, a nested dict, or a file path."""
     if not is_in_memory(qrels):
         return read_qrels(qrels, max_grade=max_grade, negative=negative)
+    if is_frame_list(qrels):
+        raise ValueError("qrels: expected one frame (query_id, doc_id, relevance), got a list of frames; "
+                         "concatenate them (pandas.concat)")
     nested = isinstance(qrels, Mapping)
     what = "<qrels dict>" if nested else "<qrels frame>"
     if nested:
@@ -118,6 +167,7 @@ def qrels_frame(qrels: pd.DataFrame | Mapping | str, *, negative: str = "error",
     else:
         cols = _columns(qrels, QRELS_COLUMNS, what)
         df = pd.DataFrame({k: qrels[v].to_numpy(dtype=object) for k, v in cols.items()})
+        df.attrs["columns"] = cols
     if df.empty:
         raise ValueError(f"{what}: no judgments")
     _ids(df, what, nested)
@@ -133,6 +183,7 @@ def _one_run(df: pd.DataFrame, name: str, what: str, nested: bool) -> pd.DataFra
                         "score": _numbers(df, "score", what, nested, integer=False)})
     if "_pos" in df:
         out["_pos"] = df["_pos"].to_numpy()
+    out.attrs["columns"] = df.attrs.get("columns", {})
     t, _ = pd.factorize(out["topic"])
     d, docs = pd.factorize(out["docno"])
     dup = first_duplicate(t, d, len(docs))
@@ -148,12 +199,25 @@ def _one_run(df: pd.DataFrame, name: str, what: str, nested: bool) -> pd.DataFra
 def _frame_runs(runs: pd.DataFrame, what: str, name: str | None) -> list[pd.DataFrame]:
     cols = _columns(runs, RUN_COLUMNS, what, optional=("system",))
     df = pd.DataFrame({k: runs[v].to_numpy(dtype=object) for k, v in cols.items()})
+    df.attrs["columns"] = cols
     df["_pos"] = np.arange(len(df))  # errors name the row of the frame given
     if name is not None or "system" not in df:  # a name given by the mapping wins over a run column
         return [_one_run(df, name or "run", what, False)]
+    _labels(df, "system", what, False)
+    _distinct_names(pd.unique(df["system"]), f"{what}: {cols['system']} column")
     names = pd.unique(df["system"].astype(str))
     return [_one_run(df[df["system"].astype(str) == n].reset_index(drop=True), str(n), f"{what} run {n!r}", False)
             for n in names]
+
+
+def _distinct_names(names, where: str) -> None:
+    """Refuse two run names that are one string (``1`` and ``"1"``): merged, they would be one run."""
+    seen: dict[str, Any] = {}
+    for n in names:  # distinct values (pd.unique), so a repeated string is two names
+        first = seen.setdefault(str(n), n)
+        if first is not n:
+            raise ValueError(f"{where}: run names {first!r} and {n!r} are both the run '{n}'; give the runs "
+                             "distinct names")
 
 
 def run_frames(runs: pd.DataFrame | Mapping) -> list[pd.DataFrame]:
@@ -162,6 +226,8 @@ def run_frames(runs: pd.DataFrame | Mapping) -> list[pd.DataFrame]:
     column: in order of first appearance)."""
     if isinstance(runs, pd.DataFrame):
         return _frame_runs(runs, "<runs frame>", None)
+    if is_frame_list(runs):
+        return _listed_runs(runs)
     if not isinstance(runs, Mapping) or not runs:
         raise ValueError(f"runs: expected a frame, a nested dict or a mapping of run names, got "
                          f"{'an empty mapping' if isinstance(runs, Mapping) else type(runs).__name__}")
@@ -170,6 +236,8 @@ def run_frames(runs: pd.DataFrame | Mapping) -> list[pd.DataFrame]:
         return [_one_run(_nested(runs, "<run dict>", "score"), "run", "<run dict>", True)]  # one run
     out = []
     for name, r in runs.items():
+        if not _label_ok(name):
+            raise ValueError(f"runs: {_bad_label(name, 'a key (run name)', _WORDS['system'])}")
         what = f"<run {name!r}>"
         if isinstance(r, pd.DataFrame):
             out.extend(_frame_runs(r, what, str(name)))
@@ -178,4 +246,21 @@ def run_frames(runs: pd.DataFrame | Mapping) -> list[pd.DataFrame]:
         else:
             raise ValueError(f"run {name!r}: expected a frame or a nested dict {{query_id: {{doc_id: score}}}}, "
                              f"got {type(r).__name__}")
+    return out
+
+
+def _listed_runs(runs: list | tuple) -> list[pd.DataFrame]:
+    """A list of frames, each naming its runs (a ``run`` column, or ``attrs['system']``)."""
+    out = []
+    for i, r in enumerate(runs):
+        what = f"<runs[{i}]>"
+        if not isinstance(r, pd.DataFrame):
+            raise ValueError(f"{what}: a list of runs holds frames or files, not both; got a frame and a "
+                             f"{type(r).__name__}")
+        has_column = any(c in r.columns for c in RUN_COLUMNS["system"])
+        name = None if has_column else r.attrs.get("system")
+        if not has_column and not (isinstance(name, str) and name):
+            raise ValueError(f"{what}: a frame in a list of runs needs its name: a {RUN_COLUMNS['system'][0]} "
+                             "column or attrs['system'] (or pass {name: frame})")
+        out.extend(_frame_runs(r, what, name))
     return out

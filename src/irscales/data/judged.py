@@ -37,10 +37,13 @@ def indicator_qrels(qrels: pd.DataFrame) -> pd.DataFrame:
 
 
 def judged_fraction(indicator: Collection, k: int) -> np.ndarray:
-    """judged@k of every (system, topic) run, shape (S, T), from the judged indicator (module docstring)."""
-    ind = indicator.rel_at(k) > 0  # (S, T, k)
-    present = np.arange(k)[None, None, :] < np.minimum(indicator.run_lengths, k)[..., None]
-    return (ind | ~present).mean(axis=2)
+    """judged@k of every (system, topic) run, shape (S, T), from the judged indicator (module docstring).
+    Only the stored ranks are looked at: those beyond hold no document in any run, so they count as judged
+    without an (S, T, k) array (k = 10^6 would be gigabytes)."""
+    ind = indicator.rel_at(k, pad=False) > 0  # (S, T, L ≤ k)
+    L = ind.shape[-1]
+    present = np.arange(L)[None, None, :] < np.minimum(indicator.run_lengths, L)[..., None]
+    return ((ind | ~present).sum(axis=2) + (k - L)) / k
 
 
 def below_threshold(per_system: pd.Series, threshold: float) -> pd.Series:

@@ -97,7 +97,7 @@ else an object array of Fractions. Never float64 beyond that.
 """
 
 from irscales.enumeration.brute import brute_force_scale
-from irscales.enumeration.build import distinct_counts_table, ranked_runs, scale
+from irscales.enumeration.build import distinct_counts_table, plan_scale, ranked_runs, scale
 from irscales.enumeration.cache import KERNEL_VERSION, prune_cache
 from irscales.enumeration.counting import CountedScale, countable, counting_depth, n_distinct, phi_runs
 from irscales.enumeration.dcg import ExactDCG, dcg_root_coefficients, perfect_root
@@ -110,7 +110,7 @@ from irscales.enumeration.scale_class import Scale
 from irscales.enumeration.ties import TIES, rank_values, tie_ranks
 
 __all__ = [
-    "Scale", "scale", "TieUndecidable", "CacheError", "run_ids", "runs_from_ids", "brute_force_scale",
+    "Scale", "scale", "plan_scale", "TieUndecidable", "CacheError", "run_ids", "runs_from_ids", "brute_force_scale",
     "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values", "prune_cache",
     "max_enumerable_depth", "BuildCost", "build_cost", "dcg_root_coefficients", "perfect_root", "ExactDCG",
     "numerator", "normaliser", "TIES", "tie_ranks", "CountedScale", "countable", "counting_depth", "n_distinct",

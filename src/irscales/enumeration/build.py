@@ -2,7 +2,8 @@
 FFF21 §5, §8).
 
 * :func:`scale` — the closed form, the engine's (cached or built) scale, or a
-  :class:`~irscales.enumeration.counting.CountedScale` where building is out of reach or over the budget.
+  :class:`~irscales.enumeration.counting.CountedScale` where building is out of reach or over the budget;
+  :func:`plan_scale` is its plan alone (the route it takes: what ``irscales scale`` announces before a build).
 * :func:`ranked_runs` — φ of runs: counted, read off a closed-form or cached scale, or built.
 * :func:`distinct_counts_table` — FFF21 §5.1's numbers of distinct values (``data/derived/``).
 
@@ -20,7 +21,7 @@ import numpy as np
 from irscales.atomic import write_atomic
 from irscales import measures as M
 from irscales.enumeration.counting import CountedScale
-from irscales.enumeration.routes import choose_route
+from irscales.enumeration.routes import Route, choose_route
 from irscales.enumeration.runs import normaliser
 from irscales.enumeration.scale_class import Scale
 from irscales.paths import repo_root
@@ -28,7 +29,7 @@ from irscales.paths import repo_root
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["scale", "ranked_runs", "distinct_counts_table"]
+__all__ = ["scale", "plan_scale", "ranked_runs", "distinct_counts_table"]
 
 
 def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = None, ideal=None,
@@ -56,10 +57,18 @@ def scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = No
     progress  tqdm bar of a build (default: only when stderr is a terminal)
     verify    ``"full"`` (SHA-256 of cached chunks), ``"size"`` (shape only) when reading a cache
     """
-    route = choose_route(measure, N, c=c, need="scale", method=method, cache=cache, build=build)
-    normaliser(route.measure, route.N, rb, ideal)  # a recall base without a scale (rb = 0): refused up front
+    route = plan_scale(measure, N, c=c, rb=rb, ideal=ideal, method=method, build=build, cache=cache)
     return route.scale(rb=rb, ideal=ideal, memory_mb=memory_mb, workers=workers, client=client, progress=progress,
                        verify=verify)
+
+
+def plan_scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None = None, ideal=None,
+               method: str = "auto", build: bool = False, cache: bool | str | Path = True) -> Route:
+    """The route :func:`scale` takes for these arguments (its refusals too), without taking it: the API and
+    ``irscales scale`` plan through this one function, so they answer alike."""
+    route = choose_route(measure, N, c=c, need="scale", method=method, cache=cache, build=build)
+    normaliser(route.measure, route.N, rb, ideal)  # a recall base without a scale (rb = 0): refused up front
+    return route
 
 
 def ranked_runs(measure: M.Measure | str, rel, ties: str = "unq", *, method: str = "auto", build: bool = False,

@@ -227,15 +227,17 @@ def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
     return tie_ranks(below, upto, None, ties)
 
 
-def _run_id_big(bits: np.ndarray) -> np.ndarray:
-    """Run ids Σ rel_i 2^{N−i}: int64 up to N = 62, else Python ints (packed bytes, O(N) per run)."""
-    N = bits.shape[1]
+def _run_id_big(bits: np.ndarray, N: int | None = None) -> np.ndarray:
+    """Run ids Σ rel_i 2^{N−i} of runs whose ranks beyond ``bits``' L are not relevant: int64 up to N = 62,
+    else Python ints (packed bytes, O(L) per run)."""
+    L = bits.shape[1]
+    N = L if N is None else N
     if N <= 62:
-        return bits.astype(np.int64) @ (np.int64(1) << np.arange(N - 1, -1, -1, dtype=np.int64))
-    pad = -N % 8
-    packed = np.packbits(bits.astype(bool), axis=1)  # big-endian bits, zero padding at the end
-    return exact_ints(np.array([int.from_bytes(row.tobytes(), "big") >> pad for row in packed] + [None],
-                               dtype=object)[:-1])
+        return bits.astype(np.int64) @ (np.int64(1) << np.arange(N - 1, N - L - 1, -1, dtype=np.int64))
+    shift = N - L - (-L % 8)  # packbits pads L up to whole bytes, with zeros at the end
+    packed = np.packbits(bits.astype(bool), axis=1)  # big-endian bits
+    ids = [int.from_bytes(row.tobytes(), "big") for row in packed]
+    return exact_ints(np.array([i << shift if shift >= 0 else i >> -shift for i in ids] + [None], dtype=object)[:-1])
 
 
 def _no_ties(below: np.ndarray, ties: str) -> np.ndarray:
@@ -256,14 +258,14 @@ _COUNTED: OrderedDict = OrderedDict()
 _COUNTED_KEEP = 8
 
 
-def _counted_key(num: M.Measure, rel: np.ndarray, ties: str, c: int) -> tuple | None:
-    """The memo's key for these runs; None for runs that are not a numeric array (an object array's buffer
-    holds addresses, not values)."""
+def _counted_key(num: M.Measure, rel: np.ndarray, ties: str, c: int, N: int) -> tuple | None:
+    """The memo's key for these runs of length N; None for runs that are not a numeric array (an object
+    array's buffer holds addresses, not values)."""
     if rel.dtype.kind not in "biuf":
         return None
     h = hashlib.sha256(f"{rel.dtype.str}{rel.shape}".encode())
     h.update(np.ascontiguousarray(rel))  # the array's buffer itself: no copy of contiguous runs
-    return num, rel.shape[-1], c, ties, h.hexdigest()
+    return num, N, c, ties, h.hexdigest()
 
 
 def release_tables(keep: str | None = None) -> None:
@@ -278,7 +280,7 @@ def release_tables(keep: str | None = None) -> None:
 
 
 def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool | None = None,
-             workers: int | None = None, c: int = 1) -> np.ndarray:
+             workers: int | None = None, c: int = 1, N: int | None = None) -> np.ndarray:
     """Exact ranked measure φ (FFF21 eq. 2 for ``ties="unq"``; §7.1.3's min/max/mid) of runs
     ``rel`` of shape (..., N), counted without a scale; N is the last axis. Runs are binary (c = 1),
     or graded 0..c for gRBP, gP and graded DCG (the scale of all (c+1)^N runs). Equal to
@@ -295,12 +297,16 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool
     numerator (:func:`irscales.enumeration.runs.numerator`), N, c, ``ties`` and the runs' bytes: nDCG after
     DCG on the same runs is not counted again (issue 32). Starting a count of another family drops the
     tables the previous one kept (:func:`release_tables`).
+
+    ``N``: the run length, when ``rel`` holds only the first ranks (…, L ≤ N) and ranks L+1..N are not
+    relevant (padding, FFF21 §5.1): the closed forms (P, RR, RBP with p ≤ 1/2, gP) never allocate the
+    padding — at N = 10^6 it would be S·T·10^6 bytes — the others (N ≤ 54) pad first.
     """
-    return phi_runs_ties(measure, rel, (ties,), progress=progress, workers=workers, c=c)[ties]
+    return phi_runs_ties(measure, rel, (ties,), progress=progress, workers=workers, c=c, N=N)[ties]
 
 
 def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | None = None,
-                  workers: int | None = None, c: int = 1) -> dict[str, np.ndarray]:
+                  workers: int | None = None, c: int = 1, N: int | None = None) -> dict[str, np.ndarray]:
     """:func:`phi_runs` for several tie strategies (``ties``) at once, tie → φ: the meet-in-the-middle counts
     (RBP, gRBP, binary and graded DCG) give runs below, runs up to and the distinct rank together, so one
     count serves every strategy; the closed forms and AP run once per strategy."""
@@ -311,17 +317,21 @@ def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | 
     rel = np.asarray(rel)
     if rel.ndim == 0 or rel.shape[-1] < 1:
         raise ValueError(f"phi_runs: runs must have shape (..., N) with N ≥ 1, got {rel.shape}")
-    N = rel.shape[-1]
+    N = rel.shape[-1] if N is None else int(N)
+    if rel.shape[-1] > N:
+        raise ValueError(f"phi_runs: runs of {rel.shape[-1]} ranks are longer than N={N}")
     limit, why = min((counting_depth(m, c, t) for t in ties), key=lambda x: x[0])
     if N > limit:
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
-    key = _counted_key(numerator(m) if type(m) not in (M.GRBP, M.GP) else m, rel, ties, c)
+    if rel.shape[-1] < N and not _pads_lazily(m, c):
+        rel = np.concatenate([rel, np.zeros(rel.shape[:-1] + (N - rel.shape[-1],), rel.dtype)], axis=-1)
+    key = _counted_key(numerator(m) if type(m) not in (M.GRBP, M.GP) else m, rel, ties, c, N)
     if key is not None and key in _COUNTED:
         _COUNTED.move_to_end(key)
         return _COUNTED[key].copy()
     release_tables(keep=family(m, c))
-    out = _count(m, rel, ties, progress, workers, c)
+    out = _count(m, rel, ties, progress, workers, c, N)
     if key is not None:
         _COUNTED[key] = out.copy()
         while len(_COUNTED) > _COUNTED_KEEP:
@@ -329,15 +339,28 @@ def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | 
     return out
 
 
-def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, workers: int | None, c: int) -> np.ndarray:
-    N = rel.shape[-1]
+def _pads_lazily(m: M.Measure, c: int) -> bool:
+    """Whether φ is counted on the stored ranks with N given (the closed forms: trailing non-relevant ranks
+    change neither a grade sum nor the first relevant rank, and multiply a run id by a power of 2)."""
+    num = numerator(m)
+    if type(m) is M.GP:
+        return True
+    if type(m) is M.GRBP or c != 1:
+        return False
+    return isinstance(num, (M.P, M.RR)) or (isinstance(num, M.RBP) and to_fraction(num.p) <= Fraction(1, 2))
+
+
+def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, workers: int | None, c: int,
+           N: int) -> np.ndarray:
+    """φ of runs ``rel`` (…, L) of length N (L < N only where :func:`_pads_lazily`)."""
+    L = rel.shape[-1]
     shape = rel.shape[:-1]
     if progress is None:
-        progress = shown(None) and max(count_cost(m, N, c, t, max(1, rel.size // N))[0] for t in ties) > 2
+        progress = shown(None) and max(count_cost(m, N, c, t, max(1, rel.size // L))[0] for t in ties) > 2
     num = numerator(m)
     graded_dcg = isinstance(num, M.DCG) and num.gains == "graded"
     if type(m) in (M.GRBP, M.GP) or graded_dcg:
-        g = rel.reshape(-1, N)
+        g = rel.reshape(-1, L)
         if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
             raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
                              f"found {g.min()}..{g.max()}")
@@ -354,7 +377,7 @@ def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, work
             below = below_rbp(g, to_fraction(m.p), progress, workers, c)
             out = {t: _no_ties(below, t) for t in ties}  # no ties when counted (module doc)
         return {t: v.reshape(shape) for t, v in out.items()}
-    bits = np.asarray(rel.reshape(-1, N)) > 0
+    bits = np.asarray(rel.reshape(-1, L)) > 0
     if isinstance(num, M.P):
         out = {t: _phi_p(bits, N, t) for t in ties}
     elif isinstance(num, M.RR):
@@ -366,7 +389,7 @@ def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, work
         out = {t: phi_ap(bits, t, progress) for t in ties}
     else:
         p = to_fraction(num.p)
-        below = _run_id_big(bits) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers)
+        below = _run_id_big(bits, N) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers)
         out = {t: _no_ties(below, t) for t in ties}
     return {t: v.reshape(shape) for t, v in out.items()}
 

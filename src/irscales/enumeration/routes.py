@@ -76,10 +76,13 @@ class OverBudget(ValueError):
 
     def __init__(self, cost: BuildCost, counted_ties: tuple[str, ...], within_N: int | None):
         self.cost, self.counted_ties, self.within_N = cost, counted_ties, within_N
-        super().__init__(
-            f"building the scale of {cost} is over the budget ({human_seconds(BUILD_SECONDS_OK)}, "
-            f"{human_bytes(BUILD_BYTES_OK)}); " + "".join(f"{x}; " for x in self.cheaper())
-            + "pass build=True to build it (with a progress bar)")
+        super().__init__(self.message())
+
+    def message(self, cli: bool = False, counted: bool = True) -> str:
+        """The refusal, worded for the API or (``cli``) for the command line (see :meth:`cheaper`)."""
+        return (f"building the scale of {self.cost} is over the budget ({human_seconds(BUILD_SECONDS_OK)}, "
+                f"{human_bytes(BUILD_BYTES_OK)}); " + "".join(f"{x}; " for x in self.cheaper(cli, counted))
+                + ("pass --build-scales to build it" if cli else "pass build=True to build it (with a progress bar)"))
 
     def cheaper(self, cli: bool = False, counted: bool = True) -> list[str]:
         """The cheaper options, worded for the API or (``cli``) for the command line; ``counted=False``
@@ -147,19 +150,29 @@ class Route:
                  **scale_kwargs) -> np.ndarray:
         """Exact φ of runs ``rel`` (..., N) with tie strategy ``ties``: int64 or Python ints, ``mid`` float64
         halves or Fractions (:mod:`irscales.enumeration.ties`), whichever route. ``scale_kwargs``: those of
-        :meth:`scale` (``memory_mb``, ``client``, ``verify``; the cache folder is the route's)."""
+        :meth:`scale` (``memory_mb``, ``client``, ``verify``; the cache folder is the route's). ``rel`` may
+        hold fewer than N ranks: the others are not relevant (padding, allocated only where needed)."""
         if self.kind == "count":
-            return counting.phi_runs(self.measure, rel, ties, progress=progress, workers=workers, c=self.c)
-        return self.scale(progress=progress, workers=workers, **scale_kwargs).phi_runs(rel, ties)
+            return counting.phi_runs(self.measure, rel, ties, progress=progress, workers=workers, c=self.c, N=self.N)
+        return self.scale(progress=progress, workers=workers, **scale_kwargs).phi_runs(self._padded(rel), ties)
 
     def phi_runs_ties(self, rel, ties=TIES, progress: bool | None = None, workers: int | None = None,
                       **scale_kwargs) -> dict[str, np.ndarray]:
         """:meth:`phi_runs` for several tie strategies, tie → φ, from one count or one scale
         (:func:`irscales.enumeration.counting.phi_runs_ties`)."""
         if self.kind == "count":
-            return counting.phi_runs_ties(self.measure, rel, ties, progress=progress, workers=workers, c=self.c)
+            return counting.phi_runs_ties(self.measure, rel, ties, progress=progress, workers=workers, c=self.c,
+                                          N=self.N)
         s = self.scale(progress=progress, workers=workers, **scale_kwargs)
+        rel = self._padded(rel)
         return {t: s.phi_runs(rel, t) for t in ties}
+
+    def _padded(self, rel) -> np.ndarray:
+        """Runs ``rel`` (…, L ≤ N) as (…, N): a stored scale ranks whole runs (N ≤ 40 here, so it is small)."""
+        rel = np.asarray(rel)
+        if rel.ndim == 0 or rel.shape[-1] >= self.N:
+            return rel
+        return np.concatenate([rel, np.zeros(rel.shape[:-1] + (self.N - rel.shape[-1],), rel.dtype)], axis=-1)
 
 
 def _read_seconds(directory: Path | None) -> float:

@@ -47,11 +47,16 @@ class Corroboration:
     mean_b: float
     pvalue: float
     ipso: IPSOSignTest | None
+    way: int | None = None  # the exact sign of the effect (None: the sign of the float one)
 
     @property
     def effect(self) -> float:
         """Effect size M(B) − M(A)."""
         return self.mean_b - self.mean_a
+
+    @property
+    def _way(self) -> int:
+        return self.way if self.way is not None else int(self.effect > 0) - int(self.effect < 0)
 
     @property
     def corroborated(self) -> bool:
@@ -60,7 +65,7 @@ class Corroboration:
         i = self.ipso
         if i is None or not i.pvalue < self.alpha:
             return False
-        return (self.effect > 0 and i.ni > i.ns) or (self.effect < 0 and i.ns > i.ni)
+        return (self._way > 0 and i.ni > i.ns) or (self._way < 0 and i.ns > i.ni)
 
     @property
     def marker(self) -> str:
@@ -90,7 +95,7 @@ class Corroboration:
         if not self.marker:
             out.append("report: no significant difference between A and B")
         else:
-            way = "better" if self.effect > 0 else "worse"
+            way = "better" if self._way > 0 else "worse" if self._way < 0 else "different from"
             out.append(f"report: B is {way} than A {self.marker}"
                        + ("" if self.corroborated else "  (not corroborated by IPSO)"))
         return out
@@ -104,8 +109,15 @@ def corroborate(rel_a: ArrayLike, rel_b: ArrayLike, measure: Measure, depth: int
     key = test_key(test)
     a = np.asarray(rel_a)[..., :depth]
     b = np.asarray(rel_b)[..., :depth]
-    sa, sb = measure(a, rb=rb, ideal=ideal), measure(b, rb=rb, ideal=ideal)
+    # a rational measure is tested on exact values: floats can round its differences away (issue 37)
+    score = measure.exact if measure.rational else measure
+    sa, sb = score(a, rb=rb, ideal=ideal), score(b, rb=rb, ideal=ideal)
     p = metric_test(sa, sb, key)
     run_ipso = always_ipso or p < alpha
-    return Corroboration(measure.key, depth, key, alpha, float(sa.mean()), float(sb.mean()), p,
-                         ipso_sign_test(a, b, depth) if run_ipso else None)
+    mean_a, mean_b = sum(sa) / len(sa), sum(sb) / len(sb)
+    return Corroboration(measure.key, depth, key, alpha, float(mean_a), float(mean_b), p,
+                         ipso_sign_test(a, b, depth) if run_ipso else None, _sign(mean_b - mean_a))
+
+
+def _sign(x) -> int:
+    return int(x > 0) - int(x < 0)
