@@ -17,8 +17,7 @@ their module and fields, so irscales imports without ranx, ir_datasets or ir_mea
 from __future__ import annotations
 
 import itertools
-import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import pandas as pd
@@ -39,14 +38,13 @@ def _ranx_dict(x: Any) -> dict:
 
 
 def _peek(x: Any) -> tuple[Any, Iterable | None]:
-    """The first item of an iterable that is not a file name, frame or mapping, and the iterable again
-    (an iterator, consumed by peeking, is chained back); (None, None) when ``x`` is not such an iterable or
-    is empty."""
-    if isinstance(x, (str, bytes, os.PathLike, Mapping, pd.DataFrame)) or not isinstance(x, Iterable):
-        return None, None
+    """The first item of a list, tuple or iterator, and the items again (an iterator, consumed by peeking, is
+    chained back); (None, None) for anything else or when empty."""
     if isinstance(x, (list, tuple)):  # a sequence is read twice without harm
         return (x[0], x) if len(x) else (None, None)
-    it = iter(x)
+    if not isinstance(x, Iterator):  # arrays, strings, frames: not ours to read (their own errors follow)
+        return None, None
+    it = x
     try:
         first = next(it)
     except StopIteration:
@@ -112,4 +110,4 @@ def ecosystem_runs(runs: Any) -> Any:
     if isinstance(first, tuple) and hasattr(first, "_fields"):
         raise ValueError(f"runs: namedtuples {type(first).__name__}({', '.join(first._fields)}); expected the "
                          f"fields {', '.join(_RUN_FIELDS)} (ir_measures' ScoredDoc)")
-    return list(items)
+    return items if isinstance(items, (list, tuple)) else list(items)
