@@ -12,6 +12,7 @@ from irscales import measures as M
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
+from irscales.enumeration.ties import TIES
 from irscales.options import READING
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
@@ -142,7 +143,7 @@ scale_options = _options(
 )
 
 ties_option = click.option(
-    "--ties", type=click.Choice(["unq", "min", "max", "mid"]), default="unq", show_default=True,
+    "--ties", type=click.Choice(TIES), default="unq", show_default=True,
     help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
     "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
     "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid")

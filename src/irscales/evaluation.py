@@ -52,6 +52,7 @@ from irscales.data.frames import is_in_memory, qrels_frame, run_frames
 from irscales.data.sources import qrels_source as _qrels_source, run_source as _run_source
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction, judged_warning
 from irscales.data.trec import relevance_arrays
+from irscales.enumeration.ties import check_ties
 from irscales.evaluation_frame import tidy_frame
 from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
 from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
@@ -425,8 +426,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     """
     specs = measure_specs(measures)
     qrels, runs = ecosystem_qrels(qrels), ecosystem_runs(runs)  # ranx, ir_datasets, ir_measures objects
-    if ties not in ("unq", "min", "max", "mid"):
-        raise ValueError(f"ties must be 'unq', 'min', 'max' or 'mid', got {ties!r}")
+    check_ties(ties)
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1):
         raise ValueError(f"depth must be a positive integer (the run length N), got {depth!r}")
     if depth is None and ranked:

@@ -43,6 +43,7 @@ from irscales.enumeration.counting import counting_depth, n_distinct
 from irscales.enumeration.engine import max_enumerable_depth
 from irscales.enumeration.routes import OverBudget, Route, choose_route
 from irscales.enumeration.runs import numerator
+from irscales.enumeration.ties import TIES
 from irscales.exact import to_fraction
 
 __all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
@@ -121,7 +122,7 @@ def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[
     text = (f"deepest N = {deepest}" + (f" with a scale build: {why_engine}" if engine > counted else
                                         f", counted: {why_counted}")
             + (f"; {counted} counted without one" if 0 < counted < engine else ""))
-    others = [t for t in ("unq", "min", "max", "mid") if t != ties and counting_depth(target, c, t)[0] > counted]
+    others = [t for t in TIES if t != ties and counting_depth(target, c, t)[0] > counted]
     if others:
         reach = max(counting_depth(target, c, t)[0] for t in others)
         text += f"; ties={' or '.join(repr(t) for t in others)} counted to N = {reach}"

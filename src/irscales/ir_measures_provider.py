@@ -35,13 +35,13 @@ from irscales import measures as M
 from irscales.ecosystem_outputs import interval_name
 from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
 from irscales.interval import plan, uses_grades
+from irscales.enumeration.ties import TIES, check_ties
 from irscales.options import READING_DEFAULTS
 
 __all__ = ["IntervalMeasure", "IrscalesProvider", "interval_measure", "TOPIC_RULES"]
 
 #: How topics are counted inside ir_measures: every topic of the qrels, as ir_measures and trec_eval -c do.
 TOPIC_RULES = {"on_no_relevant": "keep", "on_uneven_topics": "pad"}
-_TIES = ("unq", "min", "max", "mid")
 
 
 class IntervalMeasure(IrMeasure):
@@ -53,7 +53,7 @@ class IntervalMeasure(IrMeasure):
     SUPPORTED_PARAMS = {
         "measure": ParamInfo(dtype=str, required=True, desc="the irscales measure (AP@10, nDCG@10, RBP_p08)"),
         "depth": ParamInfo(dtype=int, required=True, desc="the run length N of the scale"),
-        "ties": ParamInfo(dtype=str, choices=_TIES, default="unq", desc="FFF21's tie strategy for φ"),
+        "ties": ParamInfo(dtype=str, choices=TIES, default="unq", desc="FFF21's tie strategy for φ"),
         "raw": ParamInfo(dtype=bool, default=False, desc="raw φ rather than (φ − 1)/(K − 1) in [0, 1]"),
         "grades": ParamInfo(dtype=int, default=None, desc="the grades 0..grades-1 the qrels must hold"),
         "build": ParamInfo(dtype=bool, default=False, desc="consent to a scale build over the budget"),
@@ -94,8 +94,7 @@ def interval_measure(name: str | IrMeasure, *, depth: int | None = None, ties: s
     """
     label = str(name).strip()
     specs = measure_specs([label])  # the one-line error for a name irscales does not read
-    if ties not in _TIES:
-        raise ValueError(f"ties must be 'unq', 'min', 'max' or 'mid', got {ties!r}")
+    check_ties(ties)
     fixed = sorted(set(reading) & set(TOPIC_RULES))
     if fixed:
         raise ValueError(f"{fixed[0]} is fixed inside ir_measures ({fixed[0]}={TOPIC_RULES[fixed[0]]!r}: every "

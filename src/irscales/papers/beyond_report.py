@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from irscales.enumeration.ties import TIES
 from irscales.papers import report_html
 from irscales.papers.analogues import AnalogueTable
 from irscales.papers.fff21.graded_data import DATASETS, LABEL
@@ -65,7 +66,7 @@ def _read(path: Path) -> pd.DataFrame:
 _FIRST = {"judged": ["dataset", "k"], "exactness": ["dataset", "N", "measure", "ties"],
           "table2": ["dataset", "N", "measure", "ties"], "table4": ["dataset", "N", "Measure"],
           "table56": ["dataset", "N", "table", "measure", "test"]}
-_ORDERS = {"dataset": list(DATASETS), "measure": list(ORDER), "ties": ["unq", "min", "max", "mid"]}
+_ORDERS = {"dataset": list(DATASETS), "measure": list(ORDER), "ties": TIES}
 
 
 def _canonical(frame: pd.DataFrame, first: list[str]) -> pd.DataFrame:
@@ -82,7 +83,7 @@ def _latest(folder: Path) -> str | None:
 
 def _tau_table(t2: pd.DataFrame, dataset: str) -> pd.DataFrame:
     f = t2[t2["dataset"] == dataset]
-    ties = [t for t in ("unq", "min", "max", "mid") if t in set(f["ties"])]
+    ties = [t for t in TIES if t in set(f["ties"])]
     cols = [(n, t) for n in sorted(set(f["N"])) for t in ties]
     cell = {(r.measure, r.N, r.ties): r for r in f.itertuples()}
     rows = []
