@@ -110,4 +110,36 @@ def test_a_device_is_written_in_place():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")})
     assert r.returncode == 0 and r.stdout == "hello\n"
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_fifo_is_written_in_place_and_stays_a_fifo(tmp_path):
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_atomic(fifo, "through the pipe\n")
+    reader.join(timeout=30)
+    assert got == [b"through the pipe\n"] and stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_concurrent_writers_leave_the_umask_as_it_was():
+    import threading
+
+    from irscales.atomic import file_mode
+
+    before = os.umask(0o022)
+    modes = set()
+    try:
+        sys.setswitchinterval(1e-6)  # threads switch between the two umask calls as often as they can
+        threads = [threading.Thread(target=lambda: modes.update(file_mode() for _ in range(20_000))) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert os.umask(0o022) == 0o022 and modes == {0o644}
+    finally:
+        sys.setswitchinterval(0.005)
+        os.umask(before)

@@ -700,15 +700,17 @@ def test_ipso_takes_one_measure(trec):
 # ----------------------------------------------------------- issue 37 item 8: one planner for scale
 
 
-@pytest.mark.parametrize("measure, depth", [("RBP_p08", 52), ("P", 100_000), ("RR", 64), ("DCG_b02", 54),
-                                            ("AP", 12), ("AP", 30), ("DCG_b02", 60)])
-def test_scale_answers_as_the_api(measure, depth, tmp_path, monkeypatch):
+@pytest.mark.parametrize("measure, depth, answers", [("RBP_p08", 52, True), ("P", 100_000, True), ("RR", 64, True),
+                                                     ("DCG_b02", 54, True), ("AP", 12, True), ("AP", 30, False),
+                                                     ("DCG_b02", 60, False)])
+def test_scale_answers_as_the_api(measure, depth, answers, tmp_path, monkeypatch):
     """The CLI refused RBP_p08 at 52 and P at 100,000, which irscales.enumeration.scale answers at once: both
     now plan through irscales.enumeration.plan_scale, so they answer (or refuse) alike."""
     from irscales import enumeration as E
 
     monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "cache"))
     r = run(["scale", "--measures", measure, "--depth", depth, "--format", "csv", "--no-cache"])
+    assert r.exit_code == (0 if answers else 1), r.output
     try:
         sc = E.scale(measure, depth, cache=False)
     except ValueError as e:

@@ -118,8 +118,13 @@ def test_refusals_use_evaluates_words():
         interval_measure("AP@10", on_no_relevant="skip")
     with pytest.raises(ValueError, match="P@5 reads no grades"):
         interval_measure("P@5", grades=3)
-    with pytest.raises(ValueError, match="unknown measure|cannot|not a measure|measure"):
+    with pytest.raises(ValueError, match=r"unknown measure 'nonsense'"):
         interval_measure("nonsense@10")
+    # reading options are checked, names and values, before they become part of the measure's name
+    with pytest.raises(ValueError, match="unknown reading option"):
+        interval_measure("AP@10", bogus="x")
+    with pytest.raises(ValueError, match="score_precision must be one of"):
+        interval_measure("AP@10", score_precision="float16")
 
 
 def test_graded_measure_and_its_grades():

@@ -12,9 +12,11 @@ replaced.
 
 from __future__ import annotations
 
+import gzip as gzip_
 import os
 import stat
 import tempfile
+import threading
 from pathlib import Path
 from typing import BinaryIO, Callable, Union
 
@@ -23,11 +25,23 @@ __all__ = ["write_atomic", "file_mode"]
 Content = Union[bytes, str, Callable[[BinaryIO], object]]
 
 
+_UMASK_LOCK = threading.Lock()
+
+
 def file_mode() -> int:
-    """0o666 minus the umask: what ``open()`` would give (``mkstemp`` makes private 0o600 files)."""
-    mask = os.umask(0)
-    os.umask(mask)
+    """0o666 minus the umask: what ``open()`` would give (``mkstemp`` makes private 0o600 files). The umask can
+    only be read by setting it: the lock keeps writer threads from restoring each other's 0."""
+    with _UMASK_LOCK:
+        mask = os.umask(0)
+        os.umask(mask)
     return 0o666 & ~mask
+
+
+def _gzipped(data: bytes) -> Callable[[BinaryIO], None]:
+    def write(raw: BinaryIO) -> None:
+        with gzip_.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+            fh.write(data)
+    return write
 
 
 def _put(fh: BinaryIO, content: Content, encoding: str) -> None:
@@ -37,10 +51,13 @@ def _put(fh: BinaryIO, content: Content, encoding: str) -> None:
         fh.write(content.encode(encoding) if isinstance(content, str) else content)
 
 
-def write_atomic(path: str | os.PathLike, content: Content, *, encoding: str = "utf-8") -> Path:
+def write_atomic(path: str | os.PathLike, content: Content, *, encoding: str = "utf-8", gzip: bool = False) -> Path:
     """Write ``content`` (bytes, text in ``encoding``, or a function writing to a binary file object) to
-    ``path`` atomically (see the module docstring); returns the path written. The folder must exist."""
+    ``path`` atomically (see the module docstring); returns the path written. The folder must exist.
+    ``gzip``: compress bytes or text with mtime 0, so the same content gives the same file."""
     path = Path(path)
+    if gzip:
+        content = _gzipped(content.encode(encoding) if isinstance(content, str) else content)
     try:
         st = os.stat(path)
     except FileNotFoundError:

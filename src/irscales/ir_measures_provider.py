@@ -36,7 +36,7 @@ from irscales.ecosystem_outputs import interval_name
 from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
 from irscales.interval import plan, uses_grades
 from irscales.enumeration.ties import TIES, check_ties
-from irscales.options import READING_DEFAULTS
+from irscales.options import check_reading
 
 __all__ = ["IntervalMeasure", "IrscalesProvider", "interval_measure", "TOPIC_RULES"]
 
@@ -99,9 +99,10 @@ def interval_measure(name: str | IrMeasure, *, depth: int | None = None, ties: s
     if fixed:
         raise ValueError(f"{fixed[0]} is fixed inside ir_measures ({fixed[0]}={TOPIC_RULES[fixed[0]]!r}: every "
                          "qrels topic counts, as in ir_measures); use irscales.evaluate to change it")
-    unknown = sorted(set(reading) - set(READING_DEFAULTS))
-    if unknown:
-        raise ValueError(f"unknown reading option {unknown[0]!r}; expected one of {', '.join(READING_DEFAULTS)}")
+    try:  # the names and the values, as evaluate checks them (a bad value would end up in the measure's name)
+        check_reading(**reading)
+    except TypeError as e:
+        raise ValueError(str(e)) from None
     n = _name_depth(label) if depth is None else depth
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"depth must be a positive integer (the run length N), got {depth!r}")

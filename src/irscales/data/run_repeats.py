@@ -19,7 +19,6 @@ beside them (``<SHA-256>.json``), so a file is scanned once.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
@@ -121,8 +120,4 @@ def _write_without(target: Path, data: bytes, drop: Sequence[int], gz: bool) -> 
     skip = set(drop)
     kept = b"\n".join(line for i, line in enumerate(data.split(b"\n")) if i not in skip)
     target.parent.mkdir(parents=True, exist_ok=True)
-
-    def gzipped(raw):
-        with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
-            fh.write(kept)
-    write_atomic(target, gzipped if gz else kept)
+    write_atomic(target, kept, gzip=gz)

@@ -75,7 +75,6 @@ qrels and the relevance arrays).
 from __future__ import annotations
 
 import csv
-import gzip
 import os
 import tempfile
 import warnings
@@ -317,13 +316,7 @@ def _named_as(hits, files: list[Path]):
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".gz":
-        def gz(raw):  # mtime=0 keeps the bytes deterministic
-            with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
-                fh.write(text.encode("utf-8"))
-        write_atomic(path, gz)
-    else:
-        write_atomic(path, text)
+    write_atomic(path, text, gzip=path.suffix == ".gz")
 
 
 def write_run(path: PathLike, topic: Sequence[str], docno: Sequence[str], score: Sequence[float],
