@@ -76,3 +76,9 @@ def test_grid_sentences_are_derived_from_the_table1_notes():
     assert "not on the 1,326-system grid" in g and "on the closest such subset 1 of 2 cells do" in g
     assert "T07/AP 0.0262 (long, no 3-grams; printed 0.0330)" in g
     assert items.grid_sentences(t.iloc[2:]) == []
+    # the wording follows the counts: a cell off on the whole grid, every cell on the subset
+    t2 = t.assign(status=["differs", "reproduced on real data", "differs"],
+                  note=[note.format(v="0.0330"), note.format(v="0.0335"), ""])
+    (g2,) = items.grid_sentences(t2)
+    assert g2.startswith("Fer17 Table 1 does not reproduce on the whole") and "1 of the 2 cells" in g2
+    assert "and also on the 1,326-system grid" in g2 and "subset 2 of 2 cells do" in g2

@@ -10,7 +10,7 @@ import re
 
 import pandas as pd
 
-from irscales.papers.printing import exact
+from irscales.papers.printing import agreement, exact
 from irscales.papers.published import AGREES_WITHIN_PRINTING, DEPENDS_ON_READING, UNRESOLVED
 
 __all__ = ["PAPERS", "REPRODUCED", "NOT_ERRATA", "UNRESOLVED", "STATUSES", "MEANING", "TREC_DATA", "REAL_DATA",
@@ -102,11 +102,13 @@ def grid_sentences(table: pd.DataFrame) -> list[str]:
         return []
     whole = sum(r.status == REPRODUCED["real"] for r in rows.itertuples(index=False))
     n_sub = subsets[0][2]["n"]
-    on_sub = sum(exact(p) == exact(m["value"]) for _, p, m in subsets)
+    on_sub = sum(agreement(p, float(m["value"])).reproduced for _, p, m in subsets)
     cells = "; ".join(f"{short_item(i)} {m['value']} ({m['which']}; printed {p})" for i, p, m in subsets)
-    return [f"Fer17 Table 1 reproduces on the whole published Grid of Points — {grid[0]['n']} systems, 3-grams and "
+    on_whole = "reproduces" if whole == len(rows) else "does not reproduce"
+    but = "and not" if on_sub < len(subsets) else "and also"
+    return [f"Fer17 Table 1 {on_whole} on the whole published Grid of Points — {grid[0]['n']} systems, 3-grams and "
             f"all three query forms included: {whole} of the {len(rows)} cells computed on real data round to the "
-            f"printed values — and not on the {n_sub}-system grid Fer17 §3.2 describes (no 3-grams, one query form, "
+            f"printed values — {but} on the {n_sub}-system grid Fer17 §3.2 describes (no 3-grams, one query form, "
             f"which it does not name): on the closest such subset {on_sub} of {len(subsets)} cells do ({cells})."]
 
 

@@ -159,7 +159,8 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
                         n_fit = fitting_total(target, w2, dfv, df_err, n_total, alpha)
                         if n_fit is not None:
                             tried[f"eq. (5) at ω² = {w2:.6f} and the sample size that gives the printed power, "
-                                  f"N = {n_fit:,.0f} instead of {n_total:,}"] = target
+                                  f"N = {n_fit:,.0f} instead of {n_total:,}"] = power(
+                                      w2, dfv, max(df_err + n_fit - n_total, 1.0), n_fit, alpha)
                         else:
                             tried[f"eq. (5) at ω² = {w2:.6f} and any sample size (none gives the printed power)"] = ours
                     readings[f"{key}/power"] = tried

@@ -104,7 +104,7 @@ def figure3_claims(fs: FigureScales) -> Part:
     for v in (0.2, 0.4, 0.6, 0.8):
         items[f"fig3/P/N=5/share_at_{v}"] = float(100 * share[v])
         notes[f"fig3/P/N=5/share_at_{v}"] = (
-            f"exact share C(5,k)/2^5 = {share[v]} = {float(100 * share[v])}%, printed {'20' if v in (0.2, 0.8) else '30'}%"
+            f"exact share C(5,k)/2^5 = {share[v]} = {float(100 * share[v])}%; the printed share comes"
             " with no word of approximation ('we can understand that … of the runs assume the value'), so judged at its"
             " printed precision; the paper's shares look like readings of the figure's x labels (together they add up "
             "to 100% and leave nothing for the runs at 0 and 1); the labels at the cluster ends read "
