@@ -26,7 +26,7 @@ QRELS: "Optional[str]" = None  # the qrels file matching RUNS
 negative: "Optional[str]" = None           # "error" | "zero"
 on_missing_topic: "Optional[str]" = None   # "skip" | "error"
 on_no_relevant: "Optional[str]" = None     # "skip" | "error" | "keep"
-on_uneven_topics: "Optional[str]" = None   # "error" | "pad"
+on_uneven_topics: "Optional[str]" = None   # "empty" | "pad" | "error"
 on_repeated_lines: "Optional[str]" = None  # "error" | "drop"
 score_precision: "Optional[str]" = None    # "float32" | "float64\"""", metadata={"tags": ["parameters"]})
 code("""import tempfile

@@ -70,6 +70,11 @@ def test_power_is_unresolved_where_no_setting_the_paper_gives_reproduces_it():
         assert f.loc[item, "status"] == "unresolved", item
         assert "G*Power" in f.loc[item, "note"] and "values tried — " in f.loc[item, "note"]
     assert "N = 69,985 instead of 196,000" in f.loc["table2/Topic Size*System Size/power", "note"]
+    # the value tried at that sample size is eq. (5) computed there, not the printed power copied in
+    item = "table2/Topic Size*System Size/power"
+    (at_fit,) = [v for k, v in got.readings[item].items() if "instead of" in k]
+    printed = float(published.load("fer17").set_index("item").loc[item, "value"])
+    assert at_fit != printed and abs(at_fit - printed) < 5e-5
     assert "none gives the printed power" in f.loc["table2/Measure Pair*System Size/power", "note"]
     # 1 in double precision; the exact power is 1 − β with β ≈ 3.4e-62, within the spread, below 1
     assert got.values["table2/System Size/power"] == 1.0 and 0 < got.spreads["table2/System Size/power"] < 1e-60

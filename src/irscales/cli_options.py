@@ -10,10 +10,11 @@ import click
 from irscales import measures as M
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
+from irscales.comparison_render import LETTERS_UP_TO
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 from irscales.enumeration.ties import TIES
-from irscales.options import READING
+from irscales.options import COMPARISON_TESTS, CORRECTIONS, EXACT_FLIPS_UP_TO, PERMUTATIONS, READING, ROW_ORDERS
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
@@ -159,14 +160,15 @@ judged_option = click.option(
 
 #: The options of ``irscales report`` beyond the shared ones: the test, its family and the table's extras.
 report_options = _options(
-    click.option("--test", type=click.Choice(["t", "wilcoxon", "sign", "randomisation", "tukey"]), default="t",
+    click.option("--test", type=click.Choice(list(COMPARISON_TESTS)), default="t",
                  show_default=True, help="paired t, Wilcoxon signed-rank, sign test, randomisation: the paired "
                  "randomisation (permutation) test of Smucker et al. 2007, or tukey: two-way ANOVA + Tukey's HSD "
                  "(FFF21)"),
-    click.option("--permutations", default=10_000, show_default=True, type=click.IntRange(1),
-                 help="--test randomisation: random sign flips when there are more than 20 topics (exact below)"),
+    click.option("--permutations", default=PERMUTATIONS, show_default=True, type=click.IntRange(1),
+                 help=f"--test randomisation: random sign flips when there are more than {EXACT_FLIPS_UP_TO} topics "
+                 "(exact below)"),
     click.option("--seed", default=0, show_default=True, type=int, help="--test randomisation: the random seed"),
-    click.option("--correction", type=click.Choice(["holm", "bonferroni", "none"]), default="holm",
+    click.option("--correction", type=click.Choice(CORRECTIONS), default="holm",
                  show_default=True, help="multiple-comparison correction over each measure's pairs (not with "
                  "--test tukey)"),
     click.option("--alpha", default=0.05, show_default=True,
@@ -175,9 +177,9 @@ report_options = _options(
     click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
                  help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), "
                  "mean difference and effect size (Cohen's d_z), on both scales"),
-    click.option("--order", type=click.Choice(["auto", "given", "mean"]), default="auto", show_default=True,
-                 help="rows: as given, by decreasing mean of the first measure, or auto: given up to 26 runs, by "
-                 "mean beyond (each list of numbers then mostly one range)"),
+    click.option("--order", type=click.Choice(ROW_ORDERS), default="auto", show_default=True,
+                 help=f"rows: as given, by decreasing mean of the first measure, or auto: given up to {LETTERS_UP_TO} "
+                 "runs, by mean beyond (each list of numbers then mostly one range)"),
     click.option("--figure", "figure_file", type=click.Path(dir_okay=False),
                  help="also draw the comparison to this file (.png, .pdf or .svg): means with 95% confidence "
                  "intervals on both scales, ≠ in red"),

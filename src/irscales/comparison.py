@@ -44,23 +44,21 @@ from irscales import comparison_render as R
 from irscales.correlation import system_means
 from irscales.interval import INTERVAL_LEGEND
 from irscales.ipso.sign_test import ipso_sign_test
+from irscales.options import COMPARISON_TESTS, CORRECTIONS, ROW_ORDERS
 from irscales.stats import significance as S
 from irscales.stats.randomisation import PERMUTATIONS, randomisation_test
 
 __all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corrected"]
 
-#: Test name → the key of :data:`irscales.stats.significance.TESTS` that runs it.
-TESTS = {"t": "ttest", "wilcoxon": "signrank", "sign": "sign", "randomisation": "randomisation", "tukey": "anova2"}
-#: Multiple-comparison corrections of the per-pair tests (``tukey`` needs none).
-CORRECTIONS = ("holm", "bonferroni", "none")
+#: Test name → the key of :data:`irscales.stats.significance.TESTS` that runs it (:mod:`irscales.options`).
+TESTS = COMPARISON_TESTS
 _TEST_WORDS = {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
                "randomisation": "paired randomisation test of the mean difference",
                "tukey": "two-way ANOVA (topic, system) + Tukey's HSD (FFF21)"}
-SCALES = ("original", "interval")
 #: Row orders: ``given``; ``mean``: decreasing mean of the first measure on its original scale (ties in the
 #: order given); ``auto``: ``given`` up to 26 systems, ``mean`` beyond (numbered markers then mostly form
 #: one range: a system tends to beat the systems below it).
-ORDERS = ("auto", "given", "mean")
+ORDERS = ROW_ORDERS
 
 
 def corrected(p: np.ndarray, alpha: float, method: str) -> tuple[np.ndarray, np.ndarray]:

@@ -120,7 +120,7 @@ def _cell(r: pd.Series, style: str, best: bool, numbered: bool) -> str:
     groups, mark, differs = _groups(r["better_than"], numbered), r["baseline_mark"], bool(r["differs"])
     if style == "latex":
         out = rf"\textbf{{{mean}}}" if best else mean
-        sup = [latex_text(g).replace("–", "--") for g in groups]
+        sup = [latex_text(g) for g in groups]
         sup = [g + ("," if k < len(sup) - 1 else "") for k, g in enumerate(sup)]
         sup += [mark.replace("†", r"$\dagger$").replace("‡", r"$\ddagger$")] if mark else []
         out += r"\allowbreak{}".join(rf"\textsuperscript{{{g}}}" for g in sup)

@@ -57,7 +57,7 @@ from irscales.evaluation_frame import tidy_frame
 from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
 from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
                                uses_grades)
-from irscales.options import READING_DEFAULTS, check_reading  # READING_DEFAULTS: re-exported (public API)
+from irscales.options import PERMUTATIONS, READING_DEFAULTS, check_reading  # READING_DEFAULTS: re-exported
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
@@ -288,7 +288,7 @@ class Evaluation:
         return pd.DataFrame(rows)
 
     def compare(self, *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
-                baseline: str | None = None, permutations: int = 10_000, seed: int = 0,
+                baseline: str | None = None, permutations: int = PERMUTATIONS, seed: int = 0,
                 order: str = "auto") -> ComparisonTable:
         """The comparison table of the runs on every measure, original and interval-scaled
         (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth;

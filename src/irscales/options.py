@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading"]
+__all__ = ["Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading",
+           "COMPARISON_TESTS", "CORRECTIONS", "ROW_ORDERS", "PERMUTATIONS", "EXACT_FLIPS_UP_TO"]
 
 
 @dataclass(frozen=True)
@@ -83,3 +84,19 @@ def reading_given(**opts: Any) -> dict[str, str]:
     check_reading(**given)
     return {**READING_DEFAULTS, **given}
 
+
+
+# ----------------------------------------------------------------- the comparison table (irscales.comparison)
+
+#: The paired tests by the name the command line and ``Evaluation.compare`` take → the key of
+#: :data:`irscales.stats.significance.TESTS` that runs it (``randomisation``: :mod:`irscales.stats.randomisation`).
+COMPARISON_TESTS = {"t": "ttest", "wilcoxon": "signrank", "sign": "sign", "randomisation": "randomisation",
+                    "tukey": "anova2"}
+#: Multiple-comparison corrections of the per-pair tests (``tukey`` needs none).
+CORRECTIONS = ("holm", "bonferroni", "none")
+#: Row orders: ``given``; ``mean``: decreasing mean of the first measure on its original scale; ``auto``:
+#: ``given`` up to the systems letters can mark, ``mean`` beyond.
+ROW_ORDERS = ("auto", "given", "mean")
+#: The randomisation test enumerates all 2^T sign patterns up to this many topics T, and samples this many beyond.
+EXACT_FLIPS_UP_TO = 20
+PERMUTATIONS = 10_000

@@ -56,7 +56,7 @@ class Corroboration:
 
     @property
     def _way(self) -> int:
-        return self.way if self.way is not None else int(self.effect > 0) - int(self.effect < 0)
+        return self.way if self.way is not None else _sign(self.effect)
 
     @property
     def corroborated(self) -> bool:

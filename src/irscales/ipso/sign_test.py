@@ -6,8 +6,8 @@ exact two-tailed binomial (sign) test
 
 .. math:: p = \\min\\Bigl(1,\\ 2 \\cdot 2^{-n} \\sum_{m \\le \\min(x, y)} \\binom{n}{m}\\Bigr),\\quad n = x + y
 
-read from :func:`irscales.stats.significance.binomial_two_sided_table` (the table the metric sign
-test uses too). Significant iff p < α (MM23's rule), decided on exact rationals.
+read from :func:`irscales.stats.pairwise.binomial_two_sided_table` (O(n²) memory in the topics compared; the
+metric sign test computes its p-values in O(T) instead). Significant iff p < α (MM23's rule), decided on exact rationals.
 
 * :func:`sign_test_pvalues` — the test on arrays of counts (vectorised);
 * :func:`ipso_sign_tests` — every system pair of :class:`~irscales.ipso.runs.PairRelations` at one depth;

@@ -30,7 +30,7 @@ import pandas as pd
 from irscales.papers.fer17.measures import TABLE1_NAMES
 from irscales.papers.fer17.real_gop import ANALOGUE_LABEL as FER17_LABEL
 from irscales.papers.items import unit_title
-from irscales.papers.mm23.conventions import GROUPS, metric_labels
+from irscales.papers.mm23.conventions import GROUPS, TEST_NAMES, metric_labels
 from irscales.papers.mm23.part_b import analogue_in_note
 from irscales.papers.mm23.real_r04 import ANALOGUE_LABEL as MM23_LABEL, FIG6_ITEMS
 from irscales.tables import in_order, top_rows
@@ -114,7 +114,7 @@ def _rel(path: Path, figures: Path) -> str:
 
 #: The designs of the Fer17 analogue files in their column order, and MM23's tests in notebook 05b's order.
 _DESIGNS = ["paper", "simulated", "real, 7 measures", "real, 8 measures"]
-_MM23_TESTS = ["sign", "wilcoxon", "t"]
+_MM23_TESTS = list(TEST_NAMES.values())  # sign, wilcoxon, t: notebook 05b's order
 
 
 def _in_paper_order(frame: pd.DataFrame, table: pd.DataFrame | None) -> pd.DataFrame:

@@ -31,8 +31,9 @@ __all__ = ["binomial_two_sided_table", "sign_test", "rank_sum_test", "signed_ran
 @lru_cache(maxsize=64)
 def binomial_two_sided_table(n_max: int) -> np.ndarray:
     r"""Exact two-sided sign-test p-values: ``P[n, m] = min(1, 2·2^{-n} Σ_{k ≤ m} C(n, k))`` for
-    0 ≤ m ≤ n ≤ n_max (Fractions; ``P[0, 0] = 1``; entries with m > n/2 are 1). Shared by the
-    sign test here and the IPSO sign tests (:mod:`irscales.ipso.sign_test`, :mod:`irscales.ipso.corroborate`).
+    0 ≤ m ≤ n ≤ n_max (Fractions; ``P[0, 0] = 1``; entries with m > n/2 are 1). The IPSO sign tests read it
+    (:mod:`irscales.ipso.sign_test`, :mod:`irscales.ipso.corroborate`); the sign test here no longer does: it
+    computes its p-values in O(T) memory (:func:`sign_test`), identical to this table's where both exist.
     """
     out = np.full((n_max + 1, n_max + 1), Fraction(1), dtype=object)
     for n in range(1, n_max + 1):

@@ -18,14 +18,13 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from irscales.options import EXACT_FLIPS_UP_TO, PERMUTATIONS as DEFAULT_PERMUTATIONS
 from irscales.stats.results import PairwiseTest, check_alpha, pairs, prepare_scores
 
 __all__ = ["randomisation_test", "EXACT_UP_TO", "PERMUTATIONS"]
 
-#: Exact enumeration of the 2^T sign patterns up to this many topics.
-EXACT_UP_TO = 20
-#: Sampled sign patterns beyond it, by default.
-PERMUTATIONS = 10_000
+#: Exact enumeration of the 2^T sign patterns up to this many topics; sampled sign patterns beyond it, by default.
+EXACT_UP_TO, PERMUTATIONS = EXACT_FLIPS_UP_TO, DEFAULT_PERMUTATIONS
 _RTOL = 1e-14          # scipy.stats.permutation_test's tolerance for a null value equal to the observed one
 _CELLS = 2**22         # null values computed at once (memory: 32 MiB of floats)
 
