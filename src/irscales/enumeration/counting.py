@@ -119,6 +119,7 @@ from fractions import Fraction
 import numpy as np
 
 from irscales import measures as M
+from irscales.data.padding import padded
 from irscales.enumeration import ap_count
 from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, phi_ap
 from irscales.enumeration.count_costs import count_cost, family
@@ -325,7 +326,7 @@ def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | 
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
     if rel.shape[-1] < N and not _pads_lazily(m, c):
-        rel = np.concatenate([rel, np.zeros(rel.shape[:-1] + (N - rel.shape[-1],), rel.dtype)], axis=-1)
+        rel = padded(rel, N)
     key = _counted_key(numerator(m) if type(m) not in (M.GRBP, M.GP) else m, rel, ties, c, N)
     if key is not None and key in _COUNTED:
         _COUNTED.move_to_end(key)

@@ -272,7 +272,8 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
     t = rest[q_idx] + (rows[q_idx, 0] - c_of) * (np.int64(1) << np.int64(F))
     Lb = fixed_count.bottom_ranks(R, len(t))
     h = R - Lb  # top: ranks U+1..U+h (the larger weights); bottom: the deepest Lb ranks
-    # the tables (30 s at N = 50 on the TREC-8 runs): a bar moving after each of the three steps
+    # the tables (30 s at N = 50 on the TREC-8 runs): a bar moving after each of the three steps; the bottom
+    # table is fixed_count.bottom_table in two steps, so that the bar also moves between its sums and its index
     with progress_bar((1 << h) + (2 << Lb), f"DCG base {B} N={N} (tables)", progress, unit="sum",
                       unit_scale=True) as bar:
         top, top_mask = fixed_count.sorted_sums(W[:h])
@@ -361,8 +362,6 @@ def class_gap(B: int, N: int, c: int) -> tuple[float, float]:
     proves that no two distinct tuples tie, i.e. no tie across discount classes at this N (the assumption of
     counted graded DCG, :mod:`irscales.enumeration.counting`). Memory: 8 bytes per tuple (28.5 million for
     B = 2, N = 17, c = 2)."""
-    import numpy as np
-
     items = dcg_class_items(B, N, c)
     parts = sorted((np.array([float(v) * (1.0 if m == B else math.log(B) / math.log(m)) for v in vals])
                     for m, _, vals, _ in items), key=len, reverse=True)

@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from irscales import measures as M
+from irscales.data.padding import padded
 from irscales.enumeration import counting
 from irscales.enumeration.counting import CountedScale
 from irscales.enumeration.engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
@@ -172,7 +173,7 @@ class Route:
         rel = np.asarray(rel)
         if rel.ndim == 0 or rel.shape[-1] >= self.N:
             return rel
-        return np.concatenate([rel, np.zeros(rel.shape[:-1] + (self.N - rel.shape[-1],), rel.dtype)], axis=-1)
+        return padded(rel, self.N)
 
 
 def _read_seconds(directory: Path | None) -> float:
