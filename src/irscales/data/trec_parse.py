@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irscales.data.input_bytes import GZIP_MAGIC, InputError, check_readable, gunzip, read_bounded, refuse_compressed
+from irscales.data.input_bytes import (GZIP_MAGIC, MAX_TEXT_BYTES, InputError, check_readable, gunzip, read_bounded,
+                                       refuse_compressed)
 
 __all__ = [
     "PathLike", "TrecFormatError", "MAX_GRADE", "RUN_COLUMNS", "QRELS_COLUMNS", "FIELD_SPACE", "grade_dtype",
@@ -63,15 +64,20 @@ def read_bytes(path: Path) -> bytes:
     bounded, and devices and other compressions refused, as :mod:`irscales.data.input_bytes` says."""
     try:
         with open(path, "rb") as fh:
-            check_readable(path, fh.fileno())
-            data = read_bounded(fh, path)
+            size = check_readable(path, fh.fileno())
+            # a regular file in one read (its size is known and bounded); a pipe, or a file still growing,
+            # piece by piece up to the bound
+            data = fh.read(size + 1) if size else b""
+            if not size or len(data) > size:
+                data = bytes(data) + read_bounded(fh, path, MAX_TEXT_BYTES - len(data))
         if data[:2] == GZIP_MAGIC:
             data = gunzip(path, data)
         else:
             refuse_compressed(path, bytes(data[:16]))
     except (OSError, InputError) as e:
         raise open_error(path, e) from None
-    data = bytes(data)
+    if not isinstance(data, bytes):
+        data = bytes(data)
     check_text(path, data)
     return data
 
