@@ -306,6 +306,12 @@ def test_robust2004_calc_aggregate_equals_evaluate():
         got = _calc([m, ir_measures.AP @ 10], qrels, ir_measures.read_trec_run(str(f)))
         assert got[m] == pytest.approx(ev.means().loc[name, "AP@10 (interval)"], abs=1e-9)
         assert got[ir_measures.AP @ 10] == pytest.approx(ev.means().loc[name, "AP@10"], abs=1e-9)
+    # the README's table of these three runs is these means, at its four decimals
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = {m[0]: m[1:] for m in re.findall(r"^\| (\S+) +\| (\d\.\d{4}) \| +(\d\.\d{4}) \|$", readme, flags=re.M)}
+    means = ev.means()
+    for name in ev.systems:
+        assert rows[name] == (f"{means.loc[name, 'AP@10']:.4f}", f"{means.loc[name, 'AP@10 (interval)']:.4f}"), name
 
 
 def test_readme_section_runs_and_agrees(cranfield_demo, monkeypatch):
