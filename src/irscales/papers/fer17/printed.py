@@ -7,7 +7,8 @@ and the orderings the text states; plus the qualitative items of an ANOVA table 
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from types import MappingProxyType
+from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
@@ -54,7 +55,7 @@ class PrintedItems(NamedTuple):
     values: dict[str, object]
     spreads: dict[str, float]
     readings: dict[str, dict[str, object]]
-    below: dict[str, object] = {}
+    below: Mapping[str, object] = MappingProxyType({})  # read-only: a shared default
 
 
 #: The smallest positive double: where β underflows, the exact power 1 − β still lies in [1 − this, 1).
@@ -352,7 +353,7 @@ class PrintedComparison(NamedTuple):
     spreads: dict[str, float]
     notes: dict[str, str]
     readings: dict[str, dict[str, object]]
-    below: dict[str, object] = {}
+    below: Mapping[str, object] = MappingProxyType({})  # read-only: a shared default
 
 
 def printed_input_items(published) -> PrintedComparison:
