@@ -57,6 +57,16 @@ def test_sign_test_decision_is_exact_at_alpha():
         ipso.sign_test_pvalues([-1], [3])
 
 
+def test_sign_test_pvalues_keep_shape_and_need_no_table():
+    """Many topics, no table of every n up to the largest (it was O(n²) Fractions: 10^5 topics would not fit)."""
+    x = np.array([[40_000, 50_000], [3, 0]])
+    y = np.array([[60_000, 50_000], [0, 3]])
+    p, sig = ipso.sign_test_pvalues(x, y)
+    assert p.shape == sig.shape == (2, 2)
+    assert p[0, 0] < 1e-100 and sig[0, 0] and p[0, 1] == pytest.approx(stats.binomtest(50_000, 100_000).pvalue)
+    assert p[1, 0] == p[1, 1] == 0.25 and not sig[1].any()
+
+
 def test_ipso_sign_tests_against_corroboration_loop(small):
     b = small.binary()
     r = ipso.pair_relations(b)

@@ -121,14 +121,16 @@ def test_binomial_table_matches_scipy():
 
 
 def test_sign_test_p_values_are_the_tables_on_small_cases():
-    from irscales.stats.pairwise import _sign_pvalue
+    from irscales.stats.pairwise import sign_pvalues
     table = sg.binomial_two_sided_table(60)
-    for alpha in (0.05, 0.01, 0.1):
+    n, m = np.array([(n, m) for n in range(61) for m in range(n // 2 + 1)]).T
+    for alpha in (0.05, 0.01, 0.1, 0.25):  # 0.25 is a p-value itself (n = 3, m = 0): ≤ and < differ there
         a = Fraction(repr(alpha))
-        for n in range(61):
-            for m in range(n // 2 + 1):
-                p, sig = _sign_pvalue(n, m, a)
-                assert p == float(table[n, m]) and sig == (table[n, m] <= a), (n, m)
+        for strict in (False, True):
+            p, sig = sign_pvalues(n, m, a, strict)
+            want = table[n, m]
+            assert list(p) == [float(x) for x in want]
+            assert list(sig) == [bool(x < a if strict else x <= a) for x in want], (alpha, strict)
     rng = np.random.default_rng(11)
     s = np.round(rng.random((40, 6)) + np.linspace(0, 0.2, 6), 1)  # many ties
     res = sg.sign_test(s)
@@ -142,11 +144,14 @@ def test_sign_test_p_values_are_the_tables_on_small_cases():
 def test_sign_test_beyond_the_exact_range_agrees_with_the_exact_sum():
     from irscales.stats.pairwise import _exact_two_sided, _sign_pvalue
     for n, m in [(1001, 450), (5000, 2400), (5000, 2500), (20000, 9800)]:
-        p, _ = _sign_pvalue(n, m, Fraction(1, 20))
+        p, _ = _sign_pvalue(n, m, Fraction(1, 20), False)
         assert p == pytest.approx(float(_exact_two_sided(n, m)), rel=1e-10)
-    # α exactly at an attainable p: decided on the exact sum, both ways
+    # α exactly at an attainable p: decided on the exact sum, both ways, and p < α (strict) is not p ≤ α
     exact = _exact_two_sided(2000, 955)
-    assert _sign_pvalue(2000, 955, exact)[1] and not _sign_pvalue(2000, 955, exact * (1 - Fraction(1, 10**12)))[1]
+    assert _sign_pvalue(2000, 955, exact, False)[1]
+    assert not _sign_pvalue(2000, 955, exact * (1 - Fraction(1, 10**12)), False)[1]
+    assert not _sign_pvalue(2000, 955, exact, True)[1]
+    assert _sign_pvalue(2000, 955, exact * (1 + Fraction(1, 10**12)), True)[1]
 
 
 def test_sign_test_over_many_topics_needs_no_quadratic_memory():

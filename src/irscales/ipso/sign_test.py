@@ -6,8 +6,9 @@ exact two-tailed binomial (sign) test
 
 .. math:: p = \\min\\Bigl(1,\\ 2 \\cdot 2^{-n} \\sum_{m \\le \\min(x, y)} \\binom{n}{m}\\Bigr),\\quad n = x + y
 
-read from :func:`irscales.stats.pairwise.binomial_two_sided_table` (O(n²) memory in the topics compared; the
-metric sign test computes its p-values in O(T) instead). Significant iff p < α (MM23's rule), decided on exact rationals.
+computed by :func:`irscales.stats.pairwise.sign_pvalues`, the metric sign test's own (O(T) memory, one exact
+tail sum per distinct pair of counts). Significant iff p < α (MM23's rule; the metric test's is p ≤ α), decided on
+exact rationals.
 
 * :func:`sign_test_pvalues` — the test on arrays of counts (vectorised);
 * :func:`ipso_sign_tests` — every system pair of :class:`~irscales.ipso.runs.PairRelations` at one depth;
@@ -20,7 +21,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -28,17 +28,10 @@ from numpy.typing import ArrayLike
 from irscales.exact import to_fraction
 from irscales.ipso.compare import Relation, compare
 from irscales.ipso.runs import PairRelations
-from irscales.stats.significance import binomial_two_sided_table
+from irscales.stats.pairwise import sign_pvalues
 
 __all__ = ["sign_test_pvalues", "sign_test_one_sided", "IPSOSignTests", "ipso_sign_tests",
            "IPSOSignTest", "ipso_sign_test"]
-
-
-@lru_cache(maxsize=64)
-def _binom_tables(n_max: int, alpha: Fraction) -> tuple[np.ndarray, np.ndarray]:
-    """p[n, m] as floats and sig[n, m] = (p < α) decided exactly (MM23: "p < α"), 0 ≤ m ≤ n ≤ n_max."""
-    exact = binomial_two_sided_table(n_max)
-    return np.vectorize(float, otypes=[float])(exact), exact < alpha
 
 
 def _alpha(alpha: float) -> Fraction:
@@ -57,10 +50,7 @@ def sign_test_pvalues(x: ArrayLike, y: ArrayLike, alpha: float = 0.05) -> tuple[
     x, y = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)
     if (x < 0).any() or (y < 0).any():
         raise ValueError("sign-test counts must be >= 0")
-    n = x + y
-    p, sig = _binom_tables(int(n.max(initial=0)), _alpha(alpha))
-    m = np.minimum(x, y)
-    return p[n, m], sig[n, m]
+    return sign_pvalues(x + y, np.minimum(x, y), _alpha(alpha), strict=True)  # MM23: "p < α"
 
 
 def sign_test_one_sided(x: int, y: int) -> Fraction:

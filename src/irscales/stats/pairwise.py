@@ -25,15 +25,15 @@ from scipy import stats
 from irscales.ranks import average_ranks, dense_ranks
 from irscales.stats.results import PairwiseTest, check_alpha, pairs, prepare_scores
 
-__all__ = ["binomial_two_sided_table", "sign_test", "rank_sum_test", "signed_rank_test", "paired_t_test"]
+__all__ = ["binomial_two_sided_table", "sign_pvalues", "sign_test", "rank_sum_test", "signed_rank_test", "paired_t_test"]
 
 
 @lru_cache(maxsize=64)
 def binomial_two_sided_table(n_max: int) -> np.ndarray:
     r"""Exact two-sided sign-test p-values: ``P[n, m] = min(1, 2·2^{-n} Σ_{k ≤ m} C(n, k))`` for
-    0 ≤ m ≤ n ≤ n_max (Fractions; ``P[0, 0] = 1``; entries with m > n/2 are 1). The IPSO sign tests read it
-    (:mod:`irscales.ipso.sign_test`, :mod:`irscales.ipso.corroborate`); the sign test here no longer does: it
-    computes its p-values in O(T) memory (:func:`sign_test`), identical to this table's where both exist.
+    0 ≤ m ≤ n ≤ n_max (Fractions; ``P[0, 0] = 1``; entries with m > n/2 are 1): O(n_max²) memory, the
+    reference the tests check :func:`sign_pvalues` against. No test reads it: every sign test (this module's,
+    the IPSO sign test of :mod:`irscales.ipso.sign_test`) computes its p-values in O(T) memory instead.
     """
     out = np.full((n_max + 1, n_max + 1), Fraction(1), dtype=object)
     for n in range(1, n_max + 1):
@@ -60,15 +60,32 @@ def _exact_two_sided(n: int, m: int) -> Fraction:
 
 
 @lru_cache(maxsize=1 << 16)
-def _sign_pvalue(n: int, m: int, alpha: Fraction) -> tuple[float, bool]:
-    """(p, p ≤ α decided exactly) of the two-sided sign test with m = min(n₊, n₋) of n untied topics."""
+def _sign_pvalue(n: int, m: int, alpha: Fraction, strict: bool) -> tuple[float, bool]:
+    """(p, the decision p ≤ α, or p < α when ``strict``, made exactly) of the two-sided sign test with
+    m = min(n₊, n₋) of n untied topics."""
     if n <= _EXACT_SIGN_N:
         exact = _exact_two_sided(n, m)
-        return float(exact), exact <= alpha
+        return float(exact), (exact < alpha if strict else exact <= alpha)
     p = min(1.0, 2.0 * float(stats.binom.cdf(m, n, 0.5)))
     if abs(p - float(alpha)) > 1e-9 * float(alpha):
-        return p, p <= alpha
-    return p, _exact_two_sided(n, m) <= alpha
+        return p, (p < alpha if strict else p <= alpha)
+    exact = _exact_two_sided(n, m)
+    return p, (exact < alpha if strict else exact <= alpha)
+
+
+def sign_pvalues(n: ArrayLike, m: ArrayLike, alpha: Fraction, strict: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Two-sided sign tests of n untied topics with m = min(n₊, n₋), elementwise over arrays of the same
+    shape: (p as floats, the decision p ≤ α, or p < α when ``strict``, made exactly). One computation per
+    distinct (n, m) pair, O(n) memory each: no table of every n up to the largest."""
+    n, m = np.asarray(n, dtype=np.int64), np.asarray(m, dtype=np.int64)
+    p = np.empty(n.shape)
+    sig = np.empty(n.shape, dtype=bool)
+    if n.size:
+        uniq, inv = np.unique(np.stack([n.ravel(), m.ravel()]), axis=1, return_inverse=True)
+        found = [_sign_pvalue(nn, mm, alpha, strict) for nn, mm in zip(uniq[0].tolist(), uniq[1].tolist())]
+        p.ravel()[:] = np.array([f[0] for f in found])[inv.ravel()]
+        sig.ravel()[:] = np.array([f[1] for f in found], dtype=bool)[inv.ravel()]
+    return p, sig
 
 
 def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None) -> PairwiseTest:
@@ -90,12 +107,7 @@ def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | N
     cx, cy = sc.codes[:, i], sc.codes[:, j]
     npos = (cx > cy).sum(axis=0)
     nneg = (cx < cy).sum(axis=0)
-    n = npos + nneg
-    k = np.minimum(npos, nneg)
-    p = np.empty(len(n))
-    sig = np.empty(len(n), dtype=bool)
-    for x, (nn, kk) in enumerate(zip(n.tolist(), k.tolist())):
-        p[x], sig[x] = _sign_pvalue(nn, kk, a)  # MATLAB's signtest: significant when p ≤ α
+    p, sig = sign_pvalues(npos + nneg, np.minimum(npos, nneg), a)  # MATLAB's signtest: significant when p ≤ α
     return PairwiseTest("sign", float(alpha), sc.systems, i, j, npos.astype(float), p, sig, "n_positive")
 
 
