@@ -128,3 +128,12 @@ def test_a_dcg_count_advances_per_call_of_its_kernel(monkeypatch, recorded):
     assert np.array_equal(phi_slow, phi_fast)
     assert n_slow > 2 * blocks  # more calls than blocks: slices of the thresholds
     assert n_fast <= 6 + int(np.log2(blocks)) < n_slow
+
+
+def test_iterate_gives_every_item_and_moves_its_bar_once_per_item(monkeypatch, recorded):
+    monkeypatch.setattr(sys, "stderr", _Stream(tty=True))
+    assert list(progress.iterate(iter("abc"), 3, "letters", None)) == ["a", "b", "c"]
+    (b,) = recorded
+    assert b.shown and b.steps == [(0, 1), (1, 1), (2, 1)]
+    monkeypatch.setattr(sys, "stderr", _Stream(tty=False))
+    assert list(progress.iterate(range(2), 2, "quiet", None)) == [0, 1] and not recorded[-1].shown

@@ -9,14 +9,15 @@ work costs microseconds.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable, Iterator, TypeVar
 
 if TYPE_CHECKING:
     from tqdm import tqdm
 
-__all__ = ["shown", "bar", "MIN_INTERVAL"]
+__all__ = ["shown", "bar", "iterate", "MIN_INTERVAL"]
 
 MIN_INTERVAL = 0.5  # seconds between redraws
+_T = TypeVar("_T")
 
 
 def shown(progress: bool | None) -> bool:
@@ -39,3 +40,11 @@ def bar(total: int, desc: str, progress: bool | None, *, unit: str = "it", delay
 
     return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, disable=not shown(progress),
                 mininterval=MIN_INTERVAL, delay=delay, unit_scale=unit_scale)
+
+
+def iterate(items: Iterable[_T], total: int, desc: str, progress: bool | None) -> Iterator[_T]:
+    """``items`` as they come, with a :func:`bar` of ``total`` steps moved once per item."""
+    with bar(total, desc, progress) as b:
+        for x in items:
+            yield x
+            b.update()

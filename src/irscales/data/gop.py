@@ -41,6 +41,7 @@ from typing import Literal, Sequence
 import numpy as np
 
 from irscales import paths
+from irscales.progress import bar, iterate
 from irscales.data import datasets
 from irscales.data import smart
 from irscales.data import trec
@@ -77,21 +78,6 @@ def _cache_key(name: str, systems: Sequence[System], grades: str, coll: smart.Sm
     return h.hexdigest()[:16]
 
 
-def _progress(it, total: int, desc: str, show: bool | None):
-    """A progress bar on stderr; ``show=None``: only when stderr is a terminal (so notebooks and
-    logs stay deterministic)."""
-    if show is None:
-        show = sys.stderr.isatty()
-    if not show:
-        return it
-    try:
-        from tqdm import tqdm
-
-        return tqdm(it, total=total, desc=desc, file=sys.stderr, leave=False)
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return it
-
-
 def build(name: Literal["cranfield", "cisi", "cacm"], systems: Sequence[System] | None = None,
           grades: Literal["graded", "binary"] = "graded", cache: bool = True,
           progress: bool | None = None) -> Collection:
@@ -119,8 +105,7 @@ def build(name: Literal["cranfield", "cisi", "cacm"], systems: Sequence[System] 
     pairs: dict[tuple[str, str], list[System]] = {}
     for s in systems:
         pairs.setdefault((s.stop, s.lug), []).append(s)
-    bar = _progress(range(S_), S_, f"GoP {name}", progress)
-    it = iter(bar)
+    shown_bar = bar(S_, f"GoP {name}", progress)
     tix = np.arange(T)[:, None]
     for (stop, lug), group in pairs.items():
         index = build_index(words, stop, lug)
@@ -130,9 +115,8 @@ def build(name: Literal["cranfield", "cisi", "cacm"], systems: Sequence[System] 
             i = pos[s.name]
             rel[i] = np.where(order >= 0, Mq[tix, np.maximum(order, 0)], 0)
             lengths[i] = L
-            next(it, None)
-    if hasattr(bar, "close"):
-        bar.close()
+            shown_bar.update()
+    shown_bar.close()
     out = Collection(rel=rel, judgments=J, run_lengths=lengths, topics=tuple(topics),
                      systems=tuple(s.name for s in systems),
                      provenance=f"public: gop-{name} ({grades} qrels) depth={DEPTH}",  # no paths: notebooks print it
@@ -202,7 +186,7 @@ def write_runs(name: str, systems: Sequence[System | str], directory: str | Path
     d = Path(directory)
     files = []
     by_pair: dict[tuple[str, str], Index] = {}
-    for s in _progress(systems, len(systems), f"TREC {name}", progress):
+    for s in iterate(systems, len(systems), f"TREC {name}", progress):
         if isinstance(s, str):
             parts = s.split(".", 1)
             stop, rest = parts[0], parts[1]

@@ -37,13 +37,13 @@ Randomness comes only from the explicit :class:`numpy.random.Generator` passed i
 from __future__ import annotations
 
 import itertools
-import sys
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from irscales.correlation import break_ties_by_order, kendall_counts, kendall_tau, tau_ap
+from irscales.progress import iterate
 
 __all__ = ["INTEGER_SCALE", "TOPIC_SIZES", "SYSTEM_SIZES", "N_SAMPLES", "measure_pairs", "draw_samples", "ranking_keys",
            "pair_correlations", "correlation_design", "rq3_design", "romp_comparison", "rq2_table",
@@ -137,15 +137,6 @@ def pair_correlations(keys: np.ndarray, names: Sequence[str]) -> tuple[list[str]
     return [_pair_label(names[i], names[j]) for i, j in pairs], tau, tap
 
 
-def _progress(it: Iterable, total: int, desc: str, progress: bool | None):
-    # Off unless asked for, or stderr is a terminal: notebooks and CI logs stay clean.
-    show = sys.stderr.isatty() if progress is None else progress
-    if not show:
-        return it
-    from tqdm.auto import tqdm
-    return tqdm(it, total=total, desc=desc)
-
-
 def _frame(cols: dict[str, list]) -> pd.DataFrame:
     df = pd.DataFrame({k: np.concatenate(v) for k, v in cols.items()})
     for c in ("pair", "variant", "corpus", "topic_set"):
@@ -177,7 +168,7 @@ def correlation_design(scores: Mapping[str, np.ndarray], rng: np.random.Generato
     cols: dict[str, list] = {k: [] for k in ("subject", "pair", "topics", "systems", "variant", "tau", "tau_ap")}
     cells = [(int(t), int(s)) for t in topic_sizes for s in system_sizes]
     ap = names.index("AP") if no1q else None
-    for t, s in _progress(cells, len(cells), "Fer17 design cells", progress):
+    for t, s in iterate(cells, len(cells), "Fer17 design cells", progress):
         tidx = draw_samples(rng, T, t, n_samples)
         sidx = draw_samples(rng, S, s, n_samples)
         keys = ranking_keys(stack, names, tidx, sidx)
@@ -219,7 +210,7 @@ def rq3_design(collections: Mapping[str, tuple[str, Mapping[str, np.ndarray]]], 
     S = n_sys.pop()
     sidx = draw_samples(rng, S, n_systems, n_samples)
     cols: dict[str, list] = {k: [] for k in ("subject", "pair", "corpus", "topic_set", "tau", "tau_ap")}
-    for ts, (corpus, names, stack) in _progress(prepared.items(), len(prepared), "Fer17 RQ3 topic sets", progress):
+    for ts, (corpus, names, stack) in iterate(prepared.items(), len(prepared), "Fer17 RQ3 topic sets", progress):
         T = stack.shape[1]
         tidx = np.broadcast_to(np.arange(T), (n_samples, T))
         plabels, tau, tap = pair_correlations(ranking_keys(stack, names, tidx, sidx), names)
