@@ -14,12 +14,13 @@ from irscales.comparison_render import LETTERS_UP_TO
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 from irscales.enumeration.ties import TIES
-from irscales.options import COMPARISON_TESTS, CORRECTIONS, EXACT_FLIPS_UP_TO, PERMUTATIONS, READING, ROW_ORDERS
+from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_TIES, DEPTH_RULE, EXACT_FLIPS_UP_TO,
+                               METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS)
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
            "measures_given", "reading_options", "reading", "scale_options", "ties_option", "judged_option",
-           "JUDGED_HELP", "report_options", "ALPHA"]
+           "JUDGED_HELP", "report_options", "ipso_test_option", "ALPHA"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
@@ -45,10 +46,6 @@ format_option = click.option("--format", "fmt", type=click.Choice(FORMATS), defa
                              "markdown or latex (legend under the table / as the caption)")
 output_option = click.option("--output", "-o", type=click.Path(dir_okay=False),
                              help="write to this file instead of stdout (never one of the inputs)")
-
-#: The one rule for the run length, in every subcommand's --help.
-DEPTH_RULE = ("default: every document of the longest run (as trec_eval) for plain scores; 10 wherever "
-              "interval-scaled values are computed (--ranked, compare, report, correlate, ipso)")
 
 
 def depth_option(ranked: bool = False):
@@ -144,7 +141,7 @@ scale_options = _options(
 )
 
 ties_option = click.option(
-    "--ties", type=click.Choice(TIES), default="unq", show_default=True,
+    "--ties", type=click.Choice(TIES), default=DEFAULT_TIES, show_default=True,
     help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
     "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
     "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid")
@@ -158,17 +155,24 @@ judged_option = click.option(
     help=f"warn (one line on stderr naming the systems) when a system's judged@N is below this fraction: its "
     f"unjudged documents count as not relevant, so its scores are lower bounds; 0: never. {JUDGED_HELP}")
 
+
+def _test_option(tests):
+    """``--test``: one of ``tests`` (:data:`irscales.options.PAIRED_TESTS`) by name, each named in the help."""
+    return click.option("--test", type=click.Choice([t.name for t in tests]), default=COMPARISON_DEFAULTS["test"],
+                        show_default=True, help="; ".join(f"{t.name}: {t.words}" for t in tests))
+
+
+#: ``irscales ipso --test``: MM23's metric tests (:data:`irscales.options.METRIC_TESTS`).
+ipso_test_option = _test_option([t for t in PAIRED_TESTS if t.key in METRIC_TESTS])
+
 #: The options of ``irscales report`` beyond the shared ones: the test, its family and the table's extras.
 report_options = _options(
-    click.option("--test", type=click.Choice(list(COMPARISON_TESTS)), default="t",
-                 show_default=True, help="paired t, Wilcoxon signed-rank, sign test, randomisation: the paired "
-                 "randomisation (permutation) test of Smucker et al. 2007, or tukey: two-way ANOVA + Tukey's HSD "
-                 "(FFF21)"),
+    _test_option(PAIRED_TESTS),
     click.option("--permutations", default=PERMUTATIONS, show_default=True, type=click.IntRange(1),
-                 help=f"--test randomisation: random sign flips when there are more than {EXACT_FLIPS_UP_TO} topics "
-                 "(exact below)"),
+                 help=f"--test randomisation (Smucker et al. 2007): random sign flips when there are more than "
+                 f"{EXACT_FLIPS_UP_TO} topics (exact below)"),
     click.option("--seed", default=0, show_default=True, type=int, help="--test randomisation: the random seed"),
-    click.option("--correction", type=click.Choice(CORRECTIONS), default="holm",
+    click.option("--correction", type=click.Choice(CORRECTIONS), default=COMPARISON_DEFAULTS["correction"],
                  show_default=True, help="multiple-comparison correction over each measure's pairs (not with "
                  "--test tukey)"),
     click.option("--alpha", default=0.05, show_default=True,
@@ -177,7 +181,7 @@ report_options = _options(
     click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
                  help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), "
                  "mean difference and effect size (Cohen's d_z), on both scales"),
-    click.option("--order", type=click.Choice(ROW_ORDERS), default="auto", show_default=True,
+    click.option("--order", type=click.Choice(ROW_ORDERS), default=COMPARISON_DEFAULTS["order"], show_default=True,
                  help=f"rows: as given, by decreasing mean of the first measure, or auto: given up to {LETTERS_UP_TO} "
                  "runs, by mean beyond (each list of numbers then mostly one range)"),
     click.option("--figure", "figure_file", type=click.Path(dir_okay=False),
