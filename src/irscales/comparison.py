@@ -105,7 +105,12 @@ class ComparisonTable:
     # ----------------------------------------------------------------------------------- legend
     @property
     def legend(self) -> str:
-        """What every mark means, in words (printed under every rendering)."""
+        """What every mark means, in words (printed under every rendering; :meth:`legend_for`)."""
+        return self.legend_for(bold_shown=False)
+
+    def legend_for(self, bold_shown: bool) -> str:
+        """The legend of a rendering that shows the best means in bold (``bold_shown``: Markdown, LaTeX) or
+        not (text; the legend then says where bold is shown)."""
         fam = (f"the {len(self.systems) - 1} comparisons with the baseline {self.baseline}" if self.baseline
                else f"the {len(self.systems) * (len(self.systems) - 1) // 2} pairs of systems")
         name = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "no"}[self.correction]
@@ -115,7 +120,8 @@ class ComparisonTable:
                  <= R.LETTERS_UP_TO else "Numbers: significantly better than the systems with those numbers "
                  "(3–5: systems 3, 4 and 5)")
         detail = f"; {self.test_detail}" if self.test_detail else ""
-        lines = [f"Means over {self.n_topics} topics{depth}; bold (Markdown, LaTeX): the best mean of each column. "
+        bold = "bold" if bold_shown else "bold (Markdown, LaTeX)"
+        lines = [f"Means over {self.n_topics} topics{depth}; {bold}: the best mean of each column. "
                  f"{marks} ({TEST_WORDS[self.test]}{detail}{corr}, alpha = {self.alpha}).",
                  INTERVAL_LEGEND + ".",
                  "≠: the conclusions (markers, or † against the baseline) differ between the original and the "

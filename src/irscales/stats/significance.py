@@ -96,7 +96,8 @@ def significance_tests(scores: ArrayLike, tests: Sequence[str] = TESTS, alpha: f
 
     ``pvalues``: whether the Tukey-type procedures compute studentized-range p-values for every
     pair (their decisions use the critical value and do not need them). ``None`` (default): always
-    for the rank procedures (infinite df), and for the ANOVAs only up to 100 pairs (pass ``True`` for
+    for the rank procedures (infinite df), and for the ANOVAs only up to
+    :data:`~irscales.stats.tukey.PVALUES_UP_TO` pairs (pass ``True`` for
     more: :func:`~irscales.stats.tukey.studentized_range_sf` takes seconds for TREC-scale 8,256 pairs).
     """
     unknown = [k for k in tests if k not in PROCEDURES]
