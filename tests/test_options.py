@@ -196,3 +196,9 @@ def test_the_comparison_defaults_are_the_homes():
     assert {k: report[k].default for k in home} == home
     assert list(report["correction"].type.choices) == list(options.CORRECTIONS)
     assert list(report["order"].type.choices) == list(options.ROW_ORDERS)
+
+
+def test_the_default_measures_are_the_homes():
+    assert _default(evaluation.evaluate, "measures") == options.DEFAULT_MEASURES
+    params = _command_params("measure_names")
+    assert params["scores"].default == params["report"].default == options.DEFAULT_MEASURES

@@ -35,10 +35,9 @@ from irscales.cli_output import (big_count as _big, check_output as _check_outpu
 from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
                                   judged_option, measures_given, measures_option, output_option, qrels_option, reading,
                                   reading_options, report_options, runs_argument, scale_options, ties_option)
-from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration import CacheError, OverBudget, TieUndecidable, plan_scale
 from irscales.interval import INTERVAL_LEGEND, NoIntervalScaleError, OverBudgetError, uses_grades
-from irscales.options import COMPARISON_DEFAULTS, DEFAULT_TIES, SIGNIFICANCE, TEST_WORDS, default_depth
+from irscales.options import COMPARISON_DEFAULTS, DEFAULT_MEASURES, SIGNIFICANCE, TEST_WORDS, default_depth
 
 # The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO) is
 # imported inside the commands that use it: at the top it would add about 2.5 s to every ``irscales --help``
@@ -138,16 +137,15 @@ def _note(msg: str) -> None:
     click.echo(f"irscales: {msg}", err=True)
 
 
-def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, ranked: bool, ties: str = DEFAULT_TIES,
-              phi: bool = False, build: bool = False, cache: bool = True, progress: bool = True,
-              judged_threshold: float = DEFAULT_JUDGED_THRESHOLD):
-    """:func:`irscales.evaluation.evaluate` on the command's files and options (a folder or a list of run files)."""
+def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, progress: bool = True, **options):
+    """:func:`irscales.evaluation.evaluate` on the command's files and options (a folder or a list of run files;
+    ``options``: ``ranked``, ``ties`` … as ``evaluate`` takes them, its defaults for the others)."""
     from irscales.evaluation import evaluate
 
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
-    return evaluate(qrels, src, measures, depth=depth, ranked=ranked, ties=ties, phi=phi, build=build, cache=cache,
-                    progress=None if progress else False, judged_threshold=judged_threshold, **reading(kw))
+    return evaluate(qrels, src, measures, depth=depth, progress=None if progress else False, **options,
+                    **reading(kw))
 
 
 def _two_runs(ev) -> None:
@@ -171,7 +169,7 @@ def main() -> None:
 @main.command(epilog=f"To reproduce trec_eval: {TREC_EVAL_RECIPE}.")
 @runs_argument
 @qrels_option
-@measures_option("AP,nDCG_b02,RR")
+@measures_option(DEFAULT_MEASURES)
 @depth_option(ranked=True)
 @click.option("--ranked/--no-ranked", default=False, show_default=True,
               help="add the interval-scaled value (FFF21 eq. 2) of each measure, normalised to [0, 1]: the run's "
@@ -202,7 +200,7 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     judged@N; below --judged-threshold a warning names the systems.
     """
     _check_output(output, [*runs, qrels])
-    ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=ranked, ties=ties,
+    ev = _evaluate(runs, qrels, measures_given(kw), depth, kw, ranked=ranked, ties=ties,
                    phi=ranked and phi, build=build_scales, cache=cache, progress=progress,
                    judged_threshold=judged_threshold)
     means = ev.means()
@@ -234,7 +232,7 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
 @main.command()
 @runs_argument
 @qrels_option
-@measures_option("AP,nDCG_b02,RR")
+@measures_option(DEFAULT_MEASURES)
 @depth_option(ranked=True)
 @report_options
 @format_option
@@ -262,7 +260,7 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     if figure_file and Path(figure_file).suffix.lower() not in (".png", ".pdf", ".svg"):
         raise click.BadParameter(f"{figure_file}: the figure's file name must end in .png, .pdf or .svg",
                                  param_hint="'--figure'")
-    ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=True, ties=ties,
+    ev = _evaluate(runs, qrels, measures_given(kw), depth, kw, ranked=True, ties=ties,
                    build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
                        seed=seed, order=order)
@@ -300,7 +298,7 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
     from irscales.stats import significance as S
 
     _check_output(output, [run_a, run_b, qrels])
-    ev = _evaluate([run_a, run_b], qrels, measures_given(kw, "AP"), depth, kw, ranked=True, ties=ties,
+    ev = _evaluate([run_a, run_b], qrels, measures_given(kw), depth, kw, ranked=True, ties=ties,
                    build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     _two_runs(ev)
     rows, lines = [], []
@@ -416,7 +414,7 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
     comes with its reason on stderr.
     """
     _check_output(output, [*runs, qrels])
-    names = measures_given(kw, ",".join(M.FFF21_MEASURES))
+    names = measures_given(kw)
     from irscales.evaluation import measure_specs
     if len(measure_specs(names)) < 2:
         raise click.BadParameter(f"correlation is between measures: give at least two, got {names!r}",
@@ -454,7 +452,7 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, judged
         raise click.BadParameter("give the qrels once, with --qrels", param_hint="'--qrels'")
     qrels = qrels or qrels_arg
     _check_output(output, [run_a, run_b, qrels])
-    names = measures_given(kw, "AP", one=True)
+    names = measures_given(kw, one=True)
     n = default_depth(ranked=True) if depth is None else depth  # IPSO compares runs of one length N, as φ does
     ev = _evaluate([run_a, run_b], qrels, names, n, kw, ranked=False, judged_threshold=judged_threshold)
     _two_runs(ev)

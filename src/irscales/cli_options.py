@@ -7,15 +7,14 @@ import math
 
 import click
 
-from irscales import measures as M
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
 from irscales.comparison_render import LETTERS_UP_TO
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 from irscales.enumeration.ties import TIES
-from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_TIES, DEPTH_RULE, EXACT_FLIPS_UP_TO,
-                               METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS)
+from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_MEASURES, DEFAULT_TIES, DEPTH_RULE,
+                               EXACT_FLIPS_UP_TO, METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS)
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
@@ -72,27 +71,28 @@ def measures_option(default: str | None, one: bool = False):
     )
 
 
-def measures_given(kw: dict, fallback: str | None = None, one: bool = False) -> str:
-    """The measures a command was given (``--measures`` or a hidden alias, popped from ``kw``), each name
-    parsed here so that a bad one is a usage error (exit 2), before any work. ``one``: the command takes
-    exactly one measure."""
+def measures_given(kw: dict, one: bool = False) -> str:
+    """The measures a command was given (``--measures`` or a hidden alias, popped from ``kw``), read here by
+    :func:`irscales.evaluation.measure_specs` so that a bad one is a usage error (exit 2), before any work.
+    ``one``: the command takes exactly one measure."""
+    from irscales.evaluation import measure_specs  # the one reader of measure lists, with the command's API
+
+    ctx = click.get_current_context()
     names, alias, metric = kw.pop("measure_names"), kw.pop("measure_alias"), kw.pop("metric_alias")
     given = [x for x in (alias, metric) if x is not None]
-    if given and names not in (None, fallback):
+    default = next(p.default for p in ctx.command.params if p.name == "measure_names")
+    if given and names not in (None, default):
         raise click.BadParameter("give the measures once, with --measures", param_hint="'--measures'")
     out = given[0] if given else names
-    if out is None:
-        raise click.BadParameter("no measure given (e.g. --measures AP,nDCG_b02,RR)", param_hint="'--measures'")
-    items = [x.strip() for x in M.split_top_level(out) if x.strip()]
-    if one and len(items) != 1:
-        command = click.get_current_context().info_name
-        raise click.BadParameter(f"{command} takes one measure; got {len(items)}: {', '.join(items) or 'none'}",
+    if out is None or not out.replace(",", "").strip():
+        raise click.BadParameter(f"no measure given (e.g. --measures {DEFAULT_MEASURES})", param_hint="'--measures'")
+    try:
+        labels = [lab for lab, _ in measure_specs(out)]
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--measures'") from None
+    if one and len(labels) != 1:
+        raise click.BadParameter(f"{ctx.info_name} takes one measure; got {len(labels)}: {', '.join(labels)}",
                                  param_hint="'--measures'")
-    for x in items:
-        try:
-            M.parse(x)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="'--measures'") from None
     return out
 
 

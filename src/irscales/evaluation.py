@@ -58,9 +58,9 @@ from irscales.evaluation_frame import tidy_frame
 from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
 from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
                                uses_grades)
-# re-exported: READING_DEFAULTS, RANKED_DEFAULT_DEPTH, default_depth (their home is irscales.options)
-from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_TIES, EVERY_DOCUMENT, PERMUTATIONS, RANKED_DEFAULT_DEPTH,
-                              READING_DEFAULTS, check_reading, default_depth)
+# re-exported: READING_DEFAULTS, DEFAULT_MEASURES, RANKED_DEFAULT_DEPTH, default_depth (home: irscales.options)
+from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_MEASURES, DEFAULT_TIES, EVERY_DOCUMENT, PERMUTATIONS,
+                              RANKED_DEFAULT_DEPTH, READING_DEFAULTS, check_reading, default_depth)
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
@@ -68,8 +68,6 @@ if TYPE_CHECKING:
 __all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "DEFAULT_JUDGED_THRESHOLD", "Evaluation",
            "evaluate", "measure_specs", "graded_err", "check_depth", "load_collection", "default_depth",
            "ordered_means"]
-
-DEFAULT_MEASURES = "AP,nDCG_b02,RR"
 
 
 def measure_specs(measures: str | M.Measure | Sequence[str | M.Measure]) -> list[tuple[str, M.Measure]]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading",
-           "RANKED_DEFAULT_DEPTH", "EVERY_DOCUMENT", "DEPTH_RULE", "default_depth", "DEFAULT_TIES",
+           "DEFAULT_MEASURES", "RANKED_DEFAULT_DEPTH", "EVERY_DOCUMENT", "DEPTH_RULE", "default_depth", "DEFAULT_TIES",
            "Procedure", "SIGNIFICANCE", "PairedTest", "PAIRED_TESTS", "COMPARISON_TESTS", "TEST_NAMES", "TEST_WORDS",
            "METRIC_TESTS", "test_key", "CORRECTIONS", "ROW_ORDERS", "COMPARISON_DEFAULTS", "PERMUTATIONS",
            "EXACT_FLIPS_UP_TO"]
@@ -95,7 +95,10 @@ def reading_given(**opts: Any) -> dict[str, str]:
     return {**READING_DEFAULTS, **given}
 
 
-# ------------------------------------------------------------------------------------ run length (depth)
+# ---------------------------------------------------------------------------- measures and run length (depth)
+
+#: The measures computed when none are named (``evaluate``, ``irscales scores`` and ``report``).
+DEFAULT_MEASURES = "AP,nDCG_b02,RR"
 
 #: The run length N when none is given and interval-scaled values are computed (every run of length N is
 #: counted or enumerated: 10 keeps each measure's scale small), and wherever runs are compared at a fixed
