@@ -39,6 +39,7 @@ def main() -> int:
     S = a.systems or (20 if a.quick else 129)
 
     from irscales.enumeration import ranked_runs
+    from irscales.enumeration.ties import TIES
 
     rng = np.random.default_rng(27)
     sparse = np.zeros((S, a.topics, N), np.int8)  # simulated runs
@@ -50,7 +51,7 @@ def main() -> int:
     print("| measure | ties | runs | wall s | CPU s | dtype |")
     print("|---|---|---:|---:|---:|---|")
     for name in ("P", "RR", "RBP_p05"):
-        for ties in ("unq", "min", "max", "mid"):
+        for ties in TIES:
             for label, rel in (("sparse", sparse), ("dense", dense)):
                 if label == "dense" and (name != "P" or not a.dense):
                     continue

@@ -32,6 +32,7 @@ CHILD = textwrap.dedent("""
     import numpy as np
     warnings.simplefilter("ignore")
     from irscales.enumeration.routes import choose_route
+    from irscales.enumeration.ties import TIES
     from irscales.papers.fff21.graded_scores import measures
 
     def mb(key):  # this process's own memory (ru_maxrss would carry the parent's peak over the fork)
@@ -42,8 +43,8 @@ CHILD = textwrap.dedent("""
     m, N = measures(2)[name], runs.shape[1]
     before = mb("VmRSS")
     t = time.perf_counter()
-    route = choose_route(m, N, c=2, ties=("unq", "min", "max", "mid"), runs=runs, cache=cache)
-    route.phi_runs_ties(runs, ("unq", "min", "max", "mid"))
+    route = choose_route(m, N, c=2, ties=TIES, runs=runs, cache=cache)
+    route.phi_runs_ties(runs, TIES)
     print(route.kind, f"{time.perf_counter() - t:.2f}", before, mb("VmHWM"))
 """)
 

@@ -193,3 +193,17 @@ def test_tukey_levels_all_pairs_at_once_are_the_pairwise_loop():
         rows.append({"level_u": means.index[u], "level_v": means.index[v], "mean_u": means.iloc[u],
                      "mean_v": means.iloc[v], "diff": diff, "abs_t": t, "critical": crit, "significant": bool(t > crit)})
     pd.testing.assert_frame_equal(got, pd.DataFrame(rows), check_exact=True)
+
+
+def test_tukey_levels_on_a_balanced_one_way_design_decide_as_anova1_tukey():
+    # issue 40: one Tukey loop (stats.tukey.tukey_pairs) under both; |t| = q/√2 against the critical q/√2
+    from irscales.stats.tukey import anova1_tukey
+
+    rng = np.random.default_rng(40)
+    scores = rng.random((9, 7)) + np.linspace(0, 0.6, 7)  # (topics, systems)
+    res = anova1_tukey(scores)
+    d = pd.DataFrame({"system": np.tile(np.arange(7), 9), "y": scores.ravel()})
+    got = tukey_levels(d, "y", "system", res.omnibus["mse"], 7 * 8)
+    assert got["critical"].iloc[0] == pytest.approx(res.omnibus["q_critical"] / math.sqrt(2), rel=1e-12)
+    np.testing.assert_allclose(got["abs_t"].to_numpy() * math.sqrt(2), res.statistic, rtol=1e-12)
+    assert got["significant"].tolist() == res.significant.tolist() and 0 < res.significant.sum() < 21

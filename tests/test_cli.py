@@ -371,7 +371,9 @@ def test_whole_run_names_and_cut_offs_need_a_deep_enough_run(trec):
                    "whole run", "--depth 30")
     one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "5", "--measures", "P_10"]),
                    "P_10 looks at 10 ranks", "--depth 10")
-    one_line_error(run(["scores", rundir, "--qrels", qrels, "--measures", "AP,map,AP"]), "more than once")
+    r = run(["scores", rundir, "--qrels", qrels, "--measures", "AP,map,AP"])  # read as evaluate reads it: a usage error
+    assert r.exit_code == 2 and r.stderr.strip() == ("irscales: error: Invalid value for '--measures': measure AP is "
+                                                     "given more than once (see irscales scores --help)")
     r = run(["scores", rundir, "--qrels", qrels, "--depth", "30", "--measures", "map,AP", "--format", "csv"])
     f = pd.read_csv(StringIO(r.stdout))
     assert r.exit_code == 0

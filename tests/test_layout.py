@@ -24,6 +24,8 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 ("irscales.cli", "irscales.ipso"), ("irscales.cli", "irscales.evaluation"),
                 ("irscales.cli", "irscales.data.trec"), ("irscales.cli", "irscales.data"),
                 ("irscales.cli", "irscales.data.gop_index"),
+                # the one reader of measure lists, loaded with the command that reads them (irscales.evaluation)
+                ("irscales.cli_options", "irscales.evaluation"),
                 # the comparison layer loads scipy.stats and statsmodels (1.5 s): only when a comparison is asked for
                 ("irscales.evaluation", "irscales.comparison")}
 NOTEBOOK_CODE_LINES = 150

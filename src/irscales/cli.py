@@ -32,12 +32,12 @@ from irscales.cli_messages import flat as _flat, one_line as _one_line
 from irscales.comparison_render import wide_frame
 from irscales.cli_output import (big_count as _big, check_output as _check_output, emit as _emit,
                                  exact_mean as _exact_mean, judged_line, legend_of, scales_line, write as _write)
-from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, judged_option, measures_given,
-                                  measures_option, output_option, qrels_option, reading, reading_options,
-                                  report_options, runs_argument, scale_options, ties_option)
-from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
+from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
+                                  judged_option, measures_given, measures_option, output_option, qrels_option, reading,
+                                  reading_options, report_options, runs_argument, scale_options, ties_option)
 from irscales.enumeration import CacheError, OverBudget, TieUndecidable, plan_scale
 from irscales.interval import INTERVAL_LEGEND, NoIntervalScaleError, OverBudgetError, uses_grades
+from irscales.options import COMPARISON_DEFAULTS, DEFAULT_MEASURES, SIGNIFICANCE, TEST_WORDS, default_depth
 
 # The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO) is
 # imported inside the commands that use it: at the top it would add about 2.5 s to every ``irscales --help``
@@ -137,16 +137,15 @@ def _note(msg: str) -> None:
     click.echo(f"irscales: {msg}", err=True)
 
 
-def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, ranked: bool, ties: str = "unq", phi: bool = False,
-              build: bool = False, cache: bool = True, progress: bool = True,
-              judged_threshold: float = DEFAULT_JUDGED_THRESHOLD):
-    """:func:`irscales.evaluation.evaluate` on the command's files and options (a folder or a list of run files)."""
+def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, progress: bool = True, **options):
+    """:func:`irscales.evaluation.evaluate` on the command's files and options (a folder or a list of run files;
+    ``options``: ``ranked``, ``ties`` … as ``evaluate`` takes them, its defaults for the others)."""
     from irscales.evaluation import evaluate
 
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
-    return evaluate(qrels, src, measures, depth=depth, ranked=ranked, ties=ties, phi=phi, build=build, cache=cache,
-                    progress=None if progress else False, judged_threshold=judged_threshold, **reading(kw))
+    return evaluate(qrels, src, measures, depth=depth, progress=None if progress else False, **options,
+                    **reading(kw))
 
 
 def _two_runs(ev) -> None:
@@ -170,7 +169,7 @@ def main() -> None:
 @main.command(epilog=f"To reproduce trec_eval: {TREC_EVAL_RECIPE}.")
 @runs_argument
 @qrels_option
-@measures_option("AP,nDCG_b02,RR")
+@measures_option(DEFAULT_MEASURES)
 @depth_option(ranked=True)
 @click.option("--ranked/--no-ranked", default=False, show_default=True,
               help="add the interval-scaled value (FFF21 eq. 2) of each measure, normalised to [0, 1]: the run's "
@@ -201,7 +200,7 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     judged@N; below --judged-threshold a warning names the systems.
     """
     _check_output(output, [*runs, qrels])
-    ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=ranked, ties=ties,
+    ev = _evaluate(runs, qrels, measures_given(kw), depth, kw, ranked=ranked, ties=ties,
                    phi=ranked and phi, build=build_scales, cache=cache, progress=progress,
                    judged_threshold=judged_threshold)
     means = ev.means()
@@ -233,7 +232,7 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
 @main.command()
 @runs_argument
 @qrels_option
-@measures_option("AP,nDCG_b02,RR")
+@measures_option(DEFAULT_MEASURES)
 @depth_option(ranked=True)
 @report_options
 @format_option
@@ -261,7 +260,7 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     if figure_file and Path(figure_file).suffix.lower() not in (".png", ".pdf", ".svg"):
         raise click.BadParameter(f"{figure_file}: the figure's file name must end in .png, .pdf or .svg",
                                  param_hint="'--figure'")
-    ev = _evaluate(runs, qrels, measures_given(kw, "AP,nDCG_b02,RR"), depth, kw, ranked=True, ties=ties,
+    ev = _evaluate(runs, qrels, measures_given(kw), depth, kw, ranked=True, ties=ties,
                    build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
                        seed=seed, order=order)
@@ -299,28 +298,29 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
     from irscales.stats import significance as S
 
     _check_output(output, [run_a, run_b, qrels])
-    ev = _evaluate([run_a, run_b], qrels, measures_given(kw, "AP"), depth, kw, ranked=True, ties=ties,
+    ev = _evaluate([run_a, run_b], qrels, measures_given(kw), depth, kw, ranked=True, ties=ties,
                    build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     _two_runs(ev)
     rows, lines = [], []
     a, b = ev.systems
+    rule = COMPARISON_DEFAULTS["test"]  # MM23's rule with irscales ipso's default test
     for lab, m in ev.measures.items():
         orig = ev.decision_values(lab)  # exact for a rational measure: both scales decide alike
         iv = ev.interval(lab).to_numpy()
-        for key in ("sign", "ranksum", "signrank", "ttest"):
+        for key in (proc.key for proc in SIGNIFICANCE if not proc.omnibus):  # the tests of two runs
             fn = S.PROCEDURES[key]
             o, r = fn(orig, alpha=alpha), fn(iv, alpha=alpha)
             rows.append({"measure": lab, "test": S.TEST_LABELS[key], "p_original": float(o.pvalue[0]),
                          "sig_original": bool(o.significant[0]), "p_interval": float(r.pvalue[0]),
                          "sig_interval": bool(r.significant[0]), "changed": bool(o.significant[0] != r.significant[0])})
-        c = _corroboration(ev, lab, m, "ttest", alpha)
+        c = _corroboration(ev, lab, m, rule, alpha)
         lines.append(f"{lab}: mean {a} = {float(sum(orig[:, 0]) / len(orig)):.4f}, "
                      f"{b} = {float(sum(orig[:, 1]) / len(orig)):.4f}; interval-scaled "
                      f"{float(sum(iv[:, 0]) / len(iv)):.4f}, {float(sum(iv[:, 1]) / len(iv)):.4f} (K = {_big(ev.scales[lab].K)})")
         lines += [f"  {x}" for x in c.lines()[1:]]
     legend = legend_of(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "
                      f"sig: p <= {alpha}; changed: the decision differs between the original and the interval scale.",
-                     INTERVAL_LEGEND, judged_line(ev), "MM23's rule (paired t test), as irscales ipso:", *lines)
+                     INTERVAL_LEGEND, judged_line(ev), f"MM23's rule ({TEST_WORDS[rule]}), as irscales ipso:", *lines)
     _emit(pd.DataFrame(rows), fmt, output, legend)
 
 
@@ -414,7 +414,7 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
     comes with its reason on stderr.
     """
     _check_output(output, [*runs, qrels])
-    names = measures_given(kw, ",".join(M.FFF21_MEASURES))
+    names = measures_given(kw)
     from irscales.evaluation import measure_specs
     if len(measure_specs(names)) < 2:
         raise click.BadParameter(f"correlation is between measures: give at least two, got {names!r}",
@@ -437,7 +437,7 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
 @click.option("--qrels", type=click.Path(exists=True, dir_okay=False), help="qrels file (topic iter docno grade)")
 @measures_option("AP", one=True)
 @depth_option(ranked=True)
-@click.option("--test", type=click.Choice(["t", "wilcoxon", "sign"]), default="t", show_default=True)
+@ipso_test_option
 @click.option("--alpha", default=0.05, show_default=True, type=ALPHA)
 @format_option
 @output_option
@@ -452,11 +452,12 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, judged
         raise click.BadParameter("give the qrels once, with --qrels", param_hint="'--qrels'")
     qrels = qrels or qrels_arg
     _check_output(output, [run_a, run_b, qrels])
-    names = measures_given(kw, "AP", one=True)
-    ev = _evaluate([run_a, run_b], qrels, names, depth or 10, kw, ranked=False, judged_threshold=judged_threshold)
+    names = measures_given(kw, one=True)
+    n = default_depth(ranked=True) if depth is None else depth  # IPSO compares runs of one length N, as φ does
+    ev = _evaluate([run_a, run_b], qrels, names, n, kw, ranked=False, judged_threshold=judged_threshold)
     _two_runs(ev)
     lab, m = next(iter(ev.measures.items()))
-    c = _corroboration(ev, lab, m, {"t": "ttest", "wilcoxon": "signrank", "sign": "sign"}[test], alpha)
+    c = _corroboration(ev, lab, m, test, alpha)
     i = c.ipso
     row = {"measure": lab, "depth": ev.depth, "test": test, "mean_a": c.mean_a, "mean_b": c.mean_b,
            "effect": c.effect, "p_metric": c.pvalue, "equal": i.equal, "ni": i.ni, "ns": i.ns,

@@ -7,19 +7,19 @@ import math
 
 import click
 
-from irscales import measures as M
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
 from irscales.comparison_render import LETTERS_UP_TO
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 from irscales.enumeration.ties import TIES
-from irscales.options import COMPARISON_TESTS, CORRECTIONS, EXACT_FLIPS_UP_TO, PERMUTATIONS, READING, ROW_ORDERS
+from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_MEASURES, DEFAULT_TIES, DEPTH_RULE,
+                               EXACT_FLIPS_UP_TO, METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS)
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
            "measures_given", "reading_options", "reading", "scale_options", "ties_option", "judged_option",
-           "JUDGED_HELP", "report_options", "ALPHA"]
+           "JUDGED_HELP", "report_options", "ipso_test_option", "ALPHA"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
@@ -46,10 +46,6 @@ format_option = click.option("--format", "fmt", type=click.Choice(FORMATS), defa
 output_option = click.option("--output", "-o", type=click.Path(dir_okay=False),
                              help="write to this file instead of stdout (never one of the inputs)")
 
-#: The one rule for the run length, in every subcommand's --help.
-DEPTH_RULE = ("default: every document of the longest run (as trec_eval) for plain scores; 10 wherever "
-              "interval-scaled values are computed (--ranked, compare, report, correlate, ipso)")
-
 
 def depth_option(ranked: bool = False):
     """``--depth`` (run length N), default None: :data:`DEPTH_RULE`. ``ranked`` adds what the interval
@@ -75,27 +71,28 @@ def measures_option(default: str | None, one: bool = False):
     )
 
 
-def measures_given(kw: dict, fallback: str | None = None, one: bool = False) -> str:
-    """The measures a command was given (``--measures`` or a hidden alias, popped from ``kw``), each name
-    parsed here so that a bad one is a usage error (exit 2), before any work. ``one``: the command takes
-    exactly one measure."""
+def measures_given(kw: dict, one: bool = False) -> str:
+    """The measures a command was given (``--measures`` or a hidden alias, popped from ``kw``), read here by
+    :func:`irscales.evaluation.measure_specs` so that a bad one is a usage error (exit 2), before any work.
+    ``one``: the command takes exactly one measure."""
+    from irscales.evaluation import measure_specs  # the one reader of measure lists, with the command's API
+
+    ctx = click.get_current_context()
     names, alias, metric = kw.pop("measure_names"), kw.pop("measure_alias"), kw.pop("metric_alias")
     given = [x for x in (alias, metric) if x is not None]
-    if given and names not in (None, fallback):
+    default = next(p.default for p in ctx.command.params if p.name == "measure_names")
+    if given and names not in (None, default):
         raise click.BadParameter("give the measures once, with --measures", param_hint="'--measures'")
     out = given[0] if given else names
-    if out is None:
-        raise click.BadParameter("no measure given (e.g. --measures AP,nDCG_b02,RR)", param_hint="'--measures'")
-    items = [x.strip() for x in M.split_top_level(out) if x.strip()]
-    if one and len(items) != 1:
-        command = click.get_current_context().info_name
-        raise click.BadParameter(f"{command} takes one measure; got {len(items)}: {', '.join(items) or 'none'}",
+    if out is None or not out.replace(",", "").strip():
+        raise click.BadParameter(f"no measure given (e.g. --measures {DEFAULT_MEASURES})", param_hint="'--measures'")
+    try:
+        labels = [lab for lab, _ in measure_specs(out)]
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--measures'") from None
+    if one and len(labels) != 1:
+        raise click.BadParameter(f"{ctx.info_name} takes one measure; got {len(labels)}: {', '.join(labels)}",
                                  param_hint="'--measures'")
-    for x in items:
-        try:
-            M.parse(x)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="'--measures'") from None
     return out
 
 
@@ -144,7 +141,7 @@ scale_options = _options(
 )
 
 ties_option = click.option(
-    "--ties", type=click.Choice(TIES), default="unq", show_default=True,
+    "--ties", type=click.Choice(TIES), default=DEFAULT_TIES, show_default=True,
     help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
     "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
     "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid")
@@ -158,17 +155,24 @@ judged_option = click.option(
     help=f"warn (one line on stderr naming the systems) when a system's judged@N is below this fraction: its "
     f"unjudged documents count as not relevant, so its scores are lower bounds; 0: never. {JUDGED_HELP}")
 
+
+def _test_option(tests):
+    """``--test``: one of ``tests`` (:data:`irscales.options.PAIRED_TESTS`) by name, each named in the help."""
+    return click.option("--test", type=click.Choice([t.name for t in tests]), default=COMPARISON_DEFAULTS["test"],
+                        show_default=True, help="; ".join(f"{t.name}: {t.words}" for t in tests))
+
+
+#: ``irscales ipso --test``: MM23's metric tests (:data:`irscales.options.METRIC_TESTS`).
+ipso_test_option = _test_option([t for t in PAIRED_TESTS if t.key in METRIC_TESTS])
+
 #: The options of ``irscales report`` beyond the shared ones: the test, its family and the table's extras.
 report_options = _options(
-    click.option("--test", type=click.Choice(list(COMPARISON_TESTS)), default="t",
-                 show_default=True, help="paired t, Wilcoxon signed-rank, sign test, randomisation: the paired "
-                 "randomisation (permutation) test of Smucker et al. 2007, or tukey: two-way ANOVA + Tukey's HSD "
-                 "(FFF21)"),
+    _test_option(PAIRED_TESTS),
     click.option("--permutations", default=PERMUTATIONS, show_default=True, type=click.IntRange(1),
-                 help=f"--test randomisation: random sign flips when there are more than {EXACT_FLIPS_UP_TO} topics "
-                 "(exact below)"),
+                 help=f"--test randomisation (Smucker et al. 2007): random sign flips when there are more than "
+                 f"{EXACT_FLIPS_UP_TO} topics (exact below)"),
     click.option("--seed", default=0, show_default=True, type=int, help="--test randomisation: the random seed"),
-    click.option("--correction", type=click.Choice(CORRECTIONS), default="holm",
+    click.option("--correction", type=click.Choice(CORRECTIONS), default=COMPARISON_DEFAULTS["correction"],
                  show_default=True, help="multiple-comparison correction over each measure's pairs (not with "
                  "--test tukey)"),
     click.option("--alpha", default=0.05, show_default=True,
@@ -177,7 +181,7 @@ report_options = _options(
     click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False),
                  help="also write every pair's numbers to this CSV file: pairwise p-values (raw and adjusted), "
                  "mean difference and effect size (Cohen's d_z), on both scales"),
-    click.option("--order", type=click.Choice(ROW_ORDERS), default="auto", show_default=True,
+    click.option("--order", type=click.Choice(ROW_ORDERS), default=COMPARISON_DEFAULTS["order"], show_default=True,
                  help=f"rows: as given, by decreasing mean of the first measure, or auto: given up to {LETTERS_UP_TO} "
                  "runs, by mean beyond (each list of numbers then mostly one range)"),
     click.option("--figure", "figure_file", type=click.Path(dir_okay=False),

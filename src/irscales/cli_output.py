@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.atomic import write_atomic
+from irscales.formatting import significant
 from irscales.latex import latex_text
 
 __all__ = ["emit", "render", "write", "exact_mean", "check_output", "legend_of", "scales_line", "judged_line",
@@ -59,7 +60,7 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
         # shortest round-trip digits: distinct values stay distinct and equal ones equal (ties matter)
         return frame.to_csv(index=False, sep="," if fmt == "csv" else "\t"), legend
     if fmt == "table":
-        text = frame.to_string(index=False, float_format=lambda x: f"{x:.6g}")
+        text = frame.to_string(index=False, float_format=significant)
         return text + ("\n\n" + legend if legend else "") + "\n", ""
     cells = [[_cell(v) for v in row] for row in frame.itertuples(index=False)]
     if fmt == "markdown":
@@ -88,7 +89,7 @@ def _cell(v) -> str:
     if isinstance(v, (bool, np.bool_)):  # a decision reads as a word, not as Python's True / False
         return "yes" if v else "no"
     if isinstance(v, float):
-        return "" if v != v else f"{v:.6g}"
+        return "" if v != v else significant(v)
     return str(v)
 
 

@@ -44,7 +44,7 @@ from irscales import comparison_render as R
 from irscales.correlation import system_means
 from irscales.interval import INTERVAL_LEGEND
 from irscales.ipso.sign_test import ipso_sign_test
-from irscales.options import COMPARISON_TESTS, CORRECTIONS, ROW_ORDERS
+from irscales.options import COMPARISON_DEFAULTS, COMPARISON_TESTS, CORRECTIONS, ROW_ORDERS, TEST_WORDS
 from irscales.stats import significance as S
 from irscales.stats.randomisation import PERMUTATIONS, randomisation_test
 
@@ -52,9 +52,6 @@ __all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corre
 
 #: Test name → the key of :data:`irscales.stats.significance.TESTS` that runs it (:mod:`irscales.options`).
 TESTS = COMPARISON_TESTS
-_TEST_WORDS = {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
-               "randomisation": "paired randomisation test of the mean difference",
-               "tukey": "two-way ANOVA (topic, system) + Tukey's HSD (FFF21)"}
 #: Row orders: ``given``; ``mean``: decreasing mean of the first measure on its original scale (ties in the
 #: order given); ``auto``: ``given`` up to 26 systems, ``mean`` beyond (numbered markers then mostly form
 #: one range: a system tends to beat the systems below it).
@@ -108,7 +105,12 @@ class ComparisonTable:
     # ----------------------------------------------------------------------------------- legend
     @property
     def legend(self) -> str:
-        """What every mark means, in words (printed under every rendering)."""
+        """What every mark means, in words (printed under every rendering; :meth:`legend_for`)."""
+        return self.legend_for(bold_shown=False)
+
+    def legend_for(self, bold_shown: bool) -> str:
+        """The legend of a rendering that shows the best means in bold (``bold_shown``: Markdown, LaTeX) or
+        not (text; the legend then says where bold is shown)."""
         fam = (f"the {len(self.systems) - 1} comparisons with the baseline {self.baseline}" if self.baseline
                else f"the {len(self.systems) * (len(self.systems) - 1) // 2} pairs of systems")
         name = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "no"}[self.correction]
@@ -118,8 +120,9 @@ class ComparisonTable:
                  <= R.LETTERS_UP_TO else "Numbers: significantly better than the systems with those numbers "
                  "(3–5: systems 3, 4 and 5)")
         detail = f"; {self.test_detail}" if self.test_detail else ""
-        lines = [f"Means over {self.n_topics} topics{depth}; bold (Markdown, LaTeX): the best mean of each column. "
-                 f"{marks} ({_TEST_WORDS[self.test]}{detail}{corr}, alpha = {self.alpha}).",
+        bold = "bold" if bold_shown else "bold (Markdown, LaTeX)"
+        lines = [f"Means over {self.n_topics} topics{depth}; {bold}: the best mean of each column. "
+                 f"{marks} ({TEST_WORDS[self.test]}{detail}{corr}, alpha = {self.alpha}).",
                  INTERVAL_LEGEND + ".",
                  "≠: the conclusions (markers, or † against the baseline) differ between the original and the "
                  "interval scale."]
@@ -208,10 +211,11 @@ def _effect_size_dz(scores: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndar
 
 
 def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, np.ndarray | None],
-                     systems: Sequence[str], *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
+                     systems: Sequence[str], *, test: str = COMPARISON_DEFAULTS["test"],
+                     correction: str = COMPARISON_DEFAULTS["correction"], alpha: float = 0.05,
                      baseline: str | None = None, rel: np.ndarray | None = None, depth: int | None = None,
                      notes: Sequence[str] = (), permutations: int = PERMUTATIONS, seed: int = 0,
-                     order: str = "auto") -> ComparisonTable:
+                     order: str = COMPARISON_DEFAULTS["order"]) -> ComparisonTable:
     """Compare runs on several measures, on the original and the interval scale (see the module docstring).
 
     original  measure label → ``(T, S)`` scores (floats or exact)

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from irscales.comparison_render import columns
 from irscales.figures import styled, write_figure
 
 __all__ = ["plot"]
@@ -23,8 +24,7 @@ def plot(t: ComparisonTable, path: str | Path | None = None):
     """The figure (matplotlib); written to ``path`` when given (its suffix: png, pdf or svg)."""
     import matplotlib.pyplot as plt
 
-    cols = [(m, s) for m in t.measures for s in ("original", "interval")
-            if ((t.frame.measure == m) & (t.frame.scale == s)).any()]
+    cols = columns(t)
     n = len(t.systems)
     y = np.arange(n)[::-1]
     label_size = 8 if n <= 40 else 5.5

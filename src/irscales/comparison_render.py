@@ -23,7 +23,7 @@ from irscales.latex import latex_breakable, latex_text
 #: An :class:`irscales.comparison.ComparisonTable` (not imported here: that module imports this one).
 ComparisonTable = Any
 
-__all__ = ["LETTERS_UP_TO", "FLOAT_UP_TO", "markers", "join_marks", "cells", "markdown", "latex", "wide_frame",
+__all__ = ["LETTERS_UP_TO", "FLOAT_UP_TO", "SCALES", "markers", "join_marks", "columns", "cells", "markdown", "latex", "wide_frame",
            "text"]
 
 #: Systems get letters up to this many, numbers beyond.
@@ -31,7 +31,6 @@ LETTERS_UP_TO = 26
 #: LaTeX: a ``table`` float up to this many systems, a ``longtable`` beyond.
 FLOAT_UP_TO = 30
 SCALES = ("original", "interval")
-_WHERE_BOLD = " (Markdown, LaTeX)"  # the legend's note on bold, dropped where bold is shown
 
 
 def markers(n: int) -> tuple[str, ...]:
@@ -86,8 +85,8 @@ def escape_text(s: str) -> str:
 # ------------------------------------------------------------------------------------------- cells
 
 
-def _columns(t: ComparisonTable) -> list[tuple[str, str]]:
-    """(measure, scale) of every value column, in order."""
+def columns(t: ComparisonTable) -> list[tuple[str, str]]:
+    """(measure, scale) of every value column, in order (the table's and the figure's)."""
     have = set(zip(t.frame["measure"], t.frame["scale"]))
     return [(m, s) for m in t.measures for s in SCALES if (m, s) in have]
 
@@ -107,7 +106,7 @@ def cells(t: ComparisonTable, style: str = "text") -> pd.DataFrame:
     rows = []
     for mark, s in zip(t.letters, t.systems):
         row = {"": mark, "system": esc(s)}
-        for m, scale in _columns(t):
+        for m, scale in columns(t):
             r = f.loc[(s, m, scale)]
             col = m if scale == "original" else f"{m} (interval)"
             row[esc(col)] = _cell(r, style, r["mean"] == best[(m, scale)], numbered)
@@ -145,13 +144,13 @@ def markdown(t: ComparisonTable) -> str:
     head = "| " + " | ".join(c.columns) + " |"
     rule = "|" + "|".join(":--" if i < 2 else "--:" for i in range(len(c.columns))) + "|"
     body = ["| " + " | ".join(str(v) for v in r) + " |" for r in c.itertuples(index=False)]
-    legend = "\n".join(f"{escape_markdown(line)}  " for line in t.legend.replace(_WHERE_BOLD, "").splitlines())
+    legend = "\n".join(f"{escape_markdown(line)}  " for line in t.legend_for(bold_shown=True).splitlines())
     return "\n".join([head, rule, *body, "", legend]) + "\n"
 
 
 def latex_caption(t: ComparisonTable) -> str:
     """The legend as a LaTeX caption, its formulas in math."""
-    cap = latex_text(" ".join(t.legend.replace(_WHERE_BOLD, "").splitlines()))
+    cap = latex_text(" ".join(t.legend_for(bold_shown=True).splitlines()))
     cap = cap.replace("(phi - 1)/(K - 1)", r"$(\varphi - 1)/(K - 1)$")
     cap = re.sub(r"\bphi\b", r"$\\varphi$", cap)
     cap = re.sub(r"\b(\d+)\\\^\{\}(\d+)\b", r"$\1^{\2}$", cap)  # 2^10 (escaped as 2\^{}10) as math
@@ -175,7 +174,7 @@ def _latex_head(t: ComparisonTable, cols: list[tuple[str, str]], first: int) -> 
 def latex(t: ComparisonTable, label: str = "tab:irscales-comparison") -> str:
     """The table in LaTeX (see the module docstring), with ``\\label{label}``."""
     c = cells(t, "latex")
-    cols = _columns(t)
+    cols = columns(t)
     n = len(cols)
     head = _latex_head(t, cols, 3)
     caption = latex_caption(t)

@@ -16,13 +16,15 @@ from typing import Any
 
 import pandas as pd
 
+from irscales.options import DEFAULT_TIES
+
 __all__ = ["interval_name", "metrics_frame", "ir_measures_metrics", "ranx_scores"]
 
 
-def interval_name(label: str, *, ties: str = "unq", raw: bool = False, extra: tuple[str, ...] = ()) -> str:
+def interval_name(label: str, *, ties: str = DEFAULT_TIES, raw: bool = False, extra: tuple[str, ...] = ()) -> str:
     """``AP@10[interval]``: a measure's interval-scaled values, with what differs from the default
     (``ties=mid``; ``phi``: raw φ rather than (φ − 1)/(K − 1); ``extra``: further options, as ``k=v``)."""
-    opts = [*(["phi"] if raw else []), *([f"ties={ties}"] if ties != "unq" else []), *extra]
+    opts = [*(["phi"] if raw else []), *([f"ties={ties}"] if ties != DEFAULT_TIES else []), *extra]
     return f"{label}[{','.join(['interval', *opts])}]"
 
 

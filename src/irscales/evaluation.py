@@ -15,9 +15,10 @@ options, their defaults and the notes are the command line's (``irscales scores`
 function. A measure keeps the name it was given everywhere (``nDCG@10`` stays ``nDCG@10``).
 
 **Run length.** ``depth`` is the run length N: runs are cut at N and shorter runs padded with non-relevant
-documents (FFF21 §5.1). Default (one rule, API and CLI): the longest run — every document, as trec_eval —
-for plain values, and 10 when interval-scaled values are asked (their scales grow like 2^N; FFF21 and MM23
-use N = 10 first). ``k`` is a measure's own cut-off (``P@10``), never the run length.
+documents (FFF21 §5.1). Default (one rule, API, CLI and ``Collection.from_trec``:
+:func:`irscales.options.default_depth`): the longest run — every document, as trec_eval — for plain values,
+and 10 when interval-scaled values are asked (their scales grow like 2^N; FFF21 and MM23 use N = 10 first).
+``k`` is a measure's own cut-off (``P@10``), never the run length.
 
 **Orientation.** Score matrices are (topics, systems) throughout the public API — :meth:`Evaluation.values`,
 :meth:`Evaluation.interval`, ``Collection.evaluate``, the significance tests; tidy frames have one row per
@@ -57,7 +58,9 @@ from irscales.evaluation_frame import tidy_frame
 from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
 from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
                                uses_grades)
-from irscales.options import PERMUTATIONS, READING_DEFAULTS, check_reading  # READING_DEFAULTS: re-exported
+# re-exported: READING_DEFAULTS, DEFAULT_MEASURES, RANKED_DEFAULT_DEPTH, default_depth (home: irscales.options)
+from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_MEASURES, DEFAULT_TIES, EVERY_DOCUMENT, PERMUTATIONS,
+                              RANKED_DEFAULT_DEPTH, READING_DEFAULTS, check_reading, default_depth)
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
@@ -65,11 +68,6 @@ if TYPE_CHECKING:
 __all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "DEFAULT_JUDGED_THRESHOLD", "Evaluation",
            "evaluate", "measure_specs", "graded_err", "check_depth", "load_collection", "default_depth",
            "ordered_means"]
-
-#: The run length when interval-scaled values are asked and no depth is given.
-RANKED_DEFAULT_DEPTH = 10
-DEFAULT_MEASURES = "AP,nDCG_b02,RR"
-_UNBOUNDED = 2**31 - 1  # read every document; memory follows the runs' real length (Collection.padded_to)
 
 
 def measure_specs(measures: str | M.Measure | Sequence[str | M.Measure]) -> list[tuple[str, M.Measure]]:
@@ -149,21 +147,13 @@ def check_depth(specs: Sequence[tuple[str, M.Measure]], col: Collection, depth: 
                              f"(e.g. {m.key}@{depth})")
 
 
-def default_depth(ranked: bool, col: Collection | None = None) -> int | None:
-    """The run length when none is given: :data:`RANKED_DEFAULT_DEPTH` for interval-scaled values, else the
-    longest run of ``col`` (None before reading)."""
-    if ranked:
-        return RANKED_DEFAULT_DEPTH
-    return None if col is None else max(1, int(col.run_lengths.max(initial=0)))
-
-
 def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool | None = None,
                     cache: bool = True, **reading) -> Collection:
     """Runs and qrels (files or in memory, see the module docstring) as a :class:`Collection` cut at
     ``depth`` (None: every document)."""
     check_reading(**reading)
     opts = {**READING_DEFAULTS, **reading}
-    read_depth = _UNBOUNDED if depth is None else int(depth)
+    read_depth = EVERY_DOCUMENT if depth is None else int(depth)
     if not is_in_memory(qrels):
         qrels = _qrels_source(qrels)
     if is_in_memory(runs) or is_in_memory(qrels):
@@ -203,7 +193,7 @@ class Evaluation:
     frame: pd.DataFrame
     scales: dict[str, IntervalPlan | None]
     notes: tuple[str, ...]
-    ties: str = "unq"
+    ties: str = DEFAULT_TIES
     _values: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
     _interval: dict[str, IntervalValues] = field(default_factory=dict, repr=False)
     _judged: np.ndarray | None = field(default=None, repr=False)  # (T, S) judged@depth
@@ -287,9 +277,9 @@ class Evaluation:
                              "scale_over": scale_over(p, m), "affine": affine_image(p, m)})
         return pd.DataFrame(rows)
 
-    def compare(self, *, test: str = "t", correction: str = "holm", alpha: float = 0.05,
-                baseline: str | None = None, permutations: int = PERMUTATIONS, seed: int = 0,
-                order: str = "auto") -> ComparisonTable:
+    def compare(self, *, test: str = COMPARISON_DEFAULTS["test"], correction: str = COMPARISON_DEFAULTS["correction"],
+                alpha: float = 0.05, baseline: str | None = None, permutations: int = PERMUTATIONS, seed: int = 0,
+                order: str = COMPARISON_DEFAULTS["order"]) -> ComparisonTable:
         """The comparison table of the runs on every measure, original and interval-scaled
         (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth;
         ``permutations`` and ``seed``: the randomisation test's sampled sign flips; ``order``: the rows')."""
@@ -395,7 +385,7 @@ def _tied(means, systems) -> str:
 
 
 def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M.Measure] = DEFAULT_MEASURES, *,
-             depth: int | None = None, ranked: bool = False, ties: str = "unq", phi: bool = False,
+             depth: int | None = None, ranked: bool = False, ties: str = DEFAULT_TIES, phi: bool = False,
              build: bool = False, cache: bool = True, progress: bool | None = None,
              judged_threshold: float = DEFAULT_JUDGED_THRESHOLD, **reading) -> Evaluation:
     """Evaluate runs on measures, with their interval-scaled versions when ``ranked`` (module docstring).
@@ -406,7 +396,8 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
               ``{query_id: {doc_id: score}}`` (one run), ``{name: frame or dict}``, ranx ``Run`` (or a list) or
               ir_measures ``ScoredDoc`` namedtuples (:mod:`irscales.data.ecosystem_inputs`)
     measures  names (``"AP,P@10,nDCG@10"``), a list of names or :class:`~irscales.measures.Measure` objects
-    depth     the run length N (default: the longest run; 10 with ``ranked``)
+    depth     the run length N (default: the longest run; :data:`~irscales.options.RANKED_DEFAULT_DEPTH` with
+              ``ranked``: :func:`irscales.options.default_depth`)
     ranked    add the interval-scaled values (FFF21 eq. 2): ``interval`` = (φ − 1)/(K − 1), for every measure or
               :class:`~irscales.interval.NoIntervalScaleError` naming those without one at ``depth``
     ties      FFF21's tie strategy for φ: ``unq`` (eq. 2), ``min``, ``max``, ``mid`` (§7.1.3)
@@ -429,8 +420,8 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     check_ties(ties)
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1):
         raise ValueError(f"depth must be a positive integer (the run length N), got {depth!r}")
-    if depth is None and ranked:
-        depth = RANKED_DEFAULT_DEPTH
+    if depth is None:
+        depth = default_depth(ranked)  # None: the longest run's length, once the runs are read
     if isinstance(judged_threshold, bool) or not isinstance(judged_threshold, (int, float)) \
             or not 0 <= judged_threshold <= 1:
         raise ValueError(f"judged_threshold must be a fraction in [0, 1], got {judged_threshold!r}")
@@ -441,7 +432,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
         notes += n1
     col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
     specs = graded_err(specs, measures, int(col.max_grade))
-    depth = int(depth) if depth is not None else default_depth(False, col)
+    depth = int(depth) if depth is not None else default_depth(False, int(col.run_lengths.max(initial=0)))
     check_depth(specs, col, depth)
     judged = _judged_at(qrels, runs, col, depth, cache, reading)
     per_system = pd.Series(judged.mean(axis=1), index=list(col.systems))

@@ -33,10 +33,10 @@ from ir_measures.util import Metric, QrelsConverter, RunConverter
 
 from irscales import measures as M
 from irscales.ecosystem_outputs import interval_name
-from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
+from irscales.evaluation import evaluate, measure_specs
 from irscales.interval import plan, uses_grades
 from irscales.enumeration.ties import TIES, check_ties
-from irscales.options import check_reading
+from irscales.options import DEFAULT_TIES, check_reading, default_depth
 
 __all__ = ["IntervalMeasure", "IrscalesProvider", "interval_measure", "TOPIC_RULES"]
 
@@ -53,7 +53,7 @@ class IntervalMeasure(IrMeasure):
     SUPPORTED_PARAMS = {
         "measure": ParamInfo(dtype=str, required=True, desc="the irscales measure (AP@10, nDCG@10, RBP_p08)"),
         "depth": ParamInfo(dtype=int, required=True, desc="the run length N of the scale"),
-        "ties": ParamInfo(dtype=str, choices=TIES, default="unq", desc="FFF21's tie strategy for φ"),
+        "ties": ParamInfo(dtype=str, choices=TIES, default=DEFAULT_TIES, desc="FFF21's tie strategy for φ"),
         "raw": ParamInfo(dtype=bool, default=False, desc="raw φ rather than (φ − 1)/(K − 1) in [0, 1]"),
         "grades": ParamInfo(dtype=int, default=None, desc="the grades 0..grades-1 the qrels must hold"),
         "build": ParamInfo(dtype=bool, default=False, desc="consent to a scale build over the budget"),
@@ -65,7 +65,7 @@ class IntervalMeasure(IrMeasure):
         extra = [f"N={p['depth']}"] if p["depth"] != _name_depth(p["measure"]) else []
         extra += [f"grades={p['grades']}"] if p.get("grades") is not None else []
         extra += [f"{k}={v}" for k, v in p.get("reading", ())]
-        return interval_name(p["measure"], ties=p.get("ties", "unq"), raw=p.get("raw", False), extra=tuple(extra))
+        return interval_name(p["measure"], ties=p.get("ties", DEFAULT_TIES), raw=p.get("raw", False), extra=tuple(extra))
 
     def runtime_impl(self, qrels: pd.DataFrame, run: pd.DataFrame) -> Iterator[Metric]:
         """ir_measures' runtime provider calls this with the qrels and one run as frames."""
@@ -75,16 +75,16 @@ class IntervalMeasure(IrMeasure):
 def _name_depth(name: str) -> int:
     """The run length a measure's name implies: its cut-off (``AP@10`` → 10), else the ranked default."""
     m = M.parse(name)
-    return int(m.k) if isinstance(m, M.Cut) else RANKED_DEFAULT_DEPTH
+    return int(m.k) if isinstance(m, M.Cut) else default_depth(ranked=True)
 
 
-def interval_measure(name: str | IrMeasure, *, depth: int | None = None, ties: str = "unq", raw: bool = False,
+def interval_measure(name: str | IrMeasure, *, depth: int | None = None, ties: str = DEFAULT_TIES, raw: bool = False,
                      grades: int | None = None, build: bool = False, **reading: str) -> IntervalMeasure:
     """The interval-scaled version of the measure ``name`` as an ir_measures measure (module docstring).
 
     name     an irscales measure name (``AP@10``, ``nDCG@10``, ``RBP_p08@10``) or an ir_measures measure
              whose name irscales reads (``ir_measures.AP@10``)
-    depth    the run length N (default: the name's cut-off, else 10)
+    depth    the run length N (default: the name's cut-off, else :data:`irscales.options.RANKED_DEFAULT_DEPTH`)
     ties     FFF21's tie strategy for φ: ``unq``, ``min``, ``max``, ``mid``
     raw      the value is φ (an integer; halves with ``mid``), not (φ − 1)/(K − 1) in [0, 1]
     grades   for a graded measure, the number of grades its scale is over: qrels with another largest grade are
@@ -127,7 +127,7 @@ def interval_metrics(measures: Iterable[IntervalMeasure], qrels: Any, run: Any) 
     groups: dict[tuple, list[IntervalMeasure]] = {}
     for m in measures:
         p = m.params
-        groups.setdefault((p["depth"], p.get("ties", "unq"), p.get("build", False), p.get("reading", ())),
+        groups.setdefault((p["depth"], p.get("ties", DEFAULT_TIES), p.get("build", False), p.get("reading", ())),
                           []).append(m)
     q = QrelsConverter(qrels, strict=False).as_pd_dataframe()
     r = RunConverter(run, strict=False).as_pd_dataframe()[["query_id", "doc_id", "score"]]

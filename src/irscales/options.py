@@ -11,6 +11,13 @@ The defaults read ordinary real collections as trec_eval does where that loses n
 without judgments (Robust 2004's topic 672) is skipped with a one-line note; what would change numbers
 silently (negative grades, runs with different topic sets, a document listed twice) is an error that
 names the option to pass.
+
+The other defaults and vocabularies have their one home here too (issue 40): the run length when none is
+given (:func:`default_depth`), the default tie rule, the significance procedures with their labels
+(:data:`SIGNIFICANCE`), the tests taken by name with the key that runs each and the words of a legend
+(:data:`PAIRED_TESTS`: ``t`` or ``ttest``, ``wilcoxon`` or ``signrank`` …), and the comparison's corrections,
+row orders and defaults. The command line, :func:`irscales.evaluate`, ``Collection.from_trec``, the comparison,
+the IPSO rule and the papers read them (``tests/test_options.py`` checks that they agree).
 """
 
 from __future__ import annotations
@@ -19,7 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading",
-           "COMPARISON_TESTS", "CORRECTIONS", "ROW_ORDERS", "PERMUTATIONS", "EXACT_FLIPS_UP_TO"]
+           "DEFAULT_MEASURES", "RANKED_DEFAULT_DEPTH", "EVERY_DOCUMENT", "DEPTH_RULE", "default_depth", "DEFAULT_TIES",
+           "Procedure", "SIGNIFICANCE", "PairedTest", "PAIRED_TESTS", "COMPARISON_TESTS", "TEST_NAMES", "TEST_WORDS",
+           "METRIC_TESTS", "test_key", "CORRECTIONS", "ROW_ORDERS", "COMPARISON_DEFAULTS", "PERMUTATIONS",
+           "EXACT_FLIPS_UP_TO"]
 
 
 @dataclass(frozen=True)
@@ -85,18 +95,114 @@ def reading_given(**opts: Any) -> dict[str, str]:
     return {**READING_DEFAULTS, **given}
 
 
+# ---------------------------------------------------------------------------- measures and run length (depth)
+
+#: The measures computed when none are named (``evaluate``, ``irscales scores`` and ``report``).
+DEFAULT_MEASURES = "AP,nDCG_b02,RR"
+
+#: The run length N when none is given and interval-scaled values are computed (every run of length N is
+#: counted or enumerated: 10 keeps each measure's scale small), and wherever runs are compared at a fixed
+#: length (``irscales ipso``).
+RANKED_DEFAULT_DEPTH = 10
+#: The depth that reads every document of every run (memory follows the runs' real length).
+EVERY_DOCUMENT = 2**31 - 1
+#: The one rule for the run length, in the API's docstrings and every subcommand's --help.
+DEPTH_RULE = ("default: every document of the longest run (as trec_eval) for plain scores; "
+              f"{RANKED_DEFAULT_DEPTH} wherever interval-scaled values are computed (--ranked, compare, report, "
+              "correlate, ipso)")
+
+
+def default_depth(ranked: bool, longest: int | None = None) -> int | None:
+    """The run length when none is given (:data:`DEPTH_RULE`): :data:`RANKED_DEFAULT_DEPTH` for
+    interval-scaled values, else the ``longest`` run's length (at least 1; None before the runs are read)."""
+    if ranked:
+        return RANKED_DEFAULT_DEPTH
+    return None if longest is None else max(1, int(longest))
+
+
+#: The tie rule of the ranked measure φ when none is given: FFF21 eq. (2)'s rank among the distinct values, the
+#: first of :data:`irscales.enumeration.ties.TIES` (which holds the rules).
+DEFAULT_TIES = "unq"
+
+
+# ------------------------------------------------------------------- significance tests (irscales.stats)
+
+@dataclass(frozen=True)
+class Procedure:
+    """A procedure of :mod:`irscales.stats.significance`: its ``key``, its row ``label`` (FFF21 Tables 5–6),
+    whether it assumes only an ordinal scale (FFF21 §2.5) and whether it is an ``omnibus`` test followed by
+    Tukey-type comparisons of all pairs (§7.3; these take ``pvalues=``)."""
+
+    key: str
+    label: str
+    ordinal: bool
+    omnibus: bool
+
+
+#: FFF21's eight procedures, in the order of its Tables 5–6.
+SIGNIFICANCE: tuple[Procedure, ...] = (
+    Procedure("sign", "Sign Test", ordinal=True, omnibus=False),
+    Procedure("ranksum", "Wilcoxon Rank Sum Test", ordinal=True, omnibus=False),
+    Procedure("signrank", "Wilcoxon Signed Rank Test", ordinal=False, omnibus=False),
+    Procedure("ttest", "Student's t Test", ordinal=False, omnibus=False),
+    Procedure("anova1", "One-way ANOVA", ordinal=False, omnibus=True),
+    Procedure("kruskalwallis", "Kruskal-Wallis Test", ordinal=True, omnibus=True),
+    Procedure("anova2", "Two-way ANOVA", ordinal=False, omnibus=True),
+    Procedure("friedman", "Friedman Test", ordinal=True, omnibus=True),
+)
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """A test taken by ``name`` (``--test``, ``Evaluation.compare(test=)``, ``irscales ipso``): the ``key`` of the
+    procedure that runs it (:data:`SIGNIFICANCE`, or ``randomisation``: :mod:`irscales.stats.randomisation`),
+    also accepted as an alias of the name, and the ``words`` that name it in a legend."""
+
+    name: str
+    key: str
+    words: str
+
+
+#: The tests by name, in the order of the command line's choices.
+PAIRED_TESTS: tuple[PairedTest, ...] = (
+    PairedTest("t", "ttest", "paired t test"),
+    PairedTest("wilcoxon", "signrank", "Wilcoxon signed-rank test"),
+    PairedTest("sign", "sign", "sign test"),
+    PairedTest("randomisation", "randomisation", "paired randomisation test of the mean difference"),
+    PairedTest("tukey", "anova2", "two-way ANOVA (topic, system) + Tukey's HSD (FFF21)"),
+)
+#: The test names → the key of the procedure that runs each (``t`` → ``ttest``).
+COMPARISON_TESTS: dict[str, str] = {t.name: t.key for t in PAIRED_TESTS}
+#: The name of a test by its procedure's key (``ttest`` → ``t``): how a test is shown.
+TEST_NAMES: dict[str, str] = {t.key: t.name for t in PAIRED_TESTS}
+#: The words naming a test (by name) in a legend.
+TEST_WORDS: dict[str, str] = {t.name: t.words for t in PAIRED_TESTS}
+#: The paired tests MM23 §3 compare with the IPSO sign test, by key, in the paper's order.
+METRIC_TESTS = ("sign", "signrank", "ttest")
+
+
+def test_key(name: str, among: tuple[str, ...] | None = None) -> str:
+    """The procedure key of a test given by name or by key (``t`` and ``ttest`` → ``ttest``), one of the keys
+    ``among`` (default: every test of :data:`PAIRED_TESTS`)."""
+    keys = tuple(COMPARISON_TESTS.values()) if among is None else among
+    key = COMPARISON_TESTS.get(name, name)
+    if key not in keys:
+        raise ValueError(f"unknown test {name!r}; choose from {', '.join(TEST_NAMES.get(k, k) for k in keys)}")
+    return key
+
+
+test_key.__test__ = False  # not a pytest test
+
 
 # ----------------------------------------------------------------- the comparison table (irscales.comparison)
 
-#: The paired tests by the name the command line and ``Evaluation.compare`` take → the key of
-#: :data:`irscales.stats.significance.TESTS` that runs it (``randomisation``: :mod:`irscales.stats.randomisation`).
-COMPARISON_TESTS = {"t": "ttest", "wilcoxon": "signrank", "sign": "sign", "randomisation": "randomisation",
-                    "tukey": "anova2"}
 #: Multiple-comparison corrections of the per-pair tests (``tukey`` needs none).
 CORRECTIONS = ("holm", "bonferroni", "none")
 #: Row orders: ``given``; ``mean``: decreasing mean of the first measure on its original scale; ``auto``:
 #: ``given`` up to the systems letters can mark, ``mean`` beyond.
 ROW_ORDERS = ("auto", "given", "mean")
+#: The comparison's defaults (``Evaluation.compare``, :func:`~irscales.comparison.comparison_table`, ``report``).
+COMPARISON_DEFAULTS = {"test": "t", "correction": "holm", "order": "auto"}
 #: The randomisation test enumerates all 2^T sign patterns up to this many topics T, and samples this many beyond.
 EXACT_FLIPS_UP_TO = 20
 PERMUTATIONS = 10_000

@@ -44,7 +44,7 @@ from irscales.atomic import write_atomic
 from irscales.data import trec as trec_io
 from irscales.data.padding import padded as _padded
 from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
-from irscales.options import READING_DEFAULTS
+from irscales.options import EVERY_DOCUMENT, READING_DEFAULTS, default_depth
 
 __all__ = ["Collection", "data_label"]
 
@@ -326,7 +326,7 @@ class Collection:
 
     # ------------------------------------------------------------------ TREC
     @classmethod
-    def from_trec(cls, runs: PathLike | Sequence[PathLike], qrels, depth: int = 1000, *,
+    def from_trec(cls, runs: PathLike | Sequence[PathLike], qrels, depth: int | None = None, *,
                   max_grade: int | None = None, negative: Literal["error", "zero"] = READING_DEFAULTS["negative"],
                   on_missing_topic: Literal["skip", "error"] = READING_DEFAULTS["on_missing_topic"],
                   on_no_relevant: Literal["skip", "error", "keep"] = READING_DEFAULTS["on_no_relevant"],
@@ -351,13 +351,15 @@ class Collection:
 
         ``rel`` holds the ranks of the longest run cut at ``depth`` and ``padded_to`` is ``depth``
         (see the module docstring): reading at a depth far beyond the runs costs what reading at
-        their length does."""
+        their length does. ``depth=None`` (default, :func:`irscales.options.default_depth`): every
+        document, the run length N being the longest run's (as trec_eval and :func:`irscales.evaluate`)."""
         files = trec_io.find_runs(runs)
-        d = trec_io.read_trec(files, qrels, depth, max_grade=max_grade, negative=negative,
-                              on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
+        d = trec_io.read_trec(files, qrels, EVERY_DOCUMENT if depth is None else depth, max_grade=max_grade,
+                              negative=negative, on_missing_topic=on_missing_topic, on_no_relevant=on_no_relevant,
                               on_uneven_topics=on_uneven_topics, on_repeated_lines=on_repeated_lines,
-                              score_precision=score_precision, cache=cache,
-                              pad=False, progress=progress)
+                              score_precision=score_precision, cache=cache, pad=False, progress=progress)
+        if depth is None:
+            depth = default_depth(False, int(d.run_lengths.max(initial=0)))
         src = str(runs) if isinstance(runs, (str, os.PathLike)) else f"{len(files)} run files"
         qsrc = qrels.attrs.get("path", "qrels frame") if hasattr(qrels, "attrs") else str(qrels)
         return cls(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths,

@@ -17,10 +17,10 @@ The MM23 reproduction (tables, figures, published-vs-reproduced) is :mod:`irscal
 """
 
 from irscales.ipso.agreement import (
-    AGREEMENT, METRIC_TESTS, TEST_ALIASES, agreement, metric_test, metric_tests, test_key,
+    AGREEMENT, METRIC_TESTS, agreement, metric_test, metric_tests, test_key,
 )
 from irscales.ipso.compare import LABELS, IPSOResult, Relation, compare, compare_reference
-from irscales.ipso.corroborate import TEST_WORDS, Corroboration, corroborate
+from irscales.ipso.corroborate import Corroboration, corroborate
 from irscales.ipso.counts import CategoryCounts, closed_form_counts, count_categories, enumerate_counts
 from irscales.ipso.grid import all_serps, axis_order, axis_tau, diagonal_blocks, hasse_edges, relation_grid
 from irscales.ipso.montecarlo import MonteCarloResult, default_workers, monte_carlo
@@ -39,6 +39,6 @@ __all__ = [
     "PairRelations", "pair_relations", "pair_relations_reference", "relations_of",
     "sign_test_pvalues", "sign_test_one_sided", "IPSOSignTests", "ipso_sign_tests", "IPSOSignTest",
     "ipso_sign_test",
-    "METRIC_TESTS", "TEST_ALIASES", "test_key", "metric_tests", "metric_test", "AGREEMENT", "agreement",
-    "Corroboration", "corroborate", "TEST_WORDS",
+    "METRIC_TESTS", "test_key", "metric_tests", "metric_test", "AGREEMENT", "agreement",
+    "Corroboration", "corroborate",
 ]

@@ -16,27 +16,21 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from irscales import options
+from irscales.options import METRIC_TESTS
 from irscales.stats.significance import significance_tests
 
-__all__ = ["METRIC_TESTS", "TEST_ALIASES", "test_key", "metric_tests", "metric_test", "AGREEMENT",
-           "agreement"]
-
-#: The paired tests MM23 compare with the IPSO sign test (keys of :data:`irscales.stats.significance.TESTS`).
-METRIC_TESTS = ("sign", "signrank", "ttest")
-#: Other names accepted for them (the ``irscales ipso --test`` choices).
-TEST_ALIASES = {"t": "ttest", "wilcoxon": "signrank"}
+__all__ = ["METRIC_TESTS", "test_key", "metric_tests", "metric_test", "AGREEMENT", "agreement"]
 
 #: MM23 Fig. 7 categories, in stacking order (bottom first).
 AGREEMENT = ("Both: Yes", "Both: No", "Metric: Yes", "Metric: No")
 
 
 def test_key(name: str) -> str:
-    """The :data:`~irscales.stats.significance.TESTS` key of a paired test named ``name``
-    (a key of :data:`METRIC_TESTS` or an alias of :data:`TEST_ALIASES`)."""
-    key = TEST_ALIASES.get(name, name)
-    if key not in METRIC_TESTS:
-        raise ValueError(f"unknown test {name!r}; choose from {', '.join(METRIC_TESTS)}")
-    return key
+    """The :data:`~irscales.stats.significance.TESTS` key of a paired test named ``name``: one of MM23's
+    :data:`~irscales.options.METRIC_TESTS` by key or by its name (``t``, ``wilcoxon``: the
+    ``irscales ipso --test`` choices; :data:`irscales.options.PAIRED_TESTS`)."""
+    return options.test_key(name, among=METRIC_TESTS)
 
 
 test_key.__test__ = False  # not a pytest test

@@ -28,11 +28,9 @@ from numpy.typing import ArrayLike
 from irscales.ipso.agreement import metric_test, test_key
 from irscales.ipso.sign_test import IPSOSignTest, ipso_sign_test
 from irscales.measures import Measure
+from irscales.options import TEST_NAMES
 
-__all__ = ["Corroboration", "corroborate", "TEST_WORDS"]
-
-#: How :meth:`Corroboration.lines` names each test (the ``irscales ipso --test`` choices).
-TEST_WORDS = {"ttest": "t", "signrank": "wilcoxon", "sign": "sign"}
+__all__ = ["Corroboration", "corroborate"]
 
 
 @dataclass(frozen=True)
@@ -78,7 +76,7 @@ class Corroboration:
     def lines(self) -> list[str]:
         """The report, one line per step of the rule."""
         out = [
-            f"measure {self.measure} at depth {self.depth}, {TEST_WORDS[self.test]} test, alpha={self.alpha}",
+            f"measure {self.measure} at depth {self.depth}, {TEST_NAMES[self.test]} test, alpha={self.alpha}",
             f"mean A = {self.mean_a:.4f}   mean B = {self.mean_b:.4f}   effect B-A = {self.effect:+.4f}",
             f"metric test p = {self.pvalue:.4g}" + ("  †" if self.pvalue < self.alpha else "  (not significant)"),
         ]
@@ -105,7 +103,7 @@ def corroborate(rel_a: ArrayLike, rel_b: ArrayLike, measure: Measure, depth: int
                 ideal: ArrayLike | None = None, test: str = "ttest",
                 alpha: float = 0.05, always_ipso: bool = False) -> Corroboration:
     """Apply MM23's rule to runs ``rel_a``, ``rel_b`` of shape (topics, ≥ depth); ``test`` is a key
-    of :data:`irscales.ipso.METRIC_TESTS` (or an alias: ``t``, ``wilcoxon``)."""
+    of :data:`irscales.ipso.METRIC_TESTS` (or its name: ``t``, ``wilcoxon``)."""
     key = test_key(test)
     a = np.asarray(rel_a)[..., :depth]
     b = np.asarray(rel_b)[..., :depth]

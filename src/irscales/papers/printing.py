@@ -63,8 +63,9 @@ from numbers import Number
 from typing import NamedTuple
 
 from irscales.exact import to_fraction
+from irscales.formatting import significant
 
-__all__ = ["Printed", "read", "read_value", "exact", "show", "yes_no", "WORDS", "ONE_SIDED", "WITHIN_PRINTING",
+__all__ = ["Printed", "read", "read_value", "exact", "yes_no", "WORDS", "ONE_SIDED", "WITHIN_PRINTING",
            "qualifier", "range_end", "CONVENTIONS", "Convention", "reproducing", "convention", "Agreement", "agreement"]
 
 _MINUS = "−"
@@ -159,11 +160,6 @@ def exact(x) -> Fraction | None:
         except (TypeError, ValueError):
             return None
     return None
-
-
-def show(x) -> str:
-    """A recomputed value for a note: floats to 6 significant digits, anything else as it prints."""
-    return f"{x:.6g}" if isinstance(x, float) else str(x)
 
 
 def read_value(text) -> Fraction | None:
@@ -344,7 +340,7 @@ def convention(item: str, group: str, members: dict[str, tuple]) -> Convention:
 def _show(x: Fraction, p: Printed) -> str:
     """``x`` with two more digits than the printed number has, for the notes."""
     if p.decimals is None:
-        return f"{float(x):.6g}"
+        return significant(x)
     if p.exponent:
         e = int(p.exponent.replace(_MINUS, "-"))
         return f"{float(x / Fraction(10) ** e):.{p.decimals + e + 2}f}e{p.exponent}"

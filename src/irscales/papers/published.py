@@ -53,6 +53,7 @@ from pathlib import Path
 import pandas as pd
 
 from irscales.atomic import write_atomic
+from irscales.formatting import as_text
 from irscales.papers import printing
 from irscales.paths import figures_dir, published_dir
 
@@ -293,7 +294,7 @@ def _status(row, value, spread, label: tuple[str, str] | None, readings: dict | 
             b = printing.agreement(row.value, v, spread=spread, word=word, end=end, convention=conv, below=below)
             any_agrees |= b.reproduced or b.within_printing
             verdict = {"equal": "agrees", "rounded": "agrees", "differs": "differs"}.get(b.kind, f"agrees, {b.kind}")
-            parts.append(f"{name}: {printing.show(v)} ({verdict})")
+            parts.append(f"{name}: {as_text(v)} ({verdict})")
         listed = ("readings — " if label is None or label[0] != "unknown" else "values tried — ") + "; ".join(parts)
     if a.reproduced:
         return "match", "; ".join(x for x in (note, listed) if x)

@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from irscales.papers import analogues as analogues_
-from irscales.papers import items
+from irscales.formatting import significant
+from irscales.papers import analogues as analogues_, items
 from irscales.papers.analogues import NEVER_COUNTED, Analogue, AnalogueTable
 from irscales.papers.items import MEANING, PAPERS, STATUSES
 from irscales.papers.report_assets import CARD_LABEL, STATUS_CLASS, SCRIPT as _SCRIPT, STYLE as _STYLE
@@ -142,7 +142,7 @@ def _value(v: str) -> str:
         f = float(v)
     except (TypeError, ValueError):
         return v
-    return v if re.fullmatch(r"-?\d+", v.strip()) else f"{f:.6g}"
+    return v if re.fullmatch(r"-?\d+", v.strip()) else significant(f)
 
 
 def grid_html(g: Grid) -> str:

@@ -35,7 +35,8 @@ import pandas as pd
 from scipy import stats
 
 from irscales.figures import RESPONSE_LABELS, styled
-from irscales.stats.tukey import CRITICAL_CONVENTIONS, studentized_range_critical
+from irscales.stats.results import pairs
+from irscales.stats.tukey import CRITICAL_CONVENTIONS, studentized_range_critical, tukey_pairs
 
 __all__ = [
     "CROSSED_TERMS", "NESTED_TERMS", "omega_squared", "effect_size_class", "power", "balanced_anova",
@@ -304,12 +305,11 @@ def tukey_levels(data: pd.DataFrame, response: str, factor: str, ms_error: float
     if k < 2:
         raise ValueError(f"factor {factor!r} has {k} level; Tukey HSD needs at least 2")
     crit = studentized_range_critical(alpha, k, df_error) / math.sqrt(2)
-    u, v = np.triu_indices(k, 1)  # all pairs at once, in itertools.combinations order
     m, n = means.to_numpy(dtype=float), sizes.to_numpy()
-    diff = m[u] - m[v]
-    t = np.abs(diff) / np.sqrt(ms_error * (1 / n[u] + 1 / n[v]))
+    u, v = pairs(k)
+    u, v, diff, t, significant = tukey_pairs(m, np.sqrt(ms_error * (1 / n[u] + 1 / n[v])), crit)
     return pd.DataFrame({"level_u": means.index[u], "level_v": means.index[v], "mean_u": m[u], "mean_v": m[v],
-                         "diff": diff, "abs_t": t, "critical": crit, "significant": t > crit})
+                         "diff": diff, "abs_t": t, "critical": crit, "significant": significant})
 
 
 #: Axis names of the design factors in the plots.

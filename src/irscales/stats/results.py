@@ -19,21 +19,18 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from irscales.exact import common_denominator
+from irscales.options import SIGNIFICANCE
 from irscales.ranks import dense_ranks
 
 __all__ = ["TESTS", "TEST_LABELS", "ORDINAL_TESTS", "PreparedScores", "prepare_scores", "unit_image", "check_alpha", "pairs",
            "PairwiseTest", "SignificanceResult"]
 
-#: Test keys in the order of FFF21 Tables 5–6.
-TESTS = ("sign", "ranksum", "signrank", "ttest", "anova1", "kruskalwallis", "anova2", "friedman")
+#: Test keys in the order of FFF21 Tables 5–6 (:data:`irscales.options.SIGNIFICANCE`).
+TESTS = tuple(p.key for p in SIGNIFICANCE)
 #: Row labels of FFF21 Tables 5–6.
-TEST_LABELS = {
-    "sign": "Sign Test", "ranksum": "Wilcoxon Rank Sum Test", "signrank": "Wilcoxon Signed Rank Test",
-    "ttest": "Student's t Test", "anova1": "One-way ANOVA", "kruskalwallis": "Kruskal-Wallis Test",
-    "anova2": "Two-way ANOVA", "friedman": "Friedman Test",
-}
+TEST_LABELS = {p.key: p.label for p in SIGNIFICANCE}
 #: Tests that assume only an ordinal scale (grey rows of FFF21 Tables 5–6, §2.5).
-ORDINAL_TESTS = frozenset({"sign", "ranksum", "kruskalwallis", "friedman"})
+ORDINAL_TESTS = frozenset(p.key for p in SIGNIFICANCE if p.ordinal)
 
 
 @dataclass(frozen=True)

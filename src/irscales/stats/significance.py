@@ -63,6 +63,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from irscales.options import SIGNIFICANCE
 from irscales.stats.pairwise import (binomial_two_sided_table, paired_t_test, rank_sum_test, sign_test,
                                      signed_rank_test)
 from irscales.stats.results import (ORDINAL_TESTS, TEST_LABELS, TESTS, PairwiseTest, PreparedScores,
@@ -85,7 +86,7 @@ PROCEDURES = {
 }
 
 #: The procedures that take ``pvalues=`` (Tukey-type comparisons after an omnibus test).
-_TUKEY_TYPE = ("anova1", "anova2", "kruskalwallis", "friedman")
+_TUKEY_TYPE = frozenset(p.key for p in SIGNIFICANCE if p.omnibus)
 
 
 def significance_tests(scores: ArrayLike, tests: Sequence[str] = TESTS, alpha: float = 0.05,
@@ -95,7 +96,8 @@ def significance_tests(scores: ArrayLike, tests: Sequence[str] = TESTS, alpha: f
 
     ``pvalues``: whether the Tukey-type procedures compute studentized-range p-values for every
     pair (their decisions use the critical value and do not need them). ``None`` (default): always
-    for the rank procedures (infinite df), and for the ANOVAs only up to 100 pairs (pass ``True`` for
+    for the rank procedures (infinite df), and for the ANOVAs only up to
+    :data:`~irscales.stats.tukey.PVALUES_UP_TO` pairs (pass ``True`` for
     more: :func:`~irscales.stats.tukey.studentized_range_sf` takes seconds for TREC-scale 8,256 pairs).
     """
     unknown = [k for k in tests if k not in PROCEDURES]

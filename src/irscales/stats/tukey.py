@@ -28,8 +28,8 @@ from scipy import optimize, special, stats
 from irscales.ranks import average_ranks
 from irscales.stats.results import PairwiseTest, check_alpha, pairs, prepare_scores
 
-__all__ = ["CRITICAL_CONVENTIONS", "as190_cdf", "studentized_range_critical", "studentized_range_sf",
-           "anova1_tukey", "anova2_tukey", "kruskal_wallis_tukey", "friedman_tukey"]
+__all__ = ["CRITICAL_CONVENTIONS", "PVALUES_UP_TO", "as190_cdf", "studentized_range_critical",
+           "studentized_range_sf", "tukey_pairs", "anova1_tukey", "anova2_tukey", "kruskal_wallis_tukey", "friedman_tukey"]
 
 
 # ------------------------------------------------------------ studentized-range critical values
@@ -179,10 +179,24 @@ def studentized_range_sf(q: ArrayLike, k: int, df: float) -> np.ndarray:
 # --------------------------------------------------------------------------- all-systems procedures
 
 
-# With finite df, above this many pairs the studentized-range p-values are skipped unless asked
-# for (about 0.3 ms each with studentized_range_sf); the decisions use the critical value instead.
-# With df = ∞ (rank procedures) they are always computed.
-_AUTO_PVALUES = 100
+#: With finite df, above this many pairs the studentized-range p-values are skipped unless asked for (about
+#: 0.3 ms each with :func:`studentized_range_sf`); the decisions use the critical value instead. With df = ∞
+#: (rank procedures) they are always computed.
+PVALUES_UP_TO = 100
+
+
+def tukey_pairs(means: np.ndarray, se: float | np.ndarray, critical: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """All pairs i < j of ``means`` (:func:`~irscales.stats.results.pairs` order), compared at once: the
+    differences d_ij = m_i − m_j, the statistics |d_ij| / se (``se``: one standard error, or one per pair as
+    Tukey–Kramer's with unequal sizes) and the decisions statistic > ``critical``. A zero standard error makes
+    a nonzero difference infinitely significant and a zero one undecided (NaN, not significant).
+    Returns ``(i, j, d, statistic, significant)``."""
+    i, j = pairs(len(means))
+    diff = means[i] - means[j]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        stat = np.where(se == 0, np.where(diff != 0, np.inf, np.nan), np.abs(diff) / se)
+    return i, j, diff, stat, np.where(np.isnan(stat), False, stat > critical)
 
 
 def _tukey(means: np.ndarray, se: float, k: int, df: float, alpha: float, pvalues: bool | None):
@@ -191,14 +205,10 @@ def _tukey(means: np.ndarray, se: float, k: int, df: float, alpha: float, pvalue
     q_ij = |m_i − m_j| / se; significant iff q_ij > q_{1−α}(k, df), the studentized-range
     quantile (MATLAB ``multcompare``: the interval for m_i − m_j excludes 0).
     """
-    i, j = pairs(len(means))
-    diff = np.abs(means[i] - means[j])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        q = diff / se if se > 0 else np.where(diff > 0, np.inf, np.nan)
     crit = studentized_range_critical(float(alpha), int(k), float(df))
-    sig = np.where(np.isnan(q), False, q > crit)
+    i, j, _, q, sig = tukey_pairs(means, se, crit)
     if pvalues is None:
-        pvalues = math.isinf(df) or len(q) <= _AUTO_PVALUES
+        pvalues = math.isinf(df) or len(q) <= PVALUES_UP_TO
     if pvalues:
         p = studentized_range_sf(q, k, df)
     else:
@@ -218,8 +228,8 @@ def anova1_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] 
         F = \frac{SS_{sys}/(S-1)}{SS_{err}/(S(T-1))}
 
     Tukey HSD: q_ij = |ȳ_i − ȳ_j| / sqrt(MSE/T), significant iff q_ij > q_{1−α}(S, S(T−1)).
-    ``pvalues``: compute the per-pair studentized-range p-values (``None``: only for ≤ 100 pairs;
-    ~0.3 ms each). Decisions use the critical value and never need them; pairs
+    ``pvalues``: compute the per-pair studentized-range p-values (``None``: only up to
+    :data:`PVALUES_UP_TO` pairs; ~0.3 ms each). Decisions use the critical value and never need them; pairs
     without a computed p-value get NaN.
     """
     sc = prepare_scores(scores, systems)

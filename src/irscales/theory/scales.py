@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.exact import common_denominator
+from irscales.formatting import as_text
 from irscales.measures import Measure
 from irscales.theory.orders import NotGradedError, RunOrder, WeakTopHeaviness, as_runs
 
@@ -173,9 +174,7 @@ def format_counterexample(cex: dict | None) -> str:
 def _fmt_val(v) -> str:
     if isinstance(v, tuple):
         return "(" + ",".join(str(x) for x in v) + ")"
-    if isinstance(v, float):
-        return f"{v:.6g}"
-    return str(v)
+    return as_text(v)
 
 
 def checks_frame(checks: list[ScaleCheck]) -> pd.DataFrame:

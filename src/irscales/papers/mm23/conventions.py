@@ -15,7 +15,9 @@ Conventions the text leaves open (our choices)
 
 from __future__ import annotations
 
+from irscales import options
 from irscales.measures import AP, NDCG, RBP, RR, Measure, P
+from irscales.options import METRIC_TESTS
 
 __all__ = [
     "FIG4_S1", "FIG4_S2", "GRADED_EXAMPLE", "TABLE2_DEPTHS", "TABLE3_DEPTHS", "FIG7_DEPTHS", "JONES_K",
@@ -40,10 +42,11 @@ JONES_K = 10
 #: MM23 Fig. 5 groups, top to bottom.
 GROUPS = ("** via ns", "ns", "=", "ni", "** via ni")
 
-#: Short test names of notebook 05's tables and CSVs (keys: :data:`irscales.stats.significance.TESTS`).
-TEST_NAMES = {"sign": "sign", "signrank": "wilcoxon", "ttest": "t"}
-#: Row labels of the Fig. 7 plot.
-TEST_LABELS = {"sign": "Sign test", "signrank": "Wilcoxon signed-rank", "ttest": "Student t"}
+#: Short test names of notebook 05's tables and CSVs: the library's names (:data:`irscales.options.TEST_NAMES`)
+#: of MM23's tests, in the paper's order (keys: :data:`irscales.stats.significance.TESTS`).
+TEST_NAMES = {k: options.TEST_NAMES[k] for k in METRIC_TESTS}
+#: Row labels of the Fig. 7 plot (the figure's wording), for the same tests.
+TEST_LABELS = dict(zip(METRIC_TESTS, ("Sign test", "Wilcoxon signed-rank", "Student t")))
 
 #: Fig. 3 axis labels: RBP(0.5); "AP" = AP@k with recall base k, whose order is that of SP; NDCG@k.
 FIG3_LABELS = {"RBP_p05": "RBP(0.5)", "SP": "AP", "nDCG_log2p1": "NDCG"}

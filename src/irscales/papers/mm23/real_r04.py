@@ -16,11 +16,11 @@ import itertools
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from irscales import paths
 from irscales.data import Collection
+from irscales.formatting import as_text
 from irscales.papers.mm23.conventions import GROUPS
 from irscales.papers.mm23.pair_topics import pair_topics
 
@@ -84,7 +84,6 @@ def analogue_table(published: pd.DataFrame, values: dict[str, object]) -> pd.Dat
     rows = []
     for item, v in values.items():
         if item in pub.index:
-            shown = f"{v:.6g}" if isinstance(v, (float, np.floating)) else str(v)
             rows.append({"item": item, "location": pub.loc[item, "location"], "published": pub.loc[item, "value"],
-                         "real-data analogue": shown, "label": ANALOGUE_LABEL})
+                         "real-data analogue": as_text(v), "label": ANALOGUE_LABEL})
     return pd.DataFrame(rows)
