@@ -20,7 +20,7 @@ from irscales import enumeration as E
 from irscales import measures as M
 from irscales.enumeration import counting as C
 from irscales.enumeration.bracket import Item, count_bounds, exact_counts, outward
-from irscales.enumeration.bracket_additive import bracket_cost, bracket_depth, k_bounds, phi_bounds
+from irscales.enumeration.bracket_additive import bracket_cost, bracket_depth, k_bounds, phi_bounds, phi_bounds_ties
 from irscales.enumeration.ties import TIES
 from irscales.papers.fff21 import graded_data as D
 
@@ -186,6 +186,14 @@ def test_depths_costs_and_refusals():
         phi_bounds("nDCG@20", np.zeros((1, 5)), N=30, c=2)
     with pytest.raises(ValueError, match="grades in 0..2"):
         phi_bounds("nDCG@5", np.full((1, 5), 3), N=5, c=2)
+
+
+def test_all_ties_at_once_equal_one_at_a_time():
+    rel = _runs(np.random.default_rng(5), 40, 30, 2, density=0.3)
+    both = phi_bounds_ties("nDCG@30", rel, TIES, N=30, c=2)
+    for ties in TIES:
+        one = phi_bounds("nDCG@30", rel, ties, N=30, c=2)
+        assert all(a <= b and d <= e for a, b, d, e in zip(both[ties][0], one[1], one[0], both[ties][1]))
 
 
 def test_shape_and_padding():

@@ -26,6 +26,7 @@ rounded ln; a sum of N terms is then accurate to ~N·10^−49, far below one flo
 from __future__ import annotations
 
 import math
+import warnings
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
@@ -36,10 +37,10 @@ from irscales import measures as M
 from irscales.enumeration.bracket import MAX_BITS, MAX_LOG2_COUNT, Bounds, Item, count_bounds, exact_counts, outward
 from irscales.enumeration.dcg import log_sum_sign, rank_classes
 from irscales.enumeration.runs import numerator
-from irscales.enumeration.ties import check_ties
+from irscales.enumeration.ties import TIES, check_ties
 from irscales.exact import to_fraction
 
-__all__ = ["bracket_depth", "bracket_cost", "phi_bounds", "k_bounds"]
+__all__ = ["bracket_depth", "bracket_cost", "phi_bounds", "phi_bounds_ties", "k_bounds"]
 
 _DIGITS = 50
 # Seconds per cell-option of the grid (numpy shifted adds, measured on the 2-core machine) and the
@@ -104,8 +105,7 @@ def bracket_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str = "unq"
             opts = N * (c + 1)
         cells = opts * 2**18 * 2
         grids = min(n_runs, 12)
-    bits = 18 if kind == "dcg" else 16
-    return grids * cells * _SECONDS_PER_CELL + n_runs * 2e-4, 4 * 8 * 2**max(bits, 20)
+    return grids * cells * _SECONDS_PER_CELL + n_runs * 2e-4, 4 * 8 * 2**MAX_BITS  # four float arrays at worst
 
 
 # ------------------------------------------------------------------------------------ items and values
@@ -231,7 +231,9 @@ def _exact_counter(kind: str, key: tuple, N: int, c: int, distinct: bool, items,
     options = _exact_options(kind, key, N, c, distinct)
     if kind in ("rbp", "grbp"):
         zero, add = 0, (lambda s, x: s + x)
-        target = [sum(int(g) * options[i][1] for i, g in enumerate(row) if g) for row in rows.tolist()]
+
+        def target(row: np.ndarray):
+            return sum(int(row[i]) * options[i][1] for i in np.flatnonzero(row))
 
         def sign(s, t):
             return (s > t) - (s < t)
@@ -239,17 +241,16 @@ def _exact_counter(kind: str, key: tuple, N: int, c: int, distinct: bool, items,
         B = _logbase(*key)
         zero, add = {}, _add_coefficient
         ranks = _rank_weights(*key, N)
-        target = []
-        for row in rows.tolist():
+
+        def target(row: np.ndarray):
             t: dict = {}
-            for i, g in enumerate(row):
-                if g:
-                    t[ranks[i][0]] = t.get(ranks[i][0], 0) + Fraction(g, ranks[i][1])
-            target.append(t)
+            for i in np.flatnonzero(row):
+                t = _add_coefficient(t, (ranks[i][0], Fraction(int(row[i]), ranks[i][1])))
+            return t
 
         def sign(s, t):
             return log_sum_sign({r: s.get(r, 0) - t.get(r, 0) for r in set(s) | set(t)}, B)
-    return lambda q: exact_counts(items, options, add, zero, sign, float(lo_v[q]), float(hi_v[q]), target[q])
+    return lambda q: exact_counts(items, options, add, zero, sign, float(lo_v[q]), float(hi_v[q]), target(rows[q]))
 
 
 # ------------------------------------------------------------------------------------------- interface
@@ -279,12 +280,22 @@ def phi_bounds(measure: M.Measure | str, rel, ties: str = "unq", *, N: int, c: i
                progress: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Proven bounds lo ≤ φ ≤ hi (FFF21 eq. 2 for ``unq``, §7.1.3's min/max/mid) of runs ``rel`` (…, L ≤ N;
     ranks L+1..N not relevant) of length N over grades 0..c, refined until hi ≤ (1 + rel_error)·lo where the
-    grid allows (:data:`irscales.enumeration.bracket.MAX_BITS`; the bounds stay valid beyond). Object arrays
-    with the leading shape of ``rel``: Python ints, for ``mid`` exact halves (:class:`~fractions.Fraction`).
-    DCG's ``unq`` is exact under Schanuel's conjecture (module doc)."""
+    grid allows (:data:`irscales.enumeration.bracket.MAX_BITS`; the bounds stay valid beyond, with a
+    ``RuntimeWarning``). Object arrays with the leading shape of ``rel``: Python ints, for ``mid`` exact halves
+    (:class:`~fractions.Fraction`). DCG's ``unq`` is exact under Schanuel's conjecture (module doc)."""
+    return phi_bounds_ties(measure, rel, (ties,), N=N, c=c, rel_error=rel_error, progress=progress)[ties]
+
+
+def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1, rel_error: float = 0.01,
+                    progress: bool | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """:func:`phi_bounds` for several tie strategies at once, tie → (lo, hi): one count of runs serves min, max
+    and mid (and unq where values are runs), one count of distinct values DCG's unq."""
     m = _parsed(measure, N)
-    check_ties(ties)
-    kind = _check(m, N, c, ties)
+    ties = tuple(ties)
+    kind = _kind(m, c)
+    for t in ties:
+        check_ties(t)
+        _check(m, N, c, t)
     rel = np.asarray(rel)
     if rel.ndim == 0 or not 1 <= rel.shape[-1] <= N:
         raise ValueError(f"phi_bounds: runs must have shape (..., L) with 1 ≤ L ≤ N={N}, got {rel.shape}")
@@ -298,18 +309,36 @@ def phi_bounds(measure: M.Measure | str, rel, ties: str = "unq", *, N: int, c: i
     key = _key(m, kind)
     uniq, inv = np.unique(g, axis=0, return_inverse=True)
     lo_v, hi_v = _values(kind, key, uniq, N)
-    distinct = ties == "unq" and kind == "dcg"
-    strict = ties in ("min", "mid")
     rel_f = Fraction(rel_error)
+    counts: dict[bool, Bounds] = {}
+    out = {}
+    for t in ties:
+        distinct = t == "unq" and kind == "dcg"
+        if distinct not in counts:
+            strict = not distinct and any(x in ("min", "mid") for x in ties)
 
-    def tight(a: int, b: int, c_: int, d: int) -> bool:
-        ok_le = b <= (1 + rel_f) * a
-        return ok_le and (d + 1 <= (1 + rel_f) * (c_ + 1)) if strict else ok_le
+            def tight(a: int, b: int, c_: int, d: int, strict: bool = strict) -> bool:
+                return b <= (1 + rel_f) * a and (not strict or d + 1 <= (1 + rel_f) * (c_ + 1))
 
-    items = _items(kind, key, N, c, distinct)
-    exact = _exact_counter(kind, key, N, c, distinct, items, uniq, lo_v, hi_v)
-    res: Bounds = count_bounds(items, lo_v, hi_v, rel_error=rel_error, bits=14 if kind == "dcg" else 12,
-                               max_bits=MAX_BITS, tight=tight, exact=exact, progress=progress)
+            items = _items(kind, key, N, c, distinct)
+            exact = _exact_counter(kind, key, N, c, distinct, items, uniq, lo_v, hi_v)
+            counts[distinct] = count_bounds(items, lo_v, hi_v, rel_error=rel_error, bits=14 if kind == "dcg" else 12,
+                                            max_bits=MAX_BITS, tight=tight, exact=exact, progress=progress)
+        lo, hi = _tie_bounds(counts[distinct], t)
+        wide = sum(h > (1 + rel_f) * x for x, h in zip(lo, hi))
+        if wide:
+            warnings.warn(f"phi_bounds: {m.key} at N={N} ({t}): {wide} of {len(lo)} distinct runs keep a bracket wider "
+                          f"than rel_error={rel_error} at the finest grid (2^{MAX_BITS} cells); their bounds are valid "
+                          "but wider", RuntimeWarning, stacklevel=2)
+        out_lo, out_hi = np.empty(len(uniq), dtype=object), np.empty(len(uniq), dtype=object)
+        out_lo[:], out_hi[:] = lo, hi
+        out[t] = out_lo[inv.ravel()].reshape(shape), out_hi[inv.ravel()].reshape(shape)
+    return out
+
+
+def _tie_bounds(res: Bounds, ties: str) -> tuple[list, list]:
+    """φ's bounds from the bounds of runs (or values) up to and below: unq/max = up to, min = 1 + below, mid =
+    their mean (exact halves); at least 1 (the run itself has its value)."""
     if ties in ("unq", "max"):
         lo, hi = res.le_lo, res.le_hi
     elif ties == "min":
@@ -317,7 +346,4 @@ def phi_bounds(measure: M.Measure | str, rel, ties: str = "unq", *, N: int, c: i
     else:
         lo = [Fraction(a + 1 + b, 2) for a, b in zip(res.lt_lo, res.le_lo)]
         hi = [Fraction(a + 1 + b, 2) for a, b in zip(res.lt_hi, res.le_hi)]
-    lo = [max(x, 1) for x in lo]  # the run itself has its value
-    out_lo, out_hi = np.empty(len(uniq), dtype=object), np.empty(len(uniq), dtype=object)
-    out_lo[:], out_hi[:] = lo, hi
-    return out_lo[inv.ravel()].reshape(shape), out_hi[inv.ravel()].reshape(shape)
+    return [max(x, 1) for x in lo], hi
