@@ -1,8 +1,8 @@
 """Benchmark of the bracketed φ of additive measures (issue 42): RBP_p08 (binary) and trec_eval's graded nDCG@N
 on the 10 Robust 2004 runs × 249 topics (grades 0..2), every tie strategy.
 
-Each row: the measure, N, the tie strategy (first all four in one call of ``phi_bounds_ties``), wall seconds of :func:`irscales.enumeration.bracket_additive.phi_bounds`
-over all 2,490 runs, the process's peak resident memory so far (``VmHWM``), the largest achieved relative width
+Each row: the measure, N, the tie strategy (first all four in one call of ``phi_bounds_ties``), wall seconds
+of :func:`irscales.enumeration.bracket_additive.phi_bounds` over all 2,490 runs, the process's peak resident memory so far (``VmHWM``), the largest achieved relative width
 max(hi/lo − 1) and how many runs are exact (lo = hi).
 
     python benchmarks/bench_bracket.py                      # RBP_p08 at 20..1000, nDCG@20..100

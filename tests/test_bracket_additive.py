@@ -54,6 +54,18 @@ def test_rbp_p08_brackets_contain_the_counted_phi(N):
         _check(lo, hi, C.phi_runs("RBP_p08", rel, ties))
 
 
+def test_graded_rbp_brackets_contain_the_counted_phi():
+    """gRBP_p08 over three grades (b = 5 > c: no ties, so unq counts runs); gRBP_p05 ties, so only min/max/mid."""
+    rel = _runs(np.random.default_rng(2), 100, 22, 2)
+    m = M.GRBP(p=0.8, max_gain=2)
+    for ties in ("unq", "mid"):
+        lo, hi = phi_bounds(m, rel, ties, N=22, c=2)
+        _check(lo, hi, C.phi_runs(m, rel, ties, c=2))
+    m = M.GRBP(p=0.5, max_gain=2)
+    lo, hi = phi_bounds(m, rel, "min", N=22, c=2)
+    _check(lo, hi, C.phi_runs(m, rel, "min", c=2))
+
+
 def test_rbp_p08_far_lower_tail_is_exact_or_tight():
     """Runs with their relevant documents at ranks 25..40 only: a fraction 2^−24 of the runs lies below them."""
     rng = np.random.default_rng(7)

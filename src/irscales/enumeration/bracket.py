@@ -70,7 +70,8 @@ def outward(x: Fraction | Decimal | int) -> tuple[float, float]:
     if x == 0:
         return 0.0, 0.0
     f = float(x)
-    return math.nextafter(math.nextafter(f, -math.inf), -math.inf), math.nextafter(math.nextafter(f, math.inf), math.inf)
+    down, up = math.nextafter(f, -math.inf), math.nextafter(f, math.inf)
+    return math.nextafter(down, -math.inf), math.nextafter(up, math.inf)
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,7 @@ from irscales.exact import to_fraction
 __all__ = ["bracket_depth", "bracket_cost", "phi_bounds", "phi_bounds_ties", "k_bounds"]
 
 _DIGITS = 50
-# Seconds per cell-option of the grid (numpy shifted adds, measured on the 2-core machine) and the
-# grid bits a query typically needs, for bracket_cost.
+# Seconds per cell and option of a grid (numpy shifted adds on the 2-core machine), for bracket_cost.
 _SECONDS_PER_CELL = 1.5e-9
 
 
@@ -84,7 +83,8 @@ def bracket_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None)
         if kind == "grbp" and ties in (None, "unq") and p.denominator <= c:
             return 0, f"graded RBP with p = {p} ties over grades 0..{c}: distinct values are not runs"
         depth = int(1 + (MAX_LOG2_COUNT - 40) / -math.log2(p)) if p < 1 else 0
-        return depth, f"weights p^(i−1) must stay normal float64 numbers with 40 bits of grid below them (p^(N−1) ≥ 2^−{MAX_LOG2_COUNT - 40})"
+        return depth, (f"weights p^(i−1) must stay normal float64 numbers with 40 bits of grid below them "
+                       f"(p^(N−1) ≥ 2^−{MAX_LOG2_COUNT - 40})")
     depth = int(MAX_LOG2_COUNT / math.log2(c + 1))
     return depth, f"counts are summed in float64: (c + 1)^N < 2^{MAX_LOG2_COUNT}"
 
