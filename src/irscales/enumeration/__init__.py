@@ -86,6 +86,7 @@ Modules
 ``workers`` worker processes that end with their parent · ``scale_class`` :class:`Scale` and closed
 forms · ``engine`` chunk planner, runner, limits and build costs · ``brute`` brute-force reference ·
 ``counting`` / ``meet`` / ``fixed_count`` / ``ap_count`` / ``digit_sums`` φ counted without a scale ·
+``bracket`` / ``bracket_additive`` φ of additive measures bracketed with a proven relative error ·
 ``count_costs`` what a count costs · ``routes`` the one planner choosing
 the cheapest exact route (closed form, counting, cached scale, build) within a budget · ``build``
 :func:`scale` and :func:`ranked_runs` · ``ranked`` measures vs their ranked versions on a collection ·
