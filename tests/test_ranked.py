@@ -1,4 +1,4 @@
-"""FFF21 Tables 2–6 (irscales.enumeration.ranked, irscales.papers.fff21.tables and .significance_tables): hand-worked ranked measures, brute-force cross-checks of φ,
+"""FFF21 Tables 2–6 (irscales.papers.fff21.ranked, irscales.papers.fff21.tables and .significance_tables): hand-worked ranked measures, brute-force cross-checks of φ,
 the invariants of issue 8 item 6 on the simulated collections, and the published rows' own consistency."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from hypothesis import strategies as hs
 
 from irscales import measures as M
 from irscales.papers import published
-from irscales.enumeration import ranked as RK
+from irscales.papers.fff21 import ranked as RK
 from irscales.papers.fff21 import significance_tables as ST
 from irscales.papers.fff21 import tables as FT
 from irscales.stats import significance as SG
