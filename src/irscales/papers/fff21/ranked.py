@@ -297,7 +297,7 @@ def exact_scores(m: M.Measure, collection: Collection, N: int, phi_unq: np.ndarr
     vals = np.asarray(collection.evaluate(m, depth=N), dtype=float)  # (T, S); the irrational ones are DCG/nDCG
     ideal = collection.ideal(N) if m.gains == "graded" and m.needs_rb else None
     ex = exact_dcg(m, collection.rel_at(N), collection.rb, N, vals, ideal=ideal)
-    if N <= m.base:  # ranks 1..base all weigh 1: a sum of gains (over the ideal sum), rational
+    if m.discount == "jk" and N <= m.base:  # JK: ranks 1..base all weigh 1, a sum of gains (over the ideal sum)
         return small_dcg_fractions(m, collection, N, vals, ideal), ex, False
     topics = collection.topics if m.needs_rb else None
     return snapped_by_phi(vals, phi_unq, what, topics), ex, True
