@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     from irscales import enumeration as E
     from irscales import measures as M
     from irscales.data import load_preset
-    from irscales.enumeration import ranked as RK
+    from irscales.papers.fff21 import ranked as RK
     from irscales.papers.fff21 import significance_tables as ST
     from irscales.papers.fff21 import tables as FT
 

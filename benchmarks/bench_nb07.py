@@ -61,7 +61,7 @@ def main() -> int:
     coll = load_preset("gop-cranfield", depth=20)
     row(f"load the public Cranfield grid ({len(coll.systems)} systems × {len(coll.topics)} topics)", t0, c0)
     with tempfile.TemporaryDirectory() as d:
-        for name, m in beyond.graded_measures(int(coll.max_grade)).items():
+        for name, m in beyond.graded_measures(int(coll.max_grade), beyond.TAU_MEASURES).items():
             t0, c0 = time.perf_counter(), _cpu()
             out = beyond.graded_ranked_taus(coll, n_grid, {name: m}, cache=d, workers=1)
             row(f"graded τ {name}, N = {n_grid} (φ {out.phi.iloc[0]}, cold cache)", t0, c0)

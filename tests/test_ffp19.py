@@ -16,7 +16,7 @@ from irscales.papers.ffp19 import (
     cases, contribution_terms, grbp_difference_poly, min_gain_gap, poly_str, run_case, summary, terms_str,
 )
 from irscales.theory.orders import StrongTopHeaviness, binary_runs, graded_runs
-from irscales.theory.rank_identities import ffp19_identities
+from irscales.theory.rank_identities import total_order_identities
 from irscales.theory.thresholds import poly_root
 
 
@@ -88,7 +88,7 @@ def test_section5_helper_and_reproduced_items():
     lo, hi = sec5["gRBP threshold"]
     assert lo**3 + 2 * lo - 1 < 0 < hi**3 + 2 * hi - 1
     rep = ffp19.reproduced(summary(range(1, 5), range(1, 4)), sec5, "r ≺ s")
-    rep.update(ffp19.identity_items(ffp19_identities(range(1, 5), range(1, 4))))
+    rep.update(ffp19.identity_items(total_order_identities(range(1, 5), range(1, 4))))
     cmp = published.compare("ffp19", rep)
     # the only mismatch is the rounded-up threshold 0.454 (exact root 0.45340)
     assert cmp.mismatches()["item"].tolist() == ["s5/gRBP_threshold"]
@@ -101,7 +101,7 @@ def test_min_gain_gap():
 
 
 def test_identity_items_follow_the_table():
-    df = ffp19_identities(range(1, 4), range(1, 3))
+    df = total_order_identities(range(1, 4), range(1, 3))
     items = ffp19.identity_items(df)
     assert items["s4/R(N)_size"] == "C(N+c, N)" and items["s5/RBTO=rho"] == "yes"
     broken = df.assign(**{"RBTO = ρ_strong (eq. 6)": [True] * (len(df) - 1) + [False]})

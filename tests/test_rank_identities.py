@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from irscales.theory import rank_identities as R
 
 
-def test_ffp19_identities_hold_and_sizes_are_hand_counted():
-    df = R.ffp19_identities(range(1, 5), range(1, 4))
+def test_total_order_identities_hold_and_sizes_are_hand_counted():
+    df = R.total_order_identities(range(1, 5), range(1, 4))
     checks = [c for c in df.columns if df[c].dtype == bool]
     assert len(checks) == 7 and df[checks].all().all()
     # c = 2, N = 2: multisets {00, 10, 11, 20, 21, 22} -> 6 = C(4, 2); 3^2 = 9 ranked runs

@@ -1,4 +1,4 @@
-"""FFF21 Tables 2–6 (irscales.enumeration.ranked, irscales.papers.fff21.tables and .significance_tables): hand-worked ranked measures, brute-force cross-checks of φ,
+"""FFF21 Tables 2–6 (irscales.papers.fff21.ranked, irscales.papers.fff21.tables and .significance_tables): hand-worked ranked measures, brute-force cross-checks of φ,
 the invariants of issue 8 item 6 on the simulated collections, and the published rows' own consistency."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from hypothesis import strategies as hs
 
 from irscales import measures as M
 from irscales.papers import published
-from irscales.enumeration import ranked as RK
+from irscales.papers.fff21 import ranked as RK
 from irscales.papers.fff21 import significance_tables as ST
 from irscales.papers.fff21 import tables as FT
 from irscales.stats import significance as SG
@@ -702,3 +702,25 @@ def test_reproduce_tables_is_the_tables_of_its_parts(tmp_path, monkeypatch):
     assert out[-1].startswith("§7.3 grand mean not compared")
     taus = FT.ap_scale_taus(tracks["sim-T08"], "sim-T08", [5], rep.results, "exact", None)
     assert taus.loc["sim-T08_05", ("exact", "unq")] == rep.t2.loc["sim-T08_05", "AP"]
+
+
+# ------------------------------------------------------- the adapter over the API's engine (issue 40)
+
+
+@pytest.mark.filterwarnings("ignore:judged@10")  # the demo's shallow qrels: scores are lower bounds
+def test_ranked_scores_are_what_evaluate_returns(cranfield_demo):
+    """φ of ranked_scores is evaluate's raw φ for every FFF21 measure and both tie strategies: FFF21's
+    tables and the API have one engine (irscales.interval), so a fix in one reaches the other."""
+    import irscales
+
+    demo = cranfield_demo / "demo"
+    N = 10
+    c = Collection.from_trec(demo / "runs", demo / "qrels.txt", depth=N, cache=False)
+    rs = RK.ranked_scores(c, N, track="demo", **NO_CACHE)
+    for t in RK.TIES:
+        ev = irscales.evaluate(demo / "qrels.txt", demo / "runs", list(RK.PAPER_ORDER), depth=N, ranked=True,
+                               ties=t, phi=True, cache=False)
+        for name in RK.PAPER_ORDER:
+            phi = ev.interval(name, raw=True).reindex(index=list(rs.topics), columns=list(rs.systems))
+            assert phi.notna().all().all(), (name, t)
+            assert np.array_equal(np.vectorize(float)(phi.to_numpy()), rs.ranked[t][name]), (name, t)

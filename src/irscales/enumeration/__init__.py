@@ -89,7 +89,8 @@ forms · ``engine`` chunk planner, runner, limits and build costs · ``brute`` b
 ``bracket`` / ``bracket_additive`` φ of additive measures bracketed with a proven relative error ·
 ``count_costs`` what a count costs · ``routes`` the one planner choosing
 the cheapest exact route (closed form, counting, cached scale, build) within a budget · ``build``
-:func:`scale` and :func:`ranked_runs` · ``ranked`` measures vs their ranked versions on a collection ·
+:func:`scale` and :func:`ranked_runs` (FFF21's measures vs their ranked versions on a collection are
+:mod:`irscales.papers.fff21.ranked`, over :mod:`irscales.interval`) ·
 ``__main__`` the distinct-counts CLI (``python -m irscales.enumeration``).
 
 Exact φ everywhere (:mod:`irscales.enumeration.ties`): ``unq``/``min``/``max`` are int64 arrays when every
@@ -104,7 +105,6 @@ from irscales.enumeration.counting import CountedScale, countable, counting_dept
 from irscales.enumeration.dcg import ExactDCG, dcg_root_coefficients, perfect_root
 from irscales.enumeration.engine import BuildCost, build_cost, max_enumerable_depth
 from irscales.enumeration.kernels import supported
-from irscales.enumeration.ranked import RankedScores, ranked_scores
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK, OverBudget, Route, choose_route
 from irscales.enumeration.runs import CacheError, TieUndecidable, normaliser, numerator, run_ids, runs_from_ids
 from irscales.enumeration.scale_class import Scale
@@ -115,6 +115,6 @@ __all__ = [
     "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values", "prune_cache",
     "max_enumerable_depth", "BuildCost", "build_cost", "dcg_root_coefficients", "perfect_root", "ExactDCG",
     "numerator", "normaliser", "TIES", "tie_ranks", "CountedScale", "countable", "counting_depth", "n_distinct",
-    "phi_runs", "ranked_runs", "RankedScores", "ranked_scores", "choose_route", "Route", "OverBudget",
+    "phi_runs", "ranked_runs", "choose_route", "Route", "OverBudget",
     "BUILD_SECONDS_OK", "BUILD_BYTES_OK",
 ]

@@ -27,7 +27,7 @@ from irscales.papers.printing import read_value, yes_no
 from irscales.theory.orders import (
     RunOrder, SetBased, StrongTopHeaviness, as_runs, graded_runs, multiset_runs, relation_str,
 )
-from irscales.theory.rank_identities import ffp19_identities
+from irscales.theory.rank_identities import total_order_identities
 from irscales.theory.scales import (
     MeasureLike, check_interval, check_ordinal, first_failure, format_counterexample, measure_values,
 )
@@ -315,7 +315,7 @@ def reproduced(table: pd.DataFrame, s5: dict, gp_order: str) -> dict:
 
 
 #: Published items of ``data/published/ffp19.csv`` answered by each column of
-#: :func:`irscales.theory.rank_identities.ffp19_identities`.
+#: :func:`irscales.theory.rank_identities.total_order_identities`.
 IDENTITY_ITEMS = {
     "s4/set_based/graded_of_rank_|R(N)|-1": "set-based graded of rank |R(N)|-1",
     "s4/SBTO=rho": "SBTO = ρ_set (eq. 2-3)",
@@ -327,7 +327,7 @@ IDENTITY_ITEMS = {
 
 
 def identity_items(identities: pd.DataFrame) -> dict[str, str]:
-    """The FFP19 published items decided by an :func:`irscales.theory.rank_identities.ffp19_identities`
+    """The FFP19 published items decided by an :func:`irscales.theory.rank_identities.total_order_identities`
     table ("yes" iff every row holds)."""
     out = {item: yes_no(identities[col].all()) for item, col in IDENTITY_ITEMS.items()}
     out["s4/R(N)_size"] = "C(N+c, N)" if identities["size = C(N+c, N)"].all() else "differs from C(N+c, N)"
@@ -379,7 +379,7 @@ def reproduce(n_binary=range(1, 9), n_graded=range(1, 6)) -> dict:
     of length ``n_graded``: the identities of §4–5, the §6 summary, the §5 counterexample (with
     Cardano's closed form of the crossing and gRBP at the upper bracket), the ordinal onsets, the
     §4.2 gP relation and the published items (``items``)."""
-    identities = ffp19_identities(n_binary, n_graded)
+    identities = total_order_identities(n_binary, n_graded)
     table = summary(n_binary, n_graded)
     r5, s5 = SECTION5_RUNS
     sec5 = section5(r5, s5, gains=(0, 1, 2))

@@ -4,7 +4,7 @@ FFP19 §4: the set-based order on R(N) (multisets of N degrees out of c + 1) is 
 of rank |R(N)| − 1 with |R(N)| = C(N + c, N), and its rank function is eq. (2) = SBTO (eq. 3); for
 binary relevance ρ is the number of relevant documents (§4.1). FFP19 §5: strong top-heaviness on
 REL^N is a chain of (c + 1)^N runs, graded of rank (c + 1)^N − 1, and ρ (eq. 5) = RBTO (eq. 6) is the
-run read as a number in base c + 1. :func:`ffp19_identities` checks all of these by enumeration.
+run read as a number in base c + 1. :func:`total_order_identities` checks all of these by enumeration.
 
 FFP17 §3.2 (binary runs): a maximal chain of the weak order from 0̂ to r̂ is built with two basic
 operators — a *replacement* in the last position (0 → 1 at rank N) and a *single-step forward swap*
@@ -24,10 +24,10 @@ import pandas as pd
 from irscales.measures import RBTO, SBTO
 from irscales.theory.orders import SetBased, StrongTopHeaviness, graded_runs, multiset_runs
 
-__all__ = ["ffp19_identities", "chain_operation_counts", "runs_with_operation_counts"]
+__all__ = ["total_order_identities", "chain_operation_counts", "runs_with_operation_counts"]
 
 
-def ffp19_identities(n_binary, n_graded) -> pd.DataFrame:
+def total_order_identities(n_binary, n_graded) -> pd.DataFrame:
     """One row per (c, N): every identity of FFP19 §4–5 checked on the whole run space (bools)."""
     rows = []
     for c, ns in ((1, n_binary), (2, n_graded)):

@@ -14,14 +14,17 @@ Modules (one concern each):
 * :mod:`~irscales.papers.fff21.scales`   — Figs. 3–5 and §5.1: all values over all 2^N runs, ties;
 * :mod:`~irscales.papers.fff21.claims`   — claims recomputed from the printed Tables 2–6 and footnotes 7–8;
 * :mod:`~irscales.papers.fff21.beyond`   — beyond §8: counted value curves, graded scales, graded Table 2 τ;
+* :mod:`~irscales.papers.fff21.ranked`   — the measures and their ranked versions on a collection, FFF21's
+  conventions (paper order, float AP, 8-decimal means) over :mod:`irscales.interval`;
 * :mod:`~irscales.papers.fff21.tables`   — Tables 2–4 on TREC runs (notebook 01b);
 * :mod:`~irscales.papers.fff21.significance_tables` — Tables 5–6: significance before and after the transform.
 
 Notebooks: 01a (scales: examples, sets, runs4, scales), 01b (tables), 01c (claims), 07 (beyond).
 """
 
-from irscales.papers.fff21.beyond import (counted_curves, graded_measures, graded_ranked_taus, graded_summary,
-                                          graded_values, plot_value_curves, value_curve)
+from irscales.papers.fff21.beyond import (counted_curves, graded_ranked_taus, graded_summary, graded_values,
+                                          plot_value_curves, value_curve)
+from irscales.papers.fff21.graded_scores import graded_measures
 from irscales.papers.fff21.claims import (Claim, footnote_claims, pair_count_claims, section7_claims,
                                           significance_percent_checks, table4_delta_checks)
 from irscales.papers.fff21.record import Part, Record

@@ -28,24 +28,25 @@ from irscales.data.collection import Collection
 from irscales.correlation import kendall_tau
 from irscales.enumeration.dcg import exact_dcg
 from irscales.figures import write_figure
+from irscales.interval import plan
+from irscales.papers.fff21.graded_scores import graded_measures
 from irscales.ranks import dense_ranks
 
-__all__ = ["value_curve", "counted_curves", "graded_values", "graded_summary", "graded_measures", "graded_ranked_taus",
+__all__ = ["value_curve", "counted_curves", "graded_values", "graded_summary", "TAU_MEASURES", "graded_ranked_taus",
            "plot_value_curves"]
+
+#: The graded measures of :func:`graded_ranked_taus` (notebook 07), in its row order.
+TAU_MEASURES = ("gnDCG_b02", "gRBP_p08", "gRBP_p05", "gP")
 
 
 def _phi(measure: M.Measure, rel: np.ndarray, c: int, **scale_kwargs) -> tuple[np.ndarray, int, str]:
-    """φ (unq) of runs ``rel`` over grades 0..c, the number of distinct values, and how φ was obtained
-    (the planner's route, :mod:`irscales.enumeration.routes`). The notebook's computations are its consent
-    to the scale builds they need (``build=True`` unless given)."""
-    N = rel.shape[-1]
+    """φ (unq) of runs ``rel`` over grades 0..c, the number K of distinct values, and how φ was obtained: the
+    API's plan (:func:`irscales.interval.plan`: route and K, as ``evaluate`` takes them). The notebook's
+    computations are its consent to the scale builds they need (``build=True`` unless given)."""
     kw = dict(scale_kwargs)
-    route = E.choose_route(measure, N, c=c, ties="unq", runs=rel, cache=kw.pop("cache", True),
-                           build=kw.pop("build", True))
-    if route.kind == "count":
-        return route.phi_runs(rel), C.n_distinct(measure, N, c), "counted"
-    s = route.scale(**kw)
-    return s.phi_runs(rel), s.n_distinct, "enumerated"
+    p = plan([(measure.key, measure)], rel.shape[-1], grades=c, ties="unq", cache=kw.pop("cache", True),
+             build=kw.pop("build", True), require=True)[0][measure.key]
+    return p.route.phi_runs(rel, **kw), p.K, "counted" if p.kind == "count" else "enumerated"
 
 
 def value_curve(measure: M.Measure | str, N: int, n_runs: int = 2000, seed: int = 0, c: int = 1,
@@ -109,13 +110,6 @@ def graded_summary(values: dict[str, pd.DataFrame], measures: dict[str, M.Measur
                          for k, v in values.items()])
 
 
-def graded_measures(c: int) -> dict[str, M.Measure]:
-    """The graded measures of the notebook for grades 0..c (gains = grades): nDCG with the JK
-    discount (log base 2, as FFF21's nDCG_b02), gRBP with p = 0.8 and 0.5, gP."""
-    return {"gnDCG_b02": M.NDCG(base=2, gains="graded"), "gRBP_p08": M.GRBP(p=0.8, max_gain=c),
-            "gRBP_p05": M.GRBP(p=0.5, max_gain=c), "gP": M.GP(max_gain=c)}
-
-
 def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Measure] | None = None,
                        **scale_kwargs) -> pd.DataFrame:
     """Kendall τ_b between the system means of each graded measure and of its ranked version φ (FFF21
@@ -131,7 +125,7 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
     One row per measure: ``tau``, ``systems``, ``topics``, ``N``, ``grades``, ``distinct`` (values of
     the scale), ``phi`` (counted / enumerated)."""
     c = int(collection.max_grade)
-    measures = graded_measures(c) if measures is None else measures
+    measures = graded_measures(c, TAU_MEASURES) if measures is None else measures
     keep = np.nonzero(collection.rb > 0)[0]
     coll = collection.subset(topics=keep) if len(keep) < len(collection.topics) else collection
     rel = coll.rel_at(N).astype(np.int64)  # (S, T, N)
@@ -148,7 +142,7 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
             reps = rel.reshape(S * T, N)[first]
             ex = m.exact(reps, rb=coll.rb[first % T]).tolist()
             means = dense_ranks([sum((ex[i] for i in row), Fraction(0)) for row in inv.tolist()])
-        elif isinstance(m, M.DCG) and (ex := exact_dcg(m, rel, coll.rb, N, vals.T, ideal=coll.ideal(N))) is not None:
+        elif (ex := exact_dcg(m, rel, coll.rb, N, vals.T, ideal=coll.ideal(N))) is not None:  # irrational: DCG/nDCG
             means = ex.mean_codes()  # exact: integer vectors over the logarithms, sums compared exactly
         else:
             means = vals.ravel()[first][inv].mean(axis=1)

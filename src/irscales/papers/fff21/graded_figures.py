@@ -28,11 +28,12 @@ from irscales import measures as M
 from irscales.data import Collection
 from irscales.figures import write_figure
 from irscales.enumeration import counting as C
+from irscales.enumeration.runs import numerator
 from irscales.interval import dcg_proven_depth
 from irscales.papers.fff21 import beyond
 from irscales.papers.fff21 import graded_data as D
 from irscales.papers.fff21.graded_data import LABEL
-from irscales.papers.fff21.graded_scores import GRADED, ORDER, GradedScores
+from irscales.papers.fff21.graded_scores import GRADED, ORDER, GradedScores, graded_measures
 from irscales.papers.fff21.graded_tables import TAG, output_dir
 
 __all__ = ["EXHAUSTIVE_N", "SCALES", "value_curves", "real_points", "plot_all_values", "plot_tau", "plot_table4",
@@ -41,15 +42,14 @@ __all__ = ["EXHAUSTIVE_N", "SCALES", "value_curves", "real_points", "plot_all_va
 #: Run lengths whose graded scale is drawn value by value (all 3^N runs enumerated); beyond, sampled runs.
 EXHAUSTIVE_N = 10
 #: The graded measure → the measure whose scale ranks it (nDCG is ranked on the scale of DCG, FFF21 §5.2.2).
-SCALES = {"gP": "gP", "gRBP_p05": "gRBP_p05", "gRBP_p08": "gRBP_p08", "gnDCG_b02": "gDCG_b02", "gnDCG_b10": "gDCG_b10"}
+SCALES = {g: numerator(m).key for g, m in graded_measures(1).items()}
 _MARK = {"conditional": "†", "enumeration": "", "proof": "", "not computed": ""}
 _COLOURS = ("tab:orange", "tab:blue", "tab:green")
 _BINS = 20
 
 
 def _scale_measure(name: str, c: int) -> M.Measure:
-    return {"gP": M.GP(max_gain=c), "gRBP_p05": M.GRBP(p=0.5, max_gain=c), "gRBP_p08": M.GRBP(p=0.8, max_gain=c),
-            "gDCG_b02": M.DCG(base=2, gains="graded"), "gDCG_b10": M.DCG(base=10, gains="graded")}[name]
+    return graded_measures(c, (name,))[name]
 
 
 def value_curves(Ns: Sequence[int], c: int, n_runs: int = 400, seed: int = 0) -> dict[tuple[str, int], object]:

@@ -1,5 +1,5 @@
 """Graded measures and their interval-scaled versions on real runs (issue 30), in the form FFF21's
-table functions take (:class:`irscales.enumeration.ranked.RankedScores`).
+table functions take (:class:`irscales.papers.fff21.ranked.RankedScores`).
 
 FFF21 §6 binarises graded judgments (lenient: grade > 0 is relevant) and ranks each binary measure
 over the 2^N binary runs. Here every graded measure M over grades 0..c (gains = grades) is ranked over
@@ -17,8 +17,9 @@ gnDCG_b02      nDCG_b02                 counted by class coefficients, N ≤ 34
 gnDCG_b10      nDCG_b10                 counted by class coefficients, N ≤ 39
 =============  =======================  ==========================================
 
-φ comes from :func:`irscales.interval.plan` and :func:`irscales.interval.interval_values` — exactly what
-``irscales.evaluate(..., ranked=True, ties=..., phi=True)`` returns (tested) — one plan per measure and
+φ, K and the route come from :func:`irscales.interval.plan` and :func:`irscales.interval.interval_values`
+— exactly what ``irscales.evaluate(..., ranked=True, ties=..., phi=True)`` returns (tested), through the
+adapter FFF21's tables share (:func:`irscales.papers.fff21.ranked.interval_phis`) — one plan per measure and
 tie strategy, so a measure whose scale is out of reach at N is left out with the planner's reason
 instead of stopping the others. Builds over the budget are refused unless ``build=True``.
 
@@ -30,7 +31,7 @@ the rational measures, and for nDCG integer vectors over the logarithms
 (:class:`irscales.enumeration.dcg.ExactDCG`), so system means and τ are exact. The significance tests
 take Fractions for the rational measures (nDCG too while N ≤ its log base); beyond it nDCG is
 irrational and they take floats snapped to one per exact value
-(:func:`irscales.enumeration.ranked.snapped_by_phi`: equal values equal, order exact), as FFF21's own
+(:func:`irscales.papers.fff21.ranked.snapped_by_phi`: equal values equal, order exact), as FFF21's own
 tables do — only the magnitudes of differences the signed-rank test ranks are then floats, tied by
 MATLAB's rule (``float_scores`` names those measures).
 """
@@ -38,22 +39,18 @@ MATLAB's rule (``float_scores`` names those measures).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Sequence
 
-import numpy as np
 import pandas as pd
 
 from irscales import measures as M
 from irscales.data import Collection
 from irscales.enumeration.counting import graded_rbp_tie
-from irscales.enumeration.dcg import exact_dcg
-from irscales.enumeration.ranked import RankedScores, snapped_by_phi
 from irscales.enumeration.ties import TIES
-from irscales.interval import (IntervalPlan, OverBudgetError, dcg_proven_depth, interval_values, plan, scaled_runs,
-                               uses_grades)
+from irscales.interval import OverBudgetError, dcg_proven_depth, plan, uses_grades
+from irscales.papers.fff21.ranked import RankedScores, exact_scores, interval_phis
 
-__all__ = ["GRADED", "BINARY", "COUNTERPART", "ORDER", "RECALL_BASED", "measures", "GradedScores",
+__all__ = ["GRADED", "BINARY", "COUNTERPART", "ORDER", "RECALL_BASED", "graded_measures", "measures", "GradedScores",
            "graded_ranked_scores", "exactness_basis", "EXACT_KINDS"]
 
 #: The graded measures (gains = grades) and their binary (lenient) counterparts, pair by pair.
@@ -68,19 +65,36 @@ RECALL_BASED = ("gnDCG_b02", "gnDCG_b10", "nDCG_b02", "nDCG_b10")
 EXACT_KINDS = ("proof", "enumeration", "conditional")
 
 
+#: The graded measures over grades 0..c (gains = grades; gP and gRBP normalised by the top grade c), and gDCG,
+#: the scale of gnDCG (FFF21 §5.2.2): the one set every graded table, figure and curve of the papers takes.
+_GRADED_MEASURES = {
+    "gP": lambda c: M.GP(max_gain=c), "gRBP_p05": lambda c: M.GRBP(p=0.5, max_gain=c),
+    "gRBP_p08": lambda c: M.GRBP(p=0.8, max_gain=c), "gnDCG_b02": lambda c: M.NDCG(base=2, gains="graded"),
+    "gnDCG_b10": lambda c: M.NDCG(base=10, gains="graded"), "gDCG_b02": lambda c: M.DCG(base=2, gains="graded"),
+    "gDCG_b10": lambda c: M.DCG(base=10, gains="graded")}
+
+
+def graded_measures(c: int, names: Sequence[str] = GRADED) -> dict[str, M.Measure]:
+    """The graded measures ``names`` (:data:`GRADED`, or the scales gDCG_b02 / gDCG_b10) for grades 0..c, in
+    the order given."""
+    unknown = [n for n in names if n not in _GRADED_MEASURES]
+    if unknown:
+        raise ValueError(f"unknown graded measure(s) {unknown}; choose from {list(_GRADED_MEASURES)}")
+    return {n: _GRADED_MEASURES[n](c) for n in names}
+
+
 def measures(c: int) -> dict[str, M.Measure]:
-    """The measures of :data:`ORDER` for grades 0..c (graded ones normalised by the top grade c)."""
-    graded = {"gP": M.GP(max_gain=c), "gRBP_p05": M.GRBP(p=0.5, max_gain=c), "gRBP_p08": M.GRBP(p=0.8, max_gain=c),
-              "gnDCG_b02": M.NDCG(base=2, gains="graded"), "gnDCG_b10": M.NDCG(base=10, gains="graded")}
-    binary = {k: M.parse(k) for k in BINARY}
-    both = {**graded, **binary}
+    """The measures of :data:`ORDER` for grades 0..c: :func:`graded_measures` and their binary counterparts."""
+    both = {**graded_measures(c), **{k: M.parse(k) for k in BINARY}}
     return {k: both[k] for k in ORDER}
 
 
 def exactness_basis(m: M.Measure, N: int, c: int, kind: str, caveat: str) -> tuple[str, str]:
     """(kind, basis) of an exact φ of ``m`` at run length N over grades 0..c reached by route ``kind``
     (``closed``, ``count``, ``cached``, ``build``) with the planner's ``caveat``: kind is one of
-    :data:`EXACT_KINDS`, basis says why in words."""
+    :data:`EXACT_KINDS`, basis says why in words. K and the caveat come from the plan
+    (:class:`irscales.interval.IntervalPlan`); the basis of the other routes is the route's to state (issue 40:
+    ``Route.basis`` replaces the measure tests below)."""
     if caveat:
         return "conditional", caveat
     if kind in ("cached", "build"):
@@ -116,48 +130,6 @@ class GradedScores:
         return self.scores.row
 
 
-def _exact_phi(phi: np.ndarray, ties: str) -> np.ndarray:
-    """φ of :func:`interval_values` (Python ints, halves for ``mid``) as FFF21's tables hold it
-    (:class:`~irscales.enumeration.ranked.RankedScores`): int64, or float64 halves for ``mid``, when every 2φ
-    is below 2^53 (exact); else the exact Python ints and Fractions in an object array."""
-    flat = phi.ravel().tolist()
-    if 2 * max((abs(x) for x in flat), default=0) >= 2**53:
-        return np.array([Fraction(x) if ties == "mid" else int(x) for x in flat] + [None], dtype=object)[:-1] \
-            .reshape(phi.shape)
-    if ties == "mid":
-        return np.array([float(Fraction(x)) for x in flat]).reshape(phi.shape)
-    return np.array([int(x) for x in flat], dtype=np.int64).reshape(phi.shape)
-
-
-def _phis(plans: dict[str, IntervalPlan], collection: Collection, N: int) -> dict[str, np.ndarray]:
-    """tie → exact φ (T, S) of the plans of one measure: :func:`interval_values` (what ``evaluate`` returns),
-    with the counted tie strategies taken from one count (:meth:`Route.phi_runs_ties`, the same values)."""
-    counted = [t for t, p in plans.items() if p.kind == "count"]
-    out = {}
-    if counted:
-        p = plans[counted[0]]
-        shared = p.route.phi_runs_ties(scaled_runs(p, collection, N), counted)
-        out = {t: _exact_phi(np.asarray(shared[t]).T, t) for t in counted}
-    for t, p in plans.items():
-        if t not in out:
-            out[t] = _exact_phi(interval_values(p, collection, N).phi, t)
-    return out
-
-
-def _small_ndcg(m: M.NDCG, collection: Collection, N: int, floats: np.ndarray, ideal) -> np.ndarray:
-    """nDCG at N ≤ its log base as Fractions (T, S): every discount is 1, so DCG is the sum of the gains and
-    the ideal DCG that of the ideal run (graded) or min(RB, N) (binary); checked against ``floats``."""
-    gains = collection.rel_at(N).astype(np.int64) if m.gains == "graded" else collection.binary(N).astype(np.int64)
-    num = gains.sum(axis=-1).T  # (T, S)
-    den = (np.asarray(ideal, dtype=np.int64)[:, :N].sum(axis=1) if ideal is not None
-           else np.minimum(collection.rb, N)).astype(np.int64)
-    out = np.array([[Fraction(int(a), int(d)) if d else Fraction(0) for a in row] for row, d in zip(num, den)],
-                   dtype=object)
-    if np.abs(np.vectorize(float, otypes=[float])(out) - floats).max(initial=0) > 1e-12:
-        raise ArithmeticError(f"{m.key} at N = {N}: the exact form disagrees with the measure's floats")
-    return out
-
-
 def graded_ranked_scores(collection: Collection, N: int, track: str, *, names: Sequence[str] = ORDER,
                          ties: Sequence[str] = TIES, build: bool = False, cache: bool = True) -> GradedScores:
     """The measures ``names`` (of :data:`ORDER`) and their interval-scaled versions on ``collection`` cut
@@ -188,24 +160,19 @@ def graded_ranked_scores(collection: Collection, N: int, track: str, *, names: S
             if p is None:
                 rows.append({**row, "exact": "not computed", "basis": notes[0] if notes else "no route"})
                 continue
-            kind, basis = exactness_basis(p.measure, p.N, p.c, p.kind, p.caveat)
+            kind, basis = exactness_basis(p.measure, p.N, p.c, p.kind, p.caveat)  # the plan's exactness
             rows.append({**row, "K": p.K, "route": p.kind, "exact": kind, "basis": basis})
             plans[t] = p
-        phis = _phis(plans, collection, N)
-        if set(phis) != set(ties):
+        if set(plans) != set(ties):
             continue  # FFF21's tables need every tie strategy of a measure; the exactness rows say why not
+        phis = interval_phis(plans, collection, N)
         for t in ties:
             ranked[t][name] = phis[t]
-        if m.rational:
-            original[name] = collection.evaluate(m, N, exact=True)
-            continue
-        vals = np.asarray(collection.evaluate(m, N), dtype=float)  # (T, S)
-        ideal = collection.ideal(N) if m.gains == "graded" else None
-        exact[name] = exact_dcg(m, collection.rel_at(N), collection.rb, N, vals, ideal=ideal)
-        if N <= m.base:  # every rank weighs 1: nDCG = (sum of gains) / (ideal sum), rational
-            original[name] = _small_ndcg(m, collection, N, vals, ideal)
-        else:  # irrational: one float per exact value (ties and order exact; differences are floats)
-            original[name] = snapped_by_phi(vals, phis["unq"], f"{track}_{N:02d} {name}", collection.topics)
+        # irrational nDCG: one float per exact value (ties and order exact; differences are floats)
+        original[name], ex, snapped = exact_scores(m, collection, N, phis["unq"], f"{track}_{N:02d} {name}")
+        if ex is not None:
+            exact[name] = ex
+        if snapped:
             floats.add(name)
     rs = RankedScores(track=track, N=int(N), simulated=False, systems=collection.systems, topics=collection.topics,
                       original=original, ranked=ranked, min_rb=int(collection.rb.min(initial=0)), exact=exact)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from irscales.enumeration.ranked import RECALL_BASE, RECALL_BASE_FREE, RankedScores
+from irscales.papers.fff21.ranked import RECALL_BASE, RECALL_BASE_FREE, RankedScores
 from irscales.stats import significance as SG
 from irscales.stats.anova import CRITICAL_CONVENTIONS, studentized_range_critical
 

@@ -1,4 +1,4 @@
-"""FFF21 Tables 2–4 (§7.1–7.2) from the ranked scores of :mod:`irscales.enumeration.ranked`, their CSV
+"""FFF21 Tables 2–4 (§7.1–7.2) from the ranked scores of :mod:`irscales.papers.fff21.ranked`, their CSV
 files and the comparison with the printed values; :func:`reproduce_tables` is the notebook's entry
 (notebooks/01b_fff21_tables.ipynb). Tables 5–6 are :mod:`irscales.papers.fff21.significance_tables`.
 
@@ -23,7 +23,7 @@ import pandas as pd
 from irscales.atomic import write_atomic
 from irscales.correlation import kendall_tau, system_means, topic_by_topic_tau
 from irscales.data import Collection, load_preset
-from irscales.enumeration.ranked import (
+from irscales.papers.fff21.ranked import (
     PAPER_ORDER, RECALL_BASE_FREE, RankedScores, float_sp_phi, ranked_scores, track_name)
 from irscales.papers import published
 from irscales.papers.fff21.significance_tables import grand_mean_delta, table56
@@ -320,7 +320,7 @@ def reproduce_tables(tracks: Mapping[str, Collection], Ns: Sequence[int], N456: 
                      decimals: int | None = None, critical: str = "exact") -> Reproduction:
     """FFF21 Tables 2–6 (§7) on ``tracks``: τ(M, M_R) at run lengths ``Ns`` (``unq``, ``mid``), and at
     ``N456`` τ of all pairs and the significance changes. ``ap``/``decimals``/``critical``: FFF21's
-    conventions ("fff21-float", 8, "matlab") or the exact ones (module :mod:`irscales.enumeration.ranked`)."""
+    conventions ("fff21-float", 8, "matlab") or the exact ones (module :mod:`irscales.papers.fff21.ranked`)."""
     # reproducing the tables is consent to the scale builds they need (AP at N = 30: the SP scale, minutes)
     results = {(k, N): ranked_scores(c, N, track=k, ap=ap, progress=False, build=True) for k, c in tracks.items()
                for N in sorted(set(Ns) | {N456})}

@@ -1,32 +1,35 @@
-"""Measures against their ranked ("interval-scaled") versions on the runs of a collection (FFF21 §6–7).
+"""FFF21's measures against their ranked ("interval-scaled") versions on the runs of a collection (FFF21 §6–7),
+as FFF21's tables take them: an adapter over :mod:`irscales.interval`, the one engine of the API.
 
 For a :class:`~irscales.data.collection.Collection` cut at run length N, :func:`ranked_scores` computes
 the 11 measures of FFF21 §6 per (topic, system) and their ranked versions
 
     M_R(r) = φ(M(r)),   φ(m) = |{x ∈ M(REL^N) : x ≤ m}|                (FFF21 §5, eq. 2, ``unq``)
 
-or the mid-rank of the run among all 2^N runs (``mid``, §7.1.3), read off the exact scale of the
-enumeration engine (:meth:`irscales.enumeration.Scale.phi_runs`: from the run itself, never from a
-float value), or counted without a scale where :mod:`irscales.enumeration.counting` applies (P, R,
-RR, RBP, DCG, nDCG: the same φ, run by run). Runs are binarised leniently (grade > 0, FFF21 §6) and
-runs shorter than N are padded with not relevant documents (§5.1). The recall-base dependent
-measures R, AP, nDCG are ranked on the scale of their numerator (P, SP, DCG;
-:func:`irscales.enumeration.runs.numerator`), one scale per run length for every topic, which is
-FFF21's "surrogate" of §5.2.2; so R_R = P_R, nDCG_R = DCG_R, and also RBP_p03_R = RBP_p05_R (same
+or the mid-rank of the run among all 2^N runs (``mid``, §7.1.3). φ is what ``irscales.evaluate(...,
+ranked=True, phi=True)`` returns: each measure is planned by :func:`irscales.interval.plan` (closed form,
+counting, cached or built scale) and its runs ranked by :func:`irscales.interval.interval_values` (or, for
+counted routes, one count for every tie strategy, :meth:`irscales.enumeration.routes.Route.phi_runs_ties`,
+the same values); :func:`interval_phis` holds them as FFF21's tables do (:func:`compact_phi`). Runs are
+binarised leniently (grade > 0, FFF21 §6) and runs shorter than N are padded with not relevant documents
+(§5.1). The recall-base dependent measures R, AP, nDCG are ranked on the scale of their numerator (P,
+SP, DCG; :func:`irscales.enumeration.runs.numerator`), one scale per run length for every topic, which
+is FFF21's "surrogate" of §5.2.2; so R_R = P_R, nDCG_R = DCG_R, and also RBP_p03_R = RBP_p05_R (same
 order of runs, FFP19), which the tests check rather than assume. FFF21's Tables 2–6 built on these
-scores are :mod:`irscales.papers.fff21.tables`.
+scores are :mod:`irscales.papers.fff21.tables`; the graded tables (:mod:`irscales.papers.fff21.graded_scores`)
+use the same adapter.
 
 Exactness: overall τ compares system means, and ties among means decide τ. Rational measures (P, R,
 AP, RR, RBP) are evaluated as :class:`fractions.Fraction` (``Measure.exact``), and so are DCG and
-nDCG when N ≤ their log base (every discount is 1: DCG = #relevant, nDCG = #relevant/min(RB, N));
-so their means are exact; ranked values are integers (``unq``) or half-integers (``mid``), whose
-float sums over ≤ 2^20 topics are exact. DCG and nDCG are irrational; their floats are *snapped*:
-every run with the same exact value (same φ, decided exactly by the engine) gets one float, and a
-check asserts that distinct values keep distinct, correctly ordered floats (:func:`snap_floats`).
-Their system means are ordered exactly (:class:`irscales.enumeration.dcg.ExactDCG`: integer vectors
-over the u_m = ln B/ln m, ordered in ``Decimal``). A real collection does tie system means of DCG
-(two runs with the same relevant ranks on every topic). FFF21's option of rounding means to 8
-decimals (footnote 9) is ``decimals=8``.
+nDCG when N ≤ their log base (every discount is 1: DCG = the sum of the gains, nDCG = that over the
+ideal sum, :func:`small_dcg_fractions`); so their means are exact; ranked values are integers (``unq``)
+or half-integers (``mid``), whose float sums over ≤ 2^20 topics are exact. DCG and nDCG are irrational;
+their floats are *snapped*: every run with the same exact value (same φ, decided exactly by the engine)
+gets one float, and a check asserts that distinct values keep distinct, correctly ordered floats
+(:func:`snap_floats`). Their system means are ordered exactly (:class:`irscales.enumeration.dcg.ExactDCG`:
+integer vectors over the u_m = ln B/ln m, ordered in ``Decimal``). A real collection does tie system
+means of DCG (two runs with the same relevant ranks on every topic). FFF21's option of rounding means
+to 8 decimals (footnote 9) is ``decimals=8``.
 
 FFF21's own conventions (issue 15; on the real TREC-8 runs they reproduce its printed values):
 ``decimals=8``; ``ranked_scores(ap="fff21-float")`` — AP and the scale of SP in double precision,
@@ -36,6 +39,7 @@ FFF21's own conventions (issue 15; on the real TREC-8 runs they reproduce its pr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -43,13 +47,14 @@ import numpy as np
 from irscales import measures as M
 from irscales.correlation import system_means
 from irscales.data.collection import Collection
-from irscales.enumeration.routes import choose_route
-from irscales.enumeration.dcg import ExactDCG, exact_dcg, small_dcg_fractions
+from irscales.enumeration.dcg import ExactDCG, exact_dcg
 from irscales.enumeration.runs import numerator
+from irscales.interval import IntervalPlan, interval_values, plan, scaled_runs
 
 __all__ = [
     "PAPER_ORDER", "RECALL_BASE_FREE", "RECALL_BASE", "TIES", "AP_CONVENTIONS", "RankedScores", "ranked_scores",
     "track_name", "float_sp", "float_sp_phi", "snap_floats", "snapped_by_phi", "check_increasing", "checked_means",
+    "compact_phi", "interval_phis", "small_dcg_fractions", "exact_scores",
 ]
 
 #: The 11 measures in the column order of FFF21 Tables 2–3.
@@ -231,9 +236,76 @@ def check_increasing(codes: np.ndarray, floats: np.ndarray, what: str) -> None:
 
 
 
+def compact_phi(phi: np.ndarray, ties: str) -> np.ndarray:
+    """Exact φ (Python ints, halves for ``mid``) as FFF21's tables hold it: int64, or float64 halves for
+    ``mid``, when every 2φ is below 2^53 (exact); else the exact Python ints and Fractions in an object array."""
+    flat = np.asarray(phi).ravel().tolist()
+    if 2 * max((abs(x) for x in flat), default=0) >= 2**53:
+        return np.array([Fraction(x) if ties == "mid" else int(x) for x in flat] + [None], dtype=object)[:-1] \
+            .reshape(np.shape(phi))
+    if ties == "mid":
+        return np.array([float(Fraction(x)) for x in flat]).reshape(np.shape(phi))
+    return np.array([int(x) for x in flat], dtype=np.int64).reshape(np.shape(phi))
+
+
+def interval_phis(plans: Mapping[str, IntervalPlan], collection: Collection, N: int,
+                  progress: bool | None = None) -> dict[str, np.ndarray]:
+    """tie → exact φ (T, S) of the plans of one measure (:func:`irscales.interval.plan`, one per tie strategy):
+    :func:`irscales.interval.interval_values` (what ``evaluate`` returns), with the counted tie strategies
+    taken from one count (:meth:`~irscales.enumeration.routes.Route.phi_runs_ties`, the same values);
+    held as :func:`compact_phi`."""
+    counted = [t for t, p in plans.items() if p.kind == "count"]
+    out = {}
+    if counted:
+        p = plans[counted[0]]
+        shared = p.route.phi_runs_ties(scaled_runs(p, collection, N), counted, progress=progress)
+        out = {t: compact_phi(np.asarray(shared[t]).T, t) for t in counted}
+    for t, p in plans.items():
+        if t not in out:
+            out[t] = compact_phi(interval_values(p, collection, N, progress=progress).phi, t)
+    return out
+
+
+def small_dcg_fractions(m: M.DCG, collection: Collection, N: int, floats: np.ndarray,
+                        ideal: np.ndarray | None = None) -> np.ndarray:
+    """DCG/nDCG (T, S) as Fractions at N ≤ the log base: every JK discount is 1, so DCG is the sum of the
+    gains (grades, or relevant documents for binary gains) and nDCG divides it by the ideal run's sum
+    (graded: ``ideal``, each topic's grades; binary: min(RB, N)); checked against ``floats``."""
+    rel = collection.rel_at(N) if m.gains == "graded" else collection.binary(N)
+    num = rel.astype(np.int64).sum(axis=-1).T  # (T, S)
+    if not m.needs_rb:
+        den = np.ones(len(num), np.int64)
+    elif ideal is not None:
+        den = np.asarray(ideal, dtype=np.int64)[:, :N].sum(axis=1)
+    else:
+        den = np.minimum(collection.rb, N).astype(np.int64)
+    out = np.array([[Fraction(int(a), int(d)) if d else Fraction(0) for a in row] for row, d in zip(num, den)],
+                   dtype=object).reshape(num.shape)
+    if np.abs(np.vectorize(float, otypes=[float])(out) - floats).max(initial=0) > 1e-12:
+        raise ArithmeticError(f"{m.key} at N = {N}: the exact form disagrees with the measure's floats")
+    return out
+
+
+def exact_scores(m: M.Measure, collection: Collection, N: int, phi_unq: np.ndarray,
+                 what: str) -> tuple[np.ndarray, ExactDCG | None, bool]:
+    """Scores (T, S) of ``m`` on ``collection`` cut at N for FFF21's tables, with the exact form of
+    irrational ones and whether the scores are floats: Fractions for rational measures (and DCG/nDCG at
+    N ≤ their log base, :func:`small_dcg_fractions`), else floats snapped to one per exact value by φ_unq
+    ``phi_unq`` (:func:`snapped_by_phi`; per topic for nDCG, whose normaliser is the topic's)."""
+    if m.rational:
+        return collection.evaluate(m, depth=N, exact=True), None, False
+    vals = np.asarray(collection.evaluate(m, depth=N), dtype=float)  # (T, S); the irrational ones are DCG/nDCG
+    ideal = collection.ideal(N) if m.gains == "graded" and m.needs_rb else None
+    ex = exact_dcg(m, collection.rel_at(N), collection.rb, N, vals, ideal=ideal)
+    if m.discount == "jk" and N <= m.base:  # JK: ranks 1..base all weigh 1, a sum of gains (over the ideal sum)
+        return small_dcg_fractions(m, collection, N, vals, ideal), ex, False
+    topics = collection.topics if m.needs_rb else None
+    return snapped_by_phi(vals, phi_unq, what, topics), ex, True
+
+
 def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPER_ORDER,
                   ties: Sequence[str] = TIES, track: str | None = None, ap: str = "exact", build: bool = False,
-                  **scale_kwargs) -> RankedScores:
+                  cache: bool | str = True, progress: bool | None = None) -> RankedScores:
     """The measures and their ranked versions on ``collection`` cut at run length ``N``.
 
     measures      names of FFF21 measures (keys of :data:`irscales.measures.FFF21_MEASURES`)
@@ -243,10 +315,10 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
                   rank by rank, then ÷ RB) and AP_R on the float scale of SP (:func:`float_sp_phi`),
                   which is how FFF21's printed ranked-AP values come out (issue 15). Needs 8 bytes
                   per run of length N in memory (8.6 GB at N = 30) and minutes at N = 30.
-    build         consent to scale builds over the budget (:mod:`irscales.enumeration.routes`): AP's φ_unq at
+    build         consent to scale builds over the budget (:func:`irscales.interval.plan`): AP's φ_unq at
                   N = 25..40 needs the stored scale of SP (N = 30: minutes and GBs); refused without it
-    scale_kwargs  passed to :func:`irscales.enumeration.scale` (``cache``, ``workers``, ``memory_mb``,
-                  ``progress``)
+    cache         where scales are stored, as for :func:`irscales.enumeration.scale`
+    progress      progress bars of long counts and builds
 
     Scores are ``(T, S)`` matrices (topics × systems). Every topic must have a recall base > 0 for R,
     AP and nDCG (FFF21's tracks do; a topic without relevant documents has no scale, §5.2.2).
@@ -268,48 +340,36 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
         t = collection.topics[int(np.argmin(rb))]
         raise ValueError(f"ranked_scores: topic {t!r} has no relevant documents; R, AP and nDCG have no "
                          "scale there (FFF21 §5.2.2): drop it with collection.subset(topics=...)")
-    rel = collection.binary(N)  # (S, T, N), lenient binarisation, padded short runs
+    track = track or track_name(collection)
     original: dict[str, np.ndarray] = {}
     ranked: dict[str, dict[str, np.ndarray]] = {t: {} for t in ties}
-    phis: dict[str, dict[str, np.ndarray]] = {}
+    phis: dict[str, dict[str, np.ndarray]] = {}  # numerator → tie → φ: R shares P's, nDCG DCG's (§5.2.2)
     exact: dict[str, ExactDCG] = {}
     float_names: set[str] = set()
+    need = tuple(dict.fromkeys(("unq", *ties)))  # unq tells the exact ties of the snapped floats
     for name in measures:
         m = M.FFF21_MEASURES[name]
-        sname = numerator(m).key
         if name == "AP" and ap == "fff21-float":
+            rel = collection.binary(N)
             unq, mid = float_sp_phi(rel)
             for t in ties:
                 ranked[t][name] = unq.astype(np.int64) if t == "unq" else mid.astype(float)
             original[name] = float_sp(rel).T / rb[:, None]
             float_names.add(name)
             continue
-        if sname not in phis:  # the planner's route: counted, closed form, cached or built (equal φ, tested)
-            need = sorted(set(ties) | {"unq"})
-            route = choose_route(M.parse(sname), N, ties=need, runs=rel, cache=scale_kwargs.get("cache", True),
-                                 build=build)
-            progress = scale_kwargs.get("progress")
-            kw = {k: v for k, v in scale_kwargs.items() if k not in ("progress", "cache")}  # the route has the cache
-            phis[sname] = {t: route.phi_runs(rel, t, progress=progress, **kw).T for t in need}
+        key = numerator(m).key
+        if key not in phis:  # the API's plan and values: closed form, counted, cached or built (equal φ, tested)
+            plans = {t: plan([(name, m)], N, grades=1, ties=t, cache=cache, build=build, require=True)[0][name]
+                     for t in need}
+            phis[key] = interval_phis(plans, collection, N, progress=progress)
         for t in ties:
-            ranked[t][name] = phis[sname][t]  # exact: int64 (unq), float64 halves (mid) at these N
-        if m.rational:
-            original[name] = collection.evaluate(m, depth=N, exact=True)
-            continue
-        vals = np.asarray(collection.evaluate(m, depth=N), dtype=float)  # (T, S)
-        if isinstance(m, M.DCG) and m.discount == "jk" and m.gains == "binary" and N <= m.base:
-            # ranks 1..base all weigh 1: DCG = #relevant and nDCG = #relevant / min(RB, N), rational
-            original[name] = small_dcg_fractions(m, rel, rb, N, vals)
-            continue
-        ex = exact_dcg(m, rel, rb, N, vals) if isinstance(m, M.DCG) else None
+            ranked[t][name] = phis[key][t]
+        original[name], ex, _ = exact_scores(m, collection, N, phis[key]["unq"], f"{track}_{int(N):02d} {name}")
         if ex is not None:
             exact[name] = ex
-        original[name] = snapped_by_phi(vals, phis[sname]["unq"], name,
-                                        collection.topics if name in RECALL_BASE else None)
-    return RankedScores(track=track or track_name(collection), N=int(N), simulated=collection.is_simulated,
-                        systems=collection.systems, topics=collection.topics, original=original,
-                        ranked=ranked, min_rb=int(rb.min(initial=0)), exact=exact,
-                        float_measures=frozenset(float_names))
+    return RankedScores(track=track, N=int(N), simulated=collection.is_simulated, systems=collection.systems,
+                        topics=collection.topics, original=original, ranked=ranked, min_rb=int(rb.min(initial=0)),
+                        exact=exact, float_measures=frozenset(float_names))
 
 
 def checked_means(scores: np.ndarray, decimals: int | None, what: str) -> np.ndarray:
