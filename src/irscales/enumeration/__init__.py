@@ -86,8 +86,9 @@ Modules
 ``workers`` worker processes that end with their parent · ``scale_class`` :class:`Scale` and closed
 forms · ``engine`` chunk planner, runner, limits and build costs · ``brute`` brute-force reference ·
 ``counting`` / ``meet`` / ``fixed_count`` / ``ap_count`` / ``digit_sums`` φ counted without a scale ·
-``count_costs`` what a count costs · ``routes`` the one planner choosing
-the cheapest exact route (closed form, counting, cached scale, build) within a budget · ``build``
+``count_costs`` what a count costs · ``providers`` the routes to φ as registered providers ·
+``routes`` the one planner choosing the best registered route (closed form, counting, cached scale, build;
+exact first, then the cheapest) within a budget · ``build``
 :func:`scale` and :func:`ranked_runs` · ``ranked`` measures vs their ranked versions on a collection ·
 ``__main__`` the distinct-counts CLI (``python -m irscales.enumeration``).
 

@@ -4,7 +4,8 @@ and at what cost (issue 27).
 Every entry point that needs a scale or the ranked measure φ (FFF21 eq. 2, §7.1.3) asks
 :func:`choose_route` first: :func:`irscales.enumeration.scale`, :func:`irscales.enumeration.ranked_runs`,
 :func:`irscales.enumeration.ranked_scores`, and the ``irscales`` command line. For (measure, N, c, ties,
-cache) it estimates each exact route
+cache) it asks each registered provider (:mod:`irscales.enumeration.providers`, where a new route is added) for
+an offer; the built-in ones, registered here, are
 
 * ``closed``  a closed-form scale (P, R, RR, RBP with p ≤ 1/2; :func:`~irscales.enumeration.scale_class.closed_form`):
   nothing to compute;
@@ -14,7 +15,7 @@ cache) it estimates each exact route
 * ``build``   the engine's enumeration of all (c+1)^N runs (:func:`~irscales.enumeration.engine.build_cost`:
   time and the bytes stored, on disk or in memory),
 
-and takes the cheapest by estimated time (the estimates are orders of magnitude, so a build, which leaves a
+and takes an exact route before one that brackets φ, then the cheapest by estimated time (the estimates are orders of magnitude, so a build, which leaves a
 cache behind, must be estimated twice as fast as the route it replaces). The CLI's rule holds in the API
 too: **a build estimated above the budget** (:data:`BUILD_SECONDS_OK` or :data:`BUILD_BYTES_OK`) **is never
 started without consent**
