@@ -182,7 +182,7 @@ _TABLE_MAX = 2**20  # half-run tables (c+1)^⌈N/2⌉ entries: 2^20 (binary N = 
 # 81 s, RBP_p08 149 s, DCG_b02 380 s for 2^30 runs), rounded up. AP's rate is the shared machine's (issue 37:
 # the N = 27 build took 80 s, 6e-7 s per run, against an estimate of 13 s): builds at N = 22-26 under load ≈ 6
 # took 2.3-4.0e-7 s per run, so an estimate from 6e-7 is an upper bound there, not a best case.
-_SECONDS_PER_RUN = {M.SP: 6e-7, M.RBP: 1.5e-7}
+_SECONDS_PER_RUN = {("sp", False): 6e-7, ("geometric", False): 1.5e-7}  # by (form, reads grades): SP, binary RBP
 _SECONDS_PER_RUN_DEFAULT = 4e-7
 _BYTES_PER_VALUE = 8.5  # cache bytes per distinct value (N = 30: RBP_p08 8.1 GB for 2^30 values)
 _BUILD_OVERHEAD = 0.05  # seconds of any build: half tables, chunk plan, manifest and file syncs
@@ -303,7 +303,7 @@ def build_estimate(measure: M.Measure, N: int, c: int = 1) -> tuple[float, int]:
     at run length N from nothing: :func:`build_cost` without the cache check."""
     num = numerator(measure)
     runs = (c + 1) ** N
-    rate = _SECONDS_PER_RUN.get(type(num), _SECONDS_PER_RUN_DEFAULT)
+    rate = _SECONDS_PER_RUN.get((num.form, num.reads_grades), _SECONDS_PER_RUN_DEFAULT)
     return _BUILD_OVERHEAD + runs * rate, int(_distinct_bound(num, N, c) * _BYTES_PER_VALUE)
 
 
