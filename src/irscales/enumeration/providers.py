@@ -35,12 +35,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from irscales import measures as M
-
-if TYPE_CHECKING:
-    from irscales.enumeration.routes import Route
 
 __all__ = ["Request", "Provider", "PROVIDERS", "register", "reach", "deepest"]
 
@@ -72,7 +69,7 @@ class Provider(Protocol):
     def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
         """The deepest run length served (``math.inf``: any; 0: none) and why not further."""
 
-    def offer(self, req: Request) -> Route | None:
+    def offer(self, req: Request) -> "Route | None":  # irscales.enumeration.routes.Route (it imports this module)
         """The route for ``req``, or None; may raise :class:`~irscales.enumeration.routes.OverBudget`."""
 
 
