@@ -109,8 +109,8 @@ def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[
     k ranks, so a smaller depth does not help)."""
     engine, why_engine = reach("build", target, c, ties)
     counted, why_counted = reach("count", target, c, ties)
-    deepest = max(engine, counted)
-    text = (f"deepest N = {deepest}" + (f" with a scale build: {why_engine}" if engine > counted else
+    deepest_n = max(engine, counted)
+    text = (f"deepest N = {deepest_n}" + (f" with a scale build: {why_engine}" if engine > counted else
                                         f", counted: {why_counted}")
             + (f"; {counted} counted without one" if 0 < counted < engine else ""))
     others = [t for t in TIES if t != ties and reach("count", target, c, t)[0] > counted]
@@ -118,8 +118,8 @@ def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[
         further = max(reach("count", target, c, t)[0] for t in others)
         text += f"; ties={' or '.join(repr(t) for t in others)} counted to N = {further}"
     if getattr(m, "k", None) is None:
-        return text, deepest
-    return f"over its {n} ranks: {text}; name a cut-off of at most {deepest}", None
+        return text, deepest_n
+    return f"over its {n} ranks: {text}; name a cut-off of at most {deepest_n}", None
 
 
 def scale_over(p: IntervalPlan, measure: M.Measure) -> str:
