@@ -300,6 +300,7 @@ def test_scale_table_says_what_the_interval_value_is_over_and_where_it_is_an_aff
     assert "ideal ranking not used" in t.loc["nDCG_b02", "scale_over"]
     assert {m for m in t.index if t.loc[m, "affine"]} == {"P@10", "P", "RBP_p05"}
     assert t.loc["P@10", "affine"] == "= P@10: P is already an interval scale at this N"
+    assert t["exact"].all() and (t["max_rel_error"] == 0).all()  # every route here computes φ exactly
     def exact(lab):  # the float scores as the fractions they round (denominators at most 2^10 · RB here)
         return ev.values(lab).map(lambda v: Fraction(v).limit_denominator(2**16)).to_numpy()
 

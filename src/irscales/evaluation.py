@@ -109,14 +109,7 @@ def graded_err(specs: list[tuple[str, M.Measure]], given: Any, max_grade: int) -
     else:
         items = [] if isinstance(given, M.Measure) else list(given)
     bare = {"".join(x.split()) for x in items if isinstance(x, str) and "max_grade" not in x}
-    out = []
-    for lab, m in specs:
-        inner = m.measure if isinstance(m, M.Cut) else m
-        if lab in bare and isinstance(inner, M.ERR) and inner.max_grade == 1:
-            err = M.ERR(max_grade=max_grade)
-            m = M.Cut(err, m.k) if isinstance(m, M.Cut) else err
-        out.append((lab, m))
-    return out
+    return [(lab, m.with_top_grade(max_grade) if lab in bare else m) for lab, m in specs]
 
 
 def _label(m: M.Measure) -> str:
@@ -137,9 +130,9 @@ def check_depth(specs: Sequence[tuple[str, M.Measure]], col: Collection, depth: 
             continue
         need, why = longest, f"the longest run has {longest} documents"
         top_rb = int(col.rb.max(initial=0))
-        if isinstance(m, M.NDCG) and top_rb > need:  # its ideal run holds every relevant document
+        if m.depth_vs_rb == "rb_at_least" and top_rb > need:  # nDCG: its ideal run holds every relevant document
             need, why = top_rb, f"a topic has {top_rb} relevant documents"
-        elif isinstance(m, M.RPrec) and top_rb < need:  # only the top RB ranks count
+        elif m.depth_vs_rb == "rb_at_most" and top_rb < need:  # R-prec: only the top RB ranks count
             need, why = top_rb, f"a topic has {top_rb} relevant documents"
         if depth < need:
             raise ValueError(f"{name} is computed over the whole run as trec_eval does, but runs are cut at "
@@ -260,6 +253,9 @@ class Evaluation:
 
     def scale_table(self) -> pd.DataFrame:
         """One row per measure: the scale of its interval version (measure, N, grades, ties, K, route, caveat);
+        ``exact``: whether the values are exact without a caveat (False where they rest on a conjecture, or where
+        the route brackets φ), ``max_rel_error``: the proven bound on the relative error of φ (0 for an exact
+        route);
         ``scale_over``: the runs it ranks and by what, and what does not enter (the recall base, the ideal
         ranking: one scale for every topic, FFF21 §5.2.2); ``affine``: where the interval value is an affine
         image of the measure itself (P at its own N, RBP with p = 1/2), that it is — the interval column is
@@ -268,12 +264,13 @@ class Evaluation:
         for lab, p in self.scales.items():
             if p is None:
                 rows.append({"measure": lab, "scale_of": "", "N": np.nan, "grades": np.nan, "ties": self.ties,
-                             "K": np.nan, "route": "none", "exact": False, "caveat": "", "scale_over": "",
-                             "affine": ""})
+                             "K": np.nan, "route": "none", "exact": False, "max_rel_error": np.nan, "caveat": "",
+                             "scale_over": "", "affine": ""})
             else:
                 m = self.measures[lab]
                 rows.append({"measure": lab, "scale_of": p.measure.key, "N": p.N, "grades": p.c + 1, "ties": p.ties,
-                             "K": p.K, "route": p.kind, "exact": not p.caveat, "caveat": p.caveat,
+                             "K": p.K, "route": p.kind, "exact": p.exact and not p.caveat,
+                             "max_rel_error": p.max_rel_error, "caveat": p.caveat,
                              "scale_over": scale_over(p, m), "affine": affine_image(p, m)})
         return pd.DataFrame(rows)
 

@@ -39,8 +39,8 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.data.padding import PAD_LIMIT_ENV, PaddingTooLarge, pad_bytes_limit, size
-from irscales.enumeration.counting import counting_depth, n_distinct
-from irscales.enumeration.engine import max_enumerable_depth
+from irscales.enumeration.counting import dcg_proven_depth  # re-exported: what counted DCG's exactness rests on
+from irscales.enumeration.providers import deepest, reach
 from irscales.enumeration.routes import OverBudget, Route, choose_route
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import TIES
@@ -58,15 +58,6 @@ INTERVAL_LEGEND = ("interval: the interval-scaled value (FFF21 eq. 2): the posit
                    "(FFF21: so that means over topics are meaningful): AP is ranked by SP = AP x RB and nDCG by DCG, "
                    "so the recall base and the ideal ranking do not enter, and a perfect run on a topic with fewer "
                    "than N relevant documents is below 1")
-
-#: Counted DCG beyond these N relies on the conjecture stated in :mod:`irscales.enumeration.counting` (no tie
-#: across discount classes): the largest N at which an enumeration of all (c+1)^N runs found none, per (log base,
-#: grades c). Binary: the engine's scales up to N = 30; graded: the engine's scales the tests compare the count with
-#: (tests/test_counting.py: base 2 with four grades at N = 11), and for three grades every distinct class-coefficient
-#: tuple of all 3^17 runs (:func:`irscales.enumeration.meet.class_gap`: smallest gap 1.1e-9 in base 2, 2.5e-6 in
-#: base 10, far above the float error; tests/test_counting.py). Up to N = base every rank weighs 1 (one class).
-_DCG_PROVEN_N = {1: 30}
-_GRADED_DCG_PROVEN_N = {(2, 2): 17, (2, 3): 11, (10, 2): 17}
 
 
 class OverBudgetError(ValueError):
@@ -116,19 +107,19 @@ def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[
     """How far the routes to ``target``'s scale reach (the engine's scale, φ counted with ``ties`` and with
     the other tie strategies), and the deepest run length that works for ``m`` (None: ``m`` is cut at
     k ranks, so a smaller depth does not help)."""
-    engine, why_engine = max_enumerable_depth(target, c)
-    counted, why_counted = counting_depth(target, c, ties)
-    deepest = max(engine, counted)
-    text = (f"deepest N = {deepest}" + (f" with a scale build: {why_engine}" if engine > counted else
+    engine, why_engine = reach("build", target, c, ties)
+    counted, why_counted = reach("count", target, c, ties)
+    deepest_n = max(engine, counted)
+    text = (f"deepest N = {deepest_n}" + (f" with a scale build: {why_engine}" if engine > counted else
                                         f", counted: {why_counted}")
             + (f"; {counted} counted without one" if 0 < counted < engine else ""))
-    others = [t for t in TIES if t != ties and counting_depth(target, c, t)[0] > counted]
+    others = [t for t in TIES if t != ties and reach("count", target, c, t)[0] > counted]
     if others:
-        reach = max(counting_depth(target, c, t)[0] for t in others)
-        text += f"; ties={' or '.join(repr(t) for t in others)} counted to N = {reach}"
+        further = max(reach("count", target, c, t)[0] for t in others)
+        text += f"; ties={' or '.join(repr(t) for t in others)} counted to N = {further}"
     if getattr(m, "k", None) is None:
-        return text, deepest
-    return f"over its {n} ranks: {text}; name a cut-off of at most {deepest}", None
+        return text, deepest_n
+    return f"over its {n} ranks: {text}; name a cut-off of at most {deepest_n}", None
 
 
 def scale_over(p: IntervalPlan, measure: M.Measure) -> str:
@@ -136,15 +127,16 @@ def scale_over(p: IntervalPlan, measure: M.Measure) -> str:
     quantity they are ranked by, and what does not enter (FFF21 §5.2.2: one scale for every topic)."""
     runs = f"all {p.c + 1}^{p.N} {'binary runs' if p.c == 1 else 'runs'} of length {p.N}" \
         + ("" if p.c == 1 else f" over grades 0..{p.c}")
-    base = measure.measure if isinstance(measure, M.Cut) else measure
+    base = measure.uncut
     num = numerator(p.measure)
-    if isinstance(base, M.AP):
-        return f"{runs} ranked by {num.key} = AP x RB; recall base not used"
-    if isinstance(base, M.R):
-        return (f"{runs} ranked by {num.key} = R x RB/{p.N}, a factor that changes from topic to topic (no copy "
-                "of R); recall base not used")
-    if isinstance(base, M.NDCG):
-        return f"{runs} ranked by {num.key} = nDCG x ideal DCG; ideal ranking not used"
+    name, divides_by = base.family, base.divides_by  # the measure declares what its numerator is divided by
+    if divides_by == "rb":
+        return f"{runs} ranked by {num.key} = {name} x RB; recall base not used"
+    if divides_by == "rb/N":
+        return (f"{runs} ranked by {num.key} = {name} x RB/{p.N}, a factor that changes from topic to topic (no "
+                f"copy of {name}); recall base not used")
+    if divides_by == "ideal":
+        return f"{runs} ranked by {num.key} = {name} x ideal DCG; ideal ranking not used"
     return runs if num == p.measure else f"{runs} ranked by {num.key}"
 
 
@@ -166,7 +158,8 @@ def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
 class IntervalPlan:
     """How the interval version of one measure is obtained: its scale's ``measure`` at run length ``N``
     over grades 0..``c``, the ``route`` (closed / count / cached / build), the tie strategy, K (the
-    size of φ's range) and ``caveat`` (what the exactness rests on, when it is not a proof)."""
+    size of φ's range, :meth:`Route.K`) and ``caveat`` (what the exactness rests on, when it is not a proof:
+    the route's ``basis``). ``exact`` and ``max_rel_error`` are the route's (0 when exact)."""
 
     label: str
     measure: M.Measure
@@ -180,6 +173,20 @@ class IntervalPlan:
     @property
     def kind(self) -> str:
         return self.route.kind
+
+    @property
+    def exact(self) -> bool:
+        """Whether φ is computed (True) or bracketed within :attr:`max_rel_error`."""
+        return self.route.exact
+
+    @property
+    def max_rel_error(self) -> float:
+        return self.route.max_rel_error
+
+    @property
+    def basis(self) -> str:
+        """What the exactness of the route rests on (a proof, an enumeration up to some N, a conjecture)."""
+        return self.route.basis
 
 
 @dataclass(frozen=True)
@@ -198,7 +205,7 @@ class IntervalValues:
 
 def uses_grades(m: M.Measure) -> bool:
     """Whether a measure reads grades (its interval version is over the qrels' graded runs)."""
-    return not m.binary or getattr(m, "gains", "binary") == "graded"
+    return m.reads_grades
 
 
 def scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
@@ -207,37 +214,9 @@ def scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
     k = getattr(m, "k", None)
     if k is not None and k > depth:
         raise ValueError(f"{m.key} looks at {k} ranks, more than the run length {depth}")
-    if isinstance(m, M.Cut):
-        return m.measure, m.k
-    if isinstance(m, M.P) and m.k is not None:
-        return M.P(), m.k
+    if m.uncut is not m:  # a Cut, or P@k: the whole-run measure over its k ranks
+        return m.uncut, m.k
     return m, depth
-
-
-def _K(target: M.Measure, N: int, c: int, ties: str, route: Route) -> int:
-    if ties != "unq":
-        return (c + 1) ** N
-    if route.kind == "count":
-        return n_distinct(target, N, c)
-    return int(route.scale(progress=False).n_distinct)
-
-
-def dcg_proven_depth(measure: M.DCG, c: int) -> int:
-    """The largest run length N at which counted φ of a DCG/nDCG with the JK discount over grades 0..c is
-    proven exact by enumeration (no tie across discount classes among all (c+1)^N runs); beyond it, it is
-    exact if Schanuel's conjecture holds (:mod:`irscales.enumeration.counting`)."""
-    base = int(measure.base) if float(measure.base) == int(measure.base) else 0
-    if c == 1:
-        return max(_DCG_PROVEN_N[1], base)
-    return max(_GRADED_DCG_PROVEN_N.get((base, c), 0), base)
-
-
-def _caveat(target: M.Measure, N: int, c: int, route: Route) -> str:
-    if route.kind == "count" and isinstance(target, M.DCG) and N > (proven := dcg_proven_depth(target, c)):
-        runs = "runs" if c == 1 else f"runs over {c + 1} grades"
-        return (f"exact if no Q-linear relation among the 1/ln m exists (Schanuel's conjecture); proven by "
-                f"enumeration of all {runs} up to N = {proven} (irscales.enumeration.counting)")
-    return ""
 
 
 def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | None, ties: str = "unq",
@@ -264,7 +243,7 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
             out[label] = None
             continue
         if graded and grades is None:  # planned once the qrels are read, unless no grades would give it a scale
-            if require and not any(max_enumerable_depth(target, c)[0] or counting_depth(target, c)[0] for c in (1, 2)):
+            if require and not any(deepest(target, c) for c in (1, 2)):
                 none.append(label)
             continue
         c = max(1, grades) if graded else 1
@@ -284,8 +263,8 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
             missing.append((label, *_reach(m, target, n, c, ties)))
             out[label] = None
             continue
-        out[label] = IntervalPlan(label, target, n, c, ties, route, _K(target, n, c, ties, route),
-                                  _caveat(target, n, c, route))
+        out[label] = IntervalPlan(label, target, n, c, ties, route, route.K(ties),
+                                  "" if route.proven else route.basis)
     if require and (missing or none):
         raise NoIntervalScaleError(depth, missing, none, over)
     if over:

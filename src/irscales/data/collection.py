@@ -219,7 +219,7 @@ class Collection:
         if depth > self.rel.shape[-1]:
             m, width = _evaluation_width(measure, self.rel.shape[-1], depth, int(self.rb.max(initial=0)))
         graded = getattr(m, "gains", "binary") == "graded"
-        rb = self.total_gain if isinstance(m, GR) else self.rb
+        rb = self.total_gain if m.divides_by == "total_gain" else self.rb
         S, T, _ = self.rel.shape
         tb = max(1, min(T, _BLOCK_CELLS // width))
         sb = max(1, min(S, _BLOCK_CELLS // (tb * width)))

@@ -87,8 +87,9 @@ Modules
 forms · ``engine`` chunk planner, runner, limits and build costs · ``brute`` brute-force reference ·
 ``counting`` / ``meet`` / ``fixed_count`` / ``ap_count`` / ``digit_sums`` φ counted without a scale ·
 ``bracket`` / ``bracket_additive`` φ of additive measures bracketed with a proven relative error ·
-``count_costs`` what a count costs · ``routes`` the one planner choosing
-the cheapest exact route (closed form, counting, cached scale, build) within a budget · ``build``
+``count_costs`` what a count costs · ``providers`` the routes to φ as registered providers ·
+``routes`` the one planner choosing the best registered route (closed form, counting, cached scale, build;
+exact first, then the cheapest) within a budget · ``build``
 :func:`scale` and :func:`ranked_runs` (FFF21's measures vs their ranked versions on a collection are
 :mod:`irscales.papers.fff21.ranked`, over :mod:`irscales.interval`) ·
 ``__main__`` the distinct-counts CLI (``python -m irscales.enumeration``).

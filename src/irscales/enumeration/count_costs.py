@@ -18,19 +18,20 @@ def family(m: M.Measure, c: int) -> str:
     """How φ of ``m`` is counted: ``closed`` (P, R, RR, RBP p ≤ 1/2, gP), ``rbp`` (meet in the middle,
     binary or graded), ``dcg``, ``gdcg`` (graded DCG), ``ap`` (SP/AP), or ``none``."""
     num = numerator(m)
-    if type(m) is M.GP:
+    form, graded = num.form, num.reads_grades  # declared by the measure (irscales.measures.Measure.form)
+    if form == "grade_sum" and graded:
         return "closed"
-    if type(m) is M.GRBP:
-        return "digits" if graded_rbp_tie(m.p, c) is not None else "rbp"
-    if isinstance(num, M.DCG):
-        return "gdcg" if num.gains == "graded" else "dcg"
+    if form == "geometric" and graded:
+        return "digits" if graded_rbp_tie(num.p, c) is not None else "rbp"
+    if form == "discounted":
+        return "gdcg" if graded else "dcg"
     if c != 1:
         return "none"
-    if type(num) is M.SP:
+    if form == "sp":
         return "ap"
-    if type(num) in (M.P, M.RR):
+    if form in ("grade_sum", "first_hit"):
         return "closed"
-    if type(num) is M.RBP:
+    if form == "geometric":
         return "closed" if to_fraction(num.p) <= Fraction(1, 2) else "rbp"
     return "none"
 

@@ -132,7 +132,7 @@ from irscales.enumeration.ties import TIES, check_ties, exact_ints, tie_ranks
 from irscales.exact import to_fraction
 from irscales.progress import shown
 
-__all__ = ["counting_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct", "CountedScale", "MAX_HALF",
+__all__ = ["counting_depth", "dcg_proven_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct", "CountedScale", "MAX_HALF",
            "graded_rbp_tie", "count_cost", "grade_sum_prefix", "release_tables"]
 
 
@@ -141,16 +141,18 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
     any N), and why not further. 0 when this module cannot count the measure. ``ties`` matters for AP
     only: ``min``/``max``/``mid`` are counted further than ``unq`` (None: every tie strategy)."""
     m = M.parse(measure) if isinstance(measure, str) else measure
-    if c == 1 and type(numerator(m)) is M.SP:
+    num = numerator(m)
+    form, graded = num.form, num.reads_grades  # declared by the measure (irscales.measures.Measure.form)
+    if c == 1 and form == "sp":
         if ties in ("min", "max", "mid"):
             return AP_MAX_N, f"exact keys SP·lcm(1..N) must fit int64 (N·lcm(1..N) < 2^62, N ≤ {AP_MAX_N})"
         return FULL_MAX_N, (f"AP's ties have no known structure: φ_unq is exact by deduplicating all 2^N keys, done "
                             f"up to N = {FULL_MAX_N} (ties min/max/mid are counted to N = {AP_MAX_N}; an estimate "
                             "of φ_unq: irscales.enumeration.ap_count.phi_unq_estimate)")
-    if type(m) is M.GP and c >= 1:
+    if form == "grade_sum" and graded and c >= 1:
         return math.inf, "closed form (sum of grades; counts are coefficients of (1 + x + … + x^c)^N)"
-    if type(m) is M.GRBP and c >= 1:
-        p = to_fraction(m.p)
+    if form == "geometric" and graded and c >= 1:
+        p = to_fraction(num.p)
         if graded_rbp_tie(p, c) is not None and p.numerator == 1:
             return math.inf, f"p = 1/{p.denominator}: every integer key Σ g_i b^(N−i) is a value (digit_sums)"
         if graded_rbp_tie(p, c) is not None:
@@ -159,10 +161,9 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
         L = rbp_half_bound(p, c)
         return 2 * L, (f"meet in the middle needs both half tables of {c + 1}^⌈N/2⌉ exact int64 keys; beyond "
                        f"N = {2 * L} they exceed 2^{MAX_HALF} entries or 62 bits")
-    num = numerator(m)
-    if type(num) is M.DCG and num.gains == "graded" and num.discount == "jk" and float(num.base) == int(num.base) \
-            and int(num.base) >= 2:
-        depth = graded_dcg_depth(int(num.base), c)
+    B = num.integer_log_base if form == "discounted" else None
+    if B is not None and graded:
+        depth = graded_dcg_depth(B, c)
         if ties != "unq" and (c + 1) ** depth >= 2**62:  # runs below are int64 sums in the kernel
             return int(61 / math.log2(c + 1)), "runs below a value are counted in int64: (c + 1)^N < 2^62"
         return depth, (
@@ -171,11 +172,11 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
     if c != 1:
         return 0, ("counting covers binary runs only (graded: gP, gRBP without ties or with p = 1/b, gDCG/gnDCG "
                    "with the JK discount)")
-    if isinstance(num, M.P) and num.k is None and type(num) is M.P:
+    if form == "grade_sum":
         return math.inf, "closed form (binomial counts)"
-    if type(num) is M.RR:
+    if form == "first_hit":
         return math.inf, "closed form (rank of the first relevant document)"
-    if type(num) is M.RBP:
+    if form == "geometric":
         p = to_fraction(num.p)
         if p <= Fraction(1, 2):
             return math.inf, "closed form (p ≤ 1/2: runs are ordered by their run id)"
@@ -184,9 +185,7 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
                + ("they exceed the memory bound of 2^%d entries" % MAX_HALF if L == MAX_HALF
                   else f"the keys Σ a^(i−1) b^(L−i) of p = {p} exceed 62 bits"))
         return 2 * L, why
-    if type(num) is M.DCG and num.discount == "jk" and num.gains == "binary" and float(num.base) == int(num.base) \
-            and int(num.base) >= 2:
-        B = int(num.base)
+    if B is not None:
         tie, example = dcg_tie_scan(B)
         mem = B + 2 * MAX_HALF
         if tie - 1 <= mem:
@@ -195,6 +194,27 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
         return mem, f"meet in the middle over ranks {B + 1}..N needs half tables of at most 2^{MAX_HALF} entries"
     return 0, (f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p, DCG/nDCG with the JK discount "
                "and binary or graded gains, AP, SP, gP, gRBP)")
+
+
+#: Counted DCG beyond these N relies on the conjecture stated in the module docstring (no tie across discount
+#: classes): the largest N at which an enumeration of all (c+1)^N runs found none, per (log base, grades c).
+#: Binary: the engine's scales up to N = 30; graded: the engine's scales the tests compare the count with
+#: (tests/test_counting.py: base 2 with four grades at N = 11), and for three grades every distinct
+#: class-coefficient tuple of all 3^17 runs (:func:`irscales.enumeration.meet.class_gap`: smallest gap 1.1e-9 in
+#: base 2, 2.5e-6 in base 10, far above the float error; tests/test_counting.py). Up to N = base every rank
+#: weighs 1 (one class).
+_DCG_PROVEN_N = {1: 30}
+_GRADED_DCG_PROVEN_N = {(2, 2): 17, (2, 3): 11, (10, 2): 17}
+
+
+def dcg_proven_depth(measure: M.Measure, c: int) -> int:
+    """The largest run length N at which counted φ of a DCG/nDCG with the JK discount over grades 0..c is
+    proven exact by enumeration (no tie across discount classes among all (c+1)^N runs); beyond it, it is
+    exact if Schanuel's conjecture holds (module docstring)."""
+    base = int(measure.base) if float(measure.base) == int(measure.base) else 0
+    if c == 1:
+        return max(_DCG_PROVEN_N[1], base)
+    return max(_GRADED_DCG_PROVEN_N.get((base, c), 0), base)
 
 
 def countable(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = None) -> bool:
@@ -327,7 +347,7 @@ def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | 
                          + f": {why}")
     if rel.shape[-1] < N and not _pads_lazily(m, c):
         rel = padded(rel, N)
-    key = _counted_key(numerator(m) if type(m) not in (M.GRBP, M.GP) else m, rel, ties, c, N)
+    key = _counted_key(numerator(m), rel, ties, c, N)
     if key is not None and key in _COUNTED:
         _COUNTED.move_to_end(key)
         return _COUNTED[key].copy()
@@ -344,11 +364,11 @@ def _pads_lazily(m: M.Measure, c: int) -> bool:
     """Whether φ is counted on the stored ranks with N given (the closed forms: trailing non-relevant ranks
     change neither a grade sum nor the first relevant rank, and multiply a run id by a power of 2)."""
     num = numerator(m)
-    if type(m) is M.GP:
-        return True
-    if type(m) is M.GRBP or c != 1:
+    if num.reads_grades:
+        return num.form == "grade_sum"
+    if c != 1:
         return False
-    return isinstance(num, (M.P, M.RR)) or (isinstance(num, M.RBP) and to_fraction(num.p) <= Fraction(1, 2))
+    return num.form in ("grade_sum", "first_hit") or (num.form == "geometric" and to_fraction(num.p) <= Fraction(1, 2))
 
 
 def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, workers: int | None, c: int,
@@ -359,34 +379,33 @@ def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, work
     if progress is None:
         progress = shown(None) and max(count_cost(m, N, c, t, max(1, rel.size // L))[0] for t in ties) > 2
     num = numerator(m)
-    graded_dcg = isinstance(num, M.DCG) and num.gains == "graded"
-    if type(m) in (M.GRBP, M.GP) or graded_dcg:
+    if num.reads_grades:  # gRBP, gP, graded DCG
         g = rel.reshape(-1, L)
         if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
             raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
                              f"found {g.min()}..{g.max()}")
         g = g.astype(np.int64)
-        if graded_dcg:
+        if num.form == "discounted":
             counts = graded_dcg_below(g, int(num.base), c, progress, workers)
             out = {t: tie_ranks(*counts, t) for t in ties}
-        elif type(m) is M.GP:
+        elif num.form == "grade_sum":
             out = {t: _phi_gp(g, N, c, t) for t in ties}
-        elif graded_rbp_tie(m.p, c) is not None:  # p = 1/b with b ≤ c: keys are digits with carries
-            counts = carry_counts(g, to_fraction(m.p).denominator, c)
+        elif graded_rbp_tie(num.p, c) is not None:  # p = 1/b with b ≤ c: keys are digits with carries
+            counts = carry_counts(g, to_fraction(num.p).denominator, c)
             out = {t: tie_ranks(*counts, t) for t in ties}
         else:
-            below = below_rbp(g, to_fraction(m.p), progress, workers, c)
+            below = below_rbp(g, to_fraction(num.p), progress, workers, c)
             out = {t: _no_ties(below, t) for t in ties}  # no ties when counted (module doc)
         return {t: v.reshape(shape) for t, v in out.items()}
     bits = np.asarray(rel.reshape(-1, L)) > 0
-    if isinstance(num, M.P):
+    if num.form == "grade_sum":
         out = {t: _phi_p(bits, N, t) for t in ties}
-    elif isinstance(num, M.RR):
+    elif num.form == "first_hit":
         out = {t: _phi_rr(bits, N, t) for t in ties}
-    elif isinstance(num, M.DCG):
+    elif num.form == "discounted":
         counts = dcg_below(bits, int(num.base), progress)
         out = {t: tie_ranks(*counts, t) for t in ties}
-    elif isinstance(num, M.SP):
+    elif num.form == "sp":
         out = {t: phi_ap(bits, t, progress) for t in ties}
     else:
         p = to_fraction(num.p)
@@ -403,20 +422,21 @@ def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
     limit, why = counting_depth(m, c)
     if not 1 <= N <= limit:
         raise ValueError(f"{m.key} is not counted at N={N}: {why}")
-    if type(m) is M.GRBP:  # no ties when counted by meet in the middle; p = 1/b ≤ 1/c: the integers 0..M_N
-        b = to_fraction(m.p).denominator
-        return c * (b**N - 1) // (b - 1) + 1 if graded_rbp_tie(m.p, c) is not None else (c + 1) ** N
-    if type(m) is M.GP:
-        return c * N + 1
     num = numerator(m)
-    if isinstance(num, M.DCG) and num.gains == "graded":  # distinct class-coefficient tuples
+    form = num.form
+    if form == "geometric" and num.reads_grades:  # no ties when counted by meet in the middle; p = 1/b ≤ 1/c: 0..M_N
+        b = to_fraction(num.p).denominator
+        return c * (b**N - 1) // (b - 1) + 1 if graded_rbp_tie(num.p, c) is not None else (c + 1) ** N
+    if form == "grade_sum" and num.reads_grades:
+        return c * N + 1
+    if form == "discounted" and num.reads_grades:  # distinct class-coefficient tuples
         return math.prod(len(v) for _, _, v, _ in dcg_class_items(int(num.base), N, c))
-    if isinstance(num, M.SP):  # exact deduplication of all 2^N keys (N ≤ FULL_MAX_N)
+    if form == "sp":  # exact deduplication of all 2^N keys (N ≤ FULL_MAX_N)
         return n_distinct_sp(N)
-    if isinstance(num, M.DCG):  # canonical runs: (B + 1)·2^{N−B} values (3·2^{N−2} for B = 2)
+    if form == "discounted":  # canonical runs: (B + 1)·2^{N−B} values (3·2^{N−2} for B = 2)
         B = min(int(num.base), N)
         return (B + 1) * 2 ** (N - B)
-    return 2**N if isinstance(num, M.RBP) else N + 1
+    return 2**N if form == "geometric" else N + 1
 
 
 class CountedScale:

@@ -330,7 +330,7 @@ def exact_dcg(m: M.DCG, rel: np.ndarray, rb: np.ndarray, N: int, floats: np.ndar
         raise ValueError(f"{m!r}: exact graded DCG needs integer grades")
     coef = np.einsum("stn,nr->tsr", gains, w)
     norm = None
-    if isinstance(m, M.NDCG):
+    if m.divides_by == "ideal":
         if graded:
             if ideal is None:
                 raise ValueError(f"{m!r}: exact graded nDCG needs the ideal runs (T, N)")

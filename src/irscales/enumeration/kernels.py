@@ -31,7 +31,6 @@ import numpy as np
 from irscales import measures as M
 from irscales.enumeration.dcg import dcg_layout
 from irscales.enumeration.runs import TieUndecidable, runs_from_ids
-from irscales.exact import to_fraction
 
 __all__ = ["Kernel", "kernel", "supported", "chunk_task", "BYTES_PER_RUN"]
 
@@ -79,9 +78,13 @@ def _gains(digits: np.ndarray, graded: bool) -> np.ndarray:
     return digits.astype(np.int64) if graded else (digits > 0).astype(np.int64)
 
 
+#: The forms (:attr:`irscales.measures.Measure.form`) of the numerators the engine has a kernel for.
+KERNEL_FORMS = ("grade_sum", "additive", "geometric", "sp", "first_hit", "discounted")
+
+
 def supported(measure: M.Measure) -> bool:
-    """Whether the chunked engine has a kernel for this measure."""
-    return isinstance(measure, (M.P, M.R, M.SP, M.AP, M.RR, M.RBP, M.GRBP, M.DCG, M.RBTO, M.GP))
+    """Whether the chunked engine has a kernel for this measure (for the form its numerator declares)."""
+    return measure.numerator().form in KERNEL_FORMS
 
 
 class Kernel:
@@ -109,36 +112,20 @@ class Kernel:
         a_dig = runs_from_ids(np.arange(na), self.h, c)
         b_dig = runs_from_ids(np.arange(self.nb), N - self.h, c)
         self.denominator: Fraction = Fraction(1)  # int mode: value = key / denominator
-        m = measure
+        m = measure.numerator()
+        form = m.form  # declared by the measure (irscales.measures.Measure.form), as are the weights below
         # grades enter as gains only for graded measures; binary ones read rel > 0 (lenient, FFF21 §6)
-        graded = c > 1 and (m.gains == "graded" if isinstance(m, M.DCG) else not m.binary)
-        if isinstance(m, (M.SP, M.AP)):
+        graded = c > 1 and m.reads_grades
+        if form == "sp":
             self._init_sp(a_dig, b_dig)
-        elif isinstance(m, M.RR):
+        elif form == "first_hit":
             self._init_rr(a_dig, b_dig)
-        elif isinstance(m, (M.P, M.R, M.GP)):
-            w = [1] * N
-            if isinstance(m, M.GP):
-                graded = c > 1
-                self.denominator = Fraction(N) * to_fraction(m.max_gain)
-            elif isinstance(m, M.P):
-                if m.k is not None:
-                    w = [1 if i < m.k else 0 for i in range(N)]
-                self.denominator = Fraction(m.k if m.k is not None else N)
+        elif form in ("grade_sum", "additive"):
+            w, self.denominator = m.integer_weights(N, c)
             self._init_additive_int(a_dig, b_dig, w, graded)
-        elif isinstance(m, M.RBTO):
-            self.denominator = Fraction(1)
-            if m.c != c:
-                raise ValueError(f"{m!r} enumerated with c={c}: use the same number of grades")
-            self._init_additive_int(a_dig, b_dig, [self.base ** (N - 1 - i) for i in range(N)], True)
-        elif isinstance(m, (M.RBP, M.GRBP)):
-            p = to_fraction(m.p)
-            a, b = p.numerator, p.denominator
-            w = [a**i * b ** (N - 1 - i) for i in range(N)]
+        elif form == "geometric":
+            w, self.denominator = m.integer_weights(N, c)
             gmax = c if graded else 1
-            self.denominator = Fraction(b ** (N - 1)) / (1 - p)
-            if isinstance(m, M.GRBP):
-                self.denominator *= to_fraction(m.max_gain)
             if sum(w) * gmax < 2**int_bits:  # int_bits < 62 only in tests, to exercise the float path
                 self._init_additive_int(a_dig, b_dig, w, graded)
             elif graded:
@@ -151,7 +138,7 @@ class Kernel:
                 self._init_float(a_dig, b_dig, wf, ident=[self.base ** (N - 1 - i) for i in range(N)],
                                  graded=False, vmax=sum(wf))
                 self.exact_of_ident = self._rbp_exact
-        elif isinstance(m, M.DCG):  # DCG and nDCG (the numerator; see the module docstring)
+        elif form == "discounted":  # DCG and nDCG (the numerator; see the module docstring)
             self._init_dcg(a_dig, b_dig, graded)
         self.is_int = self.mode == "int"
 
@@ -409,13 +396,12 @@ def kernel_mode(measure: M.Measure, N: int, c: int, int_bits: int = 62) -> str:
     """The ``mode`` of ``Kernel(measure, N, c)`` without building its tables (for cache paths and costs):
     ``"float"`` for DCG/nDCG and for binary RBP whose exact key Σ a^{i−1} b^{N−i} reaches 2^int_bits, else
     ``"int"``."""
-    if isinstance(measure, M.DCG):
+    m = measure.numerator()
+    if m.form == "discounted":
         return "float"
-    if isinstance(measure, (M.RBP, M.GRBP)):
-        p = to_fraction(measure.p)
-        graded = c > 1 and not measure.binary
-        w = sum(p.numerator**i * p.denominator ** (N - 1 - i) for i in range(N))
-        return "int" if w * (c if graded else 1) < 2**int_bits else "float"
+    if m.form == "geometric":
+        w = sum(m.integer_weights(N, c)[0])
+        return "int" if w * (c if c > 1 and m.reads_grades else 1) < 2**int_bits else "float"
     return "int"
 
 

@@ -4,7 +4,8 @@ and at what cost (issue 27).
 Every entry point that needs a scale or the ranked measure φ (FFF21 eq. 2, §7.1.3) asks
 :func:`choose_route` first: :func:`irscales.enumeration.scale`, :func:`irscales.enumeration.ranked_runs`,
 :func:`irscales.enumeration.ranked_scores`, and the ``irscales`` command line. For (measure, N, c, ties,
-cache) it estimates each exact route
+cache) it asks each registered provider (:mod:`irscales.enumeration.providers`, where a new route is added) for
+an offer; the built-in ones, registered here, are
 
 * ``closed``  a closed-form scale (P, R, RR, RBP with p ≤ 1/2; :func:`~irscales.enumeration.scale_class.closed_form`):
   nothing to compute;
@@ -14,7 +15,7 @@ cache) it estimates each exact route
 * ``build``   the engine's enumeration of all (c+1)^N runs (:func:`~irscales.enumeration.engine.build_cost`:
   time and the bytes stored, on disk or in memory),
 
-and takes the cheapest by estimated time (the estimates are orders of magnitude, so a build, which leaves a
+and takes an exact route before one that brackets φ, then the cheapest by estimated time (the estimates are orders of magnitude, so a build, which leaves a
 cache behind, must be estimated twice as fast as the route it replaces). The CLI's rule holds in the API
 too: **a build estimated above the budget** (:data:`BUILD_SECONDS_OK` or :data:`BUILD_BYTES_OK`) **is never
 started without consent**
@@ -46,12 +47,14 @@ from irscales.enumeration.counting import CountedScale
 from irscales.enumeration.engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
                                          max_enumerable_depth, run_engine)
 from irscales.enumeration.kernels import kernel
+from irscales.enumeration.providers import PROVIDERS, Request, reach, register
 from irscales.enumeration.runs import normaliser, numerator, run_ids
 from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
 from irscales.enumeration.ties import TIES, check_ties
 
-__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "Route", "OverBudget", "choose_route",
-           "within_budget"]
+__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "Route", "CountedRoute", "OverBudget",
+           "choose_route", "within_budget", "ClosedFormProvider", "CountingProvider", "CachedScaleProvider",
+           "ScaleBuildProvider"]
 
 #: A scale build estimated above either limit needs consent (``build=True``, CLI ``--build-scales``):
 #: FFF21's N = 30 takes minutes and GBs. About N ≤ 23 builds within it for the binary FFF21 measures.
@@ -106,8 +109,11 @@ class OverBudget(ValueError):
 class Route:
     """A chosen route: its kind (``closed``, ``count``, ``cached``, ``build``), estimated seconds and
     bytes (stored for a build, tables for a count), the engine's estimate (``cost``, for the stored
-    routes) and why it was taken. :meth:`scale` and :meth:`phi_runs` carry it out (a built scale is
-    kept, so several tie strategies share one build)."""
+    routes) and why it was taken; whether it is ``exact`` (else φ is bracketed within ``max_rel_error``), and
+    ``basis``, what its exactness rests on (``proven``: False when a conjecture, stated in ``basis``).
+    :meth:`scale` and :meth:`phi_runs` carry it out (a built scale is kept, so several tie strategies share one
+    build); :meth:`K` is the size of φ's range. This class is a stored scale's route (``stored``); the counted one
+    is :class:`CountedRoute` (:mod:`irscales.enumeration.providers` says how to add a route)."""
 
     measure: M.Measure
     N: int
@@ -118,23 +124,33 @@ class Route:
     cache: object = True
     cost: BuildCost | None = None
     reason: str = ""
+    exact: bool = True
+    max_rel_error: float = 0.0
+    basis: str = ""
+    proven: bool = True
     _engine: tuple | None = field(default=None, repr=False)
+    stored = True  # the route gives a stored Scale (values, counts, quantiles), not only φ
 
     def __str__(self) -> str:
         what = {"closed": "closed-form scale", "count": "φ counted, nothing stored", "cached": "cached scale",
-                "build": f"scale build ({self.cost})" if self.cost else "scale build"}[self.kind]
+                "build": f"scale build ({self.cost})" if self.cost else "scale build"}.get(self.kind, self.kind)
         return (f"{self.measure.key} at N={self.N}: {what}, about {human_seconds(self.seconds)}"
                 + (f" ({self.reason})" if self.reason else ""))
+
+    def K(self, ties: str = "unq") -> int:
+        """The size of φ's range with tie strategy ``ties``: the distinct values of the measure over all
+        (c+1)^N runs for ``unq``, the number of runs for ``min``/``max``/``mid``."""
+        if ties != "unq":
+            return (self.c + 1) ** self.N
+        return int(self.scale(progress=False).n_distinct)
 
     def scale(self, rb: float | None = None, ideal=None, memory_mb: int = 1024, workers: int | None = None,
               client=None, progress: bool | None = None, verify: str = "full") -> Scale | CountedScale:
         """The scale this route gives (see :func:`irscales.enumeration.scale` for the arguments)."""
         m, N, c = self.measure, self.N, self.c
-        if self.kind == "count":
-            return CountedScale(m, N, rb=rb, c=c, reason=self.reason)
         num = numerator(m)
         norm = normaliser(m, N, rb, ideal)
-        if isinstance(m, M.R):
+        if m.divides_by == "rb/N":
             norm = (float(rb) if rb is not None else float(N)) / N
         ker = kernel(num, N, c)
         common = dict(measure=m, N=N, c=c, mode=ker.mode, rb=rb, ideal=ideal, norm=norm, denominator=ker.denominator)
@@ -153,20 +169,21 @@ class Route:
         halves or Fractions (:mod:`irscales.enumeration.ties`), whichever route. ``scale_kwargs``: those of
         :meth:`scale` (``memory_mb``, ``client``, ``verify``; the cache folder is the route's). ``rel`` may
         hold fewer than N ranks: the others are not relevant (padding, allocated only where needed)."""
-        if self.kind == "count":
-            return counting.phi_runs(self.measure, rel, ties, progress=progress, workers=workers, c=self.c, N=self.N)
         return self.scale(progress=progress, workers=workers, **scale_kwargs).phi_runs(self._padded(rel), ties)
 
     def phi_runs_ties(self, rel, ties=TIES, progress: bool | None = None, workers: int | None = None,
                       **scale_kwargs) -> dict[str, np.ndarray]:
         """:meth:`phi_runs` for several tie strategies, tie → φ, from one count or one scale
         (:func:`irscales.enumeration.counting.phi_runs_ties`)."""
-        if self.kind == "count":
-            return counting.phi_runs_ties(self.measure, rel, ties, progress=progress, workers=workers, c=self.c,
-                                          N=self.N)
         s = self.scale(progress=progress, workers=workers, **scale_kwargs)
         rel = self._padded(rel)
         return {t: s.phi_runs(rel, t) for t in ties}
+
+    def phi_bounds(self, rel, ties: str = "unq", **kwargs) -> tuple[np.ndarray, np.ndarray]:
+        """(lower, upper) bounds of φ of runs ``rel``: φ itself twice on an exact route (a route that brackets
+        φ overrides this with its bracket, within ``max_rel_error``)."""
+        phi = self.phi_runs(rel, ties, **kwargs)
+        return phi, phi
 
     def _padded(self, rel) -> np.ndarray:
         """Runs ``rel`` (…, L ≤ N) as (…, N): a stored scale ranks whole runs (N ≤ 40 here, so it is small)."""
@@ -174,6 +191,26 @@ class Route:
         if rel.ndim == 0 or rel.shape[-1] >= self.N:
             return rel
         return padded(rel, self.N)
+
+
+class CountedRoute(Route):
+    """φ counted run by run, nothing stored (:mod:`irscales.enumeration.counting`): its scale is a
+    :class:`~irscales.enumeration.counting.CountedScale` (sizes and exact φ only)."""
+
+    stored = False
+
+    def scale(self, rb: float | None = None, ideal=None, memory_mb: int = 1024, workers: int | None = None,
+              client=None, progress: bool | None = None, verify: str = "full") -> CountedScale:
+        return CountedScale(self.measure, self.N, rb=rb, c=self.c, reason=self.reason)
+
+    def phi_runs(self, rel, ties: str = "unq", progress: bool | None = None, workers: int | None = None,
+                 **scale_kwargs) -> np.ndarray:
+        return counting.phi_runs(self.measure, rel, ties, progress=progress, workers=workers, c=self.c, N=self.N)
+
+    def phi_runs_ties(self, rel, ties=TIES, progress: bool | None = None, workers: int | None = None,
+                      **scale_kwargs) -> dict[str, np.ndarray]:
+        return counting.phi_runs_ties(self.measure, rel, ties, progress=progress, workers=workers, c=self.c,
+                                      N=self.N)
 
 
 def _read_seconds(directory: Path | None) -> float:
@@ -217,11 +254,115 @@ def _ties_of(ties) -> tuple[str, ...]:
     return wanted
 
 
+def _closed(m: M.Measure, c: int) -> bool:
+    """Whether the scale of ``m`` over grades 0..c is a closed form (its numerator's declared form)."""
+    return c == 1 and has_closed_form(numerator(m))
+
+
+class ClosedFormProvider:
+    """A closed-form scale (P, R, RR, RBP with p ≤ 1/2): nothing to compute, wherever the engine's scale
+    object reaches (it needs the kernel's key layout)."""
+
+    kind, exact = "closed", True
+
+    def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
+        if not _closed(m, c):
+            return 0, f"no closed form for {m!r} (closed forms: P, R, RR, RBP p ≤ 1/2)"
+        return max_enumerable_depth(m, c)
+
+    def offer(self, req: Request) -> Route | None:
+        m, N, c = req.measure, req.N, req.c
+        if N > self.reach(m, c, None)[0]:
+            return None
+        chunks = max(1, 2**N >> 22) if numerator(m).form == "geometric" else 1
+        return Route(m, N, c, "closed", counting.count_cost(m, N, c, "unq", req.n_runs)[0] + 7e-6 * chunks, 0,
+                     req.cache, BuildCost(m, N, 0, 0.0, 0, None, False),
+                     basis="a closed-form scale, proven at every N (irscales.enumeration.scale_class.closed_form)")
+
+
+class _StoredScale:
+    """The engine's scale of all (c+1)^N runs (cached or built); a closed form is not built but for
+    ``method="engine"``."""
+
+    exact = True
+
+    def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
+        return max_enumerable_depth(m, c)
+
+    def _cost(self, req: Request) -> BuildCost | None:
+        m, N, c = req.measure, req.N, req.c
+        if N > self.reach(m, c, None)[0] or (_closed(m, c) and req.method != "engine"):
+            return None
+        return build_cost(m, N, c=c, cache=req.cache, closed_forms=False)
+
+    def _route(self, req: Request, kind: str, seconds: float, stored: int, cost: BuildCost, reason: str = ""):
+        return Route(req.measure, req.N, req.c, kind, seconds, stored, req.cache, cost, reason,
+                     basis=f"the scale of all {(req.c + 1) ** req.N:,} runs, enumerated with exact keys (near ties "
+                           "ordered exactly; irscales.enumeration.kernels)")
+
+
+class CachedScaleProvider(_StoredScale):
+    """A scale the engine built before, read from the cache folder."""
+
+    kind = "cached"
+
+    def offer(self, req: Request) -> Route | None:
+        cost = self._cost(req)
+        if cost is None or not cost.cached:
+            return None
+        return self._route(req, "cached", _read_seconds(cost.directory), 0, cost)
+
+
+class ScaleBuildProvider(_StoredScale):
+    """The engine's build: within the budget, or with consent (``build=True``); else :class:`OverBudget`."""
+
+    kind = "build"
+
+    def offer(self, req: Request) -> Route | None:
+        cost = self._cost(req)
+        if cost is None or cost.cached:
+            return None
+        if not (req.build or within_budget(cost)):
+            raise OverBudget(cost, (), _largest_within(req.measure, req.N, req.c))
+        return self._route(req, "build", cost.seconds, cost.bytes, cost,
+                           "" if within_budget(cost) else "over the budget, build=True")
+
+
+class CountingProvider:
+    """φ counted run by run for every tie strategy asked, nothing stored (:mod:`irscales.enumeration.counting`)."""
+
+    kind, exact = "count", True
+
+    def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
+        return counting.counting_depth(m, c, ties)
+
+    def offer(self, req: Request) -> Route | None:
+        m, N, c = req.measure, req.N, req.c
+        if N > min(self.reach(m, c, t)[0] for t in req.ties):
+            return None
+        seconds, table = max(counting.count_cost(m, N, c, t, req.n_runs) for t in req.ties)
+        basis, proven = "φ counted exactly, proven at this N (irscales.enumeration.counting)", True
+        num = numerator(m)
+        if num.form == "discounted":  # no tie across discount classes: proven by enumeration up to some N
+            runs = "runs" if c == 1 else f"runs over {c + 1} grades"
+            proven = N <= (depth := counting.dcg_proven_depth(num, c))
+            basis = (f"φ counted exactly; no tie across discount classes, proven by enumeration of all {runs} up to "
+                     f"N = {depth}" if proven else
+                     f"exact if no Q-linear relation among the 1/ln m exists (Schanuel's conjecture); proven by "
+                     f"enumeration of all {runs} up to N = {depth} (irscales.enumeration.counting)")
+        return CountedRoute(m, N, c, "count", seconds, table, req.cache, basis=basis, proven=proven)
+
+
+for _provider in (ClosedFormProvider(), CountingProvider(), CachedScaleProvider(), ScaleBuildProvider()):
+    register(_provider)
+
+
 def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, runs: int | np.ndarray | None = None,
                  need: str = "phi", method: str = "auto", cache: bool | str | Path = True,
                  build: bool = False) -> Route:
     """The cheapest exact route for φ (``need="phi"``) or a scale (``need="scale"``) of ``measure`` over
-    runs of length N with grades 0..c (module docstring).
+    runs of length N with grades 0..c (module docstring): the best offer of the registered providers
+    (:mod:`irscales.enumeration.providers`), exact routes first.
 
     ties    the tie strategies that will be asked for (a name, several, or None: all four)
     runs    the runs to rank (..., N), or how many distinct runs (for the counting estimate; None:
@@ -235,9 +376,7 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     the measure has neither a kernel nor a counting rule, else ``ValueError`` with the reasons (how far
     the engine and the counting reach).
     """
-    m = M.parse(measure) if isinstance(measure, str) else measure
-    if not isinstance(m, M.Measure):
-        raise TypeError(f"measure must be a Measure or a measure name, got {type(measure).__name__}")
+    m = M.as_measure(measure)
     if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
         raise ValueError(f"N must be a positive integer, got {N!r}")
     N = int(N)
@@ -245,47 +384,34 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     if need not in ("phi", "scale"):
         raise ValueError(f"need must be 'phi' or 'scale', got {need!r}")
-    wanted = _ties_of(ties)
-    kinds = METHODS[method]
-    n_runs = _n_queries(runs, N, c)
-    num = numerator(m)
+    req = Request(m, N, c, _ties_of(ties), _n_queries(runs, N, c), need, method, cache, build)
     found: list[Route] = []
-    over: BuildCost | None = None
-
-    limit, why_engine = max_enumerable_depth(m, c)
-    if N <= limit:
-        closed = c == 1 and has_closed_form(num)
-        if closed and "closed" in kinds:
-            chunks = max(1, 2**N >> 22) if isinstance(num, M.RBP) else 1
-            found.append(Route(m, N, c, "closed", counting.count_cost(m, N, c, "unq", n_runs)[0] + 7e-6 * chunks, 0,
-                               cache, BuildCost(m, N, 0, 0.0, 0, None, False)))
-        if (not closed or method == "engine") and ("cached" in kinds or "build" in kinds):
-            cost = build_cost(m, N, c=c, cache=cache, closed_forms=False)
-            if cost.cached:
-                found.append(Route(m, N, c, "cached", _read_seconds(cost.directory), 0, cache, cost))
-            elif build or within_budget(cost):
-                found.append(Route(m, N, c, "build", cost.seconds, cost.bytes, cache, cost,
-                                   "" if within_budget(cost) else "over the budget, build=True"))
-            else:
-                over = cost
-
-    count_limit, count_why = min((counting.counting_depth(m, c, t) for t in wanted), key=lambda x: x[0])
-    if "count" in kinds and N <= count_limit:
-        seconds, table = max(counting.count_cost(m, N, c, t, n_runs) for t in wanted)
-        found.append(Route(m, N, c, "count", seconds, table, cache,
-                           reason=f"its build is over the budget: {over}" if over is not None else ""))
+    over: OverBudget | None = None
+    for provider in PROVIDERS:
+        if provider.kind not in METHODS[method]:
+            continue
+        try:
+            route = provider.offer(req)
+        except OverBudget as e:
+            over = e
+            continue
+        if route is not None:
+            found.append(route)
+    if over is not None:  # every route taken instead says why the build was not
+        for r in found:
+            r.reason = r.reason or f"its build is over the budget: {over.cost}"
 
     pick = found
     if need == "scale":
-        pick = [r for r in found if r.kind != "count"] or found
+        pick = [r for r in found if r.stored] or found
     if pick:  # estimates are rough: a build (it leaves a cache behind) must be twice as fast to win
-        return min(pick, key=lambda r: (r.seconds * (2 if r.kind == "build" else 1), _ORDER[r.kind]))
+        return min(pick, key=lambda r: (not r.exact, r.seconds * (2 if r.kind == "build" else 1),
+                                        _ORDER.get(r.kind, len(_ORDER))))
     if over is not None:
-        counted = tuple(t for t in TIES if counting.countable(m, N, c, t))  # not all wanted, or count was found
-        raise OverBudget(over, counted, _largest_within(m, N, c))
-    return _refuse(m, N, method, limit, why_engine, count_limit, count_why)
-
-
+        counted = tuple(t for t in TIES if 1 <= N <= reach("count", m, c, t)[0])  # not all wanted, or count was found
+        raise OverBudget(over.cost, counted, over.within_N)
+    return _refuse(m, N, method, *reach("build", m, c), *min((reach("count", m, c, t) for t in req.ties),
+                                                             key=lambda x: x[0]))
 def _refuse(m: M.Measure, N: int, method: str, limit: int, why_engine: str, count_limit, count_why: str):
     """No route: say how far the engine and the counting reach (one message)."""
     if method == "count":

@@ -52,22 +52,16 @@ def runs_from_ids(ids, N: int, c: int = 1) -> np.ndarray:
 
 
 def numerator(m: M.Measure) -> M.Measure:
-    """The recall-base-free measure whose scale a recall-base dependent one shares (FFF21 §5.2.2):
-    R → P, AP → SP, nDCG → DCG (same base, discount and gains); any other measure is its own."""
-    if isinstance(m, M.AP):
-        return M.SP()
-    if isinstance(m, M.R):
-        return M.P()
-    if isinstance(m, M.NDCG):
-        return M.DCG(base=m.base, discount=m.discount, gains=m.gains)
-    return m
+    """The recall-base-free measure whose scale a recall-base dependent one shares (FFF21 §5.2.2), as the measure
+    declares it (:meth:`irscales.measures.Measure.numerator`): R → P, AP → SP, nDCG → DCG; others are their own."""
+    return m.numerator()
 
 
 def normaliser(m: M.Measure, N: int, rb, ideal) -> float:
     """The positive constant a recall-base dependent measure divides its :func:`numerator` by."""
     if not m.needs_rb:
         return 1.0
-    if isinstance(m, M.NDCG):
+    if m.divides_by == "ideal":
         w = M.dcg_discount(N, m.base, m.discount)
         if ideal is not None:
             g = -np.sort(-np.asarray(ideal, dtype=float))[:N]
@@ -83,6 +77,6 @@ def normaliser(m: M.Measure, N: int, rb, ideal) -> float:
         return 1.0
     if rb <= 0:
         raise ValueError(f"{m!r}: rb={rb!r} leaves no scale (every run scores 0); pass rb > 0")
-    if isinstance(m, M.R):
+    if m.divides_by == "rb/N":
         return float(rb) / N  # the numerator P is count/N; R = count/rb
     return float(rb)

@@ -81,7 +81,7 @@ class Scale:
         keys = np.asarray(keys)
         if self.key_kind == "runid":
             v = kernel(numerator(self.measure), self.N, self.c).float_of_ids(keys)
-        elif isinstance(numerator(self.measure), M.RR):
+        elif numerator(self.measure).form == "first_hit":
             v = np.where(keys > 0, 1.0 / np.maximum(self.N + 1 - keys, 1), 0.0)
         elif self.mode == "int":
             v = keys.astype(float) / float(self.denominator)
@@ -120,11 +120,11 @@ class Scale:
         if self.mode != "int" or self.key_kind != "key":
             raise M.NotRationalError(f"{self!r}: exact values are available for integer-key scales only")
         norm = Fraction(1)
-        if self.rb is not None and isinstance(self.measure, M.R):
+        if self.rb is not None and self.measure.divides_by == "rb/N":
             norm = Fraction(self.rb) / self.N  # the numerator is P = count/N
         elif self.rb is not None and self.measure.needs_rb:
             norm = Fraction(self.rb)
-        if isinstance(numerator(self.measure), M.RR):
+        if numerator(self.measure).form == "first_hit":
             return [Fraction(0) if k == 0 else Fraction(1, self.N + 1 - int(k)) for k in self.keys]
         return [Fraction(int(k)) / self.denominator / norm for k in self.keys.tolist()]
 
@@ -267,8 +267,9 @@ class Scale:
 
 def has_closed_form(measure: M.Measure) -> bool:
     """Whether :func:`closed_form` gives the binary scale of ``measure`` (at every N), without building it."""
-    return ((isinstance(measure, M.P) and measure.k is None) or isinstance(measure, M.RR)
-            or (isinstance(measure, M.RBP) and to_fraction(measure.p) <= Fraction(1, 2)))
+    form = measure.form
+    return not measure.reads_grades and (form in ("grade_sum", "first_hit")
+                                         or (form == "geometric" and to_fraction(measure.p) <= Fraction(1, 2)))
 
 
 def closed_form(measure: M.Measure, N: int) -> tuple[list, str] | None:
@@ -282,14 +283,14 @@ def closed_form(measure: M.Measure, N: int) -> tuple[list, str] | None:
       run has its own value, and φ(run) = run id + 1. (FFF21 §5 states φ(m) = 2^N m for p = 1/2; with
       eq. (2) counting the empty run's value 0 as φ = 1 it is 2^N m + 1, see the tests.)
     """
-    if isinstance(measure, M.P) and measure.k is None:
+    if not has_closed_form(measure):
+        return None
+    if measure.form == "grade_sum":
         return [Chunk(np.arange(N + 1, dtype=np.int64),
                        np.array([math.comb(N, k) for k in range(N + 1)], np.int64))], "key"
-    if isinstance(measure, M.RR):
+    if measure.form == "first_hit":
         keys = np.arange(N + 1, dtype=np.int64)  # key N + 1 − k ↔ first relevant at rank k
         counts = np.array([1] + [2 ** (k - 1) for k in range(1, N + 1)], dtype=np.int64)
         return [Chunk(keys, counts)], "key"
-    if isinstance(measure, M.RBP) and to_fraction(measure.p) <= Fraction(1, 2):
-        step = 1 << 22
-        return [IdRangeChunk(lo, min(lo + step, 2**N)) for lo in range(0, 2**N, step)], "runid"
-    return None
+    step = 1 << 22  # RBP with p ≤ 1/2
+    return [IdRangeChunk(lo, min(lo + step, 2**N)) for lo in range(0, 2**N, step)], "runid"

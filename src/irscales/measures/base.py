@@ -141,6 +141,48 @@ class Measure:
     needs_rb: ClassVar[bool] = False
     rational: ClassVar[bool] = True
     binary: ClassVar[bool] = True  # uses only rel > 0
+    #: The arithmetic form of the measure when it is its own :meth:`numerator`: what the enumeration's kernels,
+    #: counts and closed forms are built on (they read this, never the class). ``"grade_sum"`` Σ_i g_i / d (P, gP);
+    #: ``"additive"`` Σ_i g_i·w_i / d with integer weights (P@k, RBTO); ``"geometric"`` the same with
+    #: w_i = a^{i−1} b^{N−i} for a persistence p = a/b (RBP, gRBP); ``"sp"`` Σ_i hits_i / i over relevant ranks (SP);
+    #: ``"first_hit"`` 1 / the first relevant rank (RR); ``"discounted"`` DCG's log discount
+    #: (:attr:`~irscales.measures.DCG.integer_log_base` names its discount class); ``""`` none of these (no kernel,
+    #: no count). :meth:`integer_weights` gives the weights of the three additive forms.
+    form: ClassVar[str] = ""
+    #: How a recall-base dependent measure divides its :meth:`numerator` (FFF21 §5.2.2): ``"rb"`` (AP = SP/RB),
+    #: ``"rb/N"`` (R = P·N/RB), ``"ideal"`` (nDCG = DCG / the ideal run's DCG), ``"total_gain"`` (gR = Σ g / RB_g);
+    #: ``""`` by nothing of the topic, or by RB without a numerator of its own.
+    divides_by: ClassVar[str] = ""
+    #: What a whole-run measure (trec_eval's ``ndcg``, ``Rprec``) needs of the depth besides the longest run:
+    #: ``"rb_at_least"`` the depth reaches every relevant document (nDCG's ideal run holds them all),
+    #: ``"rb_at_most"`` only the top RB ranks count (R-prec), ``""`` nothing.
+    depth_vs_rb: ClassVar[str] = ""
+
+    def numerator(self) -> "Measure":
+        """The recall-base-free measure whose scale this one shares (FFF21 §5.2.2): R → P, AP → SP, nDCG → DCG;
+        any other measure is its own. On one topic the order and ties are the numerator's (φ_AP = φ_SP)."""
+        return self
+
+    @property
+    def reads_grades(self) -> bool:
+        """Whether the measure reads grades (gains = grades), not only rel > 0."""
+        return not self.binary
+
+    @property
+    def uncut(self) -> "Measure":
+        """The measure over the whole run whose values over REL^k this one takes over REL^N (N ≥ k): the measure of
+        a :class:`~irscales.measures.Cut`, P for P@k; any other measure is itself."""
+        return self
+
+    def integer_weights(self, N: int, c: int) -> tuple[list[int], Fraction]:
+        """For the forms ``grade_sum``, ``additive`` and ``geometric``: exact integer rank weights w_1..w_N and the
+        denominator d with value = Σ_i g_i·w_i / d over grades 0..c (g_i = rel_i > 0 for a binary measure)."""
+        raise NotImplementedError(f"{self!r} is not an additive measure with integer weights")
+
+    def with_top_grade(self, max_grade: int) -> "Measure":
+        """This measure on the qrels' grades 0..``max_grade`` when its name left the top grade open (ERR named
+        without ``max_grade``); any other measure is itself."""
+        return self
 
     def __call__(self, rel, rb=None, ideal=None) -> np.ndarray:
         rel = _as_rel(rel)

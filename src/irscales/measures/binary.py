@@ -15,7 +15,7 @@ from irscales.measures.base import (
     Measure, binary_relevance, broadcast_topic, check_cut, check_p, seq_div, seq_dot,
 )
 
-__all__ = ["P", "R", "F1", "Succ", "RPrec", "SP", "AP", "RR", "RBP", "p_key"]
+__all__ = ["P", "R", "F1", "Succ", "RPrec", "SP", "AP", "RR", "RBP", "p_key", "geometric_weights"]
 
 
 # --------------------------------------------------------------------------- set-based measures
@@ -38,6 +38,19 @@ class P(Measure):
     def key(self) -> str:
         return "P" if self.k is None else f"P@{self.k}"
 
+    @property
+    def form(self) -> str:  # type: ignore[override]
+        return "grade_sum" if self.k is None else "additive"
+
+    @property
+    def uncut(self) -> Measure:
+        return self if self.k is None else P()
+
+    def integer_weights(self, N: int, c: int) -> tuple[list[int], Fraction]:
+        """1 for each of the first k ranks (all N without a cut-off), over k (or N)."""
+        w = [1] * N if self.k is None else [1 if i < self.k else 0 for i in range(N)]
+        return w, Fraction(self.k if self.k is not None else N)
+
     def _cut(self, rel):
         return rel if self.k is None else rel[..., : self.k]
 
@@ -57,6 +70,10 @@ class R(Measure):
 
     family: ClassVar[str] = "R"
     needs_rb: ClassVar[bool] = True
+    divides_by: ClassVar[str] = "rb/N"
+
+    def numerator(self) -> Measure:
+        return P()
 
     def _compute(self, rel, rb=None, ideal=None):
         rbv = broadcast_topic(rb, rel, "rb")
@@ -115,6 +132,7 @@ class RPrec(Measure):
 
     family: ClassVar[str] = "Rprec"
     needs_rb: ClassVar[bool] = True
+    depth_vs_rb: ClassVar[str] = "rb_at_most"
 
     def _compute(self, rel, rb=None, ideal=None):
         rbv = broadcast_topic(rb, rel, "rb").astype(int)
@@ -160,6 +178,7 @@ class SP(Measure):
     """
 
     family: ClassVar[str] = "SP"
+    form: ClassVar[str] = "sp"
 
     def _compute(self, rel, rb=None, ideal=None):
         b = binary_relevance(rel)
@@ -185,6 +204,10 @@ class AP(Measure):
 
     family: ClassVar[str] = "AP"
     needs_rb: ClassVar[bool] = True
+    divides_by: ClassVar[str] = "rb"
+
+    def numerator(self) -> Measure:
+        return SP()
 
     def _compute(self, rel, rb=None, ideal=None):
         rbv = broadcast_topic(rb, rel, "rb")
@@ -202,6 +225,7 @@ class RR(Measure):
     """Reciprocal rank RR = 1 / (rank of the first relevant document), 0 if none (FFF21 §6 [84])."""
 
     family: ClassVar[str] = "RR"
+    form: ClassVar[str] = "first_hit"
 
     def _compute(self, rel, rb=None, ideal=None):
         b = rel > 0
@@ -213,6 +237,14 @@ class RR(Measure):
             if x > 0:
                 return Fraction(1, i)
         return Fraction(0)
+
+
+def geometric_weights(p, N: int) -> tuple[list[int], Fraction]:
+    """RBP's exact integer form for p = a/b in lowest terms: weights a^{i−1} b^{N−i} (i = 1..N) and the denominator
+    b^{N−1}/(1 − p) (:meth:`RBP.integer_weights`, gRBP's too)."""
+    q = to_fraction(p)
+    a, b = q.numerator, q.denominator
+    return [a**i * b ** (N - 1 - i) for i in range(N)], Fraction(b ** (N - 1)) / (1 - q)
 
 
 def p_key(p: float) -> str:
@@ -232,9 +264,15 @@ class RBP(Measure):
 
     p: float = 0.8
     family: ClassVar[str] = "RBP"
+    form: ClassVar[str] = "geometric"
 
     def __post_init__(self):
         check_p("RBP", self.p)
+
+    def integer_weights(self, N: int, c: int) -> tuple[list[int], Fraction]:
+        """p = a/b in lowest terms: w_i = a^{i−1} b^{N−i} over b^{N−1}/(1 − p), so that the key Σ_i g_i·w_i is
+        RBP·b^{N−1}/(1 − p), an exact integer."""
+        return geometric_weights(self.p, N)
 
     @property
     def key(self) -> str:

@@ -15,7 +15,7 @@ from irscales.measures.base import (
     Measure, binary_relevance, broadcast_topic, check_gain_bound, check_grades, check_p, check_positive, log2_ranks,
     seq_div, seq_dot,
 )
-from irscales.measures.binary import p_key
+from irscales.measures.binary import geometric_weights, p_key
 
 __all__ = ["GP", "GR", "GRBP", "dcg_discount", "DCG", "NDCG", "ERR"]
 
@@ -27,9 +27,14 @@ class GP(Measure):
     max_gain: float = 1
     family: ClassVar[str] = "gP"
     binary: ClassVar[bool] = False
+    form: ClassVar[str] = "grade_sum"
 
     def __post_init__(self):
         check_positive("gP", "max_gain", self.max_gain)
+
+    def integer_weights(self, N: int, c: int) -> tuple[list[int], Fraction]:
+        """1 for every rank, over N·g_max."""
+        return [1] * N, Fraction(N) * to_fraction(self.max_gain)
 
     def _compute(self, rel, rb=None, ideal=None):
         check_gain_bound(self, rel.max(initial=0))
@@ -47,6 +52,7 @@ class GR(Measure):
     family: ClassVar[str] = "gR"
     needs_rb: ClassVar[bool] = True
     binary: ClassVar[bool] = False
+    divides_by: ClassVar[str] = "total_gain"
 
     def _compute(self, rel, rb=None, ideal=None):
         rbv = broadcast_topic(rb, rel, "rb")
@@ -66,10 +72,16 @@ class GRBP(Measure):
     max_gain: float = 1
     family: ClassVar[str] = "gRBP"
     binary: ClassVar[bool] = False
+    form: ClassVar[str] = "geometric"
 
     def __post_init__(self):
         check_p("gRBP", self.p)
         check_positive("gRBP", "max_gain", self.max_gain)
+
+    def integer_weights(self, N: int, c: int) -> tuple[list[int], Fraction]:
+        """RBP's weights (:func:`~irscales.measures.binary.geometric_weights`) over b^{N−1}·g_max/(1 − p)."""
+        w, d = geometric_weights(self.p, N)
+        return w, d * to_fraction(self.max_gain)
 
     @property
     def key(self) -> str:
@@ -114,6 +126,7 @@ class DCG(Measure):
     gains: str = "binary"  # "binary" (rel > 0) or "graded" (the values themselves)
     family: ClassVar[str] = "DCG"
     rational: ClassVar[bool] = False
+    form: ClassVar[str] = "discounted"
 
     def __post_init__(self):
         if self.gains not in ("binary", "graded"):
@@ -126,6 +139,18 @@ class DCG(Measure):
                              f"{self.family}(base=10)), got base={b!r}")
         if self.discount == "log2p1" and b != 2:  # one measure, one name: the discount is 1/log2(i + 1)
             raise ValueError(f"the log2p1 discount is 1/log2(i + 1) whatever the base; leave base=2, got base={b!r}")
+
+    @property
+    def reads_grades(self) -> bool:
+        return self.gains == "graded"
+
+    @property
+    def integer_log_base(self) -> int | None:
+        """The discount class: B for the JK discount with an integer log base B (ranks 1..B weigh 1, rank i > B
+        weighs 1/log_B i, so ranks m, m², m³ … form one class), None otherwise (log2p1, a non-integer base).
+        The counts and exact forms of :mod:`irscales.enumeration` need it."""
+        b = self.base
+        return int(b) if self.discount == "jk" and float(b) == int(b) and int(b) >= 2 else None
 
     @property
     def key(self) -> str:
@@ -156,6 +181,11 @@ class NDCG(DCG):
 
     family: ClassVar[str] = "nDCG"
     needs_rb: ClassVar[bool] = True
+    divides_by: ClassVar[str] = "ideal"
+    depth_vs_rb: ClassVar[str] = "rb_at_least"
+
+    def numerator(self) -> Measure:
+        return DCG(base=self.base, discount=self.discount, gains=self.gains)
 
     def _compute(self, rel, rb=None, ideal=None):
         n = rel.shape[-1]
@@ -188,6 +218,9 @@ class ERR(Measure):
 
     def __post_init__(self):
         check_grades("ERR", "max_grade", self.max_grade)
+
+    def with_top_grade(self, max_grade: int) -> Measure:
+        return ERR(max_grade=max_grade) if self.max_grade == 1 else self
 
     def _check(self, top) -> None:
         if top > self.max_grade:

@@ -52,6 +52,18 @@ class Cut(Measure):
         return getattr(self.measure, "gains", "binary")
 
     @property
+    def reads_grades(self) -> bool:
+        return self.measure.reads_grades
+
+    @property
+    def uncut(self) -> Measure:
+        return self.measure
+
+    def with_top_grade(self, max_grade: int) -> Measure:
+        inner = self.measure.with_top_grade(max_grade)
+        return self if inner is self.measure else Cut(inner, self.k)
+
+    @property
     def key(self) -> str:
         return f"{self.measure.key}@{self.k}"
 
@@ -109,6 +121,14 @@ WHOLE_RUN: dict[str, Measure] = {
 }
 _FAMILIES = {"gP": GP, "gR": GR, "gRBP": GRBP, "nDCG": NDCG, "Rprec": RPrec}  # papers' spellings
 _CALL_RE = re.compile(r"^(\w+)\((.*)\)$", re.S)
+
+
+def as_measure(x) -> Measure:
+    """``x`` if it is a :class:`Measure`, the measure it names if it is a string (:func:`parse`); else TypeError."""
+    m = parse(x) if isinstance(x, str) else x
+    if not isinstance(m, Measure):
+        raise TypeError(f"measure must be a Measure or a measure name, got {type(x).__name__}")
+    return m
 
 
 def split_top_level(text: str, sep: str = ",") -> list[str]:

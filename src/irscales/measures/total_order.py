@@ -98,9 +98,16 @@ class RBTO(Measure):
     c: int = 1
     family: ClassVar[str] = "RBTO"
     binary: ClassVar[bool] = False
+    form: ClassVar[str] = "additive"
 
     def __post_init__(self):
         check_grades("RBTO", "c", self.c)
+
+    def integer_weights(self, N: int, c: int) -> tuple[list[int], Fraction]:
+        """(c+1)^{N−i}: the run read as a base-(c+1) number, over 1; only over this measure's own grades 0..c."""
+        if self.c != c:
+            raise ValueError(f"{self!r} enumerated with c={c}: use the same number of grades")
+        return [(c + 1) ** (N - 1 - i) for i in range(N)], Fraction(1)
 
     def _compute(self, rel, rb=None, ideal=None):
         return np.asarray(rbto_rank(rel.astype(np.int64), self.c), dtype=float)

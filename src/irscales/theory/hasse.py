@@ -121,7 +121,7 @@ def exact_values(measure: M.Measure, N: int, rb: int | None = None) -> dict[Run,
     """
     runs = all_runs(N)
     rb = N if rb is None else rb
-    if isinstance(measure, M.DCG):
+    if measure.form == "discounted":
         if not (measure.base == 2 and measure.discount == "jk" and measure.gains == "binary"):
             raise ValueError(f"exact values are available for DCG(base=2) with binary gains only, got {measure!r}")
         return {r: qlog3_dcg(r) for r in runs}
