@@ -1,0 +1,484 @@
+"""AP's φ beyond the exact counts: proven lower and upper bounds from a rounded dynamic programme over
+ranks (issue 42; FFF21 eq. 2, §5.2.2, §7.1.3).
+
+φ_AP = φ_SP (:func:`irscales.enumeration.runs.numerator`), SP(r) = Σ_k k/i_k over the ranks i_1 < i_2 < …
+of the relevant documents. A hit at rank i after h hits adds (h + 1)/i, so with
+
+    f(i, h, s) = #{completions of ranks i..N, entered with h hits, whose added SP is ≤ s}
+
+f(N + 1, h, s) = [s ≥ 0] and f(i, h, s) = f(i + 1, h, s) + f(i + 1, h + 1, s − (h + 1)/i); the runs up to a
+value m are f(1, 0, m), those below it f(1, 0, m⁻) (added SP < m). f is non-decreasing in s (every term is).
+
+**The bracket (proven).** Fix an integer grid D (the residual in units of 1/D) and give a hit the
+integer cost ⌈(h + 1)·D/i⌉ (the *upper-cost* programme, ``lo``) or ⌊(h + 1)·D/i⌋ (``hi``): exact integer
+arithmetic. A run's upper cost Σ_k ⌈k·D/i_k⌉ ≥ D·SP and its lower cost Σ_k ⌊k·D/i_k⌋ ≤ ⌊D·SP⌋. Hence
+
+    lo_upto(m)  = #{runs: upper cost ≤ ⌊D·m⌋}      ⊆ {SP ≤ m},   hi_upto(m)  = #{lower cost ≤ ⌊D·m⌋}     ⊇ {SP ≤ m},
+    lo_below(m) = #{runs: upper cost ≤ ⌈D·m⌉ − 1}  ⊆ {SP < m},   hi_below(m) = #{lower cost ≤ ⌈D·m⌉ − 1} ⊇ {SP < m}
+
+(D·SP < D·m gives ⌊D·SP⌋ ≤ ⌈D·m⌉ − 1). Both programmes are the recurrence above on integer residuals, so
+each count is computed exactly up to float rounding, and a finer grid tightens both sides (each hit
+moves a run's cost by less than one unit: lo ≥ #{SP ≤ m − H/D}, hi ≤ #{SP ≤ m + H/D}, H its hits).
+
+*State pruning.* A row h (h hits so far) is kept for residuals 0..M_h, M_h = M − Σ_{k≤h} ⌊k·D/(N − h + k)⌋
+(the least lower cost of any h hits): a state with h hits and a larger residual is never reached from a
+query ≤ M = ⌊D·max m⌋, and a state whose row is empty (M_h < 0) is never reached either, so its count is
+0 in both programmes. Reads beyond M_{h+1} come only from unreached states and are clamped.
+
+*Float rounding (proven factor).* The counts are float64 sums of non-negative terms starting from the
+exact 1.0; every addition rounds to nearest (relative error ≤ u = 2^-53), so a count after the N levels
+is within (1 ± u)^N of the exact count of its programme, and (1 + u)^N ≤ 1/(1 − N·u). The float F̂ is an
+integer (floats ≥ 2^53 are integers; below, sums of integers are exact), so the integer bounds
+⌊F̂·(2^53 − N)/2^53⌋ ≤ count ≤ ⌈F̂·2^53/(2^53 − N)⌉ are exact integer arithmetic. When F̂ < 2^53 it is
+the exact count: rounding to nearest is monotone, so no operand and no exact partial sum behind F̂
+reached 2^53, and integer sums below 2^53 are exact. 2^N < 2^1024 keeps
+every count finite up to :data:`BRACKET_MAX_N`.
+
+**Adaptive grids.** One pass of the programme serves every query ≤ M at once (the table f(1, 0, ·)).
+The passes refine D (starting at N, so every lower cost of a hit is ≥ 1 on the first pass already) and
+shrink M to the queries not yet within ``rel_error``; each query keeps the tightest bounds of all
+passes (max of the lows, min of the highs: all proven). Cost of a pass: Σ_i Σ_h (M_h + 1) additions —
+tight in the upper part of the scale, and expensive in the far lower tail, where the count is steep in
+m (at N = 1000, d ln F/dm ≈ 5–15 around the realistic SP 5–20, and a path there has ~100 hits, so D
+must reach ~10^5). ``budget_s`` stops refining; the bounds returned are then still proven, only wider.
+
+**Distinct values (ties unq).** The number of *distinct* SP values ≤ m has no known deterministic
+bracket: counting runs does not count values (AP's ties have no known structure). Exact φ_unq comes from
+:mod:`irscales.enumeration.ap_count` (all keys deduplicated to N = 24, pair enumeration for runs with few
+runs up to them to N = 40); otherwise the proven but loose bounds 1 (or the exact count) ≤ φ_unq ≤ φ_max
+are returned and :func:`bracket_kind` says that they do not meet 1 %.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from irscales import measures as M
+from irscales.enumeration import ap_count
+from irscales.enumeration.ties import check_ties
+from irscales.jit_cache import compiled_noted
+from irscales.progress import bar as progress_bar
+
+__all__ = ["BRACKET_MAX_N", "sp_exact", "Grid", "count_grid", "count_bounds", "phi_bounds", "k_bounds",
+           "bracket_depth", "bracket_cost", "bracket_kind", "rel_width"]
+
+#: 2^N counts stay finite in float64 (2^1023 is the largest power) with room for the rounding factor.
+BRACKET_MAX_N = 1020
+_U_DEN = 2**53  # 1/u: float64 rounds an addition within a relative 2^-53
+_OPS_PER_S = 4e8  # additions per second of the kernel on one core of the 2-core machine (measured: ~4–6e8)
+_EXACT_RUNS = 2_000_000  # values with at most this many runs up to them are counted exactly (a walk)
+_DEPTH_MAX_N = 100  # deepest N where the bracket reaches 1 % on the Robust 2004 runs within about a minute
+
+
+def _check_measure(measure) -> None:
+    if not isinstance(measure, (M.AP, M.SP)):
+        raise ValueError(f"the AP bracket counts AP/SP only, got {measure!r}")
+
+
+def _check_n(N: int) -> None:
+    if not 1 <= N <= BRACKET_MAX_N:
+        raise ValueError(f"the AP bracket counts 1 ≤ N ≤ {BRACKET_MAX_N} ranks (2^N must stay finite in float64), "
+                         f"got N={N}")
+
+
+def sp_exact(bits, N: int) -> tuple[list[int], int]:
+    """Exact SP of binary runs (n, L ≤ N) as integer keys K = SP·L over L = lcm(1..N) (Python ints), and L."""
+    b = np.asarray(bits) > 0
+    L = math.lcm(*range(1, N + 1))
+    inv = [L // i for i in range(1, N + 1)]
+    keys = []
+    for row in b:
+        ranks = np.flatnonzero(row)
+        keys.append(sum((k + 1) * inv[i] for k, i in enumerate(ranks.tolist())))
+    return keys, L
+
+
+def _levels_py(N, i_hi, i_lo, G, off, size, hcap, D, up):
+    """Levels i = i_hi down to i_lo + 1 of the rounded programme, in place on the ragged rows of G (row h:
+    G[off[h]:off[h] + size[h]], residuals 0..size[h] − 1). Row h + 1 still holds level i + 1 while row h is
+    updated, since h ascends. ``up``: hit cost ⌊(h+1)·D/i⌋ (the upper bound), else ⌈(h+1)·D/i⌉."""
+    for i in range(i_hi, i_lo, -1):
+        hmax = min(i - 1, hcap)
+        for h in range(hmax + 1):
+            num = (h + 1) * D
+            w = num // i if up else (num + i - 1) // i
+            n = size[h]
+            if w >= n:
+                continue
+            a = off[h]
+            if h + 1 > hcap:
+                continue  # the next row is empty: no run with h + 1 hits reaches a query ≤ M
+            b = off[h + 1]
+            last = size[h + 1] - 1
+            top = min(n, last + w + 1)
+            for g in range(w, top):
+                G[a + g] += G[b + g - w]
+            for g in range(top, n):
+                G[a + g] += G[b + last]
+    return G
+
+
+def _dfs_py(N, m, tol, maxcomp, node_cap, amb_cap):
+    """Runs of REL^N with SP < m − tol (counted) and within tol of m (their hit ranks written to ``amb``),
+    by a depth-first walk over the next hit's rank; a node whose every completion stays below m − tol adds
+    its 2^(ranks left) runs at once. Returns (below, ambiguous runs, ranks written, nodes; nodes > node_cap
+    or a full ``amb`` stops early and returns nodes = −1)."""
+    sval = np.zeros(N + 2)
+    last = np.zeros(N + 2, np.int64)
+    jn = np.zeros(N + 2, np.int64)
+    path = np.zeros(N + 1, np.int64)
+    amb = np.zeros(amb_cap, np.int64)
+    below, n_amb, used, nodes = 0, 0, 0, 0
+    d = 0
+    entering = True
+    while d >= 0:
+        if entering:
+            entering = False
+            nodes += 1
+            if nodes > node_cap:
+                return below, n_amb, used, amb, -1
+            i = last[d] + 1
+            s = sval[d]
+            if N - i + 1 <= 60 and s + maxcomp[i, d] < m - tol:
+                below += 1 << (N - i + 1)
+                d -= 1
+                continue
+            if s < m - tol:
+                below += 1
+            else:  # |s − m| ≤ tol: decided exactly by the caller
+                if used + d + 1 > amb_cap:
+                    return below, n_amb, used, amb, -1
+                amb[used] = d
+                for k in range(d):
+                    amb[used + 1 + k] = path[k]
+                used += d + 1
+                n_amb += 1
+            jn[d] = N
+        if jn[d] <= last[d]:
+            d -= 1
+            continue
+        j = jn[d]
+        jn[d] -= 1
+        s2 = sval[d] + (d + 1) / j
+        if s2 > m + tol:  # earlier ranks add more: no further candidate fits
+            jn[d] = last[d]
+            continue
+        path[d] = j
+        d += 1
+        sval[d] = s2
+        last[d] = j
+        entering = True
+    return below, n_amb, used, amb, nodes
+
+
+@functools.lru_cache(maxsize=1)
+def _kernels():
+    return compiled_noted("the AP bracket kernels", 8, (_levels_py, _dfs_py), nogil=True)
+
+
+def _kernel():
+    return _kernels()[0]
+
+
+@functools.lru_cache(maxsize=2)
+def _maxcomp(N: int) -> np.ndarray:
+    """maxcomp[i, h] ≥ the largest SP added by ranks i..N entered with h hits, Σ_{j≥i} (h + j − i + 1)/j,
+    raised by a relative 1e-9 over its float rounding."""
+    inv = 1.0 / np.arange(1, N + 1)
+    H = np.concatenate([np.cumsum(inv[::-1])[::-1], [0.0, 0.0]])  # H[i−1] = Σ_{j≥i} 1/j
+    i = np.arange(1, N + 2)[:, None]
+    h = np.arange(N + 1)[None, :]
+    out = np.zeros((N + 2, N + 1))
+    out[1:] = (h * H[i - 1] + (N - i + 1) - (i - 1) * H[i - 1]) * (1 + 1e-9)
+    return out
+
+
+_U = 2.0**-53
+
+
+def count_exact(K: int, L: int, N: int, node_cap: int = 20_000_000) -> tuple[int, int] | None:
+    """Exact (below, up to) of the value m = K/L over REL^N by the walk of :func:`_dfs_py`, None when it
+    needs more than ``node_cap`` nodes. Float partial sums of d ≤ N terms k/j (each rounded within u =
+    2^-53) are within 2·N·u·(m + 1) of the exact SP, so tol = 4·N·u·(m + 1) decides every run outside the
+    band exactly; the runs inside it are compared with m in exact rationals."""
+    m = Fraction(K, L)
+    mf = float(m)
+    tol = 4 * N * _U * (mf + 1)
+    below, n_amb, used, amb, nodes = _kernels()[1](N, mf, tol, _maxcomp(N), node_cap, max(1024, 64 * N))
+    if nodes < 0:
+        return None
+    equal, pos = 0, 0
+    for _ in range(n_amb):
+        d = int(amb[pos])
+        ranks = amb[pos + 1: pos + 1 + d].tolist()
+        pos += d + 1
+        sp = sum((Fraction(k + 1, j) for k, j in enumerate(ranks)), Fraction(0))
+        if sp < m:
+            below += 1
+        elif sp == m:
+            equal += 1
+    return int(below), int(below) + equal
+
+
+class Grid:
+    """Rows of one rounded programme: grid D, largest residual M, row sizes and offsets (see module)."""
+
+    def __init__(self, N: int, D: int, M: int):
+        self.N, self.D, self.M = N, D, M
+        sizes = []
+        least = 0  # Σ_{k≤h} ⌊k·D/(N − h + k)⌋ for the current h
+        for h in range(N + 1):
+            least = sum(k * D // (N - h + k) for k in range(1, h + 1)) if h else 0
+            if M - least < 0:
+                break
+            sizes.append(M - least + 1)
+        self.size = np.array(sizes, dtype=np.int64)
+        self.off = np.concatenate([[0], np.cumsum(self.size)[:-1]]).astype(np.int64)
+        self.hcap = len(sizes) - 1
+
+    @property
+    def cells(self) -> int:
+        return int(self.size.sum())
+
+    def additions(self) -> int:
+        """Additions of one programme (an upper estimate: every row over every level it exists at)."""
+        return int(sum(int(self.size[h]) * (self.N - h) for h in range(self.hcap + 1)))
+
+
+def count_grid(N: int, D: int, M: int, up: bool, progress=None) -> np.ndarray:
+    """Float counts of the rounded programme at grid D for the residuals 0..M (``up``: the lower hit costs,
+    an upper bound; else the upper costs, a lower bound), exact up to the factor (1 ± 2^-53)^N."""
+    grid = Grid(N, D, M)
+    G = np.ones(grid.cells, dtype=np.float64)
+    kernel = _kernel()
+    bar = progress_bar(N, f"AP bracket N={N} D={D}", progress, delay=1.0)
+    step = max(1, N // 50)
+    for i_hi in range(N, 0, -step):
+        i_lo = max(0, i_hi - step)
+        kernel(N, i_hi, i_lo, G, grid.off, grid.size, grid.hcap, D, up)
+        bar.update(i_hi - i_lo)
+    bar.close()
+    return G[: grid.size[0]].copy()
+
+
+def _floor_int(x: float, N: int) -> int:
+    v = int(x)
+    return v if v < _U_DEN else v * (_U_DEN - N) // _U_DEN
+
+
+def _ceil_int(x: float, N: int) -> int:
+    v = int(x)
+    return v if v < _U_DEN else -(-v * _U_DEN // (_U_DEN - N))
+
+
+def count_bounds(keys: list[int], L: int, N: int, rel_error: float = 0.01, ties: str = "max", *,
+                 budget_s: float = 60.0, progress=None) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Proven integer bounds (below_lo, below_hi, upto_lo, upto_hi) on the runs of REL^N with SP < m and
+    ≤ m for each m = K/L, refining the grid until φ under ``ties`` is within ``rel_error`` for every query
+    or ``budget_s`` seconds are spent (module docstring)."""
+    _check_n(N)
+    n = len(keys)
+    b_lo, b_hi = [0] * n, [2**N] * n
+    u_lo, u_hi = [1] * n, [2**N] * n  # the empty run has SP 0 ≤ m
+    target = Fraction(str(rel_error))
+    pending = []
+    for j, K in enumerate(keys):
+        if K == 0:  # SP = 0 only without hits: exactly one run, none below
+            b_hi[j], u_hi[j] = 0, 1
+        else:
+            pending.append(j)
+    D = max(N, 1)
+    start = time.perf_counter()
+    while pending:
+        m_max = max(keys[j] for j in pending)
+        Mx = m_max * D // L
+        lo = count_grid(N, D, Mx, False, progress)
+        hi = count_grid(N, D, Mx, True, progress)
+        worst = 1.0
+        still = []
+        for j in pending:
+            K = keys[j]
+            gu, gb = K * D // L, -(-K * D // L) - 1
+            u_lo[j] = max(u_lo[j], _floor_int(lo[gu], N))
+            u_hi[j] = min(u_hi[j], _ceil_int(hi[gu], N))
+            if gb >= 0:
+                b_lo[j] = max(b_lo[j], _floor_int(lo[gb], N))
+                b_hi[j] = min(b_hi[j], _ceil_int(hi[gb], N))
+            plo, phi = _tie_bounds(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)
+            if phi > (1 + target) * plo:
+                still.append(j)
+                worst = max(worst, math.log(_ratio(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)) / math.log1p(rel_error))
+        exact_now = []
+        for j in still:  # few runs up to the value: counted exactly
+            if u_hi[j] <= _EXACT_RUNS:
+                got = count_exact(keys[j], L, N)
+                if got is not None:
+                    b_lo[j] = b_hi[j] = got[0]
+                    u_lo[j] = u_hi[j] = got[1]
+                    exact_now.append(j)
+        pending = [j for j in still if j not in set(exact_now)]
+        if exact_now:
+            worst = max([1.0] + [math.log(_ratio(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)) / math.log1p(rel_error)
+                                 for j in pending])
+        spent = time.perf_counter() - start
+        if not pending:
+            break
+        factor = min(16, max(2, math.ceil(1.3 * worst)))
+        nxt = Grid(N, D * factor, max(keys[j] for j in pending) * D * factor // L)
+        if spent + 2 * nxt.additions() / _OPS_PER_S > budget_s:
+            break
+        D *= factor
+    return b_lo, b_hi, u_lo, u_hi
+
+
+def _ratio(b_lo: int, b_hi: int, u_lo: int, u_hi: int, ties: str) -> float:
+    plo, phi = _tie_bounds(b_lo, b_hi, u_lo, u_hi, ties)
+    return float(Fraction(phi) / Fraction(plo)) if plo else math.inf
+
+
+def _tie_bounds(b_lo: int, b_hi: int, u_lo: int, u_hi: int, ties: str):
+    """Bounds on φ under ties min/max/mid from bounds on the runs below and up to (φ is monotone in both)."""
+    if ties == "min":
+        return b_lo + 1, b_hi + 1
+    if ties == "max":
+        return u_lo, u_hi
+    return Fraction(b_lo + 1 + u_lo, 2), Fraction(b_hi + 1 + u_hi, 2)
+
+
+def _as_runs(rel, N: int) -> tuple[np.ndarray, tuple]:
+    a = np.asarray(rel)
+    if a.ndim == 0 or a.shape[-1] > N:
+        raise ValueError(f"phi_bounds: runs of shape (..., L ≤ N={N}) expected, got shape {a.shape}")
+    flat = a.reshape(-1, a.shape[-1]) > 0
+    return flat, a.shape[:-1]
+
+
+def _object(values: list, shape) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out.reshape(shape)
+
+
+def phi_bounds(measure, rel, ties: str = "unq", *, N: int, c: int = 1, rel_error: float = 0.01,
+               progress=None, budget_s: float = 60.0) -> tuple[np.ndarray, np.ndarray]:
+    """Proven bounds lo ≤ φ ≤ hi of AP (= φ of SP) for binary runs ``rel`` (..., L ≤ N; ranks beyond L not
+    relevant) at N: object arrays of Python ints (ties mid: Fractions). min/max/mid: the rounded programme
+    (module docstring), hi ≤ (1 + rel_error)·lo unless ``budget_s`` runs out; unq: exact to N = 24 (and for
+    low values to 40), else 1 or the exact value ≤ φ_unq ≤ φ_max."""
+    _check_measure(measure)
+    check_ties(ties)
+    if c != 1:
+        raise ValueError(f"AP is binary: c = 1 expected, got c={c}")
+    _check_n(N)
+    flat, shape = _as_runs(rel, N)
+    bits = np.zeros((len(flat), N), dtype=bool)
+    bits[:, : flat.shape[1]] = flat
+    if ties == "unq":
+        return _unq_bounds(bits, N, rel_error, progress, budget_s, shape)
+    keys, L = sp_exact(bits, N)
+    uq = sorted(set(keys))
+    b_lo, b_hi, u_lo, u_hi = count_bounds(uq, L, N, rel_error, ties, budget_s=budget_s, progress=progress)
+    where = {K: j for j, K in enumerate(uq)}
+    lo, hi = [], []
+    for K in keys:
+        j = where[K]
+        a, b = _tie_bounds(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)
+        lo.append(a), hi.append(b)
+    return _object(lo, shape), _object(hi, shape)
+
+
+def _unq_bounds(bits: np.ndarray, N: int, rel_error: float, progress, budget_s: float, shape):
+    if N <= ap_count.FULL_MAX_N:
+        exact = [int(v) for v in ap_count.phi_unq_exact(bits)]
+        return _object(exact, shape), _object(exact, shape)
+    _, hi = phi_bounds(M.SP(), bits, "max", N=N, rel_error=rel_error, progress=progress, budget_s=budget_s)
+    lo = [1] * len(bits)
+    if N <= ap_count.AP_MAX_N:  # low values: the distinct keys up to them enumerated exactly
+        keys = ap_count.sp_keys(bits)
+        uq, inv = np.unique(keys, return_inverse=True)
+        _, upto = ap_count.count_sp(uq, N)
+        small = upto <= 1 << 22
+        val = {int(t): ap_count.unq_enumerated(int(t), N) for t in uq[small]}
+        for r, j in enumerate(inv.ravel()):
+            if small[j]:
+                lo[r] = hi[r] = val[int(uq[j])]
+    return _object(lo, shape), _object(list(hi.ravel()), shape)
+
+
+@functools.lru_cache(maxsize=1)
+def _distinct_counts() -> dict[int, int]:
+    """Exact numbers of distinct AP values from ``data/derived/distinct_counts.csv`` (N ≤ 30)."""
+    import csv
+
+    path = Path(__file__).resolve().parents[3] / "data" / "derived" / "distinct_counts.csv"
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8") as fh:
+        return {int(r["N"]): int(r["n_distinct"]) for r in csv.DictReader(fh) if r["measure"] == "AP"}
+
+
+def k_bounds(measure, N: int, c: int = 1, ties: str = "unq") -> tuple[int, int]:
+    """Bounds on K, the number of values of the scale: 2^N runs (min/max/mid, exact); distinct SP values
+    (unq): exact by deduplication to N = 24 and from the derived table to N = 30; beyond, the proven
+    K(N) ≥ K(30) (a run of N − 1 ranks padded with a non-relevant rank keeps its SP) and ≤ 2^N."""
+    _check_measure(measure)
+    check_ties(ties)
+    _check_n(N)
+    if ties != "unq":
+        return 2**N, 2**N
+    if N <= ap_count.FULL_MAX_N:
+        k = ap_count.n_distinct_sp(N)
+        return k, k
+    known = _distinct_counts()
+    if N in known:
+        return known[N], known[N]
+    below = max((n for n in known if n < N), default=None)
+    return (known[below] if below else N + 1), 2**N
+
+
+def bracket_depth(measure, c: int = 1, ties: str = "unq") -> tuple[float, str]:
+    """Deepest N of the bounded route and why."""
+    _check_measure(measure)
+    check_ties(ties)
+    if ties == "unq":
+        return ap_count.FULL_MAX_N, ("distinct AP values: exact by deduplication to N = 24; no deterministic "
+                                     "bracket of the distinct values is known beyond")
+    return _DEPTH_MAX_N, (f"rounded programme over ranks: within 1 % in about a minute for the Robust 2004 runs "
+                          f"to N = {_DEPTH_MAX_N}; deeper (N = 1000) the far lower tail needs grids of ~10^5 "
+                          "per unit of SP (bounds stay proven, but wider)")
+
+
+def bracket_cost(measure, N: int, c: int = 1, ties: str = "unq", n_runs: int = 1, *,
+                 sp_max: float | None = None, rel_error: float = 0.01) -> tuple[float, int]:
+    """Rough (seconds, bytes) of :func:`phi_bounds`: the first pass over the scale up to ``sp_max``
+    (default N/2) at D = N, and refinements of about the same cost each (three assumed)."""
+    _check_measure(measure)
+    _check_n(N)
+    if ties == "unq" and N <= ap_count.FULL_MAX_N:
+        return 1.0 + 2**N / 2e7, 2**N * 8 * 4
+    g = Grid(N, N, int((sp_max if sp_max is not None else N / 2) * N))
+    ops = 2 * g.additions()
+    return 4 * ops / _OPS_PER_S + 1e-3 * n_runs, 8 * g.cells * 2
+
+
+def bracket_kind(N: int, ties: str) -> str:
+    """Whether φ at N under ``ties`` comes out exact, within a proven bracket, or only loosely bounded."""
+    check_ties(ties)
+    if ties == "unq":
+        return "exact" if N <= ap_count.FULL_MAX_N else "proven (loose: 1 % not reached; no bracket of distinct values)"
+    return "proven"
+
+
+def rel_width(lo, hi) -> float:
+    """Largest hi/lo − 1 over the bounds (0 when every bound is exact)."""
+    worst = 0.0
+    for a, b in zip(np.ravel(lo), np.ravel(hi)):
+        if b != a:
+            worst = max(worst, float(Fraction(b) / Fraction(a)) - 1)
+    return worst
