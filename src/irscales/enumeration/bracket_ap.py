@@ -72,6 +72,7 @@ __all__ = ["BRACKET_MAX_N", "sp_exact", "Grid", "count_grid", "count_bounds", "p
 BRACKET_MAX_N = 1020
 _U_DEN = 2**53  # 1/u: float64 rounds an addition within a relative 2^-53
 _OPS_PER_S = 4e8  # additions per second of the kernel on one core of the 2-core machine (measured: ~4–6e8)
+_MAX_CELLS = 1 << 27  # residual cells of one programme (1 GB of float64)
 _EXACT_RUNS = 2_000_000  # values with at most this many runs up to them are counted exactly (a walk)
 _DEPTH_MAX_N = 100  # deepest N where the bracket reaches 1 % on the Robust 2004 runs within about a minute
 
@@ -293,14 +294,30 @@ def count_bounds(keys: list[int], L: int, N: int, rel_error: float = 0.01, ties:
             b_hi[j], u_hi[j] = 0, 1
         else:
             pending.append(j)
-    D = max(N, 1)
     start = time.perf_counter()
+    rate = _OPS_PER_S
+    need = {j: N for j in pending}  # the grid each query asks for next
     while pending:
-        m_max = max(keys[j] for j in pending)
-        Mx = m_max * D // L
+        pending.sort(key=lambda j: keys[j])
+        D = need[pending[-1]]
+        while pending:  # the largest value sets the pass's range: drop the top ones the budget cannot carry
+            grid = Grid(N, D, keys[pending[-1]] * D // L)
+            fits = (time.perf_counter() - start + 2 * grid.additions() / rate <= budget_s
+                    and grid.cells <= _MAX_CELLS)
+            if fits:
+                break
+            if D > N // 16 and need[pending[-1]] == N:  # a first pass: a coarser grid before giving up
+                D = max(1, D // 2)
+                continue
+            pending.pop()
+            D = need[pending[-1]] if pending else D
+        if not pending:
+            break
+        t0 = time.perf_counter()
+        Mx = keys[pending[-1]] * D // L
         lo = count_grid(N, D, Mx, False, progress)
         hi = count_grid(N, D, Mx, True, progress)
-        worst = 1.0
+        rate = max(1e7, 2 * grid.additions() / max(time.perf_counter() - t0, 1e-3))
         still = []
         for j in pending:
             K = keys[j]
@@ -311,29 +328,19 @@ def count_bounds(keys: list[int], L: int, N: int, rel_error: float = 0.01, ties:
                 b_lo[j] = max(b_lo[j], _floor_int(lo[gb], N))
                 b_hi[j] = min(b_hi[j], _ceil_int(hi[gb], N))
             plo, phi = _tie_bounds(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)
-            if phi > (1 + target) * plo:
-                still.append(j)
-                worst = max(worst, math.log(_ratio(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)) / math.log1p(rel_error))
-        exact_now = []
-        for j in still:  # few runs up to the value: counted exactly
-            if u_hi[j] <= _EXACT_RUNS:
-                got = count_exact(keys[j], L, N)
+            if phi <= (1 + target) * plo:
+                continue
+            if u_hi[j] <= _EXACT_RUNS:  # few runs up to the value: counted exactly
+                got = count_exact(K, L, N)
                 if got is not None:
                     b_lo[j] = b_hi[j] = got[0]
                     u_lo[j] = u_hi[j] = got[1]
-                    exact_now.append(j)
-        pending = [j for j in still if j not in set(exact_now)]
-        if exact_now:
-            worst = max([1.0] + [math.log(_ratio(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)) / math.log1p(rel_error)
-                                 for j in pending])
-        spent = time.perf_counter() - start
-        if not pending:
-            break
-        factor = min(16, max(2, math.ceil(1.3 * worst)))
-        nxt = Grid(N, D * factor, max(keys[j] for j in pending) * D * factor // L)
-        if spent + 2 * nxt.additions() / _OPS_PER_S > budget_s:
-            break
-        D *= factor
+                    continue
+            # the width shrinks about as 1/D: ask for the grid that would reach the target, ×2 to ×16
+            f = math.log(_ratio(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)) / math.log1p(rel_error)
+            need[j] = D * min(16, max(2, math.ceil(1.3 * f)))
+            still.append(j)
+        pending = still
     return b_lo, b_hi, u_lo, u_hi
 
 
