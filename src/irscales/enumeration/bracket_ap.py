@@ -330,7 +330,7 @@ def count_bounds(keys: list[int], L: int, N: int, rel_error: float = 0.01, ties:
             plo, phi = _tie_bounds(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)
             if phi <= (1 + target) * plo:
                 continue
-            if u_hi[j] <= _EXACT_RUNS:  # few runs up to the value: counted exactly
+            if u_hi[j] <= _EXACT_RUNS and time.perf_counter() - start < budget_s:  # few runs up to it: exact
                 got = count_exact(K, L, N)
                 if got is not None:
                     b_lo[j] = b_hi[j] = got[0]
