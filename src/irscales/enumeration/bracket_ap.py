@@ -53,7 +53,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 
@@ -227,21 +227,26 @@ def count_exact(K: int, L: int, N: int, node_cap: int = 20_000_000) -> tuple[int
     return int(below), int(below) + equal
 
 
+@functools.lru_cache(maxsize=8)
+def _least_costs(N: int, D: int) -> np.ndarray:
+    """least[h] = Σ_{k≤h} ⌊k·D/(N − h + k)⌋, the least lower cost of any h hits among N ranks (the k-th hit
+    costs least at the latest rank it can take, N − h + k), for h = 0..N; non-decreasing in h."""
+    out = np.zeros(N + 1, dtype=np.int64)
+    for h in range(1, N + 1):
+        k = np.arange(1, h + 1, dtype=np.int64)
+        out[h] = (k * D // (N - h + k)).sum()
+    return out
+
+
 class Grid:
     """Rows of one rounded programme: grid D, largest residual M, row sizes and offsets (see module)."""
 
     def __init__(self, N: int, D: int, M: int):
         self.N, self.D, self.M = N, D, M
-        sizes = []
-        least = 0  # Σ_{k≤h} ⌊k·D/(N − h + k)⌋ for the current h
-        for h in range(N + 1):
-            least = sum(k * D // (N - h + k) for k in range(1, h + 1)) if h else 0
-            if M - least < 0:
-                break
-            sizes.append(M - least + 1)
-        self.size = np.array(sizes, dtype=np.int64)
+        least = _least_costs(N, D)
+        self.hcap = int(np.searchsorted(least, M, "right")) - 1  # rows with M − least[h] ≥ 0
+        self.size = (M - least[: self.hcap + 1] + 1).astype(np.int64)
         self.off = np.concatenate([[0], np.cumsum(self.size)[:-1]]).astype(np.int64)
-        self.hcap = len(sizes) - 1
 
     @property
     def cells(self) -> int:
@@ -249,7 +254,7 @@ class Grid:
 
     def additions(self) -> int:
         """Additions of one programme (an upper estimate: every row over every level it exists at)."""
-        return int(sum(int(self.size[h]) * (self.N - h) for h in range(self.hcap + 1)))
+        return int((self.size * (self.N - np.arange(self.hcap + 1))).sum())
 
 
 def count_grid(N: int, D: int, M: int, up: bool, progress=None) -> np.ndarray:
@@ -315,8 +320,10 @@ def count_bounds(keys: list[int], L: int, N: int, rel_error: float = 0.01, ties:
             break
         t0 = time.perf_counter()
         Mx = keys[pending[-1]] * D // L
-        lo = count_grid(N, D, Mx, False, progress)
-        hi = count_grid(N, D, Mx, True, progress)
+        with ThreadPoolExecutor(2) as pool:  # the kernel releases the GIL: both programmes at once
+            hi_job = pool.submit(count_grid, N, D, Mx, True, False)
+            lo = count_grid(N, D, Mx, False, progress)
+            hi = hi_job.result()
         rate = max(1e7, 2 * grid.additions() / max(time.perf_counter() - t0, 1e-3))
         still = []
         for j in pending:
