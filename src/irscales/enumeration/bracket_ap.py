@@ -21,9 +21,10 @@ each count is computed exactly up to float rounding, and a finer grid tightens b
 moves a run's cost by less than one unit: lo ≥ #{SP ≤ m − H/D}, hi ≤ #{SP ≤ m + H/D}, H its hits).
 
 *State pruning.* A row h (h hits so far) is kept for residuals 0..M_h, M_h = M − Σ_{k≤h} ⌊k·D/(N − h + k)⌋
-(the least lower cost of any h hits): a state with h hits and a larger residual is never reached from a
-query ≤ M = ⌊D·max m⌋, and a state whose row is empty (M_h < 0) is never reached either, so its count is
-0 in both programmes. Reads beyond M_{h+1} come only from unreached states and are clamped.
+(the least lower cost of any h hits; upper costs are larger): a state with h hits and a larger residual
+is never reached from a query ≤ M = ⌊D·max m⌋. A hit into an empty row (M_h < 0) is dropped, and a read
+beyond M_{h+1} is clamped: both happen only in states that no query reaches, and the value of a query is
+a sum over the states it reaches, so every reached state keeps its exact programme count.
 
 *Float rounding (proven factor).* The counts are float64 sums of non-negative terms starting from the
 exact 1.0; every addition rounds to nearest (relative error ≤ u = 2^-53), so a count after the N levels
@@ -35,18 +36,30 @@ reached 2^53, and integer sums below 2^53 are exact. 2^N < 2^1024 keeps
 every count finite up to :data:`BRACKET_MAX_N`.
 
 **Adaptive grids.** One pass of the programme serves every query ≤ M at once (the table f(1, 0, ·)).
-The passes refine D (starting at N, so every lower cost of a hit is ≥ 1 on the first pass already) and
-shrink M to the queries not yet within ``rel_error``; each query keeps the tightest bounds of all
-passes (max of the lows, min of the highs: all proven). Cost of a pass: Σ_i Σ_h (M_h + 1) additions —
-tight in the upper part of the scale, and expensive in the far lower tail, where the count is steep in
-m (at N = 1000, d ln F/dm ≈ 5–15 around the realistic SP 5–20, and a path there has ~100 hits, so D
-must reach ~10^5). ``budget_s`` stops refining; the bounds returned are then still proven, only wider.
+The passes refine D (starting at N, so every lower cost of a hit is ≥ 1) and keep the queries not yet
+within ``rel_error``; each query keeps the tightest bounds of all passes (max of the lows, min of the
+highs: all proven). The width shrinks about as 1/D, so a query asks for D·(1.3·ln(hi/lo)/ln(1 + ε)),
+×2 to ×16 a pass; the largest pending value sets a pass's range, and the top values the remaining
+``budget_s`` cannot carry are dropped (their bounds stay proven, only wider). Values with at most
+:data:`_EXACT_RUNS` runs up to them (φ small: a grid cannot reach 1 % of a count like 3) are counted
+exactly instead (:func:`count_exact`). Cost of a pass: Σ_i Σ_h (M_h + 1) additions, two programmes.
+
+*Where it stops (measured, Robust 2004 runs, docs/benchmarks.md).* N ≤ 100: every run within 1 % in
+seconds; N = 200 in about 40 s; N = 300 misses 1 % for 93 % of the runs in 60 s. At N = 1000 the
+realistic runs sit in the far lower tail (SP ≈ 1–45 against 250 for a random run), where F(m) is steep
+(d ln F/dm ≈ 5–15) and a run below m has ~100 hits, each shifting its cost by up to one grid unit: the
+median run (SP ≈ 10.8) needs D ≈ 1.4·10^5, 1.4·10^8 cells (1.2 GB) and ~550 s for its pass, SP ≈ 33
+about 1,800 s; in 60 s the widths stay at factors 2–500. Deterministic knapsack counting has the same
+wall (Štefankovič, Vempala and Vigoda, SIAM J. Comput. 2012: O(n³/ε·log(n/ε)) for n items).
 
 **Distinct values (ties unq).** The number of *distinct* SP values ≤ m has no known deterministic
 bracket: counting runs does not count values (AP's ties have no known structure). Exact φ_unq comes from
 :mod:`irscales.enumeration.ap_count` (all keys deduplicated to N = 24, pair enumeration for runs with few
 runs up to them to N = 40); otherwise the proven but loose bounds 1 (or the exact count) ≤ φ_unq ≤ φ_max
-are returned and :func:`bracket_kind` says that they do not meet 1 %.
+are returned and :func:`bracket_kind` says that they do not meet 1 %. A statistical estimate at 1 % with
+99.9 % confidence is out of reach too: :func:`irscales.enumeration.ap_count.phi_unq_estimate`'s Hoeffding
+bound needs j ≥ ln(2000)/(2·(0.01·E[1/mult])²) ≈ 2·10^5 sampled runs below each value, each with its
+multiplicity counted exactly (only possible to N = 40; ~0.4 ms a run at N = 30): ~80 s per value.
 """
 from __future__ import annotations
 
@@ -73,8 +86,9 @@ BRACKET_MAX_N = 1020
 _U_DEN = 2**53  # 1/u: float64 rounds an addition within a relative 2^-53
 _OPS_PER_S = 4e8  # additions per second of the kernel on one core of the 2-core machine (measured: ~4–6e8)
 _MAX_CELLS = 1 << 27  # residual cells of one programme (1 GB of float64)
+_UNQ_ENUMERATED = 1 << 20  # φ_unq by enumerating the keys up to a value with at most this many runs
 _EXACT_RUNS = 2_000_000  # values with at most this many runs up to them are counted exactly (a walk)
-_DEPTH_MAX_N = 100  # deepest N where the bracket reaches 1 % on the Robust 2004 runs within about a minute
+_DEPTH_MAX_N = 200  # deepest N where the bracket reaches 1 % on the Robust 2004 runs within about a minute
 
 
 def _check_measure(measure) -> None:
@@ -408,21 +422,27 @@ def phi_bounds(measure, rel, ties: str = "unq", *, N: int, c: int = 1, rel_error
 
 
 def _unq_bounds(bits: np.ndarray, N: int, rel_error: float, progress, budget_s: float, shape):
+    """φ_unq exact to N = 24; beyond, 1 ≤ φ_unq ≤ φ_max's upper bound, and to N = 40 the values with at most
+    :data:`_UNQ_ENUMERATED` runs up to them exact (their distinct keys enumerated), lowest first, while
+    ``budget_s`` lasts."""
     if N <= ap_count.FULL_MAX_N:
         exact = [int(v) for v in ap_count.phi_unq_exact(bits)]
         return _object(exact, shape), _object(exact, shape)
+    start = time.perf_counter()
     _, hi = phi_bounds(M.SP(), bits, "max", N=N, rel_error=rel_error, progress=progress, budget_s=budget_s)
+    hi = list(hi.ravel())
     lo = [1] * len(bits)
-    if N <= ap_count.AP_MAX_N:  # low values: the distinct keys up to them enumerated exactly
+    if N <= ap_count.AP_MAX_N:
         keys = ap_count.sp_keys(bits)
-        uq, inv = np.unique(keys, return_inverse=True)
-        _, upto = ap_count.count_sp(uq, N)
-        small = upto <= 1 << 22
-        val = {int(t): ap_count.unq_enumerated(int(t), N) for t in uq[small]}
-        for r, j in enumerate(inv.ravel()):
-            if small[j]:
-                lo[r] = hi[r] = val[int(uq[j])]
-    return _object(lo, shape), _object(list(hi.ravel()), shape)
+        value: dict[int, int] = {}
+        for r in sorted(range(len(bits)), key=lambda r: hi[r]):
+            if hi[r] > _UNQ_ENUMERATED or time.perf_counter() - start > budget_s:
+                break
+            t = int(keys[r])
+            if t not in value:
+                value[t] = ap_count.unq_enumerated(t, N)
+            lo[r] = hi[r] = value[t]
+    return _object(lo, shape), _object(hi, shape)
 
 
 @functools.lru_cache(maxsize=1)
@@ -468,17 +488,18 @@ def bracket_depth(measure, c: int = 1, ties: str = "unq") -> tuple[float, str]:
                           "per unit of SP (bounds stay proven, but wider)")
 
 
-def bracket_cost(measure, N: int, c: int = 1, ties: str = "unq", n_runs: int = 1, *,
-                 sp_max: float | None = None, rel_error: float = 0.01) -> tuple[float, int]:
-    """Rough (seconds, bytes) of :func:`phi_bounds`: the first pass over the scale up to ``sp_max``
-    (default N/2) at D = N, and refinements of about the same cost each (three assumed)."""
+def bracket_cost(measure, N: int, c: int = 1, ties: str = "unq", n_runs: int = 1) -> tuple[float, int]:
+    """Rough (seconds, bytes) of :func:`phi_bounds` to 1 % for realistic runs, calibrated on the 10 Robust
+    2004 runs × 249 topics (docs/benchmarks.md): about 3 s at N = 100 and 40 s at N = 200, growing as N³
+    (finer grids × more hits × longer runs); memory ~40 MB·(N/100)³ beside the interpreter. Beyond
+    N ≈ 300 the estimate says why the bound does not reach 1 % in a minute (N = 1000: hours)."""
     _check_measure(measure)
+    check_ties(ties)
     _check_n(N)
     if ties == "unq" and N <= ap_count.FULL_MAX_N:
-        return 1.0 + 2**N / 2e7, 2**N * 8 * 4
-    g = Grid(N, N, int((sp_max if sp_max is not None else N / 2) * N))
-    ops = 2 * g.additions()
-    return 4 * ops / _OPS_PER_S + 1e-3 * n_runs, 8 * g.cells * 2
+        return 1.0 + 2**N / 2e7, 2**N * 8 * 4  # all 2^N keys deduplicated
+    scale = (N / 100) ** 3
+    return max(1.0, 5.0 * scale) + 1e-4 * n_runs, int(4e7 * max(scale, 0.05))
 
 
 def bracket_kind(N: int, ties: str) -> str:
