@@ -154,9 +154,14 @@ def r04():
     folder = shared / "trec" / "R04-partial" if shared else None
     if folder is None or not (folder / "runs").is_dir():
         pytest.skip("real Robust 2004 runs not found under <IRSCALES_SHARED>/trec/R04-partial (not redistributable)")
+    import warnings
+
     from irscales.data.collection import Collection
 
-    return Collection.from_trec(sorted((folder / "runs").iterdir())[:3], folder / "qrels.robust2004.txt.gz", depth=30)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*no judgments in the qrels")  # topic 672: no relevant document
+        return Collection.from_trec(sorted((folder / "runs").iterdir())[:3], folder / "qrels.robust2004.txt.gz",
+                                    depth=40)
 
 
 def test_bounds_contain_exact_phi_on_real_runs(r04):
@@ -166,3 +171,13 @@ def test_bounds_contain_exact_phi_on_real_runs(r04):
         lo, hi = B.phi_bounds(M.AP(), rel, ties, N=30)
         exact = A.phi_ap(rel.reshape(-1, 30), ties).reshape(rel.shape[:-1])
         assert _contains(lo, hi, exact) and _within(lo, hi), ties
+
+
+def test_bounds_contain_exact_phi_on_real_far_tail_runs_at_40(r04):
+    """The 40 real runs with the lowest SP at N = 40 (the far lower tail, hits only deep in the ranking)."""
+    rel = r04.binary(40).reshape(-1, 40)
+    keys = A.sp_keys(rel)
+    rel = rel[np.argsort(keys, kind="stable")][(keys == 0).sum():][:40]
+    for ties in RANKED:
+        lo, hi = B.phi_bounds(M.AP(), rel, ties, N=40)
+        assert _contains(lo, hi, A.phi_ap(rel, ties)) and _within(lo, hi), ties
