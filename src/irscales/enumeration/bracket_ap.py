@@ -297,12 +297,16 @@ def _ceil_int(x: float, N: int) -> int:
     return v if v < _U_DEN else -(-v * _U_DEN // (_U_DEN - N))
 
 
-def count_bounds(keys: list[int], L: int, N: int, rel_error: float = 0.01, ties: str = "max", *,
-                 budget_s: float = 60.0, progress=None) -> tuple[list[int], list[int], list[int], list[int]]:
+@functools.lru_cache(maxsize=4)
+def count_bounds(keys: tuple[int, ...], L: int, N: int, rel_error: float = 0.01, *, budget_s: float = 60.0,
+                 progress=None) -> tuple[list[int], list[int], list[int], list[int]]:
     """Proven integer bounds (below_lo, below_hi, upto_lo, upto_hi) on the runs of REL^N with SP < m and
-    ≤ m for each m = K/L, refining the grid until φ under ``ties`` is within ``rel_error`` for every query
-    or ``budget_s`` seconds are spent (module docstring)."""
+    ≤ m for each m = K/L, refining the grid until below + 1 and up-to are both within ``rel_error`` for every
+    query (then φ_min = below + 1, φ_max = up-to and φ_mid, their mean, are too) or ``budget_s`` seconds are
+    spent (module docstring). Cached: the three tie strategies of one set of runs share one computation."""
     _check_n(N)
+    if not 0 < rel_error < 1:
+        raise ValueError(f"rel_error must lie in (0, 1), got {rel_error!r}")
     n = len(keys)
     b_lo, b_hi = [0] * n, [2**N] * n
     u_lo, u_hi = [1] * n, [2**N] * n  # the empty run has SP 0 ≤ m
@@ -348,8 +352,7 @@ def count_bounds(keys: list[int], L: int, N: int, rel_error: float = 0.01, ties:
             if gb >= 0:
                 b_lo[j] = max(b_lo[j], _floor_int(lo[gb], N))
                 b_hi[j] = min(b_hi[j], _ceil_int(hi[gb], N))
-            plo, phi = _tie_bounds(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)
-            if phi <= (1 + target) * plo:
+            if b_hi[j] + 1 <= (1 + target) * (b_lo[j] + 1) and u_hi[j] <= (1 + target) * u_lo[j]:
                 continue
             if u_hi[j] <= _EXACT_RUNS and time.perf_counter() - start < budget_s:  # few runs up to it: exact
                 got = count_exact(K, L, N)
@@ -358,16 +361,11 @@ def count_bounds(keys: list[int], L: int, N: int, rel_error: float = 0.01, ties:
                     u_lo[j] = u_hi[j] = got[1]
                     continue
             # the width shrinks about as 1/D: ask for the grid that would reach the target, ×2 to ×16
-            f = math.log(_ratio(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)) / math.log1p(rel_error)
+            f = math.log(max(Fraction(b_hi[j] + 1, b_lo[j] + 1), Fraction(u_hi[j], u_lo[j]))) / math.log1p(rel_error)
             need[j] = D * min(16, max(2, math.ceil(1.3 * f)))
             still.append(j)
         pending = still
     return b_lo, b_hi, u_lo, u_hi
-
-
-def _ratio(b_lo: int, b_hi: int, u_lo: int, u_hi: int, ties: str) -> float:
-    plo, phi = _tie_bounds(b_lo, b_hi, u_lo, u_hi, ties)
-    return float(Fraction(phi) / Fraction(plo)) if plo else math.inf
 
 
 def _tie_bounds(b_lo: int, b_hi: int, u_lo: int, u_hi: int, ties: str):
@@ -410,8 +408,8 @@ def phi_bounds(measure, rel, ties: str = "unq", *, N: int, c: int = 1, rel_error
     if ties == "unq":
         return _unq_bounds(bits, N, rel_error, progress, budget_s, shape)
     keys, L = sp_exact(bits, N)
-    uq = sorted(set(keys))
-    b_lo, b_hi, u_lo, u_hi = count_bounds(uq, L, N, rel_error, ties, budget_s=budget_s, progress=progress)
+    uq = tuple(sorted(set(keys)))
+    b_lo, b_hi, u_lo, u_hi = count_bounds(uq, L, N, rel_error, budget_s=budget_s, progress=progress)
     where = {K: j for j, K in enumerate(uq)}
     lo, hi = [], []
     for K in keys:
