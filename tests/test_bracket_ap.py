@@ -144,6 +144,8 @@ def test_api_and_bad_input():
         B.phi_bounds(M.P(), np.zeros((1, 5)), "max", N=5)
     with pytest.raises(ValueError, match="L ≤ N=5"):
         B.phi_bounds(M.AP(), np.zeros((1, 6)), "max", N=5)
+    with pytest.raises(ValueError, match="rel_error must lie in"):
+        B.phi_bounds(M.AP(), np.ones((1, 5)), "max", N=5, rel_error=0)
     with pytest.raises(ValueError, match="1 ≤ N ≤"):
         B.phi_bounds(M.AP(), np.zeros((1, 5)), "max", N=2000)
 
