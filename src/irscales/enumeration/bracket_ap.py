@@ -204,13 +204,13 @@ def _kernel():
 @functools.lru_cache(maxsize=2)
 def _maxcomp(N: int) -> np.ndarray:
     """maxcomp[i, h] ≥ the largest SP added by ranks i..N entered with h hits, Σ_{j≥i} (h + j − i + 1)/j,
-    raised by a relative 1e-9 over its float rounding."""
+    raised by a relative and an absolute 1e-9 over its float rounding (≲ N·2^-53 of terms ≤ N)."""
     inv = 1.0 / np.arange(1, N + 1)
     H = np.concatenate([np.cumsum(inv[::-1])[::-1], [0.0, 0.0]])  # H[i−1] = Σ_{j≥i} 1/j
     i = np.arange(1, N + 2)[:, None]
     h = np.arange(N + 1)[None, :]
     out = np.zeros((N + 2, N + 1))
-    out[1:] = (h * H[i - 1] + (N - i + 1) - (i - 1) * H[i - 1]) * (1 + 1e-9)
+    out[1:] = (h * H[i - 1] + (N - i + 1) - (i - 1) * H[i - 1]) * (1 + 1e-9) + 1e-9
     return out
 
 
