@@ -183,3 +183,12 @@ def test_bounds_contain_exact_phi_on_real_far_tail_runs_at_40(r04):
     for ties in RANKED:
         lo, hi = B.phi_bounds(M.AP(), rel, ties, N=40)
         assert _contains(lo, hi, A.phi_ap(rel, ties)) and _within(lo, hi), ties
+
+
+def test_walk_shortcut_bounds_the_largest_completion():
+    N = 9
+    table = B._maxcomp(N)
+    for i in range(1, N + 2):
+        for h in range(N + 1):
+            exact = sum(Fraction(h + j - i + 1, j) for j in range(i, N + 1))
+            assert table[i, h] >= exact, (i, h)
