@@ -22,7 +22,8 @@ moves a run's cost by less than one unit: lo ≥ #{SP ≤ m − H/D}, hi ≤ #{S
 
 *State pruning.* A row h (h hits so far) is kept for residuals 0..M_h, M_h = M − Σ_{k≤h} ⌊k·D/(N − h + k)⌋
 (the least lower cost of any h hits; upper costs are larger): a state with h hits and a larger residual
-is never reached from a query ≤ M = ⌊D·max m⌋. A hit into an empty row (M_h < 0) is dropped, and a read
+is never reached from a query ≤ M = ⌊D·max m⌋; at rank i, h hits among ranks 1..i − 1 cost at least
+Σ_k ⌊k·D/(i − 1)⌋ ≥ D·h(h + 1)/(2(i − 1)) − h, which cuts the rows further level by level. A hit into an empty row (M_h < 0) is dropped, and a read
 beyond M_{h+1} is clamped: both happen only in states that no query reaches, and the value of a query is
 a sum over the states it reaches, so every reached state keeps its exact programme count.
 
@@ -114,7 +115,7 @@ def sp_exact(bits, N: int) -> tuple[list[int], int]:
     return keys, L
 
 
-def _levels_py(N, i_hi, i_lo, G, off, size, hcap, D, up):
+def _levels_py(N, i_hi, i_lo, G, off, size, hcap, D, M, up):
     """Levels i = i_hi down to i_lo + 1 of the rounded programme, in place on the ragged rows of G (row h:
     G[off[h]:off[h] + size[h]], residuals 0..size[h] − 1). Row h + 1 still holds level i + 1 while row h is
     updated, since h ascends. ``up``: hit cost ⌊(h+1)·D/i⌋ (the upper bound), else ⌈(h+1)·D/i⌉."""
@@ -123,7 +124,11 @@ def _levels_py(N, i_hi, i_lo, G, off, size, hcap, D, up):
         for h in range(hmax + 1):
             num = (h + 1) * D
             w = num // i if up else (num + i - 1) // i
+            # h hits among ranks 1..i−1 cost at least Σ_k ⌊k·D/(i−1)⌋ ≥ D·h(h+1)/(2(i−1)) − h: a larger
+            # residual is never reached at this level
             n = size[h]
+            if h > 0:
+                n = min(n, M - (D * h * (h + 1)) // (2 * (i - 1)) + h + 1)
             if w >= n:
                 continue
             a = off[h]
@@ -281,7 +286,7 @@ def count_grid(N: int, D: int, M: int, up: bool, progress=None) -> np.ndarray:
     step = max(1, N // 50)
     for i_hi in range(N, 0, -step):
         i_lo = max(0, i_hi - step)
-        kernel(N, i_hi, i_lo, G, grid.off, grid.size, grid.hcap, D, up)
+        kernel(N, i_hi, i_lo, G, grid.off, grid.size, grid.hcap, D, M, up)
         bar.update(i_hi - i_lo)
     bar.close()
     return G[: grid.size[0]].copy()
