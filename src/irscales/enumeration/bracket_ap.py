@@ -69,7 +69,6 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 
@@ -322,6 +321,7 @@ def count_bounds(keys: tuple[int, ...], L: int, N: int, rel_error: float = 0.01,
             b_hi[j], u_hi[j] = 0, 1
         else:
             pending.append(j)
+    _kernels()  # compiled or loaded once, before two threads ask for it
     start = time.perf_counter()
     rate = _OPS_PER_S
     need = {j: N for j in pending}  # the grid each query asks for next
@@ -450,11 +450,15 @@ def _unq_bounds(bits: np.ndarray, N: int, rel_error: float, progress, budget_s: 
 
 @functools.lru_cache(maxsize=1)
 def _distinct_counts() -> dict[int, int]:
-    """Exact numbers of distinct AP values from ``data/derived/distinct_counts.csv`` (N ≤ 30)."""
+    """Exact numbers of distinct AP values the engine wrote to ``data/derived/distinct_counts.csv`` (N = 25
+    and 30 beyond the deduplication; :func:`irscales.enumeration.distinct_counts_table`); {} outside a checkout."""
     import csv
 
-    path = Path(__file__).resolve().parents[3] / "data" / "derived" / "distinct_counts.csv"
-    if not path.is_file():
+    from irscales.paths import repo_root
+
+    root = repo_root()
+    path = root / "data" / "derived" / "distinct_counts.csv" if root else None
+    if path is None or not path.is_file():
         return {}
     with path.open(encoding="utf-8") as fh:
         return {int(r["N"]): int(r["n_distinct"]) for r in csv.DictReader(fh) if r["measure"] == "AP"}
@@ -462,8 +466,9 @@ def _distinct_counts() -> dict[int, int]:
 
 def k_bounds(measure, N: int, c: int = 1, ties: str = "unq") -> tuple[int, int]:
     """Bounds on K, the number of values of the scale: 2^N runs (min/max/mid, exact); distinct SP values
-    (unq): exact by deduplication to N = 24 and from the derived table to N = 30; beyond, the proven
-    K(N) ≥ K(30) (a run of N − 1 ranks padded with a non-relevant rank keeps its SP) and ≤ 2^N."""
+    (unq): exact by deduplication to N = 24 and from the engine's derived table at N = 25 and 30; otherwise
+    the proven K(N) ≥ K(N') for the largest known N' < N (a run padded with non-relevant ranks keeps its SP)
+    and K(N) ≤ 2^N, far from 1 %."""
     _check_measure(measure)
     check_ties(ties)
     _check_n(N)
