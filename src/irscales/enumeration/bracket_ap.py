@@ -85,7 +85,7 @@ __all__ = ["BRACKET_MAX_N", "sp_exact", "Grid", "count_grid", "count_bounds", "p
 BRACKET_MAX_N = 1020
 _U_DEN = 2**53  # 1/u: float64 rounds an addition within a relative 2^-53
 _OPS_PER_S = 4e8  # additions per second of the kernel on one core of the 2-core machine (measured: ~4–6e8)
-_MAX_CELLS = 1 << 27  # residual cells of one programme (1 GB of float64)
+_MAX_CELLS = 1 << 26  # residual cells of one programme (512 MB of float64; two run at once)
 _UNQ_ENUMERATED = 1 << 20  # φ_unq by enumerating the keys up to a value with at most this many runs
 _EXACT_RUNS = 2_000_000  # values with at most this many runs up to them are counted exactly (a walk)
 _DEPTH_MAX_N = 200  # deepest N where the bracket reaches 1 % on the Robust 2004 runs within about a minute
@@ -330,7 +330,7 @@ def count_bounds(keys: tuple[int, ...], L: int, N: int, rel_error: float = 0.01,
         D = need[pending[-1]]
         while pending:  # the largest value sets the pass's range: drop the top ones the budget cannot carry
             grid = Grid(N, D, keys[pending[-1]] * D // L)
-            fits = (time.perf_counter() - start + 2 * grid.additions() / rate <= budget_s
+            fits = (time.perf_counter() - start + 3 * grid.additions() / rate <= budget_s  # 1.5× margin
                     and grid.cells <= _MAX_CELLS)
             if fits:
                 break
