@@ -46,11 +46,12 @@ highs: all proven). The width shrinks about as 1/D, so a query asks for D·(1.3�
 exactly instead (:func:`count_exact`). Cost of a pass: Σ_i Σ_h (M_h + 1) additions, two programmes.
 
 *Where it stops (measured, Robust 2004 runs, docs/benchmarks.md).* N ≤ 100: every run within 1 % in
-seconds; N = 200 in about 40 s; N = 300 misses 1 % for 93 % of the runs in 60 s. At N = 1000 the
+seconds; N = 200 in 10–40 s (machine load); N = 300 misses 1 % for 93 % of the runs in 60 s. At N = 1000 the
 realistic runs sit in the far lower tail (SP ≈ 1–45 against 250 for a random run), where F(m) is steep
 (d ln F/dm ≈ 5–15) and a run below m has ~100 hits, each shifting its cost by up to one grid unit: the
 median run (SP ≈ 10.8) needs D ≈ 1.4·10^5, 1.4·10^8 cells (1.2 GB) and ~550 s for its pass, SP ≈ 33
-about 1,800 s; in 60 s the widths stay at factors 2–500. Deterministic knapsack counting has the same
+about 1,800 s; in 60 s the widths hi/lo − 1 reach 5–8 % for SP < 5, 50–100 % for SP 5–45 and factors
+50–1,700 above. Deterministic knapsack counting has the same
 wall (Štefankovič, Vempala and Vigoda, SIAM J. Comput. 2012: O(n³/ε·log(n/ε)) for n items).
 
 **Distinct values (ties unq).** The number of *distinct* SP values ≤ m has no known deterministic
