@@ -118,8 +118,20 @@ def test_unq_exact_to_24_and_loose_but_proven_beyond():
     lo, hi = B.phi_bounds(M.AP(), rel, "unq", N=26)
     exact = A.phi_unq_exact(rel, budget=1 << 16)
     assert _contains(lo, hi, exact) and list(lo[:3]) == list(exact[:3])
-    lo, hi = B.phi_bounds(M.AP(), np.ones((1, 26), np.int8), "unq", N=26)
+    with pytest.warns(RuntimeWarning, match="1 of 1 runs keep bounds wider"):
+        lo, hi = B.phi_bounds(M.AP(), np.ones((1, 26), np.int8), "unq", N=26)
     assert lo[0] == 1 and hi[0] == 2**26  # the top value: only the loose bounds
+
+
+def test_all_ties_at_once_and_cut_off_names():
+    rng = np.random.default_rng(8)
+    rel = _sparse_runs(rng, 10, 24)
+    both = B.phi_bounds_ties("AP@24", rel, ("min", "mid", "unq"), N=24)
+    for t in ("min", "mid", "unq"):
+        lo, hi = B.phi_bounds(M.AP(), rel, t, N=24)
+        assert list(both[t][0]) == list(lo) and list(both[t][1]) == list(hi), t
+    with pytest.raises(ValueError, match="at N=24, not N=30"):
+        B.phi_bounds("AP@24", rel, "max", N=30)
 
 
 def test_k_bounds():

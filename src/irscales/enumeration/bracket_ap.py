@@ -23,9 +23,10 @@ moves a run's cost by less than one unit: lo ≥ #{SP ≤ m − H/D}, hi ≤ #{S
 *State pruning.* A row h (h hits so far) is kept for residuals 0..M_h, M_h = M − Σ_{k≤h} ⌊k·D/(N − h + k)⌋
 (the least lower cost of any h hits; upper costs are larger): a state with h hits and a larger residual
 is never reached from a query ≤ M = ⌊D·max m⌋; at rank i, h hits among ranks 1..i − 1 cost at least
-Σ_k ⌊k·D/(i − 1)⌋ ≥ D·h(h + 1)/(2(i − 1)) − h, which cuts the rows further level by level. A hit into an empty row (M_h < 0) is dropped, and a read
-beyond M_{h+1} is clamped: both happen only in states that no query reaches, and the value of a query is
-a sum over the states it reaches, so every reached state keeps its exact programme count.
+Σ_k ⌊k·D/(i − 1)⌋ ≥ D·h(h + 1)/(2(i − 1)) − h, which cuts the rows further level by level (a row's cut
+only shrinks as i falls, so every reached state reads updated cells). A hit into an empty row (M_h < 0)
+is dropped, and a read beyond M_{h+1} is clamped: both happen only in states that no query reaches, and
+the value of a query is a sum over the states it reaches, so every reached state keeps its exact count.
 
 *Float rounding (proven factor).* The counts are float64 sums of non-negative terms starting from the
 exact 1.0; every addition rounds to nearest (relative error ≤ u = 2^-53), so a count after the N levels
@@ -68,6 +69,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
@@ -75,12 +77,12 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration import ap_count
-from irscales.enumeration.ties import check_ties
+from irscales.enumeration.ties import TIES, check_ties
 from irscales.jit_cache import compiled_noted
 from irscales.progress import bar as progress_bar
 
-__all__ = ["BRACKET_MAX_N", "sp_exact", "Grid", "count_grid", "count_bounds", "phi_bounds", "k_bounds",
-           "bracket_depth", "bracket_cost", "bracket_kind", "rel_width"]
+__all__ = ["BRACKET_MAX_N", "sp_exact", "Grid", "count_grid", "count_exact", "count_bounds", "phi_bounds",
+           "phi_bounds_ties", "k_bounds", "bracket_depth", "bracket_cost", "bracket_kind", "rel_width"]
 
 #: 2^N counts stay finite in float64 (2^1023 is the largest power) with room for the rounding factor.
 BRACKET_MAX_N = 1020
@@ -92,9 +94,16 @@ _EXACT_RUNS = 2_000_000  # values with at most this many runs up to them are cou
 _DEPTH_MAX_N = 200  # deepest N where the bracket reaches 1 % on the Robust 2004 runs within about a minute
 
 
-def _check_measure(measure) -> None:
-    if not isinstance(measure, (M.AP, M.SP)):
+def _check_measure(measure: M.Measure | str, N: int | None = None) -> M.Measure:
+    """The measure (a string is parsed; a cut-off ``AP@k`` is AP at N = k), which must be AP or SP."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    if isinstance(m, M.Cut):
+        if N is not None and N != m.k:
+            raise ValueError(f"{m.key} is the measure at N={m.k}, not N={N} (its ranks beyond {m.k} never count)")
+        m = m.measure
+    if not isinstance(m, (M.AP, M.SP)):
         raise ValueError(f"the AP bracket counts AP/SP only, got {measure!r}")
+    return m
 
 
 def _check_n(N: int) -> None:
@@ -115,10 +124,11 @@ def sp_exact(bits, N: int) -> tuple[list[int], int]:
     return keys, L
 
 
-def _levels_py(N, i_hi, i_lo, G, off, size, hcap, D, M, up):
+def _levels_py(N, i_hi, i_lo, G, off, size, hcap, D, top, up):
     """Levels i = i_hi down to i_lo + 1 of the rounded programme, in place on the ragged rows of G (row h:
-    G[off[h]:off[h] + size[h]], residuals 0..size[h] − 1). Row h + 1 still holds level i + 1 while row h is
-    updated, since h ascends. ``up``: hit cost ⌊(h+1)·D/i⌋ (the upper bound), else ⌈(h+1)·D/i⌉."""
+    G[off[h]:off[h] + size[h]], residuals 0..size[h] − 1; ``top`` = M, the largest query residual). Row
+    h + 1 still holds level i + 1 while row h is updated, since h ascends. ``up``: hit cost ⌊(h+1)·D/i⌋ (the
+    upper bound), else ⌈(h+1)·D/i⌉."""
     for i in range(i_hi, i_lo, -1):
         hmax = min(i - 1, hcap)
         for h in range(hmax + 1):
@@ -128,7 +138,7 @@ def _levels_py(N, i_hi, i_lo, G, off, size, hcap, D, M, up):
             # residual is never reached at this level
             n = size[h]
             if h > 0:
-                n = min(n, M - (D * h * (h + 1)) // (2 * (i - 1)) + h + 1)
+                n = min(n, top - (D * h * (h + 1)) // (2 * (i - 1)) + h + 1)
             if w >= n:
                 continue
             a = off[h]
@@ -136,10 +146,10 @@ def _levels_py(N, i_hi, i_lo, G, off, size, hcap, D, M, up):
                 continue  # the next row is empty: no run with h + 1 hits reaches a query ≤ M
             b = off[h + 1]
             last = size[h + 1] - 1
-            top = min(n, last + w + 1)
-            for g in range(w, top):
+            stop = min(n, last + w + 1)
+            for g in range(w, stop):
                 G[a + g] += G[b + g - w]
-            for g in range(top, n):
+            for g in range(stop, n):
                 G[a + g] += G[b + last]
     return G
 
@@ -397,44 +407,64 @@ def _object(values: list, shape) -> np.ndarray:
     return out.reshape(shape)
 
 
-def phi_bounds(measure, rel, ties: str = "unq", *, N: int, c: int = 1, rel_error: float = 0.01,
-               progress=None, budget_s: float = 60.0) -> tuple[np.ndarray, np.ndarray]:
+def phi_bounds(measure: M.Measure | str, rel, ties: str = "unq", *, N: int, c: int = 1, rel_error: float = 0.01,
+               progress: bool | None = None, budget_s: float = 60.0) -> tuple[np.ndarray, np.ndarray]:
     """Proven bounds lo ≤ φ ≤ hi of AP (= φ of SP) for binary runs ``rel`` (..., L ≤ N; ranks beyond L not
     relevant) at N: object arrays of Python ints (ties mid: Fractions). min/max/mid: the rounded programme
-    (module docstring), hi ≤ (1 + rel_error)·lo unless ``budget_s`` runs out; unq: exact to N = 24 (and for
-    low values to 40), else 1 or the exact value ≤ φ_unq ≤ φ_max."""
-    _check_measure(measure)
-    check_ties(ties)
+    (module docstring), hi ≤ (1 + rel_error)·lo unless ``budget_s`` runs out (then a ``RuntimeWarning``);
+    unq: exact to N = 24 (and for low values to 40), else 1 or the exact value ≤ φ_unq ≤ φ_max."""
+    return phi_bounds_ties(measure, rel, (ties,), N=N, c=c, rel_error=rel_error, progress=progress,
+                           budget_s=budget_s)[ties]
+
+
+def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1, rel_error: float = 0.01,
+                    progress: bool | None = None, budget_s: float = 60.0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """:func:`phi_bounds` for several tie strategies at once, tie → (lo, hi): one count of runs serves min,
+    max and mid (and unq's upper bound)."""
+    _check_measure(measure, N)
+    ties = tuple(ties)
+    for t in ties:
+        check_ties(t)
     if c != 1:
         raise ValueError(f"AP is binary: c = 1 expected, got c={c}")
     _check_n(N)
     flat, shape = _as_runs(rel, N)
     bits = np.zeros((len(flat), N), dtype=bool)
     bits[:, : flat.shape[1]] = flat
-    if ties == "unq":
-        return _unq_bounds(bits, N, rel_error, progress, budget_s, shape)
-    keys, L = sp_exact(bits, N)
-    uq = tuple(sorted(set(keys)))
-    b_lo, b_hi, u_lo, u_hi = count_bounds(uq, L, N, rel_error, budget_s=budget_s, progress=progress)
-    where = {K: j for j, K in enumerate(uq)}
-    lo, hi = [], []
-    for K in keys:
-        j = where[K]
-        a, b = _tie_bounds(b_lo[j], b_hi[j], u_lo[j], u_hi[j], ties)
-        lo.append(a), hi.append(b)
-    return _object(lo, shape), _object(hi, shape)
+    out = {}
+    ranked = [t for t in ties if t != "unq"]
+    if ranked or (N > ap_count.FULL_MAX_N and "unq" in ties):
+        keys, L = sp_exact(bits, N)
+        uq = tuple(sorted(set(keys)))
+        b_lo, b_hi, u_lo, u_hi = count_bounds(uq, L, N, rel_error, budget_s=budget_s, progress=progress)
+        where = [{K: j for j, K in enumerate(uq)}[K] for K in keys]
+        for t in set(ranked) | ({"max"} if "unq" in ties else set()):
+            pairs = [_tie_bounds(b_lo[j], b_hi[j], u_lo[j], u_hi[j], t) for j in where]
+            out[t] = [p[0] for p in pairs], [p[1] for p in pairs]
+    if "unq" in ties:
+        out["unq"] = _unq_bounds(bits, N, out.get("max", (None, None))[1], budget_s)
+    target = Fraction(str(rel_error))
+    result = {}
+    for t in ties:
+        lo, hi = out[t]
+        wide = sum(b > (1 + target) * a for a, b in zip(lo, hi))
+        if wide:
+            warnings.warn(f"phi_bounds: AP at N={N} ({t}): {wide} of {len(lo)} runs keep bounds wider than "
+                          f"rel_error={rel_error} ({bracket_kind(N, t)}; budget {budget_s:g} s); they are valid "
+                          "but wider", RuntimeWarning, stacklevel=3)
+        result[t] = _object(lo, shape), _object(hi, shape)
+    return result
 
 
-def _unq_bounds(bits: np.ndarray, N: int, rel_error: float, progress, budget_s: float, shape):
-    """φ_unq exact to N = 24; beyond, 1 ≤ φ_unq ≤ φ_max's upper bound, and to N = 40 the values with at most
-    :data:`_UNQ_ENUMERATED` runs up to them exact (their distinct keys enumerated), lowest first, while
-    ``budget_s`` lasts."""
+def _unq_bounds(bits: np.ndarray, N: int, hi_max: list | None, budget_s: float) -> tuple[list, list]:
+    """φ_unq exact to N = 24; beyond, 1 ≤ φ_unq ≤ φ_max's upper bound ``hi_max``, and to N = 40 the values
+    with at most :data:`_UNQ_ENUMERATED` runs up to them exact (their distinct keys enumerated), lowest
+    first, while ``budget_s`` lasts."""
     if N <= ap_count.FULL_MAX_N:
         exact = [int(v) for v in ap_count.phi_unq_exact(bits)]
-        return _object(exact, shape), _object(exact, shape)
+        return exact, list(exact)
     start = time.perf_counter()
-    _, hi = phi_bounds(M.SP(), bits, "max", N=N, rel_error=rel_error, progress=progress, budget_s=budget_s)
-    hi = list(hi.ravel())
+    hi = list(hi_max)
     lo = [1] * len(bits)
     if N <= ap_count.AP_MAX_N:
         keys = ap_count.sp_keys(bits)
@@ -446,7 +476,7 @@ def _unq_bounds(bits: np.ndarray, N: int, rel_error: float, progress, budget_s: 
             if t not in value:
                 value[t] = ap_count.unq_enumerated(t, N)
             lo[r] = hi[r] = value[t]
-    return _object(lo, shape), _object(hi, shape)
+    return lo, hi
 
 
 @functools.lru_cache(maxsize=1)
@@ -465,12 +495,12 @@ def _distinct_counts() -> dict[int, int]:
         return {int(r["N"]): int(r["n_distinct"]) for r in csv.DictReader(fh) if r["measure"] == "AP"}
 
 
-def k_bounds(measure, N: int, c: int = 1, ties: str = "unq") -> tuple[int, int]:
+def k_bounds(measure: M.Measure | str, N: int, c: int = 1, ties: str = "unq") -> tuple[int, int]:
     """Bounds on K, the number of values of the scale: 2^N runs (min/max/mid, exact); distinct SP values
     (unq): exact by deduplication to N = 24 and from the engine's derived table at N = 25 and 30; otherwise
     the proven K(N) ≥ K(N') for the largest known N' < N (a run padded with non-relevant ranks keeps its SP)
     and K(N) ≤ 2^N, far from 1 %."""
-    _check_measure(measure)
+    _check_measure(measure, N)
     check_ties(ties)
     _check_n(N)
     if ties != "unq":
@@ -485,7 +515,7 @@ def k_bounds(measure, N: int, c: int = 1, ties: str = "unq") -> tuple[int, int]:
     return (known[below] if below else N + 1), 2**N
 
 
-def bracket_depth(measure, c: int = 1, ties: str = "unq") -> tuple[float, str]:
+def bracket_depth(measure: M.Measure | str, c: int = 1, ties: str = "unq") -> tuple[float, str]:
     """Deepest N of the bounded route and why."""
     _check_measure(measure)
     check_ties(ties)
@@ -497,12 +527,13 @@ def bracket_depth(measure, c: int = 1, ties: str = "unq") -> tuple[float, str]:
                           "per unit of SP (bounds stay proven, but wider)")
 
 
-def bracket_cost(measure, N: int, c: int = 1, ties: str = "unq", n_runs: int = 1) -> tuple[float, int]:
+def bracket_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str = "unq",
+                 n_runs: int = 1) -> tuple[float, int]:
     """Rough (seconds, bytes) of :func:`phi_bounds` to 1 % for realistic runs, calibrated on the 10 Robust
     2004 runs × 249 topics (docs/benchmarks.md): about 3 s at N = 100 and 40 s at N = 200, growing as N³
     (finer grids × more hits × longer runs); memory ~40 MB·(N/100)³ beside the interpreter. Beyond
     N ≈ 300 the estimate says why the bound does not reach 1 % in a minute (N = 1000: hours)."""
-    _check_measure(measure)
+    _check_measure(measure, N)
     check_ties(ties)
     _check_n(N)
     if ties == "unq" and N <= ap_count.FULL_MAX_N:
