@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from irscales.data import trec as io
     from irscales.data import Collection, load_preset
-    from irscales.measures import AP, FFF21_MEASURES, NDCG, RR, P, R
+    from irscales.measures import AP, CLASSIC_MEASURES, NDCG, RR, P, R
 
     N = args.depth
     rows: list[tuple[str, float, float, str]] = []
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
 
         def all11():
-            return {k: back.evaluate(m) for k, m in FFF21_MEASURES.items()}
+            return {k: back.evaluate(m) for k, m in CLASSIC_MEASURES.items()}
 
         vals, t11 = _t(all11)
         rows.append(("11 FFF21 measures over the arrays (irscales)", t11, _t.last_cpu, "figure 2"))

@@ -110,7 +110,7 @@ def main() -> int:
         rel30 = col.binary(30)
         print("\n| measure, all real TREC-8 runs at N = 30 (129 × 50) | ties | wall s | CPU s |")
         print("|---|---|---:|---:|")
-        for m in M.fff21_measures().values():
+        for m in M.classic_measures().values():
             ties = "min" if C.counting_depth(m, ties="unq")[0] < 30 else "unq"
             t, c = time.perf_counter(), _cpu()
             C.phi_runs(m, rel30, ties)

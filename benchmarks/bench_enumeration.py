@@ -31,7 +31,7 @@ def _one(measure: str, N: int, cache: str, memory_mb: int, workers: int) -> None
     import resource
 
     t = time.perf_counter()
-    s = E.scale(M.FFF21_MEASURES[measure], N, rb=N, cache=Path(cache), memory_mb=memory_mb, workers=workers,
+    s = E.scale(M.CLASSIC_MEASURES[measure], N, rb=N, cache=Path(cache), memory_mb=memory_mb, workers=workers,
                 progress=False, method="scale", build=True)  # the stored scale is what is timed
     # CPU seconds of this process and its (joined) worker processes: less sensitive than wall time
     # to other jobs sharing the machine
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     from irscales import measures as M
 
     Ns = a.N or ([16, 20] if a.quick else [20, 25, 30])
-    names = a.measures or list(M.FFF21_MEASURES)
+    names = a.measures or list(M.CLASSIC_MEASURES)
     root = Path(a.cache) if a.cache else Path(tempfile.mkdtemp(prefix="irscales-bench-"))
     print(f"memory budget {a.memory_mb} MB, {a.workers} workers, {os.cpu_count()} cores\n")
     print("| N | measure | method | mode | distinct values | chunks | wall (s) | CPU (s) | peak RSS (MB) | cache (MB) |")

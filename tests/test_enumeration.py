@@ -23,7 +23,7 @@ from irscales.enumeration import engine, kernels, routes, scale_class
 from irscales.enumeration import cache as cache_mod
 from irscales import measures as M
 
-F = M.FFF21_MEASURES
+F = M.CLASSIC_MEASURES
 
 
 @pytest.fixture(autouse=True)

@@ -24,6 +24,7 @@ from irscales import measures as M
 from irscales.cli import main
 from irscales.data import Collection
 from irscales.enumeration import counting as C
+from irscales.enumeration.routes import choose_route
 from irscales.enumeration.ties import TIES
 from irscales.interval import dcg_proven_depth, plan, uses_grades
 from irscales.papers.fff21 import graded_data as D
@@ -62,18 +63,24 @@ def test_graded_dcg_is_proven_only_as_far_as_an_enumeration_checked():
     for N, conditional in ((17, False), (18, True), (30, True)):
         p = plan([("g", g2)], N, grades=2)[0]["g"]
         assert bool(p.caveat) is conditional and ("Schanuel" in p.caveat) is conditional
-        kind = G.exactness_basis(p.measure, N, 2, p.kind, p.caveat)[0]
-        assert kind == ("conditional" if conditional else "enumeration")
+        assert p.route.grounds == ("conditional" if conditional else "enumeration")
+        assert (p.route.basis == p.caveat) is conditional
     assert not plan([("b", M.parse("nDCG_b02"))], 30, grades=2)[0]["b"].caveat  # binary: enumerated to 30
 
 
-def test_exactness_basis_names_what_each_route_rests_on():
-    assert G.exactness_basis(M.P(), 30, 1, "closed", "") == ("proof", "closed-form scale")
-    assert G.exactness_basis(M.GRBP(p=0.5, max_gain=2), 10, 2, "build", "")[0] == "enumeration"
-    assert "carries" in G.exactness_basis(M.GRBP(p=0.5, max_gain=2), 30, 2, "count", "")[1]
-    assert G.exactness_basis(M.GRBP(p=0.8, max_gain=2), 30, 2, "count", "")[0] == "proof"
-    assert G.exactness_basis(M.NDCG(base=10, gains="graded"), 10, 2, "count", "")[0] == "proof"  # ranks weigh 1
-    assert G.exactness_basis(M.NDCG(base=2, gains="graded"), 10, 2, "count", "")[0] == "enumeration"
+def test_each_route_names_what_its_exactness_rests_on():
+    def route(m, N, c, method="auto"):
+        return choose_route(m, N, c=c, method=method)
+    closed = route(M.P(), 30, 1, "closed")
+    assert (closed.grounds, closed.basis) == ("proof", "closed-form scale")
+    assert route(M.P(), 30, 1, "count").basis == "counted; closed form"
+    assert route(M.GRBP(p=0.5, max_gain=2), 6, 2, "engine").grounds == "enumeration"
+    assert "carries" in route(M.GRBP(p=0.5, max_gain=2), 30, 2).basis
+    assert route(M.GRBP(p=0.8, max_gain=2), 30, 2).grounds == "proof"
+    assert route(M.NDCG(base=10, gains="graded"), 10, 2, "count").grounds == "proof"  # ranks 1..10 weigh 1
+    assert route(M.NDCG(base=2, gains="graded"), 10, 2, "count").grounds == "enumeration"
+    # log2(i + 1) weighs rank 2 below 1, so N ≤ 2 is no sum of gains: its grounds are not the JK discount's
+    assert "log base" not in C.count_basis(M.parse("nDCG@2"), 2, 2)[1]
 
 
 def test_graded_scores_equal_the_engines_phi_for_every_measure_and_tie(small):

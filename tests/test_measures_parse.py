@@ -15,14 +15,14 @@ from irscales import measures as M
 
 
 def test_keys_and_parse_round_trip():
-    assert list(M.FFF21_MEASURES) == [
+    assert list(M.CLASSIC_MEASURES) == [
         "P", "R", "AP", "RR", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10", "nDCG_b02", "nDCG_b10"
     ]
-    for m in list(M.FFF21_MEASURES.values()) + [M.ERR(max_grade=2), M.GRBP(p=0.5, max_gain=2),
+    for m in list(M.CLASSIC_MEASURES.values()) + [M.ERR(max_grade=2), M.GRBP(p=0.5, max_gain=2),
                                                  M.SBTO(c=2), M.P(k=10), M.NDCG(discount="log2p1")]:
         assert M.parse(repr(m)) == m
         assert hash(M.parse(repr(m))) == hash(m)
-    for key, m in M.FFF21_MEASURES.items():
+    for key, m in M.CLASSIC_MEASURES.items():
         assert M.parse(key) == m and str(m) == key
 
 

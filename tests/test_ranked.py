@@ -120,7 +120,7 @@ def test_phi_matches_brute_force_rational(name):
     rel = rng.integers(0, 2, size=(6, 3, N))
     c = make_collection(rel, rb=[4, 7, 9])
     rs = RK.ranked_scores(c, N, measures=[name], **NO_CACHE)
-    m = M.FFF21_MEASURES[name]
+    m = M.CLASSIC_MEASURES[name]
     for t, rb in enumerate([4, 7, 9]):
         vals = m.exact(allruns, rb=np.full(len(allruns), rb)).tolist()
         for ties in ("unq", "mid"):
@@ -139,7 +139,7 @@ def test_phi_matches_brute_force_dcg(name):
     rel = rng.integers(0, 2, size=(8, 2, N))
     c = make_collection(rel, rb=[3, 8])
     rs = RK.ranked_scores(c, N, measures=[name], **NO_CACHE)
-    m = M.FFF21_MEASURES[name]
+    m = M.CLASSIC_MEASURES[name]
     for t, rb in enumerate([3, 8]):
         vals = np.round(m(allruns, rb=rb), 9).tolist()
         for ties in ("unq", "mid"):
@@ -497,7 +497,7 @@ def _decimal_mean_order(rel, rb, name):
     """Independent reference: means in 60-digit Decimal straight from the JK discount formula."""
     from decimal import Decimal, localcontext
 
-    m = M.FFF21_MEASURES[name]
+    m = M.CLASSIC_MEASURES[name]
     S, T, N = np.asarray(rel).shape
     with localcontext() as ctx:
         ctx.prec = 60

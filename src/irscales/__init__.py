@@ -10,7 +10,7 @@ ecosystem              ``interval_measure`` (``AP@10[interval]``: an ir_measures
                        PyTerrier); ``evaluate`` also reads ranx, ir_datasets and ir_measures objects
 measures               ``P R F1 AP RR SP Succ RPrec RBP GP GR GRBP DCG NDCG ERR SBTO RBTO Twist``,
                        ``parse`` / ``parse_list`` (paper names such as ``RBP_p08``, ``nDCG_b02``),
-                       ``FFF21_MEASURES`` (the 11 measures of FFF21 §6)
+                       ``CLASSIC_MEASURES`` (the 11 measures of FFF21 §6)
 interval scales        ``scale`` (the scale of a measure over REL^N, cached) and ``phi_runs`` (the
                        ranked, interval-scaled values φ of runs, counted where a measure allows)
 data                   ``Collection`` (runs × topics × ranks with qrels), ``load_preset``,
@@ -64,7 +64,7 @@ except PackageNotFoundError:  # running from a source tree without installation
 _HOME = {
     **{n: "irscales.measures" for n in (
         "Measure", "P", "R", "F1", "AP", "RR", "SP", "Succ", "RPrec", "RBP", "GP", "GR", "GRBP", "DCG", "NDCG",
-        "ERR", "SBTO", "RBTO", "Twist", "parse", "parse_list", "FFF21_MEASURES")},
+        "ERR", "SBTO", "RBTO", "Twist", "parse", "parse_list", "CLASSIC_MEASURES")},
     "scale": "irscales.enumeration", "Scale": "irscales.enumeration", "phi_runs": "irscales.enumeration",
     **{n: "irscales.data" for n in ("Collection", "load_preset", "read_run", "read_qrels")},
     "kendall_tau": "irscales.correlation", "tau_ap": "irscales.correlation",

@@ -398,7 +398,7 @@ def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw
 @main.command()
 @runs_argument
 @qrels_option
-@measures_option(",".join(M.FFF21_MEASURES))
+@measures_option(",".join(M.CLASSIC_MEASURES))
 @depth_option(ranked=True)
 @format_option
 @output_option

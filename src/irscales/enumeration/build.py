@@ -104,7 +104,7 @@ def distinct_counts_table(Ns: Iterable[int] = (4, 5, 10, 15, 20, 25, 30),
     """
     import pandas as pd
 
-    measures = measures or M.FFF21_MEASURES
+    measures = measures or M.CLASSIC_MEASURES
     rows = []
     for N in Ns:
         for name, m in measures.items():

@@ -9,6 +9,7 @@ from fractions import Fraction
 from irscales import measures as M
 from irscales.enumeration.digit_sums import graded_rbp_tie
 from irscales.enumeration.runs import numerator
+from irscales.enumeration.ties import RUN_TIES
 from irscales.exact import to_fraction
 
 __all__ = ["family", "count_cost"]
@@ -74,7 +75,7 @@ def count_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = 
         half = float(c + 1) ** (N / 2)
         return runs * 40e-3 * half / 3**15, int(40 * half)
     if fam == "ap":
-        if ties in ("min", "max", "mid"):
+        if ties in RUN_TIES:
             tables = 2 ** min(N - N // 3, 20)  # the bottom table (2^20 entries at N = 30 and 40: 2-3 s)
             return 1e-3 + 2.5e-6 * tables + runs * 0.4e-3 * 2 ** (0.76 * (N - 30)), 48 * tables
         return 1e-3 + 1.5e-6 * 2**N + runs * 1e-6, 24 * 2**N

@@ -123,17 +123,18 @@ from irscales.data.padding import padded
 from irscales.enumeration import ap_count
 from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, phi_ap
 from irscales.enumeration.count_costs import count_cost, family
+from irscales.enumeration.count_basis import count_basis, dcg_proven_depth
 from irscales.enumeration.digit_sums import (by_value, carry_counts, grade_sum_prefix, graded_rbp_tie,
                                              phi_grade_sums)
 from irscales.enumeration.meet import (MAX_HALF, below_rbp, dcg_below, dcg_class_items, dcg_tie_scan, graded_dcg_below,
                                        graded_dcg_depth, half_table, rbp_half_bound)
 from irscales.enumeration.runs import numerator
-from irscales.enumeration.ties import TIES, check_ties, exact_ints, tie_ranks
+from irscales.enumeration.ties import RUN_TIES, TIES, check_ties, exact_ints, tie_ranks
 from irscales.exact import to_fraction
 from irscales.progress import shown
 
-__all__ = ["counting_depth", "dcg_proven_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct", "CountedScale", "MAX_HALF",
-           "graded_rbp_tie", "count_cost", "grade_sum_prefix", "release_tables"]
+__all__ = ["counting_depth", "count_basis", "dcg_proven_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct",
+           "CountedScale", "MAX_HALF", "graded_rbp_tie", "count_cost", "grade_sum_prefix", "release_tables"]
 
 
 def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None) -> tuple[int, str]:
@@ -144,7 +145,7 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
     num = numerator(m)
     form, graded = num.form, num.reads_grades  # declared by the measure (irscales.measures.Measure.form)
     if c == 1 and form == "sp":
-        if ties in ("min", "max", "mid"):
+        if ties in RUN_TIES:
             return AP_MAX_N, f"exact keys SP·lcm(1..N) must fit int64 (N·lcm(1..N) < 2^62, N ≤ {AP_MAX_N})"
         return FULL_MAX_N, (f"AP's ties have no known structure: φ_unq is exact by deduplicating all 2^N keys, done "
                             f"up to N = {FULL_MAX_N} (ties min/max/mid are counted to N = {AP_MAX_N}; an estimate "
@@ -194,27 +195,6 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
         return mem, f"meet in the middle over ranks {B + 1}..N needs half tables of at most 2^{MAX_HALF} entries"
     return 0, (f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p, DCG/nDCG with the JK discount "
                "and binary or graded gains, AP, SP, gP, gRBP)")
-
-
-#: Counted DCG beyond these N relies on the conjecture stated in the module docstring (no tie across discount
-#: classes): the largest N at which an enumeration of all (c+1)^N runs found none, per (log base, grades c).
-#: Binary: the engine's scales up to N = 30; graded: the engine's scales the tests compare the count with
-#: (tests/test_counting.py: base 2 with four grades at N = 11), and for three grades every distinct
-#: class-coefficient tuple of all 3^17 runs (:func:`irscales.enumeration.meet.class_gap`: smallest gap 1.1e-9 in
-#: base 2, 2.5e-6 in base 10, far above the float error; tests/test_counting.py). Up to N = base every rank
-#: weighs 1 (one class).
-_DCG_PROVEN_N = {1: 30}
-_GRADED_DCG_PROVEN_N = {(2, 2): 17, (2, 3): 11, (10, 2): 17}
-
-
-def dcg_proven_depth(measure: M.Measure, c: int) -> int:
-    """The largest run length N at which counted φ of a DCG/nDCG with the JK discount over grades 0..c is
-    proven exact by enumeration (no tie across discount classes among all (c+1)^N runs); beyond it, it is
-    exact if Schanuel's conjecture holds (module docstring)."""
-    base = int(measure.base) if float(measure.base) == int(measure.base) else 0
-    if c == 1:
-        return max(_DCG_PROVEN_N[1], base)
-    return max(_GRADED_DCG_PROVEN_N.get((base, c), 0), base)
 
 
 def countable(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = None) -> bool:

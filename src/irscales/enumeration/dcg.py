@@ -28,8 +28,7 @@ from irscales import measures as M
 from irscales.enumeration.runs import TieUndecidable
 
 __all__ = ["perfect_root", "rank_classes", "rank_weights", "coefficient_vector", "dcg_root_coefficients",
-           "DCGLayout", "dcg_layout", "log_sum", "log_sum_sign", "QLog3", "qlog3_dcg", "ExactDCG", "exact_dcg",
-           "small_dcg_fractions"]
+           "DCGLayout", "dcg_layout", "log_sum", "log_sum_sign", "QLog3", "qlog3_dcg", "ExactDCG", "exact_dcg"]
 
 
 def perfect_root(n: int) -> tuple[int, int]:
@@ -343,16 +342,3 @@ def exact_dcg(m: M.DCG, rel: np.ndarray, rb: np.ndarray, N: int, floats: np.ndar
     if np.abs(ex.floats() - floats).max(initial=0) > 1e-9:
         raise ArithmeticError(f"{m!r}: the exact form of its values disagrees with the measure's floats")
     return ex
-
-
-def small_dcg_fractions(m: M.DCG, rel: np.ndarray, rb: np.ndarray, N: int, floats: np.ndarray) -> np.ndarray:
-    """DCG/nDCG ``(T, S)`` as Fractions when N ≤ the log base (every JK discount is 1: DCG =
-    #relevant, nDCG = #relevant / min(RB, N)), checked against the floats."""
-    count = rel.sum(-1).T.astype(np.int64)  # (T, S)
-    den = np.minimum(rb, N)[:, None] if m.needs_rb else np.ones((count.shape[0], 1), np.int64)
-    exact = np.empty(count.shape, dtype=object)
-    for idx, c in np.ndenumerate(count):
-        exact[idx] = Fraction(int(c), int(den[idx[0], 0]))
-    if np.abs(exact.astype(float) - floats).max(initial=0) > 1e-12:
-        raise ArithmeticError(f"{m.key}: the rational form for N ≤ base disagrees with the measure's floats")
-    return exact

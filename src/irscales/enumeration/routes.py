@@ -3,7 +3,7 @@ and at what cost (issue 27).
 
 Every entry point that needs a scale or the ranked measure φ (FFF21 eq. 2, §7.1.3) asks
 :func:`choose_route` first: :func:`irscales.enumeration.scale`, :func:`irscales.enumeration.ranked_runs`,
-:func:`irscales.enumeration.ranked_scores`, and the ``irscales`` command line. For (measure, N, c, ties,
+:func:`irscales.interval.plan` (so ``irscales.evaluate`` and the papers), and the ``irscales`` command line. For (measure, N, c, ties,
 cache) it asks each registered provider (:mod:`irscales.enumeration.providers`, where a new route is added) for
 an offer; the built-in ones, registered here, are
 
@@ -110,7 +110,8 @@ class Route:
     """A chosen route: its kind (``closed``, ``count``, ``cached``, ``build``), estimated seconds and
     bytes (stored for a build, tables for a count), the engine's estimate (``cost``, for the stored
     routes) and why it was taken; whether it is ``exact`` (else φ is bracketed within ``max_rel_error``), and
-    ``basis``, what its exactness rests on (``proven``: False when a conjecture, stated in ``basis``).
+    ``basis``, what its exactness rests on, in words, with its ``grounds``: ``proof``, ``enumeration`` (checked
+    over all runs), ``conditional`` (on a conjecture, stated in ``basis``; ``proven`` is then False).
     :meth:`scale` and :meth:`phi_runs` carry it out (a built scale is kept, so several tie strategies share one
     build); :meth:`K` is the size of φ's range. This class is a stored scale's route (``stored``); the counted one
     is :class:`CountedRoute` (:mod:`irscales.enumeration.providers` says how to add a route)."""
@@ -128,6 +129,7 @@ class Route:
     max_rel_error: float = 0.0
     basis: str = ""
     proven: bool = True
+    grounds: str = "proof"
     _engine: tuple | None = field(default=None, repr=False)
     stored = True  # the route gives a stored Scale (values, counts, quantiles), not only φ
 
@@ -277,7 +279,7 @@ class ClosedFormProvider:
         chunks = max(1, 2**N >> 22) if numerator(m).form == "geometric" else 1
         return Route(m, N, c, "closed", counting.count_cost(m, N, c, "unq", req.n_runs)[0] + 7e-6 * chunks, 0,
                      req.cache, BuildCost(m, N, 0, 0.0, 0, None, False),
-                     basis="a closed-form scale, proven at every N (irscales.enumeration.scale_class.closed_form)")
+                     basis="closed-form scale")
 
 
 class _StoredScale:
@@ -297,8 +299,8 @@ class _StoredScale:
 
     def _route(self, req: Request, kind: str, seconds: float, stored: int, cost: BuildCost, reason: str = ""):
         return Route(req.measure, req.N, req.c, kind, seconds, stored, req.cache, cost, reason,
-                     basis=f"the scale of all {(req.c + 1) ** req.N:,} runs, enumerated with exact keys (near ties "
-                           "ordered exactly; irscales.enumeration.kernels)")
+                     basis=f"enumerated: all {(req.c + 1) ** req.N:,} runs of length {req.N} over {req.c + 1} grades",
+                     grounds="enumeration")
 
 
 class CachedScaleProvider(_StoredScale):
@@ -341,16 +343,9 @@ class CountingProvider:
         if N > min(self.reach(m, c, t)[0] for t in req.ties):
             return None
         seconds, table = max(counting.count_cost(m, N, c, t, req.n_runs) for t in req.ties)
-        basis, proven = "φ counted exactly, proven at this N (irscales.enumeration.counting)", True
-        num = numerator(m)
-        if num.form == "discounted":  # no tie across discount classes: proven by enumeration up to some N
-            runs = "runs" if c == 1 else f"runs over {c + 1} grades"
-            proven = N <= (depth := counting.dcg_proven_depth(num, c))
-            basis = (f"φ counted exactly; no tie across discount classes, proven by enumeration of all {runs} up to "
-                     f"N = {depth}" if proven else
-                     f"exact if no Q-linear relation among the 1/ln m exists (Schanuel's conjecture); proven by "
-                     f"enumeration of all {runs} up to N = {depth} (irscales.enumeration.counting)")
-        return CountedRoute(m, N, c, "count", seconds, table, req.cache, basis=basis, proven=proven)
+        grounds, basis = counting.count_basis(m, N, c)
+        return CountedRoute(m, N, c, "count", seconds, table, req.cache, basis=basis,
+                            proven=grounds != "conditional", grounds=grounds)
 
 
 for _provider in (ClosedFormProvider(), CountingProvider(), CachedScaleProvider(), ScaleBuildProvider()):

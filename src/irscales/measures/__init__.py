@@ -36,7 +36,7 @@ from irscales.measures.base import Measure, NotRationalError
 from irscales.measures.binary import AP, F1, P, R, RBP, RR, SP, RPrec, Succ
 from irscales.measures.graded import DCG, ERR, GP, GR, GRBP, NDCG, dcg_discount
 from irscales.measures.parse import (
-    FFF21_MEASURES, REGISTRY, WHOLE_RUN, Cut, as_measure, fff21_measures, parse, parse_list, split_top_level,
+    CLASSIC_MEASURES, REGISTRY, WHOLE_RUN, Cut, as_measure, classic_measures, parse, parse_list, split_top_level,
 )
 from irscales.measures.total_order import RBTO, SBTO
 from irscales.measures.twist import Twist
@@ -44,5 +44,5 @@ from irscales.measures.twist import Twist
 __all__ = [
     "Measure", "NotRationalError", "P", "R", "F1", "SP", "AP", "RR", "RBP", "GRBP", "DCG", "NDCG",
     "ERR", "Succ", "RPrec", "GP", "GR", "SBTO", "RBTO", "Twist", "Cut", "parse", "as_measure", "parse_list", "split_top_level",
-    "WHOLE_RUN", "FFF21_MEASURES", "fff21_measures", "REGISTRY", "dcg_discount",
+    "WHOLE_RUN", "CLASSIC_MEASURES", "classic_measures", "REGISTRY", "dcg_discount",
 ]

@@ -16,8 +16,8 @@ from irscales.measures.graded import DCG, ERR, GP, GR, GRBP, NDCG
 from irscales.measures.total_order import RBTO, SBTO
 from irscales.measures.twist import Twist
 
-__all__ = ["Cut", "REGISTRY", "WHOLE_RUN", "parse", "parse_list", "split_top_level", "fff21_measures",
-           "FFF21_MEASURES"]
+__all__ = ["Cut", "REGISTRY", "WHOLE_RUN", "parse", "parse_list", "split_top_level", "classic_measures",
+           "CLASSIC_MEASURES"]
 
 
 # ------------------------------------------------------------------------------------ cut-offs
@@ -235,11 +235,12 @@ def _literal(v: str, text: str):
     return x
 
 
-def fff21_measures() -> dict[str, Measure]:
-    """The 11 measures of FFF21 §6, keyed by the paper's names, in the paper's column order."""
+def classic_measures() -> dict[str, Measure]:
+    """The 11 classic binary measures whose scales FFF21 §6 studies — P, R, AP, RR, RBP with p = 0.3, 0.5 and 0.8,
+    DCG and nDCG with log bases 2 and 10 — keyed by name (FFF21's names), in that order."""
     ms = [P(), R(), AP(), RR(), RBP(p=0.3), RBP(p=0.5), RBP(p=0.8), DCG(base=2), DCG(base=10),
           NDCG(base=2), NDCG(base=10)]
     return {m.key: m for m in ms}
 
 
-FFF21_MEASURES: dict[str, Measure] = fff21_measures()
+CLASSIC_MEASURES: dict[str, Measure] = classic_measures()

@@ -23,7 +23,7 @@ adapter FFF21's tables share (:func:`irscales.papers.fff21.ranked.interval_phis`
 tie strategy, so a measure whose scale is out of reach at N is left out with the planner's reason
 instead of stopping the others. Builds over the budget are refused unless ``build=True``.
 
-Exactness (:func:`exactness_basis`): every φ is exact; what that rests on is stated per cell — a
+Exactness (the route's ``grounds`` and ``basis``, :class:`irscales.enumeration.routes.Route`): every φ is exact; what that rests on is stated per cell — a
 proof (closed forms; RBP and gRBP: no ties, or p = 1/b), an enumeration of all runs, or, for counted DCG beyond
 the depth an enumeration checked, the assumption of no Q-linear relation among the 1/ln m (Schanuel's
 conjecture; :func:`irscales.interval.dcg_proven_depth`). The original scores are exact too: Fractions for
@@ -45,13 +45,12 @@ import pandas as pd
 
 from irscales import measures as M
 from irscales.data import Collection
-from irscales.enumeration.counting import graded_rbp_tie
 from irscales.enumeration.ties import TIES
-from irscales.interval import OverBudgetError, dcg_proven_depth, plan, uses_grades
+from irscales.interval import OverBudgetError, plan, uses_grades
 from irscales.papers.fff21.ranked import RankedScores, exact_scores, interval_phis
 
 __all__ = ["GRADED", "BINARY", "COUNTERPART", "ORDER", "RECALL_BASED", "graded_measures", "measures", "GradedScores",
-           "graded_ranked_scores", "exactness_basis", "EXACT_KINDS"]
+           "graded_ranked_scores", "EXACT_KINDS"]
 
 #: The graded measures (gains = grades) and their binary (lenient) counterparts, pair by pair.
 GRADED = ("gP", "gRBP_p05", "gRBP_p08", "gnDCG_b02", "gnDCG_b10")
@@ -87,30 +86,6 @@ def measures(c: int) -> dict[str, M.Measure]:
     """The measures of :data:`ORDER` for grades 0..c: :func:`graded_measures` and their binary counterparts."""
     both = {**graded_measures(c), **{k: M.parse(k) for k in BINARY}}
     return {k: both[k] for k in ORDER}
-
-
-def exactness_basis(m: M.Measure, N: int, c: int, kind: str, caveat: str) -> tuple[str, str]:
-    """(kind, basis) of an exact φ of ``m`` at run length N over grades 0..c reached by route ``kind``
-    (``closed``, ``count``, ``cached``, ``build``) with the planner's ``caveat``: kind is one of
-    :data:`EXACT_KINDS`, basis says why in words. K and the caveat come from the plan
-    (:class:`irscales.interval.IntervalPlan`); the basis of the other routes is the route's to state (issue 40:
-    ``Route.basis`` replaces the measure tests below)."""
-    if caveat:
-        return "conditional", caveat
-    if kind in ("cached", "build"):
-        return "enumeration", f"enumerated: all {(c + 1) ** N:,} runs of length {N} over {c + 1} grades"
-    if kind == "closed":
-        return "proof", "closed-form scale"
-    if isinstance(m, M.DCG) and N <= m.base:
-        return "proof", "counted; every rank up to the log base weighs 1 (a sum of gains)"
-    if isinstance(m, M.DCG):
-        return "enumeration", (f"counted; no tie across discount classes among all {(c + 1) ** N:,} runs, checked "
-                               f"by enumeration up to N = {dcg_proven_depth(m, c)}")
-    if isinstance(m, M.GRBP) and graded_rbp_tie(m.p, c) is not None:
-        return "proof", "counted; ties, every integer key a value, carries (proof in irscales.enumeration.digit_sums)"
-    if isinstance(m, (M.GRBP, M.RBP)):
-        return "proof", "counted; no ties (proof in irscales.enumeration.counting)"
-    return "proof", "counted; closed form"
 
 
 @dataclass(frozen=True)
@@ -160,8 +135,7 @@ def graded_ranked_scores(collection: Collection, N: int, track: str, *, names: S
             if p is None:
                 rows.append({**row, "exact": "not computed", "basis": notes[0] if notes else "no route"})
                 continue
-            kind, basis = exactness_basis(p.measure, p.N, p.c, p.kind, p.caveat)  # the plan's exactness
-            rows.append({**row, "K": p.K, "route": p.kind, "exact": kind, "basis": basis})
+            rows.append({**row, "K": p.K, "route": p.kind, "exact": p.route.grounds, "basis": p.route.basis})
             plans[t] = p
         if set(plans) != set(ties):
             continue  # FFF21's tables need every tie strategy of a measure; the exactness rows say why not

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.atomic import write_atomic
+from irscales.enumeration.ties import TIES
 from irscales.papers.fff21 import significance_tables as ST
 from irscales.papers.fff21 import tables as T
 from irscales.papers.fff21.graded_data import LABEL
@@ -85,7 +86,7 @@ def table2_grid(long: pd.DataFrame) -> pd.DataFrame:
     """:func:`table2` as FFF21 prints it: one row per measure (graded, then its binary counterpart), one
     column per (N, ties)."""
     g = long.pivot_table(index="measure", columns=["N", "ties"], values="tau", aggfunc="first", dropna=False)
-    ties = [t for t in ("unq", "min", "max", "mid") if t in set(long["ties"])]
+    ties = [t for t in TIES if t in set(long["ties"])]
     cols = [(n, t) for n in sorted(set(long["N"])) for t in ties]
     return g.reindex(index=[m for m in ORDER if m in set(long["measure"])], columns=cols)
 

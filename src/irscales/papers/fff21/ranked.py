@@ -308,7 +308,7 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
                   cache: bool | str = True, progress: bool | None = None) -> RankedScores:
     """The measures and their ranked versions on ``collection`` cut at run length ``N``.
 
-    measures      names of FFF21 measures (keys of :data:`irscales.measures.FFF21_MEASURES`)
+    measures      names of FFF21 measures (keys of :data:`irscales.measures.CLASSIC_MEASURES`)
     ties          ``"unq"`` (FFF21 eq. 2) and/or ``"mid"`` (mid-rank, §7.1.3)
     track         row prefix (default: :func:`track_name`)
     ap            ``"exact"`` (default) or ``"fff21-float"``: AP in double precision (Σ k_i/i summed
@@ -327,7 +327,7 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
         raise TypeError(f"ranked_scores: expected a Collection, got {type(collection).__name__}")
     if not isinstance(N, (int, np.integer)) or N < 1:
         raise ValueError(f"ranked_scores: N must be a positive integer, got {N!r}")
-    unknown = [m for m in measures if m not in M.FFF21_MEASURES]
+    unknown = [m for m in measures if m not in M.CLASSIC_MEASURES]
     if unknown:
         raise ValueError(f"ranked_scores: unknown measure(s) {unknown}; choose from {list(PAPER_ORDER)}")
     if ap not in AP_CONVENTIONS:
@@ -348,7 +348,7 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     float_names: set[str] = set()
     need = tuple(dict.fromkeys(("unq", *ties)))  # unq tells the exact ties of the snapped floats
     for name in measures:
-        m = M.FFF21_MEASURES[name]
+        m = M.CLASSIC_MEASURES[name]
         if name == "AP" and ap == "fff21-float":
             rel = collection.binary(N)
             unq, mid = float_sp_phi(rel)
