@@ -123,11 +123,28 @@ def test_reproduce_items_and_comparison():
     assert res["monotone"].set_index("measure").loc["DCG_b02", "strictly monotone"] == False  # noqa: E712
 
 
-def test_rates_figure(tmp_path, monkeypatch):
+def test_rates_figure():
+    """Each panel draws one line per measure through (N, 100·rate) of its restriction, labelled by the measure."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig = ffp17.plot_interval_like_rates(interval_like_rates({"RBP": RBP(p=0.8)}, [2, 3]))
-    plt.close(fig)
+    rates = interval_like_rates({"AP": AP(), "RBP_p08": RBP(p=0.8)}, [2, 3, 4])
+    fig = ffp17.plot_interval_like_rates(rates)
+    try:
+        panels = fig.axes
+        assert [ax.get_title() for ax in panels] == ["all comparable intervals", "endpoints with equal #relevant"]
+        for ax, restriction in zip(panels, ["none", "equal #relevant"]):
+            want = rates[rates.restriction == restriction]
+            assert [ln.get_label() for ln in ax.get_lines()] == ["AP", "RBP_p08"]
+            for ln in ax.get_lines():
+                row = want[want.measure == ln.get_label()]
+                assert list(ln.get_xdata()) == list(row["N"])
+                assert np.allclose(ln.get_ydata(), 100 * row["rate"].to_numpy())
+        # RBP with p = 0.8 > 1/2 violates on all intervals but not on equal #relevant ones (FFP17 §3.3)
+        rbp = {ax.get_title(): ln.get_ydata() for ax in panels for ln in ax.get_lines() if ln.get_label() == "RBP_p08"}
+        assert rbp["all comparable intervals"].max() > 0 and not rbp["endpoints with equal #relevant"].any()
+        assert [t.get_text() for t in panels[1].get_legend().get_texts()] == ["AP", "RBP_p08"]
+    finally:
+        plt.close(fig)
