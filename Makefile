@@ -9,9 +9,9 @@ FULL ?= True
 export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
-# everything that reads the public collections or the shared folder; `make test` runs it a second
-# time with the shared folder hidden (tests/test_notebooks.py checks that this list is complete)
-DATA_TESTS := tests/test_datasets.py tests/test_evaluation.py tests/test_trec.py tests/test_collection.py tests/test_paths.py tests/test_smart.py tests/test_gop.py tests/test_presets.py tests/test_fer17.py tests/test_simulate.py tests/test_counting.py tests/test_ap_count.py tests/test_ranked.py tests/test_matters.py tests/test_run_scores.py tests/test_fer17_real_gop.py tests/test_mm23_real_r04.py notebooks/03_fer17_correlation.ipynb notebooks/03b_fer17_real_gop.ipynb notebooks/05b_mm23_real_r04_249.ipynb notebooks/06_gop_public_grid.ipynb notebooks/07_beyond_fff21.ipynb tests/test_graded_real.py notebooks/08_beyond_graded_real.ipynb tests/test_cli_robust.py tests/test_input_bytes.py tests/test_report.py tests/test_ecosystem.py
+# the notebooks that read the public collections or the shared folder; `make test` runs them a second time
+# with the data settings hidden, with the tests marked `data` (tests/test_notebooks.py checks both are complete)
+DATA_NOTEBOOKS := notebooks/03_fer17_correlation.ipynb notebooks/03b_fer17_real_gop.ipynb notebooks/05b_mm23_real_r04_249.ipynb notebooks/06_gop_public_grid.ipynb notebooks/07_beyond_fff21.ipynb notebooks/08_beyond_graded_real.ipynb
 
 .PHONY: help install test reproduce notebooks lab bench report clean data test-browser
 
@@ -30,12 +30,12 @@ $(STAMP): requirements.lock pyproject.toml
 
 install: $(STAMP) ## create .venv with the pinned stack and irscales (editable)
 
-test: $(STAMP) ## unit tests + nbval on the stored notebooks, then the data-dependent ones again with every optional data setting hidden
+test: $(STAMP) ## every test (none is marked slow) + nbval on the stored notebooks, then the tests marked data and DATA_NOTEBOOKS again with every optional data setting hidden
 	$(PY) -m pytest tests $(NOTEBOOKS) $(NBVAL)
-	@echo "== data-dependent tests again as on a fresh clone: empty IRSCALES_SHARED, no IRSCALES_COLLECTIONS, empty cache"
+	@echo "== tests marked data and the notebooks that read data again as on a fresh clone: empty IRSCALES_SHARED, no IRSCALES_COLLECTIONS, empty cache"
 	@hidden=$$(mktemp -d) && trap 'rm -rf "$$hidden"' EXIT && mkdir "$$hidden/shared" && \
 	  env -u IRSCALES_COLLECTIONS -u IRSCALES_TREC -u IRSCALES_GOP -u IRSCALES_SCORES IRSCALES_SHARED="$$hidden/shared" IRSCALES_CACHE="$$hidden/cache" \
-	  $(PY) -m pytest $(DATA_TESTS) $(NBVAL) -q -rs
+	  $(PY) -m pytest tests $(DATA_NOTEBOOKS) $(NBVAL) -m data -q -rs
 
 notebooks: $(STAMP) ## re-execute the stored notebooks in place on their quick defaults (outputs for nbval)
 	@for nb in $(NOTEBOOKS); do \

@@ -1,17 +1,83 @@
 """Test-session settings. The library has no default for IRSCALES_SHARED (a user's clone needs nothing
 beside it); a developer's or CI's checkout with the project's shared folder beside it runs the
-optional real-data tests against it. Every such test skips with a one-line reason when it is absent."""
+optional real-data tests against it. Every such test skips with a one-line reason when it is absent.
 
+Tests that read data — the shared folder, the ``IRSCALES_*`` data settings, the public collections or the
+user's cache — carry the marker ``data`` (``make test`` runs ``-m data`` again as on a fresh clone). Every
+other test runs as on a fresh clone already: the data settings unset, the cache a folder of this session
+(:func:`scale_cache`, so a scale is built once per session), and a call of a function that finds shared
+data or a public collection fails the test, naming the marker it lacks (issue 40)."""
+
+import functools
 import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from irscales import paths
+from irscales.data import datasets
+
 _BESIDE = Path(__file__).resolve().parents[2] / "shared"
 
 if "IRSCALES_SHARED" not in os.environ and "IRSCALES_TREC" not in os.environ and (_BESIDE / "trec").is_dir():
     os.environ["IRSCALES_SHARED"] = str(_BESIDE)
+
+
+# ------------------------------------------------------------------ tests that read data, and the others (issue 40)
+
+#: The settings that point at data outside the repository (irscales.paths, irscales.data.datasets).
+DATA_SETTINGS = ("IRSCALES_SHARED", "IRSCALES_TREC", "IRSCALES_GOP", "IRSCALES_SCORES", "IRSCALES_COLLECTIONS")
+
+#: The functions through which the library finds shared data and the public collections.
+DATA_FINDERS = ((paths, ("shared_dir", "trec_dir", "gop_dir", "scores_dir")),
+                (datasets, ("mirror_dir", "archive_path", "locate")))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """A stored notebook runs on whatever data its parameters find, so its cells carry the marker ``data``
+    (the Makefile's ``DATA_NOTEBOOKS`` names the ones the fresh-clone pass runs)."""
+    for item in items:
+        if item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.data)
+
+
+@pytest.fixture(scope="session")
+def scale_cache(tmp_path_factory):
+    """The cache folder of the tests not marked ``data``: empty at the start of the session, shared by its
+    tests, so a scale (AP at N = 20 …) is built once per session and never read from the user's cache."""
+    return tmp_path_factory.mktemp("scale-cache")
+
+
+@pytest.fixture(autouse=True)
+def _data_kept_apart(request, monkeypatch, scale_cache):
+    """Tests not marked ``data`` run without the data settings, on :func:`scale_cache`, and fail when they
+    call a function of :data:`DATA_FINDERS`."""
+    if request.node.get_closest_marker("data") is not None:
+        yield
+        return
+    for name in DATA_SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("IRSCALES_CACHE", str(scale_cache))
+    called = []
+
+    def finder(module, name):
+        f = getattr(module, name)
+
+        @functools.wraps(f)
+        def recorded(*args, **kwargs):
+            called.append(f"{module.__name__}.{name}")
+            return f(*args, **kwargs)
+        return recorded
+
+    for module, names in DATA_FINDERS:
+        for name in names:
+            monkeypatch.setattr(module, name, finder(module, name))
+    yield
+    if called:
+        pytest.fail(f"{request.node.nodeid} reads data ({', '.join(sorted(set(called)))}) without the marker: "
+                    "add @pytest.mark.data (or pytestmark = pytest.mark.data in its module)", pytrace=False)
 
 
 # ------------------------------------------------------------------ score matrices shared by the stats tests
@@ -46,6 +112,32 @@ def make_random_scores(T=12, S=15, seed=0, names=("AP", "P@10", "RBP")):
 def random_scores():
     """:func:`make_random_scores`, as a fixture the tests call with their own sizes."""
     return make_random_scores
+
+
+# ------------------------------------------------------------------ the report of the committed figures
+
+
+@pytest.fixture(scope="session")
+def committed_figures_report(tmp_path_factory):
+    """A copy of the committed figures with REPORT.md and report.html built into it by the report's code, as
+    on a fresh clone (no data settings): what the tests of the report's content read, not the committed files
+    (tests/test_report.py checks separately that the committed ones are what the committed figures build)."""
+    import shutil
+
+    from irscales.papers import report
+    from irscales.paths import repo_root
+
+    root = repo_root()
+    if root is None or not (root / "figures" / "fer17").is_dir():
+        pytest.skip("not a source checkout with the committed figures")
+    figs = tmp_path_factory.mktemp("report") / "figures"
+    shutil.copytree(root / "figures", figs, ignore=shutil.ignore_patterns("executed", "public", "REPORT.md",
+                                                                        "report.html"))
+    with pytest.MonkeyPatch.context() as mp:
+        for name in DATA_SETTINGS:
+            mp.delenv(name, raising=False)
+        report.build(figs)
+    return figs
 
 
 # ------------------------------------------------------------------ the README's demo data

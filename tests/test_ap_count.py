@@ -123,6 +123,7 @@ def t08():
     return Collection.from_trec(track.runs, track.qrels, depth=24)
 
 
+@pytest.mark.data
 def test_counted_phi_equals_engine_on_every_t08_run(t08):
     """All 129 × 50 real TREC-8 runs cut at N = 5..24: counted φ = the engine's, every tie strategy."""
     for N in range(5, 25):

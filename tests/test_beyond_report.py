@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pytest
 
 from irscales.data import Collection
 from irscales.papers import beyond_report, report, report_html
@@ -14,7 +13,6 @@ from irscales.papers.fff21 import graded_scores as G
 from irscales.papers.fff21 import graded_tables as GT
 from irscales.papers.fff21.graded_data import LABEL
 from irscales.papers.items import figure_route
-from irscales.paths import repo_root
 
 
 def _write_run(folder, Ns, dataset="clef2018"):
@@ -64,9 +62,7 @@ def test_the_section_comes_last_and_changes_no_status(tmp_path):
     assert page.index("id='beyond-graded'") > page.index("id='statuses'")  # after every paper's section
 
 
-@pytest.mark.skipif(repo_root() is None, reason="not a source checkout (no figures/)")
-def test_the_committed_report_shows_the_section():
-    root = repo_root() / "figures"
-    text = (root / "REPORT.md").read_text(encoding="utf-8")
+def test_the_report_of_the_committed_figures_shows_the_section(committed_figures_report):
+    text = (committed_figures_report / "REPORT.md").read_text(encoding="utf-8")
     assert "## Beyond the papers: graded relevance on real runs" in text and f"**{LABEL}**" in text
-    assert "beyond-graded" in (root / "report.html").read_text(encoding="utf-8")
+    assert "beyond-graded" in (committed_figures_report / "report.html").read_text(encoding="utf-8")

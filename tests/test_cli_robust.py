@@ -83,6 +83,7 @@ def test_an_interrupt_is_exit_130_and_one_line(monkeypatch, wrap):
 T08 = Path(os.environ.get("IRSCALES_SHARED", "/work/shared")) / "trec" / "T08"
 
 
+@pytest.mark.data
 @pytest.mark.skipif(not (T08 / "runs").is_dir(), reason=f"needs the TREC-8 runs in {T08} (IRSCALES_SHARED)")
 def test_ctrl_c_during_a_first_read_is_exit_130(tmp_path):
     # a new session: SIGINT reaches the whole command (as Ctrl-C does its process group), and a hang is killed

@@ -591,6 +591,7 @@ def test_a_changed_byte_of_a_saved_collection_is_an_error(tmp_path):
     np.testing.assert_array_equal(Collection.load(base).rel, c.rel)
 
 
+@pytest.mark.data
 def test_five_real_t08_runs_at_depth_one_million():
     # issue 27 item 7, the reproduction on real runs: 5 T08 runs at --depth 1000000 took 8.1 GB
     import tracemalloc

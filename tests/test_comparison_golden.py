@@ -37,6 +37,7 @@ def table(cranfield_demo):
     return ev.compare(test="t", correction="holm", baseline=BASELINE)
 
 
+@pytest.mark.data
 def test_ten_runs_render_to_markdown_and_latex_with_their_marks(table):
     assert len(table.systems) == 10
     md, tex = table.to_markdown(), table.to_latex()
@@ -47,6 +48,7 @@ def test_ten_runs_render_to_markdown_and_latex_with_their_marks(table):
     _check("comparison_cranfield10.tex", tex)
 
 
+@pytest.mark.data
 @pytest.mark.parametrize("fmt, name", [("markdown", "comparison_cranfield10.md"), ("latex", "comparison_cranfield10.tex")])
 def test_the_command_line_prints_the_same_table(cranfield_demo, fmt, name):
     demo = cranfield_demo / "demo"
@@ -64,6 +66,7 @@ def _report(cranfield_demo, *extra):
     return r
 
 
+@pytest.mark.data
 def test_the_report_csv_is_one_row_per_system_with_its_legend_on_stderr(cranfield_demo, tmp_path):
     pairs = tmp_path / "pairs.csv"
     r = _report(cranfield_demo, "--format", "csv", "--pairs", str(pairs))
@@ -81,6 +84,7 @@ def test_report_help_names_pairwise_p_values_and_the_randomisation_test():
     assert "pairwise p-values" in out and "randomisation" in out and "--pairs" in out
 
 
+@pytest.mark.data
 def test_compare_in_latex_says_yes_and_no(cranfield_demo, tmp_path):
     demo = cranfield_demo / "demo"
     runs = sorted((demo / "runs").iterdir())[:2]
@@ -93,6 +97,7 @@ def test_compare_in_latex_says_yes_and_no(cranfield_demo, tmp_path):
         assert "Float too large" not in log
 
 
+@pytest.mark.data
 def test_report_draws_its_figure(cranfield_demo, tmp_path):
     fig = tmp_path / "cmp.png"
     _report(cranfield_demo, "--figure", str(fig))

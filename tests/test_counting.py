@@ -79,6 +79,7 @@ def test_counted_phi_equals_engine_on_random_runs_n20_22(N):
     assert np.array_equal(got, E.scale(m, N).phi_runs(rel))
 
 
+@pytest.mark.data
 def test_counted_phi_equals_the_stored_n30_scale_when_present():
     """At N = 30 the engine separates RBP_p08 values in float mode with exact adjudication; counting
     uses exact int64 halves. They agree run by run (only where the 8 GB scale is already cached)."""
@@ -320,6 +321,7 @@ def test_dcg_pairs_within_the_tolerance_are_decided_exactly(monkeypatch):
     assert len(named) > 10
 
 
+@pytest.mark.data
 @pytest.mark.parametrize("name", ["DCG_b02", "DCG_b10"])
 def test_counted_dcg_equals_the_stored_n30_scale_when_present(name):
     m = M.parse(name)
@@ -361,6 +363,7 @@ def t08():
 COUNTED = ["P", "R", "RR", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10", "nDCG_b02", "nDCG_b10"]
 
 
+@pytest.mark.data
 @pytest.mark.parametrize("N", [5, 10, 20, 30])
 def test_counted_phi_equals_engine_on_every_t08_run(t08, N):
     """All 129 × 50 real TREC-8 runs (FFF21's T08): counted φ = the engine's φ, unq and min. At N = 30

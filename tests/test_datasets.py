@@ -16,7 +16,7 @@ from irscales.data import smart
 from irscales.paths import repo_root
 
 ROOT = repo_root()
-pytestmark = pytest.mark.skipif(ROOT is None, reason="not a source checkout (no data/collections)")
+pytestmark = [pytest.mark.data, pytest.mark.skipif(ROOT is None, reason="not a source checkout (no data/collections)")]
 
 
 def _sha(b: bytes) -> str:

@@ -294,6 +294,7 @@ def test_evaluation_out_to_ir_measures_and_ranx():
 _R04 = (paths.shared_dir() / "trec" / "R04-partial") if paths.shared_dir() else None
 
 
+@pytest.mark.data
 @pytest.mark.skipif(_R04 is None or not (_R04 / "runs").is_dir(),
                     reason="Robust 2004 runs absent (IRSCALES_SHARED/trec/R04-partial)")
 def test_robust2004_calc_aggregate_equals_evaluate():
@@ -314,6 +315,7 @@ def test_robust2004_calc_aggregate_equals_evaluate():
         assert rows[name] == (f"{means.loc[name, 'AP@10']:.4f}", f"{means.loc[name, 'AP@10 (interval)']:.4f}"), name
 
 
+@pytest.mark.data
 def test_readme_section_runs_and_agrees(cranfield_demo, monkeypatch):
     pytest.importorskip("pyterrier", reason="PyTerrier is not installed (pip install 'irscales[ecosystem]')")
     pytest.importorskip("ranx", reason="ranx is not installed (pip install 'irscales[ecosystem]')")

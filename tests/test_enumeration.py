@@ -637,7 +637,6 @@ def _int_brute_keys(name: str, rel: np.ndarray) -> np.ndarray:
     return b @ w
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", ["P", "R", "AP", "RR", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10"])
 def test_engine_equals_vectorised_brute_force_n20(name):
     """N = 20: every run evaluated directly (2^20 runs), compared with the chunked engine."""

@@ -86,11 +86,13 @@ def _parity(rundir: Path, qrels: Path, runs: list[Path]) -> None:
                 assert np.array_equal(got, want), (name, s, np.abs(got - want).max())
 
 
+@pytest.mark.data
 def test_values_equal_irscales_scores_and_pytrec_eval_on_cranfield(cranfield):
     rundir, qrels = cranfield
     _parity(rundir, qrels, sorted(rundir.iterdir()))
 
 
+@pytest.mark.data
 def test_values_equal_irscales_scores_and_pytrec_eval_on_real_trec8_runs():
     track = paths.trec_track("T08")
     if track is None:
@@ -99,6 +101,7 @@ def test_values_equal_irscales_scores_and_pytrec_eval_on_real_trec8_runs():
     _parity(track.runs, track.qrels, runs)
 
 
+@pytest.mark.data
 def test_map_cut_below_41_is_the_correctly_rounded_sum_over_the_recall_base(cranfield):
     # why one trec_eval name may differ from trec_eval by an ulp: up to rank 40, AP is SP rounded once from
     # its exact value, then divided by RB, so that equal exact values are equal floats (ties decide the
@@ -113,6 +116,7 @@ def test_map_cut_below_41_is_the_correctly_rounded_sum_over_the_recall_base(cran
     assert np.array_equal(ev.values("AP@10").to_numpy(), want)
 
 
+@pytest.mark.data
 def test_interval_values_are_the_affine_map_of_phi_and_decide_alike(cranfield):
     rundir, qrels = cranfield
     ev = evaluate(qrels, rundir, "AP,P@10,RR,RBP_p08,nDCG_b02", ranked=True, phi=True)
@@ -141,6 +145,7 @@ def test_interval_values_are_the_affine_map_of_phi_and_decide_alike(cranfield):
     assert np.array_equal(got.loc[want.index, list(want.columns)].to_numpy(), want.to_numpy())
 
 
+@pytest.mark.data
 def test_means_view_and_labels(cranfield):
     rundir, qrels = cranfield
     ev = evaluate(qrels, rundir, ["nDCG@10", "RBP(p=0.8)", "AP"], ranked=True)
@@ -152,6 +157,7 @@ def test_means_view_and_labels(cranfield):
     assert m.filter(like="(interval)").apply(lambda c: c.between(0, 1).all()).all()
 
 
+@pytest.mark.data
 def test_every_input_form_gives_the_same_values(cranfield):
     rundir, qrels = cranfield
     files = sorted(rundir.iterdir())[:3]
@@ -173,6 +179,7 @@ def test_every_input_form_gives_the_same_values(cranfield):
             assert np.array_equal(got.values(lab).to_numpy(), want.values(lab).to_numpy()), lab
 
 
+@pytest.mark.data
 def test_a_measure_without_an_interval_version_is_an_error_with_ranked(cranfield):
     """Issue 36: with ranked=True every measure gets its interval version or evaluate raises, naming them all;
     without ranked their plain values are there, and asking the interval version says how to get it."""
@@ -186,6 +193,7 @@ def test_a_measure_without_an_interval_version_is_an_error_with_ranked(cranfield
         ev.interval("F1")
 
 
+@pytest.mark.data
 def test_too_deep_for_a_scale_is_an_error_naming_each_deepest_depth(cranfield):
     rundir, qrels = cranfield
     with pytest.raises(NoIntervalScaleError) as e:
@@ -197,6 +205,7 @@ def test_too_deep_for_a_scale_is_an_error_naming_each_deepest_depth(cranfield):
     assert "SP·lcm(1..N)" in msg  # why AP's scale stops at N = 40
 
 
+@pytest.mark.data
 @pytest.mark.parametrize("kw, msg", [
     (dict(depth=0), "depth must be a positive integer"), (dict(ties="median"), "ties must be"),
     (dict(measures="P@20", depth=10), "P@20 looks at 20 ranks but runs are cut at depth 10"),
@@ -210,6 +219,7 @@ def test_bad_calls_say_what_is_wrong(cranfield, kw, msg):
         evaluate(qrels, rundir, **kw)
 
 
+@pytest.mark.data
 def test_an_over_budget_build_is_refused_with_the_cheaper_options(cranfield, tmp_path, monkeypatch):
     monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path))
     rundir, qrels = cranfield
@@ -267,6 +277,7 @@ def test_judged_warning_names_at_most_five_systems():
     assert "s5" not in w and judged_warning(per, 30, 0.0) == ""
 
 
+@pytest.mark.data
 @pytest.mark.skipif(not (paths.shared_dir() and (paths.shared_dir() / "clef" / "eHealth2018-CHS" / "runs").is_dir()),
                     reason="CLEF eHealth 2018 is not in the shared folder (IRSCALES_SHARED)")
 def test_clef_2018_at_depth_30_warns_about_five_of_24_systems():
@@ -312,6 +323,7 @@ def test_scale_table_says_what_the_interval_value_is_over_and_where_it_is_an_aff
     assert "no copy of R" in t.loc["R", "scale_over"] and not t.loc["R", "affine"]
 
 
+@pytest.mark.data
 def test_clef_2018_at_depth_30_prints_a_judged_warning_on_the_command_line():
     """A depth-10 pool read at depth 30 (CLEF eHealth 2018, its repeated lines dropped first): one warning line
     on stderr naming the 5 of 24 systems below 90% judged."""
@@ -333,6 +345,7 @@ def test_clef_2018_at_depth_30_prints_a_judged_warning_on_the_command_line():
     assert "baselines__elastic_BM25f_qe.out 0.825" in warned[0]
 
 
+@pytest.mark.data
 def test_ranx_column_names_read_as_ir_measures_ones(cranfield):
     """ranx's frames (``Run.from_df`` / ``Qrels.from_df`` defaults: ``q_id, doc_id, score``, a grade being a
     score) give the values of the ``query_id`` route (issue 36)."""

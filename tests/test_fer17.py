@@ -26,6 +26,7 @@ def test_system_performance_is_the_mean_over_topics():
     assert fer17.kl_divergence(perf["AP"], perf["AP"]) == 0.0
 
 
+@pytest.mark.data
 def test_original_t08_systems_agree_with_trec_eval():
     from irscales.paths import trec_track
 
@@ -117,6 +118,7 @@ def test_table1_t08_notes_say_where_both_halves_come_from():
     assert not pub.note.str.contains("not available").any()
 
 
+@pytest.mark.data
 def test_real_t08_original_systems_side():
     import matplotlib.pyplot as plt
     from irscales.paths import trec_track

@@ -14,6 +14,8 @@ from irscales.papers import printing, published
 from irscales.papers.fer17 import analogue, real_gop
 from irscales.papers.fer17.measures import TABLE1_MEASURES, fer17_measures
 
+pytestmark = pytest.mark.data  # reads the public collections or the shared folder
+
 
 @pytest.fixture(scope="module")
 def grid():

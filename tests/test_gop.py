@@ -15,6 +15,8 @@ from irscales.data import gop_index
 from irscales.data import trec as io
 from irscales.measures import AP, NDCG, RR, P
 
+pytestmark = pytest.mark.data  # reads the public collections or the shared folder
+
 
 def _mirror_or_skip(name: str = "cranfield"):
     try:

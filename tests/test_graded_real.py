@@ -203,6 +203,7 @@ def real():
     return {name: D.load(name, depth=14) for name in D.DATASETS}
 
 
+@pytest.mark.data
 @needs_data
 def test_clef_runs_stay_24_systems_named_by_file(real):
     d = real["clef2018"]
@@ -219,6 +220,7 @@ def test_clef_runs_stay_24_systems_named_by_file(real):
     assert r04.shape[:2] == (10, 249) and r04.max_grade == 2
 
 
+@pytest.mark.data
 @needs_data
 def test_judged_at_k_reads_the_pool(real):
     j = D.judged_at(real["clef2018"], (5, 10, 14))
@@ -226,6 +228,7 @@ def test_judged_at_k_reads_the_pool(real):
     assert j["reliable"].all() and (j["lowest system"] > 0.9).all()
 
 
+@pytest.mark.data
 @needs_data
 def test_counted_graded_phi_equals_enumerated_phi_on_every_real_run(real):
     """The issue's done-when: every run of both data sets cut at N ≤ 14 (three grades), every tie strategy."""
@@ -240,6 +243,7 @@ def test_counted_graded_phi_equals_enumerated_phi_on_every_real_run(real):
                 assert np.array_equal(counted[t], sc.phi_runs(runs, t)), (name, N, t)
 
 
+@pytest.mark.data
 @needs_data
 def test_graded_scores_are_what_evaluate_returns(real):
     """φ of graded_ranked_scores is the one call's raw φ (irscales.evaluate, ranked=True, phi=True)."""

@@ -83,6 +83,7 @@ def test_gunzip_reads_what_gzip_reads_and_refuses_what_it_refuses():
 T08 = Path(os.environ.get("IRSCALES_SHARED", "/work/shared")) / "trec" / "T08"
 
 
+@pytest.mark.data
 @pytest.mark.skipif(not (T08 / "runs").is_dir(), reason=f"needs the TREC-8 runs in {T08} (IRSCALES_SHARED)")
 def test_real_runs_pass_the_bounds():
     files = sorted((T08 / "runs").glob("*.gz"), key=lambda f: f.stat().st_size)[-3:] + [T08 / "qrels.trec8.adhoc.gz"]

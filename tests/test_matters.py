@@ -326,6 +326,7 @@ def grid_dir():
     return d
 
 
+@pytest.mark.data
 def test_all_36_published_grid_files_decode(grid_dir):
     first_topic = {"T07": 351, "T08": 401, "T09": 451, "T10": 501}
     mean_ap = {}

@@ -47,6 +47,7 @@ def test_analogue_table_labels_every_item():
     assert list(t["real-data analogue"]) == ["80", "8.469"] and set(t["label"]) == {ANALOGUE_LABEL}
 
 
+@pytest.mark.data
 def test_absent_data_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("IRSCALES_TREC", str(tmp_path))
     with pytest.raises(paths.MissingSharedData, match="R04-partial"):

@@ -6,6 +6,8 @@ import pytest
 
 from irscales import paths as P
 
+pytestmark = pytest.mark.data  # reads the public collections or the shared folder
+
 
 def _track(root, name, qrels=("qrels.txt",), runs=("input.a",)):
     d = root / name

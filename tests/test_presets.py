@@ -14,6 +14,7 @@ def test_preset_names():
     assert PRESET_NAMES == SIM_PRESETS + GOP_PRESETS
 
 
+@pytest.mark.data
 def test_unknown_preset():
     with pytest.raises(KeyError, match="unknown preset 'sim-x'"):
         load_preset("sim-x")
@@ -21,6 +22,7 @@ def test_unknown_preset():
         load_preset("gop-trec")
 
 
+@pytest.mark.data
 def test_gop_names_load_the_public_grid(monkeypatch):
     calls = []
     monkeypatch.setattr(gop, "load", lambda name, depth: calls.append(("load", name, depth)) or "one")

@@ -590,6 +590,7 @@ def _t08():
     return Collection.from_trec(t.runs, t.qrels, depth=10)
 
 
+@pytest.mark.data
 def test_real_t08_table2_and_table3_rows_at_N10():
     c = _t08()
     rs = RK.ranked_scores(c, 10, track="T08", progress=False)  # no decimals=8 needed

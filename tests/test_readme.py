@@ -67,6 +67,7 @@ def _pytrec_means(demo, name: str, key: str) -> dict[str, float]:
     return out
 
 
+@pytest.mark.data
 def test_a_new_user_runs_the_three_commands(cranfield_demo, monkeypatch):
     """The README's "Your runs in three commands", as a new user types them (the set-up line is this very
     environment: make install made .venv, where the irscales command lives); values checked against pytrec_eval."""
@@ -94,6 +95,7 @@ def test_a_new_user_runs_the_three_commands(cranfield_demo, monkeypatch):
     assert f["interval"].between(0, 1).all()
 
 
+@pytest.mark.data
 def test_every_command_of_the_readme_runs(cranfield_demo, monkeypatch):
     from click.testing import CliRunner
 
@@ -107,6 +109,7 @@ def test_every_command_of_the_readme_runs(cranfield_demo, monkeypatch):
         assert r.exit_code == 0, f"{c}\n{r.output}"
 
 
+@pytest.mark.data
 def test_every_python_example_runs_and_gives_the_right_values(cranfield_demo, monkeypatch):
     from fractions import Fraction
 
@@ -167,6 +170,7 @@ def test_module_map_matches_the_tree():
     assert named <= rooms, f"README layout names {sorted(named - rooms)}, which do not exist"
 
 
+@pytest.mark.data
 def test_the_worked_example_of_what_the_interval_value_is(cranfield_demo):
     """Issue 36 item 3: the README's numbers on what an interval value is (a perfect AP on a topic with two
     relevant documents, the nDCG@10 means) and on judged@10 of the demo, recomputed with evaluate."""

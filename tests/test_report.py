@@ -566,6 +566,7 @@ def test_analogue_sections_are_labelled_beside_the_simulated_run_and_never_count
     assert "real-data analogue" not in bare_md.read_text().split("## Differing items")[0]
 
 
+@pytest.mark.data
 def test_a_pair_with_the_printed_fig6_sizes_is_named_and_changes_no_status(tmp_path):
     from irscales.papers import analogues
 
@@ -595,6 +596,7 @@ def test_simulated_counterpart_and_simulated_value_of_an_analogue(tmp_path):
     assert analogue_in_note("recomputed from the printed setup") == "" and analogue_in_note("") == ""
 
 
+@pytest.mark.data
 def test_fer17_table1_cells_on_route_real_data_and_fig1_panels(tmp_path, monkeypatch):
     """Notebook 03b's comparison file (route real) beats notebook 03's simulated one; the source
     sentence names the authors' grid and how to recompute; the other rows say what is still missing;
@@ -628,16 +630,16 @@ def test_fer17_table1_cells_on_route_real_data_and_fig1_panels(tmp_path, monkeyp
     assert cell and cell.group(1) == report_html.STATUS_CLASS["reproduced on real data"]
 
 
-def test_committed_outputs_table1_on_real_data_and_analogues_apart():
+@pytest.mark.data
+def test_committed_outputs_table1_on_real_data_and_analogues_apart(committed_figures_report):
     """The repository's committed outputs: Fer17 Table 1's T07 (AP, P@10) and T08 (eight columns) on
     route real, nothing else of Fer17 or MM23 counted on real data, both analogue sections present,
-    and REPORT.md rebuilt with them."""
+    and the REPORT.md they build shows them."""
     from irscales.papers import analogues
 
-    root = repo_root()
-    if root is None or not (root / "figures" / "fer17" / "published_vs_reproduced_real_gop.csv").exists():
-        pytest.skip("not a source checkout with the committed figures")
-    figs = root / "figures"
+    figs = committed_figures_report
+    if not (figs / "fer17" / "published_vs_reproduced_real_gop.csv").exists():
+        pytest.skip("the committed figures hold no Fer17 table on real data")
     tables = {p: report.paper_table(p, figs) for p in ("fer17", "mm23")}
     fer = tables["fer17"].set_index("item")
     cells = [f"table1/T07/{m}" for m in ("AP", "P@10")] + [
@@ -679,6 +681,7 @@ def _shuffle_rows(path: Path, rng) -> None:
     path.write_text("".join(lines[:head] + body), encoding="utf-8")
 
 
+@pytest.mark.data
 def test_the_report_does_not_depend_on_the_row_order_of_its_inputs(tmp_path):
     """Issue 43: every table the report writes is in a total order (value, then the row's labels), so the
     same numbers in another row order give the same bytes — the ranked tables with ties included."""
@@ -696,6 +699,7 @@ def test_the_report_does_not_depend_on_the_row_order_of_its_inputs(tmp_path):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
+@pytest.mark.data
 def test_the_committed_report_is_what_the_committed_figures_build(tmp_path, monkeypatch):
     """Issue 43: `make reproduce` on a fresh clone leaves the committed files as they were — the committed
     REPORT.md and report.html are exactly what the committed figures build (in a copy held in git, so that
@@ -721,13 +725,10 @@ def test_the_committed_report_is_what_the_committed_figures_build(tmp_path, monk
             f"figures/{name} is not what the committed figures build: run make report and commit it"
 
 
-def test_the_landing_page_says_on_which_grid_fer17_table1_reproduces():
-    """From the committed figures: the landing block and the Table 1 section name the 4,284-system grid, the
-    1,326-system grid the paper describes, and the twist_T09 quirk."""
-    root = repo_root()
-    if root is None:
-        pytest.skip("not a source checkout")
-    html = (root / "figures" / "report.html").read_text(encoding="utf-8")
+def test_the_landing_page_says_on_which_grid_fer17_table1_reproduces(committed_figures_report):
+    """The report the committed figures build: the landing block and the Table 1 section name the 4,284-system
+    grid, the 1,326-system grid the paper describes, and the twist_T09 quirk."""
+    html = (committed_figures_report / "report.html").read_text(encoding="utf-8")
     landing = html[html.index("id='real-sources'"):html.index("id='differs'")]
     section = html[html.index("id='fer17-table1'"):]
     section = section[:section.index("</section>")]

@@ -49,6 +49,7 @@ def test_missing_files(tmp_path):
         read_run_scores(folder, "adhoc7", "ap")
 
 
+@pytest.mark.data
 def test_published_trec7_tables():
     root = paths.scores_dir()
     if root is None:

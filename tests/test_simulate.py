@@ -206,6 +206,7 @@ def test_recall_bases_and_grades_from_qrels(tmp_path):
     np.testing.assert_array_equal(load_preset("sim-t26", depth=5, seed=1, qrels=q).rel, c.rel)
 
 
+@pytest.mark.data
 def test_qrels_option_errors(tmp_path):
     from irscales.data import load_preset
 
@@ -220,6 +221,7 @@ def test_qrels_option_errors(tmp_path):
         load_preset("gop-cranfield", qrels=graded)
 
 
+@pytest.mark.data
 def test_real_core17_qrels_when_present():
     from irscales.data import trec as io
     from irscales.data import load_preset

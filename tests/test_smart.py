@@ -123,6 +123,7 @@ def test_unknown_collection_and_missing_files(tmp_path):
 # ----------------------------------------------------------------------------- the mirror
 
 
+@pytest.mark.data
 @pytest.mark.parametrize("name", smart.NAMES)
 def test_mirror_content_counts(name):
     _mirror_or_skip(name)
@@ -133,6 +134,7 @@ def test_mirror_content_counts(name):
     assert all(c.queries[t].strip() for t in c.judged_topics)
 
 
+@pytest.mark.data
 def test_mirror_cranfield_details():
     _mirror_or_skip("cranfield")
     c = datasets.load("cranfield")
@@ -145,6 +147,7 @@ def test_mirror_cranfield_details():
     assert "viscous and inviscid stagnation flow" in c.docs["576"] and c.docs["576"].count("\n") > 20
 
 
+@pytest.mark.data
 def test_mirror_cisi_cacm_unjudged():
     _mirror_or_skip("cisi")
     _mirror_or_skip("cacm")
@@ -165,6 +168,7 @@ def no_data(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.data
 def test_missing_data_says_how_to_get_it(no_data):
     with pytest.raises(datasets.DataUnavailable) as e:
         datasets.load("cisi")
@@ -173,6 +177,7 @@ def test_missing_data_says_how_to_get_it(no_data):
     assert not datasets.available("cisi")
 
 
+@pytest.mark.data
 def test_no_network_is_a_clear_error(no_data, monkeypatch):
     def fail(*a, **k):
         raise urllib.error.URLError("Name or service not known")
@@ -182,6 +187,7 @@ def test_no_network_is_a_clear_error(no_data, monkeypatch):
     assert datasets.main(["cacm"]) == 1  # the command-line form reports, no traceback
 
 
+@pytest.mark.data
 def test_download_extracts_only_the_needed_files(no_data, monkeypatch):
     buf = _io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
@@ -212,6 +218,7 @@ def test_download_extracts_only_the_needed_files(no_data, monkeypatch):
         datasets.load("cisi")
 
 
+@pytest.mark.data
 def test_mirror_setting_is_used(tmp_path, monkeypatch):
     d = tmp_path / "m" / "cranfield"
     _write_cran(d, "1 1 1\n")

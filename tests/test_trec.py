@@ -626,6 +626,7 @@ def test_pad_evaluates_every_qrels_topic_like_trec_eval_c(tmp_path):
                              on_uneven_topics="pad", on_missing_topic="skip", on_no_relevant="keep")
 
 
+@pytest.mark.data
 def test_pad_on_real_t08_runs_matches_trec_eval_c(tmp_path):
     from irscales.data import Collection
     from irscales.measures import AP
