@@ -124,11 +124,11 @@ def t08():
 
 
 @pytest.mark.data
-def test_counted_phi_equals_engine_on_every_t08_run(t08):
+def test_counted_phi_equals_engine_on_every_t08_run(t08, scale_cache):
     """All 129 × 50 real TREC-8 runs cut at N = 5..24: counted φ = the engine's, every tie strategy."""
     for N in range(5, 25):
         rel = t08.binary(N)
-        sc = E.scale(M.AP(), N, rb=N, verify="size", method="engine", build=True)  # the engine, not a count
+        sc = E.scale(M.AP(), N, rb=N, verify="size", method="engine", build=True, cache=scale_cache)  # not a count
         for ties in TIES:
             assert np.array_equal(C.phi_runs(M.AP(), rel, ties), sc.phi_runs(rel, ties)), (N, ties)
 

@@ -365,7 +365,7 @@ COUNTED = ["P", "R", "RR", "RBP_p03", "RBP_p05", "RBP_p08", "DCG_b02", "DCG_b10"
 
 @pytest.mark.data
 @pytest.mark.parametrize("N", [5, 10, 20, 30])
-def test_counted_phi_equals_engine_on_every_t08_run(t08, N):
+def test_counted_phi_equals_engine_on_every_t08_run(t08, N, scale_cache):
     """All 129 × 50 real TREC-8 runs (FFF21's T08): counted φ = the engine's φ, unq and min. At N = 30
     (time) the two float-mode kernels, RBP_p08 and DCG_b02, unq only, where the engine's scale is
     already cached (8–9 GB each)."""
@@ -374,7 +374,7 @@ def test_counted_phi_equals_engine_on_every_t08_run(t08, N):
         m = M.parse(name)
         if N == 30 and not E.build_cost(m, N).cached:
             continue
-        sc = E.scale(m, N, rb=N if m.needs_rb else None, verify="size")
+        sc = E.scale(m, N, rb=N if m.needs_rb else None, verify="size", cache=True if N == 30 else scale_cache)
         for ties in (("unq", "min") if N < 30 else ("unq",)):
             assert np.array_equal(C.phi_runs(m, rel, ties), sc.phi_runs(rel, ties)), (name, ties)
 

@@ -263,6 +263,7 @@ def test_graded_scores_are_what_evaluate_returns(real):
             assert np.array_equal(np.vectorize(float)(phi), gs.scores.ranked[t][name]), (name, t)
 
 
+@pytest.mark.data
 def test_clef_ehealth_2018_reads_from_the_command_line():
     """Issue 36: 9 of the 24 runs repeat lines exactly; each error names the flag that reads them."""
     src = D.sources("clef2018")

@@ -95,6 +95,7 @@ def test_report_renders_in_headless_chromium(tmp_path):
     assert shot.exists() and shot.stat().st_size > 1000
 
 
+@pytest.mark.data
 @needs_chromium
 def test_repository_report_loads_every_figure_and_saves_the_first_screen(tmp_path):
     """The real report, built from a copy of the repository's figures/: every image decodes, every
