@@ -45,8 +45,9 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def scale_cache(tmp_path_factory):
-    """The cache folder of the tests not marked ``data``: empty at the start of the session, shared by its
-    tests, so a scale (AP at N = 20 …) is built once per session and never read from the user's cache."""
+    """The cache folder of this session, empty at its start: every test not marked ``data`` runs on it
+    (``IRSCALES_CACHE``), and a test marked ``data`` passes it as ``cache=`` for the scales it builds, so a
+    scale (SP at N = 22 …) is built once per session and never read from the user's cache."""
     return tmp_path_factory.mktemp("scale-cache")
 
 

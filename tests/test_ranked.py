@@ -708,6 +708,7 @@ def test_reproduce_tables_is_the_tables_of_its_parts(tmp_path, monkeypatch):
 # ------------------------------------------------------- the adapter over the API's engine (issue 40)
 
 
+@pytest.mark.data
 @pytest.mark.filterwarnings("ignore:judged@10")  # the demo's shallow qrels: scores are lower bounds
 def test_ranked_scores_are_what_evaluate_returns(cranfield_demo):
     """φ of ranked_scores is evaluate's raw φ for every FFF21 measure and both tie strategies: FFF21's
