@@ -14,6 +14,7 @@ import ast
 import io
 import json
 import logging
+import os
 import re
 import tokenize
 from pathlib import Path
@@ -172,6 +173,36 @@ def test_user_cache(): assert build_cost(AP(), 30).cached
                      "test_user_cache"]
     f.write_text("import pytest\npytestmark = [pytest.mark.data]\ndef test_direct(): paths.shared_dir()\n")
     assert _unmarked_readers(f, conftest) == []
+
+
+def test_an_unmarked_test_that_looks_for_data_fails(tmp_path):
+    """tests/conftest.py at work, in a pytest of its own: an unmarked test sees no data setting and the session's
+    cache, and fails when it looks for the shared folder; the same test marked ``data`` passes."""
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copy(ROOT / "tests" / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "test_made_up.py").write_text("""
+import os
+import pytest
+from irscales import paths
+def test_fresh_clone(scale_cache):
+    assert "IRSCALES_SHARED" not in os.environ and os.environ["IRSCALES_CACHE"] == str(scale_cache)
+def test_unmarked():
+    paths.shared_dir()
+@pytest.mark.data
+def test_marked():
+    assert os.environ["IRSCALES_SHARED"] == "elsewhere"
+""")
+    env = {**os.environ, "IRSCALES_SHARED": "elsewhere"}
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "markers=data",
+                          str(tmp_path)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300).stdout
+    # the unmarked reader passes its call and errs at teardown
+    assert out.splitlines()[-1].startswith("3 passed, 1 error in "), out[-2000:]
+    assert [ln.split(" - ")[0] for ln in out.splitlines() if ln.startswith("ERROR ")] == [
+        "ERROR test_made_up.py::test_unmarked"], out[-2000:]
+    assert "test_made_up.py::test_unmarked reads data (irscales.paths.shared_dir) without the marker" in out
 
 
 def test_data_notebooks_cover_every_notebook_that_reads_data():
