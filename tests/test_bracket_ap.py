@@ -178,6 +178,7 @@ def r04():
                                     depth=40)
 
 
+@pytest.mark.data
 def test_bounds_contain_exact_phi_on_real_runs(r04):
     """3 Robust 2004 runs × 249 topics at N = 30: every bound holds the exact φ, within 1 %."""
     rel = r04.binary(30)
@@ -187,6 +188,7 @@ def test_bounds_contain_exact_phi_on_real_runs(r04):
         assert _contains(lo, hi, exact) and _within(lo, hi), ties
 
 
+@pytest.mark.data
 def test_bounds_contain_exact_phi_on_real_far_tail_runs_at_40(r04):
     """The 40 real runs with the lowest SP at N = 40 (the far lower tail, hits only deep in the ranking)."""
     rel = r04.binary(40).reshape(-1, 40)
