@@ -77,7 +77,8 @@ class BoundedRoute(Route):
     def K(self, ties: str = "unq") -> int:
         lo, hi = self.K_bounds(ties)
         if lo != hi:  # the provider offers no such request: K would have to be bracketed in the values too
-            raise ValueError(f"K of {self.measure.key} at N={self.N} (ties {ties}) is only bounded: {lo} ≤ K ≤ {hi}")
+            raise ValueError(f"K of {self.measure.key} at N={self.N} (ties {ties}) is only bounded: "
+                             f"{lo} ≤ K ≤ {hi}")
         return lo
 
     def phi_bounds_ties(self, rel, ties=TIES, progress: bool | None = None, **kwargs

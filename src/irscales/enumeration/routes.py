@@ -53,7 +53,8 @@ from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
 from irscales.enumeration.ties import TIES, check_ties
 from irscales.options import DEFAULT_MAX_REL_ERROR
 
-__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "EXACT_SECONDS_PROHIBITIVE", "Route", "CountedRoute", "OverBudget",
+__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "EXACT_SECONDS_PROHIBITIVE", "Route",
+           "CountedRoute", "OverBudget",
            "choose_route", "within_budget", "ClosedFormProvider", "CountingProvider", "CachedScaleProvider",
            "ScaleBuildProvider"]
 
@@ -419,8 +420,9 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     if slow and any(not r.exact for r in pick):  # a bounded route instead of an exact one that takes too long
         pick = [r for r in pick if r not in slow]
         fastest = min(slow, key=lambda r: r.seconds)
+        slower = f"the exact route ({fastest.kind}) would take about {human_seconds(fastest.seconds)}"
         for r in pick:
-            r.reason = r.reason or f"the exact route ({fastest.kind}) would take about {human_seconds(fastest.seconds)}"
+            r.reason = slower + (f"; {r.reason}" if r.reason else "")
     if pick:  # estimates are rough: a build (it leaves a cache behind) must be twice as fast to win
         return min(pick, key=lambda r: (not r.exact, r.seconds * (2 if r.kind == "build" else 1),
                                         _ORDER.get(r.kind, len(_ORDER))))
