@@ -56,7 +56,9 @@ def depth_option(ranked: bool = False):
              "DCG_b02: N <= 54; at N = 50 on a TREC-sized run set, 129 runs x 50 topics: RBP_p08 about 20 s "
              "and 2.7 GB, DCG_b02 about 50 s and 5.5 GB, nDCG_b02 with it at no extra cost; P, RR, RBP with "
              "p <= 0.5: any N); the others need a scale over all 2^N runs (N <= 40), and a build over the "
-             "budget is refused with its estimate and the cheaper options unless --build-scales.") if ranked else ""
+             "budget is refused with its estimate and the cheaper options unless --build-scales. Beyond the "
+             "exact routes phi is bracketed within --max-rel-error (RBP, (n)DCG to N = 1000, AP with --ties "
+             "min/max/mid to N = 200).") if ranked else ""
     return click.option("--depth", default=None, type=click.IntRange(1, None),
                         help=f"run length N: runs are cut at N, shorter runs padded (FFF21 §5.1); {DEPTH_RULE}."
                         + extra)

@@ -114,8 +114,8 @@ def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[
     bounded, why_bounded = reach("bounded", target, c, ties)
     exact_n = max(engine, counted)
     deepest_n = max(exact_n, bounded)
-    text = (f"deepest exact N = {exact_n}" + (f" with a scale build: {why_engine}" if engine > counted else
-                                              f", counted: {why_counted}")
+    text = (f"deepest N = {exact_n}" + (f" with a scale build: {why_engine}" if engine > counted else
+                                        f", counted: {why_counted}")
             + (f"; {counted} counted without one" if 0 < counted < engine else ""))
     if bounded > exact_n:
         text += f"; bracketed to N = {bounded}, not further: {why_bounded}"
