@@ -67,6 +67,7 @@ def test_an_exact_route_over_the_prohibitive_time_gives_way_to_the_bracket(monke
     r = E.choose_route("RBP_p08", 40)
     assert r.kind == "bounded" and "the exact route (count) would take about" in r.reason
     assert E.choose_route("P", 30).exact  # no bracket offered: the exact route, however slow
+    assert E.choose_route("RBP_p08", 40, build=True).exact  # consent to long computations: exact
 
 
 def test_K_is_exact_for_every_offered_request():

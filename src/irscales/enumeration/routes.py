@@ -70,7 +70,8 @@ METHODS = {"auto": ("closed", "count", "cached", "build", "bounded"), "count": (
            "bounded": ("bounded",)}
 _ORDER = {"count": 0, "closed": 1, "cached": 2, "build": 3, "bounded": 4}  # ties of estimates: the cheaper kind first
 #: An exact route estimated above this many seconds gives way to a bounded route where one is offered
-#: (issue 42: "never an enumeration that cannot finish"); below it the exact route is taken, however slower.
+#: (issue 42: "never an enumeration that cannot finish"); below it the exact route is taken, however slower;
+#: with consent to long computations (``build=True``) the exact route is always taken.
 EXACT_SECONDS_PROHIBITIVE = 300.0
 
 
@@ -380,7 +381,7 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     build   consent to a build above the budget
     max_rel_error  the relative error a bounded route is asked to reach (hi ≤ (1 + max_rel_error)·lo); an exact
             route is taken first unless estimated above :data:`EXACT_SECONDS_PROHIBITIVE` where a bounded one is
-            offered
+            offered (and ``build`` is not given)
 
     Raises :class:`OverBudget` when only a build over the budget remains, ``NotImplementedError`` when
     the measure has neither a kernel nor a counting rule, else ``ValueError`` with the reasons (how far
@@ -417,7 +418,7 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     if need == "scale":
         pick = [r for r in found if r.stored] or found
     slow = [r for r in pick if r.exact and r.seconds > EXACT_SECONDS_PROHIBITIVE]
-    if slow and any(not r.exact for r in pick):  # a bounded route instead of an exact one that takes too long
+    if slow and not build and any(not r.exact for r in pick):  # a bracket, not an exact route that takes too long
         pick = [r for r in pick if r not in slow]
         fastest = min(slow, key=lambda r: r.seconds)
         slower = f"the exact route ({fastest.kind}) would take about {human_seconds(fastest.seconds)}"
