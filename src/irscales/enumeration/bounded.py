@@ -126,8 +126,10 @@ class BoundedProvider:
         if mod is bracket_additive and numerator(m).form == "discounted" and "unq" in req.ties:
             basis, proven = basis + _SCHANUEL, False
         rel = req.max_rel_error
-        return BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
-                            basis=f"{basis}, within {rel:g} relative", proven=proven)
+        route = BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
+                             basis=f"{basis}, within {rel:g} relative", proven=proven)
+        route.grounds = "bracket"  # what φ rests on (Route.grounds: proof, enumeration, conditional): a bracket
+        return route
 
 
 register(BoundedProvider())
