@@ -142,6 +142,8 @@ def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, progress: bool = T
     ``options``: ``ranked``, ``ties`` … as ``evaluate`` takes them, its defaults for the others)."""
     from irscales.evaluation import evaluate
 
+    if "max_rel_error" in kw:  # --max-rel-error comes with --ties (cli_options.ties_option)
+        options["max_rel_error"] = kw.pop("max_rel_error")
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
     return evaluate(qrels, src, measures, depth=depth, progress=None if progress else False, **options,
