@@ -186,7 +186,7 @@ def test_interval_values_at_N_1000_decide_where_their_floats_tie():
     assert row.mean_difference != 0 and np.sign(row.mean_difference) == np.sign(float(means[0] - means[1]))
 
 
-# data: reads the shared Robust 2004 runs
+@pytest.mark.data  # reads the shared Robust 2004 runs
 def test_real_runs_brackets_contain_the_exact_phi():
     shared = shared_dir()
     folder = shared / "trec" / "R04-partial" if shared else None

@@ -229,6 +229,7 @@ def robust():
         return D.load("robust2004", depth=30).collection
 
 
+@pytest.mark.data
 def test_real_rbp_p08_at_30_contains_the_counted_phi(robust):
     rel = np.unique(robust.rel_at(30).reshape(-1, 30) > 0, axis=0)
     for ties in ("unq", "mid"):
@@ -236,6 +237,7 @@ def test_real_rbp_p08_at_30_contains_the_counted_phi(robust):
         _check(lo, hi, C.phi_runs("RBP_p08", rel, ties))
 
 
+@pytest.mark.data
 def test_real_graded_ndcg_contains_the_exact_phi(robust):
     """trec_eval's nDCG@10 against the engine's scale (3^10 runs), the JK graded nDCG@20 against the count."""
     rel = np.unique(robust.rel_at(10).reshape(-1, 10), axis=0)
