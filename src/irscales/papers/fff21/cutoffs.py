@@ -60,7 +60,7 @@ class Source:
 
     @property
     def kind(self) -> str:
-        return "simulated" if self.simulated else "real"
+        return "beyond_simulated" if self.simulated else "beyond_real"
 
 
 def t08_source(depth: int, systems: int = 0, workdir: str | Path | None = None) -> Source:
@@ -241,7 +241,8 @@ def points_frame(cells: Sequence[Cell]) -> pd.DataFrame:
 
 
 def tag(Ns: Sequence[int], source: Source, full_systems: int = 129) -> str:
-    """File name tag: ``N100_1000_real`` (``_20systems`` on a subset; ``simulated`` when simulated)."""
+    """File name tag: ``N100_1000_beyond_real`` (``N100_20systems_beyond_real`` on a subset of 20 systems;
+    ``beyond_simulated`` when simulated: :func:`irscales.papers.items.figure_route` reads the route from it)."""
     sub = "" if source.systems >= full_systems else f"_{source.systems}systems"
     return f"N{'_'.join(map(str, Ns))}{sub}_{source.kind}"
 
