@@ -59,8 +59,9 @@ from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_
 from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
                                uses_grades)
 # re-exported: READING_DEFAULTS, DEFAULT_MEASURES, RANKED_DEFAULT_DEPTH, default_depth (home: irscales.options)
-from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_MEASURES, DEFAULT_TIES, EVERY_DOCUMENT, PERMUTATIONS,
-                              RANKED_DEFAULT_DEPTH, READING_DEFAULTS, check_reading, default_depth)
+from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES, DEFAULT_TIES,
+                              EVERY_DOCUMENT, PERMUTATIONS, RANKED_DEFAULT_DEPTH, READING_DEFAULTS, check_reading,
+                              default_depth)
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
@@ -254,8 +255,9 @@ class Evaluation:
     def scale_table(self) -> pd.DataFrame:
         """One row per measure: the scale of its interval version (measure, N, grades, ties, K, route, caveat);
         ``exact``: whether the values are exact without a caveat (False where they rest on a conjecture, or where
-        the route brackets φ), ``max_rel_error``: the proven bound on the relative error of φ (0 for an exact
-        route);
+        the route brackets φ), ``max_rel_error``: the achieved proven bound on the relative error of φ, the
+        largest hi/lo − 1 of the brackets of the values given (0 for an exact route; the route's target when no
+        value was computed);
         ``scale_over``: the runs it ranks and by what, and what does not enter (the recall base, the ideal
         ranking: one scale for every topic, FFF21 §5.2.2); ``affine``: where the interval value is an affine
         image of the measure itself (P at its own N, RBP with p = 1/2), that it is — the interval column is
@@ -268,9 +270,11 @@ class Evaluation:
                              "scale_over": "", "affine": ""})
             else:
                 m = self.measures[lab]
+                iv = self._interval.get(lab)
                 rows.append({"measure": lab, "scale_of": p.measure.key, "N": p.N, "grades": p.c + 1, "ties": p.ties,
                              "K": p.K, "route": p.kind, "exact": p.exact and not p.caveat,
-                             "max_rel_error": p.max_rel_error, "caveat": p.caveat,
+                             "max_rel_error": iv.max_rel_error if iv is not None else p.max_rel_error,
+                             "caveat": p.caveat,
                              "scale_over": scale_over(p, m), "affine": affine_image(p, m)})
         return pd.DataFrame(rows)
 
@@ -384,7 +388,8 @@ def _tied(means, systems) -> str:
 def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M.Measure] = DEFAULT_MEASURES, *,
              depth: int | None = None, ranked: bool = False, ties: str = DEFAULT_TIES, phi: bool = False,
              build: bool = False, cache: bool = True, progress: bool | None = None,
-             judged_threshold: float = DEFAULT_JUDGED_THRESHOLD, **reading) -> Evaluation:
+             judged_threshold: float = DEFAULT_JUDGED_THRESHOLD, max_rel_error: float = DEFAULT_MAX_REL_ERROR,
+             **reading) -> Evaluation:
     """Evaluate runs on measures, with their interval-scaled versions when ``ranked`` (module docstring).
 
     qrels     a qrels file, a frame (``query_id, doc_id, relevance``), ``{query_id: {doc_id: grade}}``, ranx
@@ -404,6 +409,8 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     cache     keep built scales and parsed runs under ``IRSCALES_CACHE``
     judged_threshold  warn, naming them, about systems whose judged@N (:meth:`Evaluation.judged`) is below it
               (default 0.9; 0: never)
+    max_rel_error  where φ is beyond the exact routes, the relative error its proven bracket is to reach
+              (hi ≤ (1 + max_rel_error)·lo; :mod:`irscales.enumeration.bounded`); exact routes are taken first
     reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``on_repeated_lines``,
               ``score_precision`` (:data:`irscales.options.READING`; trec_eval's numbers: ``negative="zero",
               on_no_relevant="keep"``)
@@ -425,7 +432,8 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     notes: list[str] = []
     plans: dict[str, IntervalPlan | None] = {}
     if ranked:  # binary measures are planned before reading (graded ones after): a refusal comes at once
-        plans, n1 = plan(specs, depth, grades=None, ties=ties, cache=cache, build=build, require=True)
+        plans, n1 = plan(specs, depth, grades=None, ties=ties, cache=cache, build=build, require=True,
+                         max_rel_error=max_rel_error)
         notes += n1
     col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
     specs = graded_err(specs, measures, int(col.max_grade))
@@ -438,7 +446,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     if ranked:
         graded = [(lab, m) for lab, m in specs if uses_grades(m)]
         p2, n2 = plan(graded, depth, grades=int(col.max_grade), ties=ties, cache=cache, build=build,
-                      require=True)
+                      require=True, max_rel_error=max_rel_error)
         plans.update(p2)
         notes += n2
         plans = {lab: plans.get(lab) for lab, _ in specs}
@@ -448,7 +456,11 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
         values[lab] = col.evaluate(m, depth)
         p = plans.get(lab)
         if p is not None:
-            ivals[lab] = interval_values(p, col, depth, progress=progress)
+            ivals[lab] = iv = interval_values(p, col, depth, progress=progress)
+            if iv.wide:
+                notes.append(f"{lab}: {iv.wide} of {iv.phi.size} interval values are bracketed wider than "
+                             f"max_rel_error={p.max_rel_error:g} (the widest by {iv.max_rel_error:.3g}); their "
+                             "bounds are proven, only wider")
     for lab, p in plans.items():
         if p is not None and p.caveat:
             notes.append(f"{lab}: {p.caveat}")

@@ -39,12 +39,14 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.data.padding import PAD_LIMIT_ENV, PaddingTooLarge, pad_bytes_limit, size
+from irscales.enumeration.bounded import lower_midpoint
 from irscales.enumeration.counting import dcg_proven_depth  # re-exported: what counted DCG's exactness rests on
 from irscales.enumeration.providers import deepest, reach
 from irscales.enumeration.routes import OverBudget, Route, choose_route
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import TIES
 from irscales.exact import to_fraction
+from irscales.options import DEFAULT_MAX_REL_ERROR
 
 __all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
            "normalised", "OverBudgetError", "NoIntervalScaleError", "INTERVAL_LEGEND", "dcg_proven_depth",
@@ -109,14 +111,25 @@ def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[
     k ranks, so a smaller depth does not help)."""
     engine, why_engine = reach("build", target, c, ties)
     counted, why_counted = reach("count", target, c, ties)
-    deepest_n = max(engine, counted)
-    text = (f"deepest N = {deepest_n}" + (f" with a scale build: {why_engine}" if engine > counted else
-                                        f", counted: {why_counted}")
+    bounded, why_bounded = reach("bounded", target, c, ties)
+    exact_n = max(engine, counted)
+    deepest_n = max(exact_n, bounded)
+    text = (f"deepest exact N = {exact_n}" + (f" with a scale build: {why_engine}" if engine > counted else
+                                              f", counted: {why_counted}")
             + (f"; {counted} counted without one" if 0 < counted < engine else ""))
+    if bounded > exact_n:
+        text += f"; bracketed to N = {bounded}, not further: {why_bounded}"
+    elif n > exact_n:
+        text += f"; no bracket beyond: {why_bounded}"
     others = [t for t in TIES if t != ties and reach("count", target, c, t)[0] > counted]
     if others:
         further = max(reach("count", target, c, t)[0] for t in others)
         text += f"; ties={' or '.join(repr(t) for t in others)} counted to N = {further}"
+    wider = sorted((t for t in TIES if t != ties and reach("bounded", target, c, t)[0] > max(bounded, exact_n)),
+                   key=lambda t: t != "mid")  # mid first: the tie strategy between min and max
+    if wider:
+        text += (f"; ties={' or '.join(repr(t) for t in wider)} bracketed within the target to "
+                 f"N = {max(reach('bounded', target, c, t)[0] for t in wider)}")
     if getattr(m, "k", None) is None:
         return text, deepest_n
     return f"over its {n} ranks: {text}; name a cut-off of at most {deepest_n}", None
@@ -159,7 +172,7 @@ class IntervalPlan:
     """How the interval version of one measure is obtained: its scale's ``measure`` at run length ``N``
     over grades 0..``c``, the ``route`` (closed / count / cached / build), the tie strategy, K (the
     size of φ's range, :meth:`Route.K`) and ``caveat`` (what the exactness rests on, when it is not a proof:
-    the route's ``basis``). ``exact`` and ``max_rel_error`` are the route's (0 when exact)."""
+    the route's ``basis``). ``exact`` and ``max_rel_error`` are the route's (0 when exact; else the target of its bracket)."""
 
     label: str
     measure: M.Measure
@@ -192,11 +205,19 @@ class IntervalPlan:
 @dataclass(frozen=True)
 class IntervalValues:
     """φ of every (topic, system) and its normalisation, exact; ``phi`` and ``unit`` are (T, S) object
-    arrays of Python ints / Fractions (``mid``: halves)."""
+    arrays of Python ints / Fractions (``mid``: halves). On a route that brackets φ, ``phi_lo`` ≤ φ ≤ ``phi_hi``
+    are the proven bounds, ``phi`` the lower midpoint of each bracket
+    (:func:`irscales.enumeration.bounded.lower_midpoint`) and ``max_rel_error`` the largest hi/lo − 1 over the
+    values (≥ |phi − φ|/φ); on an exact route ``phi_lo`` and ``phi_hi`` are ``phi`` and ``max_rel_error`` is 0.
+    ``wide``: how many values are bracketed wider than the plan's target."""
 
     plan: IntervalPlan
     phi: np.ndarray
     unit: np.ndarray
+    phi_lo: np.ndarray | None = None
+    phi_hi: np.ndarray | None = None
+    max_rel_error: float = 0.0
+    wide: int = 0
 
     def unit_float(self) -> np.ndarray:
         """The normalised values as floats, each the nearest double (for display and plots)."""
@@ -221,13 +242,15 @@ def scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
 
 def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | None, ties: str = "unq",
          cache: bool | str | Path = True, build: bool = False, require: bool = False,
-         cli: bool = False) -> tuple[dict[str, IntervalPlan | None], list[str]]:
+         cli: bool = False, max_rel_error: float = DEFAULT_MAX_REL_ERROR) -> tuple[dict[str, IntervalPlan | None], list[str]]:
     """For each (label, measure): its :class:`IntervalPlan`, or None with a note saying why (the second
     value: the notes). ``grades``: the collection's largest grade c (graded measures are scaled over the
     (c+1)^N runs of grades 0..c; binary ones over 2^N); None before the qrels are read (graded measures
     are then left out silently, to be planned later). Builds over the budget without ``build`` are
     refused together, up front (:class:`OverBudgetError`); ``require``: a missing version is an error, for every
-    such measure at once (:class:`NoIntervalScaleError`, which names the over-budget builds too)."""
+    such measure at once (:class:`NoIntervalScaleError`, which names the over-budget builds too, and, where a
+    build is the only exact route and no bracket reaches, why not). ``max_rel_error``: the relative error a
+    route that brackets φ is to reach (:func:`~irscales.enumeration.routes.choose_route`)."""
     out: dict[str, IntervalPlan | None] = {}
     notes, over = [], []
     missing: list[tuple[str, str, int | None]] = []
@@ -248,10 +271,12 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
             continue
         c = max(1, grades) if graded else 1
         try:
-            route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build)
+            route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build, max_rel_error=max_rel_error)
         except OverBudget as e:
             over.append(e)
             out[label] = None
+            if require and reach("bounded", target, c, ties)[0] < n:  # say why no bracket takes the build's place
+                missing.append((label, *_reach(m, target, n, c, ties)))
             continue
         except NotImplementedError as e:  # no kernel and no counting rule: no interval version at any N
             notes.append(f"no interval-scaled {label} at depth {depth}: {e}")
@@ -301,14 +326,26 @@ def interval_values(p: IntervalPlan, collection, depth: int, progress: bool | No
             f"{int(p.K).bit_length():,} bits: {runs:,} runs (system x topic) need about {size(need)}, over "
             f"the limit of {size(pad_bytes_limit())} ({PAD_LIMIT_ENV}); use a smaller depth, or its plain "
             "values only")
-    phi = np.asarray(p.route.phi_runs(scaled_runs(p, collection, depth), p.ties, progress=progress))
+    runs_ = scaled_runs(p, collection, depth)
+    if p.exact:
+        exact = _exact_numbers(p.route.phi_runs(runs_, p.ties, progress=progress)).T
+        return IntervalValues(p, exact, normalised(exact, p.K), exact, exact)
+    lo, hi = (_exact_numbers(x).T for x in p.route.phi_bounds(runs_, p.ties, progress=progress))
+    phi = np.frompyfunc(lower_midpoint, 2, 1)(lo, hi).astype(object) if lo.size else lo
+    widths = [Fraction(b) / Fraction(a) - 1 for a, b in zip(lo.ravel(), hi.ravel())]
+    target = Fraction(str(p.max_rel_error))
+    return IntervalValues(p, phi, normalised(phi, p.K), lo, hi, float(max(widths, default=0)),
+                          sum(w > target for w in widths))
+
+
+def _exact_numbers(phi) -> np.ndarray:
+    """φ as an object array of Python ints, or Fractions for halves (float64 halves are exact below 2^53:
+    :mod:`irscales.enumeration.ties`)."""
+    phi = np.asarray(phi)
+    if phi.dtype.kind == "f":
+        return np.vectorize(Fraction, otypes=[object])(phi)
     exact = phi.astype(object) if phi.dtype != object else phi
-    if phi.dtype.kind == "f":  # mid: exact halves below 2^53 (irscales.enumeration.ties)
-        exact = np.vectorize(Fraction, otypes=[object])(phi)
-    else:
-        exact = np.vectorize(lambda x: x if isinstance(x, Fraction) else int(x), otypes=[object])(exact)
-    exact = exact.T
-    return IntervalValues(p, exact, normalised(exact, p.K))
+    return np.vectorize(lambda x: x if isinstance(x, Fraction) else int(x), otypes=[object])(exact)
 
 
 def _free_space(directory: Path | None) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 
 __all__ = ["Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading",
            "DEFAULT_MEASURES", "RANKED_DEFAULT_DEPTH", "EVERY_DOCUMENT", "DEPTH_RULE", "default_depth", "DEFAULT_TIES",
+           "DEFAULT_MAX_REL_ERROR", "MAX_REL_ERROR_HELP",
            "Procedure", "SIGNIFICANCE", "PairedTest", "PAIRED_TESTS", "COMPARISON_TESTS", "TEST_NAMES", "TEST_WORDS",
            "METRIC_TESTS", "test_key", "CORRECTIONS", "ROW_ORDERS", "COMPARISON_DEFAULTS", "PERMUTATIONS",
            "EXACT_FLIPS_UP_TO"]
@@ -123,6 +124,14 @@ def default_depth(ranked: bool, longest: int | None = None) -> int | None:
 #: The tie rule of the ranked measure φ when none is given: FFF21 eq. (2)'s rank among the distinct values, the
 #: first of :data:`irscales.enumeration.ties.TIES` (which holds the rules).
 DEFAULT_TIES = "unq"
+
+#: The relative error a route that brackets φ (beyond the exact routes: irscales.enumeration.bounded) is asked to
+#: reach, hi ≤ (1 + e)·lo, when none is given (issue 42: 1 %); ``evaluate(max_rel_error=)``, CLI ``--max-rel-error``.
+DEFAULT_MAX_REL_ERROR = 0.01
+MAX_REL_ERROR_HELP = ("where no exact route reaches N (or it would take over 5 minutes), phi is bracketed by proven "
+                      "lower and upper bounds refined until upper <= (1 + this) x lower; the interval value is the "
+                      "bracket's lower midpoint, and the scale table reports exact = False and the achieved "
+                      "max_rel_error")
 
 
 # ------------------------------------------------------------------- significance tests (irscales.stats)

@@ -107,6 +107,7 @@ from irscales.enumeration.dcg import ExactDCG, dcg_root_coefficients, perfect_ro
 from irscales.enumeration.engine import BuildCost, build_cost, max_enumerable_depth
 from irscales.enumeration.kernels import supported
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK, OverBudget, Route, choose_route
+from irscales.enumeration.bounded import BoundedRoute  # registers the bounded provider after the exact ones
 from irscales.enumeration.runs import CacheError, TieUndecidable, normaliser, numerator, run_ids, runs_from_ids
 from irscales.enumeration.scale_class import Scale
 from irscales.enumeration.ties import TIES, rank_values, tie_ranks

@@ -50,22 +50,22 @@ _SECONDS_PER_CELL = 1.5e-9
 def _parsed(measure: M.Measure | str, N: int | None = None) -> M.Measure:
     """The measure, with a cut-off ``@k`` (``nDCG@20``) read as the measure itself at N = k."""
     m = M.parse(measure) if isinstance(measure, str) else measure
-    if isinstance(m, M.Cut):
+    if m.uncut is not m:  # cut at k ranks: the uncut measure over REL^k (irscales.interval.scale_target)
         if N is not None and N != m.k:
             raise ValueError(f"{m.key} is the measure at N={m.k}, not N={N} (its ranks beyond {m.k} never count)")
-        return m.measure
+        return m.uncut
     return m
 
 
 def _kind(m: M.Measure, c: int) -> str:
-    """'rbp', 'grbp', 'dcg' or '' (not bracketed here)."""
+    """'rbp', 'grbp', 'dcg' or '' (not bracketed here), from the numerator's declarations: ``form``
+    "geometric" without grades (RBP, binary runs only) or with them (gRBP), "discounted" (DCG) with an integer
+    log base ≥ 2 (log2p1's is 2) and grades read or binary runs."""
     num = numerator(m)
-    if type(num) is M.RBP and c == 1:
-        return "rbp"
-    if type(num) is M.GRBP:
-        return "grbp"
-    if type(num) is M.DCG and float(num.base) == int(num.base) and int(num.base) >= 2 \
-            and (num.gains == "graded" or c == 1):
+    if num.form == "geometric":
+        return "grbp" if num.reads_grades else ("rbp" if c == 1 else "")
+    if num.form == "discounted" and float(num.base) == int(num.base) and int(num.base) >= 2 \
+            and (num.reads_grades or c == 1):
         return "dcg"
     return ""
 

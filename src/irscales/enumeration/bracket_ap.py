@@ -97,11 +97,11 @@ _DEPTH_MAX_N = 200  # deepest N where the bracket reaches 1 % on the Robust 2004
 def _check_measure(measure: M.Measure | str, N: int | None = None) -> M.Measure:
     """The measure (a string is parsed; a cut-off ``AP@k`` is AP at N = k), which must be AP or SP."""
     m = M.parse(measure) if isinstance(measure, str) else measure
-    if isinstance(m, M.Cut):
+    if m.uncut is not m:  # cut at k ranks: the uncut measure over REL^k (irscales.interval.scale_target)
         if N is not None and N != m.k:
             raise ValueError(f"{m.key} is the measure at N={m.k}, not N={N} (its ranks beyond {m.k} never count)")
-        m = m.measure
-    if not isinstance(m, (M.AP, M.SP)):
+        m = m.uncut
+    if m.numerator().form != "sp":  # AP (numerator SP) and SP itself
         raise ValueError(f"the AP bracket counts AP/SP only, got {measure!r}")
     return m
 

@@ -9,7 +9,10 @@ time. The built-in providers (:mod:`irscales.enumeration.routes`) are
 * ``closed``  a closed-form scale (:func:`irscales.enumeration.scale_class.closed_form`);
 * ``count``   φ counted run by run, nothing stored (:mod:`irscales.enumeration.counting`);
 * ``cached``  the engine's scale already in the cache folder;
-* ``build``   the engine's enumeration of all (c+1)^N runs, refused over the budget without consent.
+* ``build``   the engine's enumeration of all (c+1)^N runs, refused over the budget without consent;
+
+and, registered after them, ``bounded``: φ bracketed within a proven relative error
+(:mod:`irscales.enumeration.bounded`).
 
 A provider reads what it needs of a measure from the measure's declarations (:meth:`Measure.numerator`,
 :attr:`Measure.form`, :meth:`Measure.integer_weights`, :attr:`DCG.integer_log_base`; :mod:`irscales.measures`),
@@ -47,7 +50,8 @@ class Request:
     """What the planner asks of every provider: φ (``need="phi"``) or a stored scale (``need="scale"``) of
     ``measure`` over runs of length ``N`` with grades 0..``c``, for the tie strategies ``ties`` and about
     ``n_runs`` distinct runs, by ``method`` (:data:`irscales.enumeration.routes.METHODS`), with the cache folder
-    ``cache`` and consent to a build over the budget (``build``)."""
+    ``cache``, consent to a build over the budget (``build``) and the relative error a route that brackets φ is to
+    reach (``max_rel_error``)."""
 
     measure: M.Measure
     N: int
@@ -58,6 +62,7 @@ class Request:
     method: str
     cache: bool | str | Path
     build: bool
+    max_rel_error: float = 0.01
 
 
 class Provider(Protocol):

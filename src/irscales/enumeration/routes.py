@@ -51,8 +51,9 @@ from irscales.enumeration.providers import PROVIDERS, Request, reach, register
 from irscales.enumeration.runs import normaliser, numerator, run_ids
 from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
 from irscales.enumeration.ties import TIES, check_ties
+from irscales.options import DEFAULT_MAX_REL_ERROR
 
-__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "Route", "CountedRoute", "OverBudget",
+__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "EXACT_SECONDS_PROHIBITIVE", "Route", "CountedRoute", "OverBudget",
            "choose_route", "within_budget", "ClosedFormProvider", "CountingProvider", "CachedScaleProvider",
            "ScaleBuildProvider"]
 
@@ -63,9 +64,13 @@ BUILD_BYTES_OK = 100e6
 #: Runs assumed when the caller does not say how many runs it will rank (a TREC track: 129 × 50 runs).
 TYPICAL_RUNS = 10_000
 #: Routes each ``method`` may take.
-METHODS = {"auto": ("closed", "count", "cached", "build"), "count": ("count",), "engine": ("cached", "build"),
-           "closed": ("closed",), "scale": ("closed", "cached", "build")}
-_ORDER = {"count": 0, "closed": 1, "cached": 2, "build": 3}  # ties of estimates: the cheaper kind first
+METHODS = {"auto": ("closed", "count", "cached", "build", "bounded"), "count": ("count",),
+           "engine": ("cached", "build"), "closed": ("closed",), "scale": ("closed", "cached", "build"),
+           "bounded": ("bounded",)}
+_ORDER = {"count": 0, "closed": 1, "cached": 2, "build": 3, "bounded": 4}  # ties of estimates: the cheaper kind first
+#: An exact route estimated above this many seconds gives way to a bounded route where one is offered
+#: (issue 42: "never an enumeration that cannot finish"); below it the exact route is taken, however slower.
+EXACT_SECONDS_PROHIBITIVE = 300.0
 
 
 def within_budget(cost: BuildCost) -> bool:
@@ -133,7 +138,8 @@ class Route:
 
     def __str__(self) -> str:
         what = {"closed": "closed-form scale", "count": "φ counted, nothing stored", "cached": "cached scale",
-                "build": f"scale build ({self.cost})" if self.cost else "scale build"}.get(self.kind, self.kind)
+                "build": f"scale build ({self.cost})" if self.cost else "scale build",
+                "bounded": f"φ bracketed within {self.max_rel_error:g} relative"}.get(self.kind, self.kind)
         return (f"{self.measure.key} at N={self.N}: {what}, about {human_seconds(self.seconds)}"
                 + (f" ({self.reason})" if self.reason else ""))
 
@@ -359,7 +365,7 @@ for _provider in (ClosedFormProvider(), CountingProvider(), CachedScaleProvider(
 
 def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, runs: int | np.ndarray | None = None,
                  need: str = "phi", method: str = "auto", cache: bool | str | Path = True,
-                 build: bool = False) -> Route:
+                 build: bool = False, max_rel_error: float = DEFAULT_MAX_REL_ERROR) -> Route:
     """The cheapest exact route for φ (``need="phi"``) or a scale (``need="scale"``) of ``measure`` over
     runs of length N with grades 0..c (module docstring): the best offer of the registered providers
     (:mod:`irscales.enumeration.providers`), exact routes first.
@@ -368,9 +374,12 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     runs    the runs to rank (..., N), or how many distinct runs (for the counting estimate; None:
             :data:`TYPICAL_RUNS`)
     method  ``auto``, or only ``count``, ``engine`` (cached or built), ``closed``, ``scale`` (closed, cached
-            or built)
+            or built), ``bounded`` (φ bracketed: :mod:`irscales.enumeration.bounded`)
     cache   as for :func:`irscales.enumeration.scale` (where a build is stored, and whether one exists)
     build   consent to a build above the budget
+    max_rel_error  the relative error a bounded route is asked to reach (hi ≤ (1 + max_rel_error)·lo); an exact
+            route is taken first unless estimated above :data:`EXACT_SECONDS_PROHIBITIVE` where a bounded one is
+            offered
 
     Raises :class:`OverBudget` when only a build over the budget remains, ``NotImplementedError`` when
     the measure has neither a kernel nor a counting rule, else ``ValueError`` with the reasons (how far
@@ -384,7 +393,9 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     if need not in ("phi", "scale"):
         raise ValueError(f"need must be 'phi' or 'scale', got {need!r}")
-    req = Request(m, N, c, _ties_of(ties), _n_queries(runs, N, c), need, method, cache, build)
+    if not 0 < max_rel_error < 1:
+        raise ValueError(f"max_rel_error must lie in (0, 1), got {max_rel_error!r}")
+    req = Request(m, N, c, _ties_of(ties), _n_queries(runs, N, c), need, method, cache, build, float(max_rel_error))
     found: list[Route] = []
     over: OverBudget | None = None
     for provider in PROVIDERS:
@@ -404,6 +415,12 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     pick = found
     if need == "scale":
         pick = [r for r in found if r.stored] or found
+    slow = [r for r in pick if r.exact and r.seconds > EXACT_SECONDS_PROHIBITIVE]
+    if slow and any(not r.exact for r in pick):  # a bounded route instead of an exact one that takes too long
+        pick = [r for r in pick if r not in slow]
+        fastest = min(slow, key=lambda r: r.seconds)
+        for r in pick:
+            r.reason = r.reason or f"the exact route ({fastest.kind}) would take about {human_seconds(fastest.seconds)}"
     if pick:  # estimates are rough: a build (it leaves a cache behind) must be twice as fast to win
         return min(pick, key=lambda r: (not r.exact, r.seconds * (2 if r.kind == "build" else 1),
                                         _ORDER.get(r.kind, len(_ORDER))))

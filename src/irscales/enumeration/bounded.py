@@ -1,0 +1,132 @@
+"""The bounded route: φ at cut-offs beyond the exact routes, bracketed with a proven relative error (issue 42).
+
+A registered provider (:mod:`irscales.enumeration.providers`) of kind ``"bounded"``, ``exact = False``, after the
+four exact ones. It serves
+
+* AP (a measure whose numerator declares ``form = "sp"``) with ties ``min``/``max``/``mid`` to N = 200:
+  :mod:`irscales.enumeration.bracket_ap` (a rounded dynamic programme over ranks, lower and upper counts
+  proven, refined until hi ≤ (1 + ε)·lo). AP with ties ``unq`` is not bracketed beyond the exact
+  deduplication (N = 24): counting runs does not count distinct values, and no deterministic bracket of
+  them is known; beyond N = 200 the bracket stays proven but misses 1 % by far (hours per run at N = 1000).
+* RBP and graded RBP with rational p, DCG/nDCG with an integer base and the JK or trec_eval's log2(i + 1)
+  discount: :mod:`irscales.enumeration.bracket_additive` (counting knapsack solutions with Dyer's rounding,
+  STOC 2003, proven bounds refined until hi ≤ (1 + ε)·lo; :mod:`irscales.enumeration.bracket`). DCG's
+  ``unq`` counts coefficient tuples: distinct values only if no Q-linear relation among the 1/ln m exists
+  (Schanuel's conjecture), as the counted DCG route.
+
+The planner (:func:`irscales.enumeration.routes.choose_route`) takes an exact route first and the bounded one
+only where no exact route reaches the request or the exact one is estimated above
+:data:`irscales.enumeration.routes.EXACT_SECONDS_PROHIBITIVE`. A :class:`BoundedRoute` gives the bracket by
+:meth:`~BoundedRoute.phi_bounds` and, as φ, the **lower midpoint** ⌊(lo + hi)/2⌋ of the bracket (in halves
+for ``mid``: ⌊lo + hi⌋/2), within hi/lo − 1 ≤ ε of the exact φ relative to it. K is exact: (c + 1)^N runs,
+as many values for RBP, the product of the class sizes for DCG ``unq``.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from irscales import measures as M
+from irscales.enumeration import bracket_additive, bracket_ap
+from irscales.enumeration.providers import Request, register
+from irscales.enumeration.routes import Route
+from irscales.enumeration.runs import numerator
+from irscales.enumeration.ties import TIES
+
+__all__ = ["BoundedRoute", "BoundedProvider", "lower_midpoint"]
+
+
+_AP_BASIS = ("φ bracketed by proven lower and upper counts of a rounded dynamic programme over ranks "
+             "(irscales.enumeration.bracket_ap; FFF21 eq. 2, §7.1.3)")
+_ADDITIVE_BASIS = ("φ bracketed by counting knapsack solutions with Dyer's rounding (Dyer, STOC 2003), proven lower "
+                   "and upper counts (irscales.enumeration.bracket, bracket_additive)")
+_SCHANUEL = ("; distinct values counted as discount-class coefficient tuples: exact if no Q-linear relation among "
+             "the 1/ln m exists (Schanuel's conjecture)")
+
+
+def _module(m: M.Measure):
+    """The bracket module of ``m`` from its numerator's declared form (AP/SP: ``sp``; the rest additive)."""
+    return bracket_ap if numerator(m).form == "sp" else bracket_additive
+
+
+def lower_midpoint(lo, hi):
+    """⌊(lo + hi)/2⌋ of integer bounds; of halves (ties ``mid``) ⌊lo + hi⌋/2: a point of the bracket, exact."""
+    if isinstance(lo, Fraction) or isinstance(hi, Fraction):
+        return Fraction(math.floor(Fraction(lo) + Fraction(hi)), 2)
+    return (int(lo) + int(hi)) // 2
+
+
+_midpoints = np.frompyfunc(lower_midpoint, 2, 1)
+
+
+class BoundedRoute(Route):
+    """φ bracketed within ``max_rel_error`` (module docstring); nothing stored, no scale."""
+
+    stored = False
+
+    def scale(self, *args, **kwargs):
+        raise ValueError(f"{self.measure.key} at N={self.N} is bracketed, not enumerated: it has no scale "
+                         "(phi_bounds gives φ's bracket)")
+
+    def K_bounds(self, ties: str = "unq") -> tuple[int, int]:
+        """(lo, hi) of K, the size of φ's range (exact where lo = hi)."""
+        return _module(self.measure).k_bounds(self.measure, self.N, self.c, ties)
+
+    def K(self, ties: str = "unq") -> int:
+        lo, hi = self.K_bounds(ties)
+        if lo != hi:  # the provider offers no such request: K would have to be bracketed in the values too
+            raise ValueError(f"K of {self.measure.key} at N={self.N} (ties {ties}) is only bounded: {lo} ≤ K ≤ {hi}")
+        return lo
+
+    def phi_bounds_ties(self, rel, ties=TIES, progress: bool | None = None, **kwargs
+                        ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """tie → (lo, hi), proven bounds on φ of runs ``rel`` (…, L ≤ N), object arrays of ints (``mid``:
+        halves), hi ≤ (1 + max_rel_error)·lo where the bracket reaches it (else a ``RuntimeWarning``)."""
+        return _module(self.measure).phi_bounds_ties(self.measure, rel, tuple(ties), N=self.N, c=self.c,
+                                                     rel_error=self.max_rel_error, progress=progress)
+
+    def phi_bounds(self, rel, ties: str = "unq", progress: bool | None = None, **kwargs
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        return self.phi_bounds_ties(rel, (ties,), progress)[ties]
+
+    def phi_runs(self, rel, ties: str = "unq", progress: bool | None = None, workers: int | None = None,
+                 **scale_kwargs) -> np.ndarray:
+        """The lower midpoint of φ's bracket (:func:`lower_midpoint`), exact ints or halves."""
+        return _midpoints(*self.phi_bounds(rel, ties, progress))
+
+    def phi_runs_ties(self, rel, ties=TIES, progress: bool | None = None, workers: int | None = None,
+                      **scale_kwargs) -> dict[str, np.ndarray]:
+        return {t: _midpoints(lo, hi) for t, (lo, hi) in self.phi_bounds_ties(rel, ties, progress).items()}
+
+
+class BoundedProvider:
+    """The bounded route (module docstring): offered wherever a bracket reaches the request; the planner
+    prefers every exact route that is not prohibitively slow."""
+
+    kind, exact = "bounded", False
+
+    def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
+        mod = _module(m)
+        if mod is bracket_ap and c != 1:
+            return 0, f"AP is binary: no bracket over grades 0..{c}"
+        if ties is None:  # every tie strategy: the shortest reach
+            return min((mod.bracket_depth(m, c, t) for t in TIES), key=lambda r: r[0])
+        return mod.bracket_depth(m, c, ties)
+
+    def offer(self, req: Request) -> BoundedRoute | None:
+        m, N, c = req.measure, req.N, req.c
+        if req.need == "scale" or N > min(self.reach(m, c, t)[0] for t in req.ties):
+            return None
+        mod = _module(m)
+        seconds, table = max(mod.bracket_cost(m, N, c, t, req.n_runs) for t in req.ties)
+        basis, proven = (_AP_BASIS, True) if mod is bracket_ap else (_ADDITIVE_BASIS, True)
+        if mod is bracket_additive and numerator(m).form == "discounted" and "unq" in req.ties:
+            basis, proven = basis + _SCHANUEL, False
+        rel = req.max_rel_error
+        return BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
+                            basis=f"{basis}, within {rel:g} relative", proven=proven)
+
+
+register(BoundedProvider())
