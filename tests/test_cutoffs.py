@@ -37,6 +37,13 @@ def test_table2_at_small_N_equals_fff21_table2_of_the_ranked_adapter(tmp_path):
     for r in t2.itertuples():
         assert r.tau == pytest.approx(float(expected[r.measure]), abs=1e-12), r.measure
     assert t2.set_index("measure").loc[["P", "RBP_p05"], "tau"].tolist() == [1.0, 1.0]  # affine images
+    top = C.top_k_frame(cells, col.systems, ks=(3,)).set_index("measure")
+    assert top.loc["P", "top3 kept"] == 3 and top.loc["P", "largest move"] == 0 and top.loc["P", "moved"] == ""
+    for r in top.to_dict("records"):  # a move names the system and its two ranks, whose difference it is
+        if r["largest move"]:
+            name, ranks = r["moved"].split(": ")
+            a, b = map(int, ranks.split(" → "))
+            assert name in col.systems and abs(a - b) == r["largest move"]
 
 
 def test_a_measure_without_a_route_keeps_its_row_with_the_reason(tmp_path):
@@ -45,8 +52,11 @@ def test_a_measure_without_a_route_keeps_its_row_with_the_reason(tmp_path):
     t2 = C.table2_frame(cells)
     ap = t2[t2["measure"] == "AP"]
     unq = ap[ap["ties"] == "unq"].iloc[0]
-    assert unq["route"] == "none" and math.isnan(unq["tau"]) and "deepest N" in unq["reason"]
-    assert set(ap["ties"]) == {"unq", "mid"}  # the fallback cell is there, computed or with its own reason
+    assert unq["route"] == "none" and math.isnan(unq["tau"]) and "24" in unq["reason"]  # distinct AP values to 24
+    mid = ap[ap["ties"] == "mid"].iloc[0]  # FFF21 Table 3's tie strategy, bracketed: τ with both bounds
+    assert mid["route"] != "none" and not mid["exact"] and mid["bounds"] == "IntervalValues.phi_lo/phi_hi"
+    assert 0 < mid["achieved_rel_error"] <= mid["max_rel_error"] and -1 <= mid["tau_lo"] <= 1 and -1 <= mid["tau_hi"] <= 1
+    assert mid["stable"] == str(mid["tau_lo"] == mid["tau"] == mid["tau_hi"])
     p = t2[t2["measure"] == "P"].iloc[0]
     assert p["route"] != "none" and p["tau"] == 1.0 and bool(p["exact"])
     line = C.findings(t2, "real TREC-8 runs")[0]

@@ -8,10 +8,11 @@ whatever route the planner has at N: an exact one (closed forms, counting) or a 
 relative error (``Evaluation.scale_table()``: ``exact``, ``max_rel_error``). A measure the planner refuses at N
 keeps its row with the planner's reason (never a hidden cell).
 
-For a bracketed cell, lo ≤ φ ≤ hi per (topic, system); τ is recomputed with the interval values of the
-lower and of the upper bounds (``tau_lo``, ``tau_hi``): where both equal ``tau`` the bracket does not move
-the ranking of systems. The bounds are read from the evaluation's ``IntervalValues.phi_lo`` / ``phi_hi``
-when it has them; ``bounds`` says where they come from (``none`` when the values are exact).
+For a bracketed cell, lo ≤ φ ≤ hi per (topic, system) (``IntervalValues.phi_lo`` / ``phi_hi``; the interval
+value itself is from the bracket's lower midpoint, :func:`irscales.enumeration.bounded.lower_midpoint`); τ is
+recomputed with the interval values of the lower and of the upper bounds (``tau_lo``, ``tau_hi``): where both
+equal ``tau`` the bracket does not move the ranking of systems. ``max_rel_error`` is the route's target,
+``achieved_rel_error`` the largest hi/lo − 1 over the cell's runs (``Evaluation.scale_table``).
 
 Means are exact: ``Evaluation.decision_values`` (Fractions for rational measures; DCG/nDCG floats ordered
 exactly where close, :func:`irscales.evaluation.ordered_means`) and Fractions for the interval values.
@@ -150,18 +151,13 @@ def _cell(ev: Evaluation, lab: str, N: int, ties: str) -> Cell:
     means, _ = ordered_means(ev.collection, ev.measures[lab], N, ev.decision_values(lab), lab)
     unit_means = system_means(iv.unit)
     c = Cell(lab, N, ties, route=str(row["route"]), exact=bool(row["exact"]),
-             max_rel_error=float(row["max_rel_error"]), tau=_tau(means, unit_means), means=means,
-             unit_means=unit_means, value=np.asarray(ev.values(lab), dtype=float),
-             log10=log10_unit(iv.phi, K))
-    lo, hi = getattr(iv, "phi_lo", None), getattr(iv, "phi_hi", None)
-    if lo is not None and hi is not None:
+             max_rel_error=float(iv.plan.max_rel_error), achieved_rel_error=float(row["max_rel_error"]),
+             tau=_tau(means, unit_means), means=means, unit_means=unit_means,
+             value=np.asarray(ev.values(lab), dtype=float), log10=log10_unit(iv.phi, K))
+    if not iv.plan.exact:  # a bracket: τ with the interval values of its lower and of its upper bounds
         c.bounds = "IntervalValues.phi_lo/phi_hi"
-        c.tau_lo = _tau(means, system_means(_unit(np.asarray(lo, dtype=object), K)))
-        c.tau_hi = _tau(means, system_means(_unit(np.asarray(hi, dtype=object), K)))
-        lo_a, hi_a = np.asarray(lo, dtype=object).ravel(), np.asarray(hi, dtype=object).ravel()
-        c.achieved_rel_error = max((float((h - x) / x) for x, h in zip(lo_a, hi_a) if x > 0), default=0.0)
-    elif c.exact or c.max_rel_error == 0:
-        c.achieved_rel_error = 0.0
+        c.tau_lo = _tau(means, system_means(_unit(iv.phi_lo, K)))
+        c.tau_hi = _tau(means, system_means(_unit(iv.phi_hi, K)))
     return c
 
 
@@ -185,8 +181,8 @@ def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER,
 
 
 def table2_frame(cells: Sequence[Cell]) -> pd.DataFrame:
-    """One row per cell: measure, N, ties, route, exact, max_rel_error (the planner's proven bound),
-    achieved_rel_error (the largest (hi − lo)/lo over the cells' runs), tau, tau_lo, tau_hi, stable (τ the same
+    """One row per cell: measure, N, ties, route, exact, max_rel_error (the route's target, 0 when exact),
+    achieved_rel_error (the largest hi/lo − 1 over the cell's runs, proven), tau, tau_lo, tau_hi, stable (τ the same
     with both bounds; '' where exact or not computed), bounds, reason."""
     rows = []
     for c in cells:
@@ -206,7 +202,8 @@ def _ranks(means: np.ndarray) -> np.ndarray:
 
 def top_k_frame(cells: Sequence[Cell], systems: Sequence[str], ks: Sequence[int] = (1, 5, 10)) -> pd.DataFrame:
     """How the ranking of systems changes from M to its interval version, per computed cell: τ, for each k the
-    systems of M's top k still in the interval version's top k, the largest rank move and the system making it."""
+    systems of M's top k still in the interval version's top k, the largest rank move and the system making it
+    (``moved``: its rank by M → by the interval version; 1 = best)."""
     rows = []
     for c in cells:
         if c.means is None:
@@ -216,9 +213,9 @@ def top_k_frame(cells: Sequence[Cell], systems: Sequence[str], ks: Sequence[int]
         for k in ks:
             row[f"top{k} kept"] = int(np.sum((r0 <= k) & (r1 <= k)))
         move = np.abs(r0 - r1)
-        j = int(np.argmax(move))
-        row.update({"largest move": int(move[j]), "system": systems[j] if move[j] else "",
-                    "rank M": int(r0[j]), "rank interval": int(r1[j])})
+        j = int(np.argmax(move))  # the first system in collection order among those moving most
+        row.update({"largest move": int(move[j]),
+                    "moved": f"{systems[j]}: {r0[j]} → {r1[j]}" if move[j] else ""})
         rows.append(row)
     return pd.DataFrame(rows)
 

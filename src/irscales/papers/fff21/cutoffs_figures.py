@@ -2,7 +2,7 @@
 sit on the interval scale at large N, and how the ranking of systems changes.
 
 * :func:`plot_values` — interval value (log10, the scale's lower tail) against the measure's value of every
-  (system, topic) run, one panel per (N, measure);
+  (system, topic) run, one panel per (N, measure), one colour per N (runs at interval value 0 counted, not drawn);
 * :func:`plot_ranks` — each system's rank by M against its rank by M's interval version, one panel per measure,
   one colour per N (on the diagonal: the transform keeps the system's place).
 
@@ -45,31 +45,20 @@ def _grid(n: int, cols: int, size: float = 2.6):
     return fig, axes.ravel()
 
 
-def plot_values(cells: Sequence[Cell], label: str):
-    """Interval value (log10) against the measure's value, one panel per computed (N, measure)."""
+def plot_values(cells: Sequence[Cell], label: str, cols: int = 6):
+    """Interval value (log10) against the measure's value, one panel per computed (N, measure), by N."""
     cs = shown(cells)
-    measures = list(dict.fromkeys(c.measure for c in cs))
-    Ns = sorted({c.N for c in cs})
-    fig, axes = plt.subplots(len(Ns), len(measures), figsize=(2.4 * len(measures), 2.5 * len(Ns)), squeeze=False)
-    for i, N in enumerate(Ns):
-        for j, m in enumerate(measures):
-            ax = axes[i, j]
-            c = next((c for c in cs if c.N == N and c.measure == m), None)
-            if c is None:
-                ax.text(0.5, 0.5, "no route\nat this N", ha="center", va="center", transform=ax.transAxes)
-                ax.set_xticks([])
-                ax.set_yticks([])
-            else:
-                x, y = c.value.ravel(), c.log10.ravel()
-                ok = np.isfinite(y)
-                ax.scatter(x[ok], y[ok], s=3, alpha=0.35, lw=0)
-                ax.set_xlabel(m, fontsize=8)
-                ax.text(0.02, 0.98, f"{(~ok).sum()} at 0" + ("" if c.exact else "\nbracketed"), fontsize=6,
-                        va="top", transform=ax.transAxes)
-            ax.set_title(f"{m}, N = {N}" + ("" if c is None or c.ties == "unq" else f" ({c.ties})"), fontsize=8)
-            ax.tick_params(labelsize=6)
-            if j == 0:
-                ax.set_ylabel("log10 interval value", fontsize=8)
+    fig, axes = _grid(len(cs), min(cols, len(cs)), size=2.5)
+    for ax, c in zip(axes, cs):
+        x, y = c.value.ravel(), c.log10.ravel()
+        ok = np.isfinite(y)
+        ax.scatter(x[ok], y[ok], s=3, alpha=0.35, lw=0, color=f"C{sorted({d.N for d in cs}).index(c.N)}")
+        ax.text(0.02, 0.98, f"{(~ok).sum()} at 0" + ("" if c.exact else "\nbracketed"), fontsize=6, va="top",
+                transform=ax.transAxes)
+        ax.set_title(f"{c.measure}, N = {c.N}" + ("" if c.ties == "unq" else f" ({c.ties})"), fontsize=8)
+        ax.set_xlabel(c.measure, fontsize=8)
+        ax.set_ylabel("log10 interval value", fontsize=7)
+        ax.tick_params(labelsize=6)
     fig.suptitle(f"Interval value vs the measure's value of every (system, topic), {label}", fontsize=10)
     fig.tight_layout()
     return fig
