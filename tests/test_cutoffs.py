@@ -110,9 +110,10 @@ def test_the_report_section_reads_the_files_and_shows_every_cell(tmp_path):
     t = b.tables[0].frame.set_index("measure")
     assert list(t.columns) == ["N = 100", "N = 1000"]
     assert t.loc["P", "N = 100"] == "1.0000, exact"
-    assert t.loc["RBP_p08", "N = 1000"] == "0.9000, bracketed, max_rel_error 0.01 (achieved 0.004), τ stable"
+    assert t.loc["RBP_p08", "N = 1000"] == ("0.9000, bracketed, max_rel_error 0.01 (achieved 0.004), "
+                                               "τ the same with both bounds")
     assert t.loc["AP", "N = 100"] == ("no unq route; 0.8000 (mid), bracketed, max_rel_error 0.01 (achieved 0.01), "
-                                      "τ 0.7900..0.8000 over the bracket")
+                                      "τ with the lower / upper bounds 0.7900 / 0.8000")
     md = beyond_report.markdown(b, report._md_table)
     assert md[0] == f"## {b.title}" and f"![rank_changes_N100_1000_beyond_real]({C.FOLDER}/" in "\n".join(md)
     assert f"src='{C.FOLDER}/rank_changes_N100_1000_beyond_real.png'" in beyond_report.html(b)
@@ -124,3 +125,5 @@ def test_a_simulated_run_is_labelled_simulated(tmp_path):
     assert b.label == "simulated data, beyond the papers" and "simulated TREC-8 runs" in b.what
     assert "the first 20 simulated" in b.what and figure_route(b.figures[0].stem) == "simulated data"
     assert all("simulated" in f for f in b.findings)
+    assert b.findings[0].endswith("2 bracketed (achieved relative error of φ up to 0.01, target 0.01), τ the same with "
+                                  "the lower and the upper bounds of φ in 1, elsewhere within 0.0100; no unq route: AP.")

@@ -171,7 +171,8 @@ def _cutoffs_cell(r) -> str:
     bound = f"bracketed, max_rel_error {r.max_rel_error:.2g}"
     if pd.isna(r.tau_lo):
         return f"{r.tau:.4f}{ties}, {bound}"
-    stable = "τ stable" if str(r.stable) == "True" else f"τ {r.tau_lo:.4f}..{r.tau_hi:.4f} over the bracket"
+    stable = "τ the same with both bounds" if str(r.stable) == "True" else \
+        f"τ with the lower / upper bounds {r.tau_lo:.4f} / {r.tau_hi:.4f}"
     return f"{r.tau:.4f}{ties}, {bound} (achieved {r.achieved_rel_error:.2g}), {stable}"
 
 

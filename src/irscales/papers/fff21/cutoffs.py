@@ -257,11 +257,13 @@ def findings(t2: pd.DataFrame, label: str) -> list[str]:
              f"{len(below)} below 1")
         if lowest is not None:
             s += f"; the lowest is {lowest['tau']:.4f} ({lowest['measure']})"
-        bracketed = done[~done["exact"].astype(bool)]
+        bracketed = done[done["bounds"] != "none"]
         if len(bracketed):
             stable = bracketed[bracketed["stable"].astype(str) == "True"]
-            s += (f"; {len(bracketed)} bracketed (proven max_rel_error up to "
-                  f"{bracketed['max_rel_error'].max():.3g}), τ unchanged between the bounds in {len(stable)}")
+            spread = (bracketed[["tau_lo", "tau_hi"]].sub(bracketed["tau"], axis=0)).abs().max().max()
+            s += (f"; {len(bracketed)} bracketed (achieved relative error of φ up to "
+                  f"{bracketed['achieved_rel_error'].max():.3g}, target {bracketed['max_rel_error'].max():.3g}), τ the "
+                  f"same with the lower and the upper bounds of φ in {len(stable)}, elsewhere within {spread:.4f}")
         if none:
             s += f"; no unq route: {', '.join(none)}"
         out.append(s + ".")
