@@ -27,10 +27,12 @@ import pandas as pd
 from irscales.enumeration.ties import TIES
 from irscales.papers import report_html
 from irscales.papers.analogues import AnalogueTable
+from irscales.papers.fff21.cutoffs import FOLDER, findings as cutoff_findings
 from irscales.papers.fff21.graded_data import DATASETS, LABEL
 from irscales.papers.fff21.graded_real import BeyondGraded, findings
 from irscales.papers.fff21.graded_scores import ORDER
 from irscales.papers.fff21.graded_tables import TAG
+from irscales.papers.fff21.ranked import PAPER_ORDER
 from irscales.tables import in_order, top_rows
 
 __all__ = ["NOT_COUNTED", "Beyond", "graded_real", "cutoffs", "sections", "markdown", "html"]
@@ -206,8 +208,6 @@ def _cutoffs_latest(folder: Path) -> re.Match | None:
 
 def cutoffs(figures: Path) -> Beyond | None:
     """The section on interval scales at the cut-offs from notebook 09's files in ``figures/cutoffs/``."""
-    from irscales.papers.fff21.cutoffs import FOLDER, findings as cutoff_findings
-
     folder = Path(figures) / FOLDER
     found = _cutoffs_latest(folder) if folder.is_dir() else None
     if found is None:
@@ -215,7 +215,12 @@ def cutoffs(figures: Path) -> Beyond | None:
     tag, subset, simulated = found.group(1), found.group(3), found.group(4) == "simulated"
     label = ("simulated data" if simulated else "real data") + ", beyond the papers"
     runs = "simulated TREC-8 runs (sim-t08: the shared data was absent)" if simulated else "real TREC-8 runs"
-    t2 = _read(folder / f"table2_{tag}.csv")
+    def ordered(frame: pd.DataFrame) -> pd.DataFrame:  # one order whatever the notebook's: N, measure, ties
+        first = [c for c in ("N", "measure", "ties") if c in frame.columns]
+        return in_order(frame, labels=first + [c for c in frame.columns if c not in first],
+                        orders={"measure": PAPER_ORDER, "ties": TIES})
+
+    t2 = ordered(_read(folder / f"table2_{tag}.csv"))
     src = f"{FOLDER}/table2_{tag}.csv"
     tables = [AnalogueTable("Table 2 at the cut-offs: Kendall τ_b between each measure and its interval version "
                             "(ties unq; where unq has no route, FFF21 Table 3's mid), and how exact the interval "
@@ -224,7 +229,7 @@ def cutoffs(figures: Path) -> Beyond | None:
                         ("points", "Where the runs sit on the interval scale: share at 0, quantiles of log10")):
         p = folder / f"{name}_{tag}.csv"
         if p.exists():
-            f = _read(p)
+            f = ordered(_read(p))
             f = f.assign(**{c: f[c].map(lambda v: f"{v:.4f}") for c in f.columns if f[c].dtype == float})
             tables.append(AnalogueTable(title, f.fillna("").astype(str), (f"{FOLDER}/{p.name}",), collapsed=True))
     Ns = sorted(set(t2["N"]))
