@@ -24,7 +24,7 @@ def _source(tmp_path, S=7, T=6, N=60, seed=3) -> tuple[C.Source, Collection]:
                      run_lengths=np.full((S, T), N), topics=tuple(f"q{t}" for t in range(T)),
                      systems=tuple(f"s{i}" for i in range(S)), provenance="test: synthetic binary runs", max_grade=1)
     runs, qrels = col.to_trec(tmp_path)
-    return C.Source(qrels, runs, False, S, T), col
+    return C.Source(qrels, runs, False, S), col
 
 
 def test_table2_at_small_N_equals_fff21_table2_of_the_ranked_adapter(tmp_path):

@@ -53,7 +53,6 @@ class Source:
     runs: object
     simulated: bool
     systems: int
-    topics: int
 
     @property
     def label(self) -> str:
@@ -72,13 +71,13 @@ def t08_source(depth: int, systems: int = 0, workdir: str | Path | None = None) 
     if t is not None:
         files = sorted(p for p in Path(t.runs).iterdir() if p.is_file())
         files = files[:systems] if systems else files
-        return Source(t.qrels, files, False, len(files), 50)
+        return Source(t.qrels, files, False, len(files))
     col = load_preset("sim-t08", depth=depth)
     if systems:
         col = col.subset(systems=list(range(min(systems, len(col.systems)))))
     d = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="irscales-sim-t08-"))
     runs, qrels = col.to_trec(d)
-    return Source(qrels, runs, True, len(col.systems), len(col.topics))
+    return Source(qrels, runs, True, len(col.systems))
 
 
 @dataclass
