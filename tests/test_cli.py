@@ -258,7 +258,7 @@ def test_graded_measures_on_graded_qrels_are_ranked_over_graded_runs(graded_trec
 
 @pytest.mark.parametrize("measure, depth, reason, deepest", [
     ("AP", 41, "SP·lcm(1..N)", "deepest N = 40"), ("AP", 64, "SP·lcm(1..N)", "deepest N = 40"),
-    ("DCG_b02", 60, "at most N=40", "deepest N = 54"),
+    ("DCG_b02", 1001, "at most N=40", "deepest N = 54"),  # bracketed beyond 54, to N = 1000 (issue 42)
 ])
 def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth, reason, deepest):
     """--depth 41–64 used to fail deep inside (AP: overflow; RR at 62: a 496 GiB allocation; RR at
@@ -518,13 +518,19 @@ def test_ties_option_selects_the_tie_strategy_and_the_counting_it_allows(trec, t
 
 def test_beyond_every_limit_the_error_gives_the_deepest_depth_of_each_measure(trec):
     """Issue 20 asked for `scores --depth 100 --measures RBP_p08,DCG_b02` without a scale: exact φ at N = 100
-    is out of reach for both (2^50-entry half tables). Issue 36: one rule for depth — every requested interval
-    value or exit 1 naming each measure's deepest N and the cheaper routes, never exit 0 with a column missing."""
+    is out of reach for both (2^50-entry half tables), so it is bracketed (issue 42), and refused only beyond the
+    brackets. Issue 36: one rule for depth — every requested interval value or exit 1 naming each measure's
+    deepest N and the cheaper routes, never exit 0 with a column missing."""
     d, rundir, qrels, col = trec
-    err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "100", "--measures", "RBP_p08,DCG_b02",
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "100", "--measures", "RBP_p08,DCG_b02", "--ranked",
+             "--means-only", "--format", "csv", "--max-rel-error", "0.02"])
+    assert r.exit_code == 0, r.output
+    assert pd.read_csv(StringIO(r.stdout))["interval"].notna().all()
+    err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "5000", "--measures", "RBP_p08,DCG_b02",
                               "--ranked", "--phi", "--means-only"]),
-                         "no interval-scaled values at depth 100", "RBP_p08 (deepest N = 52, counted:",
-                         "DCG_b02 (deepest N = 54, counted:", "pass --depth 52 or less")
+                         "no interval-scaled values at depth 5000", "RBP_p08 (deepest N = 52, counted:",
+                         "bracketed to N = 2983, not further", "DCG_b02 (deepest N = 54, counted:",
+                         "pass --depth 1000 or less")
     err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--ranked", "--depth", "100", "--measures", "AP"]),
                          "AP (deepest N = 40 with a scale build:", "24 counted without one", "--ties min",
                          "pass --depth 40 or less")

@@ -191,10 +191,12 @@ def test_too_deep_for_a_scale_is_an_error_naming_each_deepest_depth(cranfield):
     with pytest.raises(NoIntervalScaleError) as e:
         evaluate(qrels, rundir, "AP,nDCG_b02,RR", depth=100, ranked=True)
     reach = {lab: n for lab, _, n in e.value.missing}
-    assert reach == {"AP": 40, "nDCG_b02": 54}  # RR's φ is closed form at any depth
+    assert reach == {"AP": 40}  # RR's φ is closed form at any depth, nDCG_b02's bracketed (issue 42)
     msg = str(e.value)
     assert "ties='min' or 'max' or 'mid' counted to N = 40" in msg and "use depth 40 or less" in msg
     assert "SP·lcm(1..N)" in msg  # why AP's scale stops at N = 40
+    assert "no deterministic bracket of the distinct values" in msg  # why no bracket takes its place
+    assert "ties='mid' or 'min' or 'max' bracketed within the target to N = 200" in msg
 
 
 @pytest.mark.parametrize("kw, msg", [

@@ -14,17 +14,18 @@ import pytest
 from irscales import jit_cache, warm
 from irscales.data import trec as io
 from irscales.data.trec_kernels import kernels
-from irscales.enumeration import counting, fixed_count
+from irscales.enumeration import bracket_ap, counting, fixed_count
 
 
 def _signatures() -> dict[str, list]:
-    return {k.py_func.__name__: list(k.signatures) for k in (*kernels(), *fixed_count._kernels())}
+    return {k.py_func.__name__: list(k.signatures)
+            for k in (*kernels(), *fixed_count._kernels(), *bracket_ap._kernels())}
 
 
 @pytest.mark.filterwarnings("ignore:1 run topic")  # topic 104 has no judgments, on purpose
 def test_reading_and_counting_after_warm_compile_nothing_more(tmp_path):
     took = warm.warm()
-    assert set(took) == {"run-file reader", "counting kernels"}
+    assert set(took) == {"run-file reader", "counting kernels", "AP bracket kernels"}
     before = _signatures()
     assert all(len(s) == 1 for s in before.values()), before
     q = tmp_path / "qrels"
@@ -44,6 +45,9 @@ def test_reading_and_counting_after_warm_compile_nothing_more(tmp_path):
     bits = (rel.reshape(-1, 30) > 0).astype(np.int64)
     counting.phi_runs("DCG_b02", bits)
     counting.phi_runs("gnDCG_b03", np.minimum(rel.reshape(-1, 30)[:, :12], 2), c=2)
+    bracket_ap.phi_bounds("AP", bits[:4], "mid", N=60)  # the rounded programme (issue 42's bounded route)
+    keys, L = bracket_ap.sp_exact(bits[:1], 30)
+    bracket_ap.count_exact(keys[0], L, 30)  # the exact walk
     assert _signatures() == before
 
 

@@ -13,12 +13,14 @@ from irscales.comparison_render import LETTERS_UP_TO
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 from irscales.enumeration.ties import TIES
-from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_MEASURES, DEFAULT_TIES, DEPTH_RULE,
-                               EXACT_FLIPS_UP_TO, METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS)
+from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES, DEFAULT_TIES,
+                               DEPTH_RULE, EXACT_FLIPS_UP_TO, MAX_REL_ERROR_HELP, METRIC_TESTS, PAIRED_TESTS,
+                               PERMUTATIONS, READING, ROW_ORDERS)
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
-           "measures_given", "reading_options", "reading", "scale_options", "ties_option", "judged_option",
+           "measures_given", "reading_options", "reading", "scale_options", "ties_option",
+           "max_rel_error_option", "judged_option",
            "JUDGED_HELP", "report_options", "ipso_test_option", "ALPHA"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
@@ -54,7 +56,9 @@ def depth_option(ranked: bool = False):
              "DCG_b02: N <= 54; at N = 50 on a TREC-sized run set, 129 runs x 50 topics: RBP_p08 about 20 s "
              "and 2.7 GB, DCG_b02 about 50 s and 5.5 GB, nDCG_b02 with it at no extra cost; P, RR, RBP with "
              "p <= 0.5: any N); the others need a scale over all 2^N runs (N <= 40), and a build over the "
-             "budget is refused with its estimate and the cheaper options unless --build-scales.") if ranked else ""
+             "budget is refused with its estimate and the cheaper options unless --build-scales. Beyond the "
+             "exact routes phi is bracketed within --max-rel-error (RBP, (n)DCG to N = 1000, AP with --ties "
+             "min/max/mid to N = 200).") if ranked else ""
     return click.option("--depth", default=None, type=click.IntRange(1, None),
                         help=f"run length N: runs are cut at N, shorter runs padded (FFF21 §5.1); {DEPTH_RULE}."
                         + extra)
@@ -145,6 +149,10 @@ ties_option = click.option(
     help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
     "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
     "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid")
+
+max_rel_error_option = click.option(
+    "--max-rel-error", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=DEFAULT_MAX_REL_ERROR,
+    show_default=True, help=MAX_REL_ERROR_HELP)
 
 #: What judged@N is, in every legend and --help that reports it (irscales.data.judged).
 JUDGED_HELP = ("judged@N: the fraction of a system's top N ranks holding a document that appears in the topic's "

@@ -114,8 +114,8 @@ def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[
     bounded, why_bounded = reach("bounded", target, c, ties)
     exact_n = max(engine, counted)
     deepest_n = max(exact_n, bounded)
-    text = (f"deepest exact N = {exact_n}" + (f" with a scale build: {why_engine}" if engine > counted else
-                                              f", counted: {why_counted}")
+    text = (f"deepest N = {exact_n}" + (f" with a scale build: {why_engine}" if engine > counted else
+                                        f", counted: {why_counted}")
             + (f"; {counted} counted without one" if 0 < counted < engine else ""))
     if bounded > exact_n:
         text += f"; bracketed to N = {bounded}, not further: {why_bounded}"
@@ -172,7 +172,8 @@ class IntervalPlan:
     """How the interval version of one measure is obtained: its scale's ``measure`` at run length ``N``
     over grades 0..``c``, the ``route`` (closed / count / cached / build), the tie strategy, K (the
     size of φ's range, :meth:`Route.K`) and ``caveat`` (what the exactness rests on, when it is not a proof:
-    the route's ``basis``). ``exact`` and ``max_rel_error`` are the route's (0 when exact; else the target of its bracket)."""
+    the route's ``basis``). ``exact`` and ``max_rel_error`` are the route's (0 when exact; else the target of
+    its bracket)."""
 
     label: str
     measure: M.Measure
@@ -242,7 +243,8 @@ def scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
 
 def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | None, ties: str = "unq",
          cache: bool | str | Path = True, build: bool = False, require: bool = False,
-         cli: bool = False, max_rel_error: float = DEFAULT_MAX_REL_ERROR) -> tuple[dict[str, IntervalPlan | None], list[str]]:
+         cli: bool = False, max_rel_error: float = DEFAULT_MAX_REL_ERROR
+         ) -> tuple[dict[str, IntervalPlan | None], list[str]]:
     """For each (label, measure): its :class:`IntervalPlan`, or None with a note saying why (the second
     value: the notes). ``grades``: the collection's largest grade c (graded measures are scaled over the
     (c+1)^N runs of grades 0..c; binary ones over 2^N); None before the qrels are read (graded measures

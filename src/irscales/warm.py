@@ -3,8 +3,8 @@
 Without it the first read of real runs after installing compiles the run-file reader (20 s idle, 56 s on a
 loaded machine) and the first DCG count the counting kernels. The kernels are compiled here through the
 same calls as real work, on a tiny generated run file and tiny runs, so numba's cache holds exactly the
-signatures reading and counting use (numba compiles again for any other argument type: a read-only array,
-int32 for int64 ...; ``tests/test_warm.py`` reads runs after :func:`warm` and checks nothing more compiles).
+signatures reading, counting and bracketing use (numba compiles again for any other argument type: a read-only
+array, int32 for int64 ...; ``tests/test_warm.py`` reads runs after :func:`warm` and checks nothing more compiles).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import pandas as pd
 
 from irscales.data.trec_arrays import QrelsIndex
 from irscales.data.trec_cache import judged_run
+from irscales.enumeration import bracket_ap
 from irscales.enumeration.meet import dcg_below, graded_dcg_below
 
 __all__ = ["warm", "main"]
@@ -43,10 +44,18 @@ def _warm_counting() -> None:
     graded_dcg_below(rng.integers(0, 3, (8, 10)), 2, 2)
 
 
+def _warm_bracket() -> None:
+    """Bracket AP's φ of a short run (the rounded programme's kernel) and count one value exactly (the walk)."""
+    bracket_ap.phi_bounds("AP", np.array([[1, 0, 1, 0, 0, 1]]), "mid", N=12)
+    keys, L = bracket_ap.sp_exact(np.array([[1, 0, 1]]), 8)
+    bracket_ap.count_exact(keys[0], L, 8)
+
+
 def warm() -> dict[str, float]:
     """Compile (or load from numba's cache) every kernel; seconds per group of kernels."""
     took = {}
-    for name, step in (("run-file reader", _warm_reader), ("counting kernels", _warm_counting)):
+    for name, step in (("run-file reader", _warm_reader), ("counting kernels", _warm_counting),
+                       ("AP bracket kernels", _warm_bracket)):
         t = time.perf_counter()
         step()
         took[name] = time.perf_counter() - t

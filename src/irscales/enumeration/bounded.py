@@ -77,7 +77,8 @@ class BoundedRoute(Route):
     def K(self, ties: str = "unq") -> int:
         lo, hi = self.K_bounds(ties)
         if lo != hi:  # the provider offers no such request: K would have to be bracketed in the values too
-            raise ValueError(f"K of {self.measure.key} at N={self.N} (ties {ties}) is only bounded: {lo} ≤ K ≤ {hi}")
+            raise ValueError(f"K of {self.measure.key} at N={self.N} (ties {ties}) is only bounded: "
+                             f"{lo} ≤ K ≤ {hi}")
         return lo
 
     def phi_bounds_ties(self, rel, ties=TIES, progress: bool | None = None, **kwargs
@@ -125,8 +126,10 @@ class BoundedProvider:
         if mod is bracket_additive and numerator(m).form == "discounted" and "unq" in req.ties:
             basis, proven = basis + _SCHANUEL, False
         rel = req.max_rel_error
-        return BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
-                            basis=f"{basis}, within {rel:g} relative", proven=proven)
+        route = BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
+                             basis=f"{basis}, within {rel:g} relative", proven=proven)
+        route.grounds = "bracket"  # what φ rests on (Route.grounds: proof, enumeration, conditional): a bracket
+        return route
 
 
 register(BoundedProvider())

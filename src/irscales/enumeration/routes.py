@@ -53,7 +53,8 @@ from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
 from irscales.enumeration.ties import TIES, check_ties
 from irscales.options import DEFAULT_MAX_REL_ERROR
 
-__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "EXACT_SECONDS_PROHIBITIVE", "Route", "CountedRoute", "OverBudget",
+__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "EXACT_SECONDS_PROHIBITIVE", "Route",
+           "CountedRoute", "OverBudget",
            "choose_route", "within_budget", "ClosedFormProvider", "CountingProvider", "CachedScaleProvider",
            "ScaleBuildProvider"]
 
@@ -69,7 +70,8 @@ METHODS = {"auto": ("closed", "count", "cached", "build", "bounded"), "count": (
            "bounded": ("bounded",)}
 _ORDER = {"count": 0, "closed": 1, "cached": 2, "build": 3, "bounded": 4}  # ties of estimates: the cheaper kind first
 #: An exact route estimated above this many seconds gives way to a bounded route where one is offered
-#: (issue 42: "never an enumeration that cannot finish"); below it the exact route is taken, however slower.
+#: (issue 42: "never an enumeration that cannot finish"); below it the exact route is taken, however slower;
+#: with consent to long computations (``build=True``) the exact route is always taken.
 EXACT_SECONDS_PROHIBITIVE = 300.0
 
 
@@ -379,7 +381,7 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     build   consent to a build above the budget
     max_rel_error  the relative error a bounded route is asked to reach (hi ≤ (1 + max_rel_error)·lo); an exact
             route is taken first unless estimated above :data:`EXACT_SECONDS_PROHIBITIVE` where a bounded one is
-            offered
+            offered (and ``build`` is not given)
 
     Raises :class:`OverBudget` when only a build over the budget remains, ``NotImplementedError`` when
     the measure has neither a kernel nor a counting rule, else ``ValueError`` with the reasons (how far
@@ -416,11 +418,12 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     if need == "scale":
         pick = [r for r in found if r.stored] or found
     slow = [r for r in pick if r.exact and r.seconds > EXACT_SECONDS_PROHIBITIVE]
-    if slow and any(not r.exact for r in pick):  # a bounded route instead of an exact one that takes too long
+    if slow and not build and any(not r.exact for r in pick):  # a bracket, not an exact route that takes too long
         pick = [r for r in pick if r not in slow]
         fastest = min(slow, key=lambda r: r.seconds)
+        slower = f"the exact route ({fastest.kind}) would take about {human_seconds(fastest.seconds)}"
         for r in pick:
-            r.reason = r.reason or f"the exact route ({fastest.kind}) would take about {human_seconds(fastest.seconds)}"
+            r.reason = slower + (f"; {r.reason}" if r.reason else "")
     if pick:  # estimates are rough: a build (it leaves a cache behind) must be twice as fast to win
         return min(pick, key=lambda r: (not r.exact, r.seconds * (2 if r.kind == "build" else 1),
                                         _ORDER.get(r.kind, len(_ORDER))))
