@@ -234,7 +234,8 @@ def cutoffs(figures: Path) -> Beyond | None:
             tables.append(AnalogueTable(title, f.fillna("").astype(str), (f"{FOLDER}/{p.name}",), collapsed=True))
     Ns = sorted(set(t2["N"]))
     what = (f"FFF21 stops at N = 30. Notebook 09 runs FFF21's Table 2 at N = {', '.join(map(str, Ns))} on "
-            f"{f'the first {subset} ' if subset else 'all '}{runs}: τ_b between the system means of each FFF21 measure and of its "
+            f"{f'the first {subset} ' if subset else 'all '}{runs}: τ_b between the system means of each FFF21 "
+            "measure and of its "
             "interval version, both from irscales.evaluate(..., ranked=True), each cell on the planner's route at N "
             "(exact, or a bracket of φ with a proven relative error; τ with the bracket's lower and upper bounds "
             "says whether the bracket can move the ranking). A measure without a route at N keeps its row: AP has "

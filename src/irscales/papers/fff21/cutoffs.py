@@ -24,6 +24,7 @@ import math
 import tempfile
 import warnings
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
@@ -38,7 +39,7 @@ from irscales.papers.fff21.ranked import PAPER_ORDER
 from irscales.paths import trec_track
 
 __all__ = ["Source", "t08_source", "Cell", "table2_cells", "table2_frame", "top_k_frame", "points_frame",
-           "log10_unit", "tag", "FOLDER", "findings"]
+           "system_ranks", "log10_unit", "tag", "FOLDER", "findings"]
 
 #: Folder of the notebook's files under the figures folder.
 FOLDER = "cutoffs"
@@ -114,7 +115,7 @@ def log10_unit(phi: np.ndarray, K: int) -> np.ndarray:
 
 
 def _unit(phi: np.ndarray, K: int) -> np.ndarray:
-    from fractions import Fraction
+    """(φ − 1)/(K − 1) of every entry, exact."""
     return np.vectorize(lambda p: Fraction(p - 1) / (K - 1) if K > 1 else Fraction(0), otypes=[object])(phi)
 
 
@@ -145,7 +146,7 @@ def _evaluate(source: Source, labels: list[str], N: int, ties: str) -> tuple[Eva
 
 def _cell(ev: Evaluation, lab: str, N: int, ties: str) -> Cell:
     row = ev.scale_table().set_index("measure").loc[lab]
-    iv = ev._interval[lab]
+    iv = ev._interval[lab]  # IntervalValues: Evaluation has no public accessor for phi_lo / phi_hi
     K = int(iv.plan.K)
     means, _ = ordered_means(ev.collection, ev.measures[lab], N, ev.decision_values(lab), lab)
     unit_means = system_means(iv.unit)
@@ -193,7 +194,7 @@ def table2_frame(cells: Sequence[Cell]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _ranks(means: np.ndarray) -> np.ndarray:
+def system_ranks(means: np.ndarray) -> np.ndarray:
     """Rank of each system, 1 = the highest mean (ties share the best rank)."""
     vals = list(means)
     return np.array([1 + sum(v > x for v in vals) for x in vals])
@@ -207,7 +208,7 @@ def top_k_frame(cells: Sequence[Cell], systems: Sequence[str], ks: Sequence[int]
     for c in cells:
         if c.means is None:
             continue
-        r0, r1 = _ranks(c.means), _ranks(c.unit_means)
+        r0, r1 = system_ranks(c.means), system_ranks(c.unit_means)
         row = {"measure": c.measure, "N": c.N, "ties": c.ties, "tau": c.tau}
         for k in ks:
             row[f"top{k} kept"] = int(np.sum((r0 <= k) & (r1 <= k)))

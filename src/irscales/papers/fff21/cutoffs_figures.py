@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from irscales.figures import write_figure
-from irscales.papers.fff21.cutoffs import Cell, _ranks
+from irscales.papers.fff21.cutoffs import Cell, system_ranks
 
 __all__ = ["plot_values", "plot_ranks", "save", "shown"]
 
@@ -75,7 +75,7 @@ def plot_ranks(cells: Sequence[Cell], label: str):
             c = next((c for c in cs if c.N == N and c.measure == m), None)
             if c is None:
                 continue
-            ax.scatter(_ranks(c.means), _ranks(c.unit_means), s=8, alpha=0.6, color=f"C{k}",
+            ax.scatter(system_ranks(c.means), system_ranks(c.unit_means), s=8, alpha=0.6, color=f"C{k}",
                        label=f"N = {N}{'' if c.ties == 'unq' else f' ({c.ties})'}: τ = {c.tau:.3f}")
         top = max(len(c.means) for c in cs)
         ax.plot([1, top], [1, top], color="0.6", lw=0.8)
