@@ -33,6 +33,7 @@ def test_table2_at_small_N_equals_fff21_table2_of_the_ranked_adapter(tmp_path):
     t2 = C.table2_frame(cells)
     assert list(t2["measure"]) == list(PAPER_ORDER) and set(t2["ties"]) == {"unq"}  # every unq route exists at 8
     assert t2["exact"].all() and (t2["max_rel_error"] == 0).all()
+    assert set(t2.loc[t2["caveat"] != "", "measure"]) <= {"DCG_b02", "DCG_b10", "nDCG_b02", "nDCG_b10"}
     expected = tables.table2([ranked_scores(col, 8, ties=("unq",), track="T")]).iloc[0]
     for r in t2.itertuples():
         assert r.tau == pytest.approx(float(expected[r.measure]), abs=1e-12), r.measure
@@ -48,7 +49,9 @@ def test_table2_at_small_N_equals_fff21_table2_of_the_ranked_adapter(tmp_path):
 
 def test_a_measure_without_a_route_keeps_its_row_with_the_reason(tmp_path):
     source, _ = _source(tmp_path)
-    cells = C.table2_cells(source, 60, measures=("P", "AP"))
+    notes = []
+    cells = C.table2_cells(source, 60, measures=("P", "AP"), notes=notes)
+    assert len(notes) == len(set(notes))  # evaluate's notes of both calls (unq, then mid), each once
     t2 = C.table2_frame(cells)
     ap = t2[t2["measure"] == "AP"]
     unq = ap[ap["ties"] == "unq"].iloc[0]
@@ -84,16 +87,16 @@ def _frame(Ns):
     for N in Ns:
         rows += [{"measure": "P", "N": N, "ties": "unq", "route": "count", "exact": True, "max_rel_error": 0.0,
                   "achieved_rel_error": 0.0, "tau": 1.0, "tau_lo": np.nan, "tau_hi": np.nan, "stable": "",
-                  "bounds": "none", "reason": ""},
+                  "bounds": "none", "caveat": "", "reason": ""},
                  {"measure": "RBP_p08", "N": N, "ties": "unq", "route": "bracket", "exact": False,
                   "max_rel_error": 0.01, "achieved_rel_error": 0.004, "tau": 0.9, "tau_lo": 0.9, "tau_hi": 0.9,
-                  "stable": "True", "bounds": "IntervalValues.phi_lo/phi_hi", "reason": ""},
+                  "stable": "True", "bounds": "IntervalValues.phi_lo/phi_hi", "caveat": "Schanuel", "reason": ""},
                  {"measure": "AP", "N": N, "ties": "unq", "route": "none", "exact": False, "max_rel_error": np.nan,
                   "achieved_rel_error": np.nan, "tau": np.nan, "tau_lo": np.nan, "tau_hi": np.nan, "stable": "",
-                  "bounds": "none", "reason": "deepest N = 24"},
+                  "bounds": "none", "caveat": "", "reason": "deepest N = 24"},
                  {"measure": "AP", "N": N, "ties": "mid", "route": "bracket", "exact": False, "max_rel_error": 0.01,
                   "achieved_rel_error": 0.01, "tau": 0.8, "tau_lo": 0.79, "tau_hi": 0.8, "stable": "False",
-                  "bounds": "IntervalValues.phi_lo/phi_hi", "reason": ""}]
+                  "bounds": "IntervalValues.phi_lo/phi_hi", "caveat": "", "reason": ""}]
     return pd.DataFrame(rows)
 
 
@@ -110,7 +113,7 @@ def test_the_report_section_reads_the_files_and_shows_every_cell(tmp_path):
     t = b.tables[0].frame.set_index("measure")
     assert list(t.columns) == ["N = 100", "N = 1000"]
     assert t.loc["P", "N = 100"] == "1.0000, exact"
-    assert t.loc["RBP_p08", "N = 1000"] == ("0.9000, bracketed, max_rel_error 0.01 (achieved 0.004), "
+    assert t.loc["RBP_p08", "N = 1000"] == ("0.9000 †, bracketed, max_rel_error 0.01 (achieved 0.004), "
                                                "τ the same with both bounds")
     assert t.loc["AP", "N = 100"] == ("no unq route; 0.8000 (mid), bracketed, max_rel_error 0.01 (achieved 0.01), "
                                       "τ with the lower / upper bounds 0.7900 / 0.8000")

@@ -167,7 +167,7 @@ def _cutoffs_cell(r) -> str:
         return "—"
     if r.route == "none":
         return "no route"
-    ties = "" if r.ties == "unq" else f" ({r.ties})"
+    ties = ("" if r.ties == "unq" else f" ({r.ties})") + (" †" if isinstance(r.caveat, str) and r.caveat else "")
     if bool(r.exact):
         return f"{r.tau:.4f}{ties}, exact"
     bound = f"bracketed, max_rel_error {r.max_rel_error:.2g}"
@@ -224,7 +224,8 @@ def cutoffs(figures: Path) -> Beyond | None:
     src = f"{FOLDER}/table2_{tag}.csv"
     tables = [AnalogueTable("Table 2 at the cut-offs: Kendall τ_b between each measure and its interval version "
                             "(ties unq; where unq has no route, FFF21 Table 3's mid), and how exact the interval "
-                            "values are", _cutoffs_table(t2), (src,))]
+                            "values are († also rests on the caveat of the CSV's caveat column: for DCG's distinct "
+                            "values, no Q-linear relation among the 1/ln m, Schanuel's conjecture)", _cutoffs_table(t2), (src,))]
     for name, title in (("topk", "How the ranking of systems changes: top-k systems kept, the largest rank move"),
                         ("points", "Where the runs sit on the interval scale: share at 0, quantiles of log10")):
         p = folder / f"{name}_{tag}.csv"

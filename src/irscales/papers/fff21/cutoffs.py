@@ -99,6 +99,7 @@ class Cell:
     tau_lo: float = float("nan")
     tau_hi: float = float("nan")
     bounds: str = "none"
+    caveat: str = ""
     reason: str = ""
     means: np.ndarray | None = field(default=None, repr=False)
     unit_means: np.ndarray | None = field(default=None, repr=False)
@@ -124,13 +125,14 @@ def _tau(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _evaluate(source: Source, labels: list[str], N: int, ties: str) -> tuple[Evaluation | None, dict[str, str]]:
-    """``evaluate`` on the labels that have an interval version at N; the others with the planner's reason."""
+    """``evaluate`` on the labels that have an interval version at N; the others with the planner's reason.
+    Its warnings (judged@N, brackets wider than the target) are kept in ``Evaluation.notes``, not shown twice."""
     refused: dict[str, str] = {}
     labels = list(labels)
     while labels:
         try:
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # judged@N notes: the notebook reports judged@N itself
+                warnings.simplefilter("ignore")  # the same lines are in ev.notes (table2_cells' notes)
                 return evaluate(source.qrels, source.runs, labels, depth=N, ranked=True, ties=ties, phi=True,
                                 progress=False), refused
         except NoIntervalScaleError as e:
@@ -150,7 +152,7 @@ def _cell(ev: Evaluation, lab: str, N: int, ties: str) -> Cell:
     K = int(iv.plan.K)
     means, _ = ordered_means(ev.collection, ev.measures[lab], N, ev.decision_values(lab), lab)
     unit_means = system_means(iv.unit)
-    c = Cell(lab, N, ties, route=str(row["route"]), exact=bool(row["exact"]),
+    c = Cell(lab, N, ties, route=str(row["route"]), exact=bool(row["exact"]), caveat=str(row["caveat"] or ""),
              max_rel_error=float(iv.plan.max_rel_error), achieved_rel_error=float(row["max_rel_error"]),
              tau=_tau(means, unit_means), means=means, unit_means=unit_means,
              value=np.asarray(ev.values(lab), dtype=float), log10=log10_unit(iv.phi, K))
@@ -161,18 +163,24 @@ def _cell(ev: Evaluation, lab: str, N: int, ties: str) -> Cell:
     return c
 
 
-def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER,
-                 fallback_ties: str = "mid") -> list[Cell]:
+def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER, fallback_ties: str = "mid",
+                 notes: list[str] | None = None) -> list[Cell]:
     """FFF21 Table 2 (ties ``unq``) at run length N for ``measures``; a measure without an ``unq`` route at N
-    gets a second cell with ``fallback_ties`` (FFF21 Table 3's ``mid``) when it has a route there."""
+    gets a second cell with ``fallback_ties`` (FFF21 Table 3's ``mid``) when it has a route there. ``notes``:
+    a list that receives evaluate's notes (judged@N, brackets wider than the target), each once."""
     ev, refused = _evaluate(source, list(measures), N, "unq")
     cells = {lab: _cell(ev, lab, N, "unq") for lab in (ev.measures if ev is not None else ())}
     out = []
     extra = {}
+    ev2 = None
     if refused and fallback_ties:
         ev2, refused2 = _evaluate(source, list(refused), N, fallback_ties)
         extra = {lab: _cell(ev2, lab, N, fallback_ties) for lab in (ev2.measures if ev2 is not None else ())}
         extra.update({lab: Cell(lab, N, fallback_ties, reason=why) for lab, why in refused2.items()})
+    if notes is not None:
+        for n in (n for e in (ev, ev2) if e is not None for n in e.notes):
+            if n not in notes:
+                notes.append(n)
     for lab in measures:
         out.append(cells.get(lab) or Cell(lab, N, "unq", reason=refused[lab]))
         if lab in extra:
@@ -183,14 +191,15 @@ def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER,
 def table2_frame(cells: Sequence[Cell]) -> pd.DataFrame:
     """One row per cell: measure, N, ties, route, exact, max_rel_error (the route's target, 0 when exact),
     achieved_rel_error (the largest hi/lo − 1 over the cell's runs, proven), tau, tau_lo, tau_hi, stable (τ the same
-    with both bounds; '' where exact or not computed), bounds, reason."""
+    with both bounds; '' where exact or not computed), bounds, caveat (what the values rest on beyond a proof:
+    DCG's distinct values on Schanuel's conjecture; ``Evaluation.scale_table``), reason."""
     rows = []
     for c in cells:
         stable = "" if c.route == "none" or c.bounds == "none" else str(c.tau_lo == c.tau == c.tau_hi)
         rows.append({"measure": c.measure, "N": c.N, "ties": c.ties, "route": c.route, "exact": c.exact,
                      "max_rel_error": c.max_rel_error, "achieved_rel_error": c.achieved_rel_error,
                      "tau": c.tau, "tau_lo": c.tau_lo, "tau_hi": c.tau_hi, "stable": stable, "bounds": c.bounds,
-                     "reason": c.reason})
+                     "caveat": c.caveat, "reason": c.reason})
     return pd.DataFrame(rows)
 
 
