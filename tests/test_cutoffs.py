@@ -50,7 +50,8 @@ def test_table2_at_small_N_equals_fff21_table2_of_the_ranked_adapter(tmp_path):
 def test_a_measure_without_a_route_keeps_its_row_with_the_reason(tmp_path):
     source, _ = _source(tmp_path)
     notes = []
-    cells = C.table2_cells(source, 60, measures=("P", "AP"), notes=notes)
+    judged = {}
+    cells = C.table2_cells(source, 60, measures=("P", "AP"), notes=notes, judged=judged)
     assert len(notes) == len(set(notes))  # evaluate's notes of both calls (unq, then mid), each once
     t2 = C.table2_frame(cells)
     ap = t2[t2["measure"] == "AP"]
@@ -62,7 +63,14 @@ def test_a_measure_without_a_route_keeps_its_row_with_the_reason(tmp_path):
     assert mid["stable"] == str(mid["tau_lo"] == mid["tau"] == mid["tau_hi"])
     p = t2[t2["measure"] == "P"].iloc[0]
     assert p["route"] != "none" and p["tau"] == 1.0 and bool(p["exact"])
-    line = C.findings(t2, "real TREC-8 runs")[0]
+    j = judged[60]  # judged@60 per system, as evaluate reports it
+    jud = C.judged_frame(judged)
+    assert jud.to_dict("records") == [{"N": 60, "mean judged@N": j.mean(), "lowest": j.min(),
+                                       "systems below": int((j < 0.9).sum()), "systems": 7, "threshold": 0.9}]
+    lines = C.findings(t2, "real TREC-8 runs", jud)
+    assert lines[0] == (f"judged@60: {j.mean():.3f} on average, {int((j < 0.9).sum())} of 7 systems below 0.9 (lowest "
+                        f"{j.min():.3f}): their unjudged documents count as not relevant.")
+    line = lines[1]
     assert line.startswith("N = 60 (real TREC-8 runs): τ with ties unq for 1 of 2 measures") and "AP" in line
 
 
@@ -106,7 +114,13 @@ def test_the_report_section_reads_the_files_and_shows_every_cell(tmp_path):
     _write(folder, "N100_20systems_beyond_real", _frame([100]))
     _write(folder, "N100_1000_beyond_simulated", _frame([100, 1000]))
     _write(folder, "N100_1000_beyond_real", _frame([100, 1000]))  # most run lengths, all systems, real: this one
+    C.judged_frame({1000: pd.Series([0.2, 0.95]), 100: pd.Series([0.9, 1.0])}).to_csv(
+        folder / "judged_N100_1000_beyond_real.csv", index=False)
     b = beyond_report.cutoffs(tmp_path)
+    assert b.findings[:2] == ("judged@100: 0.950 on average, 0 of 2 systems below 0.9 (lowest 0.900): their unjudged "
+                              "documents count as not relevant.",
+                              "judged@1000: 0.575 on average, 1 of 2 systems below 0.9 (lowest 0.200): their unjudged "
+                              "documents count as not relevant.")
     assert b.label == "real data, beyond the papers" and b.folder == C.FOLDER and b.anchor == "beyond-cutoffs"
     assert [f.name for f in b.figures] == ["rank_changes_N100_1000_beyond_real.png"]
     assert figure_route(b.figures[0].stem) == "real data, beyond the papers"

@@ -221,6 +221,8 @@ def cutoffs(figures: Path) -> Beyond | None:
                         orders={"measure": PAPER_ORDER, "ties": TIES})
 
     t2 = ordered(_read(folder / f"table2_{tag}.csv"))
+    judged = folder / f"judged_{tag}.csv"
+    judged = in_order(_read(judged), labels=["N"]) if judged.exists() else None
     src = f"{FOLDER}/table2_{tag}.csv"
     tables = [AnalogueTable("Table 2 at the cut-offs: Kendall τ_b between each measure and its interval version "
                             "(ties unq; where unq has no route, FFF21 Table 3's mid), and how exact the interval "
@@ -243,7 +245,7 @@ def cutoffs(figures: Path) -> Beyond | None:
             "no route with ties unq beyond N = 24.")
     pngs = tuple(sorted(folder.glob(f"*_{tag}.png")))
     return Beyond("cutoffs", "Beyond the papers: interval scales at the cut-offs", label, "09_beyond_cutoffs", what,
-                  tuple(cutoff_findings(t2, runs)), tuple(tables), pngs, FOLDER)
+                  tuple(cutoff_findings(t2, runs, judged)), tuple(tables), pngs, FOLDER)
 
 
 def sections(figures: Path) -> list[Beyond]:

@@ -38,7 +38,7 @@ from irscales.interval import NoIntervalScaleError
 from irscales.papers.fff21.ranked import PAPER_ORDER
 from irscales.paths import trec_track
 
-__all__ = ["Source", "t08_source", "Cell", "table2_cells", "table2_frame", "top_k_frame", "points_frame",
+__all__ = ["Source", "t08_source", "Cell", "table2_cells", "table2_frame", "top_k_frame", "points_frame", "judged_frame",
            "system_ranks", "log10_unit", "tag", "FOLDER", "findings"]
 
 #: Folder of the notebook's files under the figures folder.
@@ -164,10 +164,11 @@ def _cell(ev: Evaluation, lab: str, N: int, ties: str) -> Cell:
 
 
 def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER, fallback_ties: str = "mid",
-                 notes: list[str] | None = None) -> list[Cell]:
+                 notes: list[str] | None = None, judged: dict[int, pd.Series] | None = None) -> list[Cell]:
     """FFF21 Table 2 (ties ``unq``) at run length N for ``measures``; a measure without an ``unq`` route at N
     gets a second cell with ``fallback_ties`` (FFF21 Table 3's ``mid``) when it has a route there. ``notes``:
-    a list that receives evaluate's notes (judged@N, brackets wider than the target), each once."""
+    a list that receives evaluate's notes (judged@N, brackets wider than the target), each once; ``judged``: a dict
+    that receives judged@N per system at key N (``Evaluation.judged``)."""
     ev, refused = _evaluate(source, list(measures), N, "unq")
     cells = {lab: _cell(ev, lab, N, "unq") for lab in (ev.measures if ev is not None else ())}
     out = []
@@ -177,6 +178,8 @@ def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER, 
         ev2, refused2 = _evaluate(source, list(refused), N, fallback_ties)
         extra = {lab: _cell(ev2, lab, N, fallback_ties) for lab in (ev2.measures if ev2 is not None else ())}
         extra.update({lab: Cell(lab, N, fallback_ties, reason=why) for lab, why in refused2.items()})
+    if judged is not None and ev is not None:
+        judged[N] = ev.judged()
     if notes is not None:
         for n in (n for e in (ev, ev2) if e is not None for n in e.notes):
             if n not in notes:
@@ -246,6 +249,14 @@ def points_frame(cells: Sequence[Cell]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def judged_frame(judged: dict[int, pd.Series], threshold: float = 0.9) -> pd.DataFrame:
+    """Per N: the mean judged@N over systems, the lowest, and how many systems are below ``threshold`` (their
+    unjudged documents count as not relevant: TREC-8's pool is 100 deep)."""
+    return pd.DataFrame([{"N": N, "mean judged@N": float(j.mean()), "lowest": float(j.min()),
+                          "systems below": int((j < threshold).sum()), "systems": len(j), "threshold": threshold}
+                         for N, j in sorted(judged.items())])
+
+
 def tag(Ns: Sequence[int], source: Source, full_systems: int = 129) -> str:
     """File name tag: ``N100_1000_beyond_real`` (``N100_20systems_beyond_real`` on a subset of 20 systems;
     ``beyond_simulated`` when simulated: :func:`irscales.papers.items.figure_route` reads the route from it)."""
@@ -253,9 +264,12 @@ def tag(Ns: Sequence[int], source: Source, full_systems: int = 129) -> str:
     return f"N{'_'.join(map(str, Ns))}{sub}_{source.kind}"
 
 
-def findings(t2: pd.DataFrame, label: str) -> list[str]:
-    """Sentences computed from a Table 2 frame (:func:`table2_frame`)."""
+def findings(t2: pd.DataFrame, label: str, judged: pd.DataFrame | None = None) -> list[str]:
+    """Sentences computed from a Table 2 frame (:func:`table2_frame`) and judged@N (:func:`judged_frame`)."""
     out = []
+    for r in (judged.itertuples(index=False) if judged is not None else ()):
+        out.append(f"judged@{r.N}: {r[1]:.3f} on average, {r[3]} of {r[4]} systems below {r[5]:g} (lowest "
+                   f"{r.lowest:.3f}): their unjudged documents count as not relevant.")
     for N, f in t2.groupby("N", sort=True):
         done = f[f["route"] != "none"]
         unq = done[done["ties"] == "unq"]
