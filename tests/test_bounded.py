@@ -70,6 +70,15 @@ def test_an_exact_route_over_the_prohibitive_time_gives_way_to_the_bracket(monke
     assert E.choose_route("RBP_p08", 40, build=True).exact  # consent to long computations: exact
 
 
+def test_plan_takes_a_bracket_only_when_allowed():
+    """``evaluate`` plans with brackets; a caller that states exact values (the papers' tables) without."""
+    from irscales.interval import plan
+
+    assert plan([("RBP_p08", M.parse("RBP_p08"))], 100, grades=1, bounded=True)[0]["RBP_p08"].kind == "bounded"
+    found, notes = plan([("RBP_p08", M.parse("RBP_p08"))], 100, grades=1)
+    assert found["RBP_p08"] is None and "up to N = 52" in notes[0]
+
+
 def test_K_is_exact_for_every_offered_request():
     assert E.choose_route("RBP_p08", 1000).K("unq") == 2**1000
     dcg = E.choose_route("DCG_b02", 60, ties="unq")

@@ -13,6 +13,7 @@ from irscales import measures as M
 from irscales import paths
 from irscales.enumeration import ap_count as A
 from irscales.enumeration import bracket_ap as B
+from irscales.enumeration import bracket_ap_reach as R
 
 RANKED = ("min", "max", "mid")
 
@@ -135,9 +136,9 @@ def test_all_ties_at_once_and_cut_off_names():
 
 
 def test_k_bounds():
-    assert B.k_bounds(M.AP(), 50, 1, "max") == (2**50, 2**50)
-    assert B.k_bounds(M.AP(), 14, 1, "unq") == (A.n_distinct_sp(14),) * 2
-    lo, hi = B.k_bounds(M.AP(), 40, 1, "unq")
+    assert R.k_bounds(M.AP(), 50, 1, "max") == (2**50, 2**50)
+    assert R.k_bounds(M.AP(), 14, 1, "unq") == (A.n_distinct_sp(14),) * 2
+    lo, hi = R.k_bounds(M.AP(), 40, 1, "unq")
     assert lo <= hi == 2**40
 
 
@@ -148,9 +149,9 @@ def test_float_rounding_factor_is_outward():
 
 
 def test_api_and_bad_input():
-    assert B.bracket_depth(M.AP(), 1, "max")[0] >= 100
-    assert B.bracket_depth(M.AP(), 1, "unq")[0] == A.FULL_MAX_N
-    secs, mem = B.bracket_cost(M.AP(), 100, 1, "max", 2490)
+    assert R.bracket_depth(M.AP(), 1, "max")[0] >= 100
+    assert R.bracket_depth(M.AP(), 1, "unq")[0] == A.FULL_MAX_N
+    secs, mem = R.bracket_cost(M.AP(), 100, 1, "max", 2490)
     assert secs > 0 and mem > 0
     with pytest.raises(ValueError, match="AP/SP only"):
         B.phi_bounds(M.P(), np.zeros((1, 5)), "max", N=5)

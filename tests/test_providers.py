@@ -117,8 +117,10 @@ def test_the_planner_takes_an_exact_route_before_a_cheaper_bracket(bounded):
     assert E.choose_route("RBP_p08", 40).kind == "count"
     r = E.choose_route("ERR", 8)  # no exact route: the bracket answers
     assert r.kind == "bounded" and not r.exact and r.max_rel_error == 0.01
-    p = plan([("ERR", M.ERR())], 8, grades=1, ties="min")[0]["ERR"]
+    p = plan([("ERR", M.ERR())], 8, grades=1, ties="min", bounded=True)[0]["ERR"]
     assert p.kind == "bounded" and not p.exact and p.max_rel_error == 0.01 and p.K == 2**8
+    with pytest.raises(ValueError, match="ERR has no interval-scaled version"):  # exact values only: no bracket
+        plan([("ERR", M.ERR())], 8, grades=1, ties="min", require=True)
 
 
 def test_scale_table_reports_exact_and_max_rel_error_per_measure(bounded):

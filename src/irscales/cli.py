@@ -34,8 +34,7 @@ from irscales.cli_output import (big_count as _big, check_output as _check_outpu
                                  exact_mean as _exact_mean, judged_line, legend_of, scales_line, write as _write)
 from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
                                   judged_option, measures_given, measures_option, output_option, qrels_option, reading,
-                                  reading_options, report_options, runs_argument, scale_options, ties_option,
-                                  max_rel_error_option)
+                                  reading_options, report_options, runs_argument, scale_options, ties_option)
 from irscales.enumeration import CacheError, OverBudget, TieUndecidable, plan_scale
 from irscales.interval import INTERVAL_LEGEND, NoIntervalScaleError, OverBudgetError, uses_grades
 from irscales.options import COMPARISON_DEFAULTS, DEFAULT_MEASURES, SIGNIFICANCE, TEST_WORDS, default_depth
@@ -143,6 +142,8 @@ def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, progress: bool = T
     ``options``: ``ranked``, ``ties`` … as ``evaluate`` takes them, its defaults for the others)."""
     from irscales.evaluation import evaluate
 
+    if "max_rel_error" in kw:  # --max-rel-error comes with --ties (cli_options.ties_option)
+        options["max_rel_error"] = kw.pop("max_rel_error")
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
     return evaluate(qrels, src, measures, depth=depth, progress=None if progress else False, **options,
@@ -183,10 +184,9 @@ def main() -> None:
 @reading_options
 @scale_options
 @ties_option
-@max_rel_error_option
 @judged_option
 def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales, cache, progress, ties,
-           max_rel_error, judged_threshold, **kw):
+           judged_threshold, **kw):
     """Scores of each measure per topic and mean; with --ranked also their interval-scaled values.
 
     RUNS are TREC run files or one directory of them. The interval-scaled value of a run is its position
@@ -204,7 +204,7 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     _check_output(output, [*runs, qrels])
     ev = _evaluate(runs, qrels, measures_given(kw), depth, kw, ranked=ranked, ties=ties,
                    phi=ranked and phi, build=build_scales, cache=cache, progress=progress,
-                   judged_threshold=judged_threshold, max_rel_error=max_rel_error)
+                   judged_threshold=judged_threshold)
     means = ev.means()
     rows = []
     for lab in ev.measures:
@@ -242,10 +242,9 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
 @reading_options
 @scale_options
 @ties_option
-@max_rel_error_option
 @judged_option
 def report(runs, qrels, depth, test, correction, permutations, seed, alpha, baseline, pairs_file, order, figure_file,
-           label, fmt, output, build_scales, cache, progress, ties, max_rel_error, judged_threshold, **kw):
+           label, fmt, output, build_scales, cache, progress, ties, judged_threshold, **kw):
     """Many runs: the comparison table, original and interval-scaled means side by side.
 
     Markers (letters up to 26 runs, numbers beyond) name the systems each one is significantly better
@@ -264,8 +263,7 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
         raise click.BadParameter(f"{figure_file}: the figure's file name must end in .png, .pdf or .svg",
                                  param_hint="'--figure'")
     ev = _evaluate(runs, qrels, measures_given(kw), depth, kw, ranked=True, ties=ties,
-                   max_rel_error=max_rel_error, build=build_scales, cache=cache, progress=progress,
-                   judged_threshold=judged_threshold)
+                   build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
                        seed=seed, order=order)
     if fmt in ("csv", "tsv"):
@@ -291,10 +289,9 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
 @reading_options
 @scale_options
 @ties_option
-@max_rel_error_option
 @judged_option
-def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache, progress, ties, max_rel_error,
-            judged_threshold, **kw):
+def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache, progress, ties, judged_threshold,
+            **kw):
     """Two runs: FFF21 §7.3 paired tests on the original and the interval scale, side by side.
 
     Does the verdict change when the measure is mapped to an interval scale? The legend gives MM23's
@@ -304,8 +301,7 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
 
     _check_output(output, [run_a, run_b, qrels])
     ev = _evaluate([run_a, run_b], qrels, measures_given(kw), depth, kw, ranked=True, ties=ties,
-                   max_rel_error=max_rel_error, build=build_scales, cache=cache, progress=progress,
-                   judged_threshold=judged_threshold)
+                   build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     _two_runs(ev)
     rows, lines = [], []
     a, b = ev.systems
@@ -411,10 +407,8 @@ def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw
 @reading_options
 @scale_options
 @ties_option
-@max_rel_error_option
 @judged_option
-def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ties, max_rel_error, judged_threshold,
-              **kw):
+def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ties, judged_threshold, **kw):
     """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2) among measures, original and interval-scaled.
 
     Systems are ranked by their mean score over topics (exactly: near-equal means are compared as
@@ -427,8 +421,7 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
     if len(measure_specs(names)) < 2:
         raise click.BadParameter(f"correlation is between measures: give at least two, got {names!r}",
                                  param_hint="'--measures'")
-    ev = _evaluate(runs, qrels, names, depth, kw, ranked=True, ties=ties, max_rel_error=max_rel_error,
-                   build=build_scales, cache=cache,
+    ev = _evaluate(runs, qrels, names, depth, kw, ranked=True, ties=ties, build=build_scales, cache=cache,
                    progress=progress, judged_threshold=judged_threshold)
     frame, notes = ev.correlations()
     for n in notes:

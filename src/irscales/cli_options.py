@@ -19,8 +19,7 @@ from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_MAX_REL_
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
-           "measures_given", "reading_options", "reading", "scale_options", "ties_option",
-           "max_rel_error_option", "judged_option",
+           "measures_given", "reading_options", "reading", "scale_options", "ties_option", "judged_option",
            "JUDGED_HELP", "report_options", "ipso_test_option", "ALPHA"]
 
 FORMATS = ("table", "csv", "tsv", "markdown", "latex")
@@ -144,15 +143,14 @@ scale_options = _options(
                  help="progress bars on stderr when it is a terminal (reading runs, counting phi, scale builds)"),
 )
 
-ties_option = click.option(
+#: The options of the interval values: the tie rule of φ and the relative error of a bracketed φ.
+ties_option = _options(click.option(
     "--ties", type=click.Choice(TIES), default=DEFAULT_TIES, show_default=True,
     help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
     "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
-    "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid")
-
-max_rel_error_option = click.option(
+    "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid"), click.option(
     "--max-rel-error", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=DEFAULT_MAX_REL_ERROR,
-    show_default=True, help=MAX_REL_ERROR_HELP)
+    show_default=True, help=MAX_REL_ERROR_HELP))
 
 #: What judged@N is, in every legend and --help that reports it (irscales.data.judged).
 JUDGED_HELP = ("judged@N: the fraction of a system's top N ranks holding a document that appears in the topic's "

@@ -433,7 +433,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     plans: dict[str, IntervalPlan | None] = {}
     if ranked:  # binary measures are planned before reading (graded ones after): a refusal comes at once
         plans, n1 = plan(specs, depth, grades=None, ties=ties, cache=cache, build=build, require=True,
-                         max_rel_error=max_rel_error)
+                         max_rel_error=max_rel_error, bounded=True)
         notes += n1
     col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
     specs = graded_err(specs, measures, int(col.max_grade))
@@ -446,7 +446,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     if ranked:
         graded = [(lab, m) for lab, m in specs if uses_grades(m)]
         p2, n2 = plan(graded, depth, grades=int(col.max_grade), ties=ties, cache=cache, build=build,
-                      require=True, max_rel_error=max_rel_error)
+                      require=True, max_rel_error=max_rel_error, bounded=True)
         plans.update(p2)
         notes += n2
         plans = {lab: plans.get(lab) for lab, _ in specs}

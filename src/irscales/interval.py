@@ -243,7 +243,7 @@ def scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
 
 def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | None, ties: str = "unq",
          cache: bool | str | Path = True, build: bool = False, require: bool = False,
-         cli: bool = False, max_rel_error: float = DEFAULT_MAX_REL_ERROR
+         cli: bool = False, max_rel_error: float = DEFAULT_MAX_REL_ERROR, bounded: bool = False
          ) -> tuple[dict[str, IntervalPlan | None], list[str]]:
     """For each (label, measure): its :class:`IntervalPlan`, or None with a note saying why (the second
     value: the notes). ``grades``: the collection's largest grade c (graded measures are scaled over the
@@ -251,8 +251,9 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
     are then left out silently, to be planned later). Builds over the budget without ``build`` are
     refused together, up front (:class:`OverBudgetError`); ``require``: a missing version is an error, for every
     such measure at once (:class:`NoIntervalScaleError`, which names the over-budget builds too, and, where a
-    build is the only exact route and no bracket reaches, why not). ``max_rel_error``: the relative error a
-    route that brackets φ is to reach (:func:`~irscales.enumeration.routes.choose_route`)."""
+    build is the only exact route and no bracket reaches, why not). ``bounded``: whether a route that brackets φ
+    may serve (``evaluate`` and the CLI: yes; a table that states exact values: no, the default), within
+    ``max_rel_error`` (:func:`~irscales.enumeration.routes.choose_route`)."""
     out: dict[str, IntervalPlan | None] = {}
     notes, over = [], []
     missing: list[tuple[str, str, int | None]] = []
@@ -273,11 +274,12 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
             continue
         c = max(1, grades) if graded else 1
         try:
-            route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build, max_rel_error=max_rel_error)
+            route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build, max_rel_error=max_rel_error,
+                                 method="auto" if bounded else "exact")
         except OverBudget as e:
             over.append(e)
             out[label] = None
-            if require and reach("bounded", target, c, ties)[0] < n:  # say why no bracket takes the build's place
+            if require and bounded and reach("bounded", target, c, ties)[0] < n:  # why no bracket takes its place
                 missing.append((label, *_reach(m, target, n, c, ties)))
             continue
         except NotImplementedError as e:  # no kernel and no counting rule: no interval version at any N

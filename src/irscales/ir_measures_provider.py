@@ -111,7 +111,7 @@ def interval_measure(name: str | IrMeasure, *, depth: int | None = None, ties: s
     if grades is not None and not uses_grades(specs[0][1]):
         raise ValueError(f"{label} reads no grades; leave out grades")
     # binary measures are planned now, as evaluate plans them before reading: a refusal comes at once
-    plan(specs, n, grades=None, ties=ties, build=build, require=True)
+    plan(specs, n, grades=None, ties=ties, build=build, require=True, bounded=True)
     given = {"ties": ties, "raw": bool(raw), "grades": grades, "build": bool(build),
              "reading": tuple(sorted(reading.items()))}
     # only what differs from the defaults: ir_measures compares measures by their repr

@@ -29,7 +29,7 @@ from fractions import Fraction
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration import bracket_additive, bracket_ap
+from irscales.enumeration import bracket_additive, bracket_ap, bracket_ap_reach
 from irscales.enumeration.providers import Request, register
 from irscales.enumeration.routes import Route
 from irscales.enumeration.runs import numerator
@@ -49,6 +49,11 @@ _SCHANUEL = ("; distinct values counted as discount-class coefficient tuples: ex
 def _module(m: M.Measure):
     """The bracket module of ``m`` from its numerator's declared form (AP/SP: ``sp``; the rest additive)."""
     return bracket_ap if numerator(m).form == "sp" else bracket_additive
+
+
+def _scope(m: M.Measure):
+    """The module that says how far the bracket of ``m`` reaches, its cost and K (AP's apart from its bracket)."""
+    return bracket_ap_reach if numerator(m).form == "sp" else bracket_additive
 
 
 def lower_midpoint(lo, hi):
@@ -72,7 +77,7 @@ class BoundedRoute(Route):
 
     def K_bounds(self, ties: str = "unq") -> tuple[int, int]:
         """(lo, hi) of K, the size of φ's range (exact where lo = hi)."""
-        return _module(self.measure).k_bounds(self.measure, self.N, self.c, ties)
+        return _scope(self.measure).k_bounds(self.measure, self.N, self.c, ties)
 
     def K(self, ties: str = "unq") -> int:
         lo, hi = self.K_bounds(ties)
@@ -109,8 +114,8 @@ class BoundedProvider:
     kind, exact = "bounded", False
 
     def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
-        mod = _module(m)
-        if mod is bracket_ap and c != 1:
+        mod = _scope(m)
+        if mod is bracket_ap_reach and c != 1:
             return 0, f"AP is binary: no bracket over grades 0..{c}"
         if ties is None:  # every tie strategy: the shortest reach
             return min((mod.bracket_depth(m, c, t) for t in TIES), key=lambda r: r[0])
@@ -120,9 +125,9 @@ class BoundedProvider:
         m, N, c = req.measure, req.N, req.c
         if req.need == "scale" or N > min(self.reach(m, c, t)[0] for t in req.ties):
             return None
-        mod = _module(m)
+        mod = _scope(m)
         seconds, table = max(mod.bracket_cost(m, N, c, t, req.n_runs) for t in req.ties)
-        basis, proven = (_AP_BASIS, True) if mod is bracket_ap else (_ADDITIVE_BASIS, True)
+        basis, proven = (_AP_BASIS, True) if mod is bracket_ap_reach else (_ADDITIVE_BASIS, True)
         if mod is bracket_additive and numerator(m).form == "discounted" and "unq" in req.ties:
             basis, proven = basis + _SCHANUEL, False
         rel = req.max_rel_error

@@ -82,7 +82,7 @@ from irscales.jit_cache import compiled_noted
 from irscales.progress import bar as progress_bar
 
 __all__ = ["BRACKET_MAX_N", "sp_exact", "Grid", "count_grid", "count_exact", "count_bounds", "phi_bounds",
-           "phi_bounds_ties", "k_bounds", "bracket_depth", "bracket_cost", "bracket_kind", "rel_width"]
+           "phi_bounds_ties", "bracket_kind", "rel_width", "check_ap_measure", "check_ap_depth"]
 
 #: 2^N counts stay finite in float64 (2^1023 is the largest power) with room for the rounding factor.
 BRACKET_MAX_N = 1020
@@ -91,10 +91,9 @@ _OPS_PER_S = 4e8  # additions per second of the kernel on one core of the 2-core
 _MAX_CELLS = 1 << 26  # residual cells of one programme (512 MB of float64; two run at once)
 _UNQ_ENUMERATED = 1 << 20  # φ_unq by enumerating the keys up to a value with at most this many runs
 _EXACT_RUNS = 2_000_000  # values with at most this many runs up to them are counted exactly (a walk)
-_DEPTH_MAX_N = 200  # deepest N where the bracket reaches 1 % on the Robust 2004 runs within about a minute
 
 
-def _check_measure(measure: M.Measure | str, N: int | None = None) -> M.Measure:
+def check_ap_measure(measure: M.Measure | str, N: int | None = None) -> M.Measure:
     """The measure (a string is parsed; a cut-off ``AP@k`` is AP at N = k), which must be AP or SP."""
     m = M.parse(measure) if isinstance(measure, str) else measure
     if m.uncut is not m:  # cut at k ranks: the uncut measure over REL^k (irscales.interval.scale_target)
@@ -106,7 +105,7 @@ def _check_measure(measure: M.Measure | str, N: int | None = None) -> M.Measure:
     return m
 
 
-def _check_n(N: int) -> None:
+def check_ap_depth(N: int) -> None:
     if not 1 <= N <= BRACKET_MAX_N:
         raise ValueError(f"the AP bracket counts 1 ≤ N ≤ {BRACKET_MAX_N} ranks (2^N must stay finite in float64), "
                          f"got N={N}")
@@ -319,7 +318,7 @@ def count_bounds(keys: tuple[int, ...], L: int, N: int, rel_error: float = 0.01,
     ≤ m for each m = K/L, refining the grid until below + 1 and up-to are both within ``rel_error`` for every
     query (then φ_min = below + 1, φ_max = up-to and φ_mid, their mean, are too) or ``budget_s`` seconds are
     spent (module docstring). Cached: the three tie strategies of one set of runs share one computation."""
-    _check_n(N)
+    check_ap_depth(N)
     if not 0 < rel_error < 1:
         raise ValueError(f"rel_error must lie in (0, 1), got {rel_error!r}")
     n = len(keys)
@@ -421,13 +420,13 @@ def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int 
                     progress: bool | None = None, budget_s: float = 60.0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """:func:`phi_bounds` for several tie strategies at once, tie → (lo, hi): one count of runs serves min,
     max and mid (and unq's upper bound)."""
-    _check_measure(measure, N)
+    check_ap_measure(measure, N)
     ties = tuple(ties)
     for t in ties:
         check_ties(t)
     if c != 1:
         raise ValueError(f"AP is binary: c = 1 expected, got c={c}")
-    _check_n(N)
+    check_ap_depth(N)
     flat, shape = _as_runs(rel, N)
     bits = np.zeros((len(flat), N), dtype=bool)
     bits[:, : flat.shape[1]] = flat
@@ -477,69 +476,6 @@ def _unq_bounds(bits: np.ndarray, N: int, hi_max: list | None, budget_s: float) 
                 value[t] = ap_count.unq_enumerated(t, N)
             lo[r] = hi[r] = value[t]
     return lo, hi
-
-
-@functools.lru_cache(maxsize=1)
-def _distinct_counts() -> dict[int, int]:
-    """Exact numbers of distinct AP values the engine wrote to ``data/derived/distinct_counts.csv`` (N = 25
-    and 30 beyond the deduplication; :func:`irscales.enumeration.distinct_counts_table`); {} outside a checkout."""
-    import csv
-
-    from irscales.paths import repo_root
-
-    root = repo_root()
-    path = root / "data" / "derived" / "distinct_counts.csv" if root else None
-    if path is None or not path.is_file():
-        return {}
-    with path.open(encoding="utf-8") as fh:
-        return {int(r["N"]): int(r["n_distinct"]) for r in csv.DictReader(fh) if r["measure"] == "AP"}
-
-
-def k_bounds(measure: M.Measure | str, N: int, c: int = 1, ties: str = "unq") -> tuple[int, int]:
-    """Bounds on K, the number of values of the scale: 2^N runs (min/max/mid, exact); distinct SP values
-    (unq): exact by deduplication to N = 24 and from the engine's derived table at N = 25 and 30; otherwise
-    the proven K(N) ≥ K(N') for the largest known N' < N (a run padded with non-relevant ranks keeps its SP)
-    and K(N) ≤ 2^N, far from 1 %."""
-    _check_measure(measure, N)
-    check_ties(ties)
-    _check_n(N)
-    if ties != "unq":
-        return 2**N, 2**N
-    if N <= ap_count.FULL_MAX_N:
-        k = ap_count.n_distinct_sp(N)
-        return k, k
-    known = _distinct_counts()
-    if N in known:
-        return known[N], known[N]
-    below = max((n for n in known if n < N), default=None)
-    return (known[below] if below else N + 1), 2**N
-
-
-def bracket_depth(measure: M.Measure | str, c: int = 1, ties: str = "unq") -> tuple[float, str]:
-    """Deepest N of the bounded route and why."""
-    _check_measure(measure)
-    check_ties(ties)
-    if ties == "unq":
-        return ap_count.FULL_MAX_N, ("distinct AP values: exact by deduplication to N = 24; no deterministic "
-                                     "bracket of the distinct values is known beyond")
-    return _DEPTH_MAX_N, (f"rounded programme over ranks: within 1 % in about a minute for the Robust 2004 runs "
-                          f"to N = {_DEPTH_MAX_N}; deeper (N = 1000) the far lower tail needs grids of ~10^5 "
-                          "per unit of SP (bounds stay proven, but wider)")
-
-
-def bracket_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str = "unq",
-                 n_runs: int = 1) -> tuple[float, int]:
-    """Rough (seconds, bytes) of :func:`phi_bounds` to 1 % for realistic runs, calibrated on the 10 Robust
-    2004 runs × 249 topics (docs/benchmarks.md): about 3 s at N = 100 and 40 s at N = 200, growing as N³
-    (finer grids × more hits × longer runs); memory ~40 MB·(N/100)³ beside the interpreter. Beyond
-    N ≈ 300 the estimate says why the bound does not reach 1 % in a minute (N = 1000: hours)."""
-    _check_measure(measure, N)
-    check_ties(ties)
-    _check_n(N)
-    if ties == "unq" and N <= ap_count.FULL_MAX_N:
-        return 1.0 + 2**N / 2e7, 2**N * 8 * 4  # all 2^N keys deduplicated
-    scale = (N / 100) ** 3
-    return max(1.0, 5.0 * scale) + 1e-4 * n_runs, int(4e7 * max(scale, 0.05))
 
 
 def bracket_kind(N: int, ties: str) -> str:

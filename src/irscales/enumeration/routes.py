@@ -67,7 +67,7 @@ TYPICAL_RUNS = 10_000
 #: Routes each ``method`` may take.
 METHODS = {"auto": ("closed", "count", "cached", "build", "bounded"), "count": ("count",),
            "engine": ("cached", "build"), "closed": ("closed",), "scale": ("closed", "cached", "build"),
-           "bounded": ("bounded",)}
+           "bounded": ("bounded",), "exact": ("closed", "count", "cached", "build")}
 _ORDER = {"count": 0, "closed": 1, "cached": 2, "build": 3, "bounded": 4}  # ties of estimates: the cheaper kind first
 #: An exact route estimated above this many seconds gives way to a bounded route where one is offered
 #: (issue 42: "never an enumeration that cannot finish"); below it the exact route is taken, however slower;
@@ -376,7 +376,8 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
     runs    the runs to rank (..., N), or how many distinct runs (for the counting estimate; None:
             :data:`TYPICAL_RUNS`)
     method  ``auto``, or only ``count``, ``engine`` (cached or built), ``closed``, ``scale`` (closed, cached
-            or built), ``bounded`` (φ bracketed: :mod:`irscales.enumeration.bounded`)
+            or built), ``bounded`` (φ bracketed: :mod:`irscales.enumeration.bounded`), ``exact`` (every route
+            but the bounded one)
     cache   as for :func:`irscales.enumeration.scale` (where a build is stored, and whether one exists)
     build   consent to a build above the budget
     max_rel_error  the relative error a bounded route is asked to reach (hi ≤ (1 + max_rel_error)·lo); an exact
