@@ -11,7 +11,7 @@ export PYTHONHASHSEED := 0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 # the notebooks that read the public collections or the shared folder; `make test` runs them a second time
 # with the data settings hidden, with the tests marked `data` (tests/test_notebooks.py checks both are complete)
-DATA_NOTEBOOKS := notebooks/03_fer17_correlation.ipynb notebooks/03b_fer17_real_gop.ipynb notebooks/05b_mm23_real_r04_249.ipynb notebooks/06_gop_public_grid.ipynb notebooks/07_beyond_fff21.ipynb notebooks/08_beyond_graded_real.ipynb
+DATA_NOTEBOOKS := notebooks/03_fer17_correlation.ipynb notebooks/03b_fer17_real_gop.ipynb notebooks/05b_mm23_real_r04_249.ipynb notebooks/06_gop_public_grid.ipynb notebooks/07_beyond_fff21.ipynb notebooks/08_beyond_graded_real.ipynb notebooks/09_beyond_cutoffs.ipynb
 
 .PHONY: help install test reproduce notebooks lab bench report clean data test-browser
 

@@ -1,7 +1,7 @@
 """The report's sections *beyond the papers* (issue 30): analyses no paper ran, on real data, labelled
 so and never counted as reproductions (no published item exists for them, so none can take a status).
 
-One exists: **graded relevance on real runs** (notebook 08, :mod:`irscales.papers.fff21.graded_real`):
+Two exist. **Graded relevance on real runs** (notebook 08, :mod:`irscales.papers.fff21.graded_real`):
 FFF21's Tables 2, 4, 5–6 with graded measures and their interval-scaled versions on the CLEF eHealth
 2018 and Robust 2004 runs. :func:`graded_real` reads the CSV files the notebook writes to
 ``figures/beyond/`` (the run with the most run lengths when several exist: ``full=True`` over the
@@ -9,6 +9,10 @@ quick default) and turns them into a :class:`Beyond` section — display tables,
 the files (:func:`irscales.papers.fff21.graded_real.findings`), the figures — which the text form
 (:func:`markdown`) and the page (:func:`html`, using :mod:`irscales.papers.report_html`'s table and
 figure blocks) lay out at the end of the report.
+
+**Interval scales at the cut-offs** (notebook 09, :mod:`irscales.papers.fff21.cutoffs`, issue 42): FFF21's
+Table 2 at N = 100 and 1000 on the TREC-8 runs; :func:`cutoffs` reads ``figures/cutoffs/`` (the run with the
+most run lengths, all systems over a subset, real over simulated).
 """
 
 from __future__ import annotations
@@ -23,13 +27,15 @@ import pandas as pd
 from irscales.enumeration.ties import TIES
 from irscales.papers import report_html
 from irscales.papers.analogues import AnalogueTable
+from irscales.papers.fff21.cutoffs import FOLDER, findings as cutoff_findings
 from irscales.papers.fff21.graded_data import DATASETS, LABEL
 from irscales.papers.fff21.graded_real import BeyondGraded, findings
 from irscales.papers.fff21.graded_scores import ORDER
 from irscales.papers.fff21.graded_tables import TAG
+from irscales.papers.fff21.ranked import PAPER_ORDER
 from irscales.tables import in_order, top_rows
 
-__all__ = ["NOT_COUNTED", "Beyond", "graded_real", "sections", "markdown", "html"]
+__all__ = ["NOT_COUNTED", "Beyond", "graded_real", "cutoffs", "sections", "markdown", "html"]
 
 #: What every section beyond the papers says after its label.
 NOT_COUNTED = "no paper printed these numbers: never a reproduction, never counted in any status"
@@ -51,6 +57,7 @@ class Beyond:
     findings: tuple[str, ...]
     tables: tuple[AnalogueTable, ...]
     figures: tuple[Path, ...]
+    folder: str = _FOLDER
 
     @property
     def anchor(self) -> str:
@@ -154,9 +161,96 @@ def graded_real(figures: Path) -> Beyond | None:
                   what, tuple(findings(r)), tuple(tables), pngs)
 
 
+def _cutoffs_cell(r) -> str:
+    """A Table 2 cell: τ (ties other than unq named), and how exact the interval values are."""
+    if r is None:
+        return "—"
+    if r.route == "none":
+        return "no route"
+    ties = ("" if r.ties == "unq" else f" ({r.ties})") + (" †" if isinstance(r.caveat, str) and r.caveat else "")
+    if bool(r.exact):
+        return f"{r.tau:.4f}{ties}, exact"
+    bound = f"bracketed, max_rel_error {r.max_rel_error:.2g}"
+    if pd.isna(r.tau_lo):
+        return f"{r.tau:.4f}{ties}, {bound}"
+    stable = "τ the same with both bounds" if str(r.stable) == "True" else \
+        f"τ with the lower / upper bounds {r.tau_lo:.4f} / {r.tau_hi:.4f}"
+    return f"{r.tau:.4f}{ties}, {bound} (achieved {r.achieved_rel_error:.2g}), {stable}"
+
+
+def _cutoffs_table(t2: pd.DataFrame) -> pd.DataFrame:
+    """Measures × N: the unq cell, or where unq has no route the other tie strategy's cell beside the refusal."""
+    rows = []
+    for m in dict.fromkeys(t2["measure"]):
+        row = {"measure": m}
+        for n in sorted(set(t2["N"])):
+            f = t2[(t2["measure"] == m) & (t2["N"] == n)]
+            unq = next(f[f["ties"] == "unq"].itertuples(), None)
+            other = next((r for r in f[f["ties"] != "unq"].itertuples() if r.route != "none"), None)
+            cell = _cutoffs_cell(unq)
+            if unq is not None and unq.route == "none":
+                cell = f"no unq route; {_cutoffs_cell(other)}" if other is not None else "no route (unq nor mid)"
+            row[f"N = {n}"] = cell
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+_CUTOFF_TAG = re.compile(r"table2_(N([\d_]+?)(?:_(\d+)systems)?_beyond_(real|simulated))$")
+
+
+def _cutoffs_latest(folder: Path) -> re.Match | None:
+    """The table2 file with the most run lengths, then all systems over a subset, then real over simulated
+    (:func:`irscales.papers.fff21.cutoffs.tag`)."""
+    found = [m for f in folder.glob("table2_N*.csv") if (m := _CUTOFF_TAG.match(f.stem))]
+    return max(found, key=lambda m: (m.group(2).count("_"), m.group(3) is None, m.group(4) == "real",
+                                     m.group(1)), default=None)
+
+
+def cutoffs(figures: Path) -> Beyond | None:
+    """The section on interval scales at the cut-offs from notebook 09's files in ``figures/cutoffs/``."""
+    folder = Path(figures) / FOLDER
+    found = _cutoffs_latest(folder) if folder.is_dir() else None
+    if found is None:
+        return None
+    tag, subset, simulated = found.group(1), found.group(3), found.group(4) == "simulated"
+    label = ("simulated data" if simulated else "real data") + ", beyond the papers"
+    runs = "simulated TREC-8 runs (sim-t08: the shared data was absent)" if simulated else "real TREC-8 runs"
+    def ordered(frame: pd.DataFrame) -> pd.DataFrame:  # one order whatever the notebook's: N, measure, ties
+        first = [c for c in ("N", "measure", "ties") if c in frame.columns]
+        return in_order(frame, labels=first + [c for c in frame.columns if c not in first],
+                        orders={"measure": PAPER_ORDER, "ties": TIES})
+
+    t2 = ordered(_read(folder / f"table2_{tag}.csv"))
+    judged = folder / f"judged_{tag}.csv"
+    judged = in_order(_read(judged), labels=["N"]) if judged.exists() else None
+    src = f"{FOLDER}/table2_{tag}.csv"
+    tables = [AnalogueTable("Table 2 at the cut-offs: Kendall τ_b between each measure and its interval version "
+                            "(ties unq; where unq has no route, FFF21 Table 3's mid), and how exact the interval "
+                            "values are († also rests on the caveat of the CSV's caveat column: for DCG's distinct "
+                            "values, no Q-linear relation among the 1/ln m, Schanuel's conjecture)", _cutoffs_table(t2), (src,))]
+    for name, title in (("topk", "How the ranking of systems changes: top-k systems kept, the largest rank move"),
+                        ("points", "Where the runs sit on the interval scale: share at 0, quantiles of log10")):
+        p = folder / f"{name}_{tag}.csv"
+        if p.exists():
+            f = ordered(_read(p))
+            f = f.assign(**{c: f[c].map(lambda v: f"{v:.4f}") for c in f.columns if f[c].dtype == float})
+            tables.append(AnalogueTable(title, f.fillna("").astype(str), (f"{FOLDER}/{p.name}",), collapsed=True))
+    Ns = sorted(set(t2["N"]))
+    what = (f"FFF21 stops at N = 30. Notebook 09 runs FFF21's Table 2 at N = {', '.join(map(str, Ns))} on "
+            f"{f'the first {subset} ' if subset else 'all '}{runs}: τ_b between the system means of each FFF21 "
+            "measure and of its "
+            "interval version, both from irscales.evaluate(..., ranked=True), each cell on the planner's route at N "
+            "(exact, or a bracket of φ with a proven relative error; τ with the bracket's lower and upper bounds "
+            "says whether the bracket can move the ranking). A measure without a route at N keeps its row: AP has "
+            "no route with ties unq beyond N = 24.")
+    pngs = tuple(sorted(folder.glob(f"*_{tag}.png")))
+    return Beyond("cutoffs", "Beyond the papers: interval scales at the cut-offs", label, "09_beyond_cutoffs", what,
+                  tuple(cutoff_findings(t2, runs, judged)), tuple(tables), pngs, FOLDER)
+
+
 def sections(figures: Path) -> list[Beyond]:
     """Every section beyond the papers whose files are in ``figures``."""
-    return [b for b in (graded_real(figures),) if b is not None]
+    return [b for b in (graded_real(figures), cutoffs(figures)) if b is not None]
 
 
 def markdown(b: Beyond, md_table) -> list[str]:
@@ -166,7 +260,7 @@ def markdown(b: Beyond, md_table) -> list[str]:
     for t in b.tables:
         md += [f"**{t.title}** ({', '.join(t.sources)})", ""] + md_table(t.frame) + [""]
     for f in b.figures:
-        md += [f"![{f.stem}]({_FOLDER}/{f.name})", f"*{f.name} — {b.label}*", ""]
+        md += [f"![{f.stem}]({b.folder}/{f.name})", f"*{f.name} — {b.label}*", ""]
     return md
 
 
@@ -177,5 +271,5 @@ def html(b: Beyond) -> str:
     out = [f"<section class='analogue' id='{b.anchor}'><h2>{esc(b.title)}</h2><p class='label'><b>{esc(b.label)}</b>"
            f" — {esc(NOT_COUNTED)} (notebook {esc(b.notebook)}).</p><p>{esc(b.what)}</p>"]
     out += report_html.findings_tables_html(b.findings, b.tables)
-    out += [f"<div class='figs'>{report_html.figure_html(_FOLDER, f)}</div>" for f in b.figures]
+    out += [f"<div class='figs'>{report_html.figure_html(b.folder, f)}</div>" for f in b.figures]
     return "".join(out) + "</section>"
