@@ -414,3 +414,17 @@ def test_err_with_gdevals_normalisation_matches_ir_measures(tmp_path):
         mine = ev.values("ERR(max_grade=4)@5")[s]
         assert sorted(got) == sorted(mine.index)
         assert np.allclose([got[t] for t in mine.index], mine.to_numpy(), atol=5e-6), s  # gdeval prints 5 decimals
+
+
+def test_interval_values_give_the_plan_phi_and_the_bracket_of_one_measure():
+    rng = np.random.default_rng(5)
+    qrels = pd.DataFrame([{"topic": f"t{t}", "docno": f"d{i}", "rel": int(rng.random() < 0.4) + (i == 0)}
+                          for t in range(4) for i in range(12)])
+    runs = pd.DataFrame([{"system": f"s{s}", "topic": f"t{t}", "docno": f"d{d}", "score": 12.0 - r}
+                         for s in range(3) for t in range(4) for r, d in enumerate(rng.permutation(12))])
+    ev = evaluate(qrels, runs, "RBP_p08,P", depth=12, ranked=True)
+    iv = ev.interval_values("RBP_p08")
+    assert iv.plan.exact and (iv.phi_lo == iv.phi).all() and (iv.phi_hi == iv.phi).all()
+    assert (ev.interval("RBP_p08").to_numpy() == iv.unit).all()
+    with pytest.raises(ValueError, match="no interval-scaled"):
+        evaluate(qrels, runs, "P", depth=12).interval_values("P")

@@ -219,11 +219,18 @@ class Evaluation:
     def interval(self, measure: str, raw: bool = False) -> pd.DataFrame:
         """The (topics × systems) interval-scaled values of one measure, exact: Fractions (φ − 1)/(K − 1),
         or with ``raw=True`` the integers φ (halves for ties ``mid``)."""
+        iv = self.interval_values(measure)
+        return pd.DataFrame(iv.phi if raw else iv.unit, index=list(self.topics), columns=list(self.systems))
+
+    def interval_values(self, measure: str) -> IntervalValues:
+        """Everything known of one measure's interval-scaled values: its plan (scale, route, K, exactness), φ and
+        the normalised values as (topics × systems) arrays, and, for a bracketed route, the bounds ``phi_lo`` /
+        ``phi_hi`` and the achieved relative error (:class:`irscales.interval.IntervalValues`)."""
         iv = self._interval.get(self._check(measure))
         if iv is None:
             raise ValueError(f"{measure} has no interval-scaled values here"
                              + ("" if self.scales.get(measure, "") is None else " (evaluate(..., ranked=True))"))
-        return pd.DataFrame(iv.phi if raw else iv.unit, index=list(self.topics), columns=list(self.systems))
+        return iv
 
     def judged(self, per_topic: bool = False) -> pd.Series | pd.DataFrame:
         """judged@N (N = :attr:`depth`): per system, the mean over topics of the fraction of its top N ranks

@@ -148,7 +148,7 @@ def _evaluate(source: Source, labels: list[str], N: int, ties: str) -> tuple[Eva
 
 def _cell(ev: Evaluation, lab: str, N: int, ties: str) -> Cell:
     row = ev.scale_table().set_index("measure").loc[lab]
-    iv = ev._interval[lab]  # IntervalValues: Evaluation has no public accessor for phi_lo / phi_hi
+    iv = ev.interval_values(lab)
     K = int(iv.plan.K)
     means, _ = ordered_means(ev.collection, ev.measures[lab], N, ev.decision_values(lab), lab)
     unit_means = system_means(iv.unit)
