@@ -83,13 +83,20 @@ def test_an_interrupt_is_exit_130_and_one_line(monkeypatch, wrap):
 T08 = Path(os.environ.get("IRSCALES_SHARED", "/work/shared")) / "trec" / "T08"
 
 
+def _interruptible() -> None:
+    """SIGINT as a terminal gives it: a job started in the background of a non-interactive shell (a CI runner's
+    ``cmd &``) inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.data
 @pytest.mark.skipif(not (T08 / "runs").is_dir(), reason=f"needs the TREC-8 runs in {T08} (IRSCALES_SHARED)")
 def test_ctrl_c_during_a_first_read_is_exit_130(tmp_path):
     # a new session: SIGINT reaches the whole command (as Ctrl-C does its process group), and a hang is killed
     p = subprocess.Popen([*CLI, "scores", str(T08 / "runs"), "--qrels", str(T08 / "qrels.trec8.adhoc.gz"),
                           "--measures", "AP"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True, env=_env(IRSCALES_CACHE=str(tmp_path / "cache")))
+                         start_new_session=True, env=_env(IRSCALES_CACHE=str(tmp_path / "cache")),
+                         preexec_fn=_interruptible)
     entries = tmp_path / "cache" / "parsed-runs"
     try:
         deadline = time.monotonic() + 120
