@@ -31,10 +31,13 @@ RUN = "".join(f"{t} Q0 d{i} {i} {50 - i} tag\n" for t in (1, 2) for i in range(1
 
 
 def _cli(args: list[str], cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
-    """The command in a new process; prints its peak resident memory (KB) on the last line of stdout.
+    """The command in a new process; prints its peak resident memory (KB) on the last line of stdout: the
+    process's own high-water mark (VmHWM), not ``ru_maxrss``, which Linux carries over from the parent through
+    fork and exec (a test session of a gigabyte would be counted as the command's).
     An address-space limit of 6 GB keeps a regression from taking the machine's memory."""
-    code = ("import resource, sys\nfrom irscales.cli import main\ntry:\n    main()\nexcept SystemExit as e:\n"
-            "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n    sys.exit(e.code)")
+    code = ("import sys\nfrom irscales.cli import main\ntry:\n    main()\nexcept SystemExit as e:\n"
+            "    print(next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM:')))\n"
+            "    sys.exit(e.code)")
 
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, 6 * 2**30))
