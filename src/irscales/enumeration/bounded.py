@@ -127,14 +127,13 @@ class BoundedProvider:
             return None
         mod = _scope(m)
         seconds, table = max(mod.bracket_cost(m, N, c, t, req.n_runs) for t in req.ties)
-        basis, proven = (_AP_BASIS, True) if mod is bracket_ap_reach else (_ADDITIVE_BASIS, True)
-        if mod is bracket_additive and numerator(m).form == "discounted" and "unq" in req.ties:
-            basis, proven = basis + _SCHANUEL, False
+        basis = _AP_BASIS if mod is bracket_ap_reach else _ADDITIVE_BASIS
+        proven = not (mod is bracket_additive and numerator(m).form == "discounted" and "unq" in req.ties)
+        if not proven:
+            basis += _SCHANUEL
         rel = req.max_rel_error
-        route = BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
-                             basis=f"{basis}, within {rel:g} relative", proven=proven)
-        route.grounds = "bracket"  # what φ rests on (Route.grounds: proof, enumeration, conditional): a bracket
-        return route
+        return BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
+                            basis=f"{basis}, within {rel:g} relative", proven=proven, grounds="bracket")
 
 
 register(BoundedProvider())
