@@ -1,7 +1,8 @@
 """The package's layout rules (issue 19): one idea in one place, and rooms a reader can find.
 
 Checked on the source as text (AST), so a new module that breaks a rule fails here first:
-every module declares ``__all__``; none is longer than ``MAX_LINES``; irscales modules are imported
+every module declares ``__all__``; none is longer than ``HARD_LINES`` (``GUIDE_LINES`` is a guide: a longer
+module is reported as a warning, never split only to fit, issue 50); irscales modules are imported
 at the top of a module, never inside a function; no module uses another module's private names;
 the import graph has no cycle; notebooks define nothing and stay short.
 """
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 import ast
 import json
+import warnings
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "src" / "irscales"
-MAX_LINES = 500
+GUIDE_LINES = 500  # a module past this is reported (pytest's warnings summary): worth a look, not a wall
+HARD_LINES = 1000  # past this a module holds more than one concern
 # Imports of irscales modules allowed inside functions, with the reason. The command line loads
 # scipy only in the commands that need it: at the top these add about 0.5 s (data layer) and 2 s
 # (significance tests, corroboration) to every ``irscales --help``; the one-call API (irscales.evaluation) and
@@ -83,7 +86,9 @@ def test_module_declares_all_and_is_short(path):
              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
     assert "__all__" in names, f"{_name(path)} has no __all__"
     n = len(path.read_text().splitlines())
-    assert n <= MAX_LINES, f"{_name(path)} has {n} lines (at most {MAX_LINES}: split it by concern)"
+    assert n <= HARD_LINES, f"{_name(path)} has {n} lines (at most {HARD_LINES}: split it by concern)"
+    if n > GUIDE_LINES:
+        warnings.warn(f"{_name(path)} has {n} lines (guide: {GUIDE_LINES}); split it if it holds two concerns", stacklevel=1)
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: _name(p))
