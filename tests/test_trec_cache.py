@@ -198,7 +198,7 @@ def test_cached_names_round_trip_exactly(tmp_path, docs):
     hit = trec_cache.judged_run(r, "float32", judged, d / "cache")
     assert hit.system == fresh.system == "tag\u2028x"
     assert len(fresh.hit_topic) == len(docs)
-    for a in ("topics", "lengths", "hit_topic", "hit_rank", "hit_grade"):
+    for a in ("topics", "lengths", "hit_topic", "hit_rank", "hit_grade", "judged"):
         assert getattr(hit, a).tolist() == getattr(fresh, a).tolist()
 
 
@@ -234,7 +234,7 @@ def test_a_full_disk_names_the_entry_and_leaves_no_temporary_file(tmp_path, monk
     msgs = [str(w.message) for w in seen]
     assert len(msgs) == 1, msgs  # once per folder, not once per file
     assert re.fullmatch(rf"cannot write the parsed-run cache entry {re.escape(str(cache))}/[0-9a-f]{{64}}-float32-"
-                        r"[0-9a-f]{64}-v4\.judged \(No space left on device\); continuing without the cache", msgs[0])
+                        r"[0-9a-f]{64}-v5\.judged \(No space left on device\); continuing without the cache", msgs[0])
     assert list(cache.iterdir()) == []  # no *.tmp left
 
 

@@ -10,7 +10,7 @@ import click
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
 from irscales.comparison_render import LETTERS_UP_TO
-from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, JUDGED_CONVENTION
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
 from irscales.enumeration.ties import TIES
 from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES, DEFAULT_TIES,
@@ -153,8 +153,8 @@ ties_option = _options(click.option(
     show_default=True, help=MAX_REL_ERROR_HELP))
 
 #: What judged@N is, in every legend and --help that reports it (irscales.data.judged).
-JUDGED_HELP = ("judged@N: the fraction of a system's top N ranks holding a document that appears in the topic's "
-               "qrels (any grade), mean over topics; a rank past the end of a short run counts as judged")
+JUDGED_HELP = ("judged@N: the fraction of a system's top N documents that appear in the topic's qrels (any grade), "
+               f"mean over topics ({JUDGED_CONVENTION})")
 
 judged_option = click.option(
     "--judged-threshold", type=_NumberRange(0, 1), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.atomic import write_atomic
+from irscales.data.judged import JUDGED_CONVENTION
 from irscales.formatting import significant
 from irscales.latex import latex_text
 
@@ -132,8 +133,8 @@ def judged_line(ev) -> str:
     j = ev.judged()
     lo, hi = j.idxmin(), j.idxmax()
     return (f"judged@{ev.depth}: from {j[lo]:.3f} ({lo}) to {j[hi]:.3f} ({hi}), the fraction of a system's top "
-            f"{ev.depth} ranks whose document is in the qrels (mean over topics; ranks past a run's end count as "
-            f"judged); {int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
+            f"{ev.depth} documents that are in the qrels, mean over topics ({JUDGED_CONVENTION}); "
+            f"{int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
 
 
 def big_count(n: int, power: str = "") -> str:

@@ -51,7 +51,7 @@ from irscales.data.collection import Collection
 from irscales.data.ecosystem_inputs import ecosystem_qrels, ecosystem_runs
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
 from irscales.data.sources import qrels_source as _qrels_source, run_source as _run_source
-from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction, judged_warning
+from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, judged_at, judged_warning
 from irscales.data.trec import relevance_arrays
 from irscales.enumeration.ties import check_ties
 from irscales.evaluation_frame import tidy_frame
@@ -164,7 +164,7 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
                              **{k: v for k, v in opts.items() if k not in ("negative", "on_repeated_lines")})
         col = Collection(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths, topics=tuple(d.topics),
                          systems=tuple(d.systems), provenance=f"memory: {len(frames)} runs + {q.attrs.get('path')}",
-                         max_grade=d.judgments.shape[1] - 1, padded_to=read_depth)
+                         max_grade=d.judgments.shape[1] - 1, padded_to=read_depth, judged=d.judged)
     else:
         col = Collection.from_trec(_run_source(runs), qrels, depth=read_depth, cache=cache, progress=progress, **opts)
     return col
@@ -233,10 +233,11 @@ class Evaluation:
         return iv
 
     def judged(self, per_topic: bool = False) -> pd.Series | pd.DataFrame:
-        """judged@N (N = :attr:`depth`): per system, the mean over topics of the fraction of its top N ranks
-        holding a document that appears in the topic's qrels (any grade; a rank past the end of a short run
-        counts as judged: :mod:`irscales.data.judged`); ``per_topic``: the (topics × systems) fractions.
-        Below :attr:`judged_threshold` :func:`evaluate` warns: unjudged documents count as not relevant."""
+        """judged@N (N = :attr:`depth`) as ir_measures' ``Judged@N``: per system, the mean over topics of the
+        fraction of its first min(N, L) documents (L: those it retrieved) that appear in the topic's qrels (any
+        grade); a rank a short run does not have does not count and a topic it retrieved nothing for is 0
+        (:mod:`irscales.data.judged`); ``per_topic``: the (topics × systems) fractions. Below :attr:`judged_threshold` :func:`evaluate` warns: unjudged documents count as not
+        relevant."""
         if self._judged is None:
             raise ValueError("judged@N is not known for this evaluation (made without its qrels)")
         if per_topic:
@@ -446,7 +447,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     specs = graded_err(specs, measures, int(col.max_grade))
     depth = int(depth) if depth is not None else default_depth(False, int(col.run_lengths.max(initial=0)))
     check_depth(specs, col, depth)
-    judged = _judged_at(qrels, runs, col, depth, cache, reading)
+    judged = judged_at(col, depth)  # counted in the same reading as the grades: each run file is read once
     per_system = pd.Series(judged.mean(axis=1), index=list(col.systems))
     if (warn := judged_warning(per_system, depth, judged_threshold)):
         notes.append(warn)
@@ -477,16 +478,3 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     return Evaluation(col, depth, dict(specs), frame, plans, tuple(notes), ties, values, ivals, judged.T,
                       float(judged_threshold))
 
-
-def _judged_at(qrels: Any, runs: Any, col: Collection, depth: int, cache: bool, reading: dict) -> np.ndarray:
-    """judged@depth of every (system, topic) of ``col``, (S, T): the same runs read against the judged
-    indicator (:mod:`irscales.data.judged`), with the same options; every judged topic kept, then ``col``'s."""
-    opts = {**READING_DEFAULTS, **reading, "on_no_relevant": "keep"}
-    q = indicator_qrels(qrels_frame(qrels, negative=opts["negative"]))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the reading's notes were given once, with the scores
-        if is_in_memory(runs):
-            ind = load_collection(q, runs, depth, progress=False, cache=cache, **opts)
-        else:  # read qrels, already checked: straight to the reader (a frame would be checked again)
-            ind = Collection.from_trec(_run_source(runs), q, depth=depth, cache=cache, progress=False, **opts)
-    return judged_fraction(ind.subset(topics=list(col.topics), systems=list(col.systems)), depth)

@@ -1,5 +1,6 @@
 """Reading many run files: each run, joined with the qrels (its :class:`~irscales.data.trec_arrays.RunHits`:
-the documents it retrieved per topic and the rank and grade of those judged relevant), is kept in a cache
+the documents it retrieved per topic, the rank and grade of those judged relevant and a bit per document
+saying whether it is judged at all, for judged@N), is kept in a cache
 keyed by the SHA-256 of every byte of the file, the score precision and the SHA-256 of the judgments
 (:func:`parsed_runs_cache`, under ``IRSCALES_CACHE``), and files are read by :data:`READ_THREADS` threads
 with a progress bar.
@@ -46,10 +47,10 @@ from irscales.progress import bar as progress_bar
 
 __all__ = ["parsed_runs_cache", "judged_run", "judged_runs", "READ_THREADS", "COMPILED_READER_BYTES"]
 
-_CACHE_FORMAT = "irscales.judged-run/4"
+_CACHE_FORMAT = "irscales.judged-run/5"
 # an entry: one line of JSON (format, key, system, topics, hits), then the arrays below as little-endian
 # bytes, then the SHA-256 of all that
-_ARRAYS = (("lengths", "<i8"), ("hit_topic", "<i4"), ("hit_rank", "<i4"), ("hit_grade", "<i2"))
+_ARRAYS = (("lengths", "<i8"), ("hit_topic", "<i4"), ("hit_rank", "<i4"), ("hit_grade", "<i2"), ("judged", "|u1"))
 _DIGEST = 32  # bytes of the SHA-256 that ends an entry
 _UNWRITABLE_LOCK = threading.Lock()
 
@@ -59,7 +60,7 @@ def _cache_key(raw, precision: str, qrels_digest: str) -> str:
 
 
 def _cache_file(cache: Path, key: str) -> Path:
-    return cache / f"{key}-v4.judged"
+    return cache / f"{key}-v5.judged"
 
 
 def _load_cached(f: Path, key: str, path: str) -> RunHits | None:
@@ -89,7 +90,7 @@ def _load_cached(f: Path, key: str, path: str) -> RunHits | None:
 
 def _encoded(key: str, p: RunHits) -> bytes:
     head = json.dumps({"format": _CACHE_FORMAT, "key": key, "system": p.system, "topics": [str(t) for t in p.topics],
-                       "hits": len(p.hit_topic)}, ensure_ascii=True)  # one line: JSON escapes line ends
+                       "hits": len(p.hit_topic), "documents": int(p.lengths.sum())}, ensure_ascii=True)  # one line: JSON escapes line ends
     return b"".join([head.encode("ascii"), b"\n"] + [np.ascontiguousarray(getattr(p, name), dtype=dt).tobytes()
                                                       for name, dt in _ARRAYS])
 
@@ -100,7 +101,8 @@ def _decoded(body: bytes, key: str, path: str) -> RunHits | None:
     head = json.loads(body[:end])
     if head.get("format") != _CACHE_FORMAT or head.get("key") != key:
         return None
-    sizes = {"lengths": len(head["topics"]), "hit_topic": head["hits"], "hit_rank": head["hits"], "hit_grade": head["hits"]}
+    sizes = {"lengths": len(head["topics"]), "hit_topic": head["hits"], "hit_rank": head["hits"],
+             "hit_grade": head["hits"], "judged": (int(head["documents"]) + 7) // 8}
     arrays, at = {}, end + 1
     for name, dt in _ARRAYS:
         n = int(sizes[name])
@@ -112,11 +114,13 @@ def _decoded(body: bytes, key: str, path: str) -> RunHits | None:
 
 
 def _consistent(h: RunHits) -> bool:
-    """Codes in range: a topic per length, hits on existing topics within their lengths, grades > 0."""
+    """Codes in range: a topic per length, hits on existing topics within their lengths, grades > 0, a judged
+    bit per document."""
     T, n = len(h.topics), len(h.hit_topic)
     if (h.lengths.dtype != np.int64 or h.hit_topic.dtype != np.int32 or h.hit_rank.dtype != np.int32
             or h.hit_grade.dtype != np.int16 or h.lengths.shape != (T,) or not T or h.lengths.min() < 0
-            or len(h.hit_rank) != n or len(h.hit_grade) != n):
+            or len(h.hit_rank) != n or len(h.hit_grade) != n or h.judged.dtype != np.uint8
+            or len(h.judged) != (int(h.lengths.sum()) + 7) // 8):
         return False
     return not n or bool(h.hit_topic.min() >= 0 and h.hit_topic.max() < T and h.hit_rank.min() >= 0
                          and (h.hit_rank < h.lengths[h.hit_topic]).all() and h.hit_grade.min() > 0)
