@@ -30,7 +30,12 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 # the one reader of measure lists, loaded with the command that reads them (irscales.evaluation)
                 ("irscales.cli_options", "irscales.evaluation"),
                 # the comparison layer loads scipy.stats and statsmodels (1.5 s): only when a comparison is asked for
-                ("irscales.evaluation", "irscales.comparison")}
+                ("irscales.evaluation", "irscales.comparison"),
+                # issue 49: `irscales --help` without pandas, numba or the scale engine (0.5 s at most): the engine's
+                # errors are loaded once a command failed, the engine, the interval layer and the table renderer
+                # (pandas) by the commands that use them
+                ("irscales.cli", "irscales.enumeration"), ("irscales.cli", "irscales.interval"),
+                ("irscales.cli", "irscales.comparison_render")}
 NOTEBOOK_CODE_LINES = 150
 MODULES = sorted(p for p in PKG.rglob("*.py") if p.name != "__main__.py")
 

@@ -53,12 +53,6 @@ and the paper layer, :mod:`irscales.papers`: one module or package per paper (``
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("irscales")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0+src"
 
 # public name -> module that defines it (loaded on first access)
 _HOME = {
@@ -81,6 +75,15 @@ __all__ = ["__version__", *_HOME]
 
 
 def __getattr__(name: str):
+    if name == "__version__":  # importlib.metadata scans the installed distributions: only when asked (issue 49)
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("irscales")
+        except PackageNotFoundError:  # running from a source tree without installation
+            value = "0.0.0+src"
+        globals()[name] = value
+        return value
     if name in _HOME:
         value = getattr(importlib.import_module(_HOME[name]), name)
         globals()[name] = value  # later lookups skip this function

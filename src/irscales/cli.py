@@ -25,23 +25,20 @@ from dataclasses import replace
 from pathlib import Path
 
 import click
-import pandas as pd
 
 from irscales import measures as M
 from irscales.cli_messages import flat as _flat, one_line as _one_line
-from irscales.comparison_render import wide_frame
 from irscales.cli_output import (big_count as _big, check_output as _check_output, emit as _emit,
                                  exact_mean as _exact_mean, judged_line, legend_of, scales_line, write as _write)
 from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
                                   judged_option, measures_given, measures_option, output_option, qrels_option, reading,
                                   reading_options, report_options, runs_argument, scale_options, ties_option)
-from irscales.enumeration import CacheError, OverBudget, TieUndecidable, plan_scale
-from irscales.interval import INTERVAL_LEGEND, NoIntervalScaleError, OverBudgetError, uses_grades
 from irscales.options import COMPARISON_DEFAULTS, DEFAULT_MEASURES, SIGNIFICANCE, TEST_WORDS, default_depth
 
-# The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO) is
-# imported inside the commands that use it: at the top it would add about 2.5 s to every ``irscales --help``
-# (python -X importtime, this machine).
+# The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO), the
+# scale engine (irscales.enumeration, irscales.interval: numba) and pandas are imported inside the commands that
+# use them: at the top they would add about 2.5 s to every ``irscales --help`` (python -X importtime, this
+# machine; issue 49: --help in half a second).
 
 __all__ = ["main"]
 
@@ -109,23 +106,22 @@ class _Cli(click.Group):
             raise _Usage(e.format_message(), e.ctx) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
-        except OverBudgetError as e:  # the same refusal, worded for the command line
+        except Exception as e:
             if os.environ.get("IRSCALES_DEBUG"):
                 raise
-            raise _Fail(_one_line(OverBudgetError(e.builds, cli=True))) from None
-        except NoIntervalScaleError as e:  # leaving out the interval values is an option of scores only
-            if os.environ.get("IRSCALES_DEBUG"):
-                raise
-            optional = ctx.invoked_subcommand == "scores"
-            raise _Fail(_one_line(ValueError(e.message(cli=True, optional=optional)))) from None
-        except (ValueError, KeyError, OSError, MemoryError, NotImplementedError, OverflowError,
-                ArithmeticError, CacheError, TieUndecidable) as e:
-            if os.environ.get("IRSCALES_DEBUG"):
-                raise
-            raise _Fail(_one_line(e)) from None
-        except Exception as e:  # a bug: still one line, and how to see more
-            if os.environ.get("IRSCALES_DEBUG"):
-                raise
+            # the engine's errors, loaded only once a command failed (at the top they would slow --help down)
+            from irscales.enumeration import CacheError, TieUndecidable
+            from irscales.interval import NoIntervalScaleError, OverBudgetError
+
+            if isinstance(e, OverBudgetError):  # the same refusal, worded for the command line
+                raise _Fail(_one_line(OverBudgetError(e.builds, cli=True))) from None
+            if isinstance(e, NoIntervalScaleError):  # leaving out the interval values is an option of scores only
+                optional = ctx.invoked_subcommand == "scores"
+                raise _Fail(_one_line(ValueError(e.message(cli=True, optional=optional)))) from None
+            if isinstance(e, (ValueError, KeyError, OSError, MemoryError, NotImplementedError, OverflowError,
+                              ArithmeticError, CacheError, TieUndecidable)):
+                raise _Fail(_one_line(e)) from None
+            # a bug: still one line, and how to see more
             raise _Fail(f"internal error ({type(e).__name__}: {_one_line(e)}); please report it "
                         "(IRSCALES_DEBUG=1 shows the traceback)") from None
 
@@ -201,6 +197,10 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     measures without one at this --depth, the deepest N for each and the cheaper routes. The legend gives
     judged@N; below --judged-threshold a warning names the systems.
     """
+    import pandas as pd
+
+    from irscales.interval import INTERVAL_LEGEND
+
     _check_output(output, [*runs, qrels])
     ev = _evaluate(runs, qrels, measures_given(kw), depth, kw, ranked=ranked, ties=ties,
                    phi=ranked and phi, build=build_scales, cache=cache, progress=progress,
@@ -253,6 +253,8 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     page; csv / tsv is one row per run (legend on stderr); --pairs FILE writes the pairwise p-values
     (raw and adjusted) and effect sizes; --figure FILE draws the means with their confidence intervals.
     """
+    from irscales.comparison_render import wide_frame
+
     _check_output(output, [*runs, qrels])
     _check_output(pairs_file, [*runs, qrels])
     _check_output(figure_file, [*runs, qrels])
@@ -297,6 +299,9 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
     Does the verdict change when the measure is mapped to an interval scale? The legend gives MM23's
     rule for B against A (the same as irscales ipso) on each measure.
     """
+    import pandas as pd
+
+    from irscales.interval import INTERVAL_LEGEND
     from irscales.stats import significance as S
 
     _check_output(output, [run_a, run_b, qrels])
@@ -353,6 +358,11 @@ def _corroboration(ev, lab: str, m: M.Measure, test: str, alpha: float):
 @scale_options
 def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw):
     """The scale of a measure over all G^N runs (binary: G = 2): size, ties and where its cache lives."""
+    import pandas as pd
+
+    from irscales.enumeration import OverBudget, plan_scale
+    from irscales.interval import uses_grades
+
     names = measures_given(kw, one=True)
     m = M.parse(names.strip())
     if qrels is not None:
@@ -450,6 +460,8 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, judged
 
     (QRELS as a third argument is the older spelling of --qrels.)
     """
+    import pandas as pd
+
     if (qrels is None) == (qrels_arg is None):
         raise click.BadParameter("give the qrels once, with --qrels", param_hint="'--qrels'")
     qrels = qrels or qrels_arg

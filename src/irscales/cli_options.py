@@ -7,15 +7,13 @@ import math
 
 import click
 
-# a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
-# enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
-from irscales.comparison_render import LETTERS_UP_TO
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, JUDGED_CONVENTION
-from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
-from irscales.enumeration.ties import TIES
-from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES, DEFAULT_TIES,
-                               DEPTH_RULE, EXACT_FLIPS_UP_TO, MAX_REL_ERROR_HELP, METRIC_TESTS, PAIRED_TESTS,
-                               PERMUTATIONS, READING, ROW_ORDERS)
+# a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
+# enumeration layer's planner applies the budget, so the API (build=True) and the CLI refuse alike; the help's
+# constants come from irscales.options, so --help loads neither the engine nor pandas (issue 49)
+from irscales.options import (BUILD_BYTES_OK, BUILD_SECONDS_OK, COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_MAX_REL_ERROR,
+                              DEFAULT_MEASURES, DEFAULT_TIES, DEPTH_RULE, EXACT_FLIPS_UP_TO, LETTERS_UP_TO,
+                              MAX_REL_ERROR_HELP, METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS, TIES)
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",

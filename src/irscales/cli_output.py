@@ -9,9 +9,13 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import click
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is loaded by the commands that make frames, not by --help (issue 49)
+    import pandas as pd
 
 from irscales.atomic import write_atomic
 from irscales.data.judged import JUDGED_CONVENTION
@@ -57,6 +61,8 @@ def check_output(output: str | None, inputs) -> None:
 def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
     """(text, legend for stderr): the frame in ``fmt`` with its legend — under the table (``table``,
     ``markdown``), as the caption (``latex``), or apart for stderr (``csv``, ``tsv``: data only)."""
+    import pandas as pd  # loaded with the frame already
+
     if fmt in ("csv", "tsv"):
         # shortest round-trip digits: distinct values stay distinct and equal ones equal (ties matter)
         return frame.to_csv(index=False, sep="," if fmt == "csv" else "\t"), legend

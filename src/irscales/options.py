@@ -30,7 +30,7 @@ __all__ = ["Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_
            "DEFAULT_MAX_REL_ERROR", "MAX_REL_ERROR_HELP",
            "Procedure", "SIGNIFICANCE", "PairedTest", "PAIRED_TESTS", "COMPARISON_TESTS", "TEST_NAMES", "TEST_WORDS",
            "METRIC_TESTS", "test_key", "CORRECTIONS", "ROW_ORDERS", "COMPARISON_DEFAULTS", "PERMUTATIONS",
-           "EXACT_FLIPS_UP_TO"]
+           "EXACT_FLIPS_UP_TO", "TIES", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "LETTERS_UP_TO"]
 
 
 @dataclass(frozen=True)
@@ -121,9 +121,22 @@ def default_depth(ranked: bool, longest: int | None = None) -> int | None:
     return None if longest is None else max(1, int(longest))
 
 
-#: The tie rule of the ranked measure φ when none is given: FFF21 eq. (2)'s rank among the distinct values, the
-#: first of :data:`irscales.enumeration.ties.TIES` (which holds the rules).
+#: The tie strategies of the ranked measure φ: FFF21 eq. (2) (``unq``) and §7.1.3's min, max and mid rank
+#: (their home is here, so the command line's help names them without loading the engine, issue 49;
+#: :mod:`irscales.enumeration.ties` applies them).
+TIES = ("unq", "min", "max", "mid")
+#: The tie rule of the ranked measure φ when none is given: FFF21 eq. (2)'s rank among the distinct values.
 DEFAULT_TIES = "unq"
+
+#: A scale build estimated above either limit needs consent (``build=True``, CLI ``--build-scales``):
+#: FFF21's N = 30 takes minutes and GBs. About N ≤ 23 builds within it for the binary FFF21 measures
+#: (:mod:`irscales.enumeration.routes` applies them).
+BUILD_SECONDS_OK = 10.0
+BUILD_BYTES_OK = 100e6
+
+#: The comparison table marks systems with letters up to this many, numbers beyond
+#: (:mod:`irscales.comparison_render`).
+LETTERS_UP_TO = 26
 
 #: The relative error a route that brackets φ (beyond the exact routes: irscales.enumeration.bounded) is asked to
 #: reach, hi ≤ (1 + e)·lo, when none is given (issue 42: 1 %); ``evaluate(max_rel_error=)``, CLI ``--max-rel-error``.

@@ -23,9 +23,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
-if TYPE_CHECKING:  # the command line reads the threshold below without loading the data layer
+if TYPE_CHECKING:  # the command line reads the threshold below without loading the data layer or pandas
+    import pandas as pd
+
     from irscales.data.collection import Collection
 
 __all__ = ["DEFAULT_JUDGED_THRESHOLD", "JUDGED_CONVENTION", "indicator_qrels", "judged_fraction", "judged_at",

@@ -22,10 +22,10 @@ from fractions import Fraction
 
 import numpy as np
 
+from irscales.options import TIES  # the rules' names: the command line's help reads them without the engine
+
 __all__ = ["TIES", "RUN_TIES", "check_ties", "tie_ranks", "rank_values", "exact_ints", "mid_ranks", "FLOAT_EXACT"]
 
-#: The tie strategies: FFF21 eq. (2) (``unq``) and §7.1.3's min, max and mid rank.
-TIES = ("unq", "min", "max", "mid")
 #: The strategies that rank a run among all runs (``unq`` ranks its value among the distinct values).
 RUN_TIES = TIES[1:]
 #: Integers below this are exact in float64 (a 53-bit significand), and so are their halves below 2^52.
