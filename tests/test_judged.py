@@ -143,6 +143,7 @@ def test_judged_at_n_from_files_cold_and_warm_and_against_the_indicator(tmp_path
     to judged@N read (a second time) against the judged indicator, the route of notebook 08."""
     qrels, runs = _files(tmp_path)
     monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "cache"))  # empty: the first call parses
+    monkeypatch.setattr(trec_cache, "CACHED_BYTES", 0)  # small files cached too
     cold = _quiet_evaluate(qrels, runs, "P@3", depth=3, judged_threshold=0)
     assert len(list((tmp_path / "cache" / "parsed-runs").iterdir())) == 2
     for name in ("scan_run", "parse_run_file"):  # warm: from the cache's entries, never parsed again
@@ -201,6 +202,7 @@ def test_each_run_file_is_read_once_per_evaluate(tmp_path, monkeypatch, compiled
         return _Counted(fh, str(file), got) if str(file) in sizes else fh
 
     monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", 0 if compiled else 2**62)
+    monkeypatch.setattr(trec_cache, "CACHED_BYTES", 0)  # the warm call reads the cache's entries
     monkeypatch.setattr(builtins, "open", counting_open)
     for _ in range(2):  # cold, then warm (the cache replaces the parse; the file's bytes are read and hashed)
         got.clear()
