@@ -35,7 +35,7 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 # errors are loaded once a command failed, the engine, the interval layer and the table renderer
                 # (pandas) by the commands that use them
                 ("irscales.cli", "irscales.enumeration"), ("irscales.cli", "irscales.interval"),
-                ("irscales.cli", "irscales.comparison_render")}
+                ("irscales.cli", "irscales.comparison_render"), ("irscales.cli", "irscales.comparison")}
 NOTEBOOK_CODE_LINES = 150
 MODULES = sorted(p for p in PKG.rglob("*.py") if p.name != "__main__.py")
 

@@ -68,3 +68,25 @@ def test_a_run_of_many_topics_reads_as_a_run_of_few(tmp_path, n):
     assert list(ev.topics) == [str(t) for t in range(1, n + 1)]
     assert ev.values("P@1")["big"].tolist() == [t % 2 for t in range(1, n + 1)]
     assert ev.judged()["big"] == 1.0
+
+
+def test_report_on_more_runs_than_it_can_pair_refuses_before_reading_with_its_estimate(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from irscales import comparison
+    from irscales.cli import main
+
+    assert comparison.pairing_seconds(10_000, 1) > comparison.PAIRS_SECONDS_OK  # the held-out sweep's 10,000 runs
+    assert comparison.pairing_seconds(129, 5) < comparison.PAIRS_SECONDS_OK  # TREC-8's 129 on five measures
+    with pytest.raises(ValueError, match=r"comparing 10,000 runs is 49,995,000 pairs .* give at most about [0-9,]+ runs"):
+        comparison.check_pairing(10_000, 1)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for i in range(3):
+        (runs / f"r{i}").write_text(f"1 Q0 a 1 1 s{i}\n")
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    monkeypatch.setattr(comparison, "PAIRS_SECONDS_OK", 0.0)
+    monkeypatch.setattr(trec_cache, "read_file", lambda *a: pytest.fail("a run was read before the refusal"))
+    r = CliRunner().invoke(main, ["report", str(runs), "--qrels", str(tmp_path / "q"), "--measures", "P@1",
+                                  "--depth", "1"])
+    assert r.exit_code == 1 and "comparing 3 runs is 3 pairs" in r.output and "by estimate" in r.output, r.output

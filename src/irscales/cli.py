@@ -253,7 +253,10 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     page; csv / tsv is one row per run (legend on stderr); --pairs FILE writes the pairwise p-values
     (raw and adjusted) and effect sizes; --figure FILE draws the means with their confidence intervals.
     """
+    from irscales.comparison import check_pairing
     from irscales.comparison_render import wide_frame
+    from irscales.data.trec import find_runs
+    from irscales.evaluation import measure_specs
 
     _check_output(output, [*runs, qrels])
     _check_output(pairs_file, [*runs, qrels])
@@ -264,7 +267,11 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     if figure_file and Path(figure_file).suffix.lower() not in (".png", ".pdf", ".svg"):
         raise click.BadParameter(f"{figure_file}: the figure's file name must end in .png, .pdf or .svg",
                                  param_hint="'--figure'")
-    ev = _evaluate(runs, qrels, measures_given(kw), depth, kw, ranked=True, ties=ties,
+    files = [Path(r) for r in runs]  # a comparison over the budget is refused before any file is read
+    n_runs = len(find_runs(files[0])) if len(files) == 1 and files[0].is_dir() else len(files)
+    names = measures_given(kw)
+    check_pairing(n_runs, len(measure_specs(names)), test, permutations)
+    ev = _evaluate(runs, qrels, names, depth, kw, ranked=True, ties=ties,
                    build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
                        seed=seed, order=order)
