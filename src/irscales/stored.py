@@ -10,12 +10,12 @@ stores every digit then changes with the machine that wrote it.
 
 So the tables under ``figures/`` and ``data/derived/`` store each float rounded to :data:`SIGNIFICANT_DIGITS`
 significant digits (:func:`stored_float`, written as the shortest text that reads back as the rounded
-double): a relative difference of 1e-15 — hundreds of ulps of the sum of thousands of terms — moves such a
-value across a rounding boundary only when it lies within 1e-15 of one, about one value in 10^5, and
-``tests/test_stored.py`` recomputes values under other summation orders and another ``exp`` to show that the
-committed ones are not among them. Integral floats (counts) are exact and kept whole. Computations keep every
-digit; only the stored text is rounded, ten digits being far beyond any printed value the tables are
-compared with (two to five digits).
+double). A value moves across a ten-digit rounding boundary only when it lies that close to one: for a change
+of a few ulps (another ``exp``, another pairwise blocking) about one value in 10^5, for 1e-13 relative (a sum
+of thousands of terms taken one by one instead of pairwise) about one in 10^3; ``tests/test_stored.py``
+recomputes Table 1's divergences both ways to show that the committed ones are not such values. Integral
+floats below 2^53 (counts) are exact and kept whole. Computations keep every digit; only the stored text is
+rounded, ten digits being far beyond any printed value the tables are compared with (two to five digits).
 """
 
 from __future__ import annotations
