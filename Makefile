@@ -31,11 +31,13 @@ $(STAMP): requirements.lock pyproject.toml
 install: $(STAMP) ## create .venv with the pinned stack and irscales (editable)
 
 test: $(STAMP) ## every test (none is marked slow) + nbval on the stored notebooks, then the tests marked data and DATA_NOTEBOOKS again with every optional data setting hidden
+	@bash scripts/tree_state.sh save $(VENV)/.tree-before  # the run must leave the checkout as it found it
 	$(PY) -m pytest tests $(NOTEBOOKS) $(NBVAL)
 	@echo "== tests marked data and the notebooks that read data again as on a fresh clone: empty IRSCALES_SHARED, no IRSCALES_COLLECTIONS, empty cache (their simulated figures go to a temporary folder, not figures/)"
 	@hidden=$$(mktemp -d) && trap 'rm -rf "$$hidden"' EXIT && mkdir "$$hidden/shared" && \
 	  env -u IRSCALES_COLLECTIONS -u IRSCALES_TREC -u IRSCALES_GOP -u IRSCALES_SCORES IRSCALES_SHARED="$$hidden/shared" IRSCALES_CACHE="$$hidden/cache" IRSCALES_FIGURES="$$hidden/figures" \
 	  $(PY) -m pytest tests $(DATA_NOTEBOOKS) $(NBVAL) -m data -q -rs
+	@bash scripts/tree_state.sh check $(VENV)/.tree-before
 
 notebooks: $(STAMP) ## re-execute the stored notebooks in place on their quick defaults (outputs for nbval)
 	@for nb in $(NOTEBOOKS); do \

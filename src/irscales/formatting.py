@@ -2,7 +2,8 @@
 
 For text meant to be read — the command line's tables, Markdown and LaTeX, the report's notes and pages, a
 counterexample in a message. Files meant to be read back (CSV, the comparison files) keep every digit (the
-shortest round-trip repr), so that equal values stay equal and distinct ones distinct.
+shortest round-trip repr), so that equal values stay equal and distinct ones distinct — except the committed
+derived tables under ``figures/``, which store ten significant digits (:mod:`irscales.stored`, issue 52).
 """
 
 from __future__ import annotations

@@ -370,7 +370,7 @@ def compare_published(rep: Reproduction, tracks: Mapping[str, Collection], criti
         f = published.compare("fff21", items, route=route, notes=notes).frame
         f = f[f.item.isin(items)]
         p = out / f"published_vs_reproduced_{'simulated_' if c.is_simulated else ''}{k.removeprefix('sim-')}.csv"
-        write_atomic(p, f.to_csv(index=False))
+        write_atomic(p, published.comparison_text(f))
         if c.is_simulated:
             yield (f"{k} (SIMULATED): {len(f)} simulated values beside the paper's in {p.name} (route simulated, "
                    "not a reproduction)")
@@ -388,7 +388,7 @@ def compare_published(rep: Reproduction, tracks: Mapping[str, Collection], criti
         f = published.compare("fff21", grand, route="simulated" if simulated else "real").frame
         f = f[f.item.isin(grand)]
         write_atomic(out / f"published_vs_reproduced_{'simulated_' if simulated else ''}s7.3.csv",
-                     f.to_csv(index=False))
+                     published.comparison_text(f))
         yield (f"§7.3 grand mean Δ% ({'some tracks SIMULATED' if simulated else 'all tracks real'}): "
                + ", ".join(f"{r.item.split('/')[-1]} {r.reproduced} (paper {r.published})" for r in f.itertuples()))
     else:
