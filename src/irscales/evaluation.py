@@ -50,6 +50,7 @@ from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
 from irscales.data.ecosystem_inputs import ecosystem_qrels, ecosystem_runs
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
+from irscales.data.ids import check_spellings
 from irscales.data.sources import qrels_source as _qrels_source, run_source as _run_source
 from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction, judged_warning
 from irscales.data.trec import relevance_arrays
@@ -155,6 +156,7 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
         frames = run_frames(runs) if is_in_memory(runs) else None
         if frames is None:  # files with in-memory qrels
             return Collection.from_trec(_run_source(runs), q, depth=read_depth, cache=cache, progress=progress, **opts)
+        check_spellings([q, *frames])  # integer ids against strings that spell them otherwise ('01' vs 1)
         names = [f.attrs["system"] for f in frames]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
@@ -403,7 +405,8 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
               ``Qrels``, ir_measures / ir_datasets qrels namedtuples or an ir_datasets dataset
     runs      a folder of run files, a file or a list of files; a frame (``query_id, doc_id, score`` [, ``run``]);
               ``{query_id: {doc_id: score}}`` (one run), ``{name: frame or dict}``, ranx ``Run`` (or a list) or
-              ir_measures ``ScoredDoc`` namedtuples (:mod:`irscales.data.ecosystem_inputs`)
+              ir_measures ``ScoredDoc`` namedtuples, ``{name: [ScoredDoc, …]}`` for several
+              (:mod:`irscales.data.ecosystem_inputs`); ids on every route as :mod:`irscales.data.ids` reads them
     measures  names (``"AP,P@10,nDCG@10"``), a list of names or :class:`~irscales.measures.Measure` objects
     depth     the run length N (default: the longest run; :data:`~irscales.options.RANKED_DEFAULT_DEPTH` with
               ``ranked``: :func:`irscales.options.default_depth`)

@@ -32,6 +32,7 @@ from ir_measures.providers import Evaluator, Provider, register
 from ir_measures.util import Metric, QrelsConverter, RunConverter
 
 from irscales import measures as M
+from irscales.data.ids import id_representatives
 from irscales.ecosystem_outputs import interval_name
 from irscales.evaluation import evaluate, measure_specs
 from irscales.interval import plan, uses_grades
@@ -135,11 +136,18 @@ def interval_metrics(measures: Iterable[IntervalMeasure], qrels: Any, run: Any) 
         labels = list(dict.fromkeys(m.params["measure"] for m in ms))
         ev = evaluate(q, {"run": r}, labels, depth=depth, ranked=True, ties=ties, build=build,
                       **{**dict(reading), **TOPIC_RULES})
+        names = _qrels_topics(q)  # each topic as the qrels name it: ir_measures fills in those not yielded, by ==
         for m in ms:
             _check_grades(m, ev.collection.max_grade)
             col = ev.interval(m.params["measure"], raw=m.params.get("raw", False))["run"]
             for topic, v in col.items():
-                yield Metric(str(topic), m, float(v))
+                yield Metric(names.get(topic, topic), m, float(v))
+
+
+def _qrels_topics(qrels: pd.DataFrame) -> dict[str, Any]:
+    """``{topic: query id as the qrels give it}`` (:func:`irscales.data.ids.id_representatives`): irscales reads
+    101, np.int64(101) and '101' as one topic, and ir_measures expects the qrels' own value back."""
+    return id_representatives(qrels["query_id"].unique(), "qrels query_id")
 
 
 def _check_grades(m: IntervalMeasure, max_grade: int) -> None:
@@ -163,7 +171,7 @@ class IrscalesProvider(Provider):
 
 class _IrscalesEvaluator(Evaluator):
     def __init__(self, measures: list[IntervalMeasure], qrels: pd.DataFrame):
-        super().__init__(measures, set(qrels["query_id"].astype(str)))
+        super().__init__(measures, set(_qrels_topics(qrels).values()))
         self.qrels = qrels
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
