@@ -46,6 +46,7 @@ import pandas as pd
 from irscales import measures as M
 from irscales.data import Collection
 from irscales.enumeration.ties import TIES
+from irscales.options import Settings
 from irscales.interval import OverBudgetError, plan, uses_grades
 from irscales.papers.fff21.ranked import RankedScores, exact_scores, interval_phis
 
@@ -128,7 +129,7 @@ def graded_ranked_scores(collection: Collection, N: int, track: str, *, names: S
         for t in ties:
             row = {"measure": name, "N": N, "grades": grades + 1, "ties": t, "K": None, "route": "none"}
             try:
-                found, notes = plan([(name, m)], N, grades=c, ties=t, cache=cache, build=build)
+                found, notes = plan([(name, m)], N, Settings(ties=t, cache=cache, build=build), grades=c)
                 p = found[name]
             except OverBudgetError as e:
                 p, notes = None, [str(e)]

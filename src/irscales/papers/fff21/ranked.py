@@ -49,6 +49,7 @@ from irscales.correlation import system_means
 from irscales.data.collection import Collection
 from irscales.enumeration.dcg import ExactDCG, exact_dcg
 from irscales.enumeration.runs import numerator
+from irscales.options import Settings
 from irscales.interval import IntervalPlan, interval_values, plan, scaled_runs
 
 __all__ = [
@@ -359,7 +360,8 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
             continue
         key = numerator(m).key
         if key not in phis:  # the API's plan and values: closed form, counted, cached or built (equal φ, tested)
-            plans = {t: plan([(name, m)], N, grades=1, ties=t, cache=cache, build=build, require=True)[0][name]
+            plans = {t: plan([(name, m)], N, Settings(ties=t, cache=cache, build=build), grades=1,
+                              require=True)[0][name]
                      for t in need}
             phis[key] = interval_phis(plans, collection, N, progress=progress)
         for t in ties:
