@@ -277,18 +277,27 @@ def test_settings_are_given_once_and_passed_down(tmp_path):
 
 
 def test_below_the_boundary_nothing_redefaults_ties_or_max_rel_error():
-    """Issue 50 item 3: the literal tie rule and the 1 % default live in irscales.options only."""
-    import re
+    """Issue 50 item 3: the tie rule's literal and the 1 % default live in irscales.options only; elsewhere a default
+    is the option's name (DEFAULT_TIES, DEFAULT_MAX_REL_ERROR), never the value again."""
+    import ast
 
     src = Path(options.__file__).parent
-    unq = [f"{p.relative_to(src)}:{i}" for p in src.rglob("*.py") if p.name != "options.py"
-           for i, line in enumerate(p.read_text().splitlines(), 1) if '"unq"' in line]
+    unq, literal = [], []
+    for p in sorted(src.rglob("*.py")):
+        if p.name == "options.py":
+            continue
+        text = p.read_text()
+        unq += [f"{p.relative_to(src)}:{i}" for i, line in enumerate(text.splitlines(), 1) if '"unq"' in line]
+        for node in ast.walk(ast.parse(text)):
+            defaults = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:  # a dataclass field
+                defaults = [node.value]
+            literal += [f"{p.relative_to(src)}:{d.lineno}" for d in defaults
+                        if isinstance(d, ast.Constant) and (d.value == "unq" or d.value == 0.01)]
     assert not unq, unq
-    default = re.compile(r"(=|:)\s*0\.01\b")  # a default (keyword or field), not a number in prose or a formula
-    found = [f"{p.relative_to(src)}:{i}" for p in src.rglob("*.py") if p.name != "options.py"
-             for i, line in enumerate(p.read_text().splitlines(), 1) if default.search(line) and "max_rel" in line
-             or re.search(r"rel_error: float = 0\.01", line)]
-    assert not found, found
+    assert not literal, literal
 
 
 def _quiet(*args, **kw):

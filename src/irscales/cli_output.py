@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from pathlib import Path
 
 import click
 import numpy as np

@@ -513,7 +513,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
         values[lab] = col.evaluate(m, n[lab])
         p = plans.get(lab)
         if p is not None:
-            ivals[lab] = iv = interval_values(p, col, read, progress=s.progress)
+            ivals[lab] = iv = interval_values(p, col, progress=s.progress)  # at the plan's N
             if iv.wide:
                 notes.append(f"{lab}: {iv.wide} of {iv.phi.size} interval values are bracketed wider than "
                              f"max_rel_error={p.max_rel_error:g} (the widest by {iv.max_rel_error:.3g}); their "

@@ -1,7 +1,7 @@
 """The interval-scaled version of a measure on a collection of runs, as a person reads it (issue 28).
 
 FFF21 eq. (2) maps a measure M at run length N onto an interval scale by φ(m) = |{x ∈ M(REL^N) : x ≤ m}|
-(``ties="unq"``; §7.1.3's ``min``/``max``/``mid`` rank the runs instead of the values). Raw φ runs from 1 to
+(ties ``unq``; §7.1.3's ``min``/``max``/``mid`` rank the runs instead of the values). Raw φ runs from 1 to
 K — K the number of distinct values of M over all (c+1)^N runs for ``unq``, the number of runs (c+1)^N for
 ``min``/``max``/``mid`` — and K grows like 2^N, so raw positions are unreadable (4·10^8 at N = 30). The
 admissible affine map of an interval scale
@@ -46,7 +46,7 @@ from irscales.enumeration.routes import OverBudget, Route, choose_route
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import TIES
 from irscales.exact import to_fraction
-from irscales.options import Settings
+from irscales.options import UNQ, Settings
 
 __all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
            "normalised", "OverBudgetError", "NoIntervalScaleError", "INTERVAL_LEGEND", "dcg_proven_depth",
@@ -170,7 +170,7 @@ def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
     relevant documents, K = k + 1: the value itself) and RBP with p = 1/2 (no two runs tie, φ − 1 is the
     run read as a binary number: 2^N/(2^N − 1) times RBP). R is not one: its interval value is P at N, R
     times RB/N, a factor that changes from topic to topic."""
-    if type(p.measure) is M.P and type(measure) is M.P and p.ties == "unq" and p.c == 1:
+    if type(p.measure) is M.P and type(measure) is M.P and p.ties == UNQ and p.c == 1:
         return f"= {p.label}: P is already an interval scale at this N"
     if type(p.measure) is M.RBP and type(measure) is M.RBP and to_fraction(measure.p) == Fraction(1, 2) \
             and p.c == 1:
@@ -313,19 +313,18 @@ def normalised(phi: np.ndarray, K: int) -> np.ndarray:
     return np.vectorize(lambda x: (Fraction(x) - 1) / (K - 1), otypes=[object])(phi)
 
 
-def scaled_runs(p: IntervalPlan, collection, depth: int) -> np.ndarray:
-    """The runs (S, T, ≤ N) of ``collection`` cut at ``depth`` that ``p``'s scale ranks: binary (lenient) for a
-    binary scale, else the grades; the first ``p.N`` ranks (a measure cut at k ranks is ranked over REL^k).
-    Only the stored ranks: the rest is padding, which ``p.route`` adds where it must (at N = 10^6 the padded
-    runs of a TREC track would be 6 GB)."""
-    rel = collection.binary(depth, pad=False) if p.c == 1 else collection.rel_at(depth, pad=False)
-    return rel[..., :p.N]
+def scaled_runs(p: IntervalPlan, collection) -> np.ndarray:
+    """The runs (S, T, ≤ N) of ``collection`` that ``p``'s scale ranks: binary (lenient) for a binary scale, else
+    the grades; the first ``p.N`` ranks, N the plan's (a measure cut at k ranks is ranked over REL^k). Only the
+    stored ranks: the rest is padding, which ``p.route`` adds where it must (at N = 10^6 the padded runs of a
+    TREC track would be 6 GB)."""
+    return collection.binary(p.N, pad=False) if p.c == 1 else collection.rel_at(p.N, pad=False)
 
 
-def interval_values(p: IntervalPlan, collection, depth: int, progress: bool | None = None) -> IntervalValues:
-    """φ and (φ − 1)/(K − 1) of the runs of ``collection`` cut at ``depth`` (graded runs when ``p.c`` > 1),
-    as (T, S) matrices, exact. Refused before any work when those exact numbers would exceed the memory
-    limit of :mod:`irscales.data.padding` (φ of RBP_p05 at N = 10^6 has 10^6 bits a run)."""
+def interval_values(p: IntervalPlan, collection, progress: bool | None = None) -> IntervalValues:
+    """φ and (φ − 1)/(K − 1) of the runs of ``collection`` at the plan's N (graded runs when ``p.c`` > 1), as
+    (T, S) matrices, exact. Refused before any work when those exact numbers would exceed the memory limit of
+    :mod:`irscales.data.padding` (φ of RBP_p05 at N = 10^6 has 10^6 bits a run)."""
     runs = len(collection.systems) * len(collection.topics)
     need = 4 * runs * (-(-int(p.K).bit_length() // 8) + 32)  # φ, its Fraction's two terms, a temporary
     if need > pad_bytes_limit():
@@ -334,14 +333,14 @@ def interval_values(p: IntervalPlan, collection, depth: int, progress: bool | No
             f"{int(p.K).bit_length():,} bits: {runs:,} runs (system x topic) need about {size(need)}, over "
             f"the limit of {size(pad_bytes_limit())} ({PAD_LIMIT_ENV}); use a smaller depth, or its plain "
             "values only")
-    runs_ = scaled_runs(p, collection, depth)
+    runs_ = scaled_runs(p, collection)
     if p.exact:
         exact = _exact_numbers(p.route.phi_runs(runs_, p.ties, progress=progress)).T
         return IntervalValues(p, exact, normalised(exact, p.K), exact, exact)
     lo, hi = (_exact_numbers(x).T for x in p.route.phi_bounds(runs_, p.ties, progress=progress))
     phi = np.frompyfunc(lower_midpoint, 2, 1)(lo, hi).astype(object) if lo.size else lo
     widths = [Fraction(b) / Fraction(a) - 1 for a, b in zip(lo.ravel(), hi.ravel())]
-    target = Fraction(str(p.max_rel_error))
+    target = to_fraction(p.max_rel_error)  # the one reading: 0.01 is 1/100
     return IntervalValues(p, phi, normalised(phi, p.K), lo, hi, float(max(widths, default=0)),
                           sum(w > target for w in widths))
 

@@ -320,7 +320,8 @@ class Settings:
 
     @property
     def rel_error(self) -> Fraction:
-        """``max_rel_error`` as the exact rational it is written as (0.01 is 1/100), the one reading of it."""
+        """``max_rel_error`` as the exact rational it is written as (0.01 is 1/100: its shortest decimal, as
+        :func:`irscales.exact.to_fraction` reads every float)."""
         return Fraction(repr(self.max_rel_error))
 
     def run_length(self, cutoff: int | None, longest: int | None = None) -> int | None:

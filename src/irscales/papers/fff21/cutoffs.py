@@ -37,6 +37,7 @@ from irscales.evaluation import Evaluation, at_cutoffs, evaluate, measure_specs,
 from irscales.interval import NoIntervalScaleError
 from irscales.papers.fff21.ranked import PAPER_ORDER
 from irscales.paths import trec_track
+from irscales.options import UNQ
 
 __all__ = ["Source", "t08_source", "Cell", "table2_cells", "table2_frame", "top_k_frame", "points_frame", "judged_frame",
            "system_ranks", "log10_unit", "tag", "FOLDER", "findings"]
@@ -171,8 +172,8 @@ def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER, 
     gets a second cell with ``fallback_ties`` (FFF21 Table 3's ``mid``) when it has a route there. ``notes``:
     a list that receives evaluate's notes (judged@N, brackets wider than the target), each once; ``judged``: a dict
     that receives judged@N per system at key N (``Evaluation.judged``)."""
-    ev, refused = _evaluate(source, list(measures), N, "unq")
-    cells = {lab: _cell(ev, lab, N, "unq") for lab in (ev.given if ev is not None else ())}
+    ev, refused = _evaluate(source, list(measures), N, UNQ)
+    cells = {lab: _cell(ev, lab, N, UNQ) for lab in (ev.given if ev is not None else ())}
     out = []
     extra = {}
     ev2 = None
@@ -187,7 +188,7 @@ def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER, 
             if n not in notes:
                 notes.append(n)
     for lab in measures:
-        out.append(cells.get(lab) or Cell(lab, N, "unq", reason=refused[lab]))
+        out.append(cells.get(lab) or Cell(lab, N, UNQ, reason=refused[lab]))
         if lab in extra:
             out.append(extra[lab])
     return out
@@ -274,8 +275,8 @@ def findings(t2: pd.DataFrame, label: str, judged: pd.DataFrame | None = None) -
                    f"{r.lowest:.3f}): their unjudged documents count as not relevant.")
     for N, f in t2.groupby("N", sort=True):
         done = f[f["route"] != "none"]
-        unq = done[done["ties"] == "unq"]
-        none = f[(f["route"] == "none") & (f["ties"] == "unq")]["measure"].tolist()
+        unq = done[done["ties"] == UNQ]
+        none = f[(f["route"] == "none") & (f["ties"] == UNQ)]["measure"].tolist()
         below = unq[unq["tau"] < 1]
         lowest = unq.loc[unq["tau"].idxmin()] if len(unq) else None
         s = (f"N = {N} ({label}): τ with ties unq for {len(unq)} of {f['measure'].nunique()} measures, "
