@@ -120,3 +120,36 @@ def test_names_are_escaped_and_may_wrap():
     assert latex_breakable("input.run_1") == r"input.\allowbreak{}run\_\allowbreak{}1"
     long = latex_breakable("abcdefghijklmnopqrstuvwxyz")
     assert long.count(r"\allowbreak{}") == 2 and long.replace(r"\allowbreak{}", "") == "abcdefghijklmnopqrstuvwxyz"
+
+
+def _real_runs(name: str):
+    from irscales.paths import shared_dir
+
+    shared = shared_dir()
+    folder = shared / "trec" / name if shared else None
+    if folder is None or not (folder / "runs").is_dir():
+        pytest.skip(f"the real runs of {name} are not under <IRSCALES_SHARED>/trec (not redistributable)")
+    qrels = {"T08": "qrels.trec8.adhoc.gz", "R04-partial": "qrels.robust2004.txt.gz"}[name]
+    return folder / "runs", folder / qrels
+
+
+@pytest.mark.data
+@pytest.mark.skipif(PDFLATEX is None, reason="pdflatex is not installed")
+@pytest.mark.parametrize("track, systems", [("R04-partial", 10), ("T08", 129)])
+def test_the_report_of_real_runs_compiles_on_a_stock_tex_and_fits_the_page(track, systems, tmp_path):
+    """Issue 48's done-when: `irscales report --format latex` on the 10 Robust 2004 and the 129 TREC-8 runs (their
+    default measures, interval means printed with as many decimals as keep them apart) compiles with the stock
+    packages its first line names, no overfull box over 1 pt."""
+    import warnings
+
+    from irscales import evaluate
+
+    runs, qrels = _real_runs(track)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # judged@10 and Robust's topic without judgments
+        ev = evaluate(qrels, runs, ranked=True, progress=False)
+    tex = ev.compare().to_latex()
+    assert len(ev.systems) == systems and "adjustbox" not in tex
+    log = compile_latex(tex, tmp_path)
+    over = [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
+    assert all(x <= 1 for x in over), f"overfull by {max(over)}pt"

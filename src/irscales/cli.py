@@ -340,7 +340,8 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
         lines += [f"  {x}" for x in c.lines()[1:]]
     legend = legend_of(f"A = {a}, B = {b}; {len(ev.topics)} topics; {n_line(ev)}; p: two-sided; "
                      f"sig: p <= {alpha}; changed: the decision differs between the original and the interval scale.",
-                     INTERVAL_LEGEND, judged_line(ev), f"MM23's rule ({TEST_WORDS[rule]}), as irscales ipso:", *lines)
+                     INTERVAL_LEGEND, scales_line(ev), judged_line(ev),
+                     f"MM23's rule ({TEST_WORDS[rule]}), as irscales ipso:", *lines)
     _emit(pd.DataFrame(rows), fmt, output, legend)
 
 
@@ -449,7 +450,7 @@ def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ti
         _note(f"note: {n}")
     legend = legend_of(f"{len(ev.systems)} systems ranked by their mean over {len(ev.topics)} topics; "
                      f"{n_line(ev)}. tau: Kendall's tau_b (FFF21 §3.3); tau_ap: AP correlation (Fer17 eq. 2), "
-                     "symmetric; *_interval: the same on the interval-scaled means.", judged_line(ev))
+                     "symmetric; *_interval: the same on the interval-scaled means.", scales_line(ev), judged_line(ev))
     _emit(frame, fmt, output, legend)
 
 

@@ -30,9 +30,10 @@ MEASURE_HELP = (
     "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3); ERR alone takes "
     "the qrels' largest grade G, R = (2^g - 1)/2^G (gdeval and ir_measures use ERR(max_grade=4)). "
     "Exact synonyms: trec_eval map P_10 map_cut_10 ndcg ndcg_cut_10 recall_10 recip_rank Rprec success_5; "
-    "ir_measures AP@10 nDCG@10 RR@10 R@10 P@10 RBP(rel=1,p=0.8). Paper keys are computed at --depth: "
-    "nDCG_b02 is FFF21's binary nDCG with the Järvelin–Kekäläinen discount, NOT trec_eval's ndcg (graded "
-    "gains, 1/log2(i+1)); AP is trec_eval's map_cut_<depth> (full recall base), = map when --depth covers "
+    "ir_measures AP@10 nDCG@10 RR@10 R@10 P@10 RBP(rel=1,p=0.8). A name with a cut-off (P@10, nDCG@20, "
+    "ndcg_cut_20) is taken at that N, the others at --depth, and the output names each with its N (AP at "
+    "--depth 10 is AP@10). nDCG_b02 is FFF21's binary nDCG with the Järvelin–Kekäläinen discount, NOT "
+    "trec_eval's ndcg (graded gains, 1/log2(i+1)); AP is trec_eval's map_cut_<depth> (full recall base), = map when --depth covers "
     "the runs. map, ndcg, nDCG, recip_rank, Rprec mean the whole run and need such a --depth.")
 
 runs_argument = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True))

@@ -211,7 +211,8 @@ def latex(t: ComparisonTable, label: str = "tab:irscales-comparison") -> str:
         r"\begingroup", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}", r"\setlength{\LTcapwidth}{\linewidth}",
         r"\ifdefined\irscalesvalue\else\newlength\irscalesvalue\newlength\irscalesname\fi",
         rf"\def\irscaleswidths{{\setlength{{\irscalesvalue}}{{{share}}}\ifdim\irscalesvalue<{need}"
-        rf"\setlength{{\irscalesvalue}}{{{need}}}\fi\setlength{{\irscalesname}}{{\dimexpr{free}-{n}\irscalesvalue\relax}}}}",
+        rf"\setlength{{\irscalesvalue}}{{{need}}}\fi"
+        rf"\setlength{{\irscalesname}}{{\dimexpr{free}-{n}\irscalesvalue\relax}}}}",
         r"\irscaleswidths\ifdim\irscalesname<7em\scriptsize\setlength{\tabcolsep}{1.5pt}\irscaleswidths\fi"
         " % smaller type and gaps where the names would get too narrow",
         rf"\begin{{longtable}}{{{spec}}}", rf"\caption{{{caption}}}\label{{{label}}} \\", r"\toprule", *head,

@@ -66,7 +66,8 @@ if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
 
 __all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "DEFAULT_JUDGED_THRESHOLD", "Evaluation",
-           "evaluate", "measure_specs", "graded_err", "check_depth", "at_cutoffs", "settings_of", "load_collection", "default_depth",
+           "evaluate", "measure_specs", "graded_err", "check_depth", "at_cutoffs", "settings_of", "load_collection",
+           "default_depth",
            "ordered_means"]
 
 

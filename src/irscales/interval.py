@@ -256,7 +256,8 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, settings: Settings,
     """For each (label, measure): its :class:`IntervalPlan`, or None with a note saying why (the second
     value: the notes). ``depth``: the run length of the measures named without a cut-off (:func:`scale_target`);
     ``settings``: the tie rule, cache, consent to a build and ``max_rel_error`` (checked where they were given,
-    :class:`irscales.options.Settings`). ``grades``: the collection's largest grade c (graded measures are scaled over the
+    :class:`irscales.options.Settings`). ``grades``: the collection's largest grade c (graded measures are scaled
+    over the
     (c+1)^N runs of grades 0..c; binary ones over 2^N); None before the qrels are read (graded measures
     are then left out silently, to be planned later). Builds over the budget without ``build`` are
     refused together, up front (:class:`OverBudgetError`); ``require``: a missing version is an error, for every

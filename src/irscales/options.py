@@ -226,9 +226,10 @@ RANKED_DEFAULT_DEPTH = 10
 #: The depth that reads every document of every run (memory follows the runs' real length).
 EVERY_DOCUMENT = 2**31 - 1
 #: The one rule for the run length, in the API's docstrings and every subcommand's --help.
-DEPTH_RULE = ("default: every document of the longest run (as trec_eval) for plain scores; "
-              f"{RANKED_DEFAULT_DEPTH} wherever interval-scaled values are computed (--ranked, compare, report, "
-              "correlate, ipso)")
+DEPTH_RULE = ("for the measures named without a cut-off (a name with one, nDCG@20, P_10, is taken at that N whatever "
+              "the depth; every column carries its N: AP@10); default: every document of the longest run (as "
+              f"trec_eval) for plain scores; {RANKED_DEFAULT_DEPTH} wherever interval-scaled values are computed "
+              "(--ranked, compare, report, correlate, ipso)")
 
 
 def default_depth(ranked: bool, longest: int | None = None) -> int | None:

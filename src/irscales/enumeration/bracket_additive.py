@@ -276,8 +276,8 @@ def _check(m: M.Measure, N: int, c: int, ties: str) -> str:
     return _kind(m, c)
 
 
-def phi_bounds(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, N: int, c: int = 1, rel_error: float = DEFAULT_MAX_REL_ERROR,
-               progress: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+def phi_bounds(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, N: int, c: int = 1,
+               rel_error: float = DEFAULT_MAX_REL_ERROR, progress: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Proven bounds lo ≤ φ ≤ hi (FFF21 eq. 2 for ``unq``, §7.1.3's min/max/mid) of runs ``rel`` (…, L ≤ N;
     ranks L+1..N not relevant) of length N over grades 0..c, refined until hi ≤ (1 + rel_error)·lo where the
     grid allows (:data:`irscales.enumeration.bracket.MAX_BITS`; the bounds stay valid beyond, with a
@@ -286,8 +286,9 @@ def phi_bounds(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, N: in
     return phi_bounds_ties(measure, rel, (ties,), N=N, c=c, rel_error=rel_error, progress=progress)[ties]
 
 
-def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1, rel_error: float = DEFAULT_MAX_REL_ERROR,
-                    progress: bool | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1,
+                    rel_error: float = DEFAULT_MAX_REL_ERROR, progress: bool | None = None
+                    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """:func:`phi_bounds` for several tie strategies at once, tie → (lo, hi): one count of runs serves min, max
     and mid (and unq where values are runs), one count of distinct values DCG's unq."""
     m = _parsed(measure, N)

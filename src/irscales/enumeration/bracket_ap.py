@@ -406,8 +406,9 @@ def _object(values: list, shape) -> np.ndarray:
     return out.reshape(shape)
 
 
-def phi_bounds(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, N: int, c: int = 1, rel_error: float = DEFAULT_MAX_REL_ERROR,
-               progress: bool | None = None, budget_s: float = 60.0) -> tuple[np.ndarray, np.ndarray]:
+def phi_bounds(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, N: int, c: int = 1,
+               rel_error: float = DEFAULT_MAX_REL_ERROR, progress: bool | None = None, budget_s: float = 60.0
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Proven bounds lo ≤ φ ≤ hi of AP (= φ of SP) for binary runs ``rel`` (..., L ≤ N; ranks beyond L not
     relevant) at N: object arrays of Python ints (ties mid: Fractions). min/max/mid: the rounded programme
     (module docstring), hi ≤ (1 + rel_error)·lo unless ``budget_s`` runs out (then a ``RuntimeWarning``);
@@ -416,8 +417,9 @@ def phi_bounds(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, N: in
                            budget_s=budget_s)[ties]
 
 
-def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1, rel_error: float = DEFAULT_MAX_REL_ERROR,
-                    progress: bool | None = None, budget_s: float = 60.0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1,
+                    rel_error: float = DEFAULT_MAX_REL_ERROR, progress: bool | None = None, budget_s: float = 60.0
+                    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """:func:`phi_bounds` for several tie strategies at once, tie → (lo, hi): one count of runs serves min,
     max and mid (and unq's upper bound)."""
     check_ap_measure(measure, N)

@@ -185,7 +185,8 @@ def float_ap_taus(collection: Collection, N: int, orders: Sequence[str] = AP_FLO
                      "mid": float(kendall_tau(means, system_means(mid)))})
     unq, mid = float_sp_phi(rel)  # the convention that reproduces the paper: one float scale of SP
     rows.append({"scale": "double, scale of SP: sum_i(k_i/i), no ÷ RB (ap='fff21-float')",
-                 UNQ: float(kendall_tau(means, system_means(unq))), "mid": float(kendall_tau(means, system_means(mid)))})
+                 UNQ: float(kendall_tau(means, system_means(unq))),
+                 "mid": float(kendall_tau(means, system_means(mid)))})
     return pd.DataFrame(rows).set_index("scale")
 
 
