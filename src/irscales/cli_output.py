@@ -13,7 +13,7 @@ import pandas as pd
 
 from irscales.atomic import write_atomic
 from irscales.formatting import column_format, significant
-from irscales.latex import latex_text
+from irscales.latex import latex_sentences, latex_text
 
 __all__ = ["emit", "render", "write", "exact_mean", "legend_of", "n_line", "scales_line", "judged_line",
            "big_count"]
@@ -62,7 +62,7 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
         lines += [" & ".join(latex_text(c) for c in row) + r" \\" for row in cells]
         lines += [r"\bottomrule", r"\end{tabular}"]
         if legend:
-            lines.append(rf"\caption{{{latex_text(' '.join(legend.splitlines()))}}}")
+            lines.append(rf"\caption{{{latex_sentences(legend)}}}")
         lines.append(r"\end{table}")
         return "\n".join(lines) + "\n", ""
     raise ValueError(f"unknown format {fmt!r}")

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 
 from irscales.formatting import column_decimals
-from irscales.latex import latex_breakable, latex_text
+from irscales.latex import latex_breakable, latex_sentences, latex_text
 
 #: An :class:`irscales.comparison.ComparisonTable` (not imported here: that module imports this one).
 ComparisonTable = Any
@@ -155,9 +155,7 @@ def markdown(t: ComparisonTable) -> str:
 
 def latex_caption(t: ComparisonTable) -> str:
     """The legend as a LaTeX caption, its formulas in math."""
-    lines = [x.strip() for x in t.legend_for(bold_shown=True).splitlines() if x.strip()]
-    cap = latex_text(" ".join(x if x[-1] in ".;:!?)" else x + "." for x in lines))  # one sentence per note
-    cap = re.sub(r"(?<=\w) x (?=\w)", r" $\\times$ ", cap)  # AP x RB
+    cap = latex_sentences(t.legend_for(bold_shown=True))  # one sentence per note, AP $\times$ RB
     cap = cap.replace("(phi - 1)/(K - 1)", r"$(\varphi - 1)/(K - 1)$")
     cap = re.sub(r"\bphi\b", r"$\\varphi$", cap)
     cap = re.sub(r"\b(\d+)\\\^\{\}(\d+)\b", r"$\1^{\2}$", cap)  # 2^10 (escaped as 2\^{}10) as math
