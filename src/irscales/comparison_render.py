@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 
-from irscales.formatting import column_decimals
+from irscales.formatting import column_numbers
 from irscales.latex import latex_breakable, latex_sentences, latex_text
 
 #: An :class:`irscales.comparison.ComparisonTable` (not imported here: that module imports this one).
@@ -107,20 +107,26 @@ def cells(t: ComparisonTable, style: str = "text") -> pd.DataFrame:
     f = t.frame.set_index(["system", "measure", "scale"])
     best = _best(t)
     numbered = len(t.systems) > LETTERS_UP_TO
-    decimals = {k: column_decimals(g) for k, g in t.frame.groupby(["measure", "scale"])["mean"]}
+    shown = column_formats(t)
     rows = []
     for mark, s in zip(t.letters, t.systems):
         row = {"": mark, "system": esc(s)}
         for m, scale in columns(t):
             r = f.loc[(s, m, scale)]
             col = m if scale == "original" else f"{m} (interval)"
-            row[esc(col)] = _cell(r, style, r["mean"] == best[(m, scale)], numbered, decimals[(m, scale)])
+            row[esc(col)] = _cell(r, style, r["mean"] == best[(m, scale)], numbered, shown[(m, scale)])
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _cell(r: pd.Series, style: str, best: bool, numbered: bool, decimals: int) -> str:
-    mean = f"{r['mean']:.{decimals}f}"  # 4 decimals, more where distinct means would print alike
+def column_formats(t: ComparisonTable) -> dict[tuple[str, str], Callable[[float], str]]:
+    """How each (measure, scale) column prints its means: 4 decimals, more where distinct means would print alike,
+    scientific notation where they are too small for a fixed point (:func:`irscales.formatting.column_numbers`)."""
+    return {k: column_numbers(g) for k, g in t.frame.groupby(["measure", "scale"])["mean"]}
+
+
+def _cell(r: pd.Series, style: str, best: bool, numbered: bool, number: Callable[[float], str]) -> str:
+    mean = number(r["mean"])
     groups, mark, differs = _groups(r["better_than"], numbered), r["baseline_mark"], bool(r["differs"])
     if style == "latex":
         out = rf"\textbf{{{mean}}}" if best else mean
@@ -196,8 +202,8 @@ def latex(t: ComparisonTable, label: str = "tab:irscales-comparison") -> str:
             r"\ifdim\wd0>\linewidth\resizebox{\linewidth}{!}{\usebox0}\else\usebox0\fi", r"\end{table}"]) + "\n"
     # value columns: 72 % of the free width, at least the widest bold mean (bold digits are 0.575 em; its markers may
     # wrap below it); the name column takes the rest (two lengths, allocated once, set inside the table's group)
-    digits = max(len(f"{x:.{d}f}") for k, g in t.frame.groupby(["measure", "scale"])["mean"]
-                 for d in [column_decimals(g)] for x in g)
+    shown = column_formats(t)
+    digits = max(len(shown[k](x)) for k, g in t.frame.groupby(["measure", "scale"])["mean"] for x in g)
     need = f"{0.575 * digits + 0.2:.2f}em"
     free = rf"\dimexpr\linewidth-2.2em-{2 * n + 2}\tabcolsep\relax"
     share = rf"\dimexpr{free}*72/{100 * n}\relax"
