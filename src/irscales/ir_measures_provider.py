@@ -31,10 +31,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ir_measures
-import pandas as pd
 from ir_measures.measures.base import Measure as IrMeasure, ParamInfo
 from ir_measures.providers import Evaluator, Provider, register
 from ir_measures.util import Metric, QrelsConverter, RunConverter
@@ -42,6 +41,9 @@ from ir_measures.util import Metric, QrelsConverter, RunConverter
 from irscales import measures as M
 from irscales.ecosystem_outputs import interval_name
 from irscales.options import DEFAULT_TIES, TIES, ArgumentError, Settings, check_flag, default_depth
+
+if TYPE_CHECKING:  # pandas loads with the first value computed: registering the provider costs little
+    import pandas as pd
 
 __all__ = ["IntervalMeasure", "IrscalesProvider", "interval_measure", "TOPIC_RULES"]
 
@@ -134,6 +136,8 @@ _GIVEN: dict[str, Any] = {"call": None, "said": set()}
 
 def _run_name(run: Any) -> str:
     """The run's name where its frame carries one (a ``run``, ``system`` or ``name`` column of one value)."""
+    import pandas as pd
+
     if isinstance(run, pd.DataFrame):
         for col in ("run", "system", "name"):
             if col in run.columns and run[col].nunique() == 1:
