@@ -30,7 +30,11 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 # the one reader of measure lists, loaded with the command that reads them (irscales.evaluation)
                 ("irscales.cli_options", "irscales.evaluation"),
                 # the comparison layer loads scipy.stats and statsmodels (1.5 s): only when a comparison is asked for
-                ("irscales.evaluation", "irscales.comparison")}
+                ("irscales.evaluation", "irscales.comparison"),
+                # the ir_measures provider registers when ir_measures is imported (issue 48): the evaluation layer
+                # (about 0.4 s) loads with the first measure made or value computed
+                ("irscales.ir_measures_provider", "irscales.evaluation"),
+                ("irscales.ir_measures_provider", "irscales.interval")}
 NOTEBOOK_CODE_LINES = 150
 MODULES = sorted(p for p in PKG.rglob("*.py") if p.name != "__main__.py")
 

@@ -19,14 +19,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from irscales.options import DEFAULT_JUDGED_THRESHOLD  # re-exported: a warning below this judged@k (home: options)
+
 if TYPE_CHECKING:  # the command line reads the threshold below without loading the data layer
     from irscales.data.collection import Collection
 
 __all__ = ["DEFAULT_JUDGED_THRESHOLD", "indicator_qrels", "judged_fraction", "below_threshold", "judged_warning"]
 
-#: A system with fewer than this fraction of its top k judged gets a warning: its unjudged documents count
-#: as not relevant there, so its scores are lower bounds.
-DEFAULT_JUDGED_THRESHOLD = 0.9
 _NAMED = 5  # systems named in a warning; the rest are counted
 
 
