@@ -32,12 +32,14 @@ $(STAMP): requirements.lock pyproject.toml
 
 install: $(STAMP) ## create .venv with the pinned stack and irscales (editable)
 
-test: $(STAMP) ## every test (none is marked slow) + nbval on the stored notebooks, then the tests marked data and DATA_NOTEBOOKS again with every optional data setting hidden
+test: $(STAMP) ## every test, on every core + nbval on the stored notebooks, then the tests marked data and DATA_NOTEBOOKS again with every optional data setting hidden
+	@bash scripts/tree_state.sh save $(VENV)/.tree-before  # the run must leave the checkout as it found it
 	$(PY) -m pytest tests $(NOTEBOOKS) $(NBVAL) $(PARALLEL)
 	@echo "== tests marked data and the notebooks that read data again as on a fresh clone: empty IRSCALES_SHARED, no IRSCALES_COLLECTIONS, empty cache (their simulated figures go to a temporary folder, not figures/)"
 	@hidden=$$(mktemp -d) && trap 'rm -rf "$$hidden"' EXIT && mkdir "$$hidden/shared" && \
 	  env -u IRSCALES_COLLECTIONS -u IRSCALES_TREC -u IRSCALES_GOP -u IRSCALES_SCORES IRSCALES_SHARED="$$hidden/shared" IRSCALES_CACHE="$$hidden/cache" IRSCALES_FIGURES="$$hidden/figures" \
 	  $(PY) -m pytest tests $(DATA_NOTEBOOKS) $(NBVAL) -m data -q -rs $(PARALLEL)
+	@bash scripts/tree_state.sh check $(VENV)/.tree-before
 
 test-fast: $(STAMP) ## the unit tier, in parallel: every test not marked data or slow, without the notebooks (README: what it leaves out)
 	$(PY) -m pytest tests -m "not data and not slow" -q -p no:cacheprovider $(PARALLEL)

@@ -74,13 +74,14 @@ any run of length N takes, 1 the highest. The scale is the same for every topic 
 SP = AP × RB, so the recall base does not enter and a perfect run on a topic with fewer than N relevant documents
 is below 1. `ev.scale_table()` says how each scale was obtained and what it is over; RBP with p = 1/2 is an
 affine image of the measure itself (its interval column repeats it, up to a factor).""")
-code("""table = ev.means().sort_values("AP", ascending=False, kind="stable")  # ties: in system order
+code("""table = ev.means().sort_values(ev.given["AP"], ascending=False, kind="stable")  # AP as labelled: AP@10; ties: in system order
 print(ev.scale_table()[["measure", "N", "K", "scale_over", "affine"]].to_string(index=False))
 table.round(4)""")
 code("""fig, axes = plt.subplots(1, 2, figsize=(10, 4))
 for ax, key in zip(axes, ["AP", "RR"]):
-    ax.scatter(table[key], table[key + " (interval)"])
-    for name, x, y in zip(table.index, table[key], table[key + " (interval)"]):
+    lab = ev.given[key]  # the column carries its N: AP@10
+    ax.scatter(table[lab], table[lab + " (interval)"])
+    for name, x, y in zip(table.index, table[lab], table[lab + " (interval)"]):
         ax.annotate(name.split("_")[-1], (x, y), fontsize=7)
     ax.set_xlabel(f"mean {key}")
     ax.set_ylabel(f"mean interval-scaled {key}, (φ − 1)/(K − 1)")

@@ -14,6 +14,7 @@ from irscales import paths
 from irscales.enumeration import ap_count as A
 from irscales.enumeration import bracket_ap as B
 from irscales.enumeration import bracket_ap_reach as R
+from irscales.options import Settings
 
 RANKED = ("min", "max", "mid")
 
@@ -157,8 +158,8 @@ def test_api_and_bad_input():
         B.phi_bounds(M.P(), np.zeros((1, 5)), "max", N=5)
     with pytest.raises(ValueError, match="L ≤ N=5"):
         B.phi_bounds(M.AP(), np.zeros((1, 6)), "max", N=5)
-    with pytest.raises(ValueError, match="rel_error must lie in"):
-        B.phi_bounds(M.AP(), np.ones((1, 5)), "max", N=5, rel_error=0)
+    with pytest.raises(ValueError, match="max_rel_error must be a number greater than 0"):  # checked at the door
+        Settings(max_rel_error=0)
     with pytest.raises(ValueError, match="1 ≤ N ≤"):
         B.phi_bounds(M.AP(), np.zeros((1, 5)), "max", N=2000)
 

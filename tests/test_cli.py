@@ -30,6 +30,17 @@ def run(args, cwd=None):
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
 
 
+def _label(f: pd.DataFrame, name: str, names=()) -> str:
+    """The column of measure ``name`` in a command's output: the name, or the name with its N (issue 48); ``names``:
+    the others given, whose columns it is not."""
+    labels = set(f["measure"])
+    if name in labels:
+        return name
+    found = [x for x in labels - set(names) if re.fullmatch(re.escape(name) + r"@\d+", x)]
+    assert len(found) == 1, (name, found)
+    return found[0]
+
+
 def test_help_on_every_subcommand():
     for sub in ["scores", "compare", "scale", "correlate", "ipso"]:
         r = run([sub, "--help"])
@@ -44,13 +55,13 @@ def test_scores_matches_library(trec):
     from io import StringIO
 
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
-    assert set(f["measure"]) == {"AP", "RBP_p05"}
-    per = f[(f.measure == "AP") & (f.topic != "all")]
+    assert set(f["measure"]) == {"AP@10", "RBP_p05@10"}  # each name carries its N (issue 48)
+    per = f[(f.measure == "AP@10") & (f.topic != "all")]
     ap = col.evaluate(M.AP(), 10)
     got = per.pivot(index="system", columns="topic", values="value").loc[list(col.systems), list(col.topics)]
     assert np.allclose(got.to_numpy(), ap.T, atol=1e-9)
     # RBP p=1/2 is its own interval scale: φ = 2^N·m + 1 (ranks start at 1 for the empty run)
-    rb = f[(f.measure == "RBP_p05") & (f.topic != "all")]
+    rb = f[(f.measure == "RBP_p05@10") & (f.topic != "all")]
     assert np.allclose(rb["phi"], rb["value"] * 2**10 + 1)
 
 
@@ -148,7 +159,7 @@ def test_defaults_answer_without_building_scales(small, tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
     assert list(f.columns) == ["system", "topic", "measure", "value"]
-    ap = f[(f.measure == "AP")].set_index("topic")["value"]
+    ap = f[(f.measure == "AP@3")].set_index("topic")["value"]  # every document of the longest run: 3
     assert ap["1"] == pytest.approx(5 / 6) and ap["2"] == pytest.approx(1 / 4)
     assert not cache.exists() or not any(cache.rglob("*.npy"))
 
@@ -194,18 +205,18 @@ def test_measures_without_a_scale(trec):
     r = run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "F1,ERR(),AP", "--format", "csv"])
     assert r.exit_code == 0, r.output
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
-    got = f[(f.measure == "F1") & (f.topic != "all")].pivot(index="system", columns="topic", values="value")
+    got = f[(f.measure == "F1@10") & (f.topic != "all")].pivot(index="system", columns="topic", values="value")
     assert np.allclose(got.loc[list(col.systems), list(col.topics)], col.evaluate(M.F1(), 10).T)
     err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "F1,ERR(),AP",
                               "--ranked", "--phi", "--format", "csv"]),
-                         "F1, ERR have no interval-scaled version", "drop them or leave out --ranked")
+                         "F1@10, ERR@10 have no interval-scaled version", "drop them or leave out --ranked")
     assert "AP" not in err.split("version")[0]
     for args in (["report", rundir], ["correlate", rundir], ["compare", a, b]):
         err = one_line_error(run([*args, "--qrels", qrels, "--depth", "10", "--measures", "AP,F1"]),
-                             "F1 has no interval-scaled version", "drop it")
+                             "F1@10 has no interval-scaled version", "drop it")
         assert "--ranked" not in err  # these commands always compute interval values
     one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", "30", "--measure", "Rprec"]),
-                   "Rprec has no interval-scaled version")
+                   "Rprec@30 has no interval-scaled version")
     one_line_error(run(["scale", "--measure", "ERR", "--depth", "5"]), "no enumeration kernel for ERR")
     one_line_error(run(["scale", "--measure", "F1", "--depth", "5"]), "no enumeration kernel for F1")
 
@@ -217,9 +228,10 @@ def test_graded_measures_on_binary_qrels_are_ranked_over_binary_runs(trec):
              "--measures", "NDCG(base=2, gains='graded'),nDCG_b02,NDCG(discount='log2p1', gains='graded')"])
     assert r.exit_code == 0, r.output
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
-    assert set(f.measure) == {"gnDCG_b02", "nDCG_b02", "gnDCG_log2p1"}
-    assert np.array_equal(f[f.measure == "gnDCG_b02"]["phi"].to_numpy(), f[f.measure == "nDCG_b02"]["phi"].to_numpy())
-    assert f[f.measure == "gnDCG_log2p1"]["phi"].notna().all()
+    assert set(f.measure) == {"gnDCG_b02@5", "nDCG_b02@5", "gnDCG_log2p1@5"}
+    assert np.array_equal(f[f.measure == "gnDCG_b02@5"]["phi"].to_numpy(),
+                          f[f.measure == "nDCG_b02@5"]["phi"].to_numpy())
+    assert f[f.measure == "gnDCG_log2p1@5"]["phi"].notna().all()
 
 
 @pytest.fixture(scope="module")
@@ -246,11 +258,11 @@ def test_graded_measures_on_graded_qrels_are_ranked_over_graded_runs(graded_trec
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
     f = f[f.topic != "all"]
     rel = col.rel_at(8)
-    for key, want in (("GRBP(p=0.8, max_gain=2)", counting.phi_runs(M.GRBP(p=0.8, max_gain=2), rel, c=2)),
-                      ("gnDCG_b02", E.scale(M.DCG(base=2, gains="graded"), 8, c=2, cache=False).phi_runs(rel))):
+    for key, want in (("GRBP(p=0.8, max_gain=2)@8", counting.phi_runs(M.GRBP(p=0.8, max_gain=2), rel, c=2)),
+                      ("gnDCG_b02@8", E.scale(M.DCG(base=2, gains="graded"), 8, c=2, cache=False).phi_runs(rel))):
         got = f[f.measure == key].pivot(index="system", columns="topic", values="phi")
         assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), np.asarray(want, float)), key
-    assert f[f.measure == "GRBP(p=0.8, max_gain=2)"]["phi"].max() > 2**8  # beyond the binary scale: graded runs
+    assert f[f.measure == "GRBP(p=0.8, max_gain=2)@8"]["phi"].max() > 2**8  # beyond the binary scale: graded runs
     a, b = sorted(Path(rundir).iterdir())[:2]
     r = run(["compare", a, b, "--qrels", qrels, "--depth", "8", "--measure", "GRBP(p=0.8, max_gain=2)"])
     assert r.exit_code == 0, r.output
@@ -268,7 +280,7 @@ def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth,
     one_line_error(run(["scale", "--measure", measure, "--depth", depth]), reason, f"N={depth}")
     one_line_error(run(["compare", a, b, "--qrels", qrels, "--depth", depth, "--measure", measure]), deepest)
     one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", depth, "--measures", measure, "--ranked",
-                        "--phi"]), deepest, f"at depth {depth}")
+                        "--phi"]), deepest, f"for {measure}@{depth} (")
 
 
 def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path, monkeypatch):
@@ -285,12 +297,12 @@ def test_counted_measures_are_ranked_at_any_depth_without_a_scale(trec, tmp_path
              "--format", "csv"])
     assert r.exit_code == 0, r.output
     f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
-    got = f[(f.measure == "RBP_p08") & (f.topic != "all")].pivot(index="system", columns="topic", values="phi")
+    got = f[(f.measure == "RBP_p08@50") & (f.topic != "all")].pivot(index="system", columns="topic", values="phi")
     rel = np.pad(col.binary(30), [(0, 0), (0, 0), (0, 20)])  # runs hold ≤ 30 documents: padded
     want = counting.phi_runs(M.RBP(p=0.8), rel).astype(float)
     assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), want)
     assert ((want >= 1) & (want <= 2**50)).all() and len(np.unique(want)) > 1
-    rr = f[(f.measure == "RR") & (f.topic != "all")]
+    rr = f[(f.measure == "RR@50") & (f.topic != "all")]
     assert np.allclose(rr["phi"], np.where(rr["value"] > 0, 52 - 1 / rr["value"].where(rr["value"] > 0, 1), 1))
     assert not cache.exists() or not any(cache.rglob("*.npy"))
     r = run(["compare", a, b, "--qrels", qrels, "--depth", "64", "--measure", "RR"])
@@ -347,7 +359,7 @@ def test_ordinary_values_at_any_depth_match_trec_eval(tmp_path):
         padded = sorted(judged & set(runs["sysA"]) | judged & set(runs["sysB"]), key=int)  # trec_eval -c
         for name in names:
             key = trec_keys[name]
-            mine = f[(f.system == s) & (f.measure == name)].set_index("topic")["value"]
+            mine = f[(f.system == s) & (f.measure == _label(f, name, names))].set_index("topic")["value"]
             want = {t: res[t][key] if t in res else 0.0 for t in padded}
             assert sorted(mine.index.drop("all"), key=int) == padded, name
             assert np.allclose([mine[t] for t in padded], [want[t] for t in padded], atol=1e-12), (s, name)
@@ -361,7 +373,7 @@ def test_ordinary_values_at_any_depth_match_trec_eval(tmp_path):
     r = run(base[:4] + ["--measures", "ERR(max_grade=3)", "--format", "csv"] + trec)
     assert r.exit_code == 0 and pd.read_csv(StringIO(r.stdout))["value"].between(0, 1).all()
     bare = run(base[:4] + ["--measures", "ERR", "--format", "csv"] + trec)
-    assert bare.exit_code == 0 and bare.stdout == r.stdout.replace("ERR(max_grade=3)", "ERR")
+    assert bare.exit_code == 0 and bare.stdout == r.stdout.replace("ERR(max_grade=3)@", "ERR@")
     one_line_error(run(base[:4] + ["--measures", "ERR(max_grade=2)"] + trec), "ERR(max_grade=3)")
 
 
@@ -369,15 +381,18 @@ def test_whole_run_names_and_cut_offs_need_a_deep_enough_run(trec):
     d, rundir, qrels, col = trec
     one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "10", "--measures", "map"]),
                    "whole run", "--depth 30")
-    one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "5", "--measures", "P_10"]),
-                   "P_10 looks at 10 ranks", "--depth 10")
+    r = run(["scores", rundir, "--qrels", qrels, "--depth", "5", "--measures", "P_10", "--format", "csv"])
+    assert r.exit_code == 0, r.output  # a cut-off in the name is taken whatever --depth says (issue 48)
+    f = pd.read_csv(StringIO(r.stdout), dtype={"topic": str})
+    got = f[(f.measure == "P_10") & (f.topic != "all")].pivot(index="system", columns="topic", values="value")
+    assert np.array_equal(got.loc[list(col.systems), list(col.topics)].to_numpy(), col.evaluate(M.P(k=10), 10).T)
     r = run(["scores", rundir, "--qrels", qrels, "--measures", "AP,map,AP"])  # read as evaluate reads it: a usage error
     assert r.exit_code == 2 and r.stderr.strip() == ("irscales: error: Invalid value for '--measures': measure AP is "
                                                      "given more than once (see irscales scores --help)")
     r = run(["scores", rundir, "--qrels", qrels, "--depth", "30", "--measures", "map,AP", "--format", "csv"])
     f = pd.read_csv(StringIO(r.stdout))
     assert r.exit_code == 0
-    assert np.array_equal(f[f.measure == "map"]["value"].to_numpy(), f[f.measure == "AP"]["value"].to_numpy())
+    assert np.array_equal(f[f.measure == "map@30"]["value"].to_numpy(), f[f.measure == "AP@30"]["value"].to_numpy())
 
 
 def test_unusable_cache_gives_one_line(small, tmp_path, monkeypatch):
@@ -474,7 +489,7 @@ def test_ranked_cut_off_measures_use_the_scale_at_k(trec):
     r5 = run(["scores", rundir, "--qrels", qrels, "--depth", "5", "--measures", "AP,P", "--ranked", "--phi", "--format", "csv"])
     assert r10.exit_code == 0 and r5.exit_code == 0, r10.output + r5.output
     f10, f5 = (pd.read_csv(StringIO(r.stdout), dtype={"topic": str}) for r in (r10, r5))
-    for cut, plain in (("AP@5", "AP"), ("P@5", "P")):
+    for cut, plain in (("AP@5", "AP@5"), ("P@5", "P@5")):  # AP at depth 5 is AP@5, and says so
         a, b = f10[f10.measure == cut], f5[f5.measure == plain]
         assert np.array_equal(a["phi"].to_numpy(), b["phi"].to_numpy())
         assert np.allclose(a["value"].to_numpy(), b["value"].to_numpy(), rtol=0, atol=1e-15)
@@ -528,11 +543,11 @@ def test_beyond_every_limit_the_error_gives_the_deepest_depth_of_each_measure(tr
     assert pd.read_csv(StringIO(r.stdout))["interval"].notna().all()
     err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--depth", "5000", "--measures", "RBP_p08,DCG_b02",
                               "--ranked", "--phi", "--means-only"]),
-                         "no interval-scaled values at depth 5000", "RBP_p08 (deepest N = 52, counted:",
-                         "bracketed to N = 2983, not further", "DCG_b02 (deepest N = 54, counted:",
+                         "no interval-scaled values for RBP_p08@5000 (deepest N = 52, counted:",
+                         "bracketed to N = 2983, not further", "DCG_b02@5000 (deepest N = 54, counted:",
                          "pass --depth 1000 or less")
     err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--ranked", "--depth", "100", "--measures", "AP"]),
-                         "AP (deepest N = 40 with a scale build:", "24 counted without one", "--ties min",
+                         "AP@100 (deepest N = 40 with a scale build:", "24 counted without one", "--ties min",
                          "pass --depth 40 or less")
     assert "RBP" not in err
     r = run(["scores", rundir, "--qrels", qrels, "--ranked", "--depth", "100", "--measures", "AP@10,P@10,RR",
@@ -685,8 +700,8 @@ def test_alpha_nan_is_a_usage_error(trec, sub):
     a, b = sorted(Path(rundir).iterdir())[:2]
     r = run([sub, a, b, "--qrels", qrels, "--alpha", "nan"])
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr.strip() == (f"irscales: error: Invalid value for '--alpha': 'nan' is not a number in the range "
-                                f"0<x<1 (see irscales {sub} --help)")
+    assert r.stderr.strip() == (f"irscales: error: Invalid value for '--alpha': must be a number in (0, 1) (a "
+                                f"significance level, e.g. 0.05), got nan (see irscales {sub} --help)")
 
 
 @pytest.mark.parametrize("args", [["scale", "--measures", "AP,RR", "--depth", "5"],
@@ -764,7 +779,7 @@ def test_the_legend_says_what_each_scale_is_over_and_which_columns_repeat_the_me
     assert "a perfect run on a topic with fewer than N relevant documents is below 1" in r.stdout
     assert "over all 2^10 binary runs of length 10 ranked by SP = AP x RB; recall base not used" in r.stdout
     assert "P@10 (interval) = P@10: P is already an interval scale at this N" in r.stdout
-    assert "RBP_p05 (interval) = RBP_p05 x 2^10/(2^10 - 1)" in r.stdout
+    assert "RBP_p05@10 (interval) = RBP_p05@10 x 2^10/(2^10 - 1)" in r.stdout
     assert "ranked by DCG_b02 = nDCG x ideal DCG; ideal ranking not used" in r.stdout
     assert "0 is the worst run" not in r.stdout
 

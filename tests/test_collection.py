@@ -387,7 +387,7 @@ def test_grade_256_through_the_command_line(tmp_path):
                                     "--depth", "4", "--measures", "AP", "--format", "csv", "--means-only"])
     assert res.exit_code == 0, res.output
     row = res.stdout.strip().splitlines()[-1].split(",")
-    assert row[:3] == ["s", "all", "AP"] and float(row[3]) == ref
+    assert row[:3] == ["s", "all", "AP@4"] and float(row[3]) == ref
 
 
 def test_score_precision_is_a_setting_of_from_trec(tmp_path):

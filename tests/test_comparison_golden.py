@@ -71,7 +71,7 @@ def test_the_report_csv_is_one_row_per_system_with_its_legend_on_stderr(cranfiel
     pairs = tmp_path / "pairs.csv"
     r = _report(cranfield_demo, "--format", "csv", "--pairs", str(pairs))
     back = pd.read_csv(io.StringIO(r.stdout))
-    assert len(back) == 10 and back["system"].is_unique and "AP (interval)" in back.columns
+    assert len(back) == 10 and back["system"].is_unique and "AP@10 (interval)" in back.columns
     assert "Letters" in r.stderr and "Letters" not in r.stdout
     p = pd.read_csv(pairs)
     assert len(p) == 2 * 2 * 45  # two measures, two scales, 45 pairs

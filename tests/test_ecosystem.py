@@ -339,3 +339,31 @@ def test_readme_section_runs_and_agrees(cranfield_demo, monkeypatch):
         files_route = evaluate("demo/qrels.txt", [str(f) for f in files], "AP@10", ranked=True)
     pd.testing.assert_frame_equal(files_route.frame, ev.frame)
     assert set(ns["scores"]) == set(ev.systems) and len(ns["per_topic"]) == 2 * len(ev.frame)
+
+
+def test_a_judged_warning_comes_once_per_call_and_names_the_run():
+    """Issue 48: inside ir_measures (and PyTerrier, which calls it per run) the judged@N warning came once per
+    run and per measure and named the system "run"; now once per call, naming what the run is."""
+    qrels, runs = _collection()
+    qrels = qrels[qrels["doc_id"] < "D004"]  # four judged documents a topic: judged@10 below 0.9
+    ms = [interval_measure("AP@10"), interval_measure("nDCG@10"), interval_measure("RR@10"), ir_measures.P @ 10]
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        ir_measures.calc_aggregate(ms, qrels, runs["sys0"])
+    judged = [str(w.message) for w in said if "judged@10" in str(w.message)]
+    assert len(judged) == 1 and "(the run given to ir_measures " in judged[0], judged
+    with warnings.catch_warnings(record=True) as said:  # the next call warns again: it is another run
+        warnings.simplefilter("always")
+        ir_measures.calc_aggregate(ms, qrels, runs["sys1"])
+    assert sum("judged@10" in str(w.message) for w in said) == 1
+
+
+def test_a_cut_off_in_the_name_is_the_run_length_whatever_depth_says():
+    assert interval_measure("AP@10", depth=20) == interval_measure("AP@10")  # issue 48: one rule for N
+    assert interval_measure("AP@10", depth=20).params["depth"] == 10
+    with pytest.raises(ValueError, match=r"^depth must be a positive integer"):
+        interval_measure("AP", depth=0)
+    with pytest.raises(ValueError, match=r"^grades must be an integer of at least 2"):
+        interval_measure("gnDCG_b02@5", grades=1)
+    with pytest.raises(ValueError, match=r"^raw must be True or False"):
+        interval_measure("AP@10", raw="yes")

@@ -78,7 +78,8 @@ def _parity(rundir: Path, qrels: Path, runs: list[Path]) -> None:
         for s in ev.systems:
             got = mine[s].to_numpy()
             want = np.array([ref[s][t][key] for t in mine.index])
-            printed = cli[(cli.system == s) & (cli.measure == name) & (cli.topic != "all")].set_index("topic")["value"]
+            label = ev.given[name]  # the name with its N where it carries none (map → map@<longest run>)
+            printed = cli[(cli.system == s) & (cli.measure == label) & (cli.topic != "all")].set_index("topic")["value"]
             assert np.array_equal(printed.loc[list(mine.index)].to_numpy(), got), (name, s)  # CLI = API, every bit
             if name in WITHIN_AN_ULP:  # trec_eval's rank-by-rank sum carries a few ulps of rounding
                 assert np.allclose(got, want, rtol=1e-14, atol=0), (name, s)
@@ -140,7 +141,7 @@ def test_interval_values_are_the_affine_map_of_phi_and_decide_alike(cranfield):
             np.testing.assert_array_equal(a[key].significant, b[key].significant, err_msg=f"{lab} {key}")
         assert phi.min() >= 1 and phi.max() <= K
     f = ev.frame
-    got = f[f.measure == "AP"].pivot(index="topic", columns="system", values="interval")
+    got = f[f.measure == "AP@10"].pivot(index="topic", columns="system", values="interval")
     want = ev.interval("AP").map(float)
     assert np.array_equal(got.loc[want.index, list(want.columns)].to_numpy(), want.to_numpy())
 
@@ -149,11 +150,12 @@ def test_interval_values_are_the_affine_map_of_phi_and_decide_alike(cranfield):
 def test_means_view_and_labels(cranfield):
     rundir, qrels = cranfield
     ev = evaluate(qrels, rundir, ["nDCG@10", "RBP(p=0.8)", "AP"], ranked=True)
-    assert list(ev.measures) == ["nDCG@10", "RBP_p08", "AP"]  # a name keeps its label
+    assert list(ev.measures) == ["nDCG@10", "RBP_p08@10", "AP@10"]  # a name keeps its label, with its N (issue 48)
+    assert ev.given == {"nDCG@10": "nDCG@10", "RBP_p08": "RBP_p08@10", "AP": "AP@10"}
     m = ev.means()
-    assert list(m.columns) == ["nDCG@10", "nDCG@10 (interval)", "RBP_p08", "RBP_p08 (interval)", "AP",
-                               "AP (interval)"]
-    assert np.allclose(m["AP"], ev.values("AP").mean(axis=0))
+    assert list(m.columns) == ["nDCG@10", "nDCG@10 (interval)", "RBP_p08@10", "RBP_p08@10 (interval)", "AP@10",
+                               "AP@10 (interval)"]
+    assert np.allclose(m["AP@10"], ev.values("AP").mean(axis=0))  # the name as given finds its column
     assert m.filter(like="(interval)").apply(lambda c: c.between(0, 1).all()).all()
 
 
@@ -184,12 +186,12 @@ def test_a_measure_without_an_interval_version_is_an_error_with_ranked(cranfield
     """Issue 36: with ranked=True every measure gets its interval version or evaluate raises, naming them all;
     without ranked their plain values are there, and asking the interval version says how to get it."""
     rundir, qrels = cranfield
-    with pytest.raises(NoIntervalScaleError, match="F1, ERR have no interval-scaled version.*ranked=False") as e:
+    with pytest.raises(NoIntervalScaleError, match="F1@10, ERR@10 have no interval-scaled version.*ranked=False") as e:
         evaluate(qrels, rundir, "F1,AP,ERR", ranked=True)
-    assert isinstance(e.value, ValueError) and e.value.none == ["F1", "ERR"] and not e.value.missing
+    assert isinstance(e.value, ValueError) and e.value.none == ["F1@10", "ERR@10"] and not e.value.missing
     ev = evaluate(qrels, rundir, "F1,AP", depth=10)
     assert ev.values("F1").shape == (len(ev.topics), len(ev.systems))
-    with pytest.raises(ValueError, match=r"F1 has no interval-scaled values here \(evaluate\(\.\.\., ranked=True\)\)"):
+    with pytest.raises(ValueError, match=r"F1@10 has no interval-scaled values here \(evaluate\(\.\.\., ranked=True\)\)"):
         ev.interval("F1")
 
 
@@ -199,7 +201,7 @@ def test_too_deep_for_a_scale_is_an_error_naming_each_deepest_depth(cranfield):
     with pytest.raises(NoIntervalScaleError) as e:
         evaluate(qrels, rundir, "AP,nDCG_b02,RR", depth=100, ranked=True)
     reach = {lab: n for lab, _, n in e.value.missing}
-    assert reach == {"AP": 40}  # RR's φ is closed form at any depth, nDCG_b02's bracketed (issue 42)
+    assert reach == {"AP@100": 40}  # RR's φ is closed form at any depth, nDCG_b02's bracketed (issue 42)
     msg = str(e.value)
     assert "ties='min' or 'max' or 'mid' counted to N = 40" in msg and "use depth 40 or less" in msg
     assert "SP·lcm(1..N)" in msg  # why AP's scale stops at N = 40
@@ -210,7 +212,6 @@ def test_too_deep_for_a_scale_is_an_error_naming_each_deepest_depth(cranfield):
 @pytest.mark.data
 @pytest.mark.parametrize("kw, msg", [
     (dict(depth=0), "depth must be a positive integer"), (dict(ties="median"), "ties must be"),
-    (dict(measures="P@20", depth=10), "P@20 looks at 20 ranks but runs are cut at depth 10"),
     (dict(measures="AP,AP"), "given more than once"), (dict(on_no_relevant="drop"), "on_no_relevant"),
     (dict(colour="red"), "unknown reading option"),
 ])
@@ -228,7 +229,7 @@ def test_an_over_budget_build_is_refused_with_the_cheaper_options(cranfield, tmp
     with pytest.raises(ValueError, match=r"AP at N=30.*ties='min'.*pass build=True"):
         evaluate(qrels, rundir, "AP", depth=30, ranked=True)
     ev = evaluate(qrels, rundir, "AP", depth=30, ranked=True, ties="mid")  # counted: nothing built
-    assert ev.scales["AP"].kind == "count" and not any(tmp_path.rglob("*.npy"))
+    assert ev.scales["AP@30"].kind == "count" and not any(tmp_path.rglob("*.npy"))
 
 
 def test_scoring_leaves_the_statistics_layer_unloaded(tmp_path):
@@ -267,7 +268,7 @@ def test_judged_at_n_counts_documents_in_the_qrels_over_the_ranks_a_run_has():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         evaluate(qrels, runs, "P@3", depth=3, judged_threshold=0)  # 0: never warns
-    with pytest.raises(ValueError, match="judged_threshold must be a fraction"):
+    with pytest.raises(ValueError, match=r"judged_threshold must be a number in \[0, 1\], got 1.5"):
         evaluate(qrels, runs, "P@3", depth=3, judged_threshold=1.5)
 
 
@@ -291,7 +292,7 @@ def test_clef_2018_at_depth_30_warns_about_five_of_24_systems():
     d = paths.shared_dir() / "clef" / "eHealth2018-CHS"
     files, _ = without_repeats(find_runs(d / "runs"))
     with pytest.warns(UserWarning, match=r"judged@30: 5 of 24 systems have fewer than 90%"):
-        ev = evaluate(d / "CLEF2018_qrel_20180914.txt.gz", files, "P@10", depth=30, on_uneven_topics="pad")
+        ev = evaluate(d / "CLEF2018_qrel_20180914.txt.gz", files, "P", depth=30, on_uneven_topics="pad")
     j = ev.judged()
     assert (j < 0.9).sum() == 5 and j.idxmin() == "baselines__elastic_BM25f_qe.out"
 
@@ -308,22 +309,24 @@ def test_scale_table_says_what_the_interval_value_is_over_and_where_it_is_an_aff
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # judged@N of the simulated pool
         rundir, qrels = col.to_trec(tmp_path)
-        ev = evaluate(qrels, rundir, "AP,P@10,P,R,RBP_p05,RBP_p08,nDCG_b02", depth=10, ranked=True)
+        ev = evaluate(qrels, rundir, "AP,P@5,P,R,RBP_p05,RBP_p08,nDCG_b02", depth=10, ranked=True)
     t = ev.scale_table().set_index("measure")
-    assert t.loc["AP", "scale_over"] == "all 2^10 binary runs of length 10 ranked by SP = AP x RB; recall base not used"
-    assert "ideal ranking not used" in t.loc["nDCG_b02", "scale_over"]
-    assert {m for m in t.index if t.loc[m, "affine"]} == {"P@10", "P", "RBP_p05"}
-    assert t.loc["P@10", "affine"] == "= P@10: P is already an interval scale at this N"
+    assert t.loc["AP@10", "scale_over"] == ("all 2^10 binary runs of length 10 ranked by SP = AP x RB; recall base "
+                                            "not used")
+    assert "ideal ranking not used" in t.loc["nDCG_b02@10", "scale_over"]
+    assert {m for m in t.index if t.loc[m, "affine"]} == {"P@5", "P@10", "RBP_p05@10"}
+    assert t.loc["P@5", "affine"] == "= P@5: P is already an interval scale at this N"
+    assert (t["bracket"] == "").all()  # exact values: no bracket to state
     assert t["exact"].all() and (t["max_rel_error"] == 0).all()  # every route here computes φ exactly
     def exact(lab):  # the float scores as the fractions they round (denominators at most 2^10 · RB here)
         return ev.values(lab).map(lambda v: Fraction(v).limit_denominator(2**16)).to_numpy()
 
-    for lab in ("P@10", "P"):  # the interval value is the measure itself
+    for lab in ("P@5", "P"):  # the interval value is the measure itself
         assert (ev.interval(lab).to_numpy() == exact(lab)).all()
     assert (ev.interval("RBP_p05").to_numpy() == exact("RBP_p05") * Fraction(2**10, 2**10 - 1)).all()
     r, p = ev.interval("R").to_numpy(), ev.interval("P").to_numpy()
     assert (r == p).all() and not (r == exact("R")).all()
-    assert "no copy of R" in t.loc["R", "scale_over"] and not t.loc["R", "affine"]
+    assert "no copy of R" in t.loc["R@10", "scale_over"] and not t.loc["R@10", "affine"]
 
 
 @pytest.mark.data
@@ -341,7 +344,7 @@ def test_clef_2018_at_depth_30_prints_a_judged_warning_on_the_command_line():
         pytest.skip("CLEF eHealth 2018 is not in the shared folder (IRSCALES_SHARED)")
     files, _ = without_repeats(find_runs(d / "runs"))
     r = CliRunner().invoke(main, ["scores", *map(str, files), "--qrels", str(d / "CLEF2018_qrel_20180914.txt.gz"),
-                                  "--depth", "30", "--measures", "P@10", "--means-only", "--on-uneven-topics", "pad"])
+                                  "--depth", "30", "--measures", "P", "--means-only", "--on-uneven-topics", "pad"])
     assert r.exit_code == 0, r.output
     warned = [ln for ln in r.stderr.splitlines() if ln.startswith("irscales: warning: judged@30:")]
     assert len(warned) == 1 and "5 of 24 systems have fewer than 90%" in warned[0]
@@ -387,8 +390,9 @@ def test_err_takes_the_qrels_grades(tmp_path):
 
     q, runs = _graded_files(tmp_path)
     ev = evaluate(q, runs, "ERR,ERR@5,ERR(max_grade=3),ERR(max_grade=5)")
-    assert ev.measures["ERR"] == ERR(max_grade=3) and ev.measures["ERR@5"] == Cut(ERR(max_grade=3), 5)
-    assert ev.measures["ERR(max_grade=5)"] == ERR(max_grade=5)
+    assert list(ev.measures) == ["ERR@8", "ERR@5", "ERR(max_grade=3)@8", "ERR(max_grade=5)@8"]  # N: the runs' 8
+    assert ev.measures["ERR@8"] == ERR(max_grade=3) and ev.measures["ERR@5"] == Cut(ERR(max_grade=3), 5)
+    assert ev.measures[ev.given["ERR(max_grade=5)"]] == ERR(max_grade=5)
     assert np.array_equal(ev.values("ERR").to_numpy(), ev.values("ERR(max_grade=3)").to_numpy())
     assert not np.allclose(ev.values("ERR").to_numpy(), ev.values("ERR(max_grade=5)").to_numpy())
     with pytest.raises(ValueError, match=r"ERR\(max_grade=3\)"):
@@ -396,7 +400,7 @@ def test_err_takes_the_qrels_grades(tmp_path):
     binary = tmp_path / "binary.txt"
     binary.write_text("".join(line.rsplit(" ", 1)[0] + f" {min(int(line.rsplit(' ', 1)[1]), 1)}\n"
                               for line in q.read_text().splitlines()))
-    assert evaluate(binary, runs, "ERR").measures["ERR"] == ERR(max_grade=1)
+    assert evaluate(binary, runs, "ERR").measures["ERR@8"] == ERR(max_grade=1)
 
 
 def test_err_with_gdevals_normalisation_matches_ir_measures(tmp_path):

@@ -5,7 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from irscales.paths import figures_dir, repo_root
+from irscales.paths import repo_root
 from irscales.papers.fff21 import reproduce_scales
 from irscales.papers.fff21 import scales as S
 
@@ -64,8 +64,8 @@ def test_figure5_conventions_and_ties(fs, tmp_path):
 
 def test_ties_table_reproduces_the_stored_csv(fs, tmp_path):
     """The notebook's CSV (quick run, N = 5, 10, 15, 20) holds the same rows for N = 5 and 10."""
-    stored = figures_dir("fff21") / "ties_all_values_N5-10-15-20.csv"
-    if repo_root() is None or not stored.exists():
+    stored = repo_root() / "figures" / "fff21" / "ties_all_values_N5-10-15-20.csv" if repo_root() else None
+    if stored is None or not stored.exists():
         pytest.skip("no stored figures/fff21 CSV")
     old = pd.read_csv(stored)
     old = old[old["N"].isin([5, 10])].reset_index(drop=True)
@@ -83,8 +83,8 @@ def test_route():
 def test_reproduce_scales_gives_the_stored_comparison(tmp_path):
     """Notebook 01a in one call, with small parameters: every item of the stored comparison
     (figures/fff21/published_vs_reproduced.csv, quick run) is reproduced with the same status."""
-    stored = figures_dir("fff21") / "published_vs_reproduced.csv"
-    if repo_root() is None or not stored.exists():
+    stored = repo_root() / "figures" / "fff21" / "published_vs_reproduced.csv" if repo_root() else None
+    if stored is None or not stored.exists():
         pytest.skip("no stored figures/fff21 comparison")
     r = reproduce_scales(n_transformations=20, max_NK=4, scale_Ns=(5, 10), max_points=50, out=tmp_path)
     assert r["figure1"].text.endswith(f"saved {tmp_path.name}/fig1_hasse_N4.png and .pdf")

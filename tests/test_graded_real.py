@@ -27,6 +27,7 @@ from irscales.enumeration import counting as C
 from irscales.enumeration.routes import choose_route
 from irscales.enumeration.ties import TIES
 from irscales.interval import dcg_proven_depth, plan, uses_grades
+from irscales.options import Settings
 from irscales.papers.fff21 import graded_data as D
 from irscales.papers.fff21 import graded_figures as F
 from irscales.papers.fff21 import graded_real as R
@@ -61,11 +62,11 @@ def test_graded_dcg_is_proven_only_as_far_as_an_enumeration_checked():
     assert dcg_proven_depth(g2, 1) == 30 and dcg_proven_depth(g2, 2) == 17 and dcg_proven_depth(b10, 2) == 17
     assert dcg_proven_depth(g2, 4) == 2  # no enumeration over five grades checked: only N ≤ base is free of it
     for N, conditional in ((17, False), (18, True), (30, True)):
-        p = plan([("g", g2)], N, grades=2)[0]["g"]
+        p = plan([("g", g2)], N, Settings(), grades=2)[0]["g"]
         assert bool(p.caveat) is conditional and ("Schanuel" in p.caveat) is conditional
         assert p.route.grounds == ("conditional" if conditional else "enumeration")
         assert (p.route.basis == p.caveat) is conditional
-    assert not plan([("b", M.parse("nDCG_b02"))], 30, grades=2)[0]["b"].caveat  # binary: enumerated to 30
+    assert not plan([("b", M.parse("nDCG_b02"))], 30, Settings(), grades=2)[0]["b"].caveat  # binary: enumerated to 30
 
 
 def test_each_route_names_what_its_exactness_rests_on():

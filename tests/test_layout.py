@@ -31,6 +31,10 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 ("irscales.cli_options", "irscales.evaluation"),
                 # the comparison layer loads scipy.stats and statsmodels (1.5 s): only when a comparison is asked for
                 ("irscales.evaluation", "irscales.comparison"),
+                # the ir_measures provider registers when ir_measures is imported (issue 48): the evaluation layer
+                # (about 0.4 s) loads with the first measure made or value computed
+                ("irscales.ir_measures_provider", "irscales.evaluation"),
+                ("irscales.ir_measures_provider", "irscales.interval"),
                 # issue 49: `irscales --help` without pandas, numba or the scale engine (0.5 s at most): the engine's
                 # errors are loaded once a command failed, the engine, the interval layer and the table renderer
                 # (pandas) by the commands that use them

@@ -16,6 +16,7 @@ from irscales import enumeration as E
 from irscales import measures as M
 from irscales.enumeration import counting, engine, kernels, providers, routes
 from irscales.interval import plan
+from irscales.options import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "src" / "irscales"
@@ -115,10 +116,10 @@ def test_the_planner_takes_an_exact_route_before_a_cheaper_bracket(bounded):
     assert E.choose_route("RBP_p08", 40).kind == "count"
     r = E.choose_route("ERR", 8)  # no exact route: the bracket answers
     assert r.kind == "bounded" and not r.exact and r.max_rel_error == 0.01
-    p = plan([("ERR", M.ERR())], 8, grades=1, ties="min", bounded=True)[0]["ERR"]
+    p = plan([("ERR", M.ERR())], 8, Settings(ties="min"), grades=1, bounded=True)[0]["ERR"]
     assert p.kind == "bounded" and not p.exact and p.max_rel_error == 0.01 and p.K == 2**8
     with pytest.raises(ValueError, match="ERR has no interval-scaled version"):  # exact values only: no bracket
-        plan([("ERR", M.ERR())], 8, grades=1, ties="min", require=True)
+        plan([("ERR", M.ERR())], 8, Settings(ties="min"), grades=1, require=True)
 
 
 def test_scale_table_reports_exact_and_max_rel_error_per_measure(bounded):
@@ -135,9 +136,11 @@ def test_scale_table_reports_exact_and_max_rel_error_per_measure(bounded):
         warnings.simplefilter("ignore")  # judged@N of a toy pool
         ev = evaluate(qrels, runs, "AP,ERR", depth=5, ranked=True, ties="min")
     t = ev.scale_table().set_index("measure")
-    assert t.loc["AP", "exact"] and t.loc["AP", "max_rel_error"] == 0 and t.loc["AP", "route"] == "count"
-    assert not t.loc["ERR", "exact"] and t.loc["ERR", "max_rel_error"] == 0.05 and t.loc["ERR", "route"] == "bounded"
-    assert any(n.startswith("ERR: 4 of 4 interval values are bracketed wider than max_rel_error=0.01")
+    assert t.loc["AP@5", "exact"] and t.loc["AP@5", "max_rel_error"] == 0 and t.loc["AP@5", "route"] == "count"
+    assert not t.loc["ERR@5", "exact"] and t.loc["ERR@5", "max_rel_error"] == 0.05
+    assert t.loc["ERR@5", "route"] == "bounded" and t.loc["AP@5", "bracket"] == ""
+    assert t.loc["ERR@5", "bracket"] == "bracketed within a proven 5 % (not exact)"  # the achieved error, not 1 %
+    assert any(n.startswith("ERR@5: 4 of 4 interval values are bracketed wider than max_rel_error=0.01")
                for n in ev.notes), ev.notes
 
 

@@ -78,21 +78,38 @@ def test_a_new_user_runs_the_three_commands(cranfield_demo, monkeypatch):
 
     from irscales.cli import main
 
-    block = _blocks("bash")[0]
+    setup, block = _blocks("bash")[:2]
+    steps = [ln.split("#")[0].strip() for ln in setup.splitlines() if ln.strip()]
+    assert steps == ["make install", "source .venv/bin/activate"] and "install" in _makefile_targets()
     lines = [ln.split("#")[0].strip() for ln in block.splitlines() if ln.strip()]
-    assert lines[0] == "make install && source .venv/bin/activate" and "install" in _makefile_targets()
-    assert lines[1] == "irscales sample-data demo"  # made by the cranfield_demo fixture, with this command
+    assert len(lines) == 3 and lines[0] == "irscales sample-data demo"  # made by the cranfield_demo fixture
     monkeypatch.chdir(cranfield_demo)
-    args = shlex.split(lines[2])
+    args = shlex.split(lines[1])
     assert args[0] == "irscales"
     r = CliRunner().invoke(main, args[1:] + ["--format", "csv"])
     assert r.exit_code == 0, r.output
     f = pd.read_csv(StringIO(r.stdout))
-    ap = f[f.measure == "AP"].set_index("system")["value"]
+    ap = f[f.measure == "AP@10"].set_index("system")["value"]  # AP at the default depth 10: its column says so
     want = _pytrec_means(cranfield_demo / "demo", "map_cut.10", "map_cut_10")  # AP at the default depth 10
     assert set(ap.index) == set(want) and len(want) == 10
     assert all(abs(ap[s] - want[s]) < 1e-12 for s in want)
     assert f["interval"].between(0, 1).all()
+    report = shlex.split(lines[2])  # the comparison table in LaTeX, written to a file
+    r = CliRunner().invoke(main, report[1:])
+    assert r.exit_code == 0, r.output
+    tex = (cranfield_demo / report[report.index("-o") + 1]).read_text()
+    assert tex.startswith("% irscales comparison table: requires") and "adjustbox" not in tex
+
+
+def test_the_readme_reads_in_order():
+    """Issue 48: what it is, the two set-up commands, the three commands on your runs — then the papers and the
+    report's statuses; make test's duration stated."""
+    order = [README.index(x) for x in ("# irscales", "## Set up: two commands", "## Your runs in three commands",
+                                       "## Tests and the full reproduction", "## The papers and the report")]
+    assert order == sorted(order)
+    assert README.index("```bash") < README.index("Open `figures/report.html` first")
+    assert README[:README.index("```bash")].count("\n") < 20  # the first command within the first screen
+    assert re.search(r"`make test` takes about \d+ minutes on the 2-core machine", README)
 
 
 @pytest.mark.data
@@ -121,11 +138,11 @@ def test_every_python_example_runs_and_gives_the_right_values(cranfield_demo, mo
         exec(compile(code, f"README.md From Python block {i + 1}", "exec"), ns)  # noqa: S102
     ev, means = ns["ev"], ns["means"]
     want = _pytrec_means(cranfield_demo / "demo", "map_cut.10", "map_cut_10")
-    assert all(abs(means.loc[s, "AP"] - want[s]) < 1e-12 for s in want)
-    K = int(ev.scale_table().set_index("measure").loc["AP", "K"])
+    assert all(abs(means.loc[s, "AP@10"] - want[s]) < 1e-12 for s in want)
+    K = int(ev.scale_table().set_index("measure").loc["AP@10", "K"])
     phi = ev.interval("AP", raw=True)
     for s in ev.systems:  # the interval-scaled mean is the affine map of the mean of φ
-        assert means.loc[s, "AP (interval)"] == float((Fraction(int(phi[s].sum()), len(phi)) - 1) / (K - 1))
+        assert means.loc[s, "AP@10 (interval)"] == float((Fraction(int(phi[s].sum()), len(phi)) - 1) / (K - 1))
     assert ns["ap"].shape == ns["ap_interval"].shape == (len(ev.topics), 10)  # (topics, systems)
     assert "<sup>" in ns["markdown"] and r"\begin{tabular}" in ns["latex"] and "lucene.porter.BM25" in ns["markdown"]
     assert ns["res"].lines()[-1].startswith("report:")
@@ -192,7 +209,7 @@ def test_the_worked_example_of_what_the_interval_value_is(cranfield_demo):
     assert ev.collection.rb[list(ev.topics).index(topic)] == int(rb)
     assert ev.values("AP").loc[topic, system] == 1.0
     assert ev.collection.binary(ev.depth)[list(ev.systems).index(system), list(ev.topics).index(topic)][:2].all()
-    assert ev.interval("AP", raw=True).loc[topic, system] == int(phi) and ev.scales["AP"].K == int(K.replace(",", ""))
+    assert ev.interval("AP", raw=True).loc[topic, system] == int(phi) and ev.scales["AP@10"].K == int(K.replace(",", ""))
     assert f"{float(ev.interval('AP').loc[topic, system]):.2f}" == iv
     from click.testing import CliRunner
 

@@ -697,7 +697,7 @@ def test_the_fast_reader_crash_of_the_issue_through_the_command_line(tmp_path):
     res = CliRunner().invoke(main, ["scores", str(r), "--qrels", str(tmp_path / "q"), "--depth", "10",
                                     "--measures", "RR", "--format", "csv", "--means-only"])
     assert res.exit_code == 0, res.output
-    assert res.stdout.strip().splitlines()[-1] == "t,all,RR,0.5"
+    assert res.stdout.strip().splitlines()[-1] == "t,all,RR@10,0.5"
 
 
 def test_nul_in_a_relevant_docno_is_a_one_line_error_on_the_command_line(tmp_path):

@@ -53,6 +53,9 @@ and the paper layer, :mod:`irscales.papers`: one module or package per paper (``
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.util
+import sys
 
 # public name -> module that defines it (loaded on first access)
 _HOME = {
@@ -72,6 +75,46 @@ _HOME = {
 }
 
 __all__ = ["__version__", *_HOME]
+
+
+def _register_provider() -> None:
+    """Register irscales' ir_measures provider (``ir_measures.providers.registry["irscales"]``); a failure is a
+    warning, never a broken ``import ir_measures``."""
+    try:
+        importlib.import_module("irscales.ir_measures_provider")
+    except Exception as e:  # pragma: no cover - an environment where the provider cannot load
+        import warnings
+        warnings.warn(f"irscales could not register its ir_measures provider: {e}", stacklevel=2)
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs ``then`` once the module ``name`` has been imported (a post-import hook, PEP 451): the provider
+    registers when ir_measures is imported after irscales, without irscales importing ir_measures (0.2 s)."""
+
+    def __init__(self, name: str, then):
+        self.name, self.then = name, then
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)  # once; the other finders locate the module
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        load, then = spec.loader.exec_module, self.then
+
+        def exec_module(module):
+            load(module)
+            then()
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+if "ir_measures" in sys.modules:
+    _register_provider()
+elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
+    sys.meta_path.insert(0, _AfterImport("ir_measures", _register_provider))
 
 
 def __getattr__(name: str):

@@ -28,12 +28,13 @@ import click
 
 from irscales import measures as M
 from irscales.cli_messages import flat as _flat, one_line as _one_line
-from irscales.cli_output import (big_count as _big, check_output as _check_output, emit as _emit,
-                                 exact_mean as _exact_mean, judged_line, legend_of, scales_line, write as _write)
+from irscales.cli_output import (big_count as _big, emit as _emit, exact_mean as _exact_mean, judged_line, legend_of,
+                                 n_line, scales_line, write as _write)
 from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
                                   judged_option, measures_given, measures_option, output_option, qrels_option, reading,
                                   reading_options, report_options, runs_argument, scale_options, ties_option)
-from irscales.options import COMPARISON_DEFAULTS, DEFAULT_MEASURES, SIGNIFICANCE, TEST_WORDS, default_depth
+from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_MEASURES, SIGNIFICANCE, TEST_WORDS, ArgumentError, Settings,
+                               check_output_path, default_depth)
 
 # The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO), the
 # scale engine (irscales.enumeration, irscales.interval: numba) and pandas are imported inside the commands that
@@ -133,17 +134,34 @@ def _note(msg: str) -> None:
     click.echo(f"irscales: {msg}", err=True)
 
 
-def _evaluate(runs, qrels, measures: str, depth, kw: dict, *, progress: bool = True, **options):
-    """:func:`irscales.evaluation.evaluate` on the command's files and options (a folder or a list of run files;
-    ``options``: ``ranked``, ``ties`` … as ``evaluate`` takes them, its defaults for the others)."""
+def _checked(fn, *args, **kwargs):
+    """``fn(...)``, an :class:`~irscales.options.ArgumentError` as the usage error of its flag (exit code 2)."""
+    try:
+        return fn(*args, **kwargs)
+    except ArgumentError as e:
+        raise click.BadParameter(e.detail, param_hint=f"'{e.flag}'") from None
+
+
+def _settings(kw: dict, *, progress: bool = True, **given) -> Settings:
+    """The command's settings (:class:`irscales.options.Settings`: depth, ties, --max-rel-error, reading
+    options …), checked once, before any file is read: a bad value is a usage error naming its flag."""
+    return _checked(Settings, progress=None if progress else False, reading=reading(kw), **given)
+
+
+def _outputs(inputs, **paths) -> None:
+    """Every file the command will write (``output=``, ``pairs=``, ``figure=``), checked before any work: a
+    folder that exists and can be written, and none of the ``inputs`` (the error names the flag)."""
+    for name, path in paths.items():
+        _checked(check_output_path, name, path, inputs)
+
+
+def _evaluate(runs, qrels, measures: str, settings: Settings):
+    """:func:`irscales.evaluation.evaluate` on the command's files (a folder or a list of run files)."""
     from irscales.evaluation import evaluate
 
-    if "max_rel_error" in kw:  # --max-rel-error comes with --ties (cli_options.ties_option)
-        options["max_rel_error"] = kw.pop("max_rel_error")
     files = [Path(r) for r in runs]
     src = files[0] if len(files) == 1 and files[0].is_dir() else files
-    return evaluate(qrels, src, measures, depth=depth, progress=None if progress else False, **options,
-                    **reading(kw))
+    return evaluate(qrels, src, measures, settings=settings)
 
 
 def _two_runs(ev) -> None:
@@ -182,7 +200,7 @@ def main() -> None:
 @ties_option
 @judged_option
 def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales, cache, progress, ties,
-           judged_threshold, **kw):
+           max_rel_error, judged_threshold, **kw):
     """Scores of each measure per topic and mean; with --ranked also their interval-scaled values.
 
     RUNS are TREC run files or one directory of them. The interval-scaled value of a run is its position
@@ -201,10 +219,10 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
 
     from irscales.interval import INTERVAL_LEGEND
 
-    _check_output(output, [*runs, qrels])
-    ev = _evaluate(runs, qrels, measures_given(kw), depth, kw, ranked=ranked, ties=ties,
-                   phi=ranked and phi, build=build_scales, cache=cache, progress=progress,
-                   judged_threshold=judged_threshold)
+    _outputs([*runs, qrels], output=output)
+    settings = _settings(kw, depth=depth, ranked=ranked, ties=ties, max_rel_error=max_rel_error, phi=ranked and phi,
+                         build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
+    ev = _evaluate(runs, qrels, measures_given(kw), settings)
     means = ev.means()
     rows = []
     for lab in ev.measures:
@@ -223,7 +241,7 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     out = pd.concat([per, pd.DataFrame(rows)], ignore_index=True)
     out = out.sort_values(["measure", "system"], key=lambda c: c.map(order[0] if c.name == "measure" else order[1]),
                           kind="stable").reset_index(drop=True)
-    legend = legend_of(f"{len(ev.topics)} topics, run length N = {ev.depth}; topic 'all': the mean over topics.",
+    legend = legend_of(f"{len(ev.topics)} topics; {n_line(ev)}; topic 'all': the mean over topics.",
                      INTERVAL_LEGEND if ranked else "",
                      "phi: the position on the scale (1..K, exact); K: the number of values of the measure over all "
                      f"runs of length N (ties {ties})" if ranked and phi else "",
@@ -244,7 +262,7 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
 @ties_option
 @judged_option
 def report(runs, qrels, depth, test, correction, permutations, seed, alpha, baseline, pairs_file, order, figure_file,
-           label, fmt, output, build_scales, cache, progress, ties, judged_threshold, **kw):
+           label, fmt, output, build_scales, cache, progress, ties, max_rel_error, judged_threshold, **kw):
     """Many runs: the comparison table, original and interval-scaled means side by side.
 
     Markers (letters up to 26 runs, numbers beyond) name the systems each one is significantly better
@@ -258,21 +276,20 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     from irscales.data.trec import find_runs
     from irscales.evaluation import measure_specs
 
-    _check_output(output, [*runs, qrels])
-    _check_output(pairs_file, [*runs, qrels])
-    _check_output(figure_file, [*runs, qrels])
+    _outputs([*runs, qrels], output=output, pairs=pairs_file, figure=figure_file)
     named = [Path(f).resolve() for f in (output, pairs_file, figure_file) if f]
     if len(set(named)) < len(named):
         raise click.BadParameter("--output, --pairs and --figure must name different files", param_hint="'--pairs'")
     if figure_file and Path(figure_file).suffix.lower() not in (".png", ".pdf", ".svg"):
         raise click.BadParameter(f"{figure_file}: the figure's file name must end in .png, .pdf or .svg",
                                  param_hint="'--figure'")
+    settings = _settings(kw, depth=depth, ranked=True, ties=ties, max_rel_error=max_rel_error, build=build_scales,
+                         cache=cache, progress=progress, judged_threshold=judged_threshold)
     files = [Path(r) for r in runs]  # a comparison over the budget is refused before any file is read
     n_runs = len(find_runs(files[0])) if len(files) == 1 and files[0].is_dir() else len(files)
     names = measures_given(kw)
     check_pairing(n_runs, len(measure_specs(names)), test, permutations)
-    ev = _evaluate(runs, qrels, names, depth, kw, ranked=True, ties=ties,
-                   build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
+    ev = _evaluate(runs, qrels, names, settings)
     table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
                        seed=seed, order=order)
     if fmt in ("csv", "tsv"):
@@ -299,8 +316,8 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
 @scale_options
 @ties_option
 @judged_option
-def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache, progress, ties, judged_threshold,
-            **kw):
+def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache, progress, ties, max_rel_error,
+            judged_threshold, **kw):
     """Two runs: FFF21 §7.3 paired tests on the original and the interval scale, side by side.
 
     Does the verdict change when the measure is mapped to an interval scale? The legend gives MM23's
@@ -311,9 +328,10 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
     from irscales.interval import INTERVAL_LEGEND
     from irscales.stats import significance as S
 
-    _check_output(output, [run_a, run_b, qrels])
-    ev = _evaluate([run_a, run_b], qrels, measures_given(kw), depth, kw, ranked=True, ties=ties,
-                   build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
+    _outputs([run_a, run_b, qrels], output=output)
+    settings = _settings(kw, depth=depth, ranked=True, ties=ties, max_rel_error=max_rel_error, build=build_scales,
+                         cache=cache, progress=progress, judged_threshold=judged_threshold)
+    ev = _evaluate([run_a, run_b], qrels, measures_given(kw), settings)
     _two_runs(ev)
     rows, lines = [], []
     a, b = ev.systems
@@ -332,9 +350,10 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
                      f"{b} = {float(sum(orig[:, 1]) / len(orig)):.4f}; interval-scaled "
                      f"{float(sum(iv[:, 0]) / len(iv)):.4f}, {float(sum(iv[:, 1]) / len(iv)):.4f} (K = {_big(ev.scales[lab].K)})")
         lines += [f"  {x}" for x in c.lines()[1:]]
-    legend = legend_of(f"A = {a}, B = {b}; {len(ev.topics)} topics, run length N = {ev.depth}; p: two-sided; "
+    legend = legend_of(f"A = {a}, B = {b}; {len(ev.topics)} topics; {n_line(ev)}; p: two-sided; "
                      f"sig: p <= {alpha}; changed: the decision differs between the original and the interval scale.",
-                     INTERVAL_LEGEND, judged_line(ev), f"MM23's rule ({TEST_WORDS[rule]}), as irscales ipso:", *lines)
+                     INTERVAL_LEGEND, scales_line(ev), judged_line(ev),
+                     f"MM23's rule ({TEST_WORDS[rule]}), as irscales ipso:", *lines)
     _emit(pd.DataFrame(rows), fmt, output, legend)
 
 
@@ -342,7 +361,7 @@ def _corroboration(ev, lab: str, m: M.Measure, test: str, alpha: float):
     """MM23's rule for B against A on measure ``lab`` (the one implementation: irscales.ipso.corroborate)."""
     from irscales.ipso import corroborate
 
-    col, depth = ev.collection, ev.depth
+    col, depth = ev.collection, ev.n(lab)
     graded = getattr(m, "gains", "binary") == "graded"
     use = col.rel_at(depth) if graded or not m.binary else col.binary(depth)
     ideal = col.ideal(depth) if graded else None
@@ -370,6 +389,7 @@ def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw
     from irscales.enumeration import OverBudget, plan_scale
     from irscales.interval import uses_grades
 
+    _outputs([qrels] if qrels else [], output=output)
     names = measures_given(kw, one=True)
     m = M.parse(names.strip())
     if qrels is not None:
@@ -425,27 +445,29 @@ def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw
 @scale_options
 @ties_option
 @judged_option
-def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ties, judged_threshold, **kw):
+def correlate(runs, qrels, depth, fmt, output, build_scales, cache, progress, ties, max_rel_error, judged_threshold,
+              **kw):
     """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2) among measures, original and interval-scaled.
 
     Systems are ranked by their mean score over topics (exactly: near-equal means are compared as
     fractions); τ_AP is symmetric (the average of both directions). Needs at least three runs. A NaN
     comes with its reason on stderr.
     """
-    _check_output(output, [*runs, qrels])
+    _outputs([*runs, qrels], output=output)
+    settings = _settings(kw, depth=depth, ranked=True, ties=ties, max_rel_error=max_rel_error, build=build_scales,
+                         cache=cache, progress=progress, judged_threshold=judged_threshold)
     names = measures_given(kw)
     from irscales.evaluation import measure_specs
     if len(measure_specs(names)) < 2:
         raise click.BadParameter(f"correlation is between measures: give at least two, got {names!r}",
                                  param_hint="'--measures'")
-    ev = _evaluate(runs, qrels, names, depth, kw, ranked=True, ties=ties, build=build_scales, cache=cache,
-                   progress=progress, judged_threshold=judged_threshold)
+    ev = _evaluate(runs, qrels, names, settings)
     frame, notes = ev.correlations()
     for n in notes:
         _note(f"note: {n}")
-    legend = legend_of(f"{len(ev.systems)} systems ranked by their mean over {len(ev.topics)} topics, run length "
-                     f"N = {ev.depth}. tau: Kendall's tau_b (FFF21 §3.3); tau_ap: AP correlation (Fer17 eq. 2), "
-                     "symmetric; *_interval: the same on the interval-scaled means.", judged_line(ev))
+    legend = legend_of(f"{len(ev.systems)} systems ranked by their mean over {len(ev.topics)} topics; "
+                     f"{n_line(ev)}. tau: Kendall's tau_b (FFF21 §3.3); tau_ap: AP correlation (Fer17 eq. 2), "
+                     "symmetric; *_interval: the same on the interval-scaled means.", scales_line(ev), judged_line(ev))
     _emit(frame, fmt, output, legend)
 
 
@@ -472,15 +494,17 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, judged
     if (qrels is None) == (qrels_arg is None):
         raise click.BadParameter("give the qrels once, with --qrels", param_hint="'--qrels'")
     qrels = qrels or qrels_arg
-    _check_output(output, [run_a, run_b, qrels])
+    _outputs([run_a, run_b, qrels], output=output)
+    # IPSO compares runs of one length N, as φ does: the interval values' default run length
+    settings = _settings(kw, depth=default_depth(ranked=True) if depth is None else depth,
+                         judged_threshold=judged_threshold)
     names = measures_given(kw, one=True)
-    n = default_depth(ranked=True) if depth is None else depth  # IPSO compares runs of one length N, as φ does
-    ev = _evaluate([run_a, run_b], qrels, names, n, kw, ranked=False, judged_threshold=judged_threshold)
+    ev = _evaluate([run_a, run_b], qrels, names, settings)
     _two_runs(ev)
     lab, m = next(iter(ev.measures.items()))
     c = _corroboration(ev, lab, m, test, alpha)
     i = c.ipso
-    row = {"measure": lab, "depth": ev.depth, "test": test, "mean_a": c.mean_a, "mean_b": c.mean_b,
+    row = {"measure": lab, "depth": ev.n(lab), "test": test, "mean_a": c.mean_a, "mean_b": c.mean_b,
            "effect": c.effect, "p_metric": c.pvalue, "equal": i.equal, "ni": i.ni, "ns": i.ns,
            "nonseparable": i.nonseparable, "p_ipso": i.pvalue, "marker": c.marker}
     if fmt == "table":

@@ -3,17 +3,17 @@ length, output format, how TREC files are read and how scales are built."""
 
 from __future__ import annotations
 
-import math
-
 import click
 
-from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, JUDGED_CONVENTION
+from irscales.data.judged import JUDGED_CONVENTION
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner applies the budget, so the API (build=True) and the CLI refuse alike; the help's
 # constants come from irscales.options, so --help loads neither the engine nor pandas (issue 49)
-from irscales.options import (BUILD_BYTES_OK, BUILD_SECONDS_OK, COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_MAX_REL_ERROR,
-                              DEFAULT_MEASURES, DEFAULT_TIES, DEPTH_RULE, EXACT_FLIPS_UP_TO, LETTERS_UP_TO,
-                              MAX_REL_ERROR_HELP, METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS, TIES)
+from irscales.options import (BUILD_BYTES_OK, BUILD_SECONDS_OK, COMPARISON_DEFAULTS, CORRECTIONS,
+                              DEFAULT_JUDGED_THRESHOLD, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES, DEFAULT_TIES,
+                              DEPTH_RULE, EXACT_FLIPS_UP_TO, LETTERS_UP_TO, MAX_REL_ERROR_HELP, MAX_REL_ERROR_RULE,
+                              METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS, TIES, ArgumentError,
+                              check_alpha)
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
@@ -31,9 +31,10 @@ MEASURE_HELP = (
     "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3); ERR alone takes "
     "the qrels' largest grade G, R = (2^g - 1)/2^G (gdeval and ir_measures use ERR(max_grade=4)). "
     "Exact synonyms: trec_eval map P_10 map_cut_10 ndcg ndcg_cut_10 recall_10 recip_rank Rprec success_5; "
-    "ir_measures AP@10 nDCG@10 RR@10 R@10 P@10 RBP(rel=1,p=0.8). Paper keys are computed at --depth: "
-    "nDCG_b02 is FFF21's binary nDCG with the Järvelin–Kekäläinen discount, NOT trec_eval's ndcg (graded "
-    "gains, 1/log2(i+1)); AP is trec_eval's map_cut_<depth> (full recall base), = map when --depth covers "
+    "ir_measures AP@10 nDCG@10 RR@10 R@10 P@10 RBP(rel=1,p=0.8). A name with a cut-off (P@10, nDCG@20, "
+    "ndcg_cut_20) is taken at that N, the others at --depth, and the output names each with its N (AP at "
+    "--depth 10 is AP@10). nDCG_b02 is FFF21's binary nDCG with the Järvelin–Kekäläinen discount, NOT "
+    "trec_eval's ndcg (graded gains, 1/log2(i+1)); AP is trec_eval's map_cut_<depth> (full recall base), = map when --depth covers "
     "the runs. map, ndcg, nDCG, recip_rank, Rprec mean the whole run and need such a --depth.")
 
 runs_argument = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True))
@@ -97,18 +98,43 @@ def measures_given(kw: dict, one: bool = False) -> str:
     return out
 
 
-class _NumberRange(click.FloatRange):
-    """click's FloatRange without NaN, which it lets through (every comparison with NaN is false)."""
+class _Spelled(float):
+    """A number that prints as it was typed: a refusal quotes the user's spelling (``got 0``, not ``got 0.0``)."""
 
-    def convert(self, value, param, ctx):
-        x = super().convert(value, param, ctx)
-        if math.isnan(x):
-            self.fail(f"{value!r} is not a number in the range {self._describe_range()}", param, ctx)
+    def __new__(cls, text: str):
+        x = super().__new__(cls, text)
+        x.text = text
         return x
 
+    def __repr__(self) -> str:
+        return self.text
 
-#: The type of every ``--alpha``: a significance level in (0, 1).
-ALPHA = _NumberRange(0, 1, min_open=True, max_open=True)
+
+class _Number(click.ParamType):
+    """A number, read as typed; ``rule`` (one of :mod:`irscales.options`' checks) refuses it naming the rule, else
+    it is checked with the other settings (:class:`irscales.options.Settings`)."""
+
+    name = "float"
+
+    def __init__(self, rule=None):
+        self.rule = rule
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, float):
+            try:
+                value = _Spelled(str(value))
+            except ValueError:
+                self.fail(f"{value!r} is not a number", param, ctx)
+        if self.rule is not None:
+            try:
+                self.rule(value)
+            except ArgumentError as e:
+                self.fail(e.detail, param, ctx)
+        return value
+
+
+#: The type of every ``--alpha``: a significance level in (0, 1) (:func:`irscales.options.check_alpha`).
+ALPHA = _Number(check_alpha)
 
 
 def _options(*opts):
@@ -147,15 +173,15 @@ ties_option = _options(click.option(
     help="rank of a value taken by several runs (FFF21 eq. 2 and §7.1.3): unq = rank among the distinct "
     "values; min/max = 1 + runs below / runs up to it; mid = their average. Counting reaches further for "
     "some: AP's φ is counted to N = 24 for unq, to N = 40 for min/max/mid"), click.option(
-    "--max-rel-error", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=DEFAULT_MAX_REL_ERROR,
-    show_default=True, help=MAX_REL_ERROR_HELP))
+    "--max-rel-error", type=_Number(), default=DEFAULT_MAX_REL_ERROR, show_default=True,
+    help=f"{MAX_REL_ERROR_HELP} ({MAX_REL_ERROR_RULE}; checked with the other settings, before any file is read)"))
 
 #: What judged@N is, in every legend and --help that reports it (irscales.data.judged).
 JUDGED_HELP = ("judged@N: the fraction of a system's top N documents that appear in the topic's qrels (any grade), "
                f"mean over topics ({JUDGED_CONVENTION})")
 
 judged_option = click.option(
-    "--judged-threshold", type=_NumberRange(0, 1), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,
+    "--judged-threshold", type=_Number(), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,
     help=f"warn (one line on stderr naming the systems) when a system's judged@N is below this fraction: its "
     f"unjudged documents count as not relevant, so its scores are lower bounds; 0: never. {JUDGED_HELP}")
 

@@ -1,13 +1,11 @@
-"""Output of the ``irscales`` command line: tables and files, their legends, exact ranked values, and the
-guard that keeps ``-o`` from overwriting an input."""
+"""Output of the ``irscales`` command line: tables and files, their legends and exact ranked values (the
+guard that keeps ``-o`` from overwriting an input is :func:`irscales.options.check_output_path`)."""
 
 from __future__ import annotations
 
 import math
-import os
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from pathlib import Path
 
 from typing import TYPE_CHECKING
 
@@ -19,10 +17,10 @@ if TYPE_CHECKING:  # pandas is loaded by the commands that make frames, not by -
 
 from irscales.atomic import write_atomic
 from irscales.data.judged import JUDGED_CONVENTION
-from irscales.formatting import significant
-from irscales.latex import latex_text
+from irscales.formatting import column_format, significant
+from irscales.latex import latex_sentences, latex_text
 
-__all__ = ["emit", "render", "write", "exact_mean", "check_output", "legend_of", "scales_line", "judged_line",
+__all__ = ["emit", "render", "write", "exact_mean", "legend_of", "n_line", "scales_line", "judged_line",
            "big_count"]
 
 
@@ -41,23 +39,6 @@ def exact_mean(values: np.ndarray):
         return str(Decimal(mean.numerator) / Decimal(mean.denominator))
 
 
-def check_output(output: str | None, inputs) -> None:
-    """Refuse ``-o`` naming a file the command reads (the qrels, a run, a run in a folder given):
-    writing the table there would destroy the input before anyone noticed."""
-    if not output or not Path(output).exists():
-        return
-    for given in inputs:
-        p = Path(given)
-        for f in (sorted(p.iterdir()) if p.is_dir() else [p]):
-            try:
-                same = os.path.samefile(output, f)
-            except OSError:
-                continue
-            if same:
-                raise click.BadParameter(f"{output} is an input of this command ({f}); choose another file",
-                                         param_hint="'-o' / '--output'")
-
-
 def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
     """(text, legend for stderr): the frame in ``fmt`` with its legend — under the table (``table``,
     ``markdown``), as the caption (``latex``), or apart for stderr (``csv``, ``tsv``: data only)."""
@@ -66,10 +47,12 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
     if fmt in ("csv", "tsv"):
         # shortest round-trip digits: distinct values stay distinct and equal ones equal (ties matter)
         return frame.to_csv(index=False, sep="," if fmt == "csv" else "\t"), legend
+    shown = {c: column_format(frame[c]) for c in frame.columns if pd.api.types.is_float_dtype(frame[c])}
     if fmt == "table":
-        text = frame.to_string(index=False, float_format=significant)
+        text = frame.to_string(index=False, formatters=shown)  # distinct values never print alike
         return text + ("\n\n" + legend if legend else "") + "\n", ""
-    cells = [[_cell(v) for v in row] for row in frame.itertuples(index=False)]
+    cells = [[_cell(v, shown.get(c, significant)) for c, v in zip(frame.columns, row)]
+             for row in frame.itertuples(index=False)]
     if fmt == "markdown":
         esc = (lambda x: str(x).replace("|", r"\|"))
         lines = ["| " + " | ".join(esc(c) for c in frame.columns) + " |",
@@ -86,17 +69,17 @@ def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
         lines += [" & ".join(latex_text(c) for c in row) + r" \\" for row in cells]
         lines += [r"\bottomrule", r"\end{tabular}"]
         if legend:
-            lines.append(rf"\caption{{{latex_text(' '.join(legend.splitlines()))}}}")
+            lines.append(rf"\caption{{{latex_sentences(legend)}}}")
         lines.append(r"\end{table}")
         return "\n".join(lines) + "\n", ""
     raise ValueError(f"unknown format {fmt!r}")
 
 
-def _cell(v) -> str:
+def _cell(v, number=significant) -> str:
     if isinstance(v, (bool, np.bool_)):  # a decision reads as a word, not as Python's True / False
         return "yes" if v else "no"
     if isinstance(v, float):
-        return "" if v != v else significant(v)
+        return "" if v != v else number(v)
     return str(v)
 
 
@@ -123,12 +106,22 @@ def legend_of(*lines: str) -> str:
     return "\n".join(x for x in lines if x)
 
 
+def n_line(ev) -> str:
+    """The run length N of the measures, as every name carries it (issue 48: ``AP@10``, ``nDCG@20``)."""
+    ns = sorted(set(ev.cutoffs.values())) or [ev.depth]
+    if len(ns) == 1:
+        return f"run length N = {ns[0]}"
+    return (f"run lengths N = {', '.join(map(str, ns))}: each measure at the N its name carries (runs read to "
+            f"{ev.depth} ranks)")
+
+
 def scales_line(ev) -> str:
     """Per measure: K, the route, what its scale is over and, where the interval value is an affine image of
     the measure, that it is (the column is kept, so every measure has the same columns)."""
     parts = []
     for _, row in ev.scale_table().iterrows():
-        extra = [row["route"], row["caveat"], f"over {row['scale_over']}" if row["scale_over"] else "",
+        extra = [row["bracket"] or row["route"], row["caveat"],
+                 f"over {row['scale_over']}" if row["scale_over"] else "",
                  f"{row['measure']} (interval) {row['affine']}" if row["affine"] else ""]
         parts.append(f"{row['measure']}: K = {big_count(int(row['K']))} ({', '.join(x for x in extra if x)})")
     return "scales: " + "; ".join(parts)

@@ -44,7 +44,8 @@ from irscales import comparison_render as R
 from irscales.correlation import system_means
 from irscales.interval import INTERVAL_LEGEND
 from irscales.ipso.sign_test import ipso_sign_test
-from irscales.options import COMPARISON_DEFAULTS, COMPARISON_TESTS, CORRECTIONS, ROW_ORDERS, TEST_WORDS
+from irscales.options import (COMPARISON_DEFAULTS, COMPARISON_TESTS, CORRECTIONS, ROW_ORDERS, TEST_WORDS, ArgumentError,
+                              check_alpha, check_choice)
 from irscales.stats import significance as S
 from irscales.stats.randomisation import PERMUTATIONS, randomisation_test
 
@@ -116,7 +117,7 @@ class ComparisonTable:
                else f"the {len(self.systems) * (len(self.systems) - 1) // 2} pairs of systems")
         name = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "no"}[self.correction]
         corr = "" if self.test == "tukey" else f", {name} correction over {fam} of each measure and scale"
-        depth = f" at depth {self.depth}" if self.depth is not None else ""
+        depth = f" of runs cut at depth {self.depth}" if self.depth is not None else ""
         marks = ("Letters: significantly better than the systems with those letters" if len(self.systems)
                  <= R.LETTERS_UP_TO else "Numbers: significantly better than the systems with those numbers "
                  "(3–5: systems 3, 4 and 5)")
@@ -260,10 +261,12 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
     permutations, seed  the randomisation test's sampled sign patterns (when T > 20; exact below)
     order     the rows' order (:data:`ORDERS`); the legend names it when not ``given``
     """
-    if test not in TESTS:
-        raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
-    if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
+    check_choice("test", test, tuple(TESTS))  # every argument before any work, naming it (irscales.options)
+    check_choice("correction", correction, CORRECTIONS)
+    check_choice("order", order, ORDERS)
+    alpha = check_alpha(alpha)
+    if not _is_count(permutations) or permutations < 1:
+        raise ArgumentError("permutations", f"must be a positive integer, got {permutations!r}")
     systems = tuple(str(s) for s in systems)
     if len(systems) < 2:
         raise ValueError(f"a comparison needs at least two runs, got {len(systems)}")
@@ -271,8 +274,6 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
         raise ValueError("no measure to compare")
     if baseline is not None and baseline not in systems:
         raise ValueError(f"baseline {baseline!r} is not one of the runs: {', '.join(systems)}")
-    if order not in ORDERS:
-        raise ValueError(f"order must be one of {', '.join(ORDERS)}, got {order!r}")
     n_sys = len(systems)
     check_pairing(n_sys, len(original), test, permutations)
     if order == "mean" or (order == "auto" and n_sys > R.LETTERS_UP_TO):
@@ -351,6 +352,10 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                                         "baseline_mark", "differs"])
     return ComparisonTable(frame, pd.DataFrame(pair_rows), systems, tuple(original), letters, test, correction,
                            alpha, baseline, int(n_topics or 0), depth, tuple(notes), detail)
+
+
+def _is_count(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def _pair_index(a: int, b: int, n: int) -> int:

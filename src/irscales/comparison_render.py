@@ -4,21 +4,25 @@ LaTeX (a table that compiles and fits the page) and the wide CSV (one row per sy
 Markers: up to :data:`LETTERS_UP_TO` systems each has a letter (a … z, unambiguous when written together,
 ``bcd``); past it each has its number 1 … S and a cell lists numbers with ranges (``1,3–5``).
 
-LaTeX: a leading ``%`` comment names the packages the table needs. Up to :data:`FLOAT_UP_TO` systems it is a
-``table`` float whose tabular is shrunk to ``\\textwidth`` when wider (``adjustbox``); past it a ``longtable``
-whose columns share ``\\linewidth`` (``array``) and which breaks across pages. The best mean of each column is
-bold; the caption is the legend, with its formulas as math.
+LaTeX: a leading ``%`` comment names the packages the table needs, all in a stock TeX (Debian's
+texlive-latex-base and texlive-latex-recommended: booktabs, graphicx, longtable, array). Up to :data:`FLOAT_UP_TO`
+systems it is a ``table`` float whose tabular is scaled down to ``\\linewidth`` only when wider (graphicx's
+``\\resizebox``); past it a ``longtable`` whose columns share ``\\linewidth`` (``array``), whose cells may break
+after the mean and between groups of markers, and which breaks across pages (no overfull box at 143 runs). The
+best mean of each column is bold; the caption is the legend, one sentence per line of it, with its formulas as
+math (φ, (φ − 1)/(K − 1), ×).
 """
 
 from __future__ import annotations
 
 import re
 import string
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 
-from irscales.latex import latex_breakable, latex_text
+from irscales.formatting import column_numbers
+from irscales.latex import latex_breakable, latex_sentences, latex_text
 from irscales.options import LETTERS_UP_TO  # systems with letters up to this many, numbers beyond
 
 #: An :class:`irscales.comparison.ComparisonTable` (not imported here: that module imports this one).
@@ -102,26 +106,33 @@ def cells(t: ComparisonTable, style: str = "text") -> pd.DataFrame:
     f = t.frame.set_index(["system", "measure", "scale"])
     best = _best(t)
     numbered = len(t.systems) > LETTERS_UP_TO
+    shown = column_formats(t)
     rows = []
     for mark, s in zip(t.letters, t.systems):
         row = {"": mark, "system": esc(s)}
         for m, scale in columns(t):
             r = f.loc[(s, m, scale)]
             col = m if scale == "original" else f"{m} (interval)"
-            row[esc(col)] = _cell(r, style, r["mean"] == best[(m, scale)], numbered)
+            row[esc(col)] = _cell(r, style, r["mean"] == best[(m, scale)], numbered, shown[(m, scale)])
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _cell(r: pd.Series, style: str, best: bool, numbered: bool) -> str:
-    mean = f"{r['mean']:.4f}"
+def column_formats(t: ComparisonTable) -> dict[tuple[str, str], Callable[[float], str]]:
+    """How each (measure, scale) column prints its means: 4 decimals, more where distinct means would print alike,
+    scientific notation where they are too small for a fixed point (:func:`irscales.formatting.column_numbers`)."""
+    return {k: column_numbers(g) for k, g in t.frame.groupby(["measure", "scale"])["mean"]}
+
+
+def _cell(r: pd.Series, style: str, best: bool, numbered: bool, number: Callable[[float], str]) -> str:
+    mean = number(r["mean"])
     groups, mark, differs = _groups(r["better_than"], numbered), r["baseline_mark"], bool(r["differs"])
     if style == "latex":
         out = rf"\textbf{{{mean}}}" if best else mean
         sup = [latex_text(g) for g in groups]
         sup = [g + ("," if k < len(sup) - 1 else "") for k, g in enumerate(sup)]
         sup += [mark.replace("†", r"$\dagger$").replace("‡", r"$\ddagger$")] if mark else []
-        out += r"\allowbreak{}".join(rf"\textsuperscript{{{g}}}" for g in sup)
+        out += "".join(rf"\allowbreak{{}}\textsuperscript{{{g}}}" for g in sup)  # a narrow cell breaks after the mean
         return out + (r" $\neq$" if differs else "")
     if style == "markdown":
         sup = ",".join(groups) + mark
@@ -149,7 +160,7 @@ def markdown(t: ComparisonTable) -> str:
 
 def latex_caption(t: ComparisonTable) -> str:
     """The legend as a LaTeX caption, its formulas in math."""
-    cap = latex_text(" ".join(t.legend_for(bold_shown=True).splitlines()))
+    cap = latex_sentences(t.legend_for(bold_shown=True))  # one sentence per note, AP $\times$ RB
     cap = cap.replace("(phi - 1)/(K - 1)", r"$(\varphi - 1)/(K - 1)$")
     cap = re.sub(r"\bphi\b", r"$\\varphi$", cap)
     cap = re.sub(r"\b(\d+)\\\^\{\}(\d+)\b", r"$\1^{\2}$", cap)  # 2^10 (escaped as 2\^{}10) as math
@@ -181,20 +192,32 @@ def latex(t: ComparisonTable, label: str = "tab:irscales-comparison") -> str:
     names = [latex_breakable(s) for s in t.systems] if long else list(c["system"])
     body = [" & ".join([str(r[0]), names[k], *(str(v) for v in r[2:])]) + r" \\"
             for k, r in enumerate(c.itertuples(index=False))]
-    if not long:
+    if not long:  # scaled down only when wider than the line (box 0: LaTeX's scratch box, inside the float's group)
         return "\n".join([
-            r"% irscales comparison table: requires \usepackage{booktabs} and \usepackage{adjustbox}",
+            r"% irscales comparison table: requires \usepackage{booktabs} and \usepackage{graphicx}",
             r"\begin{table}", r"\centering", rf"\caption{{{caption}}}", rf"\label{{{label}}}", r"\smallskip",
-            r"\setlength{\tabcolsep}{3pt}", r"\begin{adjustbox}{max width=\textwidth}", rf"\begin{{tabular}}{{rl{'r' * n}}}", r"\toprule",
-            *head, r"\midrule", *body, r"\bottomrule", r"\end{tabular}", r"\end{adjustbox}", r"\end{table}"]) + "\n"
-    free = rf"(\linewidth-2.2em-{2 * n + 2}\tabcolsep)"
-    spec = (r"@{}>{\raggedleft\arraybackslash}p{2.2em}"
-            rf">{{\raggedright\arraybackslash}}p{{\dimexpr{free}*28/100\relax}}"
-            rf"*{{{n}}}{{>{{\raggedleft\arraybackslash}}p{{\dimexpr{free}*72/{100 * n}\relax}}}}@{{}}")
+            r"\setlength{\tabcolsep}{3pt}", rf"\sbox0{{\begin{{tabular}}{{rl{'r' * n}}}", r"\toprule",
+            *head, r"\midrule", *body, r"\bottomrule", r"\end{tabular}}%",
+            r"\ifdim\wd0>\linewidth\resizebox{\linewidth}{!}{\usebox0}\else\usebox0\fi", r"\end{table}"]) + "\n"
+    # value columns: 72 % of the free width, at least the widest bold mean (bold digits are 0.575 em; its markers may
+    # wrap below it); the name column takes the rest (two lengths, allocated once, set inside the table's group)
+    shown = column_formats(t)
+    digits = max(len(shown[k](x)) for k, g in t.frame.groupby(["measure", "scale"])["mean"] for x in g)
+    need = f"{0.575 * digits + 0.2:.2f}em"
+    free = rf"\dimexpr\linewidth-2.2em-{2 * n + 2}\tabcolsep\relax"
+    share = rf"\dimexpr{free}*72/{100 * n}\relax"
+    spec = (r"@{}>{\raggedleft\arraybackslash}p{2.2em}>{\raggedright\arraybackslash}p{\irscalesname}"
+            rf"*{{{n}}}{{>{{\raggedleft\arraybackslash}}p{{\irscalesvalue}}}}@{{}}")
     width = n + 2
     return "\n".join([
         r"% irscales comparison table: requires \usepackage{booktabs}, \usepackage{longtable} and \usepackage{array}",
         r"\begingroup", r"\footnotesize", r"\setlength{\tabcolsep}{3pt}", r"\setlength{\LTcapwidth}{\linewidth}",
+        r"\ifdefined\irscalesvalue\else\newlength\irscalesvalue\newlength\irscalesname\fi",
+        rf"\def\irscaleswidths{{\setlength{{\irscalesvalue}}{{{share}}}\ifdim\irscalesvalue<{need}"
+        rf"\setlength{{\irscalesvalue}}{{{need}}}\fi"
+        rf"\setlength{{\irscalesname}}{{\dimexpr{free}-{n}\irscalesvalue\relax}}}}",
+        r"\irscaleswidths\ifdim\irscalesname<7em\scriptsize\setlength{\tabcolsep}{1.5pt}\irscaleswidths\fi"
+        " % smaller type and gaps where the names would get too narrow",
         rf"\begin{{longtable}}{{{spec}}}", rf"\caption{{{caption}}}\label{{{label}}} \\", r"\toprule", *head,
         r"\midrule", r"\endfirsthead",
         rf"\multicolumn{{{width}}}{{@{{}}l}}{{Table~\thetable{{}} (continued)}} \\", r"\toprule", *head,

@@ -12,11 +12,12 @@ A measure is named by its label (``AP@10``); its interval-scaled values by :func
 
 from __future__ import annotations
 
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from irscales.options import DEFAULT_TIES
+
+if TYPE_CHECKING:  # pandas loads with the first frame: interval_name names the ir_measures provider's measures,
+    import pandas as pd  # which registers when ir_measures is imported (issue 48), and must cost little
 
 __all__ = ["interval_name", "metrics_frame", "ir_measures_metrics", "ranx_scores"]
 
@@ -31,6 +32,8 @@ def interval_name(label: str, *, ties: str = DEFAULT_TIES, raw: bool = False, ex
 def metrics_frame(ev: Any, system: str | None = None) -> pd.DataFrame:
     """Per-topic values as a frame ``run, query_id, measure, value``: every measure by its label and, where
     interval-scaled values exist, again as :func:`interval_name` (in [0, 1]); one run or all."""
+    import pandas as pd
+
     f = ev.frame if system is None else ev.frame[ev.frame["system"] == _system(ev, system)]
     parts = [pd.DataFrame({"run": f["system"], "query_id": f["topic"], "measure": f["measure"],
                            "value": f["value"].astype(float)})]

@@ -50,24 +50,25 @@ from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
 from irscales.data.ecosystem_inputs import ecosystem_qrels, ecosystem_runs
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
+from irscales.data.ids import check_spellings
 from irscales.data.sources import qrels_source as _qrels_source, run_source as _run_source
-from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, judged_at, judged_warning
+from irscales.data.judged import judged_at, judged_warning
 from irscales.data.trec import relevance_arrays
-from irscales.enumeration.ties import check_ties
 from irscales.evaluation_frame import tidy_frame
 from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
-from irscales.interval import (IntervalPlan, IntervalValues, affine_image, interval_values, plan, scale_over,
-                               uses_grades)
+from irscales.interval import (IntervalPlan, IntervalValues, affine_image, bracket_words, interval_values, plan,
+                               scale_over, uses_grades)
 # re-exported: READING_DEFAULTS, DEFAULT_MEASURES, RANKED_DEFAULT_DEPTH, default_depth (home: irscales.options)
-from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES, DEFAULT_TIES,
-                              EVERY_DOCUMENT, PERMUTATIONS, RANKED_DEFAULT_DEPTH, READING_DEFAULTS, check_reading,
-                              default_depth)
+from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_JUDGED_THRESHOLD, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES,
+                              DEFAULT_TIES, EVERY_DOCUMENT, PERMUTATIONS, RANKED_DEFAULT_DEPTH, READING_DEFAULTS,
+                              ArgumentError, Settings, check_reading, default_depth)
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
 
 __all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "DEFAULT_JUDGED_THRESHOLD", "Evaluation",
-           "evaluate", "measure_specs", "graded_err", "check_depth", "load_collection", "default_depth",
+           "evaluate", "measure_specs", "graded_err", "check_depth", "at_cutoffs", "settings_of", "load_collection",
+           "default_depth",
            "ordered_means"]
 
 
@@ -121,12 +122,10 @@ def _label(m: M.Measure) -> str:
 
 
 def check_depth(specs: Sequence[tuple[str, M.Measure]], col: Collection, depth: int) -> None:
-    """Refuse measures whose meaning the cut at ``depth`` would change (never a silent wrong number)."""
+    """Refuse trec_eval's whole-run names (``map``, ``ndcg`` …) whose meaning the cut at ``depth`` would change
+    (never a silent wrong number); a measure named with a cut-off is taken at it whatever the depth."""
     longest = int(col.run_lengths.max(initial=0))
     for name, m in specs:
-        k = getattr(m, "k", None)
-        if k is not None and k > depth:
-            raise ValueError(f"{name} looks at {k} ranks but runs are cut at depth {depth}; use depth {k}")
         if name not in M.WHOLE_RUN:
             continue
         need, why = longest, f"the longest run has {longest} documents"
@@ -155,6 +154,7 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
         frames = run_frames(runs) if is_in_memory(runs) else None
         if frames is None:  # files with in-memory qrels
             return Collection.from_trec(_run_source(runs), q, depth=read_depth, cache=cache, progress=progress, **opts)
+        check_spellings([q, *frames])  # integer ids against strings that spell them otherwise ('01' vs 1)
         names = [f.attrs["system"] for f in frames]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
@@ -176,9 +176,12 @@ class Evaluation:
 
     ``frame``: one row per (system, topic, measure): ``value``; with interval-scaled values ``interval``
     ((φ − 1)/(K − 1), the nearest double; exact values in :meth:`interval`), and with ``phi=True`` also
-    ``phi`` (exact integers; halves for ties ``mid``) and ``K``. ``scales``: per measure label, how its
-    interval version was obtained (every measure with ``ranked``, none without). ``depth``: the run length N.
-    :meth:`judged`: judged@N per system (how far the qrels reach into the runs).
+    ``phi`` (exact integers; halves for ties ``mid``) and ``K``. ``measures``: by label, each carrying its N
+    (``AP@10``; :func:`at_cutoffs`); every method also takes the measure as it was given (``AP``).
+    ``cutoffs``: the N of each measure. ``scales``: per measure label, how its interval version was obtained
+    (every measure with ``ranked``, none without). ``depth``: the run length the runs are cut at, the largest N.
+    :meth:`judged`: judged@N per system at that N (how far the qrels reach into the runs). ``settings``: the
+    checked settings of the call (:class:`irscales.options.Settings`).
     """
 
     collection: Collection
@@ -193,6 +196,9 @@ class Evaluation:
     _judged: np.ndarray | None = field(default=None, repr=False)  # (T, S) judged@depth
     judged_threshold: float = DEFAULT_JUDGED_THRESHOLD
     _exact: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # filled on first use
+    settings: Settings = field(default_factory=Settings, repr=False)
+    cutoffs: dict[str, int] = field(default_factory=dict)
+    given: dict[str, str] = field(default_factory=dict, repr=False)  # the measure as given → its label
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -211,9 +217,10 @@ class Evaluation:
     def decision_values(self, measure: str) -> np.ndarray:
         """The (topics × systems) scores decisions are taken on: exact for a rational measure (a float can round
         away a difference the interval scale keeps: RBP_p05 at depth 60), floats otherwise."""
-        lab, m = self._check(measure), self.measures[measure]
+        lab = self._check(measure)
+        m = self.measures[lab]
         if m.rational and lab not in self._exact:
-            self._exact[lab] = self.collection.evaluate(m, self.depth, exact=True)
+            self._exact[lab] = self.collection.evaluate(m, self.n(lab), exact=True)
         return self._exact[lab] if m.rational else self._values[lab]
 
     def interval(self, measure: str, raw: bool = False) -> pd.DataFrame:
@@ -226,18 +233,19 @@ class Evaluation:
         """Everything known of one measure's interval-scaled values: its plan (scale, route, K, exactness), φ and
         the normalised values as (topics × systems) arrays, and, for a bracketed route, the bounds ``phi_lo`` /
         ``phi_hi`` and the achieved relative error (:class:`irscales.interval.IntervalValues`)."""
-        iv = self._interval.get(self._check(measure))
+        lab = self._check(measure)
+        iv = self._interval.get(lab)
         if iv is None:
-            raise ValueError(f"{measure} has no interval-scaled values here"
-                             + ("" if self.scales.get(measure, "") is None else " (evaluate(..., ranked=True))"))
+            raise ValueError(f"{lab} has no interval-scaled values here"
+                             + ("" if self.scales.get(lab, "") is None else " (evaluate(..., ranked=True))"))
         return iv
 
     def judged(self, per_topic: bool = False) -> pd.Series | pd.DataFrame:
         """judged@N (N = :attr:`depth`) as ir_measures' ``Judged@N``: per system, the mean over topics of the
         fraction of its first min(N, L) documents (L: those it retrieved) that appear in the topic's qrels (any
         grade); a rank a short run does not have does not count and a topic it retrieved nothing for is 0
-        (:mod:`irscales.data.judged`); ``per_topic``: the (topics × systems) fractions. Below :attr:`judged_threshold` :func:`evaluate` warns: unjudged documents count as not
-        relevant."""
+        (:mod:`irscales.data.judged`); ``per_topic``: the (topics × systems) fractions. Below
+        :attr:`judged_threshold` :func:`evaluate` warns: unjudged documents count as not relevant."""
         if self._judged is None:
             raise ValueError("judged@N is not known for this evaluation (made without its qrels)")
         if per_topic:
@@ -246,9 +254,17 @@ class Evaluation:
                          name=f"judged@{self.depth}")
 
     def _check(self, measure: str) -> str:
-        if measure not in self.measures:
-            raise KeyError(f"no measure {measure!r} in this evaluation; measures: {', '.join(self.measures)}")
-        return measure
+        """The label of ``measure``, given by its label (``AP@10``) or as it was named (``AP``)."""
+        if measure in self.measures:
+            return measure
+        if measure in self.given:
+            return self.given[measure]
+        raise KeyError(f"no measure {measure!r} in this evaluation; measures: {', '.join(self.measures)}")
+
+    def n(self, measure: str) -> int:
+        """The run length N a measure is taken at: its own cut-off, or the depth (:func:`at_cutoffs`)."""
+        lab = self._check(measure)
+        return self.cutoffs.get(lab, self.depth)
 
     def means(self) -> pd.DataFrame:
         """Systems × measures: each measure's mean over topics and, where it exists, the mean of its
@@ -265,7 +281,8 @@ class Evaluation:
         ``exact``: whether the values are exact without a caveat (False where they rest on a conjecture, or where
         the route brackets φ), ``max_rel_error``: the achieved proven bound on the relative error of φ, the
         largest hi/lo − 1 of the brackets of the values given (0 for an exact route; the route's target when no
-        value was computed);
+        value was computed); ``bracket``: '' for exact values, else what they are in a legend's words
+        (``bracketed within a proven 1 % (not exact)``, :func:`irscales.interval.bracket_words`);
         ``scale_over``: the runs it ranks and by what, and what does not enter (the recall base, the ideal
         ranking: one scale for every topic, FFF21 §5.2.2); ``affine``: where the interval value is an affine
         image of the measure itself (P at its own N, RBP with p = 1/2), that it is — the interval column is
@@ -274,15 +291,15 @@ class Evaluation:
         for lab, p in self.scales.items():
             if p is None:
                 rows.append({"measure": lab, "scale_of": "", "N": np.nan, "grades": np.nan, "ties": self.ties,
-                             "K": np.nan, "route": "none", "exact": False, "max_rel_error": np.nan, "caveat": "",
-                             "scale_over": "", "affine": ""})
+                             "K": np.nan, "route": "none", "exact": False, "max_rel_error": np.nan, "bracket": "",
+                             "caveat": "", "scale_over": "", "affine": ""})
             else:
                 m = self.measures[lab]
                 iv = self._interval.get(lab)
+                achieved = iv.max_rel_error if iv is not None else p.max_rel_error
                 rows.append({"measure": lab, "scale_of": p.measure.key, "N": p.N, "grades": p.c + 1, "ties": p.ties,
                              "K": p.K, "route": p.kind, "exact": p.exact and not p.caveat,
-                             "max_rel_error": iv.max_rel_error if iv is not None else p.max_rel_error,
-                             "caveat": p.caveat,
+                             "max_rel_error": achieved, "bracket": bracket_words(p, achieved), "caveat": p.caveat,
                              "scale_over": scale_over(p, m), "affine": affine_image(p, m)})
         return pd.DataFrame(rows)
 
@@ -304,8 +321,8 @@ class Evaluation:
     def _scale_lines(self) -> list[str]:
         """One legend line per interval version: what its scale is over, and whether it is an affine image."""
         t = self.scale_table()
-        return [f"{r.measure} (interval): over {r.scale_over}" + (f" ({r.measure} (interval) {r.affine})"
-                                                                  if r.affine else "")
+        return [f"{r.measure} (interval): " + (f"{r.bracket}; " if r.bracket else "") + f"over {r.scale_over}"
+                + (f" ({r.measure} (interval) {r.affine})" if r.affine else "")
                 for r in t.itertuples() if r.scale_over]
 
     def to_ir_measures(self, system: str | None = None, frame: bool = False) -> list | pd.DataFrame:
@@ -327,7 +344,7 @@ class Evaluation:
         rows, notes = [], []
         means = {}
         for lab, m in self.measures.items():
-            means[lab], note = ordered_means(self.collection, m, self.depth, self._values[lab], lab)
+            means[lab], note = ordered_means(self.collection, m, self.n(lab), self._values[lab], lab)
             if note:
                 notes.append(note)
         imeans = {lab: system_means(iv.unit) for lab, iv in self._interval.items()}
@@ -393,23 +410,58 @@ def _tied(means, systems) -> str:
     return ""
 
 
+_KEYWORDS = {"depth": None, "ranked": False, "ties": DEFAULT_TIES, "phi": False, "build": False, "cache": True,
+             "progress": None, "judged_threshold": DEFAULT_JUDGED_THRESHOLD, "max_rel_error": DEFAULT_MAX_REL_ERROR}
+
+
+def settings_of(settings: Settings | None, reading: dict, **keywords: Any) -> Settings:
+    """The :class:`~irscales.options.Settings` of a call: ``settings`` as given, or built (and so checked) from
+    the keywords and reading options; both at once is refused (which would win is not obvious)."""
+    if settings is None:
+        return Settings(**keywords, reading=reading)
+    if not isinstance(settings, Settings):
+        raise ArgumentError("settings", f"must be an irscales.options.Settings, got {type(settings).__name__}")
+    changed = sorted(k for k, v in keywords.items() if k in _KEYWORDS and v is not _KEYWORDS[k] and v != _KEYWORDS[k])
+    if changed or reading:
+        raise ArgumentError("settings", f"comes alone: give {', '.join(changed + sorted(reading))} inside it "
+                            "(Settings(...)), not beside it")
+    return settings
+
+
+def at_cutoffs(specs: Sequence[tuple[str, M.Measure]], depth: int) -> list[tuple[str, M.Measure]]:
+    """``specs`` labelled with the N each measure is taken at (issue 48: one rule for N, visible in every
+    name): a measure named with a cut-off keeps its label (``nDCG@20``, ``P_10``: N is its own); one named
+    without takes ``depth`` and says so (``AP`` at depth 10 is ``AP@10``, ``map`` over 1000 ranks ``map@1000``)."""
+    out = [(lab if getattr(m, "k", None) is not None else f"{lab}@{depth}", m) for lab, m in specs]
+    seen: dict[str, str] = {}
+    for (given, _), (lab, _) in zip(specs, out):
+        if lab in seen:
+            raise ArgumentError("measures", f"name {seen[lab]} and {given}, both {lab} at depth {depth}: give it once")
+        seen[lab] = given
+    return out
+
+
 def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M.Measure] = DEFAULT_MEASURES, *,
              depth: int | None = None, ranked: bool = False, ties: str = DEFAULT_TIES, phi: bool = False,
              build: bool = False, cache: bool = True, progress: bool | None = None,
              judged_threshold: float = DEFAULT_JUDGED_THRESHOLD, max_rel_error: float = DEFAULT_MAX_REL_ERROR,
-             **reading) -> Evaluation:
+             settings: Settings | None = None, **reading) -> Evaluation:
     """Evaluate runs on measures, with their interval-scaled versions when ``ranked`` (module docstring).
 
     qrels     a qrels file, a frame (``query_id, doc_id, relevance``), ``{query_id: {doc_id: grade}}``, ranx
               ``Qrels``, ir_measures / ir_datasets qrels namedtuples or an ir_datasets dataset
     runs      a folder of run files, a file or a list of files; a frame (``query_id, doc_id, score`` [, ``run``]);
               ``{query_id: {doc_id: score}}`` (one run), ``{name: frame or dict}``, ranx ``Run`` (or a list) or
-              ir_measures ``ScoredDoc`` namedtuples (:mod:`irscales.data.ecosystem_inputs`)
-    measures  names (``"AP,P@10,nDCG@10"``), a list of names or :class:`~irscales.measures.Measure` objects
-    depth     the run length N (default: the longest run; :data:`~irscales.options.RANKED_DEFAULT_DEPTH` with
-              ``ranked``: :func:`irscales.options.default_depth`)
+              ir_measures ``ScoredDoc`` namedtuples, ``{name: [ScoredDoc, …]}`` for several
+              (:mod:`irscales.data.ecosystem_inputs`); ids on every route as :mod:`irscales.data.ids` reads them
+    measures  names (``"AP,P@10,nDCG@10"``), a list of names or :class:`~irscales.measures.Measure` objects.
+              A measure named with a cut-off (``nDCG@20``, ``P@10``, ``map_cut_100``) is taken at that N,
+              interval-scaled or not, whatever ``depth`` says; one named without takes ``depth``, and its label
+              says so (``AP`` → ``AP@10``); :meth:`Evaluation.values` etc. accept either spelling
+    depth     the run length N of the measures named without a cut-off (default: the longest run;
+              :data:`~irscales.options.RANKED_DEFAULT_DEPTH` with ``ranked``: :func:`irscales.options.default_depth`)
     ranked    add the interval-scaled values (FFF21 eq. 2): ``interval`` = (φ − 1)/(K − 1), for every measure or
-              :class:`~irscales.interval.NoIntervalScaleError` naming those without one at ``depth``
+              :class:`~irscales.interval.NoIntervalScaleError` naming those without one at their N
     ties      FFF21's tie strategy for φ: ``unq`` (eq. 2), ``min``, ``max``, ``mid`` (§7.1.3)
     phi       also give raw φ and K
     build     consent to a scale build over the budget (else such a build is refused with its estimate and
@@ -418,53 +470,55 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     judged_threshold  warn, naming them, about systems whose judged@N (:meth:`Evaluation.judged`) is below it
               (default 0.9; 0: never)
     max_rel_error  where φ is beyond the exact routes, the relative error its proven bracket is to reach
-              (hi ≤ (1 + max_rel_error)·lo; :mod:`irscales.enumeration.bounded`); exact routes are taken first
+              (hi ≤ (1 + max_rel_error)·lo, 0 < max_rel_error < 1; :mod:`irscales.enumeration.bounded`); exact
+              routes are taken first
+    settings  all of the above at once, an :class:`irscales.options.Settings` (then none of them beside it)
     reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``on_repeated_lines``,
               ``score_precision`` (:data:`irscales.options.READING`; trec_eval's numbers: ``negative="zero",
               on_no_relevant="keep"``)
 
-    ``ERR`` named without ``max_grade`` takes the qrels' largest grade G: R_i = (2^g − 1)/2^G (Chapelle et
-    al.'s definition on the qrels' scale; binary qrels: G = 1). ``ERR(max_grade=4)`` is gdeval's and
-    ir_measures' ``ERR@k`` normalisation.
+    Every argument is checked before any file is read (:class:`irscales.options.ArgumentError`, a ValueError
+    naming the argument). ``ERR`` named without ``max_grade`` takes the qrels' largest grade G:
+    R_i = (2^g − 1)/2^G (Chapelle et al.'s definition on the qrels' scale; binary qrels: G = 1).
+    ``ERR(max_grade=4)`` is gdeval's and ir_measures' ``ERR@k`` normalisation.
     """
-    specs = measure_specs(measures)
+    s = settings_of(settings, reading, depth=depth, ranked=ranked, ties=ties, phi=phi, build=build, cache=cache,
+                    progress=progress, judged_threshold=judged_threshold, max_rel_error=max_rel_error)
+    given = measure_specs(measures)
     qrels, runs = ecosystem_qrels(qrels), ecosystem_runs(runs)  # ranx, ir_datasets, ir_measures objects
-    check_ties(ties)
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1):
-        raise ValueError(f"depth must be a positive integer (the run length N), got {depth!r}")
-    if depth is None:
-        depth = default_depth(ranked)  # None: the longest run's length, once the runs are read
-    if isinstance(judged_threshold, bool) or not isinstance(judged_threshold, (int, float)) \
-            or not 0 <= judged_threshold <= 1:
-        raise ValueError(f"judged_threshold must be a fraction in [0, 1], got {judged_threshold!r}")
+    depth = s.run_length(None)  # None: the longest run's length, once the runs are read
+    ns = [s.run_length(getattr(m, "k", None)) for _, m in given]  # each measure's N, None where it is that length
     notes: list[str] = []
     plans: dict[str, IntervalPlan | None] = {}
-    if ranked:  # binary measures are planned before reading (graded ones after): a refusal comes at once
-        plans, n1 = plan(specs, depth, grades=None, ties=ties, cache=cache, build=build, require=True,
-                         max_rel_error=max_rel_error, bounded=True)
+    if s.ranked:  # binary measures are planned before reading (graded ones after): a refusal comes at once
+        plans, n1 = plan(at_cutoffs(given, depth), depth, grades=None, settings=s, require=True, bounded=True)
         notes += n1
-    col = load_collection(qrels, runs, depth, progress=progress, cache=cache, **reading)
-    specs = graded_err(specs, measures, int(col.max_grade))
-    depth = int(depth) if depth is not None else default_depth(False, int(col.run_lengths.max(initial=0)))
-    check_depth(specs, col, depth)
-    judged = judged_at(col, depth)  # counted in the same reading as the grades: each run file is read once
+    read = None if None in ns else max(ns)  # the runs are read to the largest N (None: every document)
+    col = load_collection(qrels, runs, read, progress=s.progress, cache=s.cache, **s.reading_options)
+    if depth is None:
+        depth = s.run_length(None, int(col.run_lengths.max(initial=0)))
+    given = graded_err(given, measures, int(col.max_grade))
+    check_depth(given, col, depth)
+    specs = at_cutoffs(given, depth)
+    n = {lab: s.run_length(getattr(m, "k", None), depth) for lab, m in specs}
+    read = max(n.values())
+    judged = judged_at(col, read)  # counted in the same reading as the grades: each run file is read once
     per_system = pd.Series(judged.mean(axis=1), index=list(col.systems))
-    if (warn := judged_warning(per_system, depth, judged_threshold)):
+    if (warn := judged_warning(per_system, read, s.judged_threshold)):
         notes.append(warn)
-    if ranked:
+    if s.ranked:
         graded = [(lab, m) for lab, m in specs if uses_grades(m)]
-        p2, n2 = plan(graded, depth, grades=int(col.max_grade), ties=ties, cache=cache, build=build,
-                      require=True, max_rel_error=max_rel_error, bounded=True)
+        p2, n2 = plan(graded, depth, grades=int(col.max_grade), settings=s, require=True, bounded=True)
         plans.update(p2)
         notes += n2
         plans = {lab: plans.get(lab) for lab, _ in specs}
     values: dict[str, np.ndarray] = {}
     ivals: dict[str, IntervalValues] = {}
     for lab, m in specs:
-        values[lab] = col.evaluate(m, depth)
+        values[lab] = col.evaluate(m, n[lab])
         p = plans.get(lab)
         if p is not None:
-            ivals[lab] = iv = interval_values(p, col, depth, progress=progress)
+            ivals[lab] = iv = interval_values(p, col, progress=s.progress)  # at the plan's N
             if iv.wide:
                 notes.append(f"{lab}: {iv.wide} of {iv.phi.size} interval values are bracketed wider than "
                              f"max_rel_error={p.max_rel_error:g} (the widest by {iv.max_rel_error:.3g}); their "
@@ -472,9 +526,11 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     for lab, p in plans.items():
         if p is not None and p.caveat:
             notes.append(f"{lab}: {p.caveat}")
-    frame = tidy_frame(col, specs, values, ivals, ranked, phi)
-    for n in notes:
-        warnings.warn(n, stacklevel=2)
-    return Evaluation(col, depth, dict(specs), frame, plans, tuple(notes), ties, values, ivals, judged.T,
-                      float(judged_threshold))
+    frame = tidy_frame(col, specs, values, ivals, s.ranked, s.phi)
+    for note in notes:
+        warnings.warn(note, stacklevel=2)
+    return Evaluation(collection=col, depth=read, measures=dict(specs), frame=frame, scales=plans, notes=tuple(notes),
+                      ties=s.ties, _values=values, _interval=ivals, _judged=judged.T,
+                      judged_threshold=s.judged_threshold, settings=s, cutoffs=n,
+                      given={g: lab for (g, _), (lab, _) in zip(given, specs)})
 

@@ -1,7 +1,7 @@
 """The interval-scaled version of a measure on a collection of runs, as a person reads it (issue 28).
 
 FFF21 eq. (2) maps a measure M at run length N onto an interval scale by φ(m) = |{x ∈ M(REL^N) : x ≤ m}|
-(``ties="unq"``; §7.1.3's ``min``/``max``/``mid`` rank the runs instead of the values). Raw φ runs from 1 to
+(ties ``unq``; §7.1.3's ``min``/``max``/``mid`` rank the runs instead of the values). Raw φ runs from 1 to
 K — K the number of distinct values of M over all (c+1)^N runs for ``unq``, the number of runs (c+1)^N for
 ``min``/``max``/``mid`` — and K grows like 2^N, so raw positions are unreadable (4·10^8 at N = 30). The
 admissible affine map of an interval scale
@@ -46,11 +46,11 @@ from irscales.enumeration.routes import OverBudget, Route, choose_route
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import TIES
 from irscales.exact import to_fraction
-from irscales.options import DEFAULT_MAX_REL_ERROR
+from irscales.options import UNQ, Settings
 
 __all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
            "normalised", "OverBudgetError", "NoIntervalScaleError", "INTERVAL_LEGEND", "dcg_proven_depth",
-           "scaled_runs", "scale_over", "affine_image"]
+           "scaled_runs", "scale_over", "affine_image", "bracket_words"]
 
 #: What an interval-scaled value is, in every legend (the command line's, the comparison table's): the
 #: scale is the same for every topic, so the recall base and the ideal ranking do not enter (FFF21 §5.2.2).
@@ -93,7 +93,7 @@ class NoIntervalScaleError(ValueError):
         if self.missing:
             reach = "; ".join(f"{lab} ({why})" for lab, why, _ in self.missing)
             deepest = [n for _, _, n in self.missing if n is not None]
-            parts.append(f"no interval-scaled values at depth {self.depth} for {reach}"
+            parts.append(f"no interval-scaled values for {reach}"
                          + (f": use depth {min(deepest)} or less" if deepest else ""))
         if self.none:
             them = "it" if len(self.none) == 1 else "them"
@@ -153,13 +153,24 @@ def scale_over(p: IntervalPlan, measure: M.Measure) -> str:
     return runs if num == p.measure else f"{runs} ranked by {num.key}"
 
 
+def bracket_words(p: IntervalPlan, achieved: float = 0.0) -> str:
+    """'' for exact values; for a route that brackets φ, what its values are, in every legend (the command line's,
+    the report's, the LaTeX caption): ``bracketed within a proven 1 % (not exact)`` — the larger of the target and
+    the ``achieved`` relative error; without "proven" where the bracket's count rests on a conjecture (the
+    route's caveat says which)."""
+    if p.exact:
+        return ""
+    pct = f"{max(p.max_rel_error, achieved) * 100:.3g} %"
+    return f"bracketed within {'a proven ' if p.route.proven else ''}{pct} (not exact)"
+
+
 def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
     """'' or why the interval value is an affine image of the measure's own value at this N (the interval
     column then repeats the measure up to a constant factor): P over its k ranks with ties ``unq`` (φ − 1
     relevant documents, K = k + 1: the value itself) and RBP with p = 1/2 (no two runs tie, φ − 1 is the
     run read as a binary number: 2^N/(2^N − 1) times RBP). R is not one: its interval value is P at N, R
     times RB/N, a factor that changes from topic to topic."""
-    if type(p.measure) is M.P and type(measure) is M.P and p.ties == "unq" and p.c == 1:
+    if type(p.measure) is M.P and type(measure) is M.P and p.ties == UNQ and p.c == 1:
         return f"= {p.label}: P is already an interval scale at this N"
     if type(p.measure) is M.RBP and type(measure) is M.RBP and to_fraction(measure.p) == Fraction(1, 2) \
             and p.c == 1:
@@ -231,22 +242,22 @@ def uses_grades(m: M.Measure) -> bool:
 
 
 def scale_target(m: M.Measure, depth: int) -> tuple[M.Measure, int]:
-    """The measure and run length whose scale gives ``m``'s interval version at ``depth``: a measure cut
-    at k ranks takes the same distinct values over REL^N as the uncut one over REL^k, so φ is the same."""
-    k = getattr(m, "k", None)
-    if k is not None and k > depth:
-        raise ValueError(f"{m.key} looks at {k} ranks, more than the run length {depth}")
+    """The measure and run length whose scale gives ``m``'s interval version: a measure named with a cut-off k
+    is taken at N = k whatever ``depth`` (issue 48; it takes the same distinct values over REL^N, N ≥ k, as the
+    uncut one over REL^k, so φ is the same); any other at N = ``depth``."""
     if m.uncut is not m:  # a Cut, or P@k: the whole-run measure over its k ranks
         return m.uncut, m.k
     return m, depth
 
 
-def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | None, ties: str = "unq",
-         cache: bool | str | Path = True, build: bool = False, require: bool = False,
-         cli: bool = False, max_rel_error: float = DEFAULT_MAX_REL_ERROR, bounded: bool = False
+def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, settings: Settings, *, grades: int | None,
+         require: bool = False, cli: bool = False, bounded: bool = False
          ) -> tuple[dict[str, IntervalPlan | None], list[str]]:
     """For each (label, measure): its :class:`IntervalPlan`, or None with a note saying why (the second
-    value: the notes). ``grades``: the collection's largest grade c (graded measures are scaled over the
+    value: the notes). ``depth``: the run length of the measures named without a cut-off (:func:`scale_target`);
+    ``settings``: the tie rule, cache, consent to a build and ``max_rel_error`` (checked where they were given,
+    :class:`irscales.options.Settings`). ``grades``: the collection's largest grade c (graded measures are scaled
+    over the
     (c+1)^N runs of grades 0..c; binary ones over 2^N); None before the qrels are read (graded measures
     are then left out silently, to be planned later). Builds over the budget without ``build`` are
     refused together, up front (:class:`OverBudgetError`); ``require``: a missing version is an error, for every
@@ -254,28 +265,22 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
     build is the only exact route and no bracket reaches, why not). ``bounded``: whether a route that brackets φ
     may serve (``evaluate`` and the CLI: yes; a table that states exact values: no, the default), within
     ``max_rel_error`` (:func:`~irscales.enumeration.routes.choose_route`)."""
+    ties, cache, build = settings.ties, settings.cache, settings.build
     out: dict[str, IntervalPlan | None] = {}
     notes, over = [], []
     missing: list[tuple[str, str, int | None]] = []
     none: list[str] = []
     for label, m in specs:
         graded = uses_grades(m)
-        try:
-            target, n = scale_target(m, depth)
-        except ValueError as e:  # cut at more ranks than the run has
-            if require:
-                raise
-            notes.append(f"no interval-scaled {label} at depth {depth}: {e}")
-            out[label] = None
-            continue
+        target, n = scale_target(m, depth)
         if graded and grades is None:  # planned once the qrels are read, unless no grades would give it a scale
             if require and not any(deepest(target, c) for c in (1, 2)):
                 none.append(label)
             continue
         c = max(1, grades) if graded else 1
         try:
-            route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build, max_rel_error=max_rel_error,
-                                 method="auto" if bounded else "exact")
+            route = choose_route(target, n, c=c, ties=ties, cache=cache, build=build,
+                                 max_rel_error=settings.max_rel_error, method="auto" if bounded else "exact")
         except OverBudget as e:
             over.append(e)
             out[label] = None
@@ -283,12 +288,12 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, *, grades: int | No
                 missing.append((label, *_reach(m, target, n, c, ties)))
             continue
         except NotImplementedError as e:  # no kernel and no counting rule: no interval version at any N
-            notes.append(f"no interval-scaled {label} at depth {depth}: {e}")
+            notes.append(f"no interval-scaled {label} at N = {n}: {e}")
             none.append(label)
             out[label] = None
             continue
         except ValueError as e:  # the planner's reason: how far each route reaches
-            notes.append(f"no interval-scaled {label} at depth {depth}: {e}")
+            notes.append(f"no interval-scaled {label} at N = {n}: {e}")
             missing.append((label, *_reach(m, target, n, c, ties)))
             out[label] = None
             continue
@@ -309,19 +314,18 @@ def normalised(phi: np.ndarray, K: int) -> np.ndarray:
     return np.vectorize(lambda x: (Fraction(x) - 1) / (K - 1), otypes=[object])(phi)
 
 
-def scaled_runs(p: IntervalPlan, collection, depth: int) -> np.ndarray:
-    """The runs (S, T, ≤ N) of ``collection`` cut at ``depth`` that ``p``'s scale ranks: binary (lenient) for a
-    binary scale, else the grades; the first ``p.N`` ranks (a measure cut at k ranks is ranked over REL^k).
-    Only the stored ranks: the rest is padding, which ``p.route`` adds where it must (at N = 10^6 the padded
-    runs of a TREC track would be 6 GB)."""
-    rel = collection.binary(depth, pad=False) if p.c == 1 else collection.rel_at(depth, pad=False)
-    return rel[..., :p.N]
+def scaled_runs(p: IntervalPlan, collection) -> np.ndarray:
+    """The runs (S, T, ≤ N) of ``collection`` that ``p``'s scale ranks: binary (lenient) for a binary scale, else
+    the grades; the first ``p.N`` ranks, N the plan's (a measure cut at k ranks is ranked over REL^k). Only the
+    stored ranks: the rest is padding, which ``p.route`` adds where it must (at N = 10^6 the padded runs of a
+    TREC track would be 6 GB)."""
+    return collection.binary(p.N, pad=False) if p.c == 1 else collection.rel_at(p.N, pad=False)
 
 
-def interval_values(p: IntervalPlan, collection, depth: int, progress: bool | None = None) -> IntervalValues:
-    """φ and (φ − 1)/(K − 1) of the runs of ``collection`` cut at ``depth`` (graded runs when ``p.c`` > 1),
-    as (T, S) matrices, exact. Refused before any work when those exact numbers would exceed the memory
-    limit of :mod:`irscales.data.padding` (φ of RBP_p05 at N = 10^6 has 10^6 bits a run)."""
+def interval_values(p: IntervalPlan, collection, progress: bool | None = None) -> IntervalValues:
+    """φ and (φ − 1)/(K − 1) of the runs of ``collection`` at the plan's N (graded runs when ``p.c`` > 1), as
+    (T, S) matrices, exact. Refused before any work when those exact numbers would exceed the memory limit of
+    :mod:`irscales.data.padding` (φ of RBP_p05 at N = 10^6 has 10^6 bits a run)."""
     runs = len(collection.systems) * len(collection.topics)
     need = 4 * runs * (-(-int(p.K).bit_length() // 8) + 32)  # φ, its Fraction's two terms, a temporary
     if need > pad_bytes_limit():
@@ -330,14 +334,14 @@ def interval_values(p: IntervalPlan, collection, depth: int, progress: bool | No
             f"{int(p.K).bit_length():,} bits: {runs:,} runs (system x topic) need about {size(need)}, over "
             f"the limit of {size(pad_bytes_limit())} ({PAD_LIMIT_ENV}); use a smaller depth, or its plain "
             "values only")
-    runs_ = scaled_runs(p, collection, depth)
+    runs_ = scaled_runs(p, collection)
     if p.exact:
         exact = _exact_numbers(p.route.phi_runs(runs_, p.ties, progress=progress)).T
         return IntervalValues(p, exact, normalised(exact, p.K), exact, exact)
     lo, hi = (_exact_numbers(x).T for x in p.route.phi_bounds(runs_, p.ties, progress=progress))
     phi = np.frompyfunc(lower_midpoint, 2, 1)(lo, hi).astype(object) if lo.size else lo
     widths = [Fraction(b) / Fraction(a) - 1 for a, b in zip(lo.ravel(), hi.ravel())]
-    target = Fraction(str(p.max_rel_error))
+    target = to_fraction(p.max_rel_error)  # the one reading: 0.01 is 1/100
     return IntervalValues(p, phi, normalised(phi, p.K), lo, hi, float(max(widths, default=0)),
                           sum(w > target for w in widths))
 

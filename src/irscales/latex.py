@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["latex_text", "latex_breakable"]
+__all__ = ["latex_text", "latex_breakable", "latex_sentences"]
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
             "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}", "|": r"\textbar{}", "†": r"$^\dagger$",
@@ -35,3 +35,14 @@ def latex_breakable(s: str) -> str:
             out.append(r"\allowbreak{}")
             run = 0 if run == _CHUNK else run
     return "".join(out).removesuffix(r"\allowbreak{}")
+
+
+def latex_sentences(lines: list[str] | str) -> str:
+    """A legend's lines as one caption: each line a sentence (a full stop added where it ends without one, so that
+    notes never run together), escaped (:func:`latex_text`), a multiplication between words as math
+    (``AP x RB`` → ``AP $\\times$ RB``)."""
+    if isinstance(lines, str):
+        lines = lines.splitlines()
+    kept = [x.strip() for x in lines if x.strip()]
+    text = latex_text(" ".join(x if x[-1] in ".;:!?)" else x + "." for x in kept))
+    return re.sub(r"(?<=\w) x (?=\w)", r" $\\times$ ", text)

@@ -22,15 +22,133 @@ the IPSO rule and the papers read them (``tests/test_options.py`` checks that th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import os
+from dataclasses import dataclass, field
+from fractions import Fraction
+from numbers import Integral, Real
+from pathlib import Path
 from typing import Any
 
-__all__ = ["Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading",
+__all__ = ["ArgumentError", "Settings", "check_max_rel_error", "MAX_REL_ERROR_RULE", "check_alpha", "check_choice",
+           "check_depth", "check_fraction", "check_output_path", "UNQ", "TIES", "DEFAULT_JUDGED_THRESHOLD",
+           "Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading",
            "DEFAULT_MEASURES", "RANKED_DEFAULT_DEPTH", "EVERY_DOCUMENT", "DEPTH_RULE", "default_depth", "DEFAULT_TIES",
            "DEFAULT_MAX_REL_ERROR", "MAX_REL_ERROR_HELP",
            "Procedure", "SIGNIFICANCE", "PairedTest", "PAIRED_TESTS", "COMPARISON_TESTS", "TEST_NAMES", "TEST_WORDS",
            "METRIC_TESTS", "test_key", "CORRECTIONS", "ROW_ORDERS", "COMPARISON_DEFAULTS", "PERMUTATIONS",
-           "EXACT_FLIPS_UP_TO", "TIES", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "LETTERS_UP_TO"]
+           "EXACT_FLIPS_UP_TO", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "LETTERS_UP_TO"]
+
+
+# ------------------------------------------------------------------ arguments checked once, at the door (issue 48)
+
+class ArgumentError(ValueError):
+    """A bad argument, refused at the public boundary before any work (:class:`Settings`, the checks below):
+    ``name`` is the keyword argument, ``detail`` what it must be and the value given. The command line shows
+    the same message with the option's flag (``max_rel_error`` → ``--max-rel-error``) and exit code 2."""
+
+    def __init__(self, name: str, detail: str):
+        self.name, self.detail = name, detail
+        super().__init__(f"{name} {detail}")
+
+    @property
+    def flag(self) -> str:
+        """The command line's spelling of the argument."""
+        return {"output": "-o / --output"}.get(self.name, "--" + self.name.replace("_", "-"))
+
+
+def _is_flag(x: Any) -> bool:
+    return x is True or x is False or type(x).__name__ == "bool_"  # numpy's bool without importing numpy
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """``value`` as a bool, or :class:`ArgumentError` (a string or a number is not a yes / no)."""
+    if not _is_flag(value):
+        raise ArgumentError(name, f"must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_choice(name: str, value: Any, choices: tuple[str, ...] | list[str], what: str = "") -> str:
+    """``value`` if it is one of ``choices``, else :class:`ArgumentError` listing them."""
+    if not isinstance(value, str) or value not in choices:
+        raise ArgumentError(name, f"must be one of {', '.join(choices)}{what}, got {value!r}")
+    return value
+
+
+def check_depth(value: Any, name: str = "depth") -> int | None:
+    """The run length N: None (the default rule, :func:`default_depth`) or a positive integer."""
+    if value is None:
+        return None
+    if _is_flag(value) or not isinstance(value, Integral) or value < 1:
+        raise ArgumentError(name, f"must be a positive integer (the run length N), got {value!r}")
+    return int(value)
+
+
+def check_fraction(name: str, value: Any, *, open_low: bool = False, open_high: bool = False, what: str = "") -> float:
+    """A finite real number in [0, 1] (``open_low`` / ``open_high``: the end excluded), as a float."""
+    lo, hi = "(" if open_low else "[", ")" if open_high else "]"
+    ok = (not _is_flag(value) and isinstance(value, Real) and math.isfinite(value)
+          and (0 < value if open_low else 0 <= value) and (value < 1 if open_high else value <= 1))
+    if not ok:
+        raise ArgumentError(name, f"must be a number in {lo}0, 1{hi}{what}, got {value!r}")
+    return float(value)
+
+
+def check_alpha(value: Any, name: str = "alpha") -> float:
+    """A significance level: a number in (0, 1)."""
+    return check_fraction(name, value, open_low=True, open_high=True, what=" (a significance level, e.g. 0.05)")
+
+
+#: The upper limit (excluded) of ``max_rel_error``: one rule, here, where a later issue may lift it (a bracket
+#: wider than 1 % where AP is asked beyond N = 200).
+MAX_REL_ERROR_BELOW = 1
+#: What ``max_rel_error`` must be, in every message and --help.
+MAX_REL_ERROR_RULE = f"a number greater than 0 and less than {MAX_REL_ERROR_BELOW} (0.01: phi within a proven 1 %)"
+
+
+def check_max_rel_error(value: Any) -> float:
+    """``max_rel_error`` checked (:data:`MAX_REL_ERROR_RULE`): NaN, ±∞, 0, negatives, ≥ the limit, strings, None
+    and booleans are refused naming it."""
+    if (_is_flag(value) or not isinstance(value, Real) or not math.isfinite(value)
+            or not 0 < value < MAX_REL_ERROR_BELOW):
+        raise ArgumentError("max_rel_error", f"must be {MAX_REL_ERROR_RULE}, got {value!r}")
+    return float(value)
+
+
+def check_grades(value: Any) -> int | None:
+    """The number of relevance grades G of a graded scale: None or an integer of at least 2."""
+    if value is None:
+        return None
+    if _is_flag(value) or not isinstance(value, Integral) or value < 2:
+        raise ArgumentError("grades", f"must be an integer of at least 2 (the grades 0..grades-1), got {value!r}")
+    return int(value)
+
+
+def check_output_path(name: str, path: str | Path | None, inputs=()) -> None:
+    """An output file (``name``: the argument that gives it) before any work: not a folder, in a folder that
+    exists and can be written, and none of the ``inputs`` (files, or folders whose files are inputs) — writing
+    there would destroy an input before anyone noticed."""
+    if path is None or path == "":
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise ArgumentError(name, f"names a folder, not a file: {path}")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise ArgumentError(name, f"is in a folder that does not exist: {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise ArgumentError(name, f"cannot be written: {path} (no write permission)")
+    if not p.exists():
+        return
+    for given in inputs:
+        g = Path(given)
+        for f in (sorted(g.iterdir()) if g.is_dir() else [g]):
+            try:
+                same = os.path.samefile(p, f)
+            except OSError:
+                continue
+            if same:
+                raise ArgumentError(name, f"{path} is an input of this command ({f}); choose another file")
 
 
 @dataclass(frozen=True)
@@ -50,7 +168,7 @@ class Option:
 
     def check(self, value: Any) -> None:
         if value not in self.choices:
-            raise ValueError(f"{self.name} must be one of {self.choices}, got {value!r}")
+            raise ArgumentError(self.name, f"must be one of {self.choices}, got {value!r}")
 
 
 #: How run and qrels files are read, in the order of the command line's --help.
@@ -108,9 +226,10 @@ RANKED_DEFAULT_DEPTH = 10
 #: The depth that reads every document of every run (memory follows the runs' real length).
 EVERY_DOCUMENT = 2**31 - 1
 #: The one rule for the run length, in the API's docstrings and every subcommand's --help.
-DEPTH_RULE = ("default: every document of the longest run (as trec_eval) for plain scores; "
-              f"{RANKED_DEFAULT_DEPTH} wherever interval-scaled values are computed (--ranked, compare, report, "
-              "correlate, ipso)")
+DEPTH_RULE = ("for the measures named without a cut-off (a name with one, nDCG@20, P_10, is taken at that N whatever "
+              "the depth; every column carries its N: AP@10); default: every document of the longest run (as "
+              f"trec_eval) for plain scores; {RANKED_DEFAULT_DEPTH} wherever interval-scaled values are computed "
+              "(--ranked, compare, report, correlate, ipso)")
 
 
 def default_depth(ranked: bool, longest: int | None = None) -> int | None:
@@ -121,12 +240,14 @@ def default_depth(ranked: bool, longest: int | None = None) -> int | None:
     return None if longest is None else max(1, int(longest))
 
 
-#: The tie strategies of the ranked measure φ: FFF21 eq. (2) (``unq``) and §7.1.3's min, max and mid rank
-#: (their home is here, so the command line's help names them without loading the engine, issue 49;
-#: :mod:`irscales.enumeration.ties` applies them).
-TIES = ("unq", "min", "max", "mid")
-#: The tie rule of the ranked measure φ when none is given: FFF21 eq. (2)'s rank among the distinct values.
-DEFAULT_TIES = "unq"
+#: FFF21 eq. (2)'s tie rule of the ranked measure φ: a value's rank among the distinct values.
+UNQ = "unq"
+#: The tie rules of φ: eq. (2) (:data:`UNQ`) and §7.1.3's min, max and mid rank of a run among all runs
+#: (:mod:`irscales.enumeration.ties` turns counts into these ranks; their home is here, so the command line's
+#: help names them without loading the engine, issue 49).
+TIES = (UNQ, "min", "max", "mid")
+#: The tie rule when none is given.
+DEFAULT_TIES = UNQ
 
 #: A scale build estimated above either limit needs consent (``build=True``, CLI ``--build-scales``):
 #: FFF21's N = 30 takes minutes and GBs. About N ≤ 23 builds within it for the binary FFF21 measures
@@ -145,6 +266,83 @@ MAX_REL_ERROR_HELP = ("where no exact route reaches N (or it would take over 5 m
                       "lower and upper bounds refined until upper <= (1 + this) x lower; the interval value is the "
                       "bracket's lower midpoint, and the scale table reports exact = False and the achieved "
                       "max_rel_error")
+
+#: A system with fewer than this fraction of its top N judged gets a warning (:mod:`irscales.data.judged`): its
+#: unjudged documents count as not relevant there, so its scores are lower bounds.
+DEFAULT_JUDGED_THRESHOLD = 0.9
+
+
+def _reading_tuple(reading: Any) -> tuple[tuple[str, str], ...]:
+    given = dict(reading)
+    check_reading(**given)
+    return tuple((o.name, given.get(o.name, o.default)) for o in READING)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The settings of one evaluation, checked once, where they are given (:func:`irscales.evaluate`,
+    :func:`irscales.interval_measure`, the command line), and passed down whole: below that boundary nothing
+    re-defaults or re-checks them. Building one checks every field (:class:`ArgumentError` names the first bad
+    one); ``reading`` is filled with the defaults of :data:`READING`.
+
+    depth             the run length N of the measures named without a cut-off (``AP``); a measure named with
+                      one (``nDCG@20``, ``P@10``) is taken at its own N whatever ``depth`` says. None: the rule
+                      of :func:`default_depth`
+    ranked            interval-scaled values too (FFF21 eq. 2)
+    ties              the tie rule of φ (:data:`TIES`)
+    max_rel_error     the relative error a bracketed φ is to reach (:func:`check_max_rel_error`)
+    judged_threshold  warn about systems whose judged@N is below it (0: never)
+    phi, build, cache, progress  raw φ and K too; consent to a scale build over the budget; keep scales and
+                      parsed runs under ``IRSCALES_CACHE`` (or this folder); progress bars (None: on a terminal)
+    grades            the number of grades a graded scale is over (None: the qrels' own)
+    reading           the reading options, ``(name, value)`` pairs (a dict is accepted)
+    """
+
+    depth: int | None = None
+    ranked: bool = False
+    ties: str = DEFAULT_TIES
+    max_rel_error: float = DEFAULT_MAX_REL_ERROR
+    judged_threshold: float = DEFAULT_JUDGED_THRESHOLD
+    phi: bool = False
+    build: bool = False
+    cache: bool | str | Path = True
+    progress: bool | None = None
+    grades: int | None = None
+    reading: tuple[tuple[str, str], ...] = field(default=())
+
+    def __post_init__(self):
+        fix = object.__setattr__
+        fix(self, "depth", check_depth(self.depth))
+        for name in ("ranked", "phi", "build"):
+            fix(self, name, check_flag(name, getattr(self, name)))
+        fix(self, "ties", check_choice("ties", self.ties, TIES))
+        fix(self, "max_rel_error", check_max_rel_error(self.max_rel_error))
+        fix(self, "judged_threshold", check_fraction("judged_threshold", self.judged_threshold))
+        if not (_is_flag(self.cache) or isinstance(self.cache, (str, Path))):
+            raise ArgumentError("cache", f"must be True, False or a folder, got {self.cache!r}")
+        if self.progress is not None:
+            fix(self, "progress", check_flag("progress", self.progress))
+        fix(self, "grades", check_grades(self.grades))
+        fix(self, "reading", _reading_tuple(self.reading))
+
+    @property
+    def reading_options(self) -> dict[str, str]:
+        """The reading options by name (every one of :data:`READING`)."""
+        return dict(self.reading)
+
+    @property
+    def rel_error(self) -> Fraction:
+        """``max_rel_error`` as the exact rational it is written as (0.01 is 1/100: its shortest decimal, as
+        :func:`irscales.exact.to_fraction` reads every float)."""
+        return Fraction(repr(self.max_rel_error))
+
+    def run_length(self, cutoff: int | None, longest: int | None = None) -> int | None:
+        """The N of a measure: its own ``cutoff`` (``nDCG@20`` → 20) whatever the depth, else the depth, else
+        :func:`default_depth` (``longest``: the longest run's length, None before the runs are read)."""
+        if cutoff is not None:
+            return int(cutoff)
+        return self.depth if self.depth is not None else default_depth(self.ranked, longest)
+
 
 
 # ------------------------------------------------------------------- significance tests (irscales.stats)

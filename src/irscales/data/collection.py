@@ -227,13 +227,16 @@ class Collection:
             m, width = _evaluation_width(measure, self.rel.shape[-1], depth, int(self.rb.max(initial=0)))
         graded = getattr(m, "gains", "binary") == "graded"
         rb = self.total_gain if m.divides_by == "total_gain" else self.rb
+        # a cut measure pads the run to its k (Cut._top), so its ideal run holds k ranks: trec_eval's ndcg_cut_k
+        # divides by the ideal DCG@k whatever the run's length or the depth (issue 47)
+        ideal_width = max(width, m.k) if isinstance(m, Cut) else width
         S, T, _ = self.rel.shape
         tb = max(1, min(T, _BLOCK_CELLS // width))
         sb = max(1, min(S, _BLOCK_CELLS // (tb * width)))
         out = None
         for t0 in range(0, T, tb):
             ts = slice(t0, t0 + tb)
-            ideal = _ideal(self.judgments[ts], self.max_grade, width)[None] if graded else None
+            ideal = _ideal(self.judgments[ts], self.max_grade, ideal_width)[None] if graded else None
             for s0 in range(0, S, sb):
                 rel = _padded(self.rel[s0:s0 + sb, ts], width)
                 r = rb[None, ts]

@@ -6,11 +6,11 @@ Recognised, next to files, frames and nested dicts (which pass through unchanged
 * ranx ``Qrels`` and ``Run`` objects (a run keeps its ``name``), lists of ``Run`` and ``{name: Run}``;
 * iterables or iterators of namedtuples with the fields ``query_id, doc_id, relevance`` (qrels: ir_measures'
   ``Qrel``, ir_datasets' ``TrecQrel``, whose ``iteration`` is ignored) or ``query_id, doc_id, score`` (one
-  run: ir_measures' ``ScoredDoc``, ``ir_measures.read_trec_run``);
+  run: ir_measures' ``ScoredDoc``, ``ir_measures.read_trec_run``), and ``{name: [ScoredDoc, …]}`` for several;
 * an ir_datasets dataset (anything with ``qrels_iter()``) for qrels.
 
 PyTerrier's result frames (``qid, docno, score``) and qrels frames (``qid, docno, label``) are frames:
-:mod:`irscales.data.frames` reads their columns. No ecosystem package is imported here: objects are known by
+:mod:`irscales.data.frames` reads their columns. Every id of every route is read by :mod:`irscales.data.ids`. No ecosystem package is imported here: objects are known by
 their module and fields, so irscales imports without ranx, ir_datasets or ir_measures.
 """
 
@@ -33,8 +33,9 @@ def _is_ranx(x: Any, cls: str) -> bool:
 
 
 def _ranx_dict(x: Any) -> dict:
-    """A ranx object's ``{query_id: {doc_id: value}}`` as plain dicts (ranx holds numba typed dicts)."""
-    return {str(q): dict(docs) for q, docs in x.to_dict().items()}
+    """A ranx object's ``{query_id: {doc_id: value}}`` as plain dicts (ranx holds numba typed dicts); the ids are
+    read with every other route's (:mod:`irscales.data.ids`)."""
+    return {q: dict(docs) for q, docs in x.to_dict().items()}
 
 
 def _peek(x: Any) -> tuple[Any, Iterable | None]:
@@ -66,6 +67,20 @@ def _has_fields(t: Any, fields: tuple[str, ...]) -> bool:
     return hasattr(t, "_fields") and all(f in t._fields for f in fields)
 
 
+def _scored_docs(r: Any) -> bool:
+    """Whether ``r`` is a list or tuple of ScoredDoc namedtuples (an iterator is read by :func:`_named_run`)."""
+    return isinstance(r, Iterator) or (isinstance(r, (list, tuple)) and len(r) > 0 and _has_fields(r[0], _RUN_FIELDS))
+
+
+def _named_run(name: Any, r: Any) -> Any:
+    """One run of ``{name: run}``: ScoredDoc namedtuples (a list, tuple or iterator) as a frame; anything else as
+    given (a frame or a nested dict; frames.run_frames says what else it refuses)."""
+    first, items = _peek(r)
+    if items is None or not _has_fields(first, _RUN_FIELDS):
+        return r if not isinstance(r, Iterator) else list(items or [])
+    return _tuples_frame(items, _RUN_FIELDS, f"run {name!r}")
+
+
 def ecosystem_qrels(qrels: Any) -> Any:
     """Qrels from ranx (``Qrels``), ir_datasets (a dataset, or its ``qrels_iter()``) or ir_measures (``Qrel``
     namedtuples) as a frame ``query_id, doc_id, relevance`` or nested dict; anything else unchanged."""
@@ -90,8 +105,8 @@ def ecosystem_runs(runs: Any) -> Any:
     (files, frames, dicts, lists of files) unchanged."""
     if _is_ranx(runs, "Run"):
         return {runs.name or "run": _ranx_dict(runs)}
-    if isinstance(runs, Mapping) and any(_is_ranx(r, "Run") for r in runs.values()):  # {name: ranx.Run}
-        return {name: _ranx_dict(r) if _is_ranx(r, "Run") else r for name, r in runs.items()}
+    if isinstance(runs, Mapping) and any(_is_ranx(r, "Run") or _scored_docs(r) for r in runs.values()):
+        return {name: _ranx_dict(r) if _is_ranx(r, "Run") else _named_run(name, r) for name, r in runs.items()}
     first, items = _peek(runs)
     if items is None:
         return runs

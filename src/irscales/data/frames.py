@@ -16,7 +16,10 @@ Accepted forms (the ones ir_measures, ranx and pytrec_eval users already have):
 
 Every column is checked before it is read: ids and run names are strings or integers (a missing one —
 None, NaN — or a float is refused: ``str`` would make it the id ``'nan'``), and two run names that read
-as the same string (``1`` and ``"1"``) are refused rather than merged. A bad entry is an error that says
+as the same string (``1`` and ``"1"``) are refused rather than merged. Ids are read by
+:mod:`irscales.data.ids`, as on every other route: an integer (numpy's, a category's) is its digits, so 101 and
+``'101'`` are one topic, and ``'01'`` beside integer ids is an error; each frame records what its id columns held
+(``attrs['id_kinds']``) for the check where qrels and runs meet. A bad entry is an error that says
 where it is (``<runs frame>:row 12: …``, ``<qrels dict>: topic '401', document 'd7': …``), never a
 silent drop.
 """
@@ -30,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from irscales.data.ids import KINDS, check_column, id_strings, is_id
 from irscales.data.trec import read_qrels, validated_qrels  # the checks every qrels file gets
 from irscales.data.trec_parse import first_duplicate
 
@@ -58,8 +62,8 @@ _WORDS = {"topic": "a query id", "docno": "a document id", "system": "a run name
 
 
 def _label_ok(v: Any) -> bool:
-    """An id or a run name: a string or an integer (not a bool, not a float: 401.0 would be the id '401.0')."""
-    return isinstance(v, str) or (isinstance(v, (Integral, np.integer)) and not isinstance(v, (bool, np.bool_)))
+    """An id or a run name: a string or an integer (:func:`irscales.data.ids.is_id`)."""
+    return is_id(v)
 
 
 def _bad_label(v: Any, name: str, word: str) -> str:
@@ -108,8 +112,8 @@ def _nested(d: Mapping, what: str, value_name: str) -> pd.DataFrame:
         for doc, v in docs.items():
             if not _label_ok(doc):
                 raise ValueError(f"{what}: topic {q!r}: {_bad_label(doc, 'a key (document id)', _WORDS['docno'])}")
-            topics.append(str(q))
-            docnos.append(str(doc))
+            topics.append(q)  # read to strings with every other route's ids (_ids)
+            docnos.append(doc)
             values.append(v)
     return pd.DataFrame({"topic": pd.Series(topics, dtype=object), "docno": pd.Series(docnos, dtype=object),
                          value_name: pd.Series(values, dtype=object)})
@@ -122,16 +126,23 @@ def _where(what: str, df: pd.DataFrame, row: int, nested: bool) -> str:
     return f"{what}: row {pos} (iloc)"
 
 
-def _ids(df: pd.DataFrame, what: str, nested: bool) -> None:
+def _ids(df: pd.DataFrame, what: str, nested: bool) -> dict[str, str]:
+    """The id columns as strings, read by :mod:`irscales.data.ids`; returns what each held (its ``KINDS``)."""
+    kinds = {}
     for col in ("topic", "docno"):
         _labels(df, col, what, nested)
-        s = df[col].astype(str)
+        raw = df[col].to_numpy(dtype=object)
+        texts, kind = id_strings(raw)
+        check_column(raw, texts, kind, lambda row: _where(what, df, row, nested))
+        s = pd.Series(texts, index=df.index, dtype=object)
         bad = s.str.contains(r"\s|\x00", regex=True) | (s == "")
         if bad.any():
             row = int(np.argmax(bad.to_numpy()))
             raise ValueError(f"{_where(what, df, row, nested)}: {_name(df, col)} {df[col].iloc[row]!r} is empty or holds "
                              "whitespace or a NUL byte, which a TREC file cannot hold")
-        df[col] = s.to_numpy(dtype=object)
+        df[col] = texts
+        kinds[col] = kind
+    return kinds
 
 
 def _numbers(df: pd.DataFrame, col: str, what: str, nested: bool, integer: bool) -> np.ndarray:
@@ -170,15 +181,17 @@ def qrels_frame(qrels: pd.DataFrame | Mapping | str, *, negative: str = "error",
         df.attrs["columns"] = cols
     if df.empty:
         raise ValueError(f"{what}: no judgments")
-    _ids(df, what, nested)
+    kinds = _ids(df, what, nested)
     df["rel"] = _numbers(df, "rel", what, nested, integer=True)
-    return validated_qrels(df, what, np.arange(len(df)), max_grade, negative, unit="row")
+    out = validated_qrels(df, what, np.arange(len(df)), max_grade, negative, unit="row")
+    out.attrs[KINDS] = kinds  # where the runs meet the qrels, integer ids are matched (ids.check_spellings)
+    return out
 
 
 def _one_run(df: pd.DataFrame, name: str, what: str, nested: bool) -> pd.DataFrame:
     if df.empty:
         raise ValueError(f"{what}: run {name!r} retrieved no document")
-    _ids(df, what, nested)
+    kinds = _ids(df, what, nested)
     out = pd.DataFrame({"topic": df["topic"].to_numpy(dtype=object), "docno": df["docno"].to_numpy(dtype=object),
                         "score": _numbers(df, "score", what, nested, integer=False)})
     if "_pos" in df:
@@ -192,7 +205,7 @@ def _one_run(df: pd.DataFrame, name: str, what: str, nested: bool) -> pd.DataFra
         raise ValueError(f"{_where(what, out, row, nested)}: document {out['docno'].iloc[row]!r} is retrieved "
                          f"twice for topic {out['topic'].iloc[row]!r}")
     out = out.drop(columns="_pos", errors="ignore")
-    out.attrs.update(system=name, path=what)
+    out.attrs.update(system=name, path=what, **{KINDS: kinds})
     return out
 
 

@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-if TYPE_CHECKING:  # the command line reads the threshold below without loading the data layer or pandas
+from irscales.options import DEFAULT_JUDGED_THRESHOLD  # re-exported: a warning below this judged@k (home: options)
+
+if TYPE_CHECKING:  # the command line reads this module's constants without loading the data layer or pandas
     import pandas as pd
 
     from irscales.data.collection import Collection
@@ -32,9 +34,6 @@ if TYPE_CHECKING:  # the command line reads the threshold below without loading 
 __all__ = ["DEFAULT_JUDGED_THRESHOLD", "JUDGED_CONVENTION", "indicator_qrels", "judged_fraction", "judged_at",
            "below_threshold", "judged_warning"]
 
-#: A system with fewer than this fraction of its top k judged gets a warning: its unjudged documents count
-#: as not relevant there, so its scores are lower bounds.
-DEFAULT_JUDGED_THRESHOLD = 0.9
 _NAMED = 5  # systems named in a warning; the rest are counted
 
 #: The convention in a few words, for every legend and help text that reports judged@N.

@@ -85,6 +85,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.atomic import write_atomic
+from irscales.data.ids import id_text, is_id
 from irscales.data.run_repeats import without_repeats
 from irscales.data.trec_arrays import QrelsIndex, RelevanceData, assemble, check_depth_and_policies, relevance_arrays
 from irscales.data.trec_cache import judged_runs, parsed_runs_cache
@@ -187,13 +188,17 @@ def qrels_from_ir_datasets(dataset, max_grade: int | None = None,
         dataset = ir_datasets.load(dataset)
     if not hasattr(dataset, "qrels_iter"):
         raise TypeError(f"{name!r} has no qrels (no qrels_iter())")
-    recs = [(str(q.query_id), str(q.doc_id), q.relevance) for q in dataset.qrels_iter()]
+    recs = [(q.query_id, q.doc_id, q.relevance) for q in dataset.qrels_iter()]
     where = f"ir_datasets:{name}"
     if not recs:
         raise TrecFormatError(where, None, "no qrels records")
     for i, (q, d, r) in enumerate(recs, start=1):
         if not isinstance(r, (int, np.integer)):
             raise TrecFormatError(where, i, f"relevance must be an integer, got {r!r}")
+        bad = next((x for x in (q, d) if not is_id(x)), None)
+        if bad is not None:
+            raise TrecFormatError(where, i, f"id {bad!r} ({type(bad).__name__}) is not a string or an integer")
+    recs = [(id_text(q), id_text(d), r) for q, d, r in recs]  # the ids every route reads (irscales.data.ids)
     for col, what in ((0, "query_id"), (1, "doc_id")):
         i = _first_unwritable([x[col] for x in recs])
         if i is not None:

@@ -18,6 +18,7 @@ from typing import Iterable, Literal
 import numpy as np
 import pandas as pd
 
+from irscales.data.ids import check_texts, kind_of
 from irscales.data.run_names import system_names
 from irscales.data.trec_fast import Judgments
 from irscales.data.trec_order import ParsedRun, check_precision, parsed_frame
@@ -202,6 +203,7 @@ class QrelsIndex:
 
     def __init__(self, qrels: pd.DataFrame, max_grade: int | None = None):
         self.path = qrels.attrs.get("path", "<qrels>")
+        self.topic_kind = kind_of(qrels, "topic")  # integer ids given in memory: run topics are matched to them
         codes, names = pd.factorize(qrels["topic"].astype(str).to_numpy(dtype=object))
         names = np.asarray(names, dtype=object)
         order = topic_order(names)
@@ -322,6 +324,8 @@ def assemble(runs: Iterable[RunHits], judged: QrelsIndex, depth: int, *, on_miss
         systems.append(p.system)
         paths.append(p.path)
         tmap = judged.topic_codes(p.topics)
+        if judged.topic_kind != "string" and (tmap < 0).any():  # '01' against the qrels' 1: an error (issue 47)
+            check_texts(p.topics[tmap < 0].tolist(), "topic", p.path, str(qpath))
         seen.update(p.topics.tolist())
         if (tmap < 0).any():
             absent.update(p.topics[tmap < 0].tolist())

@@ -53,8 +53,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from irscales.enumeration.ties import check_ties, tie_ranks
+from irscales.enumeration.ties import tie_ranks
 from irscales.progress import bar as progress_bar
+from irscales.options import UNQ
 
 __all__ = ["AP_MAX_N", "FULL_MAX_N", "ap_max_depth", "sp_keys", "split", "Tables", "tables", "count_sp", "unq_enumerated",
            "phi_ap", "phi_unq_exact", "UnqEstimate", "unq_sample", "sample_below", "phi_unq_estimate", "n_distinct_sp", "release_tables"]
@@ -248,9 +249,8 @@ def phi_unq_exact(bits, budget: int = 1 << 24) -> np.ndarray:
 def phi_ap(bits, ties: str, progress: bool = False) -> np.ndarray:
     """Exact φ of AP (= φ of SP, any recall base) of binary runs (n, N), ties ``min``/``max``/``mid``
     counted at any N ≤ 40; ``unq`` only where exact (:func:`phi_unq_exact`), never estimated."""
-    check_ties(ties)
     bits = np.asarray(bits) > 0
-    if ties == "unq":
+    if ties == UNQ:
         return phi_unq_exact(bits)
     below, upto = count_sp(sp_keys(bits), bits.shape[1], progress=progress)
     return tie_ranks(below, upto, None, ties)

@@ -34,6 +34,7 @@ from irscales.enumeration.providers import Request, register
 from irscales.enumeration.routes import Route
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import TIES
+from irscales.options import DEFAULT_TIES, UNQ
 
 __all__ = ["BoundedRoute", "BoundedProvider", "lower_midpoint"]
 
@@ -75,11 +76,11 @@ class BoundedRoute(Route):
         raise ValueError(f"{self.measure.key} at N={self.N} is bracketed, not enumerated: it has no scale "
                          "(phi_bounds gives φ's bracket)")
 
-    def K_bounds(self, ties: str = "unq") -> tuple[int, int]:
+    def K_bounds(self, ties: str = DEFAULT_TIES) -> tuple[int, int]:
         """(lo, hi) of K, the size of φ's range (exact where lo = hi)."""
         return _scope(self.measure).k_bounds(self.measure, self.N, self.c, ties)
 
-    def K(self, ties: str = "unq") -> int:
+    def K(self, ties: str = DEFAULT_TIES) -> int:
         lo, hi = self.K_bounds(ties)
         if lo != hi:  # the provider offers no such request: K would have to be bracketed in the values too
             raise ValueError(f"K of {self.measure.key} at N={self.N} (ties {ties}) is only bounded: "
@@ -93,11 +94,11 @@ class BoundedRoute(Route):
         return _module(self.measure).phi_bounds_ties(self.measure, rel, tuple(ties), N=self.N, c=self.c,
                                                      rel_error=self.max_rel_error, progress=progress)
 
-    def phi_bounds(self, rel, ties: str = "unq", progress: bool | None = None, **kwargs
+    def phi_bounds(self, rel, ties: str = DEFAULT_TIES, progress: bool | None = None, **kwargs
                    ) -> tuple[np.ndarray, np.ndarray]:
         return self.phi_bounds_ties(rel, (ties,), progress)[ties]
 
-    def phi_runs(self, rel, ties: str = "unq", progress: bool | None = None, workers: int | None = None,
+    def phi_runs(self, rel, ties: str = DEFAULT_TIES, progress: bool | None = None, workers: int | None = None,
                  **scale_kwargs) -> np.ndarray:
         """The lower midpoint of φ's bracket (:func:`lower_midpoint`), exact ints or halves."""
         return _midpoints(*self.phi_bounds(rel, ties, progress))
@@ -128,7 +129,7 @@ class BoundedProvider:
         mod = _scope(m)
         seconds, table = max(mod.bracket_cost(m, N, c, t, req.n_runs) for t in req.ties)
         basis = _AP_BASIS if mod is bracket_ap_reach else _ADDITIVE_BASIS
-        proven = not (mod is bracket_additive and numerator(m).form == "discounted" and "unq" in req.ties)
+        proven = not (mod is bracket_additive and numerator(m).form == "discounted" and UNQ in req.ties)
         if not proven:
             basis += _SCHANUEL
         rel = req.max_rel_error

@@ -52,6 +52,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from irscales.exact import to_fraction
+from irscales.options import DEFAULT_MAX_REL_ERROR
 from irscales.progress import bar
 
 __all__ = ["Item", "outward", "count_bounds", "Bounds", "MAX_BITS", "MAX_LOG2_COUNT"]
@@ -244,7 +246,7 @@ def exact_counts(items: Sequence[Item], exact: Sequence[Sequence], add: Callable
     return le, lt
 
 
-def count_bounds(items: Sequence[Item], m_lo: np.ndarray, m_hi: np.ndarray, *, rel_error: float = 0.01,
+def count_bounds(items: Sequence[Item], m_lo: np.ndarray, m_hi: np.ndarray, *, rel_error: float = DEFAULT_MAX_REL_ERROR,
                  bits: int = 12, step: int = 3, max_bits: int = MAX_BITS,
                  tight: Callable[[int, int, int, int], bool] | None = None,
                  exact: Callable[[int], tuple[int, int] | None] | None = None, exact_below: int = 2000,
@@ -264,7 +266,7 @@ def count_bounds(items: Sequence[Item], m_lo: np.ndarray, m_hi: np.ndarray, *, r
     total = math.prod(it.total for it in items)
     zero = math.prod(sum(m for m, h in zip(it.mult, it.hi) if h == 0) for it in items)
     s_all = _sum_up([float(it.hi.max()) for it in items])
-    rel = Fraction(rel_error)
+    rel = to_fraction(rel_error)  # the one reading of a number as a rational: 0.01 is 1/100
     if tight is None:
         def tight(a: int, b: int, c: int, d: int) -> bool:
             return b <= (1 + rel) * a and d <= (1 + rel) * c

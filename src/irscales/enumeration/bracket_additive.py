@@ -37,8 +37,9 @@ from irscales import measures as M
 from irscales.enumeration.bracket import MAX_BITS, MAX_LOG2_COUNT, Bounds, Item, count_bounds, exact_counts, outward
 from irscales.enumeration.dcg import log_sum_sign, rank_classes
 from irscales.enumeration.runs import numerator
-from irscales.enumeration.ties import TIES, check_ties
+from irscales.enumeration.ties import TIES
 from irscales.exact import to_fraction
+from irscales.options import DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ
 
 __all__ = ["bracket_depth", "bracket_cost", "phi_bounds", "phi_bounds_ties", "k_bounds"]
 
@@ -80,7 +81,7 @@ def bracket_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None)
                    "an integer base and JK or log2p1 discount, binary gains over binary runs or graded gains)")
     if kind in ("rbp", "grbp"):
         p = to_fraction(numerator(m).p)
-        if kind == "grbp" and ties in (None, "unq") and p.denominator <= c:
+        if kind == "grbp" and ties in (None, UNQ) and p.denominator <= c:
             return 0, f"graded RBP with p = {p} ties over grades 0..{c}: distinct values are not runs"
         depth = int(1 + (MAX_LOG2_COUNT - 40) / -math.log2(p)) if p < 1 else 0
         return depth, (f"weights p^(i−1) must stay normal float64 numbers with 40 bits of grid below them "
@@ -89,7 +90,7 @@ def bracket_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None)
     return depth, f"counts are summed in float64: (c + 1)^N < 2^{MAX_LOG2_COUNT}"
 
 
-def bracket_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str = "unq", n_runs: int = 1
+def bracket_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str = DEFAULT_TIES, n_runs: int = 1
                  ) -> tuple[float, int]:
     """(seconds, bytes) expected for :func:`phi_bounds` on ``n_runs`` runs: a few grids per power of two of
     the run values (about a dozen on real runs), each (items × options × 2^bits) shifted adds."""
@@ -99,7 +100,7 @@ def bracket_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str = "unq"
         cells = 80 * (c + 1) * 2**16 * 2  # the head: ranks down to the grid width; 2^16 cells typical
         grids = min(n_runs, 40)
     else:
-        if ties == "unq":
+        if ties == UNQ:
             opts = sum(len(v) for v in _class_values(*_dcg_key(m), N, c))
         else:
             opts = N * (c + 1)
@@ -256,14 +257,13 @@ def _exact_counter(kind: str, key: tuple, N: int, c: int, distinct: bool, items,
 # ------------------------------------------------------------------------------------------- interface
 
 
-def k_bounds(measure: M.Measure | str, N: int, c: int = 1, ties: str = "unq") -> tuple[int, int]:
+def k_bounds(measure: M.Measure | str, N: int, c: int = 1, ties: str = DEFAULT_TIES) -> tuple[int, int]:
     """K of the interval value (φ − 1)/(K − 1): the number of distinct values (``unq``) or of runs
     (min/max/mid), exact (lo = hi): (c + 1)^N runs; RBP/gRBP without ties have as many values; DCG has
     Π_m #(distinct coefficients of class m) (distinct under Schanuel's conjecture, module doc)."""
     m = _parsed(measure, N)
-    check_ties(ties)
     kind = _check(m, N, c, ties)
-    if ties != "unq" or kind != "dcg":
+    if ties != UNQ or kind != "dcg":
         return (c + 1) ** N, (c + 1) ** N
     k = math.prod(len(qs) for _, qs in _class_values(*_dcg_key(m), N, c))
     return k, k
@@ -276,8 +276,8 @@ def _check(m: M.Measure, N: int, c: int, ties: str) -> str:
     return _kind(m, c)
 
 
-def phi_bounds(measure: M.Measure | str, rel, ties: str = "unq", *, N: int, c: int = 1, rel_error: float = 0.01,
-               progress: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+def phi_bounds(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, N: int, c: int = 1,
+               rel_error: float = DEFAULT_MAX_REL_ERROR, progress: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Proven bounds lo ≤ φ ≤ hi (FFF21 eq. 2 for ``unq``, §7.1.3's min/max/mid) of runs ``rel`` (…, L ≤ N;
     ranks L+1..N not relevant) of length N over grades 0..c, refined until hi ≤ (1 + rel_error)·lo where the
     grid allows (:data:`irscales.enumeration.bracket.MAX_BITS`; the bounds stay valid beyond, with a
@@ -286,15 +286,15 @@ def phi_bounds(measure: M.Measure | str, rel, ties: str = "unq", *, N: int, c: i
     return phi_bounds_ties(measure, rel, (ties,), N=N, c=c, rel_error=rel_error, progress=progress)[ties]
 
 
-def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1, rel_error: float = 0.01,
-                    progress: bool | None = None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1,
+                    rel_error: float = DEFAULT_MAX_REL_ERROR, progress: bool | None = None
+                    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """:func:`phi_bounds` for several tie strategies at once, tie → (lo, hi): one count of runs serves min, max
     and mid (and unq where values are runs), one count of distinct values DCG's unq."""
     m = _parsed(measure, N)
     ties = tuple(ties)
     kind = _kind(m, c)
     for t in ties:
-        check_ties(t)
         _check(m, N, c, t)
     rel = np.asarray(rel)
     if rel.ndim == 0 or not 1 <= rel.shape[-1] <= N:
@@ -309,11 +309,11 @@ def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int 
     key = _key(m, kind)
     uniq, inv = np.unique(g, axis=0, return_inverse=True)
     lo_v, hi_v = _values(kind, key, uniq, N)
-    rel_f = Fraction(rel_error)
+    rel_f = to_fraction(rel_error)  # the one reading of a number as a rational: 0.01 is 1/100
     counts: dict[bool, Bounds] = {}
     out = {}
     for t in ties:
-        distinct = t == "unq" and kind == "dcg"
+        distinct = t == UNQ and kind == "dcg"
         if distinct not in counts:
             strict = not distinct and any(x in ("min", "mid") for x in ties)
 
@@ -339,7 +339,7 @@ def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int 
 def _tie_bounds(res: Bounds, ties: str) -> tuple[list, list]:
     """φ's bounds from the bounds of runs (or values) up to and below: unq/max = up to, min = 1 + below, mid =
     their mean (exact halves); at least 1 (the run itself has its value)."""
-    if ties in ("unq", "max"):
+    if ties in (UNQ, "max"):
         lo, hi = res.le_lo, res.le_hi
     elif ties == "min":
         lo, hi = [x + 1 for x in res.lt_lo], [x + 1 for x in res.lt_hi]

@@ -77,9 +77,11 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration import ap_count
-from irscales.enumeration.ties import TIES, check_ties
+from irscales.enumeration.ties import TIES
 from irscales.jit_cache import compiled_noted
 from irscales.progress import bar as progress_bar
+from irscales.exact import to_fraction
+from irscales.options import DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ
 
 __all__ = ["BRACKET_MAX_N", "sp_exact", "Grid", "count_grid", "count_exact", "count_bounds", "phi_bounds",
            "phi_bounds_ties", "bracket_kind", "rel_width", "check_ap_measure", "check_ap_depth"]
@@ -312,19 +314,17 @@ def _ceil_int(x: float, N: int) -> int:
 
 
 @functools.lru_cache(maxsize=4)
-def count_bounds(keys: tuple[int, ...], L: int, N: int, rel_error: float = 0.01, *, budget_s: float = 60.0,
+def count_bounds(keys: tuple[int, ...], L: int, N: int, rel_error: float, *, budget_s: float = 60.0,
                  progress=None) -> tuple[list[int], list[int], list[int], list[int]]:
     """Proven integer bounds (below_lo, below_hi, upto_lo, upto_hi) on the runs of REL^N with SP < m and
     ≤ m for each m = K/L, refining the grid until below + 1 and up-to are both within ``rel_error`` for every
     query (then φ_min = below + 1, φ_max = up-to and φ_mid, their mean, are too) or ``budget_s`` seconds are
     spent (module docstring). Cached: the three tie strategies of one set of runs share one computation."""
     check_ap_depth(N)
-    if not 0 < rel_error < 1:
-        raise ValueError(f"rel_error must lie in (0, 1), got {rel_error!r}")
     n = len(keys)
     b_lo, b_hi = [0] * n, [2**N] * n
     u_lo, u_hi = [1] * n, [2**N] * n  # the empty run has SP 0 ≤ m
-    target = Fraction(str(rel_error))
+    target = to_fraction(rel_error)
     pending = []
     for j, K in enumerate(keys):
         if K == 0:  # SP = 0 only without hits: exactly one run, none below
@@ -406,8 +406,9 @@ def _object(values: list, shape) -> np.ndarray:
     return out.reshape(shape)
 
 
-def phi_bounds(measure: M.Measure | str, rel, ties: str = "unq", *, N: int, c: int = 1, rel_error: float = 0.01,
-               progress: bool | None = None, budget_s: float = 60.0) -> tuple[np.ndarray, np.ndarray]:
+def phi_bounds(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, N: int, c: int = 1,
+               rel_error: float = DEFAULT_MAX_REL_ERROR, progress: bool | None = None, budget_s: float = 60.0
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Proven bounds lo ≤ φ ≤ hi of AP (= φ of SP) for binary runs ``rel`` (..., L ≤ N; ranks beyond L not
     relevant) at N: object arrays of Python ints (ties mid: Fractions). min/max/mid: the rounded programme
     (module docstring), hi ≤ (1 + rel_error)·lo unless ``budget_s`` runs out (then a ``RuntimeWarning``);
@@ -416,14 +417,13 @@ def phi_bounds(measure: M.Measure | str, rel, ties: str = "unq", *, N: int, c: i
                            budget_s=budget_s)[ties]
 
 
-def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1, rel_error: float = 0.01,
-                    progress: bool | None = None, budget_s: float = 60.0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int = 1,
+                    rel_error: float = DEFAULT_MAX_REL_ERROR, progress: bool | None = None, budget_s: float = 60.0
+                    ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """:func:`phi_bounds` for several tie strategies at once, tie → (lo, hi): one count of runs serves min,
     max and mid (and unq's upper bound)."""
     check_ap_measure(measure, N)
     ties = tuple(ties)
-    for t in ties:
-        check_ties(t)
     if c != 1:
         raise ValueError(f"AP is binary: c = 1 expected, got c={c}")
     check_ap_depth(N)
@@ -431,18 +431,18 @@ def phi_bounds_ties(measure: M.Measure | str, rel, ties=TIES, *, N: int, c: int 
     bits = np.zeros((len(flat), N), dtype=bool)
     bits[:, : flat.shape[1]] = flat
     out = {}
-    ranked = [t for t in ties if t != "unq"]
-    if ranked or (N > ap_count.FULL_MAX_N and "unq" in ties):
+    ranked = [t for t in ties if t != UNQ]
+    if ranked or (N > ap_count.FULL_MAX_N and UNQ in ties):
         keys, L = sp_exact(bits, N)
         uq = tuple(sorted(set(keys)))
         b_lo, b_hi, u_lo, u_hi = count_bounds(uq, L, N, rel_error, budget_s=budget_s, progress=progress)
         where = [{K: j for j, K in enumerate(uq)}[K] for K in keys]
-        for t in set(ranked) | ({"max"} if "unq" in ties else set()):
+        for t in set(ranked) | ({"max"} if UNQ in ties else set()):
             pairs = [_tie_bounds(b_lo[j], b_hi[j], u_lo[j], u_hi[j], t) for j in where]
             out[t] = [p[0] for p in pairs], [p[1] for p in pairs]
-    if "unq" in ties:
-        out["unq"] = _unq_bounds(bits, N, out.get("max", (None, None))[1], budget_s)
-    target = Fraction(str(rel_error))
+    if UNQ in ties:
+        out[UNQ] = _unq_bounds(bits, N, out.get("max", (None, None))[1], budget_s)
+    target = to_fraction(rel_error)
     result = {}
     for t in ties:
         lo, hi = out[t]
@@ -480,8 +480,7 @@ def _unq_bounds(bits: np.ndarray, N: int, hi_max: list | None, budget_s: float) 
 
 def bracket_kind(N: int, ties: str) -> str:
     """Whether φ at N under ``ties`` comes out exact, within a proven bracket, or only loosely bounded."""
-    check_ties(ties)
-    if ties == "unq":
+    if ties == UNQ:
         return "exact" if N <= ap_count.FULL_MAX_N else "proven (loose: 1 % not reached; no bracket of distinct values)"
     return "proven"
 

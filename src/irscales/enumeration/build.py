@@ -25,6 +25,7 @@ from irscales.enumeration.routes import Route, choose_route
 from irscales.enumeration.runs import normaliser
 from irscales.enumeration.scale_class import Scale
 from irscales.paths import repo_root
+from irscales.options import DEFAULT_TIES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,7 +72,7 @@ def plan_scale(measure: M.Measure | str, N: int, *, c: int = 1, rb: float | None
     return route
 
 
-def ranked_runs(measure: M.Measure | str, rel, ties: str = "unq", *, method: str = "auto", build: bool = False,
+def ranked_runs(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, method: str = "auto", build: bool = False,
                 progress: bool | None = None, c: int = 1, **scale_kwargs) -> np.ndarray:
     """φ of runs ``rel`` (..., N) with tie strategy ``ties``, by the cheapest exact route
     (:func:`~irscales.enumeration.routes.choose_route` for this number of runs): counted, or read off a

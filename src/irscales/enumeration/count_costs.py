@@ -11,6 +11,7 @@ from irscales.enumeration.digit_sums import graded_rbp_tie
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import RUN_TIES
 from irscales.exact import to_fraction
+from irscales.options import UNQ
 
 __all__ = ["family", "count_cost"]
 
@@ -56,7 +57,7 @@ def count_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = 
     fam = family(m, c)
     if fam == "closed":
         bits = N * math.log2(c + 1)
-        walk = 0.0 if ties == "unq" else (c * N / 2) * c * (bits / 64) * 2e-8
+        walk = 0.0 if ties == UNQ else (c * N / 2) * c * (bits / 64) * 2e-8
         return 1e-3 + runs * N * 1e-8 + walk, int(runs * max(8, bits / 8))
     if fam == "digits":  # carry_counts: N·(c+1)·(carries) numpy steps over the runs (7 ms: N = 10, 768 runs)
         steps = N * (c + 1) * (c // (to_fraction(m.p).denominator - 1) + 1)

@@ -132,6 +132,7 @@ from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import RUN_TIES, TIES, check_ties, exact_ints, tie_ranks
 from irscales.exact import to_fraction
 from irscales.progress import shown
+from irscales.options import DEFAULT_TIES, UNQ
 
 __all__ = ["counting_depth", "count_basis", "dcg_proven_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct",
            "CountedScale", "MAX_HALF", "graded_rbp_tie", "count_cost", "grade_sum_prefix", "release_tables"]
@@ -165,7 +166,7 @@ def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None
     B = num.integer_log_base if form == "discounted" else None
     if B is not None and graded:
         depth = graded_dcg_depth(B, c)
-        if ties != "unq" and (c + 1) ** depth >= 2**62:  # runs below are int64 sums in the kernel
+        if ties != UNQ and (c + 1) ** depth >= 2**62:  # runs below are int64 sums in the kernel
             return int(61 / math.log2(c + 1)), "runs below a value are counted in int64: (c + 1)^N < 2^62"
         return depth, (
             f"meet in the middle over the class coefficients of ranks 1..N needs two tables of at most "
@@ -220,7 +221,7 @@ def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
     none) and 2^{N−f} runs tie, so up to = 2^{N−f+1}; the value 0 has none below and one run."""
     any_ = bits.any(axis=1)
     first = np.where(any_, np.argmax(bits, axis=1) + 1, N + 1).astype(np.int64)
-    if ties == "unq":
+    if ties == UNQ:
         return exact_ints(N + 2 - first)
     uf, inv = np.unique(first, return_inverse=True)
     below = by_value([1 << (N - f) if f <= N else 0 for f in uf.tolist()], inv)
@@ -280,9 +281,9 @@ def release_tables(keep: str | None = None) -> None:
         ap_count.release_tables()
 
 
-def phi_runs(measure: M.Measure | str, rel, ties: str = "unq", *, progress: bool | None = None,
+def phi_runs(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, progress: bool | None = None,
              workers: int | None = None, c: int = 1, N: int | None = None) -> np.ndarray:
-    """Exact ranked measure φ (FFF21 eq. 2 for ``ties="unq"``; §7.1.3's min/max/mid) of runs
+    """Exact ranked measure φ (FFF21 eq. 2 for ties ``unq``; §7.1.3's min/max/mid) of runs
     ``rel`` of shape (..., N), counted without a scale; N is the last axis. Runs are binary (c = 1),
     or graded 0..c for gRBP, gP and graded DCG (the scale of all (c+1)^N runs). Equal to
     :meth:`irscales.enumeration.Scale.phi_runs` wherever both exist (tested).
@@ -455,7 +456,7 @@ class CountedScale:
     def n_distinct(self) -> int:
         return n_distinct(self.measure, self.N, self.c)
 
-    def phi_runs(self, rel, ties: str = "unq", progress: bool | None = None) -> np.ndarray:
+    def phi_runs(self, rel, ties: str = DEFAULT_TIES, progress: bool | None = None) -> np.ndarray:
         """Exact φ of runs ``rel`` (..., N), counted (:func:`phi_runs`; same return types)."""
         rel = np.asarray(rel)
         if rel.ndim == 0 or rel.shape[-1] != self.N:

@@ -29,6 +29,7 @@ import numpy as np
 
 from irscales.enumeration.ties import exact_ints, tie_ranks
 from irscales.exact import to_fraction
+from irscales.options import UNQ
 
 __all__ = ["grade_sum_prefix", "by_value", "phi_grade_sums", "carry_counts", "graded_rbp_tie"]
 
@@ -72,7 +73,7 @@ def by_value(values, inv: np.ndarray) -> np.ndarray:
 def phi_grade_sums(t: np.ndarray, N: int, c: int, ties: str) -> np.ndarray:
     """φ of runs with grade sums ``t`` for a measure increasing in the sum (P, R: c = 1; gP):
     φ_unq = t + 1, runs below = Σ_{j<t} a_j, runs up to = Σ_{j≤t} a_j (:func:`grade_sum_prefix`)."""
-    if ties == "unq":
+    if ties == UNQ:
         return exact_ints(t + 1)
     ut, inv = np.unique(t, return_inverse=True)
     pre = grade_sum_prefix(N, c, set(ut.tolist()) | set((ut + 1).tolist()))

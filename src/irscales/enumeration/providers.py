@@ -62,7 +62,7 @@ class Request:
     method: str
     cache: bool | str | Path
     build: bool
-    max_rel_error: float = 0.01
+    max_rel_error: float
 
 
 class Provider(Protocol):

@@ -51,7 +51,8 @@ from irscales.enumeration.providers import PROVIDERS, Request, reach, register
 from irscales.enumeration.runs import normaliser, numerator, run_ids
 from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
 from irscales.enumeration.ties import TIES, check_ties
-from irscales.options import BUILD_BYTES_OK, BUILD_SECONDS_OK, DEFAULT_MAX_REL_ERROR  # the budget: see options
+# BUILD_*_OK re-exported: the build budget (home: options, so the command line's help reads it without the engine)
+from irscales.options import BUILD_BYTES_OK, BUILD_SECONDS_OK, DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ
 
 __all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "EXACT_SECONDS_PROHIBITIVE", "Route",
            "CountedRoute", "OverBudget",
@@ -143,10 +144,10 @@ class Route:
         return (f"{self.measure.key} at N={self.N}: {what}, about {human_seconds(self.seconds)}"
                 + (f" ({self.reason})" if self.reason else ""))
 
-    def K(self, ties: str = "unq") -> int:
+    def K(self, ties: str = DEFAULT_TIES) -> int:
         """The size of φ's range with tie strategy ``ties``: the distinct values of the measure over all
         (c+1)^N runs for ``unq``, the number of runs for ``min``/``max``/``mid``."""
-        if ties != "unq":
+        if ties != UNQ:
             return (self.c + 1) ** self.N
         return int(self.scale(progress=False).n_distinct)
 
@@ -169,7 +170,7 @@ class Route:
         chunks, directory = self._engine
         return Scale(chunks=chunks, method="engine", directory=directory, **common)
 
-    def phi_runs(self, rel, ties: str = "unq", progress: bool | None = None, workers: int | None = None,
+    def phi_runs(self, rel, ties: str = DEFAULT_TIES, progress: bool | None = None, workers: int | None = None,
                  **scale_kwargs) -> np.ndarray:
         """Exact φ of runs ``rel`` (..., N) with tie strategy ``ties``: int64 or Python ints, ``mid`` float64
         halves or Fractions (:mod:`irscales.enumeration.ties`), whichever route. ``scale_kwargs``: those of
@@ -185,7 +186,7 @@ class Route:
         rel = self._padded(rel)
         return {t: s.phi_runs(rel, t) for t in ties}
 
-    def phi_bounds(self, rel, ties: str = "unq", **kwargs) -> tuple[np.ndarray, np.ndarray]:
+    def phi_bounds(self, rel, ties: str = DEFAULT_TIES, **kwargs) -> tuple[np.ndarray, np.ndarray]:
         """(lower, upper) bounds of φ of runs ``rel``: φ itself twice on an exact route (a route that brackets
         φ overrides this with its bracket, within ``max_rel_error``)."""
         phi = self.phi_runs(rel, ties, **kwargs)
@@ -209,7 +210,7 @@ class CountedRoute(Route):
               client=None, progress: bool | None = None, verify: str = "full") -> CountedScale:
         return CountedScale(self.measure, self.N, rb=rb, c=self.c, reason=self.reason)
 
-    def phi_runs(self, rel, ties: str = "unq", progress: bool | None = None, workers: int | None = None,
+    def phi_runs(self, rel, ties: str = DEFAULT_TIES, progress: bool | None = None, workers: int | None = None,
                  **scale_kwargs) -> np.ndarray:
         return counting.phi_runs(self.measure, rel, ties, progress=progress, workers=workers, c=self.c, N=self.N)
 
@@ -281,7 +282,7 @@ class ClosedFormProvider:
         if N > self.reach(m, c, None)[0]:
             return None
         chunks = max(1, 2**N >> 22) if numerator(m).form == "geometric" else 1
-        return Route(m, N, c, "closed", counting.count_cost(m, N, c, "unq", req.n_runs)[0] + 7e-6 * chunks, 0,
+        return Route(m, N, c, "closed", counting.count_cost(m, N, c, UNQ, req.n_runs)[0] + 7e-6 * chunks, 0,
                      req.cache, BuildCost(m, N, 0, 0.0, 0, None, False),
                      basis="closed-form scale")
 
@@ -387,8 +388,6 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     if need not in ("phi", "scale"):
         raise ValueError(f"need must be 'phi' or 'scale', got {need!r}")
-    if not 0 < max_rel_error < 1:
-        raise ValueError(f"max_rel_error must lie in (0, 1), got {max_rel_error!r}")
     req = Request(m, N, c, _ties_of(ties), _n_queries(runs, N, c), need, method, cache, build, float(max_rel_error))
     found: list[Route] = []
     over: OverBudget | None = None

@@ -21,6 +21,7 @@ from irscales.enumeration.kernels import kernel
 from irscales.enumeration.runs import CacheError, TieUndecidable, numerator, run_ids
 from irscales.enumeration.ties import check_ties, tie_ranks
 from irscales.exact import to_fraction
+from irscales.options import DEFAULT_TIES, UNQ
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -141,7 +142,7 @@ class Scale:
         """Ranks of the scale entries (chunk, position): ``unq`` = FFF21 eq. (2); ``min``/``max``/
         ``mid`` = rank among all runs sorted by value with ties at their min/max/average rank."""
         check_ties(ties)
-        if ties == "unq":
+        if ties == UNQ:
             return (self._off_d[chunk] + pos + 1).astype(np.int64)
         below = np.empty(len(pos), np.int64)
         upto = np.empty(len(pos), np.int64)
@@ -152,8 +153,8 @@ class Scale:
             below[s] = self._off_r[ci] + np.where(pos[s] > 0, cum[np.maximum(pos[s] - 1, 0)], 0)
         return tie_ranks(below, upto, None, ties)
 
-    def phi(self, values, ties: str = "unq", rtol: float = 1e-12) -> np.ndarray:
-        """Ranked measure φ of float values of this measure (FFF21 eq. 2 with ``ties="unq"``).
+    def phi(self, values, ties: str = DEFAULT_TIES, rtol: float = 1e-12) -> np.ndarray:
+        """Ranked measure φ of float values of this measure (FFF21 eq. 2 with ties ``unq``).
 
         Each value must lie within ``rtol``·max(1, |largest value|) of exactly one value of the scale;
         otherwise ``ValueError`` says which input failed (not a value of the measure, or floats too
@@ -193,7 +194,7 @@ class Scale:
                                  f" of {self.measure.key}; floats cannot tell them apart: use phi_runs(rel)")
         return self._ranks(chunk, pos, ties).reshape(shape)
 
-    def phi_runs(self, rel, ties: str = "unq") -> np.ndarray:
+    def phi_runs(self, rel, ties: str = DEFAULT_TIES) -> np.ndarray:
         """Exact ranked measure of runs ``rel`` of shape (..., N) (grades 0..c), from exact keys: int64
         (``unq``, ``min``, ``max``; Python ints beyond int64) or, for ``mid``, float64 halves (Fractions
         beyond 2^52), as every φ of :mod:`irscales.enumeration.ties`."""

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from irscales.options import TIES  # the rules' names: the command line's help reads them without the engine
+from irscales.options import DEFAULT_TIES, TIES, UNQ, check_choice  # TIES re-exported: the tie rules (home: options)
 
 __all__ = ["TIES", "RUN_TIES", "check_ties", "tie_ranks", "rank_values", "exact_ints", "mid_ranks", "FLOAT_EXACT"]
 
@@ -82,9 +82,10 @@ def mid_ranks(lo, upto) -> np.ndarray:
 
 
 def check_ties(ties: str) -> None:
-    """Raise ``ValueError`` unless ``ties`` is one of :data:`TIES`."""
-    if ties not in TIES:
-        raise ValueError(f"ties must be one of {TIES}, got {ties!r}")
+    """Raise :class:`irscales.options.ArgumentError` (a ``ValueError``) unless ``ties`` is one of :data:`TIES`:
+    the check of the enumeration layer's public entry points (``phi_runs``, ``Scale.phi``, :func:`rank_values`,
+    ``choose_route``); what they call takes the rule as checked."""
+    check_choice("ties", ties, TIES)
 
 
 def tie_ranks(below: np.ndarray, upto: np.ndarray, unq: np.ndarray, ties: str) -> np.ndarray:
@@ -92,17 +93,19 @@ def tie_ranks(below: np.ndarray, upto: np.ndarray, unq: np.ndarray, ties: str) -
     and distinct-value rank ``unq``: ``unq`` → unq; ``min`` → below + 1; ``max`` → upto; ``mid`` →
     (below + 1 + upto)/2. Exact, in the representation of the module docstring: integers as int64 or
     Python ints (:func:`exact_ints`), ``mid`` as float64 halves below 2^52 or Fractions (:func:`mid_ranks`)."""
-    check_ties(ties)
-    if ties == "unq":
+    if ties == UNQ:
         return exact_ints(unq)
     if ties == "min":
         return exact_ints(_plus(below, 1))
     if ties == "max":
         return exact_ints(upto)
-    return mid_ranks(_plus(below, 1), upto)
+    if ties == "mid":
+        return mid_ranks(_plus(below, 1), upto)
+    check_ties(ties)  # not a rule: say which are
+    raise AssertionError("unreachable")
 
 
-def rank_values(x, ties: str = "unq") -> np.ndarray:
+def rank_values(x, ties: str = DEFAULT_TIES) -> np.ndarray:
     """Rank transform of a finite sample (FFF21 §5's worked example; §7.1.3's strategies).
 
     ``unq``: φ(m) = |{distinct x_j ≤ m}| (eq. 2); ``min``/``max``/``mid``: rank among all entries with

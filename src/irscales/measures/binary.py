@@ -26,6 +26,9 @@ class P(Measure):
     """Precision at the run length N: P = (1/N) Σ_i 1[rel_i > 0]  (FFF21 §3.4.1; FFP19 §4.1).
 
     ``k`` cuts the run first (P@k divides by k, as trec_eval's P_k, even when padded).
+    Convention: N is the run length every run is padded to (FFF21 §5.1), so P is trec_eval's ``P_N``, not its
+    ``set_P``, which divides by the documents a run retrieved (they differ on a run shorter than N;
+    ``tests/test_differential_trec_eval.py::test_convention_p_and_f1_are_over_the_run_length``).
     """
 
     k: int | None = None
@@ -88,7 +91,9 @@ class R(Measure):
 
 @dataclass(frozen=True, repr=False)
 class F1(Measure):
-    """F1 = 2PR/(P+R) = 2 Σ_i 1[rel_i > 0] / (N + RB)  (FFF21 §3.4.3; FFP19 §4.1)."""
+    """F1 = 2PR/(P+R) = 2 Σ_i 1[rel_i > 0] / (N + RB)  (FFF21 §3.4.3; FFP19 §4.1).
+
+    P is over the run length N (see :class:`P`): trec_eval's ``set_F`` only where a run retrieved N documents."""
 
     family: ClassVar[str] = "F1"
     needs_rb: ClassVar[bool] = True

@@ -176,7 +176,8 @@ class DCG(Measure):
 class NDCG(DCG):
     """nDCG = DCG(run) / DCG(ideal run), the ideal run being the topic's judged gains in decreasing
     order cut at N (FFF21 §6). With binary gains the ideal run is min(RB, N) ones (pass ``rb``); with
-    graded gains pass ``ideal``. 0 when the ideal DCG is 0.
+    graded gains pass ``ideal``, at least N ranks of it (fewer are padded with 0: a caller cutting it short
+    would raise nDCG; nDCG@k gets k ranks, issue 47). 0 when the ideal DCG is 0.
     """
 
     family: ClassVar[str] = "nDCG"

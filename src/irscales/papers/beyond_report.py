@@ -35,6 +35,7 @@ from irscales.papers.fff21.graded_scores import ORDER
 from irscales.papers.fff21.graded_tables import TAG
 from irscales.papers.fff21.ranked import PAPER_ORDER
 from irscales.tables import in_order, top_rows
+from irscales.options import UNQ
 
 __all__ = ["NOT_COUNTED", "Beyond", "graded_real", "cutoffs", "sections", "markdown", "html"]
 
@@ -168,7 +169,7 @@ def _cutoffs_cell(r) -> str:
         return "—"
     if r.route == "none":
         return "no route"
-    ties = ("" if r.ties == "unq" else f" ({r.ties})") + (" †" if isinstance(r.caveat, str) and r.caveat else "")
+    ties = ("" if r.ties == UNQ else f" ({r.ties})") + (" †" if isinstance(r.caveat, str) and r.caveat else "")
     if bool(r.exact):
         return f"{r.tau:.4f}{ties}, exact"
     bound = f"bracketed, max_rel_error {r.max_rel_error:.2g}"
@@ -186,8 +187,8 @@ def _cutoffs_table(t2: pd.DataFrame) -> pd.DataFrame:
         row = {"measure": m}
         for n in sorted(set(t2["N"])):
             f = t2[(t2["measure"] == m) & (t2["N"] == n)]
-            unq = next(f[f["ties"] == "unq"].itertuples(), None)
-            other = next((r for r in f[f["ties"] != "unq"].itertuples() if r.route != "none"), None)
+            unq = next(f[f["ties"] == UNQ].itertuples(), None)
+            other = next((r for r in f[f["ties"] != UNQ].itertuples() if r.route != "none"), None)
             cell = _cutoffs_cell(unq)
             if unq is not None and unq.route == "none":
                 cell = f"no unq route; {_cutoffs_cell(other)}" if other is not None else "no route (unq nor mid)"

@@ -56,10 +56,11 @@ from irscales.atomic import write_atomic
 from irscales.formatting import as_text
 from irscales.papers import printing
 from irscales.paths import figures_dir, published_dir
+from irscales.stored import stored_literal
 
 __all__ = ["COLUMNS", "KINDS", "ROUTES", "PRINTED_NOTE", "READING_COLUMNS", "GROUP_COLUMNS", "STATUSES",
            "AGREES_WITHIN_PRINTING", "DEPENDS_ON_READING", "UNRESOLVED", "PublishedFileError", "load", "load_readings",
-           "reading_labels", "load_groups", "printing_groups", "Comparison", "compare"]
+           "reading_labels", "load_groups", "printing_groups", "Comparison", "comparison_text", "compare"]
 
 COLUMNS = ["item", "location", "context", "value", "kind", "note"]
 KINDS = {"exhaustive", "theory", "example", "trec"}
@@ -185,8 +186,16 @@ class Comparison:
     def save(self, path: Path | None = None) -> Path:
         path = Path(path) if path else figures_dir(self.paper) / "published_vs_reproduced.csv"
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, self.frame.to_csv(index=False))
+        write_atomic(path, comparison_text(self.frame))
         return path
+
+
+def comparison_text(frame: pd.DataFrame) -> str:
+    """A comparison frame (:attr:`Comparison.frame`, or rows of it) as its file holds it: each computed float
+    of ``reproduced`` to :data:`irscales.stored.SIGNIFICANT_DIGITS` significant digits (issue 52: the same
+    bytes on every machine), the printed ``published`` text as printed; ``match`` and ``status`` were decided on
+    every digit."""
+    return frame.assign(reproduced=frame["reproduced"].map(stored_literal)).to_csv(index=False)
 
 
 def compare(

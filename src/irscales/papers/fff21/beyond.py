@@ -28,6 +28,7 @@ from irscales.data.collection import Collection
 from irscales.correlation import kendall_tau
 from irscales.enumeration.dcg import exact_dcg
 from irscales.figures import write_figure
+from irscales.options import Settings
 from irscales.interval import plan
 from irscales.papers.fff21.graded_scores import graded_measures
 from irscales.ranks import dense_ranks
@@ -44,8 +45,8 @@ def _phi(measure: M.Measure, rel: np.ndarray, c: int, **scale_kwargs) -> tuple[n
     API's plan (:func:`irscales.interval.plan`: route and K, as ``evaluate`` takes them). The notebook's
     computations are its consent to the scale builds they need (``build=True`` unless given)."""
     kw = dict(scale_kwargs)
-    p = plan([(measure.key, measure)], rel.shape[-1], grades=c, ties="unq", cache=kw.pop("cache", True),
-             build=kw.pop("build", True), require=True)[0][measure.key]
+    settings = Settings(cache=kw.pop("cache", True), build=kw.pop("build", True))  # ties: the default, eq. (2)
+    p = plan([(measure.key, measure)], rel.shape[-1], settings, grades=c, require=True)[0][measure.key]
     return p.route.phi_runs(rel, **kw), p.K, "counted" if p.kind == "count" else "enumerated"
 
 

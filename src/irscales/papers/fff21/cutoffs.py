@@ -33,10 +33,11 @@ import pandas as pd
 
 from irscales.correlation import kendall_tau, system_means
 from irscales.data import load_preset
-from irscales.evaluation import Evaluation, evaluate, ordered_means
+from irscales.evaluation import Evaluation, at_cutoffs, evaluate, measure_specs, ordered_means
 from irscales.interval import NoIntervalScaleError
 from irscales.papers.fff21.ranked import PAPER_ORDER
 from irscales.paths import trec_track
+from irscales.options import UNQ
 
 __all__ = ["Source", "t08_source", "Cell", "table2_cells", "table2_frame", "top_k_frame", "points_frame", "judged_frame",
            "system_ranks", "log10_unit", "tag", "FOLDER", "findings"]
@@ -129,6 +130,7 @@ def _evaluate(source: Source, labels: list[str], N: int, ties: str) -> tuple[Eva
     Its warnings (judged@N, brackets wider than the target) are kept in ``Evaluation.notes``, not shown twice."""
     refused: dict[str, str] = {}
     labels = list(labels)
+    given = {lab: g for g, (lab, _) in zip(labels, at_cutoffs(measure_specs(labels), N))}  # AP@N → AP
     while labels:
         try:
             with warnings.catch_warnings():
@@ -137,9 +139,9 @@ def _evaluate(source: Source, labels: list[str], N: int, ties: str) -> tuple[Eva
                                 progress=False), refused
         except NoIntervalScaleError as e:
             for lab, why, _ in e.missing:
-                refused[lab] = why
+                refused[given.get(lab, lab)] = why
             for lab in e.none:
-                refused[lab] = "no interval-scaled version"
+                refused[given.get(lab, lab)] = "no interval-scaled version"
             if not set(refused) & set(labels):
                 raise
             labels = [x for x in labels if x not in refused]
@@ -147,10 +149,11 @@ def _evaluate(source: Source, labels: list[str], N: int, ties: str) -> tuple[Eva
 
 
 def _cell(ev: Evaluation, lab: str, N: int, ties: str) -> Cell:
-    row = ev.scale_table().set_index("measure").loc[lab]
+    """The cell of measure ``lab`` as the paper names it (``AP``; evaluate's label carries N: ``AP@100``)."""
+    row = ev.scale_table().set_index("measure").loc[ev.given.get(lab, lab)]
     iv = ev.interval_values(lab)
     K = int(iv.plan.K)
-    means, _ = ordered_means(ev.collection, ev.measures[lab], N, ev.decision_values(lab), lab)
+    means, _ = ordered_means(ev.collection, ev.measures[ev.given.get(lab, lab)], N, ev.decision_values(lab), lab)
     unit_means = system_means(iv.unit)
     c = Cell(lab, N, ties, route=str(row["route"]), exact=bool(row["exact"]), caveat=str(row["caveat"] or ""),
              max_rel_error=float(iv.plan.max_rel_error), achieved_rel_error=float(row["max_rel_error"]),
@@ -169,14 +172,14 @@ def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER, 
     gets a second cell with ``fallback_ties`` (FFF21 Table 3's ``mid``) when it has a route there. ``notes``:
     a list that receives evaluate's notes (judged@N, brackets wider than the target), each once; ``judged``: a dict
     that receives judged@N per system at key N (``Evaluation.judged``)."""
-    ev, refused = _evaluate(source, list(measures), N, "unq")
-    cells = {lab: _cell(ev, lab, N, "unq") for lab in (ev.measures if ev is not None else ())}
+    ev, refused = _evaluate(source, list(measures), N, UNQ)
+    cells = {lab: _cell(ev, lab, N, UNQ) for lab in (ev.given if ev is not None else ())}
     out = []
     extra = {}
     ev2 = None
     if refused and fallback_ties:
         ev2, refused2 = _evaluate(source, list(refused), N, fallback_ties)
-        extra = {lab: _cell(ev2, lab, N, fallback_ties) for lab in (ev2.measures if ev2 is not None else ())}
+        extra = {lab: _cell(ev2, lab, N, fallback_ties) for lab in (ev2.given if ev2 is not None else ())}
         extra.update({lab: Cell(lab, N, fallback_ties, reason=why) for lab, why in refused2.items()})
     if judged is not None and ev is not None:
         judged[N] = ev.judged()
@@ -185,7 +188,7 @@ def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER, 
             if n not in notes:
                 notes.append(n)
     for lab in measures:
-        out.append(cells.get(lab) or Cell(lab, N, "unq", reason=refused[lab]))
+        out.append(cells.get(lab) or Cell(lab, N, UNQ, reason=refused[lab]))
         if lab in extra:
             out.append(extra[lab])
     return out
@@ -272,8 +275,8 @@ def findings(t2: pd.DataFrame, label: str, judged: pd.DataFrame | None = None) -
                    f"{r.lowest:.3f}): their unjudged documents count as not relevant.")
     for N, f in t2.groupby("N", sort=True):
         done = f[f["route"] != "none"]
-        unq = done[done["ties"] == "unq"]
-        none = f[(f["route"] == "none") & (f["ties"] == "unq")]["measure"].tolist()
+        unq = done[done["ties"] == UNQ]
+        none = f[(f["route"] == "none") & (f["ties"] == UNQ)]["measure"].tolist()
         below = unq[unq["tau"] < 1]
         lowest = unq.loc[unq["tau"].idxmin()] if len(unq) else None
         s = (f"N = {N} ({label}): τ with ties unq for {len(unq)} of {f['measure'].nunique()} measures, "

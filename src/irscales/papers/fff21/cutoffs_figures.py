@@ -20,6 +20,7 @@ import numpy as np
 
 from irscales.figures import write_figure
 from irscales.papers.fff21.cutoffs import Cell, system_ranks
+from irscales.options import UNQ
 
 __all__ = ["plot_values", "plot_ranks", "save", "shown"]
 
@@ -27,7 +28,7 @@ __all__ = ["plot_values", "plot_ranks", "save", "shown"]
 def shown(cells: Sequence[Cell]) -> list[Cell]:
     """The computed cells a figure shows: per (measure, N) the ``unq`` cell, else the other tie strategy's."""
     out, seen = [], set()
-    for c in sorted((c for c in cells if c.means is not None), key=lambda c: c.ties != "unq"):
+    for c in sorted((c for c in cells if c.means is not None), key=lambda c: c.ties != UNQ):
         if (c.measure, c.N) not in seen:
             seen.add((c.measure, c.N))
             out.append(c)
@@ -55,7 +56,7 @@ def plot_values(cells: Sequence[Cell], label: str, cols: int = 6):
         ax.scatter(x[ok], y[ok], s=3, alpha=0.35, lw=0, color=f"C{sorted({d.N for d in cs}).index(c.N)}")
         ax.text(0.02, 0.98, f"{(~ok).sum()} at 0" + ("" if c.exact else "\nbracketed"), fontsize=6, va="top",
                 transform=ax.transAxes)
-        ax.set_title(f"{c.measure}, N = {c.N}" + ("" if c.ties == "unq" else f" ({c.ties})"), fontsize=8)
+        ax.set_title(f"{c.measure}, N = {c.N}" + ("" if c.ties == UNQ else f" ({c.ties})"), fontsize=8)
         ax.set_xlabel(c.measure, fontsize=8)
         ax.set_ylabel("log10 interval value", fontsize=7)
         ax.tick_params(labelsize=6)

@@ -35,6 +35,7 @@ from irscales.papers.fff21 import graded_data as D
 from irscales.papers.fff21.graded_data import LABEL
 from irscales.papers.fff21.graded_scores import GRADED, ORDER, GradedScores, graded_measures
 from irscales.papers.fff21.graded_tables import TAG, output_dir
+from irscales.options import UNQ
 
 __all__ = ["EXHAUSTIVE_N", "SCALES", "value_curves", "real_points", "plot_all_values", "plot_tau", "plot_table4",
            "exactness_note", "save"]
@@ -80,8 +81,8 @@ def real_points(gs: GradedScores, collection: Collection) -> dict[str, pd.DataFr
         if g not in rs.measures:
             continue
         e = gs.exactness
-        K = int(e[(e.measure == g) & (e.ties == "unq")]["K"].iloc[0])
-        phi = np.asarray(rs.ranked["unq"][g], dtype=float).ravel()  # (T, S), below 2^53 (checked when built)
+        K = int(e[(e.measure == g) & (e.ties == UNQ)]["K"].iloc[0])
+        phi = np.asarray(rs.ranked[UNQ][g], dtype=float).ravel()  # (T, S), below 2^53 (checked when built)
         value = np.asarray(collection.evaluate(_scale_measure(SCALES[g], c), N), dtype=float).ravel()
         out[g] = pd.DataFrame({"position": (phi - 1) / max(K - 1, 1), "value": value})
     return out
@@ -213,7 +214,7 @@ def plot_tau(tables: Mapping[str, pd.DataFrame], note: str = ""):
     return fig
 
 
-_TIE_ORDER = {"unq": 0, "min": 1, "max": 2, "mid": 3}
+_TIE_ORDER = {UNQ: 0, "min": 1, "max": 2, "mid": 3}
 
 
 def plot_table4(tables: Mapping[str, pd.DataFrame], note: str = ""):

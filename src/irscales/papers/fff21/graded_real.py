@@ -20,6 +20,7 @@ from irscales.enumeration.ties import TIES
 from irscales.papers.fff21 import graded_data as D
 from irscales.papers.fff21 import graded_tables as GT
 from irscales.papers.fff21.graded_scores import COUNTERPART, GradedScores, graded_ranked_scores
+from irscales.options import UNQ
 
 __all__ = ["QUICK_N", "FULL_N", "BeyondGraded", "compute", "write", "findings", "reliability", "unreliable"]
 
@@ -119,7 +120,7 @@ def findings(r: BeyondGraded) -> list[str]:
     out = reliability(r.judged) if not r.judged.empty else []
     t2 = r.table2.dropna(subset=["tau"])
     for name, f in t2.groupby("dataset", sort=False):
-        unq = f[f["ties"] == "unq"].set_index(["N", "measure"])["tau"]
+        unq = f[f["ties"] == UNQ].set_index(["N", "measure"])["tau"]
         lower = [(n, g) for (n, g) in unq.index if g in COUNTERPART and (n, COUNTERPART[g]) in unq.index
                  and unq[(n, g)] < unq[(n, COUNTERPART[g])]]
         pairs = [(n, g) for (n, g) in unq.index if g in COUNTERPART and (n, COUNTERPART[g]) in unq.index]

@@ -46,6 +46,7 @@ import pandas as pd
 from irscales import measures as M
 from irscales.data import Collection
 from irscales.enumeration.ties import TIES
+from irscales.options import UNQ, Settings
 from irscales.interval import OverBudgetError, plan, uses_grades
 from irscales.papers.fff21.ranked import RankedScores, exact_scores, interval_phis
 
@@ -115,7 +116,7 @@ def graded_ranked_scores(collection: Collection, N: int, track: str, *, names: S
     c = int(collection.max_grade)
     if c < 1:
         raise ValueError(f"{collection.provenance}: no relevant grade in the qrels")
-    ties = tuple(dict.fromkeys(("unq", *ties)))
+    ties = tuple(dict.fromkeys((UNQ, *ties)))
     ms = measures(c)
     unknown = [n for n in names if n not in ms]
     if unknown:
@@ -128,7 +129,7 @@ def graded_ranked_scores(collection: Collection, N: int, track: str, *, names: S
         for t in ties:
             row = {"measure": name, "N": N, "grades": grades + 1, "ties": t, "K": None, "route": "none"}
             try:
-                found, notes = plan([(name, m)], N, grades=c, ties=t, cache=cache, build=build)
+                found, notes = plan([(name, m)], N, Settings(ties=t, cache=cache, build=build), grades=c)
                 p = found[name]
             except OverBudgetError as e:
                 p, notes = None, [str(e)]
@@ -139,11 +140,11 @@ def graded_ranked_scores(collection: Collection, N: int, track: str, *, names: S
             plans[t] = p
         if set(plans) != set(ties):
             continue  # FFF21's tables need every tie strategy of a measure; the exactness rows say why not
-        phis = interval_phis(plans, collection, N)
+        phis = interval_phis(plans, collection)
         for t in ties:
             ranked[t][name] = phis[t]
         # irrational nDCG: one float per exact value (ties and order exact; differences are floats)
-        original[name], ex, snapped = exact_scores(m, collection, N, phis["unq"], f"{track}_{N:02d} {name}")
+        original[name], ex, snapped = exact_scores(m, collection, N, phis[UNQ], f"{track}_{N:02d} {name}")
         if ex is not None:
             exact[name] = ex
         if snapped:

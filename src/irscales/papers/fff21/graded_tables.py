@@ -37,6 +37,7 @@ from irscales.papers.fff21.graded_data import LABEL
 from irscales.papers.fff21.graded_scores import COUNTERPART, EXACT_KINDS, GRADED, ORDER, RECALL_BASED, GradedScores
 from irscales.paths import figures_dir
 from irscales.stats import significance as SG
+from irscales.options import DEFAULT_TIES
 
 __all__ = ["TAG", "table2", "table2_grid", "table4", "table56", "exactness", "weakest", "save", "output_dir"]
 
@@ -91,7 +92,7 @@ def table2_grid(long: pd.DataFrame) -> pd.DataFrame:
     return g.reindex(index=[m for m in ORDER if m in set(long["measure"])], columns=cols)
 
 
-def table4(gs: GradedScores, dataset: str, ties: str = "unq") -> pd.DataFrame:
+def table4(gs: GradedScores, dataset: str, ties: str = DEFAULT_TIES) -> pd.DataFrame:
     """FFF21 Table 4 on one (data set, N): every pair of the computed measures in :data:`ORDER`
     (``Msr``, ``RnkMsr``, ``Delta%``), with ``exact`` (the weaker basis of the two measures' φ)."""
     have = [m for m in ORDER if m in gs.scores.measures]
@@ -103,7 +104,7 @@ def table4(gs: GradedScores, dataset: str, ties: str = "unq") -> pd.DataFrame:
     return f
 
 
-def table56(gs: GradedScores, dataset: str, tests: Sequence[str] = SG.TESTS, ties: str = "unq") -> pd.DataFrame:
+def table56(gs: GradedScores, dataset: str, tests: Sequence[str] = SG.TESTS, ties: str = DEFAULT_TIES) -> pd.DataFrame:
     """FFF21 Tables 5–6 on one (data set, N): :func:`irscales.papers.fff21.significance_tables.table56` for
     the computed measures in :data:`ORDER`, with ``dataset``, ``N``, ``table`` (5: free of the recall
     base, 6: nDCG) and ``exact`` (the basis of the measure's φ)."""

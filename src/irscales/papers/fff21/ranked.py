@@ -49,6 +49,7 @@ from irscales.correlation import system_means
 from irscales.data.collection import Collection
 from irscales.enumeration.dcg import ExactDCG, exact_dcg
 from irscales.enumeration.runs import numerator
+from irscales.options import UNQ, Settings
 from irscales.interval import IntervalPlan, interval_values, plan, scaled_runs
 
 __all__ = [
@@ -62,7 +63,7 @@ PAPER_ORDER = ("P", "RBP_p05", "RR", "RBP_p03", "RBP_p08", "DCG_b02", "DCG_b10",
 #: Measures not depending on the recall base (Table 5) and depending on it (Table 6), FFF21 §7.
 RECALL_BASE_FREE = PAPER_ORDER[:7]
 RECALL_BASE = PAPER_ORDER[7:]
-TIES = ("unq", "mid")
+TIES = (UNQ, "mid")
 
 
 def track_name(collection: Collection, name: str | None = None) -> str:
@@ -248,7 +249,7 @@ def compact_phi(phi: np.ndarray, ties: str) -> np.ndarray:
     return np.array([int(x) for x in flat], dtype=np.int64).reshape(np.shape(phi))
 
 
-def interval_phis(plans: Mapping[str, IntervalPlan], collection: Collection, N: int,
+def interval_phis(plans: Mapping[str, IntervalPlan], collection: Collection,
                   progress: bool | None = None) -> dict[str, np.ndarray]:
     """tie → exact φ (T, S) of the plans of one measure (:func:`irscales.interval.plan`, one per tie strategy):
     :func:`irscales.interval.interval_values` (what ``evaluate`` returns), with the counted tie strategies
@@ -258,11 +259,11 @@ def interval_phis(plans: Mapping[str, IntervalPlan], collection: Collection, N: 
     out = {}
     if counted:
         p = plans[counted[0]]
-        shared = p.route.phi_runs_ties(scaled_runs(p, collection, N), counted, progress=progress)
+        shared = p.route.phi_runs_ties(scaled_runs(p, collection), counted, progress=progress)
         out = {t: compact_phi(np.asarray(shared[t]).T, t) for t in counted}
     for t, p in plans.items():
         if t not in out:
-            out[t] = compact_phi(interval_values(p, collection, N, progress=progress).phi, t)
+            out[t] = compact_phi(interval_values(p, collection, progress=progress).phi, t)
     return out
 
 
@@ -309,7 +310,7 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     """The measures and their ranked versions on ``collection`` cut at run length ``N``.
 
     measures      names of FFF21 measures (keys of :data:`irscales.measures.CLASSIC_MEASURES`)
-    ties          ``"unq"`` (FFF21 eq. 2) and/or ``"mid"`` (mid-rank, §7.1.3)
+    ties          ``unq`` (FFF21 eq. 2) and/or ``mid`` (mid-rank, §7.1.3)
     track         row prefix (default: :func:`track_name`)
     ap            ``"exact"`` (default) or ``"fff21-float"``: AP in double precision (Σ k_i/i summed
                   rank by rank, then ÷ RB) and AP_R on the float scale of SP (:func:`float_sp_phi`),
@@ -346,25 +347,26 @@ def ranked_scores(collection: Collection, N: int, measures: Sequence[str] = PAPE
     phis: dict[str, dict[str, np.ndarray]] = {}  # numerator → tie → φ: R shares P's, nDCG DCG's (§5.2.2)
     exact: dict[str, ExactDCG] = {}
     float_names: set[str] = set()
-    need = tuple(dict.fromkeys(("unq", *ties)))  # unq tells the exact ties of the snapped floats
+    need = tuple(dict.fromkeys((UNQ, *ties)))  # unq tells the exact ties of the snapped floats
     for name in measures:
         m = M.CLASSIC_MEASURES[name]
         if name == "AP" and ap == "fff21-float":
             rel = collection.binary(N)
             unq, mid = float_sp_phi(rel)
             for t in ties:
-                ranked[t][name] = unq.astype(np.int64) if t == "unq" else mid.astype(float)
+                ranked[t][name] = unq.astype(np.int64) if t == UNQ else mid.astype(float)
             original[name] = float_sp(rel).T / rb[:, None]
             float_names.add(name)
             continue
         key = numerator(m).key
         if key not in phis:  # the API's plan and values: closed form, counted, cached or built (equal φ, tested)
-            plans = {t: plan([(name, m)], N, grades=1, ties=t, cache=cache, build=build, require=True)[0][name]
+            plans = {t: plan([(name, m)], N, Settings(ties=t, cache=cache, build=build), grades=1,
+                              require=True)[0][name]
                      for t in need}
-            phis[key] = interval_phis(plans, collection, N, progress=progress)
+            phis[key] = interval_phis(plans, collection, progress=progress)
         for t in ties:
             ranked[t][name] = phis[key][t]
-        original[name], ex, _ = exact_scores(m, collection, N, phis[key]["unq"], f"{track}_{int(N):02d} {name}")
+        original[name], ex, _ = exact_scores(m, collection, N, phis[key][UNQ], f"{track}_{int(N):02d} {name}")
         if ex is not None:
             exact[name] = ex
     return RankedScores(track=track, N=int(N), simulated=collection.is_simulated, systems=collection.systems,

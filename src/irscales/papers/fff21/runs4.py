@@ -24,6 +24,7 @@ from irscales.papers.printing import yes_no
 from irscales.ranks import phi_of_image
 from irscales.theory import hasse as H
 from irscales.theory import setbased as sb
+from irscales.options import UNQ
 
 __all__ = ["FIG2_MEASURES", "FIG2_TITLES", "TABLE1_RUNS", "TIE_EXAMPLE", "Figure2", "figure1", "figure2",
            "spacing_table", "spacing_text", "plot_figure2", "figure2_claims", "example9", "table1", "tie_breaking",
@@ -215,7 +216,7 @@ def tie_breaking(values=TIE_EXAMPLE) -> Part:
     equi-spaced."""
     items: dict[str, object] = {}
     lines = []
-    for k in ("mid", "min", "max", "unq"):
+    for k in ("mid", "min", "max", UNQ):
         r = E.rank_values(values, ties=k)
         items[f"s5/ties/{k}"] = fmt_vec([Fraction(x).limit_denominator(2) for x in r])
         lines.append(line(f"{k:4s}", items[f"s5/ties/{k}"], " equi-spaced:", sb.is_equispaced([Fraction(x) for x in r])))

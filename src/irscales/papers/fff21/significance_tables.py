@@ -23,6 +23,7 @@ import pandas as pd
 from irscales.papers.fff21.ranked import RECALL_BASE, RECALL_BASE_FREE, RankedScores
 from irscales.stats import significance as SG
 from irscales.stats.anova import CRITICAL_CONVENTIONS, studentized_range_critical
+from irscales.options import DEFAULT_TIES
 
 if TYPE_CHECKING:
     import matplotlib.figure
@@ -70,7 +71,7 @@ def _tests_on(rs: RankedScores, scores: np.ndarray, tests: tuple[str, ...], alph
 
 
 def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequence[str] = SG.TESTS,
-            alpha: float = 0.05, ties: str = "unq", critical: str = "exact") -> pd.DataFrame:
+            alpha: float = 0.05, ties: str = DEFAULT_TIES, critical: str = "exact") -> pd.DataFrame:
     """FFF21 Tables 5–6 on one (track, N): significance with M vs with M_R, for each measure and test.
 
     Columns: ``measure``, ``test``, ``label`` (the paper's row name), ``ordinal`` (grey rows),
@@ -105,7 +106,7 @@ def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequ
 
 def critical_value_flips(rs: RankedScores, measures: Sequence[str] | None = None,
                          tests: Sequence[str] = ("anova1", "anova2"), alpha: float = 0.05,
-                         ties: str = "unq") -> pd.DataFrame:
+                         ties: str = DEFAULT_TIES) -> pd.DataFrame:
     """The system pairs whose Tukey decision differs between the exact and MATLAB's critical value
     (:func:`irscales.stats.anova.studentized_range_critical`): one row per (measure, version, test, pair)
     with the studentized statistic q, both critical values and q's distance from each in percent.

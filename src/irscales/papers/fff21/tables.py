@@ -29,6 +29,7 @@ from irscales.papers import published
 from irscales.papers.fff21.significance_tables import grand_mean_delta, table56
 from irscales.paths import figures_dir, trec_tracks
 from irscales.stats import significance as SG
+from irscales.options import DEFAULT_TIES, UNQ
 
 __all__ = [
     "TABLE4_PAIRS", "AP_FLOAT_ORDERS", "table2", "table3", "topic_by_topic_check", "table4", "save_table",
@@ -54,8 +55,8 @@ TABLE4_PAIRS: tuple[tuple[str, str], ...] = tuple(_FREE_PAIRS + _RB_PAIRS)
 
 
 
-def table2(results: Iterable[RankedScores], ties: str = "unq", decimals: int | None = None) -> pd.DataFrame:
-    """FFF21 Table 2 (``ties="unq"``) / Table 3 (``"mid"``): overall τ between M and M_R.
+def table2(results: Iterable[RankedScores], ties: str = DEFAULT_TIES, decimals: int | None = None) -> pd.DataFrame:
+    """FFF21 Table 2 (ties ``unq``) / Table 3 (``mid``): overall τ between M and M_R.
 
     One row per :class:`RankedScores` (label ``T08_05``), one column per measure in the paper's order.
     τ = Kendall's τ_b between the system means of M and of M_R (§3.3, §7.1); ``decimals=8`` rounds
@@ -100,7 +101,7 @@ def topic_by_topic_check(results: Iterable[RankedScores]) -> pd.DataFrame:
 # -------------------------------------------------------------------------------------- Table 4
 
 
-def table4(rs: RankedScores, pairs: Sequence[tuple[str, str]] | None = None, ties: str = "unq",
+def table4(rs: RankedScores, pairs: Sequence[tuple[str, str]] | None = None, ties: str = DEFAULT_TIES,
            decimals: int | None = None) -> pd.DataFrame:
     """FFF21 Table 4 on one (track, N): for each pair (A, B), Msr = τ(mean A, mean B), RnkMsr = the
     same on the ranked versions, Δ% = (RnkMsr − Msr)/Msr · 100 (§7.2).
@@ -170,7 +171,7 @@ def float_ap_taus(collection: Collection, N: int, orders: Sequence[str] = AP_FLO
     ids = np.arange(2**N, dtype=np.int64)
     runs = ((ids[:, None] >> (N - 1 - np.arange(N))) & 1).astype(np.int8)
     means = rs.original_means("AP")
-    rows = [{"scale": "exact (SP, integer keys)", "unq": float(kendall_tau(means, system_means(rs.ranked["unq"]["AP"]))),
+    rows = [{"scale": "exact (SP, integer keys)", UNQ: float(kendall_tau(means, system_means(rs.ranked[UNQ]["AP"]))),
              "mid": float(kendall_tau(means, system_means(rs.ranked["mid"]["AP"])))}]
     for order in orders:
         unq = np.zeros((len(rs.topics), len(rs.systems)))
@@ -180,11 +181,12 @@ def float_ap_taus(collection: Collection, N: int, orders: Sequence[str] = AP_FLO
             ap = float_ap(rel[:, t, :], int(rb), order)
             unq[t] = np.searchsorted(np.unique(all_ap), ap, side="right")
             mid[t] = (np.searchsorted(all_ap, ap, "left") + 1 + np.searchsorted(all_ap, ap, "right")) / 2
-        rows.append({"scale": f"double, {order}", "unq": float(kendall_tau(means, system_means(unq))),
+        rows.append({"scale": f"double, {order}", UNQ: float(kendall_tau(means, system_means(unq))),
                      "mid": float(kendall_tau(means, system_means(mid)))})
     unq, mid = float_sp_phi(rel)  # the convention that reproduces the paper: one float scale of SP
     rows.append({"scale": "double, scale of SP: sum_i(k_i/i), no ÷ RB (ap='fff21-float')",
-                 "unq": float(kendall_tau(means, system_means(unq))), "mid": float(kendall_tau(means, system_means(mid)))})
+                 UNQ: float(kendall_tau(means, system_means(unq))),
+                 "mid": float(kendall_tau(means, system_means(mid)))})
     return pd.DataFrame(rows).set_index("scale")
 
 
@@ -346,7 +348,7 @@ def ap_scale_taus(c: Collection, track: str, Ns: Sequence[int], results: Mapping
         fl = results[track, N] if ap == "fff21-float" else ranked_scores(c, N, measures=["AP"], track=track,
                                                                          ap="fff21-float")
         rows[f"{track}_{N:02d}"] = {(name, tie): table2([r], ties=tie, decimals=decimals).iloc[0]["AP"]
-                                    for name, r in (("exact", ex), ("fff21-float", fl)) for tie in ("unq", "mid")}
+                                    for name, r in (("exact", ex), ("fff21-float", fl)) for tie in (UNQ, "mid")}
     return pd.DataFrame(rows).T
 
 
@@ -370,7 +372,7 @@ def compare_published(rep: Reproduction, tracks: Mapping[str, Collection], criti
         f = published.compare("fff21", items, route=route, notes=notes).frame
         f = f[f.item.isin(items)]
         p = out / f"published_vs_reproduced_{'simulated_' if c.is_simulated else ''}{k.removeprefix('sim-')}.csv"
-        write_atomic(p, f.to_csv(index=False))
+        write_atomic(p, published.comparison_text(f))
         if c.is_simulated:
             yield (f"{k} (SIMULATED): {len(f)} simulated values beside the paper's in {p.name} (route simulated, "
                    "not a reproduction)")
@@ -388,7 +390,7 @@ def compare_published(rep: Reproduction, tracks: Mapping[str, Collection], criti
         f = published.compare("fff21", grand, route="simulated" if simulated else "real").frame
         f = f[f.item.isin(grand)]
         write_atomic(out / f"published_vs_reproduced_{'simulated_' if simulated else ''}s7.3.csv",
-                     f.to_csv(index=False))
+                     published.comparison_text(f))
         yield (f"§7.3 grand mean Δ% ({'some tracks SIMULATED' if simulated else 'all tracks real'}): "
                + ", ".join(f"{r.item.split('/')[-1]} {r.reproduced} (paper {r.published})" for r in f.itertuples()))
     else:
