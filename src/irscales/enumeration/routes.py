@@ -46,6 +46,7 @@ from irscales.enumeration import counting
 from irscales.enumeration.counting import CountedScale
 from irscales.enumeration.engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
                                          max_enumerable_depth, run_engine)
+from irscales.enumeration.forms import form_of
 from irscales.enumeration.kernels import kernel
 from irscales.enumeration.providers import PROVIDERS, Request, reach, register
 from irscales.enumeration.runs import normaliser, numerator, run_ids
@@ -284,7 +285,7 @@ class ClosedFormProvider:
         m, N, c = req.measure, req.N, req.c
         if N > self.reach(m, c, None)[0]:
             return None
-        chunks = max(1, 2**N >> 22) if numerator(m).form == "geometric" else 1
+        chunks = form_of(m).closed_chunks(numerator(m), N)
         return Route(m, N, c, "closed", counting.count_cost(m, N, c, "unq", req.n_runs)[0] + 7e-6 * chunks, 0,
                      req.cache, BuildCost(m, N, 0, 0.0, 0, None, False),
                      basis="closed-form scale")
