@@ -47,10 +47,12 @@ def lower_midpoint(lo, hi):
 _midpoints = np.frompyfunc(lower_midpoint, 2, 1)
 
 
-def _bracketed(m: M.Measure) -> M.Measure:
-    """The measure whose φ the bracket counts: a measure cut at k ranks is the measure itself over REL^k
-    (:func:`irscales.interval.scale_target`), so it is bracketed at N = k only."""
-    return m.uncut
+def _bracketed(m: M.Measure, c: int) -> M.Measure:
+    """The measure whose φ the bracket counts: a measure cut at k ranks whose form brackets it as a knapsack is the
+    measure itself over REL^k (:func:`irscales.interval.scale_target`; :mod:`irscales.enumeration.bracket_additive`
+    reads cut-offs so), any other measure is itself."""
+    u = m.uncut
+    return u if u is not m and form_of(u).knapsack(u, c) is not None else m
 
 
 class BoundedRoute(Route):
@@ -64,7 +66,7 @@ class BoundedRoute(Route):
 
     def K_bounds(self, ties: str = "unq") -> tuple[int, int]:
         """(lo, hi) of K, the size of φ's range (exact where lo = hi)."""
-        m = _bracketed(self.measure)
+        m = _bracketed(self.measure, self.c)
         return form_of(m).k_bounds(m, self.N, self.c, ties)
 
     def K(self, ties: str = "unq") -> int:
@@ -78,7 +80,7 @@ class BoundedRoute(Route):
                         ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """tie → (lo, hi), proven bounds on φ of runs ``rel`` (…, L ≤ N), object arrays of ints (``mid``:
         halves), hi ≤ (1 + max_rel_error)·lo where the bracket reaches it (else a ``RuntimeWarning``)."""
-        m = _bracketed(self.measure)
+        m = _bracketed(self.measure, self.c)
         return form_of(m).phi_bounds_ties(m, rel, tuple(ties), N=self.N, c=self.c, rel_error=self.max_rel_error,
                                           progress=progress)
 
@@ -103,7 +105,7 @@ class BoundedProvider:
     kind, exact = "bounded", False
 
     def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
-        m = _bracketed(m)
+        m = _bracketed(m, c)
         form = form_of(m)
         if ties is None:  # every tie strategy: the shortest reach
             return min((form.bracket_depth(m, c, t) for t in TIES), key=lambda r: r[0])
@@ -113,9 +115,9 @@ class BoundedProvider:
         m, N, c = req.measure, req.N, req.c
         if req.need == "scale" or N > min(self.reach(m, c, t)[0] for t in req.ties):
             return None
-        target = _bracketed(m)
-        if target is not m and N != m.k:  # cut at k ranks: only its own run length
-            return None
+        target = _bracketed(m, c)
+        if target is not m and N != m.k:
+            raise ValueError(f"{m.key} is the measure at N={m.k}, not N={N} (its ranks beyond {m.k} never count)")
         form = form_of(target)
         seconds, table = max(form.bracket_cost(target, N, c, t, req.n_runs) for t in req.ties)
         basis, proven = form.bracket_basis(target, c, req.ties)

@@ -58,8 +58,8 @@ import numpy as np
 from irscales.enumeration.ties import check_ties
 from irscales.progress import bar
 
-__all__ = ["Item", "outward", "count_bounds", "exact_counts", "Bounds", "MAX_BITS", "MAX_LOG2_COUNT", "SECONDS_PER_CELL",
-           "Knapsack",
+__all__ = ["Item", "outward", "count_bounds", "exact_counts", "Bounds", "MAX_BITS", "MAX_LOG2_COUNT",
+           "SECONDS_PER_CELL", "Knapsack",
            "knapsack_phi_bounds", "tie_bounds"]
 
 UNIT_ROUNDOFF = Fraction(1, 2**53)

@@ -20,10 +20,10 @@ An additive measure is M(r) = Σ_i w_i·g(r_i) with w_i > 0, so FFF21 eq. (2) an
 Each count is bracketed by :func:`irscales.enumeration.bracket.count_bounds` (Dyer's rounding, proven bounds,
 refined until hi ≤ (1 + rel_error)·lo; :func:`irscales.enumeration.bracket.knapsack_phi_bounds`). The knapsacks are
 the forms' (:meth:`irscales.enumeration.forms.KnapsackForm.knapsack`: :mod:`~irscales.enumeration.forms.geometric`,
-:mod:`~irscales.enumeration.forms.discounted`); this module reads them by measure. Values are compared soundly: RBP's weights p^{i−1} and a run's
-value are exact rationals, the logarithms of DCG are evaluated in ``Decimal`` at 50 digits (correctly
-rounded ln; a sum of N terms is then accurate to ~N·10^−49, far below one float64 ulp) and widened outwards
-(:func:`irscales.enumeration.bracket.outward`).
+:mod:`~irscales.enumeration.forms.discounted`); this module reads them by measure. Values are compared soundly:
+RBP's weights p^{i−1} and a run's value are exact rationals, the logarithms of DCG are evaluated in ``Decimal`` at
+50 digits (correctly rounded ln; a sum of N terms is then accurate to ~N·10^−49, far below one float64 ulp) and
+widened outwards (:func:`irscales.enumeration.bracket.outward`).
 """
 from __future__ import annotations
 

@@ -200,7 +200,7 @@ def max_enumerable_depth(measure: M.Measure, c: int = 1) -> tuple[int, str]:
     """
     num = numerator(measure)
     if not supported(num):
-        return 0, (f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, RBP, gRBP, DCG, "
+        return 0, (f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, Succ, RBP, gRBP, DCG, "
                    "nDCG, RBTO, gP")
     h = 0
     while (c + 1) ** (h + 1) <= _TABLE_MAX:

@@ -98,7 +98,7 @@ class Kernel:
             raise ValueError(f"the number of relevance grades above 0 must be c ≥ 1, got {c}")
         if not supported(measure):
             raise NotImplementedError(
-                f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, RBP, gRBP, DCG, nDCG,"
+                f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, Succ, RBP, gRBP, DCG, nDCG,"
                 " RBTO, gP (use brute_force_scale for small N)")
         if (c + 1) ** N > 2**62:
             raise ValueError(f"{c + 1}^{N} runs exceed the 62-bit run ids of the engine")

@@ -278,7 +278,7 @@ class ClosedFormProvider:
 
     def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
         if not _closed(m, c):
-            return 0, f"no closed form for {m!r} (closed forms: P, R, RR, RBP p ≤ 1/2)"
+            return 0, f"no closed form for {m!r} (closed forms: P, R, RR, Succ, RBP p ≤ 1/2)"
         return max_enumerable_depth(m, c)
 
     def offer(self, req: Request) -> Route | None:
@@ -434,7 +434,7 @@ def _refuse(m: M.Measure, N: int, method: str, limit: int, why_engine: str, coun
     if method == "count":
         raise ValueError(f"{m.key} is not counted at N={N}: {count_why}")
     if method == "closed" and N <= limit:
-        raise ValueError(f"no closed form for {m!r} (closed forms: P, R, RR, RBP p ≤ 1/2)")
+        raise ValueError(f"no closed form for {m!r} (closed forms: P, R, RR, Succ, RBP p ≤ 1/2)")
     if limit == 0:
         msg = why_engine
     else:

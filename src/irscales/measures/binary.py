@@ -104,7 +104,8 @@ class F1(Measure, names=("F1",)):
 @dataclass(frozen=True, repr=False)
 class Succ(Measure, names=("Succ",), keys={r"(?:Succ|Success)@(\d+)": at_k, r"success_(\d+)": at_k}):
     """Success: 1 if a relevant document is in the top k (k = N by default), else 0 (MM23 §2). Two values: its
-    interval-scaled version is itself (FFF21 eq. 2: φ − 1 ∈ {0, 1}, K = 2; :mod:`irscales.enumeration.forms.any_hit`)."""
+    interval-scaled version is itself (FFF21 eq. 2: φ − 1 ∈ {0, 1}, K = 2; the ``any_hit`` form of
+    :mod:`irscales.enumeration.forms`)."""
 
     k: int | None = None
     family: ClassVar[str] = "Succ"

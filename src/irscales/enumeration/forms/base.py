@@ -122,7 +122,7 @@ class Form:
         further; 0 when not counted."""
         if c != 1:
             return 0, BINARY_ONLY
-        return 0, (f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p, DCG/nDCG with the JK "
+        return 0, (f"no counting rule for {m!r} (counted: P, R, RR, Succ, RBP with rational p, DCG/nDCG with the JK "
                    "discount and binary or graded gains, AP, SP, gP, gRBP)")
 
     def count(self, m: M.Measure, runs: np.ndarray, N: int, c: int, ties: tuple[str, ...], progress: bool,

@@ -176,7 +176,8 @@ class DiscountedKnapsack:
         if distinct:
             options = [[(m, q) for q in qs] for m, qs in _class_values(self.discount, self.base, N, c)]
         else:
-            options = [[(m, Fraction(g, k)) for g in range(c + 1)] for m, k in _rank_weights(self.discount, self.base, N)]
+            ranks = _rank_weights(self.discount, self.base, N)
+            options = [[(m, Fraction(g, k)) for g in range(c + 1)] for m, k in ranks]
         B = _logbase(self.discount, self.base)
         ranks = _rank_weights(self.discount, self.base, N)
 
