@@ -105,8 +105,7 @@ class BoundedProvider:
     kind, exact = "bounded", False
 
     def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
-        m = _bracketed(m, c)
-        form = form_of(m)
+        form, m = form_of(_bracketed(m, c)), m.uncut  # a refusal names the measure over its own ranks
         if ties is None:  # every tie strategy: the shortest reach
             return min((form.bracket_depth(m, c, t) for t in TIES), key=lambda r: r[0])
         return form.bracket_depth(m, c, ties)
