@@ -12,6 +12,8 @@ arithmetic allows:
 * RR: first relevant document at rank f (none: value 0); φ_unq = N + 2 − f (1 for none), runs
   below 1/f = 2^{N−f} (the runs with a later first hit and the empty run), 2^{N−f} runs tie. Any N,
   one shift per distinct f.
+* Succ (whether a relevant document is retrieved): two values, the empty run alone below; φ_unq = 1 + hit,
+  runs below a hit 1, up to it 2^N. Any N (:mod:`irscales.enumeration.forms.any_hit`).
 * RBP with rational p = a/b (lowest terms). Its exact key K(r) = Σ_i rel_i a^{i−1} b^{N−i}
   (= RBP·b^{N−1}/(1 − p)) orders runs exactly as RBP does.
 
