@@ -116,10 +116,9 @@ def figure3_claims(fs: FigureScales) -> Part:
             continue
         item = f"fig3/P/N=5/share_at_{v}"
         items[item] = float(100 * share[v])
-        notes[item] = (f"exact share C(5,k)/2^5 = {share[v]} = {float(100 * share[v])}%; §7.1.1 reads the shares off "
-                       "the figure's x labels, 'the fraction of runs up to that point': a share is the difference of "
-                       "the labels at the ends of its cluster, here " + ", ".join(
-                           f"{e} = {float(100 * e):g}%" for e in ends[i - 1:i + 1]))
+        notes[item] = (f"exact share C(5,k)/2^5 = {share[v]} = {float(100 * share[v])}%, the difference of the x "
+                       "labels at its cluster's ends, " + " and ".join(f"{e} = {float(100 * e):g}%"
+                                                                       for e in ends[i - 1:i + 1]))
         readings[item] = {"exact share": items[item], **{
             f"x labels printed to {d} decimal{'s' if d > 1 else ''} "
             f"({float(_label(ends[i], d)):.{d}f} − {float(_label(ends[i - 1], d)):.{d}f})":
