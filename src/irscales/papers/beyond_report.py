@@ -226,8 +226,8 @@ def cutoffs(figures: Path) -> Beyond | None:
     judged = in_order(_read(judged), labels=["N"]) if judged.exists() else None
     src = f"{FOLDER}/table2_{tag}.csv"
     tables = [AnalogueTable("Table 2 at the cut-offs: Kendall τ_b between each measure and its interval version "
-                            "(ties unq; where unq has no route, FFF21 Table 3's mid), and how exact the interval "
-                            "values are († also rests on the caveat of the CSV's caveat column: for DCG's distinct "
+                            "(ties unq; where unq has no route, FFF21 Table 3's mid), how exact the interval values "
+                            "are, and for a bracket the range of τ over every φ inside it (a proven bound) († also rests on the caveat of the CSV's caveat column: for DCG's distinct "
                             "values, no Q-linear relation among the 1/ln m, Schanuel's conjecture)", _cutoffs_table(t2), (src,))]
     for name, title in (("topk", "How the ranking of systems changes: top-k systems kept, the largest rank move"),
                         ("points", "Where the runs sit on the interval scale: share at 0, quantiles of log10")):
