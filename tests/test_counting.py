@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from irscales import enumeration as E
 from irscales.enumeration import counting as C
 from irscales.enumeration import fixed_count, meet
+from irscales.enumeration.forms import discounted
+from irscales.enumeration.ties import tie_ranks
 from irscales import measures as M
 from irscales.exact import to_fraction
 
@@ -654,8 +656,8 @@ def test_ndcg_after_dcg_on_the_same_runs_is_not_counted_again(monkeypatch):
     """nDCG's φ is DCG's (its numerator): asked for both on the same runs, as the command line does, DCG is
     counted once; other runs, another tie strategy or another N are counted; results are copies."""
     calls = []
-    real = C.dcg_below
-    monkeypatch.setattr(C, "dcg_below", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = discounted.dcg_below  # the discounted form counts binary DCG
+    monkeypatch.setattr(discounted, "dcg_below", lambda *a, **k: calls.append(1) or real(*a, **k))
     monkeypatch.setattr(C, "_COUNTED", type(C._COUNTED)())
     rng = np.random.default_rng(4)
     runs = rng.integers(0, 2, (3, 5, 12)).astype(np.int8)
@@ -668,7 +670,7 @@ def test_ndcg_after_dcg_on_the_same_runs_is_not_counted_again(monkeypatch):
     C.phi_runs("nDCG_b02", runs[..., :11])
     C.phi_runs("nDCG_b02", 1 - runs)
     assert len(calls) == 4
-    assert np.array_equal(C.phi_runs("nDCG_b02", runs, "min"), C.tie_ranks(*real(runs.reshape(-1, 12) > 0, 2), "min")
+    assert np.array_equal(C.phi_runs("nDCG_b02", runs, "min"), tie_ranks(*real(runs.reshape(-1, 12) > 0, 2), "min")
                           .reshape(3, 5))
 
 
@@ -690,8 +692,8 @@ def test_a_count_of_another_measure_drops_the_tables_kept_for_rbp(monkeypatch):
 def test_runs_of_python_objects_are_counted_every_time(monkeypatch):
     # an object array's buffer holds addresses, not values: such runs are never looked up in the memo
     calls = []
-    real = C.dcg_below
-    monkeypatch.setattr(C, "dcg_below", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = discounted.dcg_below  # the discounted form counts binary DCG
+    monkeypatch.setattr(discounted, "dcg_below", lambda *a, **k: calls.append(1) or real(*a, **k))
     monkeypatch.setattr(C, "_COUNTED", type(C._COUNTED)())
     runs = np.array([[1, 0, 1, 1, 0, 0, 1, 0]], dtype=object)
     a = C.phi_runs("DCG_b02", runs)

@@ -57,10 +57,12 @@ def test_a_measure_without_a_route_keeps_its_row_with_the_reason(tmp_path):
     ap = t2[t2["measure"] == "AP"]
     unq = ap[ap["ties"] == "unq"].iloc[0]
     assert unq["route"] == "none" and math.isnan(unq["tau"]) and "24" in unq["reason"]  # distinct AP values to 24
-    mid = ap[ap["ties"] == "mid"].iloc[0]  # FFF21 Table 3's tie strategy, bracketed: τ with both bounds
+    mid = ap[ap["ties"] == "mid"].iloc[0]  # FFF21 Table 3's tie strategy, bracketed: τ's range over the brackets
     assert mid["route"] != "none" and not mid["exact"] and mid["bounds"] == "IntervalValues.phi_lo/phi_hi"
-    assert 0 < mid["achieved_rel_error"] <= mid["max_rel_error"] and -1 <= mid["tau_lo"] <= 1 and -1 <= mid["tau_hi"] <= 1
-    assert mid["stable"] == str(mid["tau_lo"] == mid["tau"] == mid["tau_hi"])
+    assert 0 < mid["achieved_rel_error"] <= mid["max_rel_error"]
+    assert -1 <= mid["tau_min"] <= mid["tau"] <= mid["tau_max"] <= 1 and mid["undecided_pairs"] >= 0
+    assert mid["stable"] == str(mid["tau_min"] == mid["tau"] == mid["tau_max"])
+    assert (mid["undecided_pairs"] == 0) <= (mid["stable"] == "True")  # no pair in either order: τ cannot move
     p = t2[t2["measure"] == "P"].iloc[0]
     assert p["route"] != "none" and p["tau"] == 1.0 and bool(p["exact"])
     j = judged[60]  # judged@60 per system, as evaluate reports it
@@ -94,16 +96,20 @@ def _frame(Ns):
     rows = []
     for N in Ns:
         rows += [{"measure": "P", "N": N, "ties": "unq", "route": "count", "exact": True, "max_rel_error": 0.0,
-                  "achieved_rel_error": 0.0, "tau": 1.0, "tau_lo": np.nan, "tau_hi": np.nan, "stable": "",
+                  "achieved_rel_error": 0.0, "tau": 1.0, "tau_min": np.nan, "tau_max": np.nan,
+                  "undecided_pairs": np.nan, "stable": "",
                   "bounds": "none", "caveat": "", "reason": ""},
                  {"measure": "RBP_p08", "N": N, "ties": "unq", "route": "bracket", "exact": False,
-                  "max_rel_error": 0.01, "achieved_rel_error": 0.004, "tau": 0.9, "tau_lo": 0.9, "tau_hi": 0.9,
+                  "max_rel_error": 0.01, "achieved_rel_error": 0.004, "tau": 0.9, "tau_min": 0.9, "tau_max": 0.9,
+                  "undecided_pairs": 0,
                   "stable": "True", "bounds": "IntervalValues.phi_lo/phi_hi", "caveat": "Schanuel", "reason": ""},
                  {"measure": "AP", "N": N, "ties": "unq", "route": "none", "exact": False, "max_rel_error": np.nan,
-                  "achieved_rel_error": np.nan, "tau": np.nan, "tau_lo": np.nan, "tau_hi": np.nan, "stable": "",
+                  "achieved_rel_error": np.nan, "tau": np.nan, "tau_min": np.nan, "tau_max": np.nan,
+                  "undecided_pairs": np.nan, "stable": "",
                   "bounds": "none", "caveat": "", "reason": "deepest N = 24"},
                  {"measure": "AP", "N": N, "ties": "mid", "route": "bracket", "exact": False, "max_rel_error": 0.01,
-                  "achieved_rel_error": 0.01, "tau": 0.8, "tau_lo": 0.79, "tau_hi": 0.8, "stable": "False",
+                  "achieved_rel_error": 0.01, "tau": 0.8, "tau_min": 0.79, "tau_max": 0.8,
+                  "undecided_pairs": 3, "stable": "False",
                   "bounds": "IntervalValues.phi_lo/phi_hi", "caveat": "", "reason": ""}]
     return pd.DataFrame(rows)
 
@@ -128,9 +134,10 @@ def test_the_report_section_reads_the_files_and_shows_every_cell(tmp_path):
     assert list(t.columns) == ["N = 100", "N = 1000"]
     assert t.loc["P", "N = 100"] == "1.0000, exact"
     assert t.loc["RBP_p08", "N = 1000"] == ("0.9000 †, bracketed, max_rel_error 0.01 (achieved 0.004), "
-                                               "τ the same with both bounds")
+                                               "τ the same for every φ in the brackets")
     assert t.loc["AP", "N = 100"] == ("no unq route; 0.8000 (mid), bracketed, max_rel_error 0.01 (achieved 0.01), "
-                                      "τ with the lower / upper bounds 0.7900 / 0.8000")
+                                      "τ between 0.7900 and 0.8000 for every φ in the brackets (3 pairs of systems "
+                                      "in either order)")
     md = beyond_report.markdown(b, report._md_table)
     assert md[0] == f"## {b.title}" and f"![rank_changes_N100_1000_beyond_real]({C.FOLDER}/" in "\n".join(md)
     assert f"src='{C.FOLDER}/rank_changes_N100_1000_beyond_real.png'" in beyond_report.html(b)
@@ -142,5 +149,6 @@ def test_a_simulated_run_is_labelled_simulated(tmp_path):
     assert b.label == "simulated data, beyond the papers" and "simulated TREC-8 runs" in b.what
     assert "the first 20 simulated" in b.what and figure_route(b.figures[0].stem) == "simulated data"
     assert all("simulated" in f for f in b.findings)
-    assert b.findings[0].endswith("2 bracketed (achieved relative error of φ up to 0.01, target 0.01), τ the same with "
-                                  "the lower and the upper bounds of φ in 1, elsewhere within 0.0100; no unq route: AP.")
+    assert b.findings[0].endswith("2 bracketed (achieved relative error of φ up to 0.01, target 0.01): over every φ "
+                                  "inside the brackets τ is one value in 1, elsewhere a range at most 0.0100 wide (AP: "
+                                  "0.7900 to 0.8000, 3 pairs of systems in either order); no unq route: AP.")

@@ -31,7 +31,8 @@ def test_romp_comparison_reproduces_fer17_printed_4_2_5_and_6_2_5():
 
 def test_recompute_published_anova_reproduces_fer17_printed_columns():
     got = fer17.recompute_published_anova(published.load("fer17"))
-    cmp = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings, below=got.below)
+    cmp = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings, below=got.below,
+                            contradicted=dict(got.contradicted))
     f = cmp.frame.set_index("item")
     # ω² from eq. (3) at the printed F, DF: 10 of the 11 effect rows of Tables 2 and 7 (helper of anova.py)
     assert f.loc["table2/Measure Pair/omega2", "match"] and f.loc["table7/Measure Pair*Topic Set(Corpus)/omega2", "match"]
@@ -53,33 +54,67 @@ def test_recompute_published_anova_reproduces_fer17_printed_columns():
     assert got.values["table2/Measure Pair*System Size/power"] == pytest.approx(0.05)
     done = cmp.frame[cmp.frame.status != "not reproduced"]
     assert len(done) == 126 and int(done.match.sum()) == 114  # the 12 others are listed in the notebook
-    assert done["status"].value_counts().to_dict() == {"match": 114, "agrees within printing": 3, "unresolved": 5,
-                                                       "differs": 4}
+    assert done["status"].value_counts().to_dict() == {"match": 114, "agrees within printing": 3, "unresolved": 3,
+                                                       "differs": 6}
 
 
-def test_power_is_unresolved_where_no_setting_the_paper_gives_reproduces_it():
+def test_power_is_unresolved_where_a_setting_the_paper_leaves_open_could_give_it():
     """Fer17 reads the power from G*Power without its settings: eq. (5) at the tables' N reproduces the other
-    powers but not these five; a sample size is named where one would give the printed value. 0.9999 is not a
+    powers but not these three; a sample size is named where one would give the printed value. 0.9999 is not a
     truncation of 1 − 3.4e-62: the paper prints 1.0000 for every other power near 1 (only rounding gives that)."""
     got = fer17.recompute_published_anova(published.load("fer17"))
-    f = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings,
-                          below=got.below).frame.set_index("item")
-    for item in ("table2/Measure Pair*System Size/power", "table2/Topic Size*System Size/power",
-                 "table3/Measure Pair*System Size/power", "table3/Topic Size*System Size/power",
+    f = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings, below=got.below,
+                          contradicted=dict(got.contradicted)).frame.set_index("item")
+    for item in ("table2/Topic Size*System Size/power", "table3/Topic Size*System Size/power",
                  "table2/System Size/power"):
         assert f.loc[item, "status"] == "unresolved", item
         assert "G*Power" in f.loc[item, "note"] and "values tried — " in f.loc[item, "note"]
+        assert item not in got.contradicted
     assert "N = 69,985 instead of 196,000" in f.loc["table2/Topic Size*System Size/power", "note"]
     # the value tried at that sample size is eq. (5) computed there, not the printed power copied in
     item = "table2/Topic Size*System Size/power"
     (at_fit,) = [v for k, v in got.readings[item].items() if "instead of" in k]
     printed = float(published.load("fer17").set_index("item").loc[item, "value"])
     assert at_fit != printed and abs(at_fit - printed) < 5e-5
-    assert "none gives the printed power" in f.loc["table2/Measure Pair*System Size/power", "note"]
     # 1 in double precision; the exact power is 1 − β with β ≈ 3.4e-62, within the spread, below 1
     assert got.values["table2/System Size/power"] == 1.0 and 0 < got.spreads["table2/System Size/power"] < 1e-60
     assert "but the paper rounds here" in f.loc["table2/System Size/power", "note"]
     assert f.loc["table2/Measure Pair/power", "status"] == "match"  # a power of 1 − β printed 1.0000 is reproduced
+
+
+def test_measure_pair_by_system_size_powers_contradict_the_printed_omega2():
+    """Tables 2 and 3 print powers 0.8043 / 0.7467 for Measure Pair*System Size, whose printed ω² is 0.0000
+    and F < 1: eq. (5) needs ω² ≈ 0.00031 / 0.00028 at N = 196,000 for them (more at any smaller N), which
+    prints as 0.0003, so no setting G*Power may have had reconciles them with the row: an erratum, with the
+    evidence in the note. The Topic Size*System Size powers need ω² ≈ 0.0001 at N, below the printed 0.0002:
+    a smaller sample size can give them, so they stay unresolved."""
+    pub = published.load("fer17")
+    got = fer17.recompute_published_anova(pub)
+    f = published.compare("fer17", got.values, spreads=got.spreads, readings=got.readings, below=got.below,
+                          contradicted=dict(got.contradicted)).frame.set_index("item")
+    printed = pub.set_index("item")["value"]
+    df_err, n = 195_399, 196_000
+    for tab, want in (("table2", 0.00031), ("table3", 0.00028)):
+        item = f"{tab}/Measure Pair*System Size/power"
+        need = anova.omega_squared_for_power(float(printed[item]), 243, df_err, n)
+        assert need == pytest.approx(want, abs=5e-6)
+        assert anova.power(need, 243, df_err, n) == pytest.approx(float(printed[item]), abs=1e-9)
+        assert printing.agreement(printed[f"{tab}/Measure Pair*System Size/omega2"], need).kind == "differs"
+        assert f.loc[item, "status"] == "differs"
+        note = f.loc[item, "note"]
+        assert note.startswith("inconsistent with the paper's own printed numbers: eq. (5) gives the printed power")
+        assert f"only at ω² = {need:.6f} for the table's N = 196,000" in note and "prints as 0.0003" in note
+        assert "is below 1, so eq. (3) gives ω² = 0" in note and "values tried — " in note
+    # the most eq. (5) gives an ω² printing as 0.0000 (below 0.0001, truncated) at N is far below either power
+    assert anova.power(1e-4, 243, df_err, n) < 0.25
+    assert set(got.contradicted) == {"table2/Measure Pair*System Size/power", "table3/Measure Pair*System Size/power"}
+    assert fer17.power_contradiction("0.5137", "0.0002", "2.0079", 54, df_err, n) is None
+    # the inverse is exact where the power is: a null effect has power α, and no ω² gives α or less, or 1
+    assert anova.omega_squared_for_power(0.05, 243, df_err, n) is None
+    assert anova.omega_squared_for_power(1.0, 243, df_err, n) is None
+    for target in (0.06, 0.5, 0.999):
+        w = anova.omega_squared_for_power(target, 9, 100, 110)
+        assert anova.power(w, 9, 100, 110) == pytest.approx(target, abs=1e-9)
 
 
 def test_qualitative_anova_items_from_a_table():

@@ -38,3 +38,21 @@ def test_examples_1_2_4_and_the_toy_variable():
     assert it["ex4/km_to_miles"] == float(Fraction(1000, 1609344) * 1000)
     assert (it["s3.2/toy/mean"], it["s3.2/toy/median"], it["s3.2/toy/eps_threshold"]) == (4, 2, 1)
     assert it["s3.2/toy/denser_low"] == "yes"
+
+
+def test_example_8_miles_depend_on_the_reading():
+    """400 km = 248.5485 mi, printed 248.54: right if the paper truncated, and nothing else Example 8 prints
+    shows whether it truncates or rounds (1,242.74 and 0.52 print so either way), so no erratum; its note
+    gives both printings and the (empty) evidence."""
+    from irscales.papers import printing, published
+
+    part = X.meaningfulness_checks(np.random.default_rng(0), 5)
+    ex8 = {k: v for k, v in part.items.items() if k.startswith("ex8/")}
+    f = published.compare("fff21", ex8, notes=part.notes).frame.set_index("item")
+    assert f.loc["ex8/rome_padua/miles", "status"] == "depends on reading"
+    note = f.loc["ex8/rome_padua/miles", "note"]
+    assert "truncated, 248.5485 prints as 248.54 (the printed value); rounded, as 248.55" in note
+    assert "Example 8 prints 0 other values only truncation reproduces and 0 only rounding reproduces" in note
+    for item, printed in (("ex8/rome_oslo/miles", "1,242.74"), ("ex8/ratio_F", "0.52")):
+        assert printing.reproducing(printed, ex8[item]) == {"rounded", "truncated"}
+        assert f.loc[item, "status"] == "match"

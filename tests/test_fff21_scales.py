@@ -35,13 +35,22 @@ def test_figure3_and_4_claims(fs):
     assert it["fig3/P/N=5/runs_at_0.0"] == 1 and it["fig3/RBP_p05/distinct_equispaced"] == "yes"
     # RR at N = 10: 1, 1/2, …, 1/5 in [0.2, 1]; 0 and 1/6 … 1/10 below
     assert (it["fig3/RR/clusters_[0.2,1]/N=10"], it["fig3/RR/clusters_[0,0.2)/N=10"]) == (5, 6)
-    # the paper qualifies the shares with no word: each is judged at its printed precision (20% is not 15.625%,
-    # 30% is not 31.25%), and no hand label lends them one
+    # §7.1.1 reads the shares off the figure's x labels (the fraction of runs up to that point): a hand label
+    # holds them to ± 10 points (labels printed to one decimal), no word of approximation is lent them;
+    # labels at one decimal give exactly 20/30/30/20, at two decimals 16/31/31/16
     from irscales.papers import published
     shares = {k: v for k, v in it.items() if "share_at" in k}
-    f = published.compare("fff21", shares, notes=p3.notes).frame.set_index("item").loc[list(shares)]
-    assert set(f["status"]) == {"differs"} and not f["note"].str.contains("'about'").any()
-    assert f["note"].str.contains("no word of approximation").all()
+    readings = {k: p3.readings[k] for k in shares}
+    assert [list(r.values())[1:] for r in readings.values()] == [[20.0, 16.0], [30.0, 31.0], [30.0, 31.0], [20.0, 16.0]]
+    f = published.compare("fff21", shares, notes=p3.notes, readings=readings).frame.set_index("item").loc[list(shares)]
+    assert set(f["status"]) == {"agrees within printing"} and not f["note"].str.contains("'about'").any()
+    assert f["note"].str.startswith("within the paper's printing (figure): read off a figure, which shows it to "
+                                    "± 10 points").all()
+    assert "x labels printed to 1 decimal (0.2 − 0.0): 20 (agrees)" in f.loc["fig3/P/N=5/share_at_0.2", "note"]
+    # without the label each share would be judged at its printed precision: 15.625% is no 20%
+    bare = published.compare("fff21", shares, notes=p3.notes, labels=published.load_readings().iloc[:0],
+                             published=published.load("fff21")).frame.set_index("item").loc[list(shares)]
+    assert set(bare["status"]) == {"differs"}
     p4 = S.figure4_claims(fs, p3)
     assert p4.items["fig4/RBP_p08/full_range/N=5"] == "no" and p4.items["fig4/RBP_p08/full_range/N=20"] == "yes"
     assert p4.items["fig4/RBP_p03_same_order_as_RBP_p05"] == "yes" and p4.items["fig4/RBP_p08_no_ties"] == "yes"

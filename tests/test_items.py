@@ -43,7 +43,9 @@ def test_not_errata_are_counted_apart_from_the_errata():
     t = pd.DataFrame({"item": ["a/1", "a/2", "b/1", "b/2"],
                       "status": ["agrees within printing", "agrees within printing", "depends on reading", "differs"]})
     assert items.not_errata_sentence(t) == ("Not errata: 2 agree within the paper's printing (truncated, a marked "
-                                            "approximation or a range that holds) and 1 depends on how the paper is read.")
+                                            "approximation, a range that holds or a value read off a figure) and 1 "
+                                            "depends on how the paper is read (truncated or rounded, or a convention "
+                                            "it leaves open).")
     assert items.errata(t) == [("b", ["2"])]
     assert items.not_errata_sentence(t.iloc[3:]) == ""
     assert "2 agree within printing; 1 depends on the reading; 0 unresolved (settings unknown); 1 differs (errata)" \

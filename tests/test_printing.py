@@ -72,17 +72,51 @@ def test_rounding_before_truncation_before_differs(printed, ours, kind):
     assert printing.agreement(printed, ours, convention=TRUNC).kind == kind
 
 
-@pytest.mark.parametrize("printed, ours", [("0.96", 0.9661), ("0.1770", Fraction(17, 96)), ("12", 12.6),
-                                           ("248.54", Fraction(400 * 1000000, 1609344)), ("-0.96", -0.9661)])
-def test_truncation_is_no_default(printed, ours):
-    """Without evidence (no group) or against it (a group that rounds) a truncated printing is an erratum,
-    and the note says why it was not read as truncated."""
-    for conv in (None, ROUND):
+UNDECIDED = printing.Convention("undecided", "a column", (), ())
+TIE = printing.Convention("undecided", "a column", ("x/1",), ("x/2",))
+
+
+@pytest.mark.parametrize("printed, ours, as_rounded", [
+    ("0.96", 0.9661, "0.97"), ("0.1770", Fraction(17, 96), "0.1771"), ("12", 12.6, "13"),
+    ("248.54", Fraction(400 * 1000000, 1609344), "248.55"), ("-0.96", -0.9661, "-0.97")])
+def test_truncation_is_no_default_and_no_erratum_where_nothing_shows_the_convention(printed, ours, as_rounded):
+    """A value only truncation reproduces: an erratum where its group shows the paper rounds there; no
+    erratum but undecided where nothing shows which convention the paper used (no group, a group without
+    evidence, or a tie), with both printings in the note; truncated where the group truncates."""
+    a = printing.agreement(printed, ours, convention=ROUND)
+    assert a.kind == "differs" and f"truncates to {printed}" in a.why and "the paper rounds here" in a.why
+    for conv in (None, UNDECIDED, TIE):
         a = printing.agreement(printed, ours, convention=conv)
-        assert a.kind == "differs" and f"truncates to {printed}" in a.why
-    assert "the paper rounds here" in printing.agreement(printed, ours, convention=ROUND).why
+        assert a.kind == "undecided" and a.undecided and not a.reproduced and not a.within_printing
+        assert "right if the paper truncated, and nothing shows which" in a.why
+        assert f"prints as {printed} (the printed value); rounded, as {as_rounded}" in a.why
+    assert "a column prints 1 other value only truncation reproduces (x/1) and 1 only rounding reproduces (x/2)" in \
+        printing.agreement(printed, ours, convention=TIE).why
     assert "the paper truncates here: a column prints 2 other values" in \
         printing.agreement(printed, ours, convention=TRUNC).why
+
+
+def test_a_value_neither_convention_gives_differs_whatever_the_evidence():
+    """1/6 printed 0.1665 (FFF21 Table 1, C): neither truncation (0.1666) nor rounding (0.1667) gives it."""
+    for conv in (None, UNDECIDED, TIE, ROUND, TRUNC):
+        assert printing.agreement("0.1665", Fraction(1, 6), convention=conv).kind == "differs"
+
+
+@pytest.mark.parametrize("printed, ours, r, kind", [
+    ("20%", 15.625, 10, "figure"), ("30%", 31.25, 10, "figure"),      # FFF21 Figure 3: labels to one decimal
+    ("20%", 15.625, 2, "differs"), ("20%", 9.99, 10, "differs"),      # beyond what the figure shows
+    ("20%", 10, 10, "figure"), ("0.5", 0.5, 0, "rounded"), ("0.5", 0.44, Fraction(1, 10), "figure")])
+def test_a_value_read_off_a_figure_is_held_to_what_the_figure_shows(printed, ours, r, kind):
+    a = printing.agreement(printed, ours, figure=r)
+    assert a.kind == kind
+    if kind == "figure":
+        assert a.within_printing and "read off a figure, which shows it to ±" in a.why
+    if kind == "differs":
+        assert "what the figure it was read off can show" in a.why
+    # truncation does not widen a figure's resolution: 15.9 truncates to 15, yet ± 0.5 does not reach it
+    assert printing.agreement("15", 15.9, figure=0.5, convention=TRUNC).kind == "differs"
+    with pytest.raises(ValueError, match="either by its word or off a figure"):
+        printing.agreement("20%", 15.625, figure=10, word="about")
 
 
 @pytest.mark.parametrize("printed, ours, kind", [
@@ -110,9 +144,10 @@ def test_evidence_decides_the_convention_by_the_other_values_of_the_group():
     assert c.name == "truncated" and c.truncated_only == ("b/p", "c/p") and c.rounded_only == ()
     assert printing.agreement("3.64e-85", 3.648e-85, convention=c).kind == "truncated"
     assert printing.convention("d/p", "the p column", p).rounded_only == ("e/p", "f/p")
-    # a tie is no evidence: rounding stays
+    # a tie decides neither convention: undecided (so is a group with no evidence)
     tie = {"a": ("0.96", 0.9661, 0, None), "b": ("0.93", 0.9288, 0, None), "c": ("0.12", 0.1299, 0, None)}
-    assert printing.convention("a", "a passage", tie).name == "rounded"
+    assert printing.convention("a", "a passage", tie).name == printing.UNDECIDED
+    assert printing.convention("a", "a passage", {"a": tie["a"]}).name == printing.UNDECIDED
 
 
 def test_a_value_known_below_a_bound_does_not_truncate_to_it():
@@ -160,12 +195,13 @@ def test_spread_of_inputs_printed_rounded():
     ("10%", 9.32, "upper", "bound"),     # 'all above 0.9 … loss 2%–10%': the largest loss 9.32 rounded up
     ("14%", 12.99, "lower", "differs"),  # a lower end above the smallest value: the range does not hold
     ("0.86", 0.8701, "upper", "differs"),
-    ("0.96", 0.9661, "upper", "differs"),  # an upper end below the largest value: no bound, no default truncation
+    ("0.96", 0.9661, "upper", "differs"),  # an upper end below the largest value: no bound, and the passage rounds
     ("10%", 9.32, None, "differs"),      # the same number without a range is not a bound
     ("10%", 8.99, "upper", "differs"),   # a bound must be the extreme rounded outward, not any larger number
 ])
 def test_a_range_that_holds_as_stated(printed, ours, end, kind):
-    assert printing.agreement(printed, ours, end=end).kind == kind
+    """Range ends, in a passage whose other values show it rounds (FFF21 §7.1.1's 0.93 for 0.9288)."""
+    assert printing.agreement(printed, ours, end=end, convention=ROUND).kind == kind
 
 
 def test_range_ends_are_read_off_the_item_id():
@@ -242,10 +278,11 @@ _GROUP = pd.DataFrame([{"paper": "x", "items": "t/*", "group": "Table 9's column
 
 
 def test_a_truncated_value_agrees_only_where_its_group_truncates():
-    """17/96 printed 0.1770 (truncated): an erratum alone or beside values that only round; no erratum
-    beside two values that only truncate; printed 0.1772 an erratum and 0.1771 a match either way."""
+    """17/96 printed 0.1770 (truncated): an erratum beside values that only round; no erratum beside two
+    values that only truncate; alone, nothing shows which convention the paper used, so it depends on the
+    reading; printed 0.1772 an erratum and 0.1771 a match either way."""
     exact = Fraction(17, 96)
-    for others, want in ((None, "differs"), ({"t/b": ("0.2747", 0.27466), "t/c": ("0.0306", 0.03056)}, "differs"),
+    for others, want in ((None, "depends on reading"), ({"t/b": ("0.2747", 0.27466), "t/c": ("0.0306", 0.03056)}, "differs"),
                          ({"t/b": ("0.2746", 0.27466), "t/c": ("0.0305", 0.03056)}, "agrees within printing")):
         rows, vals = [("t/a", "", "0.1770")], {"t/a": exact}
         for k, (v, x) in (others or {}).items():
@@ -260,16 +297,21 @@ def test_a_truncated_value_agrees_only_where_its_group_truncates():
     assert "Table 9's column prints 2 other values only truncation reproduces (t/b, t/c)" in f.loc["t/a", "note"]
 
 
-def test_the_repository_reads_fff21_table1_as_rounded():
-    """Table 1 of FFF21 prints 0.1770 for 17/96: nothing else in the table truncates, so it is an erratum,
-    and its note names the evidence."""
+def test_the_repository_leaves_fff21_table1_d_to_the_reading():
+    """Table 1 of FFF21 prints 0.1770 for 17/96: right if truncated, and nothing else in the table shows
+    whether it truncates or rounds (A is exact, B and C are neither), so it depends on the reading, with
+    both printings and the evidence in its note; B and C stay errata (no convention gives them)."""
     from irscales.papers.fff21 import runs4
 
     pub = published.load("fff21")
     part = runs4.table1(runs4.figure2(4))
     f = published.compare("fff21", part.items, notes=part.notes).frame.set_index("item")
-    assert f.loc["table1/D/AP", "status"] == "differs"
-    assert "Table 1's AP column prints 0 other values only truncation reproduces" in f.loc["table1/D/AP", "note"]
+    assert f.loc["table1/D/AP", "status"] == "depends on reading"
+    note = f.loc["table1/D/AP", "note"]
+    assert "right if the paper truncated, and nothing shows which" in note
+    assert "prints as 0.1770 (the printed value); rounded, as 0.1771" in note
+    assert "Table 1's AP column prints 0 other values only truncation reproduces and 0 only rounding" in note
+    assert (f.loc["table1/B/AP", "status"], f.loc["table1/C/AP", "status"]) == ("differs", "differs")
     assert pub.set_index("item").loc["table1/D/AP", "value"] == "0.1770"
 
 

@@ -19,9 +19,14 @@ def _pub(rows):
 def test_compare_statuses_and_the_match_column():
     pub = _pub([("a", "", "0.96", ""), ("b", "", "0.97", ""), ("c", "", "0.95", "a known typo"), ("d", "", "1", "")])
     f = published.compare("x", {"a": 0.9661, "b": 0.9661, "c": 0.9661}, published=pub).frame.set_index("item")
-    assert f["status"].to_dict() == {"a": "differs", "b": "match", "c": "differs", "d": "not reproduced"}  # no group
+    # a: only truncation gives it and no group shows a convention: depends on reading; c: neither gives it
+    assert f["status"].to_dict() == {"a": "depends on reading", "b": "match", "c": "differs", "d": "not reproduced"}
     assert f["match"].to_dict() == {"a": False, "b": True, "c": False, "d": False}  # match: rounds to the printed value
-    assert "it truncates to 0.96, but nothing the paper prints beside it shows a truncation" in f.loc["a", "note"]
+    assert f.loc["a", "note"].startswith("depends on reading (truncated or rounded): right if the paper truncated")
+    assert "no printed value beside it is recorded as its group" in f.loc["a", "note"]
+    rounds = pd.DataFrame([{"paper": "x", "items": "[ab]", "group": "a column"}])
+    h = published.compare("x", {"a": 0.9661, "b": 0.9661}, published=pub, groups=rounds).frame.set_index("item")
+    assert h.loc["a", "status"] == "differs" and "but the paper rounds here: a column prints" in h.loc["a", "note"]
     groups = pd.DataFrame([{"paper": "x", "items": "[ab]", "group": "a column"}])
     pub2 = _pub([("a", "", "0.96", ""), ("b", "", "0.94", "")])  # b too only truncates: evidence for a
     g = published.compare("x", {"a": 0.9661, "b": 0.9461}, published=pub2, groups=groups).frame.set_index("item")
@@ -46,7 +51,7 @@ def test_repository_readings_are_valid_and_each_names_published_items():
         assert r.paper in PAPERS, r
         items = published.load(r.paper)["item"]
         assert any(fnmatch.fnmatchcase(i, r.item) for i in items), f"stale label {r.paper} {r.item}"
-        assert r.reading in ("open", "unknown") or r.reading in printing.WORDS
+        assert r.reading in ("open", "unknown") or r.reading in printing.WORDS or r.reading.startswith("figure ±")
         assert len(r.reason) > 40  # a reason in the paper's words, not a bare tag
 
 
@@ -54,12 +59,40 @@ def test_repository_readings_are_valid_and_each_names_published_items():
     ("paper,item\n", "expected columns"),
     ("paper,item,reading,reason\nfff21,a,guess,why\n", "reading must be"),
     ("paper,item,reading,reason\nfff21,a,about,\n", "needs its reason"),
+    ("paper,item,reading,reason\nfff21,a,figure ±ten,why\n", "reading must be"),
+    ("paper,item,reading,reason\nfff21,a,figure 10%,why\n", "reading must be"),
 ])
 def test_readings_file_errors_name_the_line(tmp_path, bad, msg):  # noqa: D103
     p = tmp_path / "readings.csv"
     p.write_text(bad)
     with pytest.raises(published.PublishedFileError, match=f"{p}:[12]: .*{msg}"):
         published.load_readings(p)
+
+
+def test_a_number_read_off_a_figure_is_held_to_its_label_resolution():
+    """A 'figure ±r' label holds the printed value to ± r (the number's own units) and keeps it out of its
+    group's evidence; a value beyond that resolution is an erratum that says so."""
+    pub = _pub([("f/a", "", "20%", ""), ("f/b", "", "30%", ""), ("f/c", "", "20%", "")])
+    labels = pd.DataFrame([{"paper": "x", "item": "f/[ab]", "reading": "figure ±10%", "reason": "read off Fig. 3"}])
+    f = published.compare("x", {"f/a": 15.625, "f/b": 41.0, "f/c": 15.625}, published=pub,
+                          labels=labels).frame.set_index("item")
+    assert f["status"].to_dict() == {"f/a": "agrees within printing", "f/b": "differs", "f/c": "differs"}
+    assert "read off a figure, which shows it to ± 10 points" in f.loc["f/a", "note"]
+    assert "read as 'figure ±10%': read off Fig. 3" in f.loc["f/a", "note"]
+    assert "nor is it within ± 10 points of it" in f.loc["f/b", "note"]
+
+
+def test_contradicted_items_differ_even_with_unknown_settings():
+    """Settings the paper does not give leave a value unresolved, unless its own printed numbers rule out
+    every setting: then it is an erratum, with that evidence first in its note."""
+    pub = _pub([("s/u", "", "0.8043", ""), ("s/v", "", "0.5137", "")])
+    labels = pd.DataFrame([{"paper": "x", "item": "s/*", "reading": "unknown", "reason": "G*Power's settings"}])
+    f = published.compare("x", {"s/u": 0.05, "s/v": 0.986}, published=pub, labels=labels,
+                          contradicted={"s/u": "needs ω² 0.00031, printed 0.0000"}).frame.set_index("item")
+    assert f["status"].to_dict() == {"s/u": "differs", "s/v": "unresolved"}
+    assert f.loc["s/u", "note"].startswith("inconsistent with the paper's own printed numbers: needs ω² 0.00031")
+    with pytest.raises(KeyError, match="not in data/published"):
+        published.compare("x", {}, published=pub, contradicted={"s/w": "?"})
 
 
 def test_labels_are_patterns_of_items():
@@ -88,7 +121,7 @@ def test_simulated_rows_keep_the_callers_note():
     f = published.compare("x", {"a": 0.9665, "b": 0.9661}, notes={"a": "on simulated runs"}, route="simulated",
                           published=pub).frame.set_index("item")
     assert f.loc["a", "note"] == "on simulated runs" and f.loc["b", "note"] == ""
-    assert f.loc["b", "status"] == "differs" and f.loc["a", "route"] == "simulated"
+    assert f.loc["a", "status"] == "differs" and f.loc["a", "route"] == "simulated"
 
 
 def test_repository_printing_groups_name_published_items():

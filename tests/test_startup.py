@@ -29,6 +29,10 @@ def test_help_loads_no_heavy_module(args):
     assert not heavy, heavy
 
 
-def test_import_irscales_loads_only_itself():
-    assert _loaded("import irscales") == ["irscales"]
-    assert _loaded("import irscales\nirscales.__version__") == ["irscales"]
+def test_import_irscales_loads_only_itself_and_the_measures():
+    """The measures' registry is the package's list of names (issue 50), with the exact arithmetic they use;
+    nothing heavier loads, and the version is asked of importlib.metadata only when read."""
+    for code in ("import irscales", "import irscales\nirscales.__version__"):
+        loaded = _loaded(code)
+        assert "irscales" in loaded and all(m in ("irscales", "irscales.exact") or m.startswith("irscales.measures")
+                                            for m in loaded), loaded

@@ -8,7 +8,7 @@ one call               ``evaluate`` (runs and qrels — files, frames or dicts �
                        ``comparison_table`` (the table of many runs, original and interval scale)
 ecosystem              ``interval_measure`` (``AP@10[interval]``: an ir_measures measure, for ir_measures and
                        PyTerrier); ``evaluate`` also reads ranx, ir_datasets and ir_measures objects
-measures               ``P R F1 AP RR SP Succ RPrec RBP GP GR GRBP DCG NDCG ERR SBTO RBTO Twist``,
+measures               ``{measures}``,
                        ``parse`` / ``parse_list`` (paper names such as ``RBP_p08``, ``nDCG_b02``),
                        ``CLASSIC_MEASURES`` (the 11 measures of FFF21 §6)
 interval scales        ``scale`` (the scale of a measure over REL^N, cached) and ``phi_runs`` (the
@@ -25,7 +25,8 @@ IPSO                   ``compare`` (MM23 Algorithm 1), ``Relation``, ``corrobora
 Score matrices are ``(T topics, S systems)`` everywhere; relevance arrays ``[system, topic, rank]``;
 functions of runs (a measure, ``phi_runs``) keep the runs' leading axes. N is a run length, ``depth``
 the run length a collection is cut at, ``k`` a measure's own cut-off (``P@10``).
-The names are loaded on first use (PEP 562), so ``import irscales`` and the command line stay quick.
+The names are loaded on first use (PEP 562), so ``import irscales`` and the command line stay quick; only the
+measures load with the package, as their registry (:data:`irscales.measures.REGISTRY`) is the list above.
 
 Rooms — the core knows no paper:
 
@@ -57,11 +58,13 @@ import importlib.abc
 import importlib.util
 import sys
 
+from irscales.measures import REGISTRY
+
+__doc__ = __doc__.replace("{measures}", " ".join(REGISTRY))  # the registered measure classes, in the table above
+
 # public name -> module that defines it (loaded on first access)
 _HOME = {
-    **{n: "irscales.measures" for n in (
-        "Measure", "P", "R", "F1", "AP", "RR", "SP", "Succ", "RPrec", "RBP", "GP", "GR", "GRBP", "DCG", "NDCG",
-        "ERR", "SBTO", "RBTO", "Twist", "parse", "parse_list", "CLASSIC_MEASURES")},
+    **{n: "irscales.measures" for n in ("Measure", *REGISTRY, "parse", "parse_list", "CLASSIC_MEASURES")},
     "scale": "irscales.enumeration", "Scale": "irscales.enumeration", "phi_runs": "irscales.enumeration",
     **{n: "irscales.data" for n in ("Collection", "load_preset", "read_run", "read_qrels")},
     "kendall_tau": "irscales.correlation", "tau_ap": "irscales.correlation",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from irscales import measures as M
 from irscales.data.judged import JUDGED_CONVENTION
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner applies the budget, so the API (build=True) and the CLI refuse alike; the help's
@@ -26,8 +27,8 @@ TREC_EVAL_RECIPE = ("--negative zero --on-no-relevant keep, --depth at least the
                     "longest run, trec_eval names (map, P_10, ndcg_cut_10, recip_rank …); add "
                     "--on-uneven-topics pad for trec_eval -c")
 
-MEASURE_HELP = (
-    "comma-separated measures. Paper keys: AP RR P R F1 Rprec ERR SP RBP_p08 DCG_b02 nDCG_b10 P@10 …; "
+MEASURE_HELP = (  # {keys}: one paper key per registered measure (irscales.measures.REGISTRY), read when shown
+    "comma-separated measures. Paper keys: {keys} P@10 nDCG_b10 …; "
     "constructor forms: RBP(p=0.8), NDCG(discount='log2p1', gains='graded'), ERR(max_grade=3); ERR alone takes "
     "the qrels' largest grade G, R = (2^g - 1)/2^G (gdeval and ir_measures use ERR(max_grade=4)). "
     "Exact synonyms: trec_eval map P_10 map_cut_10 ndcg ndcg_cut_10 recall_10 recip_rank Rprec success_5; "
@@ -62,12 +63,26 @@ def depth_option(ranked: bool = False):
                         + extra)
 
 
+class _MeasuresOption(click.Option):
+    """``--measures``, whose help lists the measures registered when it is shown (a measure declared in a module
+    imported before the command runs is listed)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.template = self.help or ""
+
+    def get_help_record(self, ctx):
+        self.help = self.template.replace("{keys}", " ".join(M.measure_names()))
+        return super().get_help_record(ctx)
+
+
 def measures_option(default: str | None, one: bool = False):
     """``--measures`` (one vocabulary for every subcommand); ``--measure`` and ``--metric`` stay as hidden
     aliases of older versions. ``one``: the command takes exactly one measure."""
     what = "one measure (see irscales scores --help)" if one else MEASURE_HELP
     return _options(
-        click.option("--measures", "measure_names", default=default, show_default=default is not None, help=what),
+        click.option("--measures", "measure_names", cls=_MeasuresOption, default=default,
+                     show_default=default is not None, help=what),
         click.option("--measure", "measure_alias", hidden=True),
         click.option("--metric", "metric_alias", hidden=True),
     )

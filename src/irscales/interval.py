@@ -167,14 +167,18 @@ def bracket_words(p: IntervalPlan, achieved: float = 0.0) -> str:
 def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
     """'' or why the interval value is an affine image of the measure's own value at this N (the interval
     column then repeats the measure up to a constant factor): P over its k ranks with ties ``unq`` (φ − 1
-    relevant documents, K = k + 1: the value itself) and RBP with p = 1/2 (no two runs tie, φ − 1 is the
-    run read as a binary number: 2^N/(2^N − 1) times RBP). R is not one: its interval value is P at N, R
+    relevant documents, K = k + 1: the value itself), RBP with p = 1/2 (no two runs tie, φ − 1 is the
+    run read as a binary number: 2^N/(2^N − 1) times RBP) and, with ties ``unq``, any measure of two values over
+    the runs that is its own numerator (K = 2: Succ, whose interval value is itself; not AP at N = 1, whose value
+    divides by the recall base). R is not one: its interval value is P at N, R
     times RB/N, a factor that changes from topic to topic."""
     if type(p.measure) is M.P and type(measure) is M.P and p.ties == UNQ and p.c == 1:
         return f"= {p.label}: P is already an interval scale at this N"
     if type(p.measure) is M.RBP and type(measure) is M.RBP and to_fraction(measure.p) == Fraction(1, 2) \
             and p.c == 1:
         return f"= {p.label} x 2^{p.N}/(2^{p.N} - 1): RBP with p = 1/2 is already an interval scale"
+    if p.ties == UNQ and p.K == 2 and numerator(p.measure) == p.measure:  # Succ: (φ − 1)/(K − 1) maps 0, 1 to 0, 1
+        return f"= {p.label} rescaled onto 0, 1: a scale of two values is already an interval scale"
     return ""
 
 

@@ -85,9 +85,11 @@ Modules
 ``cache`` the chunk cache · ``cache_lock`` one writer per cache folder, a lock no dead owner holds ·
 ``workers`` worker processes that end with their parent · ``scale_class`` :class:`Scale` and closed
 forms · ``engine`` chunk planner, runner, limits and build costs · ``brute`` brute-force reference ·
+``forms`` one module per arithmetic form of a numerator (its kernel keys, closed form, count, costs, what
+a count rests on, bracket), asked by everything below, never named ·
 ``counting`` / ``meet`` / ``fixed_count`` / ``ap_count`` / ``digit_sums`` φ counted without a scale ·
 ``bracket`` / ``bracket_additive`` φ of additive measures bracketed with a proven relative error ·
-``count_costs`` what a count costs · ``providers`` the routes to φ as registered providers ·
+``providers`` the routes to φ as registered providers ·
 ``routes`` the one planner choosing the best registered route (closed form, counting, cached scale, build;
 exact first, then the cheapest) within a budget · ``build``
 :func:`scale` and :func:`ranked_runs` (FFF21's measures vs their ranked versions on a collection are

@@ -29,32 +29,13 @@ from fractions import Fraction
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration import bracket_additive, bracket_ap, bracket_ap_reach
+from irscales.enumeration.forms import form_of
 from irscales.enumeration.providers import Request, register
 from irscales.enumeration.routes import Route
-from irscales.enumeration.runs import numerator
 from irscales.enumeration.ties import TIES
-from irscales.options import DEFAULT_TIES, UNQ
+from irscales.options import DEFAULT_TIES
 
 __all__ = ["BoundedRoute", "BoundedProvider", "lower_midpoint"]
-
-
-_AP_BASIS = ("φ bracketed by proven lower and upper counts of a rounded dynamic programme over ranks "
-             "(irscales.enumeration.bracket_ap; FFF21 eq. 2, §7.1.3)")
-_ADDITIVE_BASIS = ("φ bracketed by counting knapsack solutions with Dyer's rounding (Dyer, STOC 2003), proven lower "
-                   "and upper counts (irscales.enumeration.bracket, bracket_additive)")
-_SCHANUEL = ("; distinct values counted as discount-class coefficient tuples: exact if no Q-linear relation among "
-             "the 1/ln m exists (Schanuel's conjecture)")
-
-
-def _module(m: M.Measure):
-    """The bracket module of ``m`` from its numerator's declared form (AP/SP: ``sp``; the rest additive)."""
-    return bracket_ap if numerator(m).form == "sp" else bracket_additive
-
-
-def _scope(m: M.Measure):
-    """The module that says how far the bracket of ``m`` reaches, its cost and K (AP's apart from its bracket)."""
-    return bracket_ap_reach if numerator(m).form == "sp" else bracket_additive
 
 
 def lower_midpoint(lo, hi):
@@ -65,6 +46,14 @@ def lower_midpoint(lo, hi):
 
 
 _midpoints = np.frompyfunc(lower_midpoint, 2, 1)
+
+
+def _bracketed(m: M.Measure, c: int) -> M.Measure:
+    """The measure whose φ the bracket counts: a measure cut at k ranks whose form brackets it as a knapsack is the
+    measure itself over REL^k (:func:`irscales.interval.scale_target`; :mod:`irscales.enumeration.bracket_additive`
+    reads cut-offs so), any other measure is itself."""
+    u = m.uncut
+    return u if u is not m and form_of(u).knapsack(u, c) is not None else m
 
 
 class BoundedRoute(Route):
@@ -78,7 +67,8 @@ class BoundedRoute(Route):
 
     def K_bounds(self, ties: str = DEFAULT_TIES) -> tuple[int, int]:
         """(lo, hi) of K, the size of φ's range (exact where lo = hi)."""
-        return _scope(self.measure).k_bounds(self.measure, self.N, self.c, ties)
+        m = _bracketed(self.measure, self.c)
+        return form_of(m).k_bounds(m, self.N, self.c, ties)
 
     def K(self, ties: str = DEFAULT_TIES) -> int:
         lo, hi = self.K_bounds(ties)
@@ -91,8 +81,9 @@ class BoundedRoute(Route):
                         ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """tie → (lo, hi), proven bounds on φ of runs ``rel`` (…, L ≤ N), object arrays of ints (``mid``:
         halves), hi ≤ (1 + max_rel_error)·lo where the bracket reaches it (else a ``RuntimeWarning``)."""
-        return _module(self.measure).phi_bounds_ties(self.measure, rel, tuple(ties), N=self.N, c=self.c,
-                                                     rel_error=self.max_rel_error, progress=progress)
+        m = _bracketed(self.measure, self.c)
+        return form_of(m).phi_bounds_ties(m, rel, tuple(ties), N=self.N, c=self.c, rel_error=self.max_rel_error,
+                                          progress=progress)
 
     def phi_bounds(self, rel, ties: str = DEFAULT_TIES, progress: bool | None = None, **kwargs
                    ) -> tuple[np.ndarray, np.ndarray]:
@@ -115,23 +106,21 @@ class BoundedProvider:
     kind, exact = "bounded", False
 
     def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
-        mod = _scope(m)
-        if mod is bracket_ap_reach and c != 1:
-            return 0, f"AP is binary: no bracket over grades 0..{c}"
+        form, m = form_of(_bracketed(m, c)), m.uncut  # a refusal names the measure over its own ranks
         if ties is None:  # every tie strategy: the shortest reach
-            return min((mod.bracket_depth(m, c, t) for t in TIES), key=lambda r: r[0])
-        return mod.bracket_depth(m, c, ties)
+            return min((form.bracket_depth(m, c, t) for t in TIES), key=lambda r: r[0])
+        return form.bracket_depth(m, c, ties)
 
     def offer(self, req: Request) -> BoundedRoute | None:
         m, N, c = req.measure, req.N, req.c
         if req.need == "scale" or N > min(self.reach(m, c, t)[0] for t in req.ties):
             return None
-        mod = _scope(m)
-        seconds, table = max(mod.bracket_cost(m, N, c, t, req.n_runs) for t in req.ties)
-        basis = _AP_BASIS if mod is bracket_ap_reach else _ADDITIVE_BASIS
-        proven = not (mod is bracket_additive and numerator(m).form == "discounted" and UNQ in req.ties)
-        if not proven:
-            basis += _SCHANUEL
+        target = _bracketed(m, c)
+        if target is not m and N != m.k:
+            raise ValueError(f"{m.key} is the measure at N={m.k}, not N={N} (its ranks beyond {m.k} never count)")
+        form = form_of(target)
+        seconds, table = max(form.bracket_cost(target, N, c, t, req.n_runs) for t in req.ties)
+        basis, proven = form.bracket_basis(target, c, req.ties)
         rel = req.max_rel_error
         return BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
                             basis=f"{basis}, within {rel:g} relative", proven=proven, grounds="bracket")

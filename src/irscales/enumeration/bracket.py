@@ -1,5 +1,7 @@
 """Certified brackets of knapsack counts: how many assignments of items sum to at most (or below) a bound
-(issue 42; shared by the additive measures of :mod:`irscales.enumeration.bracket_additive`).
+(issue 42), and φ of an additive measure from them (:func:`knapsack_phi_bounds`: the forms of
+:mod:`irscales.enumeration.forms` that give a :class:`Knapsack`, read by measure in
+:mod:`irscales.enumeration.bracket_additive`).
 
 An *item* j has options o with real values v_{j,o} ≥ 0 and integer multiplicities μ_{j,o}; an assignment
 picks one option per item and weighs Π μ. For a bound m we want
@@ -45,24 +47,30 @@ c ≤ c̃ / (1 − a·u) (Bernoulli), taken in exact rational arithmetic and rou
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
+from irscales.enumeration.ties import check_ties
 from irscales.exact import to_fraction
-from irscales.options import DEFAULT_MAX_REL_ERROR
+from irscales.options import DEFAULT_MAX_REL_ERROR, UNQ
 from irscales.progress import bar
 
-__all__ = ["Item", "outward", "count_bounds", "Bounds", "MAX_BITS", "MAX_LOG2_COUNT"]
+__all__ = ["Item", "outward", "count_bounds", "exact_counts", "Bounds", "MAX_BITS", "MAX_LOG2_COUNT",
+           "SECONDS_PER_CELL", "Knapsack",
+           "knapsack_phi_bounds", "tie_bounds"]
 
 UNIT_ROUNDOFF = Fraction(1, 2**53)
 #: Finest grid: K = 2^MAX_BITS cells (two float64 arrays of 8·2^MAX_BITS bytes while counting).
 MAX_BITS = 23
 #: Counts are float64 while summed: every head count must stay below 2^MAX_LOG2_COUNT.
 MAX_LOG2_COUNT = 1000
+#: Seconds per cell and option of a grid (numpy shifted adds on the 2-core machine), for a bracket's cost.
+SECONDS_PER_CELL = 1.5e-9
 
 
 def outward(x: Fraction | Decimal | int) -> tuple[float, float]:
@@ -88,6 +96,13 @@ class Item:
     @property
     def total(self) -> int:
         return sum(self.mult)
+
+    @classmethod
+    def of(cls, values: Sequence, mult: Sequence[int] | None = None) -> "Item":
+        """The item whose options are the exact ``values`` (Fractions, ints or 50-digit Decimals), each within
+        its :func:`outward` floats, with multiplicities ``mult`` (default 1 each)."""
+        b = [outward(v) for v in values]
+        return cls(np.array([x for x, _ in b]), np.array([y for _, y in b]), tuple(mult or [1] * len(values)))
 
 
 @dataclass(frozen=True)
@@ -304,3 +319,101 @@ def count_bounds(items: Sequence[Item], m_lo: np.ndarray, m_hi: np.ndarray, *, r
                 pb.total += 1
             pb.update(1)
     return res
+
+
+# ------------------------------------------------------------------------------------ φ of an additive measure
+
+
+class Knapsack(Protocol):
+    """The counting knapsack of an additive measure M(r) = Σ_i w_i·g(r_i) over grades 0..c, as a form gives it
+    (:meth:`irscales.enumeration.forms.Form.knapsack`): runs up to / below M(r) are F_≤ / F_< of one item per
+    rank with options g·w_i; where ties ``unq`` count distinct values that are not runs (``distinct(t)``), of one
+    item per class of ranks with its distinct coefficients as options."""
+
+    graded: bool  # the runs are read as grades 0..c (else rel > 0)
+    bits: int  # the first grid's bits
+
+    def depth(self, c: int, ties: str | None) -> tuple[float, str]:
+        """The deepest N bracketed over grades 0..c with ``ties`` (None: every strategy), and why not further."""
+
+    def cost(self, N: int, c: int, ties: str, n_runs: int) -> tuple[float, int]:
+        """Rough (seconds, bytes) of bracketing ``n_runs`` runs."""
+
+    def k(self, N: int, c: int, ties: str) -> int:
+        """K, the size of φ's range with ``ties`` (exact)."""
+
+    def conditional(self, ties: str) -> bool:
+        """Whether φ with ``ties`` is exact only under a conjecture (distinct values counted as tuples)."""
+
+    def distinct(self, ties: str) -> bool:
+        """Whether φ with ``ties`` counts distinct values on their own knapsack (not runs)."""
+
+    def items(self, N: int, c: int, distinct: bool) -> tuple[Item, ...]:
+        """The items, per rank (runs) or per class (``distinct``)."""
+
+    def values(self, rows: np.ndarray, N: int) -> tuple[np.ndarray, np.ndarray]:
+        """Outward float bounds of each run's exact value (rows of grades, shape (n, L ≤ N))."""
+
+    def exact_counter(self, N: int, c: int, distinct: bool, items, rows: np.ndarray, lo_v: np.ndarray,
+                      hi_v: np.ndarray) -> Callable[[int], tuple[int, int] | None]:
+        """q → exact (up to, below) for the value of run ``rows[q]`` (:func:`exact_counts`)."""
+
+
+def tie_bounds(res: Bounds, ties: str) -> tuple[list, list]:
+    """φ's bounds from the bounds of runs (or values) up to and below: unq/max = up to, min = 1 + below, mid =
+    their mean (exact halves); at least 1 (the run itself has its value)."""
+    if ties in (UNQ, "max"):
+        lo, hi = res.le_lo, res.le_hi
+    elif ties == "min":
+        lo, hi = [x + 1 for x in res.lt_lo], [x + 1 for x in res.lt_hi]
+    else:
+        lo = [Fraction(a + 1 + b, 2) for a, b in zip(res.lt_lo, res.le_lo)]
+        hi = [Fraction(a + 1 + b, 2) for a, b in zip(res.lt_hi, res.le_hi)]
+    return [max(x, 1) for x in lo], hi
+
+
+def knapsack_phi_bounds(ks: Knapsack, label: str, rel, ties: tuple[str, ...], *, N: int, c: int, rel_error: float,
+                        progress: bool | None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """tie → (lo, hi), proven bounds on φ (FFF21 eq. 2, §7.1.3) of runs ``rel`` (…, L ≤ N; ranks L+1..N not
+    relevant) of the additive measure ``label`` whose knapsack is ``ks``, refined until hi ≤ (1 + rel_error)·lo
+    where the grid allows (:data:`MAX_BITS`; beyond, valid but wider, with a ``RuntimeWarning``). One count of runs
+    serves min, max and mid (and unq where values are runs), one count of distinct values the rest. Object arrays
+    with the leading shape of ``rel``: Python ints, for ``mid`` exact halves."""
+    for t in ties:
+        check_ties(t)
+    rel = np.asarray(rel)
+    if rel.ndim == 0 or not 1 <= rel.shape[-1] <= N:
+        raise ValueError(f"phi_bounds: runs must have shape (..., L) with 1 ≤ L ≤ N={N}, got {rel.shape}")
+    shape, L = rel.shape[:-1], rel.shape[-1]
+    g = rel.reshape(-1, L)
+    if ks.graded and g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
+        raise ValueError(f"phi_bounds: {label} over grades 0..{c} needs integer grades in 0..{c}, "
+                         f"found {g.min()}..{g.max()}")
+    g = g.astype(np.int64) if ks.graded else (g > 0).astype(np.int64)  # binary measures read rel > 0
+    uniq, inv = np.unique(g, axis=0, return_inverse=True)
+    lo_v, hi_v = ks.values(uniq, N)
+    rel_f = to_fraction(rel_error)  # the one reading of a number as a rational: 0.01 is 1/100
+    counts: dict[bool, Bounds] = {}
+    out = {}
+    for t in ties:
+        distinct = ks.distinct(t)
+        if distinct not in counts:
+            strict = not distinct and any(x in ("min", "mid") for x in ties)
+
+            def tight(a: int, b: int, c_: int, d: int, strict: bool = strict) -> bool:
+                return b <= (1 + rel_f) * a and (not strict or d + 1 <= (1 + rel_f) * (c_ + 1))
+
+            items = ks.items(N, c, distinct)
+            exact = ks.exact_counter(N, c, distinct, items, uniq, lo_v, hi_v)
+            counts[distinct] = count_bounds(items, lo_v, hi_v, rel_error=rel_error, bits=ks.bits, max_bits=MAX_BITS,
+                                            tight=tight, exact=exact, progress=progress)
+        lo, hi = tie_bounds(counts[distinct], t)
+        wide = sum(h > (1 + rel_f) * x for x, h in zip(lo, hi))
+        if wide:
+            warnings.warn(f"phi_bounds: {label} at N={N} ({t}): {wide} of {len(lo)} distinct runs keep a bracket wider "
+                          f"than rel_error={rel_error} at the finest grid (2^{MAX_BITS} cells); their bounds are valid "
+                          "but wider", RuntimeWarning, stacklevel=2)
+        out_lo, out_hi = np.empty(len(uniq), dtype=object), np.empty(len(uniq), dtype=object)
+        out_lo[:], out_hi[:] = lo, hi
+        out[t] = out_lo[inv.ravel()].reshape(shape), out_hi[inv.ravel()].reshape(shape)
+    return out

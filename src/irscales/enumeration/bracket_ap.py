@@ -102,7 +102,7 @@ def check_ap_measure(measure: M.Measure | str, N: int | None = None) -> M.Measur
         if N is not None and N != m.k:
             raise ValueError(f"{m.key} is the measure at N={m.k}, not N={N} (its ranks beyond {m.k} never count)")
         m = m.uncut
-    if m.numerator().form != "sp":  # AP (numerator SP) and SP itself
+    if m.numerator() != M.SP():  # AP (numerator SP) and SP itself: the bracket counts SP's own arithmetic
         raise ValueError(f"the AP bracket counts AP/SP only, got {measure!r}")
     return m
 

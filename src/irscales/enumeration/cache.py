@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 
 from irscales.atomic import write_atomic
-from irscales.enumeration.kernels import Kernel
 from irscales.paths import cache_dir
 
 __all__ = ["KERNEL_VERSION", "Chunk", "IdRangeChunk", "params", "params_for", "cache_path", "cache_path_for",
@@ -104,8 +103,9 @@ class IdRangeChunk(Chunk):
         return np.arange(self.lo, self.hi, dtype=np.int64)
 
 
-def params(ker: Kernel) -> dict:
-    """What a cache was written for: a cache is read only when these match."""
+def params(ker) -> dict:
+    """What a cache was written for (``ker``: a :class:`~irscales.enumeration.kernels.Kernel`): a cache is read only
+    when these match."""
     return params_for(ker.measure, ker.N, ker.c, ker.mode)
 
 
@@ -116,8 +116,9 @@ def params_for(measure, N: int, c: int, mode: str) -> dict:
             "mode": mode, "numpy": np.__version__.split(".")[0]}
 
 
-def cache_path(ker: Kernel, cache) -> Path | None:
-    """The cache folder of a kernel (None: ``cache`` False or None, in memory)."""
+def cache_path(ker, cache) -> Path | None:
+    """The cache folder of a kernel (:class:`~irscales.enumeration.kernels.Kernel`; None: ``cache`` False or None, in
+    memory)."""
     return cache_path_for(ker.measure, ker.N, ker.c, ker.mode, cache)
 
 

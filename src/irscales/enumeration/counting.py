@@ -12,6 +12,8 @@ arithmetic allows:
 * RR: first relevant document at rank f (none: value 0); φ_unq = N + 2 − f (1 for none), runs
   below 1/f = 2^{N−f} (the runs with a later first hit and the empty run), 2^{N−f} runs tie. Any N,
   one shift per distinct f.
+* Succ (whether a relevant document is retrieved): two values, the empty run alone below; φ_unq = 1 + hit,
+  runs below a hit 1, up to it 2^N. Any N (:mod:`irscales.enumeration.forms.any_hit`).
 * RBP with rational p = a/b (lowest terms). Its exact key K(r) = Σ_i rel_i a^{i−1} b^{N−i}
   (= RBP·b^{N−1}/(1 − p)) orders runs exactly as RBP does.
 
@@ -112,90 +114,32 @@ arithmetic allows:
 from __future__ import annotations
 
 import hashlib
-import math
 from collections import OrderedDict
-from fractions import Fraction
 
 import numpy as np
 
 from irscales import measures as M
 from irscales.data.padding import padded
 from irscales.enumeration import ap_count
-from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, phi_ap
-from irscales.enumeration.count_costs import count_cost, family
-from irscales.enumeration.count_basis import count_basis, dcg_proven_depth
-from irscales.enumeration.digit_sums import (by_value, carry_counts, grade_sum_prefix, graded_rbp_tie,
-                                             phi_grade_sums)
-from irscales.enumeration.meet import (MAX_HALF, below_rbp, dcg_below, dcg_class_items, dcg_tie_scan, graded_dcg_below,
-                                       graded_dcg_depth, half_table, rbp_half_bound)
+from irscales.enumeration.digit_sums import graded_rbp_tie, grade_sum_prefix
+from irscales.enumeration.forms import dcg_proven_depth, form_of
+from irscales.enumeration.meet import MAX_HALF, half_table
 from irscales.enumeration.runs import numerator
-from irscales.enumeration.ties import RUN_TIES, TIES, check_ties, exact_ints, tie_ranks
-from irscales.exact import to_fraction
+from irscales.enumeration.ties import TIES, check_ties
 from irscales.progress import shown
-from irscales.options import DEFAULT_TIES, UNQ
+from irscales.options import DEFAULT_TIES
 
 __all__ = ["counting_depth", "count_basis", "dcg_proven_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct",
-           "CountedScale", "MAX_HALF", "graded_rbp_tie", "count_cost", "grade_sum_prefix", "release_tables"]
+           "CountedScale", "MAX_HALF", "graded_rbp_tie", "count_cost", "family", "grade_sum_prefix", "release_tables"]
 
 
 def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None) -> tuple[int, str]:
     """The largest run length N at which φ of ``measure`` is counted exactly here (``math.inf``:
     any N), and why not further. 0 when this module cannot count the measure. ``ties`` matters for AP
-    only: ``min``/``max``/``mid`` are counted further than ``unq`` (None: every tie strategy)."""
+    only: ``min``/``max``/``mid`` are counted further than ``unq`` (None: every tie strategy). Its numerator's
+    form says (:meth:`irscales.enumeration.forms.Form.counting_depth`)."""
     m = M.parse(measure) if isinstance(measure, str) else measure
-    num = numerator(m)
-    form, graded = num.form, num.reads_grades  # declared by the measure (irscales.measures.Measure.form)
-    if c == 1 and form == "sp":
-        if ties in RUN_TIES:
-            return AP_MAX_N, f"exact keys SP·lcm(1..N) must fit int64 (N·lcm(1..N) < 2^62, N ≤ {AP_MAX_N})"
-        return FULL_MAX_N, (f"AP's ties have no known structure: φ_unq is exact by deduplicating all 2^N keys, done "
-                            f"up to N = {FULL_MAX_N} (ties min/max/mid are counted to N = {AP_MAX_N}; an estimate "
-                            "of φ_unq: irscales.enumeration.ap_count.phi_unq_estimate)")
-    if form == "grade_sum" and graded and c >= 1:
-        return math.inf, "closed form (sum of grades; counts are coefficients of (1 + x + … + x^c)^N)"
-    if form == "geometric" and graded and c >= 1:
-        p = to_fraction(num.p)
-        if graded_rbp_tie(p, c) is not None and p.numerator == 1:
-            return math.inf, f"p = 1/{p.denominator}: every integer key Σ g_i b^(N−i) is a value (digit_sums)"
-        if graded_rbp_tie(p, c) is not None:
-            return 0, (f"graded RBP with p = {p} ties over grades 0..{c} (denominator {p.denominator} ≤ {c}), "
-                       "so counting runs does not count distinct values (counted only for p = 1/b)")
-        L = rbp_half_bound(p, c)
-        return 2 * L, (f"meet in the middle needs both half tables of {c + 1}^⌈N/2⌉ exact int64 keys; beyond "
-                       f"N = {2 * L} they exceed 2^{MAX_HALF} entries or 62 bits")
-    B = num.integer_log_base if form == "discounted" else None
-    if B is not None and graded:
-        depth = graded_dcg_depth(B, c)
-        if ties != UNQ and (c + 1) ** depth >= 2**62:  # runs below are int64 sums in the kernel
-            return int(61 / math.log2(c + 1)), "runs below a value are counted in int64: (c + 1)^N < 2^62"
-        return depth, (
-            f"meet in the middle over the class coefficients of ranks 1..N needs two tables of at most "
-            f"2^{MAX_HALF} sums for grades 0..{c}")
-    if c != 1:
-        return 0, ("counting covers binary runs only (graded: gP, gRBP without ties or with p = 1/b, gDCG/gnDCG "
-                   "with the JK discount)")
-    if form == "grade_sum":
-        return math.inf, "closed form (binomial counts)"
-    if form == "first_hit":
-        return math.inf, "closed form (rank of the first relevant document)"
-    if form == "geometric":
-        p = to_fraction(num.p)
-        if p <= Fraction(1, 2):
-            return math.inf, "closed form (p ≤ 1/2: runs are ordered by their run id)"
-        L = rbp_half_bound(p)
-        why = (f"meet in the middle needs both half tables of 2^⌈N/2⌉ exact int64 keys; beyond N = {2 * L} "
-               + ("they exceed the memory bound of 2^%d entries" % MAX_HALF if L == MAX_HALF
-                  else f"the keys Σ a^(i−1) b^(L−i) of p = {p} exceed 62 bits"))
-        return 2 * L, why
-    if B is not None:
-        tie, example = dcg_tie_scan(B)
-        mem = B + 2 * MAX_HALF
-        if tie - 1 <= mem:
-            return tie - 1, (f"from N = {tie} on ranks of one class tie in new ways ({example}), "
-                             "so canonical runs no longer count distinct values")
-        return mem, f"meet in the middle over ranks {B + 1}..N needs half tables of at most 2^{MAX_HALF} entries"
-    return 0, (f"no counting rule for {m!r} (counted: P, R, RR, RBP with rational p, DCG/nDCG with the JK discount "
-               "and binary or graded gains, AP, SP, gP, gRBP)")
+    return form_of(m).counting_depth(m, c, ties)
 
 
 def countable(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = None) -> bool:
@@ -203,51 +147,37 @@ def countable(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = N
     return 1 <= N <= counting_depth(measure, c, ties)[0]
 
 
-# ------------------------------------------------------------------------------- closed forms
-# P, R, gP (grade sums), RR (first relevant rank) and RBP with p ≤ 1/2 (run ids) in O(N) per run plus,
-# for min/max/mid, one walk over the counts of the sums that occur: exact Python ints, at any N.
+def family(m: M.Measure, c: int) -> str:
+    """How φ of ``m`` is counted: ``closed`` (P, R, RR, Succ, RBP p ≤ 1/2, gP), ``rbp`` (meet in the middle,
+    binary or graded), ``digits`` (graded RBP with p = 1/b), ``dcg``, ``gdcg`` (graded DCG), ``ap`` (SP/AP), or
+    ``none`` (:meth:`irscales.enumeration.forms.Form.count_family`)."""
+    return form_of(m).count_family(m, c)
 
 
-def _phi_p(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
-    return phi_grade_sums(bits.sum(axis=1, dtype=np.int64), N, 1, ties)
+def count_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str | None = None,
+               runs: int = 10_000) -> tuple[float, int]:
+    """Rough cost of :func:`phi_runs` for ``runs`` runs of length N: (seconds, peak bytes of its tables).
+
+    An order of magnitude for choosing a route and for messages, fitted to ``docs/benchmarks.md``
+    (2 cores; simulated uniform runs, the widest meet-in-the-middle windows): closed forms take
+    ~10 ns per rank and run plus, for min/max/mid, the walk of :func:`grade_sum_prefix`; RBP p > 1/2
+    builds half tables of (c+1)^{N/2} keys (~0.15 µs and 40 bytes each) and scans ~((c+1)p)^{N/2} of them
+    per run (50 ns each: RBP_p08 at N = 50, 6,450 runs, ≈ 47 s); binary DCG ≈ 0.1 ms per run at N = 30,
+    ×2 every 2.5 ranks, plus its tables (14 s at N = 50); graded DCG ≈ 40 ms per run at N = 30 with three
+    grades, ×(c+1) every two ranks; AP min/max/mid ≈ 0.4 ms per run at N = 30, ×2^0.76 per rank, plus
+    ≈ 2.5 µs per entry of its bottom table (2^20 entries at N = 30 and 40); AP unq deduplicates all 2^N
+    keys (≈ 1.5 µs each: 31 s at N = 24 on the contended machine). Not a promise: real runs are usually
+    cheaper (sparser). Each form states its own (:meth:`irscales.enumeration.forms.Form.count_cost`)."""
+    m = M.parse(measure) if isinstance(measure, str) else measure
+    return form_of(m).count_cost(m, N, c, ties, max(int(runs), 1))
 
 
-def _phi_gp(grades: np.ndarray, N: int, c: int, ties: str) -> np.ndarray:
-    return phi_grade_sums(grades.sum(axis=1, dtype=np.int64), N, c, ties)
-
-
-def _phi_rr(bits: np.ndarray, N: int, ties: str) -> np.ndarray:
-    """First relevant rank f (N + 1: none): φ_unq = N + 2 − f; 2^{N−f} runs below 1/f (a later first hit or
-    none) and 2^{N−f} runs tie, so up to = 2^{N−f+1}; the value 0 has none below and one run."""
-    any_ = bits.any(axis=1)
-    first = np.where(any_, np.argmax(bits, axis=1) + 1, N + 1).astype(np.int64)
-    if ties == UNQ:
-        return exact_ints(N + 2 - first)
-    uf, inv = np.unique(first, return_inverse=True)
-    below = by_value([1 << (N - f) if f <= N else 0 for f in uf.tolist()], inv)
-    upto = by_value([1 << (N - f + 1) if f <= N else 1 for f in uf.tolist()], inv)
-    return tie_ranks(below, upto, None, ties)
-
-
-def _run_id_big(bits: np.ndarray, N: int | None = None) -> np.ndarray:
-    """Run ids Σ rel_i 2^{N−i} of runs whose ranks beyond ``bits``' L are not relevant: int64 up to N = 62,
-    else Python ints (packed bytes, O(L) per run)."""
-    L = bits.shape[1]
-    N = L if N is None else N
-    if N <= 62:
-        return bits.astype(np.int64) @ (np.int64(1) << np.arange(N - 1, N - L - 1, -1, dtype=np.int64))
-    shift = N - L - (-L % 8)  # packbits pads L up to whole bytes, with zeros at the end
-    packed = np.packbits(bits.astype(bool), axis=1)  # big-endian bits
-    ids = [int.from_bytes(row.tobytes(), "big") for row in packed]
-    return exact_ints(np.array([i << shift if shift >= 0 else i >> -shift for i in ids] + [None], dtype=object)[:-1])
-
-
-def _no_ties(below: np.ndarray, ties: str) -> np.ndarray:
-    """φ of a measure without ties (RBP with rational p, gRBP with b > c): one run per value, so every
-    tie strategy gives 1 + runs below."""
-    below = exact_ints(below)
-    upto = tie_ranks(below, None, None, "min")
-    return tie_ranks(below, upto, upto, ties)
+def count_basis(measure: M.Measure, N: int, c: int = 1) -> tuple[str, str]:
+    """What counted φ of ``measure`` at run length N over grades 0..c rests on: (``proof``, ``enumeration`` or
+    ``conditional``, the reason in words) — the proofs of this module's docstring, the enumeration that found no
+    tie across DCG's discount classes (:func:`dcg_proven_depth`), or Schanuel's conjecture beyond
+    (:meth:`irscales.enumeration.forms.Form.count_basis`)."""
+    return form_of(measure).count_basis(measure, N, c)
 
 
 # --------------------------------------------------------------------------------- interface
@@ -272,7 +202,7 @@ def _counted_key(num: M.Measure, rel: np.ndarray, ties: str, c: int, N: int) -> 
 
 def release_tables(keep: str | None = None) -> None:
     """Drop the tables the counting families keep for later counts, but those of family ``keep``
-    (:func:`_family`): RBP's sorted half tables (1.3 GB at N = 50) and AP's. A count of another measure
+    (:func:`family`): RBP's sorted half tables (1.3 GB at N = 50) and AP's. A count of another measure
     then does not hold them while it builds its own, so memory does not add up across measures (issue 32;
     DCG's tables, 5 GB at N = 50, are never kept)."""
     if keep != "rbp":
@@ -326,7 +256,7 @@ def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | 
     if N > limit:
         raise ValueError(f"φ of {m.key} is not counted at N={N}" + (f" (at most N={limit})" if limit else "")
                          + f": {why}")
-    if rel.shape[-1] < N and not _pads_lazily(m, c):
+    if rel.shape[-1] < N and not form_of(m).pads_lazily(m, c):
         rel = padded(rel, N)
     key = _counted_key(numerator(m), rel, ties, c, N)
     if key is not None and key in _COUNTED:
@@ -341,57 +271,23 @@ def phi_runs_ties(measure: M.Measure | str, rel, ties=TIES, *, progress: bool | 
     return out
 
 
-def _pads_lazily(m: M.Measure, c: int) -> bool:
-    """Whether φ is counted on the stored ranks with N given (the closed forms: trailing non-relevant ranks
-    change neither a grade sum nor the first relevant rank, and multiply a run id by a power of 2)."""
-    num = numerator(m)
-    if num.reads_grades:
-        return num.form == "grade_sum"
-    if c != 1:
-        return False
-    return num.form in ("grade_sum", "first_hit") or (num.form == "geometric" and to_fraction(num.p) <= Fraction(1, 2))
-
-
 def _count(m: M.Measure, rel: np.ndarray, ties: str, progress: bool | None, workers: int | None, c: int,
            N: int) -> np.ndarray:
-    """φ of runs ``rel`` (…, L) of length N (L < N only where :func:`_pads_lazily`)."""
+    """φ of runs ``rel`` (…, L) of length N (L < N only where the form pads lazily), counted by the form of
+    ``m``'s numerator."""
     L = rel.shape[-1]
     shape = rel.shape[:-1]
     if progress is None:
         progress = shown(None) and max(count_cost(m, N, c, t, max(1, rel.size // L))[0] for t in ties) > 2
-    num = numerator(m)
-    if num.reads_grades:  # gRBP, gP, graded DCG
+    if numerator(m).reads_grades:  # gRBP, gP, graded DCG
         g = rel.reshape(-1, L)
         if g.size and (g.min() < 0 or g.max() > c or not np.array_equal(g, np.round(g))):
             raise ValueError(f"phi_runs: {m.key} over grades 0..{c} needs integer grades in 0..{c}, "
                              f"found {g.min()}..{g.max()}")
-        g = g.astype(np.int64)
-        if num.form == "discounted":
-            counts = graded_dcg_below(g, int(num.base), c, progress, workers)
-            out = {t: tie_ranks(*counts, t) for t in ties}
-        elif num.form == "grade_sum":
-            out = {t: _phi_gp(g, N, c, t) for t in ties}
-        elif graded_rbp_tie(num.p, c) is not None:  # p = 1/b with b ≤ c: keys are digits with carries
-            counts = carry_counts(g, to_fraction(num.p).denominator, c)
-            out = {t: tie_ranks(*counts, t) for t in ties}
-        else:
-            below = below_rbp(g, to_fraction(num.p), progress, workers, c)
-            out = {t: _no_ties(below, t) for t in ties}  # no ties when counted (module doc)
-        return {t: v.reshape(shape) for t, v in out.items()}
-    bits = np.asarray(rel.reshape(-1, L)) > 0
-    if num.form == "grade_sum":
-        out = {t: _phi_p(bits, N, t) for t in ties}
-    elif num.form == "first_hit":
-        out = {t: _phi_rr(bits, N, t) for t in ties}
-    elif num.form == "discounted":
-        counts = dcg_below(bits, int(num.base), progress)
-        out = {t: tie_ranks(*counts, t) for t in ties}
-    elif num.form == "sp":
-        out = {t: phi_ap(bits, t, progress) for t in ties}
+        runs = g.astype(np.int64)
     else:
-        p = to_fraction(num.p)
-        below = _run_id_big(bits, N) if p <= Fraction(1, 2) else below_rbp(bits, p, progress, workers)
-        out = {t: _no_ties(below, t) for t in ties}
+        runs = np.asarray(rel.reshape(-1, L)) > 0
+    out = form_of(m).count(m, runs, N, c, ties, progress, workers)
     return {t: v.reshape(shape) for t, v in out.items()}
 
 
@@ -403,21 +299,7 @@ def n_distinct(measure: M.Measure | str, N: int, c: int = 1) -> int:
     limit, why = counting_depth(m, c)
     if not 1 <= N <= limit:
         raise ValueError(f"{m.key} is not counted at N={N}: {why}")
-    num = numerator(m)
-    form = num.form
-    if form == "geometric" and num.reads_grades:  # no ties when counted by meet in the middle; p = 1/b ≤ 1/c: 0..M_N
-        b = to_fraction(num.p).denominator
-        return c * (b**N - 1) // (b - 1) + 1 if graded_rbp_tie(num.p, c) is not None else (c + 1) ** N
-    if form == "grade_sum" and num.reads_grades:
-        return c * N + 1
-    if form == "discounted" and num.reads_grades:  # distinct class-coefficient tuples
-        return math.prod(len(v) for _, _, v, _ in dcg_class_items(int(num.base), N, c))
-    if form == "sp":  # exact deduplication of all 2^N keys (N ≤ FULL_MAX_N)
-        return n_distinct_sp(N)
-    if form == "discounted":  # canonical runs: (B + 1)·2^{N−B} values (3·2^{N−2} for B = 2)
-        B = min(int(num.base), N)
-        return (B + 1) * 2 ** (N - B)
-    return 2**N if form == "geometric" else N + 1
+    return form_of(m).n_distinct(m, N, c)
 
 
 class CountedScale:

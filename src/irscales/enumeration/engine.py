@@ -9,7 +9,6 @@ resumes. :func:`max_enumerable_depth` and :func:`build_cost` say how far and at 
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,12 +19,11 @@ from irscales import measures as M
 from irscales.enumeration.cache_lock import CacheLock
 from irscales.enumeration.cache import (
     Chunk, atomic_json, atomic_save, cache_path, cache_path_for, counts_dtype, jsonable, load_chunk, params, params_for)
-from irscales.enumeration.dcg import dcg_layout
+from irscales.enumeration.forms import form_of
 from irscales.enumeration.kernels import BYTES_PER_RUN, Kernel, chunk_task, kernel_mode, supported
 from irscales.enumeration.runs import numerator
 from irscales.enumeration.workers import worker_pool
 from irscales.enumeration.scale_class import has_closed_form
-from irscales.exact import to_fraction
 from irscales.progress import bar as progress_bar
 from irscales.progress import shown
 
@@ -178,12 +176,10 @@ def _progress(total: int, progress: bool | None, desc: str):
 # ------------------------------------------------------------------------------ limits and costs
 
 _TABLE_MAX = 2**20  # half-run tables (c+1)^⌈N/2⌉ entries: 2^20 (binary N = 40) take ~0.5 GB to build
-# engine wall time per enumerated run on 2 cores, from the N = 30 benchmark (docs/benchmarks.md: AP via SP
-# 81 s, RBP_p08 149 s, DCG_b02 380 s for 2^30 runs), rounded up. AP's rate is the shared machine's (issue 37:
-# the N = 27 build took 80 s, 6e-7 s per run, against an estimate of 13 s): builds at N = 22-26 under load ≈ 6
-# took 2.3-4.0e-7 s per run, so an estimate from 6e-7 is an upper bound there, not a best case.
-_SECONDS_PER_RUN = {("sp", False): 6e-7, ("geometric", False): 1.5e-7}  # by (form, reads grades): SP, binary RBP
-_SECONDS_PER_RUN_DEFAULT = 4e-7
+# engine wall time per enumerated run on 2 cores: each form's (Form.build_rate), from the N = 30 benchmark
+# (docs/benchmarks.md: AP via SP 81 s, RBP_p08 149 s, DCG_b02 380 s for 2^30 runs), rounded up. AP's rate is the
+# shared machine's (issue 37: the N = 27 build took 80 s, 6e-7 s per run, against an estimate of 13 s): builds at
+# N = 22-26 under load ≈ 6 took 2.3-4.0e-7 s per run, so an estimate from 6e-7 is an upper bound there.
 _BYTES_PER_VALUE = 8.5  # cache bytes per distinct value (N = 30: RBP_p08 8.1 GB for 2^30 values)
 _BUILD_OVERHEAD = 0.05  # seconds of any build: half tables, chunk plan, manifest and file syncs
 
@@ -204,38 +200,14 @@ def max_enumerable_depth(measure: M.Measure, c: int = 1) -> tuple[int, str]:
     """
     num = numerator(measure)
     if not supported(num):
-        return 0, (f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, RBP, gRBP, DCG, "
+        return 0, (f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, Succ, RBP, gRBP, DCG, "
                    "nDCG, RBTO, gP")
     h = 0
     while (c + 1) ** (h + 1) <= _TABLE_MAX:
         h += 1
     best, why = 2 * h, (f"the exact keys use tables of all {c + 1}^⌈N/2⌉ half runs, which beyond N = {2 * h} "
                         "need more than ~0.5 GB")
-    if num.form == "sp":
-        n = 1
-        while (n + 1) * math.lcm(*range(1, n + 2)) < 2**62:
-            n += 1
-        if n <= best:
-            best, why = n, f"exact AP keys are SP·lcm(1..N), which must fit 62 bits (N ≤ {n})"
-    elif num.form == "discounted":
-        try:
-            dcg_layout(num, 1, 1)
-        except NotImplementedError as e:
-            return 0, f"{measure!r}: {e}"
-        graded = c > 1 and num.reads_grades
-        n = 0
-        while n < best and dcg_layout(num, n + 1, c if graded else 1).size < 2**62:
-            n += 1
-        if n < best:
-            best, why = n, f"the exact identity that separates tied DCG values must fit 62 bits (N ≤ {n})"
-    elif num.form == "geometric" and c > 1 and num.reads_grades:
-        p = to_fraction(num.p)
-        n = 0
-        while n < best and sum(p.numerator**i * p.denominator ** (n - i) for i in range(n + 1)) * c < 2**62:
-            n += 1
-        if n < best:
-            best, why = n, f"graded RBP can tie, so its exact integer keys must fit 62 bits (N ≤ {n})"
-    return best, why
+    return form_of(num).engine_depth(measure, c, best, why)  # the form's own limits (SP's lcm, DCG's identity …)
 
 
 @dataclass(frozen=True)
@@ -303,16 +275,6 @@ def build_estimate(measure: M.Measure, N: int, c: int = 1) -> tuple[float, int]:
     at run length N from nothing: :func:`build_cost` without the cache check."""
     num = numerator(measure)
     runs = (c + 1) ** N
-    rate = _SECONDS_PER_RUN.get((num.form, num.reads_grades), _SECONDS_PER_RUN_DEFAULT)
-    return _BUILD_OVERHEAD + runs * rate, int(_distinct_bound(num, N, c) * _BYTES_PER_VALUE)
-
-
-def _distinct_bound(num: M.Measure, N: int, c: int) -> int:
-    """An upper bound on the distinct values the scale stores: all runs, or fewer where the ties are
-    known (binary DCG with the JK discount and an integer base B: (B + 1)·2^{N−B}, FFF21 §5.1)."""
-    runs = (c + 1) ** N
-    B = num.integer_log_base if c == 1 and num.form == "discounted" and not num.reads_grades else None
-    if B is not None and N > B:
-        return min(runs, (B + 1) * 2 ** (N - B))
-    return runs
+    form = form_of(num)  # its rate and, where the ties are known, fewer stored values than runs
+    return _BUILD_OVERHEAD + runs * form.build_rate(num), int(form.distinct_bound(num, N, c) * _BYTES_PER_VALUE)
 

@@ -20,19 +20,18 @@ merged into one entry with a multiplicity, and the entry pairs whose values lie 
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.dcg import dcg_layout
+from irscales.enumeration.forms import form_of
 from irscales.enumeration.runs import TieUndecidable, runs_from_ids
 
-__all__ = ["Kernel", "kernel", "supported", "chunk_task", "BYTES_PER_RUN"]
+__all__ = ["Kernel", "Group", "kernel", "kernel_mode", "supported", "chunk_task", "BYTES_PER_RUN"]
 
 BYTES_PER_RUN = 96  # peak bytes per enumerated (top, bottom) pair in a chunk task (keys, sort buffers)
 
@@ -78,19 +77,18 @@ def _gains(digits: np.ndarray, graded: bool) -> np.ndarray:
     return digits.astype(np.int64) if graded else (digits > 0).astype(np.int64)
 
 
-#: The forms (:attr:`irscales.measures.Measure.form`) of the numerators the engine has a kernel for.
-KERNEL_FORMS = ("grade_sum", "additive", "geometric", "sp", "first_hit", "discounted")
-
-
 def supported(measure: M.Measure) -> bool:
-    """Whether the chunked engine has a kernel for this measure (for the form its numerator declares)."""
-    return measure.numerator().form in KERNEL_FORMS
+    """Whether the chunked engine has a kernel for this measure (its numerator's form has one,
+    :mod:`irscales.enumeration.forms`)."""
+    return form_of(measure).has_kernel
 
 
 class Kernel:
     """Half tables of one (measure, N, c); built once per process (see :func:`kernel`).
 
-    ``mode`` is ``"int"`` (exact int64 keys) or ``"float"`` (float64 keys + int64 identities).
+    ``mode`` is ``"int"`` (exact int64 keys) or ``"float"`` (float64 keys + int64 identities). The keys are the
+    form's (:meth:`irscales.enumeration.forms.Form.build_kernel`), built with :meth:`additive_int`,
+    :meth:`float_keys` or :meth:`set_groups`.
     """
 
     def __init__(self, measure: M.Measure, N: int, c: int, int_bits: int = 62):
@@ -100,7 +98,7 @@ class Kernel:
             raise ValueError(f"the number of relevance grades above 0 must be c ≥ 1, got {c}")
         if not supported(measure):
             raise NotImplementedError(
-                f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, RBP, gRBP, DCG, nDCG,"
+                f"no enumeration kernel for {measure!r}; supported: P, R, SP, AP, RR, Succ, RBP, gRBP, DCG, nDCG,"
                 " RBTO, gP (use brute_force_scale for small N)")
         if (c + 1) ** N > 2**62:
             raise ValueError(f"{c + 1}^{N} runs exceed the 62-bit run ids of the engine")
@@ -112,87 +110,38 @@ class Kernel:
         a_dig = runs_from_ids(np.arange(na), self.h, c)
         b_dig = runs_from_ids(np.arange(self.nb), N - self.h, c)
         self.denominator: Fraction = Fraction(1)  # int mode: value = key / denominator
-        m = measure.numerator()
-        form = m.form  # declared by the measure (irscales.measures.Measure.form), as are the weights below
         # grades enter as gains only for graded measures; binary ones read rel > 0 (lenient, FFF21 §6)
-        graded = c > 1 and m.reads_grades
-        if form == "sp":
-            self._init_sp(a_dig, b_dig)
-        elif form == "first_hit":
-            self._init_rr(a_dig, b_dig)
-        elif form in ("grade_sum", "additive"):
-            w, self.denominator = m.integer_weights(N, c)
-            self._init_additive_int(a_dig, b_dig, w, graded)
-        elif form == "geometric":
-            w, self.denominator = m.integer_weights(N, c)
-            gmax = c if graded else 1
-            if sum(w) * gmax < 2**int_bits:  # int_bits < 62 only in tests, to exercise the float path
-                self._init_additive_int(a_dig, b_dig, w, graded)
-            elif graded:
-                raise NotImplementedError(
-                    f"{m!r} with {c + 1} grades at N={N}: exact keys exceed 62 bits (graded RBP can tie,"
-                    " so the binary no-tie argument does not apply); use N ≤ 25")
-            else:
-                wf = [float(Fraction(x) / self.denominator) for x in w]
-                self._py_weights = w
-                self._init_float(a_dig, b_dig, wf, ident=[self.base ** (N - 1 - i) for i in range(N)],
-                                 graded=False, vmax=sum(wf))
-                self.exact_of_ident = self._rbp_exact
-        elif form == "discounted":  # DCG and nDCG (the numerator; see the module docstring)
-            self._init_dcg(a_dig, b_dig, graded)
+        graded = c > 1 and measure.numerator().reads_grades
+        form_of(measure).build_kernel(self, a_dig, b_dig, graded, int_bits)
         self.is_int = self.mode == "int"
 
-    # -- kernels ---------------------------------------------------------------------------------
+    # -- what a form builds its keys with ------------------------------------------------------------------
 
-    def _init_additive_int(self, a_dig, b_dig, w, graded):
-        self.mode = "int"
-        wa = np.array(w[: self.h], dtype=np.int64)
-        wb = np.array(w[self.h :], dtype=np.int64)
-        ak = _gains(a_dig, graded) @ wa
-        bk = _gains(b_dig, graded) @ wb
-        self.groups = [self._group(np.arange(len(ak)), ak, bk)]
+    def set_groups(self, mode: str, groups: list[Group], denominator: Fraction = Fraction(1)) -> None:
+        """The kernel's groups of (top, bottom) entries (:meth:`group`), its ``mode`` and, in int mode, the
+        denominator of its keys (value = key / denominator)."""
+        self.mode, self.groups, self.denominator = mode, groups, denominator
 
-    def _group(self, a_ids, ak, bk, ai=None, bi=None) -> Group:
+    def group(self, a_ids, ak, bk, ai=None, bi=None) -> Group:
+        """One :class:`Group`: top halves ``a_ids`` with keys ``ak``, every bottom half with key ``bk`` (float mode:
+        identities ``ai``, ``bi``), each side merged into distinct entries."""
         a_pos, a_key, a_mult, a_ident = _dedupe(ak, ai)
         b_pos, b_key, b_mult, b_ident = _dedupe(bk, bi)
         return Group(np.asarray(a_ids, np.int64), a_pos, a_key, a_mult, b_pos, b_key, b_mult, a_ident, b_ident)
 
-    def _init_sp(self, a_dig, b_dig):
-        self.mode = "int"
-        N, h = self.N, self.h
-        L = math.lcm(*range(1, N + 1))
-        if N * L >= 2**62:
-            raise ValueError(f"SP·lcm(1..N) overflows 62 bits at N={N}")
-        self.denominator = Fraction(L)
-        inv = np.array([L // i for i in range(1, N + 1)], dtype=np.int64)
-        ab = (a_dig > 0).astype(np.int64)
-        bb = (b_dig > 0).astype(np.int64)
-        sp_a = (ab * np.cumsum(ab, axis=1) * inv[:h]).sum(1)
-        k_a = ab.sum(1)
-        sp_b = (bb * np.cumsum(bb, axis=1) * inv[h:]).sum(1)
-        s_b = (bb * inv[h:]).sum(1)  # Σ_{bottom, relevant} L/i: each top-half hit adds this
-        ids = np.arange(len(sp_a))
-        self.groups = [self._group(ids[k_a == k], sp_a[k_a == k], sp_b + k * s_b) for k in range(h + 1)]
+    def additive_int(self, a_dig, b_dig, w, graded: bool, denominator: Fraction) -> None:
+        """Exact int64 keys Σ_i g_i·w_i of integer rank weights ``w`` (value = key / ``denominator``), one group."""
+        wa = np.array(w[: self.h], dtype=np.int64)
+        wb = np.array(w[self.h :], dtype=np.int64)
+        ak = _gains(a_dig, graded) @ wa
+        bk = _gains(b_dig, graded) @ wb
+        self.set_groups("int", [self.group(np.arange(len(ak)), ak, bk)], denominator)
 
-    def _init_rr(self, a_dig, b_dig):
-        self.mode = "int"
-        N, h = self.N, self.h
-        self.denominator = Fraction(1)  # key = N + 1 − first; value = 1/(N + 1 − key), see _display
-
-        def key(d, offset):
-            if d.shape[1] == 0:  # N = 1: the bottom half is empty
-                return np.zeros(len(d), np.int64)
-            b = d > 0
-            first = np.argmax(b, axis=1) + 1 + offset
-            return np.where(b.any(1), N + 1 - first, 0).astype(np.int64)
-
-        ka, kb = key(a_dig, 0), key(b_dig, h)
-        ids = np.arange(len(ka))
-        zero = ka == 0
-        self.groups = [self._group(ids[zero], ka[zero], kb),
-                       self._group(ids[~zero], ka[~zero], np.zeros_like(kb))]
-
-    def _init_float(self, a_dig, b_dig, wf, ident, graded, vmax):
+    def float_keys(self, a_dig, b_dig, wf, ident, graded: bool, vmax: float,
+                   exact_of_ident: Callable[[Sequence[int], int], list], denominator: Fraction = Fraction(1)) -> None:
+        """Float64 keys Σ_i g_i·wf_i with an exact integer identity Σ_i g_i·ident_i per run ("same identity ⇒ same
+        value"), one group; ``vmax`` bounds the values, ``exact_of_ident(identities, digits)`` gives exact values
+        (Fractions, or Decimals at ``digits`` digits) that order a near-tie cluster (:meth:`adjudicate`)."""
         self.mode = "float"
         wf = np.asarray(wf, dtype=float)
         ident = np.asarray(ident, dtype=np.int64)
@@ -206,31 +155,10 @@ class Kernel:
         # |fl(value) − value| ≤ (N + 3)ε·vmax. δ is 16 times (N + 4)ε·vmax, so floats farther apart
         # than δ are ordered correctly, and each float is within δ/16 of its exact value.
         self.delta = 16.0 * (self.N + 4) * np.finfo(float).eps * max(vmax, 1.0)
-        self.groups = [self._group(np.arange(len(ak)), ak, bk, ai, bi)]
-
-    def _init_dcg(self, a_dig, b_dig, graded):
-        m, N = self.measure, self.N
-        gmax = self.c if graded else 1
-        lay = dcg_layout(m, N, gmax)
-        if lay.size >= 2**62:
-            raise NotImplementedError(f"{m!r} at N={N}, c={self.c}: the exact identity needs more than 62 bits")
-        ident = [lay.coef[i] * lay.stride[lay.cls[i][0]] for i in range(N)]
-        wf = M.dcg_discount(N, m.base, m.discount)
-        self._dcg = lay
-        self._init_float(a_dig, b_dig, wf, ident, graded, vmax=float(gmax * wf.sum()))
-        self.exact_of_ident = self._dcg_exact
+        self.set_groups("float", [self.group(np.arange(len(ak)), ak, bk, ai, bi)], denominator)
+        self.exact_of_ident = exact_of_ident
 
     # -- exact adjudication (float mode) ------------------------------------------------------------
-
-    def _rbp_exact(self, idents: Sequence[int], digits: int = 0) -> list:
-        out = []
-        for rid in idents:
-            bits = runs_from_ids(np.array([rid]), self.N, self.c)[0]
-            out.append(Fraction(sum(w for w, x in zip(self._py_weights, bits) if x), 1) / self.denominator)
-        return out
-
-    def _dcg_exact(self, idents: Sequence[int], digits: int = 60) -> list:
-        return [self._dcg.value(ident, digits) for ident in idents]
 
     def adjudicate(self, idents: list[int]) -> list[int]:
         """Sort distinct identities by exact value; returns them in increasing order."""
@@ -395,14 +323,8 @@ class Kernel:
 def kernel_mode(measure: M.Measure, N: int, c: int, int_bits: int = 62) -> str:
     """The ``mode`` of ``Kernel(measure, N, c)`` without building its tables (for cache paths and costs):
     ``"float"`` for DCG/nDCG and for binary RBP whose exact key Σ a^{i−1} b^{N−i} reaches 2^int_bits, else
-    ``"int"``."""
-    m = measure.numerator()
-    if m.form == "discounted":
-        return "float"
-    if m.form == "geometric":
-        w = sum(m.integer_weights(N, c)[0])
-        return "int" if w * (c if c > 1 and m.reads_grades else 1) < 2**int_bits else "float"
-    return "int"
+    ``"int"`` (the form's :meth:`~irscales.enumeration.forms.Form.kernel_mode`)."""
+    return form_of(measure).kernel_mode(measure, N, c, int_bits)
 
 
 @functools.lru_cache(maxsize=8)

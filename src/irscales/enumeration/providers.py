@@ -15,8 +15,8 @@ and, registered after them, ``bounded``: φ bracketed within a proven relative e
 (:mod:`irscales.enumeration.bounded`).
 
 A provider reads what it needs of a measure from the measure's declarations (:meth:`Measure.numerator`,
-:attr:`Measure.form`, :meth:`Measure.integer_weights`, :attr:`DCG.integer_log_base`; :mod:`irscales.measures`),
-never from its class.
+:meth:`Measure.integer_weights`, :attr:`DCG.integer_log_base`; :mod:`irscales.measures`), never from its class, and
+from the form its numerator declares (:func:`irscales.enumeration.forms.form_of`), never from the form's name.
 
 **Adding a route.** Write a class with
 

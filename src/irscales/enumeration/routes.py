@@ -46,6 +46,7 @@ from irscales.enumeration import counting
 from irscales.enumeration.counting import CountedScale
 from irscales.enumeration.engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
                                          max_enumerable_depth, run_engine)
+from irscales.enumeration.forms import form_of
 from irscales.enumeration.kernels import kernel
 from irscales.enumeration.providers import PROVIDERS, Request, reach, register
 from irscales.enumeration.runs import normaliser, numerator, run_ids
@@ -274,14 +275,14 @@ class ClosedFormProvider:
 
     def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
         if not _closed(m, c):
-            return 0, f"no closed form for {m!r} (closed forms: P, R, RR, RBP p ≤ 1/2)"
+            return 0, f"no closed form for {m!r} (closed forms: P, R, RR, Succ, RBP p ≤ 1/2)"
         return max_enumerable_depth(m, c)
 
     def offer(self, req: Request) -> Route | None:
         m, N, c = req.measure, req.N, req.c
         if N > self.reach(m, c, None)[0]:
             return None
-        chunks = max(1, 2**N >> 22) if numerator(m).form == "geometric" else 1
+        chunks = form_of(m).closed_chunks(numerator(m), N)
         return Route(m, N, c, "closed", counting.count_cost(m, N, c, UNQ, req.n_runs)[0] + 7e-6 * chunks, 0,
                      req.cache, BuildCost(m, N, 0, 0.0, 0, None, False),
                      basis="closed-form scale")
@@ -428,7 +429,7 @@ def _refuse(m: M.Measure, N: int, method: str, limit: int, why_engine: str, coun
     if method == "count":
         raise ValueError(f"{m.key} is not counted at N={N}: {count_why}")
     if method == "closed" and N <= limit:
-        raise ValueError(f"no closed form for {m!r} (closed forms: P, R, RR, RBP p ≤ 1/2)")
+        raise ValueError(f"no closed form for {m!r} (closed forms: P, R, RR, Succ, RBP p ≤ 1/2)")
     if limit == 0:
         msg = why_engine
     else:

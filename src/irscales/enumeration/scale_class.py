@@ -7,7 +7,6 @@ Built by :func:`irscales.enumeration.scale`.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -16,11 +15,10 @@ from typing import TYPE_CHECKING, Iterator
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.cache import Chunk, IdRangeChunk
+from irscales.enumeration.forms import form_of
 from irscales.enumeration.kernels import kernel
 from irscales.enumeration.runs import CacheError, TieUndecidable, numerator, run_ids
 from irscales.enumeration.ties import check_ties, tie_ranks
-from irscales.exact import to_fraction
 from irscales.options import DEFAULT_TIES, UNQ
 
 if TYPE_CHECKING:
@@ -82,12 +80,8 @@ class Scale:
         keys = np.asarray(keys)
         if self.key_kind == "runid":
             v = kernel(numerator(self.measure), self.N, self.c).float_of_ids(keys)
-        elif numerator(self.measure).form == "first_hit":
-            v = np.where(keys > 0, 1.0 / np.maximum(self.N + 1 - keys, 1), 0.0)
-        elif self.mode == "int":
-            v = keys.astype(float) / float(self.denominator)
-        else:
-            v = keys.astype(float)
+        else:  # the form reads its keys (RR's key is N + 1 − the first relevant rank)
+            v = form_of(self.measure).float_values(keys, self.N, self.mode, self.denominator)
         return v / self.norm
 
     def _check_size(self):
@@ -125,9 +119,7 @@ class Scale:
             norm = Fraction(self.rb) / self.N  # the numerator is P = count/N
         elif self.rb is not None and self.measure.needs_rb:
             norm = Fraction(self.rb)
-        if numerator(self.measure).form == "first_hit":
-            return [Fraction(0) if k == 0 else Fraction(1, self.N + 1 - int(k)) for k in self.keys]
-        return [Fraction(int(k)) / self.denominator / norm for k in self.keys.tolist()]
+        return form_of(self.measure).exact_values(self.keys, self.N, self.denominator, norm)
 
     # -- ranks -----------------------------------------------------------------------------------
     def _cum(self, ci: int) -> np.ndarray:
@@ -268,16 +260,16 @@ class Scale:
 
 def has_closed_form(measure: M.Measure) -> bool:
     """Whether :func:`closed_form` gives the binary scale of ``measure`` (at every N), without building it."""
-    form = measure.form
-    return not measure.reads_grades and (form in ("grade_sum", "first_hit")
-                                         or (form == "geometric" and to_fraction(measure.p) <= Fraction(1, 2)))
+    return form_of(measure).has_closed_form(measure)
 
 
 def closed_form(measure: M.Measure, N: int) -> tuple[list, str] | None:
-    """Closed-form scales: (chunks, key kind), or None.
+    """Closed-form scales: (chunks, key kind), or None — the form's
+    (:meth:`irscales.enumeration.forms.Form.closed_form`):
 
     * P (and R): values k/N with multiplicity C(N, k).
     * RR: 0 once, and 1/k for the 2^{N−k} runs whose first relevant document is at rank k.
+    * Succ: 0 once, 1 for the 2^N − 1 others.
     * RBP with p ≤ 1/2 (binary): rank i outweighs all later ranks together,
       p^{i−1} ≥ Σ_{j>i} p^{j−1} = p^i (1 − p^{N−i})/(1 − p) as p/(1 − p) ≤ 1, strictly since the sum
       is finite; so runs are ordered by their run id (the binary number rel_1 rel_2 … rel_N), every
@@ -286,12 +278,4 @@ def closed_form(measure: M.Measure, N: int) -> tuple[list, str] | None:
     """
     if not has_closed_form(measure):
         return None
-    if measure.form == "grade_sum":
-        return [Chunk(np.arange(N + 1, dtype=np.int64),
-                       np.array([math.comb(N, k) for k in range(N + 1)], np.int64))], "key"
-    if measure.form == "first_hit":
-        keys = np.arange(N + 1, dtype=np.int64)  # key N + 1 − k ↔ first relevant at rank k
-        counts = np.array([1] + [2 ** (k - 1) for k in range(1, N + 1)], dtype=np.int64)
-        return [Chunk(keys, counts)], "key"
-    step = 1 << 22  # RBP with p ≤ 1/2
-    return [IdRangeChunk(lo, min(lo + step, 2**N)) for lo in range(0, 2**N, step)], "runid"
+    return form_of(measure).closed_form(measure, N)

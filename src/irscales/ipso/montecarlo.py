@@ -22,7 +22,7 @@ __all__ = ["MonteCarloResult", "monte_carlo", "default_workers"]
 def _block_tables(b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For every one of the 4^b bit patterns of b ranks of a pair: net change of cumul, and its
     highest and lowest prefix value within the block. Index bits 0..b−1 are S1's ranks, bits
-    b..2b−1 are S2's (a bijection, so a uniform index is a uniform pair block)."""
+    b..2b−1 are S2's (a bijection, so an index drawn uniformly is a pair block drawn uniformly)."""
     m = 4**b
     idx = np.arange(m, dtype=np.int64)
     c = np.zeros(m, dtype=np.int64)

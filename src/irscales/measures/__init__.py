@@ -25,24 +25,28 @@ Exact values
 Names follow the papers: ``str(m)`` gives ``RBP_p08``, ``DCG_b10``, ``nDCG_b02`` …; ``repr(m)``
 gives a constructor form that :func:`parse` reads back (``parse(repr(m)) == m``).
 
-Modules: :mod:`~irscales.measures.base` (the :class:`Measure` protocol and shared checks),
+Registration: a measure class names itself in its class statement (``class SP(Measure, names=("SP",))``,
+:func:`register`); :data:`REGISTRY` then holds it, and the parser, this package's names, ``irscales``'s, the
+command line's list of measures and the ir_measures provider read it from there (``CONTRIBUTING.md``).
+
+Modules: :mod:`~irscales.measures.base` (the :class:`Measure` protocol, the registry and shared checks),
 :mod:`~irscales.measures.binary` (P, R, F1, Succ, R-prec, SP, AP, RR, RBP),
 :mod:`~irscales.measures.graded` (gP, gR, gRBP, DCG, nDCG, ERR),
 :mod:`~irscales.measures.total_order` (SBTO, RBTO), :mod:`~irscales.measures.twist` (Twist, Fer17's
 effort-based measure) and :mod:`~irscales.measures.parse` (Cut, names).
 """
 
-from irscales.measures.base import Measure, NotRationalError
-from irscales.measures.binary import AP, F1, P, R, RBP, RR, SP, RPrec, Succ
-from irscales.measures.graded import DCG, ERR, GP, GR, GRBP, NDCG, dcg_discount
+from irscales.measures import binary, graded, total_order, twist  # the families: each class registers itself
+from irscales.measures.base import REGISTRY, Measure, NotRationalError, register, unregister
+from irscales.measures.graded import dcg_discount
 from irscales.measures.parse import (
-    CLASSIC_MEASURES, REGISTRY, WHOLE_RUN, Cut, as_measure, classic_measures, parse, parse_list, split_top_level,
+    CLASSIC_MEASURES, WHOLE_RUN, Cut, as_measure, classic_measures, measure_names, parse, parse_list, split_top_level,
 )
-from irscales.measures.total_order import RBTO, SBTO
-from irscales.measures.twist import Twist
+
+globals().update(REGISTRY)  # every registered measure class under its name: P, AP, RBP, … (the one list)
 
 __all__ = [
-    "Measure", "NotRationalError", "P", "R", "F1", "SP", "AP", "RR", "RBP", "GRBP", "DCG", "NDCG",
-    "ERR", "Succ", "RPrec", "GP", "GR", "SBTO", "RBTO", "Twist", "Cut", "parse", "as_measure", "parse_list", "split_top_level",
-    "WHOLE_RUN", "CLASSIC_MEASURES", "classic_measures", "REGISTRY", "dcg_discount",
+    "Measure", "NotRationalError", *REGISTRY, "Cut", "parse", "as_measure", "parse_list", "split_top_level",
+    "WHOLE_RUN", "CLASSIC_MEASURES", "classic_measures", "REGISTRY", "register", "unregister", "measure_names",
+    "dcg_discount",
 ]

@@ -9,15 +9,17 @@ rational. The families live in :mod:`~irscales.measures.binary`, :mod:`~irscales
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+import re
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import ClassVar
+from typing import Callable, ClassVar, Mapping
 
 import numpy as np
 
 __all__ = [
     "Measure", "NotRationalError", "check_cut", "check_positive", "check_gain_bound", "check_grades",
     "check_p", "binary_relevance", "seq_dot", "seq_div", "log2_ranks", "broadcast_topic",
+    "REGISTRY", "NAMES", "Names", "register", "unregister", "at_k",
 ]
 
 class NotRationalError(ValueError):
@@ -134,18 +136,90 @@ def _topic_values(x, rel: np.ndarray) -> list:
 
 
 @dataclass(frozen=True)
+class Names:
+    """How the names of a registered measure class read (:func:`irscales.measures.parse`): ``simple`` names mean
+    ``cls()``; ``spellings`` are other names of its constructor form (``gP(max_gain=2)``); ``keys`` are patterns
+    (whole names) with the parameters a match gives (``RBP_p08`` → p = 0.8); ``whole_run`` names (trec_eval's
+    ``map``) mean the measure with these parameters over the whole run; ``cut_names`` prefixes read
+    ``<prefix>_<k>`` as it cut at k ranks (``map_cut_10``)."""
+
+    cls: type
+    simple: tuple[str, ...] = ()
+    spellings: tuple[str, ...] = ()
+    keys: tuple[tuple[re.Pattern, Callable[[re.Match], dict]], ...] = ()
+    whole_run: Mapping[str, dict] = field(default_factory=dict)
+    cut_names: Mapping[str, dict] = field(default_factory=dict)
+
+
+#: Every registered measure class by its constructor name (``RBP`` reads ``RBP(p=0.8)``): what the parser, the
+#: package's names (``irscales.measures.__all__``, ``irscales``), the command line's list of measures and the
+#: ir_measures provider read. A class registers where it is declared (:meth:`Measure.__init_subclass__`).
+REGISTRY: dict[str, type] = {}
+#: How each registered class's names read, by class name (:class:`Names`).
+NAMES: dict[str, Names] = {}
+
+
+def register(cls: type, names: tuple[str, ...] = (), *, spellings: tuple[str, ...] = (),
+             keys: Mapping[str, Callable[[re.Match], dict]] | None = None, whole_run: Mapping[str, dict] | None = None,
+             cut_names: Mapping[str, dict] | None = None) -> type:
+    """Register the measure class ``cls`` under its class name with the names it is read by (:class:`Names`;
+    ``keys`` maps a pattern of a whole name to the parameters of a match). A name another class holds is refused.
+    The class statement does this: ``class P(Measure, names=("P",), keys={"P@([0-9]+)": at_k})``."""
+    entry = Names(cls, tuple(names), tuple(spellings),
+                  tuple((re.compile(f"^(?:{rx})$"), make) for rx, make in (keys or {}).items()),
+                  dict(whole_run or {}), dict(cut_names or {}))
+    same = REGISTRY.get(cls.__name__)
+    if same is not None and (same.__module__, same.__qualname__) != (cls.__module__, cls.__qualname__):
+        raise ValueError(f"measure {cls.__name__}: the name is {same.__module__}.{same.__qualname__}'s")
+    taken = {n: other.cls.__name__ for other in NAMES.values() if other.cls.__name__ != cls.__name__
+             for n in (other.cls.__name__, *other.simple, *other.spellings, *other.whole_run, *other.cut_names)}
+    clash = [n for n in (cls.__name__, *entry.simple, *entry.spellings, *entry.whole_run, *entry.cut_names)
+             if n in taken]
+    if clash:
+        raise ValueError(f"measure {cls.__name__}: the name {clash[0]!r} is {taken[clash[0]]}'s")
+    REGISTRY[cls.__name__] = cls
+    NAMES[cls.__name__] = entry
+    return cls
+
+
+def at_k(match: re.Match) -> dict:
+    """The parameters of a name with the measure's own cut-off as its first group (``P@10``, ``success_5``)."""
+    return {"k": int(match[1])}
+
+
+def unregister(cls: type) -> None:
+    """Remove ``cls`` from the registry (a measure defined for a while, e.g. in a test)."""
+    if REGISTRY.get(cls.__name__) is cls:
+        del REGISTRY[cls.__name__], NAMES[cls.__name__]
+
+
+@dataclass(frozen=True)
 class Measure:
-    """Base class: a measure is a frozen dataclass whose fields are its parameters."""
+    """Base class: a measure is a frozen dataclass whose fields are its parameters.
+
+    A measure class registers by naming itself in its class statement (:func:`register`): ``names`` (read as
+    ``cls()``; ``()`` for a constructor form only), and as it needs ``spellings``, ``keys``, ``whole_run`` and
+    ``cut_names``. Without ``names`` it is not registered (a helper such as :class:`~irscales.measures.Cut`)."""
+
+    def __init_subclass__(cls, names: tuple[str, ...] | None = None, spellings: tuple[str, ...] = (),
+                          keys: Mapping[str, Callable[[re.Match], dict]] | None = None,
+                          whole_run: Mapping[str, dict] | None = None, cut_names: Mapping[str, dict] | None = None,
+                          **kwargs):
+        super().__init_subclass__(**kwargs)
+        if names is not None:
+            register(cls, names, spellings=spellings, keys=keys, whole_run=whole_run, cut_names=cut_names)
 
     family: ClassVar[str] = ""
     needs_rb: ClassVar[bool] = False
     rational: ClassVar[bool] = True
     binary: ClassVar[bool] = True  # uses only rel > 0
-    #: The arithmetic form of the measure when it is its own :meth:`numerator`: what the enumeration's kernels,
-    #: counts and closed forms are built on (they read this, never the class). ``"grade_sum"`` Σ_i g_i / d (P, gP);
+    #: The arithmetic form of the measure when it is its own :meth:`numerator`, by the name of a registered form
+    #: (:mod:`irscales.enumeration.forms`: its kernels, counts, closed forms, costs and brackets; they read this, never
+    #: the class). ``"grade_sum"`` Σ_i g_i / d (P, gP);
     #: ``"additive"`` Σ_i g_i·w_i / d with integer weights (P@k, RBTO); ``"geometric"`` the same with
     #: w_i = a^{i−1} b^{N−i} for a persistence p = a/b (RBP, gRBP); ``"sp"`` Σ_i hits_i / i over relevant ranks (SP);
-    #: ``"first_hit"`` 1 / the first relevant rank (RR); ``"discounted"`` DCG's log discount
+    #: ``"first_hit"`` 1 / the first relevant rank (RR); ``"any_hit"`` 1 if any rank is relevant (Succ);
+    #: ``"discounted"`` DCG's log discount
     #: (:attr:`~irscales.measures.DCG.integer_log_base` names its discount class); ``""`` none of these (no kernel,
     #: no count). :meth:`integer_weights` gives the weights of the three additive forms.
     form: ClassVar[str] = ""

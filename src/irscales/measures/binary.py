@@ -12,7 +12,7 @@ import numpy as np
 
 from irscales.exact import to_fraction
 from irscales.measures.base import (
-    Measure, binary_relevance, broadcast_topic, check_cut, check_p, seq_div, seq_dot,
+    Measure, at_k, binary_relevance, broadcast_topic, check_cut, check_p, seq_div, seq_dot,
 )
 
 __all__ = ["P", "R", "F1", "Succ", "RPrec", "SP", "AP", "RR", "RBP", "p_key", "geometric_weights"]
@@ -22,13 +22,10 @@ __all__ = ["P", "R", "F1", "Succ", "RPrec", "SP", "AP", "RR", "RBP", "p_key", "g
 
 
 @dataclass(frozen=True, repr=False)
-class P(Measure):
+class P(Measure, names=("P",), keys={r"P@(\d+)": at_k, r"P_(\d+)": at_k}):
     """Precision at the run length N: P = (1/N) Σ_i 1[rel_i > 0]  (FFF21 §3.4.1; FFP19 §4.1).
 
     ``k`` cuts the run first (P@k divides by k, as trec_eval's P_k, even when padded).
-    Convention: N is the run length every run is padded to (FFF21 §5.1), so P is trec_eval's ``P_N``, not its
-    ``set_P``, which divides by the documents a run retrieved (they differ on a run shorter than N;
-    ``tests/test_differential_trec_eval.py::test_convention_p_and_f1_are_over_the_run_length``).
     """
 
     k: int | None = None
@@ -68,7 +65,7 @@ class P(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class R(Measure):
+class R(Measure, names=("R",), cut_names={"recall": {}}):
     """Recall: R = (1/RB) Σ_i 1[rel_i > 0]; 0 when RB = 0 (FFF21 §3.4.2; FFP19 §4.1)."""
 
     family: ClassVar[str] = "R"
@@ -90,7 +87,7 @@ class R(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class F1(Measure):
+class F1(Measure, names=("F1",)):
     """F1 = 2PR/(P+R) = 2 Σ_i 1[rel_i > 0] / (N + RB)  (FFF21 §3.4.3; FFP19 §4.1).
 
     P is over the run length N (see :class:`P`): trec_eval's ``set_F`` only where a run retrieved N documents."""
@@ -107,8 +104,10 @@ class F1(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class Succ(Measure):
-    """Success: 1 if a relevant document is in the top k (k = N by default), else 0 (MM23 §2)."""
+class Succ(Measure, names=("Succ",), keys={r"(?:Succ|Success)@(\d+)": at_k, r"success_(\d+)": at_k}):
+    """Success: 1 if a relevant document is in the top k (k = N by default), else 0 (MM23 §2). Two values: its
+    interval-scaled version is itself (FFF21 eq. 2: φ − 1 ∈ {0, 1}, K = 2; the ``any_hit`` form of
+    :mod:`irscales.enumeration.forms`)."""
 
     k: int | None = None
     family: ClassVar[str] = "Succ"
@@ -120,6 +119,14 @@ class Succ(Measure):
     def key(self) -> str:
         return "Succ" if self.k is None else f"Succ@{self.k}"
 
+    @property
+    def form(self) -> str:  # type: ignore[override]
+        return "any_hit" if self.k is None else ""  # Succ@k is Succ over its k ranks (uncut)
+
+    @property
+    def uncut(self) -> Measure:
+        return self if self.k is None else Succ()
+
     def _compute(self, rel, rb=None, ideal=None):
         r = rel if self.k is None else rel[..., : self.k]
         return (r > 0).any(-1).astype(float)
@@ -130,7 +137,7 @@ class Succ(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class RPrec(Measure):
+class RPrec(Measure, names=("Rprec",), spellings=("Rprec",), whole_run={"Rprec": {}}):
     """R-precision: precision at rank RB (Fer17 §3.3); the run must be at least RB long,
     shorter runs count missing ranks as not relevant. 0 when RB = 0.
     """
@@ -175,7 +182,7 @@ def _sp_float(b: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class SP(Measure):
+class SP(Measure, names=("SP",)):
     """Sum of precisions at relevant ranks: SP = Σ_i 1[rel_i>0] · (Σ_{j≤i} 1[rel_j>0]) / i.
 
     The numerator of AP (AP = SP / RB); independent of the recall base, which is why the
@@ -199,7 +206,7 @@ class SP(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class AP(Measure):
+class AP(Measure, names=("AP",), whole_run={"map": {}}, cut_names={"map_cut": {}}):
     """Average precision AP = SP / RB (FFF21 §6 [15]); 0 when RB = 0.
 
     At a cut-off N this is trec_eval's ``map_cut_N`` (normalised by the full recall base, not by
@@ -226,7 +233,7 @@ class AP(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class RR(Measure):
+class RR(Measure, names=("RR",), whole_run={"recip_rank": {}}):
     """Reciprocal rank RR = 1 / (rank of the first relevant document), 0 if none (FFF21 §6 [84])."""
 
     family: ClassVar[str] = "RR"
@@ -261,7 +268,7 @@ def p_key(p: float) -> str:
 
 
 @dataclass(frozen=True, repr=False)
-class RBP(Measure):
+class RBP(Measure, names=(), keys={r"RBP_p0(\d+)": lambda m: {"p": float("0." + m[1])}}):
     """Rank-biased precision (Moffat & Zobel) RBP = (1 − p) Σ_i 1[rel_i>0] p^{i−1} (FFF21 §6 [65]).
 
     Binary relevance. For grades use :class:`GRBP`.

@@ -19,9 +19,15 @@ from irscales.measures.binary import geometric_weights, p_key
 
 __all__ = ["GP", "GR", "GRBP", "dcg_discount", "DCG", "NDCG", "ERR"]
 
+_TREC_NDCG = {"discount": "log2p1", "gains": "graded"}  # trec_eval's ndcg: gain = grade, 1/log2(i + 1)
+
+
+def _gains(match) -> str:
+    return "graded" if match[1] else "binary"
+
 
 @dataclass(frozen=True, repr=False)
-class GP(Measure):
+class GP(Measure, names=("gP",), spellings=("gP",)):
     """Generalised precision gP = (1/N) Σ_i g(rel_i)/g_max, gains = grades (FFP19 §4.2)."""
 
     max_gain: float = 1
@@ -46,7 +52,7 @@ class GP(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class GR(Measure):
+class GR(Measure, names=("gR",), spellings=("gR",)):
     """Generalised recall gR = Σ_i g(rel_i) / RB_g, RB_g the topic's total gain (FFP19 §4.2)."""
 
     family: ClassVar[str] = "gR"
@@ -65,7 +71,8 @@ class GR(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class GRBP(Measure):
+class GRBP(Measure, names=(), spellings=("gRBP",),
+           keys={r"gRBP_p0(\d+)": lambda m: {"p": float("0." + m[1])}}):
     """Graded RBP: gRBP = (1 − p) Σ_i (g(rel_i)/g_max) p^{i−1}, gains = grades (FFP19 §5)."""
 
     p: float = 0.8
@@ -114,7 +121,8 @@ def dcg_discount(N: int, base: float = 2, discount: str = "jk") -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class DCG(Measure):
+class DCG(Measure, names=(), keys={r"(g?)DCG_b(\d+)": lambda m: {"base": int(m[2]), "gains": _gains(m)},
+                                  r"(g?)DCG_log2p1": lambda m: {"discount": "log2p1", "gains": _gains(m)}}):
     """Discounted cumulated gain DCG = Σ_i g(rel_i) · w_i (Järvelin & Kekäläinen; FFF21 §6 [50]).
 
     Gains are the values in the array (grades or real gains); ``binary=True`` uses rel > 0.
@@ -173,7 +181,10 @@ class DCG(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class NDCG(DCG):
+class NDCG(DCG, names=(), spellings=("nDCG",),
+           keys={r"(g?)nDCG_b(\d+)": lambda m: {"base": int(m[2]), "gains": _gains(m)},
+                 r"(g?)nDCG_log2p1": lambda m: {"discount": "log2p1", "gains": _gains(m)}},
+           whole_run={"ndcg": _TREC_NDCG, "nDCG": _TREC_NDCG}, cut_names={"ndcg_cut": _TREC_NDCG}):
     """nDCG = DCG(run) / DCG(ideal run), the ideal run being the topic's judged gains in decreasing
     order cut at N (FFF21 §6). With binary gains the ideal run is min(RB, N) ones (pass ``rb``); with
     graded gains pass ``ideal``, at least N ranks of it (fewer are padded with 0: a caller cutting it short
@@ -208,7 +219,7 @@ class NDCG(DCG):
 
 
 @dataclass(frozen=True, repr=False)
-class ERR(Measure):
+class ERR(Measure, names=("ERR",)):
     """Expected reciprocal rank (Chapelle et al. 2009): ERR = Σ_i (1/i) R_i Π_{j<i} (1 − R_j),
     R_i = (2^{g_i} − 1) / 2^{g_max}, g_i the grade (FFP19 §5).
     """

@@ -1,23 +1,23 @@
-"""Cut-offs and names: :class:`Cut` (a measure on the top k ranks), the registry of measure classes,
-and :func:`parse`, which reads a measure back from its key (``RBP_p08``), its repr (``RBP(p=0.8)``),
-a trec_eval name (``map_cut_10``) or an ir_measures name (``nDCG@10``)."""
+"""Cut-offs and names: :class:`Cut` (a measure on the top k ranks) and :func:`parse`, which reads a measure back
+from its key (``RBP_p08``), its repr (``RBP(p=0.8)``), a trec_eval name (``map_cut_10``) or an ir_measures name
+(``nDCG@10``) — the names every registered measure class declares (:data:`~irscales.measures.base.REGISTRY`,
+:class:`~irscales.measures.base.Names`)."""
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from irscales.measures.base import Measure, check_cut
-from irscales.measures.binary import AP, F1, P, R, RBP, RR, SP, RPrec, Succ
-from irscales.measures.graded import DCG, ERR, GP, GR, GRBP, NDCG
-from irscales.measures.total_order import RBTO, SBTO
-from irscales.measures.twist import Twist
+from irscales.measures.base import NAMES, REGISTRY, Measure, check_cut
+from irscales.measures.binary import AP, P, R, RBP, RR, Succ
+from irscales.measures.graded import DCG, GR, NDCG
 
 __all__ = ["Cut", "REGISTRY", "WHOLE_RUN", "parse", "parse_list", "split_top_level", "classic_measures",
-           "CLASSIC_MEASURES"]
+           "CLASSIC_MEASURES", "measure_names"]
 
 
 # ------------------------------------------------------------------------------------ cut-offs
@@ -86,41 +86,77 @@ class Cut(Measure):
 
 # ----------------------------------------------------------------------------------- registry
 
-REGISTRY: dict[str, type[Measure]] = {
-    cls.__name__: cls
-    for cls in (P, R, F1, GP, GR, Succ, SP, AP, RR, RBP, GRBP, DCG, NDCG, ERR, RPrec, SBTO, RBTO, Twist)
-}
 
-_TREC_NDCG = NDCG(discount="log2p1", gains="graded")  # trec_eval's ndcg: gain = grade, 1/log2(i + 1)
+class _WholeRun(Mapping):
+    """The registered whole-run names (:attr:`~irscales.measures.base.Names.whole_run`) → their measures, read live
+    from the registry."""
 
-_KEY_RE = {
-    re.compile(r"^RBP_p0(\d+)$"): lambda m: RBP(p=float("0." + m.group(1))),
-    re.compile(r"^gRBP_p0(\d+)$"): lambda m: GRBP(p=float("0." + m.group(1))),
-    re.compile(r"^(g?)(n?)DCG_b(\d+)$"): lambda m: (NDCG if m.group(2) else DCG)(
-        base=int(m.group(3)), gains="graded" if m.group(1) else "binary"),
-    re.compile(r"^(g?)(n?)DCG_log2p1$"): lambda m: (NDCG if m.group(2) else DCG)(
-        discount="log2p1", gains="graded" if m.group(1) else "binary"),
-    re.compile(r"^P@(\d+)$"): lambda m: P(k=int(m.group(1))),
-    re.compile(r"^(?:Succ|Success)@(\d+)$"): lambda m: Succ(k=int(m.group(1))),
-    # trec_eval names with a cut-off
-    re.compile(r"^P_(\d+)$"): lambda m: P(k=int(m.group(1))),
-    re.compile(r"^success_(\d+)$"): lambda m: Succ(k=int(m.group(1))),
-    re.compile(r"^map_cut_(\d+)$"): lambda m: Cut(AP(), int(m.group(1))),
-    re.compile(r"^ndcg_cut_(\d+)$"): lambda m: Cut(_TREC_NDCG, int(m.group(1))),
-    re.compile(r"^recall_(\d+)$"): lambda m: Cut(R(), int(m.group(1))),
-}
-_SIMPLE = {"P": P, "R": R, "F1": F1, "AP": AP, "SP": SP, "RR": RR, "Succ": Succ, "Rprec": RPrec,
-           "ERR": ERR, "gP": GP, "gR": GR, "Twist": Twist}
+    def _entries(self) -> dict[str, Measure]:
+        return {name: e.cls(**kw) for e in NAMES.values() for name, kw in e.whole_run.items()}
+
+    def __getitem__(self, name: str) -> Measure:
+        return self._entries()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries())
+
+    def __len__(self) -> int:
+        return len(self._entries())
+
+    def __repr__(self) -> str:
+        return repr(self._entries())
+
 
 #: trec_eval / ir_measures names that mean a measure over the *whole* run (trec_eval evaluates every
 #: retrieved document): they equal our measure only when runs are not cut (``--depth`` at least the
 #: longest run; for ndcg also at least the recall base, as its ideal run holds every relevant
-#: document), which the command line checks.
-WHOLE_RUN: dict[str, Measure] = {
-    "map": AP(), "recip_rank": RR(), "Rprec": RPrec(), "ndcg": _TREC_NDCG, "nDCG": _TREC_NDCG,
-}
-_FAMILIES = {"gP": GP, "gR": GR, "gRBP": GRBP, "nDCG": NDCG, "Rprec": RPrec}  # papers' spellings
+#: document), which the command line checks. Declared by the measures (``whole_run``), read from the registry.
+WHOLE_RUN: Mapping[str, Measure] = _WholeRun()
 _CALL_RE = re.compile(r"^(\w+)\((.*)\)$", re.S)
+
+
+def _named(s: str) -> Measure | None:
+    """The measure a registered name means (simple, whole-run, key or cut name), or None."""
+    for e in NAMES.values():
+        if s in e.simple:
+            return e.cls()
+    for e in NAMES.values():
+        if s in e.whole_run:
+            return e.cls(**e.whole_run[s])
+    for e in NAMES.values():
+        for rx, make in e.keys:
+            m = rx.match(s)
+            if m:
+                return e.cls(**make(m))
+        for prefix, kw in e.cut_names.items():
+            m = re.match(rf"^{re.escape(prefix)}_(\d+)$", s)
+            if m:
+                return Cut(e.cls(**kw), int(m[1]))
+    return None
+
+
+def _constructor(name: str) -> type | None:
+    """The registered class whose constructor form is named ``name`` (its class name or a paper spelling)."""
+    if name in REGISTRY:
+        return REGISTRY[name]
+    return next((e.cls for e in NAMES.values() if name in e.spellings), None)
+
+
+def measure_names() -> list[str]:
+    """One name per registered measure class, as the command line lists them: its simple names, else the name
+    of its default (``RBP_p08``, ``DCG_b02``) when it reads back, else its constructor form (``SBTO(c=1)``)."""
+    out = []
+    for e in NAMES.values():
+        if e.simple:
+            out += e.simple
+            continue
+        try:
+            m = e.cls()
+        except TypeError:  # no default for a parameter: the constructor form names it
+            out.append(f"{e.cls.__name__}(…)")
+            continue
+        out.append(m.key if _named(m.key) == m else repr(m))
+    return out
 
 
 def as_measure(x) -> Measure:
@@ -174,22 +210,17 @@ def parse(text: str) -> Measure:
     assume an uncut run); invalid parameters raise ``ValueError`` saying what is allowed."""
     s = text.strip()
     split_top_level(s)  # unbalanced parentheses or quotes: say so
-    if s in _SIMPLE:
-        return _SIMPLE[s]()
-    if s in WHOLE_RUN:
-        return WHOLE_RUN[s]
-    for rx, make in _KEY_RE.items():
-        m = rx.match(s)
-        if m:
-            return make(m)
+    named = _named(s)
+    if named is not None:
+        return named
     if "@" in s and not s.startswith("P@"):  # a cut-off: AP@10, nDCG@10, AP()@10
         inner, _, k = s.rpartition("@")
         if not k.isdigit():
             raise ValueError(f"cannot parse measure {text!r}: the cut-off after '@' must be an integer >= 1")
         return Cut(parse(inner), int(k))
     m = _CALL_RE.match(s)
-    if m and (m.group(1) in REGISTRY or m.group(1) in _FAMILIES):
-        cls = REGISTRY.get(m.group(1)) or _FAMILIES[m.group(1)]
+    cls = _constructor(m.group(1)) if m else None
+    if cls is not None:
         kwargs = {}
         names = {f.name for f in fields(cls)}
         for part in filter(None, split_top_level(m.group(2))):

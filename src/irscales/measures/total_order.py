@@ -66,7 +66,7 @@ def rbto_rank(runs, c: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class SBTO(Measure):
+class SBTO(Measure, names=()):
     """Set-Based Total Order measure (FFP19 Def. 2, eq. 3), grades 0..c:
 
     SBTO(r) = Σ_{j=1}^{N} C(δ(r_j) + N − j, N − j + 1), with the grades sorted decreasingly.
@@ -89,7 +89,7 @@ class SBTO(Measure):
 
 
 @dataclass(frozen=True, repr=False)
-class RBTO(Measure):
+class RBTO(Measure, names=()):
     """Rank-Based Total Order measure (FFP19 Def. 3, eq. 6): RBTO(r) = Σ_i δ(r_i) (c+1)^{N−i},
     the run's grades read as a base-(c+1) number (strong top-heaviness order, eq. 4). Computed by
     :func:`rbto_rank`.

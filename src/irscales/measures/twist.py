@@ -83,7 +83,7 @@ def relative_positions(rel: np.ndarray, ideal: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class Twist(Measure):
+class Twist(Measure, names=("Twist",)):
     """Twist τ = (ρ + σ)/2 (module docstring). Needs the recall base (``rb``) and the ideal run
     (``ideal``: the judged grades in decreasing order, as :meth:`irscales.data.Collection.ideal`
     gives; :meth:`~irscales.data.Collection.evaluate` passes both)."""

@@ -173,10 +173,11 @@ def _cutoffs_cell(r) -> str:
     if bool(r.exact):
         return f"{r.tau:.4f}{ties}, exact"
     bound = f"bracketed, max_rel_error {r.max_rel_error:.2g}"
-    if pd.isna(r.tau_lo):
+    if pd.isna(getattr(r, "tau_min", float("nan"))):
         return f"{r.tau:.4f}{ties}, {bound}"
-    stable = "τ the same with both bounds" if str(r.stable) == "True" else \
-        f"τ with the lower / upper bounds {r.tau_lo:.4f} / {r.tau_hi:.4f}"
+    stable = "τ the same for every φ in the brackets" if str(r.stable) == "True" else \
+        (f"τ between {r.tau_min:.4f} and {r.tau_max:.4f} for every φ in the brackets "
+         f"({int(r.undecided_pairs)} pairs of systems in either order)")
     return f"{r.tau:.4f}{ties}, {bound} (achieved {r.achieved_rel_error:.2g}), {stable}"
 
 
@@ -227,8 +228,8 @@ def cutoffs(figures: Path) -> Beyond | None:
     judged = in_order(_read(judged), labels=["N"]) if judged.exists() else None
     src = f"{FOLDER}/table2_{tag}.csv"
     tables = [AnalogueTable("Table 2 at the cut-offs: Kendall τ_b between each measure and its interval version "
-                            "(ties unq; where unq has no route, FFF21 Table 3's mid), and how exact the interval "
-                            "values are († also rests on the caveat of the CSV's caveat column: for DCG's distinct "
+                            "(ties unq; where unq has no route, FFF21 Table 3's mid), how exact the interval values "
+                            "are, and for a bracket the range of τ over every φ inside it (a proven bound) († also rests on the caveat of the CSV's caveat column: for DCG's distinct "
                             "values, no Q-linear relation among the 1/ln m, Schanuel's conjecture)", _cutoffs_table(t2), (src,))]
     for name, title in (("topk", "How the ranking of systems changes: top-k systems kept, the largest rank move"),
                         ("points", "Where the runs sit on the interval scale: share at 0, quantiles of log10")):
@@ -242,8 +243,9 @@ def cutoffs(figures: Path) -> Beyond | None:
             f"{f'the first {subset} ' if subset else 'all '}{runs}: τ_b between the system means of each FFF21 "
             "measure and of its "
             "interval version, both from irscales.evaluate(..., ranked=True), each cell on the planner's route at N "
-            "(exact, or a bracket of φ with a proven relative error; τ with the bracket's lower and upper bounds "
-            "says whether the bracket can move the ranking). A measure without a route at N keeps its row: AP has "
+            "(exact, or a bracket of φ with a proven relative error; for a bracket, the range of τ over every φ "
+            "inside it — each system's mean interval value between the means of its lower and upper bounds, a proven "
+            "outer bound, irscales.certified.kendall_tau_range — says whether the bracket can move τ). A measure without a route at N keeps its row: AP has "
             "no route with ties unq beyond N = 24.")
     pngs = tuple(sorted(folder.glob(f"*_{tag}.png")))
     return Beyond("cutoffs", "Beyond the papers: interval scales at the cut-offs", label, "09_beyond_cutoffs", what,

@@ -44,17 +44,23 @@ MEANING = {
     AGREES_WITHIN_PRINTING: "recomputed by one of the routes above; it does not round to the printed value, but the "
                             "printing allows it: truncated instead of rounded where the same column, table or passage "
                             "prints other values only truncation reproduces (the note names them), within the "
-                            "tolerance of a word the text qualifies the number with (about, around, roughly, ≳ …), or "
-                            "a range end that holds as stated; the note says which and why. No erratum",
-    DEPENDS_ON_READING: "recomputed by one of the routes above; the paper leaves a convention open (a discount, an "
-                        "aggregation) and the reading we compute does not give the printed value, but another reading "
-                        "the paper allows does; the note names the question and gives each reading's value. No "
-                        "erratum",
+                            "tolerance of a word the text qualifies the number with (about, around, roughly, ≳ …), "
+                            "a range end that holds as stated, or a value the text says it read off a figure, within "
+                            "what the figure can show (the note states the resolution assumed and why); the note says "
+                            "which and why. No erratum",
+    DEPENDS_ON_READING: "recomputed by one of the routes above; the printed value is right under one reading and "
+                        "nothing decides which the paper used: a value only truncation gives, where nothing in the "
+                        "same column, table or passage shows whether the paper truncated or rounded (the note gives "
+                        "both printings and that evidence), or a convention the paper leaves open (a discount, an "
+                        "aggregation) whose other reading gives the printed value (the note names the question and "
+                        "gives each reading's value). No erratum",
     UNRESOLVED: "recomputed by one of the routes above; the printed value is not reproduced and the paper computed it "
                 "with settings it does not give (a program's), so it can be called neither an erratum nor a reading; "
                 "the note gives the values tried",
-    "differs": "recomputed by one of the routes above, and the printed value is wrong at its own precision; the note "
-               "gives the reason",
+    "differs": "recomputed by one of the routes above, and the printed value is wrong at its own precision under "
+               "every reasonable reading (rounded, or truncated where nothing shows the paper rounds there), or "
+               "inconsistent with the paper's own printed numbers under every setting it leaves open; the note gives "
+               "the evidence",
     "simulated only": "needs runs nobody can share (the note names them); simulated data never counts",
     "not attempted": "no route has produced it yet; the note says why",
 }
@@ -265,9 +271,10 @@ def not_errata_sentence(table: pd.DataFrame) -> str:
     a, r = c[AGREES_WITHIN_PRINTING], c[DEPENDS_ON_READING]
     if not a and not r:
         return ""
-    parts = ([f"{a} agree{'s' if a == 1 else ''} within the paper's printing (truncated, a marked approximation "
-              f"or a range that holds)"] if a else []) + \
-            ([f"{r} depend{'s' if r == 1 else ''} on how the paper is read"] if r else [])
+    parts = ([f"{a} agree{'s' if a == 1 else ''} within the paper's printing (truncated, a marked approximation, "
+              f"a range that holds or a value read off a figure)"] if a else []) + \
+            ([f"{r} depend{'s' if r == 1 else ''} on how the paper is read (truncated or rounded, or a convention it "
+              f"leaves open)"] if r else [])
     return "Not errata: " + " and ".join(parts) + "."
 
 

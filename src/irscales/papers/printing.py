@@ -37,16 +37,27 @@ the printing allows. In this order:
    * *truncated*: x truncates to P (toward zero: meets [v, v + u) for v > 0, (v − u, v] for v < 0)
      **and the paper truncates there**: a :class:`Convention` decided by :func:`convention` from the
      other values the same column, table or passage prints (the groups of
-     ``data/published/printing_groups.csv``) says so. Without that evidence a printed number is read
-     as rounded, its default;
-3. *differs*: none of these — the printed value is wrong at its own precision (unless the paper
-   leaves open how to read it, which :mod:`irscales.papers.published` decides from its readings).
+     ``data/published/printing_groups.csv``) says so;
+   * *figure*: the paper says it read P off a figure, and x is within what the figure can show
+     (``figure`` r: P ± r, the resolution the comparison states with its reason — a difference of two
+     axis labels printed to one decimal is within 0.1 of the exact difference). A value read off a
+     figure is judged by that resolution alone (no word, no truncation widens it);
+3. *undecided* — right if the paper truncated, and nothing shows which: x truncates to P but does not
+   round to it, no word qualifies P, and the evidence of its group decides neither convention (no other
+   value, or as many that only truncation reproduces as only rounding does; no group at all is no
+   evidence either). Not an erratum: both readings' values are in the note, and the comparison calls it
+   *depends on reading* (:mod:`irscales.papers.published`);
+4. *differs*: none of these — the printed value is wrong at its own precision under every reasonable
+   reading (a truncation counts as one unless the other values of its group show the paper rounds
+   there; unless the paper leaves open how to read it, which :mod:`irscales.papers.published` decides
+   from its readings).
 
 **Evidence of a convention** (:func:`convention`): among the other members of an item's group printed in
 the same format (fixed decimals or scientific notation: another format is another formatter), those
 that only truncation reproduces (they truncate to their printed value but do not round to it) against
-those that only rounding reproduces. The paper truncates there when the first outnumber the second;
-otherwise (a tie included) it rounds. The note of every item that truncates names that evidence.
+those that only rounding reproduces. The paper truncates there when the first outnumber the second,
+rounds when the second outnumber the first, and is *undecided* otherwise (none of either, or a tie).
+The note of every item that truncates names that evidence.
 
 The tolerances are fixed here, not per item, so that the same word is read the same way everywhere.
 :func:`yes_no` is the one way a yes/no verdict is written.
@@ -66,7 +77,7 @@ from irscales.exact import to_fraction
 from irscales.formatting import significant
 
 __all__ = ["Printed", "read", "read_value", "exact", "yes_no", "WORDS", "ONE_SIDED", "WITHIN_PRINTING",
-           "qualifier", "range_end", "CONVENTIONS", "Convention", "reproducing", "convention", "Agreement", "agreement"]
+           "qualifier", "range_end", "CONVENTIONS", "UNDECIDED", "Convention", "reproducing", "convention", "Agreement", "agreement"]
 
 _MINUS = "−"
 _NUMBER = re.compile(r"(?P<sign>[+\-−]?)(?P<int>\d{1,3}(?:,\d{3})+|\d*)(?P<frac>\.\d*)?"
@@ -189,7 +200,7 @@ WORDS: dict[str, tuple[Fraction | None, str]] = {
 #: The sides of the one-sided words ("≳ v": at least v up to one unit of its printing, at most v's rounding).
 ONE_SIDED = ("at least", "at most")
 #: The kinds of agreement that are not a reproduction at the printed precision, yet no erratum.
-WITHIN_PRINTING = ("bound", "truncated", "approximate")
+WITHIN_PRINTING = ("bound", "truncated", "approximate", "figure")
 
 _NUMBER_WORDS = {"half": Fraction(1, 2), "a quarter": Fraction(1, 4), "one": 1, "two": 2, "twice": 2, "three": 3,
                  "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -229,13 +240,16 @@ def range_end(item: str) -> str | None:
     return None
 
 
-#: The printing conventions a group of printed values can show (rounding is the default).
+#: The printing conventions a group of printed values can show.
 CONVENTIONS = ("rounded", "truncated")
+#: What a group shows when its evidence decides neither convention (none of either, or a tie).
+UNDECIDED = "undecided"
 
 
 class Agreement(NamedTuple):
     """How a recomputed value relates to a printed one: ``kind`` is ``equal``, ``rounded``, one of
-    :data:`WITHIN_PRINTING`, ``differs`` or ``missing`` (no value); ``why`` says it in words."""
+    :data:`WITHIN_PRINTING`, ``undecided`` (right if truncated, and nothing shows which), ``differs`` or
+    ``missing`` (no value); ``why`` says it in words."""
 
     kind: str
     why: str
@@ -247,6 +261,11 @@ class Agreement(NamedTuple):
     @property
     def within_printing(self) -> bool:
         return self.kind in WITHIN_PRINTING
+
+    @property
+    def undecided(self) -> bool:
+        """Right if the paper truncated, and nothing it prints beside the value shows which convention it used."""
+        return self.kind == UNDECIDED
 
 
 Interval = tuple[Fraction, Fraction, bool, bool]  # (low, high, low included, high included)
@@ -298,7 +317,7 @@ def _ids(items: tuple[str, ...], most: int = 4) -> str:
 
 class Convention(NamedTuple):
     """How a group of printed values is printed, as the evidence of its other members says (:func:`convention`):
-    ``name`` one of :data:`CONVENTIONS`; ``group`` the group's description; ``truncated_only`` /
+    ``name`` one of :data:`CONVENTIONS` or :data:`UNDECIDED`; ``group`` the group's description; ``truncated_only`` /
     ``rounded_only`` the other members (same format) only truncation / only rounding reproduces."""
 
     name: str
@@ -321,7 +340,8 @@ def convention(item: str, group: str, members: dict[str, tuple]) -> Convention:
     """The convention the paper prints ``item`` with, from the evidence of the other ``members`` of its
     group (item -> (printed, reproduced, spread, below); members without a value are skipped): those
     printed in the item's format that only truncation reproduces against those only rounding
-    reproduces; truncation only when the first outnumber the second (module docstring)."""
+    reproduces: truncation when the first outnumber the second, rounding when the second outnumber the
+    first, :data:`UNDECIDED` otherwise (module docstring)."""
     own = members.get(item)
     sci = _scientific(own[0]) if own is not None else False
     t_only, r_only = [], []
@@ -333,7 +353,7 @@ def convention(item: str, group: str, members: dict[str, tuple]) -> Convention:
             t_only.append(other)
         elif conv == {"rounded"}:
             r_only.append(other)
-    name = "truncated" if len(t_only) > len(r_only) else "rounded"
+    name = "truncated" if len(t_only) > len(r_only) else "rounded" if len(r_only) > len(t_only) else UNDECIDED
     return Convention(name, group, tuple(t_only), tuple(r_only), sci)
 
 
@@ -351,12 +371,13 @@ def _show(x: Fraction, p: Printed) -> str:
 
 
 def agreement(printed, reproduced, *, spread=0, word: str | None = None, end: str | None = None,
-              convention: Convention | None = None, below=None) -> Agreement:
+              convention: Convention | None = None, below=None, figure=None) -> Agreement:
     """The rule of the module docstring: how ``reproduced`` (known to within ``spread``, and below
     ``below`` when given) agrees with the text ``printed``. ``word``: the paper's qualifier of the
     number (:func:`qualifier`); ``end``: ``"lower"``/``"upper"`` for one end of a printed range
     (:func:`range_end`); ``convention``: how the paper prints this number, from the evidence of its
-    group (:func:`convention`; ``None``: no group, rounded)."""
+    group (:func:`convention`; ``None``: no group, which is no evidence either way); ``figure``: the
+    number was read off a figure that shows it to ± this much (in the printed number's units)."""
     if reproduced is None or (isinstance(reproduced, float) and math.isnan(reproduced)):
         return Agreement("missing", "no value")
     p = read(printed)
@@ -368,6 +389,8 @@ def agreement(printed, reproduced, *, spread=0, word: str | None = None, end: st
     lo, hi = known[0], known[1]
     if word is not None and word not in WORDS:
         raise ValueError(f"unknown qualifier {word!r}; known: {sorted(WORDS)}")
+    if word is not None and figure is not None:
+        raise ValueError("a number is read either by its word or off a figure, not both")
     side = WORDS[word][1] if word is not None else "both"
     wrong_side = (side == "above" and hi <= p.value) or (side == "below" and lo >= p.value)
     a, b = p.rounding_cell()
@@ -382,6 +405,17 @@ def agreement(printed, reproduced, *, spread=0, word: str | None = None, end: st
         if end == "upper" and _meets(known, (v - u, v, False, True)):
             return Agreement("bound", f"a range that holds as stated: its largest value {ours} rounded up is "
                                       f"the printed upper end {printed}")
+    if figure is not None:
+        r = exact(figure)
+        if r is None or r < 0:
+            raise ValueError(f"a figure's resolution must be a number ≥ 0, got {figure!r}")
+        pct = " points" if p.percent else ""  # a percentage's resolution is in percentage points
+        shown = f"{float(r):g}{pct}"
+        if _meets(known, (v - r, v + r, True, True)):
+            return Agreement("figure", f"read off a figure, which shows it to ± {shown}: {ours} is "
+                                       f"{float(abs(x - v)):.4g}{pct} from the printed {printed}")
+        return Agreement("differs", f"{ours} does not agree with the printed {printed} (it rounds to {p.render(x)}), "
+                                    f"nor is it within ± {shown} of it, what the figure it was read off can show")
     if word is not None:
         tol, _ = WORDS[word]
         w = u or Fraction(0)
@@ -404,18 +438,19 @@ def agreement(printed, reproduced, *, spread=0, word: str | None = None, end: st
         return Agreement("truncated", f"truncated, not rounded: {ours} truncates to {printed} "
                                       f"(rounding gives {p.render(x)}); the paper truncates here: "
                                       f"{convention.evidence()}")
+    if truncates and word is None and (convention is None or convention.name == UNDECIDED):
+        evidence = (convention.evidence() if convention is not None else
+                    "no printed value beside it is recorded as its group (data/published/printing_groups.csv)")
+        return Agreement(UNDECIDED, f"right if the paper truncated, and nothing shows which: truncated, {ours} "
+                                    f"prints as {p.render(x, truncate=True)} (the printed value); rounded, as "
+                                    f"{p.render(x)}; {evidence}")
     if word is not None:
         tol = WORDS[word][0]
         beyond = (f", and it is not {side} it as '{word}' says" if wrong_side else
                   f", nor is it {side} {printed} up to one unit of its printing as '{word}' says" if tol is None else
                   f", nor is it within the {float(tol):.0%} of '{word}'")
-    elif truncates:
-        beyond = (f"; it truncates to {printed}, but the paper rounds here: {convention.evidence()}"
-                  if convention is not None and convention.rounded_only else
-                  f"; it truncates to {printed}, but nothing beside it shows a truncation ({convention.evidence()}), "
-                  "so it is read as rounded" if convention is not None else
-                  f"; it truncates to {printed}, but nothing the paper prints beside it shows a truncation, "
-                  "so it is read as rounded")
+    elif truncates:  # the group's evidence shows the paper rounds here
+        beyond = f"; it truncates to {printed}, but the paper rounds here: {convention.evidence()}"
     else:
         beyond = ""
     return Agreement("differs", f"{ours} does not agree with the printed {printed}"

@@ -18,8 +18,12 @@ hand label says so in ``data/published/readings.csv`` (:func:`load_readings`), w
 ``item``     an item id or a pattern of ids (``fnmatch``: ``table[23]/*/power``)
 ``reading``  a word of :data:`irscales.papers.printing.WORDS` (how the text qualifies the number);
              ``open``: the paper leaves a convention open (the reason names it; the comparison gives
-             each reading's value); or ``unknown``: the paper computed it with settings it does not give
-             (a program's), so a value we cannot reproduce is neither an erratum nor a reading
+             each reading's value); ``unknown``: the paper computed it with settings it does not give
+             (a program's), so a value we cannot reproduce is neither an erratum nor a reading — unless
+             the paper's own printed numbers rule out every setting (``contradicted`` of :func:`compare`);
+             or ``figure ±r``: the text says the number was read off a figure that shows it to ± r (in
+             the number's own units, percentage points for a percentage; the reason states the
+             resolution assumed and why)
 ``reason``   why, in the paper's words
 
 Which printed values share a printing (a column, a table, a passage) is ``data/published/printing_groups.csv``
@@ -31,15 +35,19 @@ whether the paper truncates there (never by default).
 
 ``match``                   the value rounds to the printed one (equal, for text and fractions)
 ``agrees within printing``  truncated instead of rounded where its group's other values show it
-                            (:func:`printing_groups`), within a word's tolerance, or a range end that
-                            holds as stated (the note says which and why): no erratum
-``depends on reading``      labelled ``open``, the reading we compute does not agree, and another reading
-                            the paper allows does (the note gives each reading's value): no erratum
+                            (:func:`printing_groups`), within a word's tolerance, a range end that
+                            holds as stated, or read off a figure within what the figure shows (the
+                            note says which and why): no erratum
+``depends on reading``      right if the paper truncated, and nothing in its group shows whether it
+                            truncated or rounded (the note gives both printings); or labelled ``open``,
+                            the reading we compute does not agree, and another reading the paper allows
+                            does (the note gives each reading's value): no erratum
 ``unresolved``              labelled ``unknown``: the printed value is not reproduced and the paper's settings
                             are not known, so it is neither an erratum nor a reading (the note gives the
                             values tried)
-``differs``                 the printed value is wrong at its own precision (labelled ``open``: under every
-                            reading the note gives)
+``differs``                 the printed value is wrong at its own precision under every reasonable reading
+                            (labelled ``open``: under every reading the note gives; labelled ``unknown``:
+                            the paper's own printed numbers rule out every setting, the note says how)
 ``not reproduced``          no value
 """
 
@@ -47,6 +55,7 @@ from __future__ import annotations
 
 import csv
 import fnmatch
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +77,8 @@ READING_COLUMNS = ["paper", "item", "reading", "reason"]
 GROUP_COLUMNS = ["paper", "items", "group"]
 #: The hand labels of readings.csv that are no word: a convention left open, settings not given.
 _LABELS = ("open", "unknown")
+#: The hand label of a number read off a figure: ``figure ±r`` (r as the number is printed: ``±10%``).
+_FIGURE = re.compile(r"figure ±(?P<r>\S+)")
 #: The two statuses of a disagreement that is no erratum.
 AGREES_WITHIN_PRINTING = "agrees within printing"
 DEPENDS_ON_READING = "depends on reading"
@@ -105,7 +116,8 @@ def load(paper: str, path: Path | None = None) -> pd.DataFrame:
 
 def load_readings(path: Path | None = None) -> pd.DataFrame:
     """Read ``data/published/readings.csv`` (columns :data:`READING_COLUMNS`) with checks: a known
-    reading (a word of :data:`irscales.papers.printing.WORDS`, ``open`` or ``unknown``), a reason for every label."""
+    reading (a word of :data:`irscales.papers.printing.WORDS`, ``open``, ``unknown`` or ``figure ±r``), a
+    reason for every label."""
     path = Path(path) if path else published_dir() / "readings.csv"
     if not path.exists():
         return pd.DataFrame(columns=READING_COLUMNS)
@@ -115,13 +127,22 @@ def load_readings(path: Path | None = None) -> pd.DataFrame:
             raise PublishedFileError(f"{path}:1: expected columns {READING_COLUMNS}, found {reader.fieldnames}")
         rows = []
         for lineno, row in enumerate(reader, start=2):
-            if row["reading"] not in _LABELS and row["reading"] not in printing.WORDS:
-                raise PublishedFileError(f"{path}:{lineno}: reading must be one of {list(_LABELS)} or "
+            if row["reading"] not in _LABELS and row["reading"] not in printing.WORDS and \
+                    _figure_resolution(row["reading"]) is None:
+                raise PublishedFileError(f"{path}:{lineno}: reading must be one of {list(_LABELS)}, "
+                                         f"'figure ±r' (r a number as printed, e.g. 'figure ±10%') or "
                                          f"{sorted(printing.WORDS)}, got {row['reading']!r}")
             if not row["reason"].strip():
                 raise PublishedFileError(f"{path}:{lineno}: a hand label needs its reason ({row['item']!r})")
             rows.append(row)
     return pd.DataFrame(rows, columns=READING_COLUMNS)
+
+
+def _figure_resolution(reading: str):
+    """The resolution r of a ``figure ±r`` label (exact, in the printed number's units), else ``None``."""
+    m = _FIGURE.fullmatch(str(reading).strip())
+    p = printing.read(m["r"]) if m else None
+    return None if p is None or p.value < 0 else p.value
 
 
 def reading_labels(paper: str, items, readings: pd.DataFrame | None = None) -> dict[str, tuple[str, str]]:
@@ -209,6 +230,7 @@ def compare(
     labels: pd.DataFrame | None = None,
     below: dict[str, object] | None = None,
     groups: pd.DataFrame | None = None,
+    contradicted: dict[str, str] | None = None,
 ) -> Comparison:
     """Put every published item of ``paper`` beside its reproduced value, with a status (module
     docstring) decided by :func:`irscales.papers.printing.agreement`.
@@ -223,20 +245,23 @@ def compare(
     (:func:`load_readings`; default: the repository's when ``published`` is the repository's file, else none).
     ``below``: item -> a strict upper bound of its exact value (a power is below 1 even where it is 1
     in double precision). ``groups``: the printing groups (:func:`load_groups`; default as ``labels``):
-    an item truncates only where the other values of its group show it
-    (:func:`irscales.papers.printing.convention`).
+    an item truncates only where the other values of its group show it, and one that only truncation
+    reproduces depends on reading where they show neither convention
+    (:func:`irscales.papers.printing.convention`). ``contradicted``: item -> why the paper's own printed
+    numbers rule out every setting it leaves unknown (the evidence, in words): such an item differs even
+    where a hand label calls its settings ``unknown``.
 
     Items without a reproduced value are kept (reproduced empty, ``match`` False, status
     ``not reproduced``) so nothing is silently dropped; reproduced items that are not in the
     published file raise, because they would be invisible to an auditor.
     """
     pub = published if published is not None else load(paper)
-    notes, spreads, readings = notes or {}, spreads or {}, readings or {}
+    notes, spreads, readings, contradicted = notes or {}, spreads or {}, readings or {}, contradicted or {}
     routes = route if isinstance(route, dict) else {}
     bad = sorted({r for r in [route, *routes.values()] if isinstance(r, str) and r not in ROUTES})
     if bad:
         raise ValueError(f"unknown route(s) {bad}; expected one of {ROUTES}")
-    unknown = sorted((set(reproduced) | set(readings)) - set(pub["item"]))
+    unknown = sorted((set(reproduced) | set(readings) | set(contradicted)) - set(pub["item"]))
     if unknown:
         raise KeyError(f"reproduced items not in data/published/{paper}.csv: {unknown[:5]}")
     reproduced = dict(reproduced)
@@ -255,8 +280,10 @@ def compare(
     group_of = printing_groups(paper, pub["item"], groups)
     below = below or {}
     members: dict[str, dict[str, tuple]] = {}
-    for r in pub.itertuples(index=False):  # the printed values of a group, without the ones a word qualifies
-        if r.item in group_of and r.item in reproduced and _word(r, label.get(r.item)) is None:
+    for r in pub.itertuples(index=False):  # a group's printed values, without those a word qualifies or read off a figure
+        lab = label.get(r.item)
+        if r.item in group_of and r.item in reproduced and _word(r, lab) is None and \
+                (lab is None or _figure_resolution(lab[0]) is None):
             members.setdefault(group_of[r.item], {})[r.item] = (r.value, reproduced[r.item], spreads.get(r.item, 0),
                                                                below.get(r.item))
     rows = []
@@ -267,7 +294,7 @@ def compare(
         g = group_of.get(r.item)
         conv = printing.convention(r.item, g, members.get(g, {})) if g is not None else None
         status, note = _status(r, rep, spreads.get(r.item, 0), label.get(r.item), readings.get(r.item),
-                               notes.get(r.item, r.note), conv, below.get(r.item)) if have \
+                               notes.get(r.item, r.note), conv, below.get(r.item), contradicted.get(r.item)) if have \
             else ("not reproduced", notes.get(r.item, r.note))
         if item_route == "simulated":  # simulated data says nothing about the paper's printing: no reasons
             note = notes.get(r.item, r.note)
@@ -281,28 +308,37 @@ def compare(
 
 
 def _word(row, label: tuple[str, str] | None) -> str | None:
-    """The qualifier of a printed number: a hand label's word, else the word the context quotes."""
+    """The qualifier of a printed number: a hand label's word, else the word the context quotes (none for a
+    number read off a figure: its resolution decides)."""
+    if label is not None and _figure_resolution(label[0]) is not None:
+        return None
     if label is not None and label[0] not in _LABELS:
         return label[0]
     return printing.qualifier(str(row.context), str(row.value))
 
 
 def _status(row, value, spread, label: tuple[str, str] | None, readings: dict | None, note: str,
-            conv: printing.Convention | None = None, below=None) -> tuple[str, str]:
+            conv: printing.Convention | None = None, below=None, contradicted: str | None = None) -> tuple[str, str]:
     """(status, note) of one reproduced item: the rule of :func:`printing.agreement` (with the
-    convention its group shows), then the hand labels: ``open`` (a disagreement the paper's wording leaves
-    open, when another reading gives the printed value) and ``unknown`` (settings not given)."""
+    convention its group shows, and the resolution of a figure it was read off), then the hand labels:
+    ``open`` (a disagreement the paper's wording leaves open, when another reading gives the printed value)
+    and ``unknown`` (settings not given), unless the paper's own numbers rule out every setting
+    (``contradicted``: the evidence)."""
     word, end = _word(row, label), printing.range_end(row.item)
-    a = printing.agreement(row.value, value, spread=spread, word=word, end=end, convention=conv, below=below)
+    figure = _figure_resolution(label[0]) if label is not None else None
+    a = printing.agreement(row.value, value, spread=spread, word=word, end=end, convention=conv, below=below,
+                           figure=figure)
     if label is not None and label[0] not in _LABELS:
         note = f"{note}; read as '{label[0]}': {label[1]}" if note else f"read as '{label[0]}': {label[1]}"
     listed, any_agrees = "", False
     if readings:
         parts = []
         for name, v in readings.items():
-            b = printing.agreement(row.value, v, spread=spread, word=word, end=end, convention=conv, below=below)
-            any_agrees |= b.reproduced or b.within_printing
-            verdict = {"equal": "agrees", "rounded": "agrees", "differs": "differs"}.get(b.kind, f"agrees, {b.kind}")
+            b = printing.agreement(row.value, v, spread=spread, word=word, end=end, convention=conv, below=below,
+                                   figure=figure)
+            any_agrees |= b.reproduced or b.within_printing or b.undecided
+            verdict = {"equal": "agrees", "rounded": "agrees", "differs": "differs",
+                       printing.UNDECIDED: "agrees if truncated"}.get(b.kind, f"agrees, {b.kind}")
             parts.append(f"{name}: {as_text(v)} ({verdict})")
         listed = ("readings — " if label is None or label[0] != "unknown" else "values tried — ") + "; ".join(parts)
     if a.reproduced:
@@ -310,6 +346,12 @@ def _status(row, value, spread, label: tuple[str, str] | None, readings: dict | 
     if a.within_printing:
         return AGREES_WITHIN_PRINTING, "; ".join(x for x in (f"within the paper's printing ({a.kind}): {a.why}", note,
                                                              listed) if x)
+    if contradicted:
+        return "differs", "; ".join(x for x in (f"inconsistent with the paper's own printed numbers: {contradicted}",
+                                                a.why, listed, note) if x)
+    if a.undecided:
+        return DEPENDS_ON_READING, "; ".join(x for x in (f"depends on reading (truncated or rounded): {a.why}", listed,
+                                                         note) if x)
     if label is not None and label[0] == "unknown":
         return UNRESOLVED, "; ".join(x for x in (f"unresolved: {label[1]}", a.why, listed, note) if x)
     if label is not None and label[0] == "open" and (any_agrees or not readings):
@@ -318,7 +360,7 @@ def _status(row, value, spread, label: tuple[str, str] | None, readings: dict | 
         return "differs", "; ".join(x for x in (f"no reading the paper allows gives it ({label[1]})", a.why, listed,
                                                 note) if x)
     # the reason is the rule's unless the caller's note gives it; a truncation is always explained (its evidence)
-    why = a.why if (word is not None or not note or "truncates to" in a.why) else ""
+    why = a.why if (word is not None or figure is not None or not note or "truncates to" in a.why) else ""
     return "differs", "; ".join(x for x in (why, note, listed) if x)
 
 

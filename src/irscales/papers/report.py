@@ -20,15 +20,18 @@ dropped); the status says what was done:
                                     public collection, the Fer17 authors' Grid of Points)
 ``agrees within printing``          recomputed by one of those routes; it does not round to the printed
                                     value but the printing allows it (truncated where the paper's other
-                                    values show it, a marked approximation, a range that holds as stated):
-                                    no erratum
-``depends on reading``              recomputed by one of those routes; the paper leaves a convention open,
-                                    our reading does not give the printed value and another reading does:
+                                    values show it, a marked approximation, a range that holds as stated, a
+                                    value read off a figure within its resolution): no erratum
+``depends on reading``              recomputed by one of those routes; right if the paper truncated and
+                                    nothing shows whether it did, or the paper leaves a convention open, our
+                                    reading does not give the printed value and another reading does:
                                     no erratum
 ``unresolved``                      recomputed by one of those routes; not reproduced, and the paper's
                                     settings are unknown: neither an erratum nor a reading (counted apart)
 ``differs``                         recomputed by one of those routes, and the printed value is wrong at
-                                    its own precision (the note says why): an erratum
+                                    its own precision under every reasonable reading, or inconsistent with
+                                    the paper's own printed numbers under every setting it leaves open (the
+                                    note says why): an erratum
 ``simulated only``                  needs runs nobody can share (the note names them); at most the
                                     analysis ran on simulated data, which never counts as a reproduction
 ``not attempted``                   no route has produced it (the note says why)
@@ -395,7 +398,8 @@ def markdown(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str,
             md.append(f"| {p} | {r.item} | {r.published} | {r.ours} | {size} | {_cell(r.note)} |")
     md += ["", "## Disagreements that are no errata", "",
            "Recomputed by a direct route, not rounding to the printed value, and still no erratum: the printing "
-           "allows it, or the paper leaves a convention open.", "",
+           "allows it, nothing shows whether the paper truncated or rounded, or the paper leaves a convention open.",
+           "",
            "| paper | item | published | ours | status | why |", "|---|---|---|---|---|---|"]
     for p, t in tables.items():
         for r in t[t["status"].isin(NOT_ERRATA)].itertuples(index=False):

@@ -466,14 +466,17 @@ def page(tables: dict[str, pd.DataFrame], figures: Path, sections: dict[str, Ana
             *(f"<p id='beyond'><b>Beyond the papers</b>: <a href='#{a}'>{_esc(t)}</a> — {_esc(lab)}; no paper "
               "printed these numbers, never counted</p>" for a, t, lab, _ in beyond), "</section>",
             "<h2 id='differs'>Differs (errata)</h2><p class='muted'>Every item recomputed by a direct route "
-            "(exhaustively, from printed inputs or on real data) whose printed value is wrong at its own precision, "
-            "with the reason. Click a column header to sort; the relative difference is |ours − paper| / |paper| "
+            "(exhaustively, from printed inputs or on real data) whose printed value is wrong at its own precision "
+            "under every reasonable reading, or inconsistent with the paper's own printed numbers under every setting "
+            "it leaves open, with the evidence. Click a column header to sort; the relative difference is |ours − paper| / |paper| "
             "where both are numbers.</p>",
             differs_html(tables),
             "<h2 id='not-errata'>Disagreements that are no errata</h2><p class='muted'>Recomputed by a direct route "
             "and not rounding to the printed value, yet no erratum: the printing allows it (truncated instead of "
             "rounded where the same column, table or passage prints other values only truncation reproduces, within "
-            "the tolerance of the word the text qualifies the number with, a range end that holds as stated) or the "
+            "the tolerance of the word the text qualifies the number with, a range end that holds as stated, a value "
+            "the text says it read off a figure within what the figure can show), it is right if the paper truncated "
+            "and nothing in the same column, table or passage shows whether it did (both printings are given), or the "
             "paper leaves a convention open and another reading gives the printed value (each reading's value is "
             "given).</p>",
             not_errata_html(tables),

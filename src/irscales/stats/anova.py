@@ -39,7 +39,8 @@ from irscales.stats.results import pairs
 from irscales.stats.tukey import CRITICAL_CONVENTIONS, studentized_range_critical, tukey_pairs
 
 __all__ = [
-    "CROSSED_TERMS", "NESTED_TERMS", "omega_squared", "effect_size_class", "power", "balanced_anova",
+    "CROSSED_TERMS", "NESTED_TERMS", "omega_squared", "effect_size_class", "power", "omega_squared_for_power",
+    "balanced_anova",
     "ols_anova", "tukey_levels", "marginal_means", "main_effects_plot", "interaction_plot",
     "FACTOR_LABELS", "CRITICAL_CONVENTIONS", "studentized_range_critical",
 ]
@@ -96,6 +97,29 @@ def power(omega2: float | np.ndarray, df_effect: float, df_error: float, n_total
     crit = stats.f.ppf(1.0 - alpha, df_effect, df_error)
     res = np.where(lam > 0, stats.ncf.sf(crit, df_effect, df_error, np.maximum(lam, 1e-300)), alpha)
     return float(res) if res.ndim == 0 else res
+
+
+def omega_squared_for_power(target: float, df_effect: float, df_error: float, n_total: int,
+                            alpha: float = 0.05) -> float | None:
+    r"""The effect size ω² at which the F test has power ``target`` (the inverse of :func:`power` in ω²):
+    the root of 1 − β(ω²) = target, found by bisection (Brent) on [0, 1), where the power rises strictly
+    from α at ω² = 0 towards 1. ``None`` where no ω² gives it: a target ≤ α (the power of a null effect is
+    α) or ≥ 1 (the power stays below 1). Since λ = N ω²/(1 − ω²) grows with N, a smaller sample size needs a
+    larger ω² for the same power: at the sample size ``n_total`` this is the smallest ω² any
+    ``n' ≤ n_total`` (error df moving with it) allows.
+    """
+    if not alpha < target < 1:
+        return None
+    from scipy.optimize import brentq
+
+    def gap(w: float) -> float:
+        return float(power(w, df_effect, df_error, n_total, alpha)) - target
+    hi = 0.5
+    while gap(hi) < 0:  # the power at ω² → 1 is 1, so some ω² below 1 reaches any target < 1
+        hi = (1.0 + hi) / 2
+        if hi > 1 - 1e-15:
+            return None
+    return float(brentq(gap, 0.0, hi, xtol=1e-15, rtol=1e-12))
 
 
 # --------------------------------------------------------------------------- model terms

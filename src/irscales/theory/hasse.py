@@ -121,12 +121,10 @@ def exact_values(measure: M.Measure, N: int, rb: int | None = None) -> dict[Run,
     """
     runs = all_runs(N)
     rb = N if rb is None else rb
-    if measure.form == "discounted":
-        if not (measure.base == 2 and measure.discount == "jk" and measure.gains == "binary"):
-            raise ValueError(f"exact values are available for DCG(base=2) with binary gains only, got {measure!r}")
+    if measure.numerator() == M.DCG(base=2):  # DCG_b02 (nDCG_b02's order is its numerator's)
         return {r: qlog3_dcg(r) for r in runs}
     if not measure.rational:
-        raise M.NotRationalError(f"{measure!r} has no exact form in this module")
+        raise M.NotRationalError(f"exact values are available for DCG(base=2) with binary gains only, got {measure!r}")
     vals = measure.exact(np.array(runs), rb=rb if measure.needs_rb else None)
     return dict(zip(runs, vals.tolist()))
 

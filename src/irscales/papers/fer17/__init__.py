@@ -24,8 +24,8 @@ from irscales.papers.fer17.printed import (PRINTED_NOTE, RATIO_CLAIMS, SOURCE_NA
                                                printed_anova_class_items, printed_input_items,
                                                printed_marginal_changes, printed_ordering_items,
                                                printed_pair_effects, printed_ratio_items, printed_romp_items,
-                                               printed_rq2_items, printed_values, qualitative_anova_items,
-                                               recompute_published_anova)
+                                               printed_rq2_items, printed_values, power_contradiction,
+                                               qualitative_anova_items, recompute_published_anova)
 from irscales.papers.fer17.reproduce import (QUICK_SAMPLES, QUICK_SYSTEM_SIZES, QUICK_TOPIC_SIZES, Fer17Reproduction,
                                                  anova_text, data_source, design_sizes, kl_halves, nested_tables,
                                                  no1q_below_allq, original_systems_t08, pair_effects_table,
@@ -39,7 +39,7 @@ __all__ = [
     "plot_across_collections", "plot_pair_effects", "SOURCE_NAMES", "PRINTED_NOTE", "qualitative_anova_items",
     "recompute_published_anova", "printed_values", "printed_pair_effects", "printed_romp_items",
     "printed_rq2_items", "printed_anova_class_items", "printed_marginal_changes", "RATIO_CLAIMS", "PrintedItems",
-    "PrintedComparison",
+    "PrintedComparison", "power_contradiction",
     "printed_ratio_items", "printed_ordering_items", "printed_input_items", "QUICK_TOPIC_SIZES",
     "QUICK_SYSTEM_SIZES", "QUICK_SAMPLES", "design_sizes", "topic_sets", "data_source", "sets_line", "set_scores",
     "kl_halves", "original_systems_t08", "anova_text", "pair_effects_table", "tukey_same_group", "no1q_below_allq",

@@ -7,6 +7,7 @@ and the orderings the text states; plus the qualitative items of an ANOVA table 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Mapping, NamedTuple, Sequence
 
@@ -16,13 +17,13 @@ from scipy import stats
 
 from irscales.papers.printing import read, read_value, yes_no
 from irscales.papers.published import PRINTED_NOTE
-from irscales.stats.anova import effect_size_class, omega_squared, power
+from irscales.stats.anova import effect_size_class, omega_squared, omega_squared_for_power, power
 from irscales.stats.sampling import romp_comparison
 
 __all__ = ["SOURCE_NAMES", "PRINTED_NOTE", "PrintedItems", "qualitative_anova_items", "recompute_published_anova",
            "printed_values", "printed_pair_effects", "printed_romp_items", "printed_rq2_items",
            "printed_anova_class_items", "printed_marginal_changes", "RATIO_CLAIMS", "printed_ratio_items",
-           "printed_ordering_items", "PrintedComparison", "printed_input_items"]
+           "printed_ordering_items", "PrintedComparison", "printed_input_items", "power_contradiction"]
 
 #: Our ANOVA term names -> the source names of Fer17 Tables 2, 3, 7 and 8.
 SOURCE_NAMES = {"subject": "Subject", "pair": "Measure Pair", "topics": "Topic Size", "systems": "System Size",
@@ -49,13 +50,15 @@ def qualitative_anova_items(table, tab: str, alpha: float = 0.05) -> dict[str, s
 class PrintedItems(NamedTuple):
     """Items recomputed from the paper's printed numbers: values, spreads (how far the exact value
     may be from ours because its inputs were printed rounded), where the paper leaves a
-    convention or its settings open, every reading's or setting's value (ours first), and strict
-    upper bounds of exact values (``below``: a power is below 1)."""
+    convention or its settings open, every reading's or setting's value (ours first), strict
+    upper bounds of exact values (``below``: a power is below 1), and the items the paper's own printed
+    numbers contradict under every setting it leaves open (``contradicted``: item -> the evidence)."""
 
     values: dict[str, object]
     spreads: dict[str, float]
     readings: dict[str, dict[str, object]]
     below: Mapping[str, object] = MappingProxyType({})  # read-only: a shared default
+    contradicted: Mapping[str, str] = MappingProxyType({})
 
 
 #: The smallest positive double: where β underflows, the exact power 1 − β still lies in [1 − this, 1).
@@ -106,7 +109,11 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
     The power is tried in two ways (Fer17 reads it from G*Power, whose settings it does not
     give): eq. (5) at ω² from eq. (3) (ours) and at the printed ω²; where neither gives the printed
     power, the sample size at which eq. (5) would (:func:`fitting_total`) is named among the values
-    tried. Every power is bounded by 1 (``below``): eq. (5) is a noncentral F tail, never 1."""
+    tried. Every power is bounded by 1 (``below``): eq. (5) is a noncentral F tail, never 1.
+
+    A printed power the row's own printed ω² rules out under every setting is ``contradicted``
+    (:func:`power_contradiction`): the ω² eq. (5) needs for it at the table's N (the smallest any sample
+    size up to N allows) prints as another ω² than the row's, rounded or truncated."""
     raw = {r.item: str(r.value) for r in published.itertuples(index=False)}
     val = {k: read_value(v) for k, v in raw.items()}
     val = {k: float(v) if v is not None else None for k, v in val.items()}
@@ -114,6 +121,7 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
     spread: dict[str, float] = {}
     readings: dict[str, dict[str, object]] = {}
     below: dict[str, object] = {}
+    contradicted: dict[str, str] = {}
     r = 0.5e-4  # SS are printed to 4 decimals
     for tab in tables:
         try:
@@ -165,7 +173,40 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
                         else:
                             tried[f"eq. (5) at ω² = {w2:.6f} and any sample size (none gives the printed power)"] = ours
                     readings[f"{key}/power"] = tried
-    return PrintedItems(out, spread, readings, below)
+                    if target is not None:
+                        why = power_contradiction(raw[f"{key}/power"], raw[f"{key}/omega2"], raw[f"{key}/F"], dfv,
+                                                  df_err, n_total, alpha)
+                        if why is not None:
+                            contradicted[f"{key}/power"] = why
+    return PrintedItems(out, spread, readings, below, contradicted)
+
+
+def power_contradiction(printed_power: str, printed_omega2: str, printed_f: str, df: float, df_err: float,
+                        n_total: int, alpha: float = 0.05) -> str | None:
+    """Why a printed power cannot follow from its row's printed ω² under any setting of eq. (5) (Fer17
+    §2.6, :func:`irscales.stats.anova.power`) with a sample size up to the table's N, or ``None`` where one
+    can. The power eq. (5) gives rises with ω² and with the sample size, so the ω² it needs for the printed
+    power at N (:func:`irscales.stats.anova.omega_squared_for_power`) is the smallest any sample size
+    N′ ≤ N allows; it contradicts the printed ω² when it is at or above every value that prints as that
+    ω², rounded or truncated (below ω²_printed + one unit of its last place). The note gives the needed ω²,
+    how it prints, the most power eq. (5) gives to an ω² that prints as the row's, and the row's F where
+    it is below 1 (eq. (3) then gives ω² = 0 and the power α at every sample size)."""
+    target, w2p = read(printed_power), read(printed_omega2)
+    if target is None or w2p is None or w2p.unit is None:
+        return None
+    needed = omega_squared_for_power(float(target.value), df, df_err, n_total, alpha)
+    top = w2p.value + w2p.unit
+    if needed is None or needed < top:
+        return None
+    best = power(float(top), df, df_err, n_total, alpha)
+    f = read_value(printed_f)
+    null = (f"; the row's printed F = {printed_f} is below 1, so eq. (3) gives ω² = 0, whose power is α = {alpha:g} at "
+            "every sample size" if f is not None and f < 1 else "")
+    return (f"eq. (5) gives the printed power {printed_power} only at ω² = {needed:.6f} for the table's "
+            f"N = {n_total:,} (df {df:g} and {df_err:,.0f}), and at a larger ω² for any smaller sample size; "
+            f"ω² = {needed:.6f} prints as {w2p.render(Fraction(needed))}, not as the row's printed ω² "
+            f"{printed_omega2}: every ω² that prints so, rounded or truncated, is below {float(top):g}, where eq. (5) "
+            f"gives at most {best:.4f} at N = {n_total:,}{null}")
 
 
 def printed_values(published) -> dict[str, float]:
@@ -347,13 +388,15 @@ def printed_ordering_items(published) -> dict[str, str]:
 
 class PrintedComparison(NamedTuple):
     """Everything recomputed from the printed numbers, ready for
-    :func:`irscales.papers.published.compare` (``values``, ``spreads``, ``notes``, ``readings``, ``below``)."""
+    :func:`irscales.papers.published.compare` (``values``, ``spreads``, ``notes``, ``readings``, ``below``,
+    ``contradicted``)."""
 
     values: dict[str, object]
     spreads: dict[str, float]
     notes: dict[str, str]
     readings: dict[str, dict[str, object]]
     below: Mapping[str, object] = MappingProxyType({})  # read-only: a shared default
+    contradicted: Mapping[str, str] = MappingProxyType({})
 
 
 def printed_input_items(published) -> PrintedComparison:
@@ -388,4 +431,4 @@ def printed_input_items(published) -> PrintedComparison:
     add(printed_ordering_items(published), "Tables 2, 3, 4, 7, 8")
     notes = {k: f"{PRINTED_NOTE} {src}" + (f"; {csv_notes[k]}" if csv_notes.get(k) else "")
              for k, src in what.items()}
-    return PrintedComparison(values, spreads, notes, readings, anova_items.below)
+    return PrintedComparison(values, spreads, notes, readings, anova_items.below, anova_items.contradicted)

@@ -247,7 +247,7 @@ class Fer17Reproduction:
         """Every item recomputed from the paper's own printed numbers (route ``printed``)."""
         p = printed_input_items(published.load("fer17"))
         return published.compare("fer17", p.values, notes=p.notes, spreads=p.spreads, readings=p.readings,
-                                 route="printed", below=p.below)
+                                 route="printed", below=p.below, contradicted=dict(p.contradicted))
 
     def compare_data(self) -> published.Comparison:
         """The qualitative findings on the data of this run (route ``simulated``, or ``real`` on your

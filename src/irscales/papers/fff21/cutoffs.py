@@ -9,10 +9,13 @@ relative error (``Evaluation.scale_table()``: ``exact``, ``max_rel_error``). A m
 keeps its row with the planner's reason (never a hidden cell).
 
 For a bracketed cell, lo ≤ φ ≤ hi per (topic, system) (``IntervalValues.phi_lo`` / ``phi_hi``; the interval
-value itself is from the bracket's lower midpoint, :func:`irscales.enumeration.bounded.lower_midpoint`); τ is
-recomputed with the interval values of the lower and of the upper bounds (``tau_lo``, ``tau_hi``): where both
-equal ``tau`` the bracket does not move the ranking of systems. ``max_rel_error`` is the route's target,
-``achieved_rel_error`` the largest hi/lo − 1 over the cell's runs (``Evaluation.scale_table``).
+value itself is from the bracket's lower midpoint, :func:`irscales.enumeration.bounded.lower_midpoint`), K is
+exact, so each system's mean interval value lies in [mean of (lo − 1)/(K − 1), mean of (hi − 1)/(K − 1)]
+(:func:`irscales.certified.mean_bounds`). ``tau_min`` / ``tau_max`` bound τ over *every* choice of φ inside the
+brackets (:func:`irscales.certified.kendall_tau_range`, a proven outer bound; ``tau`` lies in it): where they
+are equal the brackets cannot move τ; ``undecided_pairs`` counts the pairs of systems whose order the brackets
+leave open. ``max_rel_error`` is the route's target, ``achieved_rel_error`` the largest hi/lo − 1 over the cell's
+runs (``Evaluation.scale_table``).
 
 Means are exact: ``Evaluation.decision_values`` (Fractions for rational measures; DCG/nDCG floats ordered
 exactly where close, :func:`irscales.evaluation.ordered_means`) and Fractions for the interval values.
@@ -31,6 +34,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from irscales.certified import Bounds, kendall_tau_range, mean_bounds
 from irscales.correlation import kendall_tau, system_means
 from irscales.data import load_preset
 from irscales.evaluation import Evaluation, at_cutoffs, evaluate, measure_specs, ordered_means
@@ -85,7 +89,8 @@ def t08_source(depth: int, systems: int = 0, workdir: str | Path | None = None) 
 @dataclass
 class Cell:
     """One (measure, N, ties) cell: the route and its exactness, τ_b between the system means of the measure
-    and of its interval version, and τ with the bracket's lower and upper bounds; ``reason`` when the
+    and of its interval version, and the range of τ_b over every φ inside the brackets (``tau_min``, ``tau_max``,
+    ``undecided_pairs``; NaN / −1 where exact); ``reason`` when the
     planner has no route. ``value``/``unit``/``log10``: (topics × systems) measure values, interval values
     (floats) and log10 of the interval values (−inf at 0), for the figures."""
 
@@ -97,8 +102,9 @@ class Cell:
     max_rel_error: float = float("nan")
     achieved_rel_error: float = float("nan")
     tau: float = float("nan")
-    tau_lo: float = float("nan")
-    tau_hi: float = float("nan")
+    tau_min: float = float("nan")
+    tau_max: float = float("nan")
+    undecided_pairs: int = -1
     bounds: str = "none"
     caveat: str = ""
     reason: str = ""
@@ -159,10 +165,13 @@ def _cell(ev: Evaluation, lab: str, N: int, ties: str) -> Cell:
              max_rel_error=float(iv.plan.max_rel_error), achieved_rel_error=float(row["max_rel_error"]),
              tau=_tau(means, unit_means), means=means, unit_means=unit_means,
              value=np.asarray(ev.values(lab), dtype=float), log10=log10_unit(iv.phi, K))
-    if not iv.plan.exact:  # a bracket: τ with the interval values of its lower and of its upper bounds
+    if not iv.plan.exact:  # a bracket: τ over every φ inside it (each system's mean interval value in its bounds)
         c.bounds = "IntervalValues.phi_lo/phi_hi"
-        c.tau_lo = _tau(means, system_means(_unit(iv.phi_lo, K)))
-        c.tau_hi = _tau(means, system_means(_unit(iv.phi_hi, K)))
+        r = kendall_tau_range(np.asarray(means, dtype=object),
+                              mean_bounds(Bounds(_unit(iv.phi_lo, K), _unit(iv.phi_hi, K))))
+        if not r.lo <= c.tau <= r.hi:  # φ's lower midpoint is inside its bracket: a proven range must hold τ
+            raise AssertionError(f"{lab} at N = {N}: τ = {c.tau} outside its range [{r.lo}, {r.hi}]")
+        c.tau_min, c.tau_max, c.undecided_pairs = r.lo, r.hi, r.undecided
     return c
 
 
@@ -196,16 +205,20 @@ def table2_cells(source: Source, N: int, measures: Sequence[str] = PAPER_ORDER, 
 
 def table2_frame(cells: Sequence[Cell]) -> pd.DataFrame:
     """One row per cell: measure, N, ties, route, exact, max_rel_error (the route's target, 0 when exact),
-    achieved_rel_error (the largest hi/lo − 1 over the cell's runs, proven), tau, tau_lo, tau_hi, stable (τ the same
-    with both bounds; '' where exact or not computed), bounds, caveat (what the values rest on beyond a proof:
-    DCG's distinct values on Schanuel's conjecture; ``Evaluation.scale_table``), reason."""
+    achieved_rel_error (the largest hi/lo − 1 over the cell's runs, proven), tau, tau_min and tau_max (the range
+    of τ over every φ inside the brackets, :func:`irscales.certified.kendall_tau_range`), undecided_pairs (pairs
+    of systems the brackets leave in either order), stable (the range is the one value τ: the brackets cannot
+    move it; '' where exact or not computed), bounds, caveat (what the values rest on beyond a proof: DCG's
+    distinct values on Schanuel's conjecture; ``Evaluation.scale_table``), reason."""
     rows = []
     for c in cells:
-        stable = "" if c.route == "none" or c.bounds == "none" else str(c.tau_lo == c.tau == c.tau_hi)
+        bracketed = c.route != "none" and c.bounds != "none"
+        stable = str(c.tau_min == c.tau == c.tau_max) if bracketed else ""
         rows.append({"measure": c.measure, "N": c.N, "ties": c.ties, "route": c.route, "exact": c.exact,
                      "max_rel_error": c.max_rel_error, "achieved_rel_error": c.achieved_rel_error,
-                     "tau": c.tau, "tau_lo": c.tau_lo, "tau_hi": c.tau_hi, "stable": stable, "bounds": c.bounds,
-                     "caveat": c.caveat, "reason": c.reason})
+                     "tau": c.tau, "tau_min": c.tau_min, "tau_max": c.tau_max,
+                     "undecided_pairs": c.undecided_pairs if bracketed else pd.NA, "stable": stable,
+                     "bounds": c.bounds, "caveat": c.caveat, "reason": c.reason})
     return pd.DataFrame(rows)
 
 
@@ -286,10 +299,16 @@ def findings(t2: pd.DataFrame, label: str, judged: pd.DataFrame | None = None) -
         bracketed = done[done["bounds"] != "none"]
         if len(bracketed):
             stable = bracketed[bracketed["stable"].astype(str) == "True"]
-            spread = (bracketed[["tau_lo", "tau_hi"]].sub(bracketed["tau"], axis=0)).abs().max().max()
+            moving = bracketed[bracketed["stable"].astype(str) != "True"]
             s += (f"; {len(bracketed)} bracketed (achieved relative error of φ up to "
-                  f"{bracketed['achieved_rel_error'].max():.3g}, target {bracketed['max_rel_error'].max():.3g}), τ the "
-                  f"same with the lower and the upper bounds of φ in {len(stable)}, elsewhere within {spread:.4f}")
+                  f"{bracketed['achieved_rel_error'].max():.3g}, target {bracketed['max_rel_error'].max():.3g}): over "
+                  f"every φ inside the brackets τ is one value in {len(stable)}")
+            if len(moving):
+                w = moving.assign(width=moving["tau_max"] - moving["tau_min"]).sort_values("width", kind="stable")
+                widest = w.iloc[-1]
+                s += (f", elsewhere a range at most {widest['width']:.4f} wide ({widest['measure']}: "
+                      f"{widest['tau_min']:.4f} to {widest['tau_max']:.4f}, {int(widest['undecided_pairs'])} pairs of "
+                      "systems in either order)")
         if none:
             s += f"; no unq route: {', '.join(none)}"
         out.append(s + ".")

@@ -56,13 +56,15 @@ def same_for_all(values: Iterable[str]) -> str:
 class Part:
     """One section of the reproduction: ``items`` (published item → our value), ``notes`` (item →
     explanation of a mismatch), ``text`` (the lines the notebook prints), ``table`` (the object it
-    displays) and ``data`` (intermediate results later sections use)."""
+    displays), ``data`` (intermediate results later sections use) and ``readings`` (item → {reading:
+    value}, ours first, where the paper's number can be read in several ways)."""
 
     items: dict[str, Any] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     text: str = ""
     table: Any = None
     data: dict[str, Any] = field(default_factory=dict)
+    readings: dict[str, dict] = field(default_factory=dict)
 
 
 @dataclass
@@ -80,9 +82,10 @@ class Record:
     readings: dict[str, dict] = field(default_factory=dict)
 
     def add(self, part: Part) -> Part:
-        """Keep ``part``'s items and notes; returns ``part`` (for display)."""
+        """Keep ``part``'s items, notes and readings; returns ``part`` (for display)."""
         self.reproduced.update(part.items)
         self.notes.update(part.notes)
+        self.readings.update(part.readings)
         return part
 
     def keep(self, claims: Iterable) -> pd.DataFrame:

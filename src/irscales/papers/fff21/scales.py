@@ -87,11 +87,20 @@ def _all_runs(N: int) -> np.ndarray:
     return E.runs_from_ids(np.arange(2**N, dtype=np.int64), N)
 
 
+def _label(x: Fraction, decimals: int) -> Fraction:
+    """An axis label: the fraction ``x`` printed to ``decimals`` decimals (half away from zero; x ≥ 0)."""
+    q = Fraction(10) ** decimals
+    return Fraction(math.floor(x * q + Fraction(1, 2))) / q
+
+
 def figure3_claims(fs: FigureScales) -> Part:
     """§7.1.1 on Fig. 3: the shares of P's values at N = 5, RBP_p05 one value per run and
     equi-spaced (engine's integer keys, N ≤ 20), RR's clusters above and below 0.2 (N = 5, 10, 20,
     30; closed form checked against the engine up to N = 20). ``data``: ``eq_N`` and ``rbp05``
-    (the engine's RBP_p05 scales) for :func:`figure4_claims`."""
+    (the engine's RBP_p05 scales) for :func:`figure4_claims`. The shares are read off the figure (§7.1.1:
+    the x labels give the fraction of runs up to that point), so each comes with the readings of labels
+    printed to one and two decimals (``readings``; the resolution the comparison holds them to is a hand
+    label, ``data/published/readings.csv``)."""
     items: dict[str, object] = {}
     notes: dict[str, str] = {}
     p5 = fs.get("P", 5)
@@ -100,15 +109,20 @@ def figure3_claims(fs: FigureScales) -> Part:
                            "share": [str(s) for s in share.values()],
                            "share %": [float(100 * s) for s in share.values()],
                            "cumulative %": np.cumsum([float(100 * s) for s in share.values()])}).to_string(index=False)]
-    ends = np.cumsum([share[v] for v in share])[:-1]  # the x labels at the cluster ends: runs up to that point
-    for v in (0.2, 0.4, 0.6, 0.8):
-        items[f"fig3/P/N=5/share_at_{v}"] = float(100 * share[v])
-        notes[f"fig3/P/N=5/share_at_{v}"] = (
-            f"exact share C(5,k)/2^5 = {share[v]} = {float(100 * share[v])}%; the printed share comes"
-            " with no word of approximation ('we can understand that … of the runs assume the value'), so judged at its"
-            " printed precision; the paper's shares look like readings of the figure's x labels (together they add up "
-            "to 100% and leave nothing for the runs at 0 and 1); the labels at the cluster ends read "
-            + ", ".join(f"{e} = {float(100 * e):g}%" for e in ends))
+    ends = list(np.cumsum([share[v] for v in share]))  # the x labels at the cluster ends: runs up to that point
+    readings: dict[str, dict[str, float]] = {}
+    for i, v in enumerate(share):
+        if v not in (0.2, 0.4, 0.6, 0.8):
+            continue
+        item = f"fig3/P/N=5/share_at_{v}"
+        items[item] = float(100 * share[v])
+        notes[item] = (f"exact share C(5,k)/2^5 = {share[v]} = {float(100 * share[v])}%, the difference of the x "
+                       "labels at its cluster's ends, " + " and ".join(f"{e} = {float(100 * e):g}%"
+                                                                       for e in ends[i - 1:i + 1]))
+        readings[item] = {"exact share": items[item], **{
+            f"x labels printed to {d} decimal{'s' if d > 1 else ''} "
+            f"({float(_label(ends[i], d)):.{d}f} − {float(_label(ends[i - 1], d)):.{d}f})":
+                float(100 * (_label(ends[i], d) - _label(ends[i - 1], d))) for d in (1, 2)}}
     items["fig3/P/N=5/runs_at_0.0"] = share[0.0] * p5.n_runs
     items["fig3/P/N=5/runs_at_1.0"] = share[1.0] * p5.n_runs
 
@@ -136,7 +150,8 @@ def figure3_claims(fs: FigureScales) -> Part:
         rows.append({"N": N, "clusters in [0.2, 1]": hi, "clusters in [0, 0.2)": lo,
                      "largest value below 0.2": str(max(v for v in ex if v < Fraction(1, 5))),
                      "runs with RR < 0.2": int(sum(c for v, c in zip(ex, rr.counts) if v < Fraction(1, 5)))})
-    return Part(items, notes, text="\n".join(lines), table=pd.DataFrame(rows), data={"eq_N": eq_N, "rbp05": rbp05})
+    return Part(items, notes, text="\n".join(lines), table=pd.DataFrame(rows), data={"eq_N": eq_N, "rbp05": rbp05},
+                readings=readings)
 
 
 def figure4_claims(fs: FigureScales, fig3: Part) -> Part:

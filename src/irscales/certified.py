@@ -1,0 +1,237 @@
+"""Scores known only within bounds, and what follows from them soundly: their means and the range of
+Kendall's τ_b they allow.
+
+A score known to lie in a closed interval [lo, hi] (a bracket of φ with a proven error, a value printed
+rounded, a float with an error bound) is a :class:`Bounds`; an exact score is the point lo = hi. Every
+function here returns a statement that holds for *every* choice of values inside the bounds ("certified"),
+never for one choice; where the exact extreme is too costly, an outer bound (wider, still sound) whose
+construction the function's docstring proves.
+
+* :func:`mean_bounds` — the mean over topics of per-topic bounds: [mean(lo), mean(hi)], exact (Fractions);
+  the mean is increasing in every argument, so these are the exact extremes.
+* :func:`kendall_tau_range` — the smallest and largest Kendall τ_b (:func:`irscales.correlation.kendall_tau`,
+  FFF21 §3.3, Fer17 eq. 1) between two score vectors whose entries are anywhere in their bounds; an outer
+  bound computed pair by pair, equal to the point τ (bit for bit) when both vectors are exact.
+
+Issue 51 carries the same pattern to tests and τ_AP: a function of the bounds that returns an interval
+guaranteed to contain the statistic at every point of the box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from irscales.correlation import system_means
+from irscales.ranks import dense_ranks
+
+__all__ = ["Bounds", "as_bounds", "mean_bounds", "TauRange", "kendall_tau_range"]
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Values known to lie in [``lo``, ``hi``] entrywise (same shape; lo ≤ hi, checked exactly: ints,
+    Fractions and floats compare as the numbers they are)."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+
+    def __post_init__(self):
+        lo, hi = np.asarray(self.lo), np.asarray(self.hi)
+        if lo.shape != hi.shape:
+            raise ValueError(f"bounds: lo and hi must have the same shape, got {lo.shape} and {hi.shape}")
+        codes = dense_ranks(np.concatenate([lo.astype(object).ravel(), hi.astype(object).ravel()]))
+        n = lo.size
+        bad = np.flatnonzero(codes[:n] > codes[n:])
+        if bad.size:
+            i = np.unravel_index(int(bad[0]), lo.shape)
+            raise ValueError(f"bounds: lo > hi at index {tuple(int(k) for k in i)} ({lo[i]!r} > {hi[i]!r})")
+        object.__setattr__(self, "lo", lo)
+        object.__setattr__(self, "hi", hi)
+
+    @classmethod
+    def point(cls, values: ArrayLike) -> "Bounds":
+        """Exact values: lo = hi = ``values``."""
+        v = np.asarray(values)
+        return cls(v, v)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.lo.shape
+
+    @property
+    def exact(self) -> bool:
+        """Whether every entry is a point (lo == hi)."""
+        return bool(all(a == b for a, b in zip(self.lo.ravel().tolist(), self.hi.ravel().tolist())))
+
+
+def as_bounds(x) -> Bounds:
+    """``x`` as :class:`Bounds`: a Bounds as it is, a pair ``(lo, hi)`` of arrays, or an array of exact values."""
+    if isinstance(x, Bounds):
+        return x
+    if isinstance(x, tuple) and len(x) == 2:
+        return Bounds(np.asarray(x[0]), np.asarray(x[1]))
+    return Bounds.point(x)
+
+
+def _exact(a: np.ndarray) -> np.ndarray:
+    """Entries as exact rationals (floats by their exact binary value), object array."""
+    return np.vectorize(lambda v: v if isinstance(v, (int, Fraction)) else Fraction(v), otypes=[object])(a) \
+        if a.size else a.astype(object)
+
+
+def mean_bounds(b: Bounds) -> Bounds:
+    """Bounds of the per-system mean over topics of (T, S) bounds: [mean_t lo, mean_t hi] per system
+    (:func:`irscales.correlation.system_means` of each side, FFF21 §3.3), as exact Fractions — float entries
+    are taken at their exact binary value, so no rounding widens or narrows the result. Sound and tight: the
+    mean is increasing in each entry, so its smallest value over the box is at all lo, its largest at all hi."""
+    b = as_bounds(b)
+    return Bounds(system_means(_exact(b.lo)), system_means(_exact(b.hi)))
+
+
+@dataclass(frozen=True)
+class TauRange:
+    """The range of Kendall's τ_b over a box of scores (:func:`kendall_tau_range`): ``lo`` ≤ τ ≤ ``hi`` at every
+    point of the box where τ is defined (NaN: nowhere). ``concordant`` / ``discordant``: pairs of systems
+    concordant (discordant) at every point; ``tied``: pairs that add nothing to P − Q at every point (tied in
+    either ranking); ``undecided``: the others, whose sign the bounds leave open. ``exact``: both inputs were
+    points, so ``lo == hi`` is τ itself."""
+
+    lo: float
+    hi: float
+    concordant: int
+    discordant: int
+    tied: int
+    undecided: int
+    exact: bool
+
+    @property
+    def width(self) -> float:
+        return self.hi - self.lo
+
+    def __contains__(self, tau: float) -> bool:
+        return bool(self.lo <= tau <= self.hi)
+
+
+def _codes(b: Bounds) -> tuple[np.ndarray, np.ndarray]:
+    """Order-preserving integer codes of the lo and hi ends (one code space for both, exact comparisons)."""
+    n = b.lo.size
+    c = dense_ranks(np.concatenate([b.lo.astype(object), b.hi.astype(object)]))
+    return c[:n], c[n:]
+
+
+def _signs(lo: np.ndarray, hi: np.ndarray, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the pairs (i, j), j > i: can v_i > v_j, v_i = v_j, v_i < v_j hold for some values in the bounds?"""
+    lj, hj = lo[i + 1:], hi[i + 1:]
+    return hi[i] > lj, (lo[i] <= hj) & (lj <= hi[i]), lo[i] < hj
+
+
+def _tau(s: int, dx: int, dy: int) -> float:
+    """τ_b = (P − Q)/sqrt((P+Q+T)(P+Q+U)) from P − Q and the pairs untied in x (P+Q+U) and in y (P+Q+T),
+    in the floating-point operations of :attr:`irscales.correlation.KendallCounts.tau`."""
+    den = np.sqrt(float(dy) * float(dx))
+    return float(s) / float(den) if den > 0 else float("nan")
+
+
+def _best(c: dict[str, int], untie_x: int, untie_y: int) -> float:
+    """The largest τ_b of the pairwise relaxation (counts of pair classes, :func:`kendall_tau_range`; ``untie_x``
+    / ``untie_y``: the pairs that can be untied in x / y at all). Where its best configuration leaves a ranking
+    entirely tied (S* = 0, nothing can be concordant or must be discordant), every defined τ has S ≤ −1:
+    τ ≤ −1/sqrt(untie_x·untie_y); NaN where no point has τ defined (a ranking always tied)."""
+    s = c["conc"] - c["disc"]
+    dx = dy = c["conc"] + c["disc"]
+    if s > 0:  # fewest untied pairs: a joint tie where one exists, else the one tie there is
+        dx += c["need_x"]
+        dy += c["need_y"]
+    else:  # most untied pairs, balanced between the rankings (the product (dx)(dy) is largest)
+        dx += c["only_x"]
+        dy += c["only_y"]
+        k = c["either"]
+        t = min(max((k + dy - dx) // 2, 0), k)
+        t = max((t, min(t + 1, k)), key=lambda t2: (dx + t2) * (dy + k - t2))  # the integer optimum
+        dx, dy = dx + t, dy + k - t
+    if dx == 0 or dy == 0:
+        return -1 / float(np.sqrt(float(untie_x) * float(untie_y))) if untie_x and untie_y else float("nan")
+    return _tau(s, dx, dy)
+
+
+def kendall_tau_range(x, y) -> TauRange:
+    r"""The range of Kendall's τ_b between two score vectors known within bounds: ``x`` and ``y`` (shape (S,),
+    the systems; each an array of exact values, a pair (lo, hi) or :class:`Bounds`) may take any values in
+    their bounds, and the result holds for every such choice. τ_b is
+    :func:`irscales.correlation.kendall_tau`'s (FFF21 §3.3, Fer17 eq. 1, the variant of FFF21 Table 2):
+
+    .. math:: \tau_b = \frac{P - Q}{\sqrt{(P + Q + T)(P + Q + U)}}
+
+    with P, Q concordant and discordant pairs, T (U) the pairs tied in x (y) only, so P + Q + T is the number
+    D_y of pairs untied in y and P + Q + U the number D_x untied in x.
+
+    **Pairwise relaxation.** For a pair (j, k), the bounds allow a sign set σ_x ⊆ {−1, 0, +1} of x_j − x_k
+    (+1 iff hi_j > lo_k, −1 iff lo_j < hi_k, 0 iff the closed intervals meet) and likewise σ_y. Each point of
+    the box picks one (s_x, s_y) ∈ σ_x × σ_y per pair, contributing s_x·s_y to S = P − Q, [s_x ≠ 0] to D_x and
+    [s_y ≠ 0] to D_y. Choosing per pair *independently* (ignoring that the values of one system are shared by
+    all its pairs) gives a superset of the configurations the box can produce, so the extremes of
+    τ = S / sqrt(D_x·D_y) over the relaxation bound those over the box: the range is **sound** (an outer
+    bound; exact when the per-pair choices are jointly realisable, e.g. when no pair is undecided).
+
+    **The relaxation's maximum, exactly** (the minimum is −max of (x, −y)). Every configuration has
+    |S| ≤ P + Q ≤ min(D_x, D_y). With that, exchange arguments on one pair show:
+
+    1. making a pair concordant (S + 1, D_x and D_y up by at most 1) never lowers τ:
+       for S ≥ 0, (1 + 1/S)² ≥ (1 + 1/D_x)(1 + 1/D_y); for S < 0 the numerator shrinks in size while the
+       denominator grows — so every pair that *can* be concordant is;
+    2. replacing a discordant choice by any tied one (S + 1, D_x or D_y or both down by 1) never lowers τ:
+       for S = −s < 0, (1 − 1/s)² ≤ (1 − 1/D_x)(1 − 1/D_y) since s ≤ D_x, D_y; trivially for S ≥ 0 — so a pair
+       is discordant only where it can be nothing else;
+    3. S is then fixed, S* = #(can be concordant) − #(must be discordant); among the tied choices of the other
+       pairs, τ is largest with D_x·D_y smallest when S* > 0 (a joint tie where possible; a pair whose only tie
+       is in x alone or in y alone has one choice) and largest when S* < 0 (untied in x or in y where possible;
+       pairs that may be untied in either are split to balance D_x and D_y, which maximises the product).
+
+    Where that configuration leaves a ranking entirely tied (τ undefined; only possible with S* = 0 and no pair
+    that can be concordant or must be discordant), every point where τ is defined has a discordant pair, so
+    S ≤ −1 and τ ≤ −1/sqrt(A_x·A_y), A_x (A_y) the pairs that can be untied in x (y) at all; NaN where one of
+    them is 0 (τ is defined nowhere in the box, as for an all-tied exact ranking).
+    With exact inputs every σ is a single sign, the one configuration is the data's, and ``lo == hi`` is
+    :func:`~irscales.correlation.kendall_tau` bit for bit (the same integer counts, the same float operations).
+    Comparisons are exact (ints, Fractions, floats through :func:`irscales.ranks.dense_ranks`); O(S²) time in
+    pairs of numpy vectors, no S×S matrix.
+    """
+    bx, by = as_bounds(x), as_bounds(y)
+    if bx.lo.ndim != 1 or bx.shape != by.shape:
+        raise ValueError(f"kendall_tau_range: x and y must be 1-D of the same length (systems), got {bx.shape} and "
+                         f"{by.shape}")
+    if bx.shape[0] < 2:
+        raise ValueError(f"kendall_tau_range: need at least 2 systems, got {bx.shape[0]}")
+    exact = bx.exact and by.exact
+    xlo, xhi = _codes(bx)
+    ylo, yhi = _codes(by)
+    keys = ("conc", "disc", "need_x", "need_y", "only_x", "only_y", "either")
+    up, down = dict.fromkeys(keys, 0), dict.fromkeys(keys, 0)  # the relaxation of (x, y) and of (x, −y)
+    sure_c = sure_d = tied = untie_x = untie_y = 0
+    for i in range(len(xlo) - 1):
+        xp, x0, xm = _signs(xlo, xhi, i)
+        yp, y0, ym = _signs(ylo, yhi, i)
+        can_c, can_d = (xp & yp) | (xm & ym), (xp & ym) | (xm & yp)
+        z00, z10, z01 = x0 & y0, (xp | xm) & y0, x0 & (yp | ym)  # the tied choices: both, y only, x only
+        has_z = z00 | z10 | z01
+        untie_x += int(np.sum(xp | xm))
+        untie_y += int(np.sum(yp | ym))
+        sure_c += int(np.sum(can_c & ~can_d & ~has_z))
+        sure_d += int(np.sum(can_d & ~can_c & ~has_z))
+        tied += int(np.sum(has_z & ~can_c & ~can_d))
+        for c, pos, neg in ((up, can_c, can_d), (down, can_d, can_c)):
+            z = has_z & ~pos  # tied at the optimum (rule 2); pairs that can be `pos` are (rule 1)
+            c["conc"] += int(np.sum(pos))
+            c["disc"] += int(np.sum(~pos & ~has_z))
+            c["need_x"] += int(np.sum(z & ~z00 & z10))  # S* > 0: a tie only in y leaves x untied
+            c["need_y"] += int(np.sum(z & ~z00 & ~z10))  # a tie only in x leaves y untied
+            c["only_x"] += int(np.sum(z & z10 & ~z01))  # S* ≤ 0: untie where possible
+            c["only_y"] += int(np.sum(z & z01 & ~z10))
+            c["either"] += int(np.sum(z & z10 & z01))
+    hi, lo = _best(up, untie_x, untie_y), 0.0 - _best(down, untie_x, untie_y)  # 0.0 − 0.0 is 0.0, not −0.0
+    n_pairs = len(xlo) * (len(xlo) - 1) // 2
+    return TauRange(lo, hi, sure_c, sure_d, tied, n_pairs - sure_c - sure_d - tied, exact)
