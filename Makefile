@@ -9,11 +9,13 @@ FULL ?= True
 export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
+# pytest-xdist: one worker per core; --dist loadfile keeps a file, so a notebook's cells, on one worker
+PARALLEL := -n auto --dist loadfile
 # the notebooks that read the public collections or the shared folder; `make test` runs them a second time
 # with the data settings hidden, with the tests marked `data` (tests/test_notebooks.py checks both are complete)
 DATA_NOTEBOOKS := notebooks/03_fer17_correlation.ipynb notebooks/03b_fer17_real_gop.ipynb notebooks/05b_mm23_real_r04_249.ipynb notebooks/06_gop_public_grid.ipynb notebooks/07_beyond_fff21.ipynb notebooks/08_beyond_graded_real.ipynb notebooks/09_beyond_cutoffs.ipynb
 
-.PHONY: help install test reproduce notebooks lab bench report clean data test-browser
+.PHONY: help install test test-fast reproduce notebooks lab bench report clean data test-browser
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-14s %s\n", $$1, $$2}'
@@ -30,14 +32,17 @@ $(STAMP): requirements.lock pyproject.toml
 
 install: $(STAMP) ## create .venv with the pinned stack and irscales (editable)
 
-test: $(STAMP) ## every test (none is marked slow) + nbval on the stored notebooks, then the tests marked data and DATA_NOTEBOOKS again with every optional data setting hidden
+test: $(STAMP) ## every test, on every core + nbval on the stored notebooks, then the tests marked data and DATA_NOTEBOOKS again with every optional data setting hidden
 	@bash scripts/tree_state.sh save $(VENV)/.tree-before  # the run must leave the checkout as it found it
-	$(PY) -m pytest tests $(NOTEBOOKS) $(NBVAL)
+	$(PY) -m pytest tests $(NOTEBOOKS) $(NBVAL) $(PARALLEL)
 	@echo "== tests marked data and the notebooks that read data again as on a fresh clone: empty IRSCALES_SHARED, no IRSCALES_COLLECTIONS, empty cache (their simulated figures go to a temporary folder, not figures/)"
 	@hidden=$$(mktemp -d) && trap 'rm -rf "$$hidden"' EXIT && mkdir "$$hidden/shared" && \
 	  env -u IRSCALES_COLLECTIONS -u IRSCALES_TREC -u IRSCALES_GOP -u IRSCALES_SCORES IRSCALES_SHARED="$$hidden/shared" IRSCALES_CACHE="$$hidden/cache" IRSCALES_FIGURES="$$hidden/figures" \
-	  $(PY) -m pytest tests $(DATA_NOTEBOOKS) $(NBVAL) -m data -q -rs
+	  $(PY) -m pytest tests $(DATA_NOTEBOOKS) $(NBVAL) -m data -q -rs $(PARALLEL)
 	@bash scripts/tree_state.sh check $(VENV)/.tree-before
+
+test-fast: $(STAMP) ## the unit tier, in parallel: every test not marked data or slow, without the notebooks (README: what it leaves out)
+	$(PY) -m pytest tests -m "not data and not slow" -q -p no:cacheprovider $(PARALLEL)
 
 notebooks: $(STAMP) ## re-execute the stored notebooks in place on their quick defaults (outputs for nbval)
 	@for nb in $(NOTEBOOKS); do \

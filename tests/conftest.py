@@ -34,13 +34,23 @@ DATA_FINDERS = ((paths, ("shared_dir", "trec_dir", "gop_dir", "scores_dir")),
                 (datasets, ("mirror_dir", "archive_path", "locate")))
 
 
+#: The tests marked ``slow`` (``make test-fast`` leaves them out): ``file::function`` per line of slow_tests.txt
+#: (none where this conftest is copied without it: tests/test_notebooks.py runs it in a pytest of its own).
+_SLOW_LIST = Path(__file__).parent / "slow_tests.txt"
+SLOW_TESTS = frozenset(line.strip() for line in (_SLOW_LIST.read_text().splitlines() if _SLOW_LIST.is_file() else ())
+                       if line.strip() and not line.startswith("#"))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     """A stored notebook runs on whatever data its parameters find, so its cells carry the marker ``data``
-    (the Makefile's ``DATA_NOTEBOOKS`` names the ones the fresh-clone pass runs)."""
+    (the Makefile's ``DATA_NOTEBOOKS`` names the ones the fresh-clone pass runs); the tests of
+    :data:`SLOW_TESTS` carry ``slow``."""
     for item in items:
         if item.path.suffix == ".ipynb":
             item.add_marker(pytest.mark.data)
+        elif item.nodeid.split("[")[0] in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -252,17 +252,18 @@ def test_scoring_leaves_the_statistics_layer_unloaded(tmp_path):
     assert "after scores []" in out and "after evaluate []" in out, out
 
 
-def test_judged_at_n_counts_documents_in_the_qrels_and_padding_as_judged():
-    """judged@N (irscales.data.judged): ranks 1..N holding a document of the topic's qrels (grade 0 too), a
-    rank past the end of a short run counting as judged; per system the mean over topics."""
+def test_judged_at_n_counts_documents_in_the_qrels_over_the_ranks_a_run_has():
+    """judged@N (irscales.data.judged, ir_measures' Judged@N): of a run's first min(N, L) documents, those in the
+    topic's qrels (grade 0 too), over min(N, L): ranks a short run does not have do not count; per system the
+    mean over topics."""
     qrels = {"1": {"a": 1, "b": 0}, "2": {"c": 1}}
-    runs = {"A": {"1": {"a": 3.0, "x": 2.0, "b": 1.0}, "2": {"c": 1.0}},  # 2/3 and 3/3 (two padded ranks)
-            "B": {"1": {"x": 2.0, "y": 1.0}, "2": {"z": 2.0, "c": 1.0}}}  # 1/3 (one padded) and 2/3
+    runs = {"A": {"1": {"a": 3.0, "x": 2.0, "b": 1.0}, "2": {"c": 1.0}},  # 2/3 and 1/1
+            "B": {"1": {"x": 2.0, "y": 1.0}, "2": {"z": 2.0, "c": 1.0}}}  # 0/2 and 1/2
     with pytest.warns(UserWarning, match=r"judged@3: 1 of 2 systems have fewer than 60% of their top 3 documents "
-                                         r"judged \(B 0\.500\)"):
+                                         r"judged \(B 0\.250\)"):
         ev = evaluate(qrels, runs, "P@3", depth=3, judged_threshold=0.6)
-    assert ev.judged().to_dict() == pytest.approx({"A": 5 / 6, "B": 1 / 2})
-    assert ev.judged(per_topic=True).loc["1"].to_dict() == pytest.approx({"A": 2 / 3, "B": 1 / 3})
+    assert ev.judged().to_dict() == pytest.approx({"A": 5 / 6, "B": 1 / 4})
+    assert ev.judged(per_topic=True).loc["1"].to_dict() == pytest.approx({"A": 2 / 3, "B": 0})
     assert any(n.startswith("judged@3: 1 of 2") for n in ev.notes)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -34,7 +34,12 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 # the ir_measures provider registers when ir_measures is imported (issue 48): the evaluation layer
                 # (about 0.4 s) loads with the first measure made or value computed
                 ("irscales.ir_measures_provider", "irscales.evaluation"),
-                ("irscales.ir_measures_provider", "irscales.interval")}
+                ("irscales.ir_measures_provider", "irscales.interval"),
+                # issue 49: `irscales --help` without pandas, numba or the scale engine (0.5 s at most): the engine's
+                # errors are loaded once a command failed, the engine, the interval layer and the table renderer
+                # (pandas) by the commands that use them
+                ("irscales.cli", "irscales.enumeration"), ("irscales.cli", "irscales.interval"),
+                ("irscales.cli", "irscales.comparison_render"), ("irscales.cli", "irscales.comparison")}
 NOTEBOOK_CODE_LINES = 150
 MODULES = sorted(p for p in PKG.rglob("*.py") if p.name != "__main__.py")
 

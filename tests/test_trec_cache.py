@@ -19,8 +19,10 @@ from irscales.data.trec_arrays import QrelsIndex
 
 @pytest.fixture(autouse=True)
 def compiled_reader(monkeypatch):
-    """The cache is tested with the compiled reader, which large inputs take (trec_cache.COMPILED_READER_BYTES)."""
+    """The cache is tested with the compiled reader, which large inputs take (trec_cache.COMPILED_READER_BYTES),
+    on small files, which are cached here as large ones are (trec_cache.CACHED_BYTES)."""
     monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", 0)
+    monkeypatch.setattr(trec_cache, "CACHED_BYTES", 0)
 
 
 def write(path, text):
@@ -79,6 +81,7 @@ def test_unwritable_cache_warns_and_reads_anyway(tmp_path):
 
 def test_many_files_keep_their_order_and_the_first_bad_file_raises(tmp_path, monkeypatch):
     monkeypatch.setattr(trec_cache, "READ_THREADS", 2)
+    monkeypatch.setattr(trec_cache, "THREADED_BYTES_PER_FILE", 0)  # small files, read by the threads all the same
     q = write(tmp_path / "q", "1 0 a 1\n1 0 b 0\n")
     files = [write(tmp_path / f"r{i:02d}", f"1 Q0 a 1 {i % 3} s{i}\n1 Q0 b 2 1 s{i}\n") for i in range(12)]
     out = io.read_trec(files, q, depth=2, cache=False)
@@ -198,7 +201,7 @@ def test_cached_names_round_trip_exactly(tmp_path, docs):
     hit = trec_cache.judged_run(r, "float32", judged, d / "cache")
     assert hit.system == fresh.system == "tag\u2028x"
     assert len(fresh.hit_topic) == len(docs)
-    for a in ("topics", "lengths", "hit_topic", "hit_rank", "hit_grade"):
+    for a in ("topics", "lengths", "hit_topic", "hit_rank", "hit_grade", "judged"):
         assert getattr(hit, a).tolist() == getattr(fresh, a).tolist()
 
 
@@ -224,6 +227,7 @@ def test_a_full_disk_names_the_entry_and_leaves_no_temporary_file(tmp_path, monk
     # the one writer, irscales.atomic, writes the temporary file through os.fdopen
     monkeypatch.setattr(os, "fdopen", lambda fd, mode="r", *a, **k: Full(real_fdopen(fd, mode, *a, **k)))
     monkeypatch.setattr(trec_cache, "READ_THREADS", 2)
+    monkeypatch.setattr(trec_cache, "THREADED_BYTES_PER_FILE", 0)  # small files, read by the threads all the same
     q = write(tmp_path / "q", "1 0 a 1\n")
     files = [write(tmp_path / f"r{i}", f"1 Q0 a 1 {i} s{i}\n1 Q0 b 2 1 s{i}\n") for i in range(4)]
     cache = tmp_path / "cache"
@@ -234,7 +238,7 @@ def test_a_full_disk_names_the_entry_and_leaves_no_temporary_file(tmp_path, monk
     msgs = [str(w.message) for w in seen]
     assert len(msgs) == 1, msgs  # once per folder, not once per file
     assert re.fullmatch(rf"cannot write the parsed-run cache entry {re.escape(str(cache))}/[0-9a-f]{{64}}-float32-"
-                        r"[0-9a-f]{64}-v4\.judged \(No space left on device\); continuing without the cache", msgs[0])
+                        r"[0-9a-f]{64}-v5\.judged \(No space left on device\); continuing without the cache", msgs[0])
     assert list(cache.iterdir()) == []  # no *.tmp left
 
 
@@ -278,6 +282,7 @@ def test_a_gzipped_run_is_keyed_by_its_stored_bytes(tmp_path, monkeypatch):
     monkeypatch.setattr(gzip, "decompress", refuse)
     assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[0, 1]]]
     monkeypatch.undo()
+    monkeypatch.setattr(trec_cache, "CACHED_BYTES", 0)  # undone above with the rest
     r.write_bytes(gzip.compress(text.encode(), compresslevel=1, mtime=1))
     assert io.read_trec([r], q, depth=2, cache=cache).rel.tolist() == [[[0, 1]]]
     assert len(list(cache.iterdir())) == 2

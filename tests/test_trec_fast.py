@@ -260,7 +260,7 @@ def test_the_compiled_join_equals_the_join_by_names(tmp_path, data, precision):
     fast = judged.hits("r", str(p), run.topics, run.t_code, grade.copy(), perm.copy())
     by_names = judged.run_hits(trec_fast.parsed_run(p, precision))
     assert fast.topics.tolist() == by_names.topics.tolist()
-    for a in ("lengths", "hit_topic", "hit_rank", "hit_grade"):
+    for a in ("lengths", "hit_topic", "hit_rank", "hit_grade", "judged"):
         assert getattr(fast, a).tolist() == getattr(by_names, a).tolist(), a
 
 

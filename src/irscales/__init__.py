@@ -57,16 +57,10 @@ import importlib
 import importlib.abc
 import importlib.util
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
 from irscales.measures import REGISTRY
 
 __doc__ = __doc__.replace("{measures}", " ".join(REGISTRY))  # the registered measure classes, in the table above
-
-try:
-    __version__ = version("irscales")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0+src"
 
 # public name -> module that defines it (loaded on first access)
 _HOME = {
@@ -127,6 +121,15 @@ elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
 
 
 def __getattr__(name: str):
+    if name == "__version__":  # importlib.metadata scans the installed distributions: only when asked (issue 49)
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("irscales")
+        except PackageNotFoundError:  # running from a source tree without installation
+            value = "0.0.0+src"
+        globals()[name] = value
+        return value
     if name in _HOME:
         value = getattr(importlib.import_module(_HOME[name]), name)
         globals()[name] = value  # later lookups skip this function

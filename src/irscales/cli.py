@@ -25,24 +25,21 @@ from dataclasses import replace
 from pathlib import Path
 
 import click
-import pandas as pd
 
 from irscales import measures as M
 from irscales.cli_messages import flat as _flat, one_line as _one_line
-from irscales.comparison_render import wide_frame
 from irscales.cli_output import (big_count as _big, emit as _emit, exact_mean as _exact_mean, judged_line, legend_of,
                                  n_line, scales_line, write as _write)
 from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
                                   judged_option, measures_given, measures_option, output_option, qrels_option, reading,
                                   reading_options, report_options, runs_argument, scale_options, ties_option)
-from irscales.enumeration import CacheError, OverBudget, TieUndecidable, plan_scale
-from irscales.interval import INTERVAL_LEGEND, NoIntervalScaleError, OverBudgetError, uses_grades
 from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_MEASURES, SIGNIFICANCE, TEST_WORDS, ArgumentError, Settings,
                                check_output_path, default_depth)
 
-# The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO) is
-# imported inside the commands that use it: at the top it would add about 2.5 s to every ``irscales --help``
-# (python -X importtime, this machine).
+# The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO), the
+# scale engine (irscales.enumeration, irscales.interval: numba) and pandas are imported inside the commands that
+# use them: at the top they would add about 2.5 s to every ``irscales --help`` (python -X importtime, this
+# machine; issue 49: --help in half a second).
 
 __all__ = ["main"]
 
@@ -110,23 +107,22 @@ class _Cli(click.Group):
             raise _Usage(e.format_message(), e.ctx) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
-        except OverBudgetError as e:  # the same refusal, worded for the command line
+        except Exception as e:
             if os.environ.get("IRSCALES_DEBUG"):
                 raise
-            raise _Fail(_one_line(OverBudgetError(e.builds, cli=True))) from None
-        except NoIntervalScaleError as e:  # leaving out the interval values is an option of scores only
-            if os.environ.get("IRSCALES_DEBUG"):
-                raise
-            optional = ctx.invoked_subcommand == "scores"
-            raise _Fail(_one_line(ValueError(e.message(cli=True, optional=optional)))) from None
-        except (ValueError, KeyError, OSError, MemoryError, NotImplementedError, OverflowError,
-                ArithmeticError, CacheError, TieUndecidable) as e:
-            if os.environ.get("IRSCALES_DEBUG"):
-                raise
-            raise _Fail(_one_line(e)) from None
-        except Exception as e:  # a bug: still one line, and how to see more
-            if os.environ.get("IRSCALES_DEBUG"):
-                raise
+            # the engine's errors, loaded only once a command failed (at the top they would slow --help down)
+            from irscales.enumeration import CacheError, TieUndecidable
+            from irscales.interval import NoIntervalScaleError, OverBudgetError
+
+            if isinstance(e, OverBudgetError):  # the same refusal, worded for the command line
+                raise _Fail(_one_line(OverBudgetError(e.builds, cli=True))) from None
+            if isinstance(e, NoIntervalScaleError):  # leaving out the interval values is an option of scores only
+                optional = ctx.invoked_subcommand == "scores"
+                raise _Fail(_one_line(ValueError(e.message(cli=True, optional=optional)))) from None
+            if isinstance(e, (ValueError, KeyError, OSError, MemoryError, NotImplementedError, OverflowError,
+                              ArithmeticError, CacheError, TieUndecidable)):
+                raise _Fail(_one_line(e)) from None
+            # a bug: still one line, and how to see more
             raise _Fail(f"internal error ({type(e).__name__}: {_one_line(e)}); please report it "
                         "(IRSCALES_DEBUG=1 shows the traceback)") from None
 
@@ -219,6 +215,10 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     measures without one at this --depth, the deepest N for each and the cheaper routes. The legend gives
     judged@N; below --judged-threshold a warning names the systems.
     """
+    import pandas as pd
+
+    from irscales.interval import INTERVAL_LEGEND
+
     _outputs([*runs, qrels], output=output)
     settings = _settings(kw, depth=depth, ranked=ranked, ties=ties, max_rel_error=max_rel_error, phi=ranked and phi,
                          build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
@@ -271,6 +271,11 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     page; csv / tsv is one row per run (legend on stderr); --pairs FILE writes the pairwise p-values
     (raw and adjusted) and effect sizes; --figure FILE draws the means with their confidence intervals.
     """
+    from irscales.comparison import check_pairing
+    from irscales.comparison_render import wide_frame
+    from irscales.data.trec import find_runs
+    from irscales.evaluation import measure_specs
+
     _outputs([*runs, qrels], output=output, pairs=pairs_file, figure=figure_file)
     named = [Path(f).resolve() for f in (output, pairs_file, figure_file) if f]
     if len(set(named)) < len(named):
@@ -280,7 +285,11 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
                                  param_hint="'--figure'")
     settings = _settings(kw, depth=depth, ranked=True, ties=ties, max_rel_error=max_rel_error, build=build_scales,
                          cache=cache, progress=progress, judged_threshold=judged_threshold)
-    ev = _evaluate(runs, qrels, measures_given(kw), settings)
+    files = [Path(r) for r in runs]  # a comparison over the budget is refused before any file is read
+    n_runs = len(find_runs(files[0])) if len(files) == 1 and files[0].is_dir() else len(files)
+    names = measures_given(kw)
+    check_pairing(n_runs, len(measure_specs(names)), test, permutations)
+    ev = _evaluate(runs, qrels, names, settings)
     table = ev.compare(test=test, correction=correction, alpha=alpha, baseline=baseline, permutations=permutations,
                        seed=seed, order=order)
     if fmt in ("csv", "tsv"):
@@ -314,6 +323,9 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
     Does the verdict change when the measure is mapped to an interval scale? The legend gives MM23's
     rule for B against A (the same as irscales ipso) on each measure.
     """
+    import pandas as pd
+
+    from irscales.interval import INTERVAL_LEGEND
     from irscales.stats import significance as S
 
     _outputs([run_a, run_b, qrels], output=output)
@@ -372,6 +384,11 @@ def _corroboration(ev, lab: str, m: M.Measure, test: str, alpha: float):
 @scale_options
 def scale(depth, grades, qrels, fmt, output, build_scales, cache, progress, **kw):
     """The scale of a measure over all G^N runs (binary: G = 2): size, ties and where its cache lives."""
+    import pandas as pd
+
+    from irscales.enumeration import OverBudget, plan_scale
+    from irscales.interval import uses_grades
+
     _outputs([qrels] if qrels else [], output=output)
     names = measures_given(kw, one=True)
     m = M.parse(names.strip())
@@ -472,6 +489,8 @@ def ipso(run_a, run_b, qrels_arg, qrels, depth, test, alpha, fmt, output, judged
 
     (QRELS as a third argument is the older spelling of --qrels.)
     """
+    import pandas as pd
+
     if (qrels is None) == (qrels_arg is None):
         raise click.BadParameter("give the qrels once, with --qrels", param_hint="'--qrels'")
     qrels = qrels or qrels_arg

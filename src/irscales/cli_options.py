@@ -6,14 +6,15 @@ from __future__ import annotations
 import click
 
 from irscales import measures as M
+from irscales.data.judged import JUDGED_CONVENTION
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
-# enumeration layer's planner holds the budget, so the API (build=True) and the CLI refuse alike
-from irscales.comparison_render import LETTERS_UP_TO
-from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK
-from irscales.options import (COMPARISON_DEFAULTS, CORRECTIONS, DEFAULT_JUDGED_THRESHOLD, DEFAULT_MAX_REL_ERROR,
-                               DEFAULT_MEASURES, DEFAULT_TIES, DEPTH_RULE, EXACT_FLIPS_UP_TO, MAX_REL_ERROR_HELP,
-                               MAX_REL_ERROR_RULE, METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS, TIES,
-                               ArgumentError, check_alpha)
+# enumeration layer's planner applies the budget, so the API (build=True) and the CLI refuse alike; the help's
+# constants come from irscales.options, so --help loads neither the engine nor pandas (issue 49)
+from irscales.options import (BUILD_BYTES_OK, BUILD_SECONDS_OK, COMPARISON_DEFAULTS, CORRECTIONS,
+                              DEFAULT_JUDGED_THRESHOLD, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES, DEFAULT_TIES,
+                              DEPTH_RULE, EXACT_FLIPS_UP_TO, LETTERS_UP_TO, MAX_REL_ERROR_HELP, MAX_REL_ERROR_RULE,
+                              METRIC_TESTS, PAIRED_TESTS, PERMUTATIONS, READING, ROW_ORDERS, TIES, ArgumentError,
+                              check_alpha)
 
 __all__ = ["FORMATS", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TREC_EVAL_RECIPE", "MEASURE_HELP", "DEPTH_RULE",
            "runs_argument", "qrels_option", "format_option", "output_option", "depth_option", "measures_option",
@@ -191,8 +192,8 @@ ties_option = _options(click.option(
     help=f"{MAX_REL_ERROR_HELP} ({MAX_REL_ERROR_RULE}; checked with the other settings, before any file is read)"))
 
 #: What judged@N is, in every legend and --help that reports it (irscales.data.judged).
-JUDGED_HELP = ("judged@N: the fraction of a system's top N ranks holding a document that appears in the topic's "
-               "qrels (any grade), mean over topics; a rank past the end of a short run counts as judged")
+JUDGED_HELP = ("judged@N: the fraction of a system's top N documents that appear in the topic's qrels (any grade), "
+               f"mean over topics ({JUDGED_CONVENTION})")
 
 judged_option = click.option(
     "--judged-threshold", type=_Number(), default=DEFAULT_JUDGED_THRESHOLD, show_default=True,

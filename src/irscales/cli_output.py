@@ -7,11 +7,16 @@ import math
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
+from typing import TYPE_CHECKING
+
 import click
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is loaded by the commands that make frames, not by --help (issue 49)
+    import pandas as pd
 
 from irscales.atomic import write_atomic
+from irscales.data.judged import JUDGED_CONVENTION
 from irscales.formatting import column_format, significant
 from irscales.latex import latex_sentences, latex_text
 
@@ -37,6 +42,8 @@ def exact_mean(values: np.ndarray):
 def render(frame: pd.DataFrame, fmt: str, legend: str = "") -> tuple[str, str]:
     """(text, legend for stderr): the frame in ``fmt`` with its legend — under the table (``table``,
     ``markdown``), as the caption (``latex``), or apart for stderr (``csv``, ``tsv``: data only)."""
+    import pandas as pd  # loaded with the frame already
+
     if fmt in ("csv", "tsv"):
         # shortest round-trip digits: distinct values stay distinct and equal ones equal (ties matter)
         return frame.to_csv(index=False, sep="," if fmt == "csv" else "\t"), legend
@@ -125,8 +132,8 @@ def judged_line(ev) -> str:
     j = ev.judged()
     lo, hi = j.idxmin(), j.idxmax()
     return (f"judged@{ev.depth}: from {j[lo]:.3f} ({lo}) to {j[hi]:.3f} ({hi}), the fraction of a system's top "
-            f"{ev.depth} ranks whose document is in the qrels (mean over topics; ranks past a run's end count as "
-            f"judged); {int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
+            f"{ev.depth} documents that are in the qrels, mean over topics ({JUDGED_CONVENTION}); "
+            f"{int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
 
 
 def big_count(n: int, power: str = "") -> str:

@@ -49,7 +49,8 @@ from irscales.options import (COMPARISON_DEFAULTS, COMPARISON_TESTS, CORRECTIONS
 from irscales.stats import significance as S
 from irscales.stats.randomisation import PERMUTATIONS, randomisation_test
 
-__all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corrected"]
+__all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corrected", "PAIRS_SECONDS_OK",
+           "pairing_seconds", "check_pairing"]
 
 #: Test name → the key of :data:`irscales.stats.significance.TESTS` that runs it (:mod:`irscales.options`).
 TESTS = COMPARISON_TESTS
@@ -211,6 +212,38 @@ def _effect_size_dz(scores: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndar
         return d.mean(axis=0) / d.std(axis=0, ddof=1)
 
 
+#: A comparison estimated above this many seconds is refused before any work (issue 49: 10,000 runs are 50 million
+#: pairs, hours of tests and tens of GB of paired differences).
+PAIRS_SECONDS_OK = 60.0
+#: CPU seconds per pair, measure and scale (the test, its effect size and its row): about 6 µs measured for the
+#: t, sign and signed-rank tests on 50 topics (S = 300, issue 49; rounded up), the randomisation test about
+#: 10 µs per thousand sign flips.
+_PAIR_SECONDS = 8e-6
+_FLIP_SECONDS = 1e-8
+
+
+def pairing_seconds(n_runs: int, n_measures: int, test: str = COMPARISON_DEFAULTS["test"],
+                    permutations: int = PERMUTATIONS) -> float:
+    """The estimated CPU seconds of a comparison table of ``n_runs`` runs on ``n_measures`` measures, both scales:
+    S(S − 1)/2 pairs, each tested, sized and written once per measure and scale."""
+    per = _PAIR_SECONDS + (_FLIP_SECONDS * permutations if test == "randomisation" else 0.0)
+    return n_runs * (n_runs - 1) / 2 * max(1, n_measures) * 2 * per
+
+
+def check_pairing(n_runs: int, n_measures: int, test: str = COMPARISON_DEFAULTS["test"],
+                  permutations: int = PERMUTATIONS) -> None:
+    """Refuse, with the estimate and the number of runs that fit, a comparison over :data:`PAIRS_SECONDS_OK`."""
+    est = pairing_seconds(n_runs, n_measures, test, permutations)
+    if est <= PAIRS_SECONDS_OK:
+        return
+    fit = n_runs
+    while fit > 2 and pairing_seconds(fit, n_measures, test, permutations) > PAIRS_SECONDS_OK:
+        fit = int(fit * 0.9)
+    raise ValueError(f"comparing {n_runs:,} runs is {n_runs * (n_runs - 1) // 2:,} pairs on each of {n_measures} "
+                     f"measure(s) and both scales: about {est:,.0f} s by estimate, above the {PAIRS_SECONDS_OK:.0f} s "
+                     f"a comparison may take; give at most about {fit:,} runs (or fewer measures)")
+
+
 def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, np.ndarray | None],
                      systems: Sequence[str], *, test: str = COMPARISON_DEFAULTS["test"],
                      correction: str = COMPARISON_DEFAULTS["correction"], alpha: float = 0.05,
@@ -242,6 +275,7 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
     if baseline is not None and baseline not in systems:
         raise ValueError(f"baseline {baseline!r} is not one of the runs: {', '.join(systems)}")
     n_sys = len(systems)
+    check_pairing(n_sys, len(original), test, permutations)
     if order == "mean" or (order == "auto" and n_sys > R.LETTERS_UP_TO):
         first, scores = next(iter(original)), [np.asarray(v) for v in (*original.values(), *interval.values())
                                                 if v is not None]

@@ -23,6 +23,7 @@ import pandas as pd
 
 from irscales.formatting import column_numbers
 from irscales.latex import latex_breakable, latex_sentences, latex_text
+from irscales.options import LETTERS_UP_TO  # systems with letters up to this many, numbers beyond
 
 #: An :class:`irscales.comparison.ComparisonTable` (not imported here: that module imports this one).
 ComparisonTable = Any
@@ -30,8 +31,6 @@ ComparisonTable = Any
 __all__ = ["LETTERS_UP_TO", "FLOAT_UP_TO", "SCALES", "markers", "join_marks", "columns", "cells", "markdown", "latex", "wide_frame",
            "text"]
 
-#: Systems get letters up to this many, numbers beyond.
-LETTERS_UP_TO = 26
 #: LaTeX: a ``table`` float up to this many systems, a ``longtable`` beyond.
 FLOAT_UP_TO = 30
 SCALES = ("original", "interval")

@@ -52,7 +52,7 @@ from irscales.data.ecosystem_inputs import ecosystem_qrels, ecosystem_runs
 from irscales.data.frames import is_in_memory, qrels_frame, run_frames
 from irscales.data.ids import check_spellings
 from irscales.data.sources import qrels_source as _qrels_source, run_source as _run_source
-from irscales.data.judged import indicator_qrels, judged_fraction, judged_warning
+from irscales.data.judged import judged_at, judged_warning
 from irscales.data.trec import relevance_arrays
 from irscales.evaluation_frame import tidy_frame
 from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
@@ -164,7 +164,7 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
                              **{k: v for k, v in opts.items() if k not in ("negative", "on_repeated_lines")})
         col = Collection(rel=d.rel, judgments=d.judgments, run_lengths=d.run_lengths, topics=tuple(d.topics),
                          systems=tuple(d.systems), provenance=f"memory: {len(frames)} runs + {q.attrs.get('path')}",
-                         max_grade=d.judgments.shape[1] - 1, padded_to=read_depth)
+                         max_grade=d.judgments.shape[1] - 1, padded_to=read_depth, judged=d.judged)
     else:
         col = Collection.from_trec(_run_source(runs), qrels, depth=read_depth, cache=cache, progress=progress, **opts)
     return col
@@ -241,10 +241,11 @@ class Evaluation:
         return iv
 
     def judged(self, per_topic: bool = False) -> pd.Series | pd.DataFrame:
-        """judged@N (N = :attr:`depth`): per system, the mean over topics of the fraction of its top N ranks
-        holding a document that appears in the topic's qrels (any grade; a rank past the end of a short run
-        counts as judged: :mod:`irscales.data.judged`); ``per_topic``: the (topics × systems) fractions.
-        Below :attr:`judged_threshold` :func:`evaluate` warns: unjudged documents count as not relevant."""
+        """judged@N (N = :attr:`depth`) as ir_measures' ``Judged@N``: per system, the mean over topics of the
+        fraction of its first min(N, L) documents (L: those it retrieved) that appear in the topic's qrels (any
+        grade); a rank a short run does not have does not count and a topic it retrieved nothing for is 0
+        (:mod:`irscales.data.judged`); ``per_topic``: the (topics × systems) fractions. Below
+        :attr:`judged_threshold` :func:`evaluate` warns: unjudged documents count as not relevant."""
         if self._judged is None:
             raise ValueError("judged@N is not known for this evaluation (made without its qrels)")
         if per_topic:
@@ -501,7 +502,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     specs = at_cutoffs(given, depth)
     n = {lab: s.run_length(getattr(m, "k", None), depth) for lab, m in specs}
     read = max(n.values())
-    judged = _judged_at(qrels, runs, col, read, s)
+    judged = judged_at(col, read)  # counted in the same reading as the grades: each run file is read once
     per_system = pd.Series(judged.mean(axis=1), index=list(col.systems))
     if (warn := judged_warning(per_system, read, s.judged_threshold)):
         notes.append(warn)
@@ -533,17 +534,3 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
                       judged_threshold=s.judged_threshold, settings=s, cutoffs=n,
                       given={g: lab for (g, _), (lab, _) in zip(given, specs)})
 
-
-def _judged_at(qrels: Any, runs: Any, col: Collection, depth: int, s: Settings) -> np.ndarray:
-    """judged@depth of every (system, topic) of ``col``, (S, T): the same runs read against the judged
-    indicator (:mod:`irscales.data.judged`), with the same options; every judged topic kept, then ``col``'s."""
-    cache = s.cache
-    opts = {**s.reading_options, "on_no_relevant": "keep"}
-    q = indicator_qrels(qrels_frame(qrels, negative=opts["negative"]))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the reading's notes were given once, with the scores
-        if is_in_memory(runs):
-            ind = load_collection(q, runs, depth, progress=False, cache=cache, **opts)
-        else:  # read qrels, already checked: straight to the reader (a frame would be checked again)
-            ind = Collection.from_trec(_run_source(runs), q, depth=depth, cache=cache, progress=False, **opts)
-    return judged_fraction(ind.subset(topics=list(col.topics), systems=list(col.systems)), depth)

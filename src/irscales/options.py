@@ -37,7 +37,7 @@ __all__ = ["ArgumentError", "Settings", "check_max_rel_error", "MAX_REL_ERROR_RU
            "DEFAULT_MAX_REL_ERROR", "MAX_REL_ERROR_HELP",
            "Procedure", "SIGNIFICANCE", "PairedTest", "PAIRED_TESTS", "COMPARISON_TESTS", "TEST_NAMES", "TEST_WORDS",
            "METRIC_TESTS", "test_key", "CORRECTIONS", "ROW_ORDERS", "COMPARISON_DEFAULTS", "PERMUTATIONS",
-           "EXACT_FLIPS_UP_TO"]
+           "EXACT_FLIPS_UP_TO", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "LETTERS_UP_TO"]
 
 
 # ------------------------------------------------------------------ arguments checked once, at the door (issue 48)
@@ -243,10 +243,21 @@ def default_depth(ranked: bool, longest: int | None = None) -> int | None:
 #: FFF21 eq. (2)'s tie rule of the ranked measure φ: a value's rank among the distinct values.
 UNQ = "unq"
 #: The tie rules of φ: eq. (2) (:data:`UNQ`) and §7.1.3's min, max and mid rank of a run among all runs
-#: (:mod:`irscales.enumeration.ties` turns counts into these ranks).
+#: (:mod:`irscales.enumeration.ties` turns counts into these ranks; their home is here, so the command line's
+#: help names them without loading the engine, issue 49).
 TIES = (UNQ, "min", "max", "mid")
 #: The tie rule when none is given.
 DEFAULT_TIES = UNQ
+
+#: A scale build estimated above either limit needs consent (``build=True``, CLI ``--build-scales``):
+#: FFF21's N = 30 takes minutes and GBs. About N ≤ 23 builds within it for the binary FFF21 measures
+#: (:mod:`irscales.enumeration.routes` applies them).
+BUILD_SECONDS_OK = 10.0
+BUILD_BYTES_OK = 100e6
+
+#: The comparison table marks systems with letters up to this many, numbers beyond
+#: (:mod:`irscales.comparison_render`).
+LETTERS_UP_TO = 26
 
 #: The relative error a route that brackets φ (beyond the exact routes: irscales.enumeration.bounded) is asked to
 #: reach, hi ≤ (1 + e)·lo, when none is given (issue 42: 1 %); ``evaluate(max_rel_error=)``, CLI ``--max-rel-error``.

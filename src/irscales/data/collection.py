@@ -15,6 +15,9 @@ A collection holds, for S systems and T topics:
   0 = judged not relevant), from which come the recall base ``rb`` (documents with grade > 0) and
   the ideal run of nDCG (the judged grades in decreasing order);
 - ``run_lengths``: int64 ``[system, topic]``, documents each run retrieved before the cut;
+- ``judged`` (read from runs and qrels; None otherwise): int64 ``[system, topic]``, the documents among each
+  run's first min(N, run length) ranks that the qrels judge at any grade, counted in the same reading as
+  ``rel`` (judged@N, :mod:`irscales.data.judged`);
 - names of topics and systems, optional labels (systems: stop list / LUG / model; topics: track,
   corpus) and a provenance string: ``"simulated: <preset> seed=<s> depth=<N>"`` or
   ``"trec: <runs> + <qrels>"``. :attr:`Collection.is_simulated` tells which; simulated results
@@ -87,6 +90,7 @@ class Collection:
     topic_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     system_labels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     padded_to: int | None = None  # the run length N when rel holds fewer ranks (module docstring)
+    judged: np.ndarray | None = None  # [system, topic] judged documents in the top min(N, run length)
 
     def __post_init__(self):
         S, T = len(self.systems), len(self.topics)
@@ -96,6 +100,9 @@ class Collection:
             raise ValueError(f"judgments has shape {self.judgments.shape}, expected ({T}, {self.max_grade + 1})")
         if self.run_lengths.shape != (S, T):
             raise ValueError(f"run_lengths has shape {self.run_lengths.shape}, expected ({S}, {T})")
+        if self.judged is not None and (self.judged.shape != (S, T) or (self.judged < 0).any()
+                                        or (self.judged > np.minimum(self.run_lengths, self.depth)).any()):
+            raise ValueError(f"judged must be ({S}, {T}) counts within each run's top min(N, run length)")
         if (self.judgments < 0).any():
             raise ValueError("judgment counts must be >= 0")
         if not 0 <= self.max_grade <= trec_io.MAX_GRADE:
@@ -254,6 +261,7 @@ class Collection:
         return replace(
             self, rel=self.rel[np.ix_(si, ti)], judgments=self.judgments[ti],
             run_lengths=self.run_lengths[np.ix_(si, ti)],
+            judged=None if self.judged is None else self.judged[np.ix_(si, ti)],
             topics=tuple(self.topics[i] for i in ti), systems=tuple(self.systems[i] for i in si),
             provenance=self.provenance + (f" [subset: {', '.join(note)}]" if note else ""),
             topic_labels={k: tuple(v[i] for i in ti) for k, v in self.topic_labels.items()},
@@ -283,8 +291,9 @@ class Collection:
         base = Path(path)
         base = base.with_suffix("") if base.suffix in (".npz", ".json") else base
         base.parent.mkdir(parents=True, exist_ok=True)
+        extra = {} if self.judged is None else {"judged": self.judged}
         write_atomic(base.with_suffix(".npz"), lambda fh: np.savez_compressed(
-            fh, rel=self.rel, judgments=self.judgments, run_lengths=self.run_lengths))
+            fh, rel=self.rel, judgments=self.judgments, run_lengths=self.run_lengths, **extra))
         meta = {"format": _SAVE_FORMAT, "provenance": self.provenance,
                 "max_grade": self.max_grade, "topics": list(self.topics), "systems": list(self.systems),
                 "topic_labels": {k: list(v) for k, v in self.topic_labels.items()},
@@ -323,7 +332,8 @@ class Collection:
                        provenance=meta["provenance"], max_grade=int(meta["max_grade"]),
                        topic_labels={k: tuple(v) for k, v in meta["topic_labels"].items()},
                        system_labels={k: tuple(v) for k, v in meta["system_labels"].items()},
-                       padded_to=meta.get("padded_to"))
+                       padded_to=meta.get("padded_to"),
+                       judged=arrays["judged"] if "judged" in arrays.files else None)
         except (KeyError, OSError, EOFError, zipfile.BadZipFile) as e:
             raise ValueError(f"{base}.npz/.json: not a readable saved collection ({type(e).__name__}: {e})") from None
 
@@ -370,7 +380,8 @@ class Collection:
                    provenance=f"trec: {src} + {qsrc} depth={depth}"
                    + ("" if score_precision == "float32" else f" scores={score_precision}"),
                    max_grade=d.judgments.shape[1] - 1,
-                   system_labels={k: tuple(v) for k, v in (system_labels or {}).items()}, padded_to=depth)
+                   system_labels={k: tuple(v) for k, v in (system_labels or {}).items()}, padded_to=depth,
+                   judged=d.judged)
 
     def to_trec(self, directory: PathLike, gz: bool = False) -> tuple[Path, Path]:
         """Write the collection as TREC files: ``runs/input.<system>[.gz]`` and ``qrels.txt``.

@@ -135,7 +135,7 @@ def _cut(c: Collection, depth: int) -> Collection:
         return c
     if not 1 <= depth <= c.depth:
         raise ValueError(f"depth must lie in 1..{c.depth}, got {depth}")
-    return replace(c, rel=np.ascontiguousarray(c.rel_at(depth)), padded_to=None,
+    return replace(c, rel=np.ascontiguousarray(c.rel_at(depth)), padded_to=None, judged=None,  # counted at c.depth
                    provenance=c.provenance.rsplit(" depth=", 1)[0] + f" depth={depth}")
 
 

@@ -1,5 +1,6 @@
 """Reading many run files: each run, joined with the qrels (its :class:`~irscales.data.trec_arrays.RunHits`:
-the documents it retrieved per topic and the rank and grade of those judged relevant), is kept in a cache
+the documents it retrieved per topic, the rank and grade of those judged relevant and a bit per document
+saying whether it is judged at all, for judged@N), is kept in a cache
 keyed by the SHA-256 of every byte of the file, the score precision and the SHA-256 of the judgments
 (:func:`parsed_runs_cache`, under ``IRSCALES_CACHE``), and files are read by :data:`READ_THREADS` threads
 with a progress bar.
@@ -44,12 +45,13 @@ from irscales.data.trec_parse import parse_run_file
 from irscales.paths import cache_dir
 from irscales.progress import bar as progress_bar
 
-__all__ = ["parsed_runs_cache", "judged_run", "judged_runs", "READ_THREADS", "COMPILED_READER_BYTES"]
+__all__ = ["parsed_runs_cache", "judged_run", "judged_runs", "READ_THREADS", "COMPILED_READER_BYTES",
+           "COMPILED_READER_FILES", "THREADED_BYTES_PER_FILE", "CACHED_BYTES"]
 
-_CACHE_FORMAT = "irscales.judged-run/4"
+_CACHE_FORMAT = "irscales.judged-run/5"
 # an entry: one line of JSON (format, key, system, topics, hits), then the arrays below as little-endian
 # bytes, then the SHA-256 of all that
-_ARRAYS = (("lengths", "<i8"), ("hit_topic", "<i4"), ("hit_rank", "<i4"), ("hit_grade", "<i2"))
+_ARRAYS = (("lengths", "<i8"), ("hit_topic", "<i4"), ("hit_rank", "<i4"), ("hit_grade", "<i2"), ("judged", "|u1"))
 _DIGEST = 32  # bytes of the SHA-256 that ends an entry
 _UNWRITABLE_LOCK = threading.Lock()
 
@@ -59,7 +61,7 @@ def _cache_key(raw, precision: str, qrels_digest: str) -> str:
 
 
 def _cache_file(cache: Path, key: str) -> Path:
-    return cache / f"{key}-v4.judged"
+    return cache / f"{key}-v5.judged"
 
 
 def _load_cached(f: Path, key: str, path: str) -> RunHits | None:
@@ -89,7 +91,7 @@ def _load_cached(f: Path, key: str, path: str) -> RunHits | None:
 
 def _encoded(key: str, p: RunHits) -> bytes:
     head = json.dumps({"format": _CACHE_FORMAT, "key": key, "system": p.system, "topics": [str(t) for t in p.topics],
-                       "hits": len(p.hit_topic)}, ensure_ascii=True)  # one line: JSON escapes line ends
+                       "hits": len(p.hit_topic), "documents": int(p.lengths.sum())}, ensure_ascii=True)  # one line: JSON escapes line ends
     return b"".join([head.encode("ascii"), b"\n"] + [np.ascontiguousarray(getattr(p, name), dtype=dt).tobytes()
                                                       for name, dt in _ARRAYS])
 
@@ -100,7 +102,8 @@ def _decoded(body: bytes, key: str, path: str) -> RunHits | None:
     head = json.loads(body[:end])
     if head.get("format") != _CACHE_FORMAT or head.get("key") != key:
         return None
-    sizes = {"lengths": len(head["topics"]), "hit_topic": head["hits"], "hit_rank": head["hits"], "hit_grade": head["hits"]}
+    sizes = {"lengths": len(head["topics"]), "hit_topic": head["hits"], "hit_rank": head["hits"],
+             "hit_grade": head["hits"], "judged": (int(head["documents"]) + 7) // 8}
     arrays, at = {}, end + 1
     for name, dt in _ARRAYS:
         n = int(sizes[name])
@@ -112,11 +115,13 @@ def _decoded(body: bytes, key: str, path: str) -> RunHits | None:
 
 
 def _consistent(h: RunHits) -> bool:
-    """Codes in range: a topic per length, hits on existing topics within their lengths, grades > 0."""
+    """Codes in range: a topic per length, hits on existing topics within their lengths, grades > 0, a judged
+    bit per document."""
     T, n = len(h.topics), len(h.hit_topic)
     if (h.lengths.dtype != np.int64 or h.hit_topic.dtype != np.int32 or h.hit_rank.dtype != np.int32
             or h.hit_grade.dtype != np.int16 or h.lengths.shape != (T,) or not T or h.lengths.min() < 0
-            or len(h.hit_rank) != n or len(h.hit_grade) != n):
+            or len(h.hit_rank) != n or len(h.hit_grade) != n or h.judged.dtype != np.uint8
+            or len(h.judged) != (int(h.lengths.sum()) + 7) // 8):
         return False
     return not n or bool(h.hit_topic.min() >= 0 and h.hit_topic.max() < T and h.hit_rank.min() >= 0
                          and (h.hit_rank < h.lengths[h.hit_topic]).all() and h.hit_grade.min() > 0)
@@ -129,7 +134,8 @@ def _store_cached(f: Path, key: str, p: RunHits, unwritable: set | None) -> None
     try:
         f.parent.mkdir(parents=True, exist_ok=True)
         payload = _encoded(key, p)
-        write_atomic(f, payload + hashlib.sha256(payload).digest())  # a reader never sees half a file
+        # a reader never sees half a file; no fsync: a torn entry fails its checksum and is parsed again
+        write_atomic(f, payload + hashlib.sha256(payload).digest(), durable=False)
     except OSError as e:
         with _UNWRITABLE_LOCK:  # threads failing at once: the first one warns
             first = unwritable is None or f.parent not in unwritable
@@ -144,11 +150,14 @@ def _store_cached(f: Path, key: str, p: RunHits, unwritable: set | None) -> None
 def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | None, scratch: Scratch | None = None,
                unwritable: set | None = None, compiled: bool = True) -> RunHits:
     """A run file joined with the qrels ``judged``, from the cache when the same bytes were read before with
-    the same precision and judgments (see the module docstring). ``unwritable``: folders whose writes
+    the same precision and judgments (see the module docstring; a file below :data:`CACHED_BYTES` is parsed
+    every time). ``unwritable``: folders whose writes
     failed (shared by the files of one read, so a full disk warns once). ``compiled``: parse with the
     compiled reader (else with the general path, which gives the same result; see :func:`judged_runs`)."""
     scratch = scratch or Scratch()
     raw, text = read_file(path, scratch)
+    if len(raw) < CACHED_BYTES:  # parsing it costs less than its entry would
+        cache = None
     key = _cache_key(raw, precision, judged.digest) if cache is not None else None
     f = _cache_file(cache, key) if cache is not None else None
     if f is not None:
@@ -185,6 +194,27 @@ READ_THREADS = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinit
 #: path about 30 ms per MiB more than the compiled one (measured on the TREC-8 runs, issue 32); so a two-run
 #: ``irscales compare`` does not pay for it.
 COMPILED_READER_BYTES = 32 * 2**20
+#: From this many files on the compiled reader parses whatever their size: the general path costs a few
+#: milliseconds per file (pandas' reader, the join by names), so 10,000 small files took it tens of seconds
+#: (issue 49), against the reader's one-time 0.9 s.
+COMPILED_READER_FILES = 300
+#: Files of fewer bytes than this on average are read by the calling thread alone: handing a small file to a
+#: thread costs more (the GIL, the queue) than reading it (10,000 files of two lines: 8 s of 12, issue 49).
+THREADED_BYTES_PER_FILE = 2**20
+#: A file of fewer bytes than this (as stored) is parsed on every read, never cached: creating, renaming and
+#: later opening an entry costs more than parsing it (10,000 files of two lines: 25 of 57 s went to creating
+#: entries on a loaded machine, issue 49).
+CACHED_BYTES = 2**16
+
+
+def _stored_bytes(files: list[Path]) -> int:
+    total = 0
+    for f in files:
+        try:
+            total += os.stat(f).st_size
+        except OSError:  # reported with its path when the file is read
+            pass
+    return total
 
 
 def _text_bytes(files: list[Path]) -> int:
@@ -207,13 +237,16 @@ def judged_runs(files: list[Path], precision: str, judged: QrelsIndex, cache: Pa
     read by up to :data:`READ_THREADS` threads (reading, hashing and the compiled reader release the GIL):
     the calling thread reads every ``READ_THREADS``-th file and a pool of ``READ_THREADS - 1`` threads the
     others, at most two files a thread ahead, so memory stays bounded (and a thread fewer means a malloc
-    arena fewer: 20 MB less at the peak on the TREC-8 runs); the first bad file, in order, raises. Files
-    are parsed by the compiled reader when they hold :data:`COMPILED_READER_BYTES` of text or more, or
+    arena fewer: 20 MB less at the peak on the TREC-8 runs), or by the calling thread alone when the files are
+    small (:data:`THREADED_BYTES_PER_FILE`); the first bad file, in order, raises. Files
+    are parsed by the compiled reader when they hold :data:`COMPILED_READER_BYTES` of text or more or are
+    :data:`COMPILED_READER_FILES` files or more, or
     when it is loaded already; else by the general path."""
     # auto: on a terminal, a bar once reading has taken a second (10 big runs took 12 s)
     bar = progress_bar(len(files), "reading runs", progress, unit="file", delay=1.0 if progress is None else 0.0)
-    threads = min(READ_THREADS, len(files))
-    compiled = kernels_loaded() or _text_bytes(files) >= COMPILED_READER_BYTES
+    threads = min(READ_THREADS, len(files)) if _stored_bytes(files) >= THREADED_BYTES_PER_FILE * len(files) else 1
+    compiled = (kernels_loaded() or len(files) >= COMPILED_READER_FILES
+                or _text_bytes(files) >= COMPILED_READER_BYTES)
     scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end
     for _ in range(threads):
         scratch.put(Scratch())

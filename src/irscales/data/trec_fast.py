@@ -265,7 +265,7 @@ def scan_run(text: Padded, scratch: Scratch | None = None) -> ScannedRun | None:
 
 def trec_rows(run: ScannedRun, precision: str, judgments: Judgments | None = None,
               judged_topic: np.ndarray | None = None, scratch: Scratch | None = None):
-    """(rows in trec_eval's order, the grade of each of them in ``judgments``, 0 when not judged), or
+    """(rows in trec_eval's order, the grade of each of them in ``judgments``, -1 when not judged), or
     None when a document occurs twice in a topic (the general path names the line). ``judged_topic``:
     the judgments' topic of each topic of the run (-1: none). The arrays are views of ``scratch``'s."""
     j = judgments if judgments is not None else _no_judgments()

@@ -343,7 +343,7 @@ def _sort_py(buf, perm, a, b, key, pos, ln, w0, w1, tmp):
 def _order_py(buf, t_code, nt, doc_pos, doc_len, doc_hash, w0, w1, score, single, t_judged, j_start, j_size,
               j_slots, j_doc, j_buf, j_pos, key, perm, grade):
     """Writes ``perm``, the rows in trec_eval's order (by topic code, score descending, compared as
-    float32 when ``single``, docno descending), and ``grade``, the grade each of them was judged, 0 when
+    float32 when ``single``, docno descending), and ``grade``, the grade each of them was judged, -1 when
     not judged (topic code t is topic ``t_judged[t]`` of :class:`Judgments`, -1: not judged at all);
     ``key`` receives the scores as compared. Returns the status, _DUPLICATE for a document seen twice in a
     topic."""
@@ -368,7 +368,7 @@ def _order_py(buf, t_code, nt, doc_pos, doc_len, doc_hash, w0, w1, score, single
         for r in range(n):
             perm[fill[t_code[r]]] = r
             fill[t_code[r]] += 1
-    grade[:] = 0
+    grade[:] = -1  # not judged; a judged document gets its grade, 0 included (judged@N counts those)
     biggest = 1
     for t in range(nt):
         biggest = max(biggest, starts[t + 1] - starts[t])

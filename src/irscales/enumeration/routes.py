@@ -52,17 +52,14 @@ from irscales.enumeration.providers import PROVIDERS, Request, reach, register
 from irscales.enumeration.runs import normaliser, numerator, run_ids
 from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
 from irscales.enumeration.ties import TIES, check_ties
-from irscales.options import DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ
+# BUILD_*_OK re-exported: the build budget (home: options, so the command line's help reads it without the engine)
+from irscales.options import BUILD_BYTES_OK, BUILD_SECONDS_OK, DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ
 
 __all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "EXACT_SECONDS_PROHIBITIVE", "Route",
            "CountedRoute", "OverBudget",
            "choose_route", "within_budget", "ClosedFormProvider", "CountingProvider", "CachedScaleProvider",
            "ScaleBuildProvider"]
 
-#: A scale build estimated above either limit needs consent (``build=True``, CLI ``--build-scales``):
-#: FFF21's N = 30 takes minutes and GBs. About N ≤ 23 builds within it for the binary FFF21 measures.
-BUILD_SECONDS_OK = 10.0
-BUILD_BYTES_OK = 100e6
 #: Runs assumed when the caller does not say how many runs it will rank (a TREC track: 129 × 50 runs).
 TYPICAL_RUNS = 10_000
 #: Routes each ``method`` may take.

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from irscales.data.judged import JUDGED_CONVENTION
 from irscales.enumeration.ties import TIES
 from irscales.papers import report_html
 from irscales.papers.analogues import AnalogueTable
@@ -128,8 +129,8 @@ def graded_real(figures: Path) -> Beyond | None:
     tables = []
     if not r.judged.empty:
         shown = r.judged.assign(**{c: r.judged[c].map(lambda v: f"{v:.3f}") for c in ("judged@k", "lowest system")})
-        tables.append(AnalogueTable("judged@N: the fraction of the top N documents that is judged", shown.astype(str),
-                                    (src["judged"],)))
+        tables.append(AnalogueTable(f"judged@N: the fraction of the top N documents that is judged "
+                                    f"({JUDGED_CONVENTION})", shown.astype(str), (src["judged"],)))
     for name in [d for d in DATASETS if not r.table2.empty and d in set(r.table2["dataset"])]:
         tables.append(AnalogueTable(f"Tables 2–3, {name}: Kendall τ between each measure and its interval-scaled "
                                     "version, by N and tie strategy († exact under Schanuel's conjecture)",

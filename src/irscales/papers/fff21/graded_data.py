@@ -130,9 +130,9 @@ def load(name: str, depth: int = 30, cache: bool = True) -> GradedData:
 
 
 def judged_at(data: GradedData, ks) -> pd.DataFrame:
-    """judged@k for each cut-off k of ``ks``: the fraction of the top k documents that is judged, over
-    all (system, topic) runs padded to k (a padded rank counts as judged: it is a not-relevant
-    non-document, FFF21 §5.1), its smallest system mean, the number of systems below
+    """judged@k for each cut-off k of ``ks``: the fraction of the top min(k, L) documents that is judged, over
+    all (system, topic) runs (ir_measures' Judged@k, :mod:`irscales.data.judged`: ranks a short run does not
+    have do not count), its smallest system mean, the number of systems below
     :data:`UNRELIABLE_JUDGED` and whether the cut-off is reliable (no system below it)."""
     rows = []
     for k in ks:
