@@ -60,8 +60,10 @@ ranks and grades are kept of each run, never its text. Files are read by ``READ_
 progress bar on stderr. Each run joined with the qrels is kept in a cache keyed by the SHA-256 of every
 byte of the file, the score precision and the SHA-256 of the judgments (:func:`parsed_runs_cache`, under
 ``IRSCALES_CACHE``; ``cache=False`` turns it off), so reading the same files again with the same qrels
-costs a read, a hash and the load of a few kilobytes per run; each entry carries its own SHA-256,
-checked on load (a damaged entry is read again with a warning: :mod:`irscales.data.trec_cache`).
+costs the load of a few kilobytes per run, and of the qrels' entry (:mod:`irscales.data.qrels_cache`): a file
+unchanged since it was hashed is not even read (its digest from its status, :mod:`irscales.data.file_digests`);
+each entry carries its own SHA-256, checked on load (a damaged entry is read again with a warning:
+:mod:`irscales.data.trec_cache`).
 ``benchmarks/bench_trec_peers.py`` and docs/benchmarks.md compare reading and evaluating with
 pytrec_eval, ir_measures, ranx and trec_eval end to end.
 
@@ -82,16 +84,17 @@ from pathlib import Path
 from typing import Iterable, Literal, Sequence
 
 import numpy as np
-import pandas as pd
 
 from irscales.atomic import write_atomic
 from irscales.data.ids import id_text, is_id
+from irscales.data.qrels_cache import qrels_index
 from irscales.data.run_repeats import without_repeats
 from irscales.data.trec_arrays import QrelsIndex, RelevanceData, assemble, check_depth_and_policies, relevance_arrays
 from irscales.data.trec_cache import judged_runs, parsed_runs_cache
 from irscales.data.trec_order import SCORE_PRECISIONS, check_precision
 from irscales.data.trec_parse import (MAX_GRADE, LazyLines, PathLike, TrecFormatError, first_duplicate,
-                                      duplicate_error, grade_dtype, int_column, parse_run_file, read_table)
+                                      duplicate_error, grade_dtype, int_column, parse_run_file, read_table, text_bytes)
+from irscales.lazy_modules import is_frame, pandas as pd  # imported on first use (issue 49)
 from irscales.options import READING_DEFAULTS, READING_OPTIONS
 
 __all__ = [
@@ -119,22 +122,23 @@ def read_run(path: PathLike) -> pd.DataFrame:
 
 
 def read_qrels(path: PathLike, max_grade: int | None = None,
-               negative: Literal["error", "zero"] = READING_DEFAULTS["negative"]) -> pd.DataFrame:
+               negative: Literal["error", "zero"] = READING_DEFAULTS["negative"], *,
+               stored: bytes | None = None) -> pd.DataFrame:
     """Read a TREC qrels file (4 columns: topic, iteration, docno, integer grade).
 
     ``max_grade`` declares the scale 0..max_grade; a grade above it is an error, and so is any
     grade above :data:`MAX_GRADE`. Negative grades (some tracks mark junk pages with -1, -2) are an
     error unless ``negative='zero'``, which reads them as judged not relevant, as trec_eval does. A
     document judged twice for a topic is an error. Returns columns ``topic``, ``docno`` (str) and
-    ``rel`` (int64), in file order.
+    ``rel`` (int64), in file order. ``stored``: the file's bytes as stored, read already (the cache of qrels
+    hashes the bytes it parses).
     """
     path = Path(path)
-    df = read_table(path, 4, "qrels", {3: "grade"})
+    df = read_table(path, 4, "qrels", {3: "grade"}, None if stored is None else text_bytes(path, stored))
     text = df.attrs["_data"].decode("utf-8")
     out = pd.DataFrame({"topic": df["topic"].to_numpy(dtype=object), "docno": df["docno"].to_numpy(dtype=object),
                         "rel": int_column(df["rel"])})
     return validated_qrels(out, path, LazyLines(text), max_grade, negative)
-
 
 
 def validated_qrels(df: pd.DataFrame, path, lines, max_grade: int | None, negative: str,
@@ -277,18 +281,18 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     """
     check_precision(score_precision)
     READING_OPTIONS["on_repeated_lines"].check(on_repeated_lines)
-    if isinstance(qrels, pd.DataFrame):
-        q = qrels
-        if max_grade is not None and len(q) and int(q["rel"].max()) > max_grade:
-            raise TrecFormatError(q.attrs.get("path"), None, f"grade {int(q['rel'].max())} is outside "
+    folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
+    if is_frame(qrels):
+        if max_grade is not None and len(qrels) and int(qrels["rel"].max()) > max_grade:
+            raise TrecFormatError(qrels.attrs.get("path"), None, f"grade {int(qrels['rel'].max())} is outside "
                                   f"the declared scale 0..{max_grade}")
-    else:
-        q = read_qrels(qrels, max_grade=max_grade, negative=negative)
+    else:  # a file: its index from the cache of qrels when it was read before (irscales.data.qrels_cache)
+        judged = qrels_index(Path(qrels), f"{negative}-{max_grade}", lambda raw: QrelsIndex(
+            read_qrels(qrels, max_grade=max_grade, negative=negative, stored=raw), max_grade), folder)
     policies = {k: READING_DEFAULTS[k] for k in ("on_missing_topic", "on_no_relevant", "on_uneven_topics")} | policies
     check_depth_and_policies(depth, **policies)
-    folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
-    judged = QrelsIndex(q, max_grade)
-    del q  # the index holds what reading needs
+    if is_frame(qrels):
+        judged = QrelsIndex(qrels, max_grade)
     files = find_runs(runs)
     if on_repeated_lines == "error":
         return assemble(judged_runs(files, score_precision, judged, folder, progress), judged, depth, pad=pad,

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import Iterable, Literal
 
 import numpy as np
-import pandas as pd
 
 from irscales.data.ids import check_texts, kind_of
 from irscales.data.run_names import system_names
 from irscales.data.trec_fast import Judgments
 from irscales.data.trec_order import ParsedRun, check_precision, parsed_frame
 from irscales.data.trec_parse import MAX_GRADE, TrecFormatError, first_duplicate, grade_dtype
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.options import READING_DEFAULTS, READING_OPTIONS
 
 __all__ = ["RelevanceData", "RunHits", "QrelsIndex", "relevance_arrays", "assemble", "check_depth_and_policies",
@@ -224,18 +224,39 @@ class QrelsIndex:
                                   f"0..{MAX_GRADE if max_grade is None else max_grade}")
         if max_grade is not None:
             gmax = max_grade
-        self.dtype = grade_dtype(gmax)
-        self.judgments = np.zeros((len(self.topics), max(gmax, 1) + 1), dtype=np.int64)
-        np.add.at(self.judgments, (q_t, q_rel), 1)
         q_d, docnos = pd.factorize(qrels["docno"].astype(str).to_numpy(dtype=object))
         dup = first_duplicate(q_t, q_d, len(docnos))
         if dup is not None:  # read_qrels refuses them; a frame made otherwise might hold one
             raise TrecFormatError(self.path, None, f"document {docnos[q_d[dup[0]]]!r} is judged twice for topic "
                                   f"{self.topics[q_t[dup[0]]]!r} (qrels rows {dup[1] + 1} and {dup[0] + 1})")
+        self._set(np.asarray(docnos, dtype=object), q_d.astype(np.int64), q_t, q_rel, gmax)
+
+    def _set(self, docnos: np.ndarray, q_d: np.ndarray, q_t: np.ndarray, q_rel: np.ndarray, gmax: int) -> None:
+        self.dtype = grade_dtype(gmax)
+        self.judgments = np.bincount(q_t * (max(gmax, 1) + 1) + q_rel, minlength=len(self.topics) * (max(gmax, 1) + 1)
+                                     ).reshape(len(self.topics), max(gmax, 1) + 1).astype(np.int64)
         # the judgments as codes: the qrels' strings need not stay in memory while runs are read
-        self._docnos, self._q_d, self._q_t, self._rel = np.asarray(docnos, dtype=object), q_d, q_t, q_rel
+        self._docnos, self._q_d, self._q_t, self._rel = docnos, q_d, q_t, q_rel
         self._lock = threading.Lock()
         self._table = None
+
+    def codes(self) -> dict:
+        """What the index is made of (the cache of qrels keeps it, :mod:`irscales.data.qrels_cache`): ``topics``,
+        ``docnos`` (the distinct judged docnos), per judgment its topic and docno code (``q_t``, ``q_d``) and
+        grade (``rel``), the largest grade of the scale (``max_grade``) and the ``digest``."""
+        return {"topics": self.topics, "docnos": self._docnos, "q_t": self._q_t, "q_d": self._q_d, "rel": self._rel,
+                "max_grade": self.judgments.shape[1] - 1, "digest": self.digest}
+
+    @classmethod
+    def of_codes(cls, path: str, topics: list[str], docnos: np.ndarray, q_t: np.ndarray, q_d: np.ndarray,
+                 rel: np.ndarray, max_grade: int, digest: str) -> QrelsIndex:
+        """The index :meth:`codes` describes, of a qrels file read before (ids as strings, as files give them;
+        the codes checked in range by the caller)."""
+        self = cls.__new__(cls)
+        self.path, self.topic_kind, self.topics = path, "string", list(topics)
+        self._set(docnos, q_d, q_t, rel, max_grade)
+        self.__dict__["digest"] = digest  # the cached_property's value
+        return self
 
     # the docnos and grades by name serve parsed runs and frames only (the compiled reader uses table())
     @functools.cached_property

@@ -19,14 +19,14 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from irscales.data.input_bytes import (GZIP_MAGIC, MAX_TEXT_BYTES, InputError, check_readable, gunzip, read_bounded,
                                        refuse_compressed)
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 
 __all__ = [
     "PathLike", "TrecFormatError", "MAX_GRADE", "RUN_COLUMNS", "QRELS_COLUMNS", "FIELD_SPACE", "grade_dtype",
-    "check_text", "read_bytes", "open_error",
+    "check_text", "read_bytes", "stored_bytes", "text_bytes", "open_error",
     "int_token_ok", "line_numbers", "LazyLines", "read_table", "int_column", "first_duplicate",
     "duplicate_error", "parse_run_file",
 ]
@@ -62,6 +62,11 @@ def grade_dtype(max_grade: int) -> np.dtype:
 def read_bytes(path: Path) -> bytes:
     """The file's bytes (gunzipped when it starts with the gzip magic), checked by :func:`check_text`;
     bounded, and devices and other compressions refused, as :mod:`irscales.data.input_bytes` says."""
+    return text_bytes(path, stored_bytes(path))
+
+
+def stored_bytes(path: Path) -> bytes:
+    """The file's bytes as stored (bounded; a device refused), for :func:`text_bytes`."""
     try:
         with open(path, "rb") as fh:
             size = check_readable(path, fh.fileno())
@@ -70,6 +75,15 @@ def read_bytes(path: Path) -> bytes:
             data = fh.read(size + 1) if size else b""
             if not size or len(data) > size:
                 data = bytes(data) + read_bounded(fh, path, MAX_TEXT_BYTES - len(data))
+    except (OSError, InputError) as e:
+        raise open_error(path, e) from None
+    return data
+
+
+def text_bytes(path: Path, data: bytes) -> bytes:
+    """The text of a file's stored bytes: gunzipped when they start with the gzip magic (other compressions
+    refused), checked by :func:`check_text`."""
+    try:
         if data[:2] == GZIP_MAGIC:
             data = gunzip(path, data)
         else:
