@@ -38,9 +38,10 @@ def test_import_irscales_loads_only_itself_and_the_measures():
                                             for m in loaded), loaded
 
 
-def _scores_call(tmp_path, args: list[str]) -> tuple[list[str], str]:
-    """Modules loaded and the output of ``irscales scores`` on runs and qrels in ``tmp_path``, with its caches there."""
-    code = (f"import os, sys\nos.environ['IRSCALES_CACHE'] = {str(tmp_path / 'cache')!r}\n"
+def _scores_call(tmp_path, args: list[str], setup: str = "") -> tuple[list[str], str]:
+    """Modules loaded and the output of ``irscales scores`` on runs and qrels in ``tmp_path``, with its caches there
+    (``setup``: code run before)."""
+    code = (f"import os, sys\nos.environ['IRSCALES_CACHE'] = {str(tmp_path / 'cache')!r}\n{setup}\n"
             "from irscales.cli import main\n"
             f"try:\n    main({args!r})\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
             "sys.stdout.write('\\n')")
@@ -54,8 +55,9 @@ def _scores_call(tmp_path, args: list[str]) -> tuple[list[str], str]:
 
 def test_plain_scores_load_no_scale_engine_and_on_runs_read_before_no_pandas_or_numba(tmp_path):
     """Issue 49: ``irscales scores`` without --ranked never loads the scale engine (the enumeration, the interval
-    layer); on runs and qrels read before (the caches of judged runs and qrels) it loads neither pandas nor numba:
-    nothing is parsed, and csv / tsv are written without pandas — the same bytes as the first call."""
+    layer); a first call whose runs the compiled reader parses (as it does large inputs) loads no pandas (the
+    qrels are read without it, csv / tsv written without it); on runs and qrels read before (the caches of judged
+    runs and qrels) it loads neither pandas nor numba: nothing is parsed — the same bytes as the first call."""
     import numpy as np
 
     rng = np.random.default_rng(0)
@@ -68,10 +70,12 @@ def test_plain_scores_load_no_scale_engine_and_on_runs_read_before_no_pandas_or_
                                             for i in range(0, 2000, 3)))
     args = ["scores", str(tmp_path / "runs"), "--qrels", str(tmp_path / "qrels"), "--measures", "map,P_10,ndcg_cut_10",
             "--negative", "zero", "--format", "tsv"]
-    first, cold = _scores_call(tmp_path, args)
+    first, cold = _scores_call(tmp_path, args, "from irscales.data import trec_cache\n"
+                               "trec_cache.COMPILED_READER_BYTES = 0  # as for 32 MiB of runs and more")
     again, warm = _scores_call(tmp_path, args)
     assert warm == cold and cold.count("\n") == 1 + 3 * 2 * 3  # a header; 2 topics and the mean, 2 runs, 3 measures
     engine = ("irscales.enumeration", "irscales.interval", "irscales.comparison")
     for loaded in (first, again):
         assert "irscales.evaluation" in loaded and not [m for m in loaded if m.startswith(engine)], loaded
+    assert "numba" in first and not [m for m in first if m.split(".")[0] == "pandas"], first
     assert not [m for m in again if m.split(".")[0] in ("pandas", "numba", "scipy")], again

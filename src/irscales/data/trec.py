@@ -93,7 +93,8 @@ from irscales.data.trec_arrays import QrelsIndex, RelevanceData, assemble, check
 from irscales.data.trec_cache import judged_runs, parsed_runs_cache
 from irscales.data.trec_order import SCORE_PRECISIONS, check_precision
 from irscales.data.trec_parse import (MAX_GRADE, LazyLines, PathLike, TrecFormatError, first_duplicate,
-                                      duplicate_error, grade_dtype, int_column, parse_run_file, read_table, text_bytes)
+                                      duplicate_error, grade_dtype, int_column, parse_run_file, qrels_columns,
+                                      read_table, stored_bytes, text_bytes)
 from irscales.lazy_modules import is_frame, pandas as pd  # imported on first use (issue 49)
 from irscales.options import READING_DEFAULTS, READING_OPTIONS
 
@@ -287,8 +288,8 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
             raise TrecFormatError(qrels.attrs.get("path"), None, f"grade {int(qrels['rel'].max())} is outside "
                                   f"the declared scale 0..{max_grade}")
     else:  # a file: its index from the cache of qrels when it was read before (irscales.data.qrels_cache)
-        judged = qrels_index(Path(qrels), f"{negative}-{max_grade}", lambda raw: QrelsIndex(
-            read_qrels(qrels, max_grade=max_grade, negative=negative, stored=raw), max_grade), folder)
+        judged = qrels_index(Path(qrels), f"{negative}-{max_grade}",
+                             lambda raw: _qrels_file(Path(qrels), raw, max_grade, negative), folder)
     policies = {k: READING_DEFAULTS[k] for k in ("on_missing_topic", "on_no_relevant", "on_uneven_topics")} | policies
     check_depth_and_policies(depth, **policies)
     if is_frame(qrels):
@@ -301,6 +302,30 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
         copies = _without_repeats(files, None if folder is not None else Path(tmp))
         return assemble(_named_as(judged_runs(copies, score_precision, judged, folder, progress), files), judged,
                         depth, pad=pad, **policies)
+
+
+def _qrels_file(path: Path, stored: bytes | None, max_grade: int | None, negative: str) -> QrelsIndex:
+    """The :class:`QrelsIndex` of a qrels file (``stored``: its bytes, read already): well-formed text is read
+    without pandas (:func:`irscales.data.trec_parse.qrels_columns`, the index :func:`read_qrels`' frame makes);
+    anything else, and a document judged twice, a negative grade or one out of range, by :func:`read_qrels`,
+    which names the line."""
+    stored = stored_bytes(path) if stored is None else stored
+    columns = qrels_columns(text_bytes(path, stored)) if negative in ("error", "zero") else None
+    if columns is not None:
+        topics, docnos, rel = columns
+        (t, topic_names), (d, docno_names) = _factorized(topics), _factorized(docnos)
+        if (first_duplicate(t, d, len(docno_names)) is None and rel.max() <= (MAX_GRADE if max_grade is None
+                                                                              else max_grade)
+                and (negative == "zero" or rel.min() >= 0)):
+            return QrelsIndex.of_judgments(str(path), t, topic_names, d, docno_names, np.maximum(rel, 0), max_grade)
+    return QrelsIndex(read_qrels(path, max_grade=max_grade, negative=negative, stored=stored), max_grade)
+
+
+def _factorized(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, distinct names in their order of first appearance), as ``pd.factorize``."""
+    index = {x: i for i, x in enumerate(dict.fromkeys(names))}
+    return np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names)), np.array(list(index),
+                                                                                                  dtype=object)
 
 
 def _without_repeats(files: list[Path], folder: Path | None) -> list[Path]:

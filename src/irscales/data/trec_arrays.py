@@ -202,16 +202,30 @@ class QrelsIndex:
     (``digest``, part of the key of a cached judged run)."""
 
     def __init__(self, qrels: pd.DataFrame, max_grade: int | None = None):
-        self.path = qrels.attrs.get("path", "<qrels>")
-        self.topic_kind = kind_of(qrels, "topic")  # integer ids given in memory: run topics are matched to them
-        codes, names = pd.factorize(qrels["topic"].astype(str).to_numpy(dtype=object))
-        names = np.asarray(names, dtype=object)
+        t, topics = pd.factorize(qrels["topic"].astype(str).to_numpy(dtype=object))
+        d, docnos = pd.factorize(qrels["docno"].astype(str).to_numpy(dtype=object))
+        # integer ids given in memory: run topics are matched to them (kind_of)
+        self._build(qrels.attrs.get("path", "<qrels>"), kind_of(qrels, "topic"), t, np.asarray(topics, dtype=object),
+                    d, np.asarray(docnos, dtype=object), qrels["rel"].to_numpy(np.int64), max_grade)
+
+    @classmethod
+    def of_judgments(cls, path: str, t: np.ndarray, topics: np.ndarray, d: np.ndarray, docnos: np.ndarray,
+                     rel: np.ndarray, max_grade: int | None = None) -> QrelsIndex:
+        """The index of judgments read from a file without pandas (:func:`irscales.data.trec.read_trec`): judgment
+        i is document ``docnos[d[i]]`` of topic ``topics[t[i]]`` with grade ``rel[i]``, names in their order of
+        first appearance (``pd.factorize``'s, so the index is the one the frame of :meth:`__init__` makes)."""
+        self = cls.__new__(cls)
+        self._build(path, "string", t, topics, d, docnos, rel, max_grade)
+        return self
+
+    def _build(self, path: str, topic_kind: str, codes: np.ndarray, names: np.ndarray, q_d: np.ndarray,
+               docnos: np.ndarray, q_rel: np.ndarray, max_grade: int | None) -> None:
+        self.path, self.topic_kind = path, topic_kind
         order = topic_order(names)
         self.topics = names[order].tolist()
         position = np.empty(len(order), np.int64)
         position[order] = np.arange(len(order))
         q_t = position[codes]
-        q_rel = qrels["rel"].to_numpy(np.int64)
         if len(q_rel) and q_rel.min() < 0:  # a frame not made by read_qrels
             row = int(np.argmax(q_rel < 0))
             raise TrecFormatError(self.path, None, f"negative grade {int(q_rel[row])} in qrels row {row + 1}; read "
@@ -224,12 +238,11 @@ class QrelsIndex:
                                   f"0..{MAX_GRADE if max_grade is None else max_grade}")
         if max_grade is not None:
             gmax = max_grade
-        q_d, docnos = pd.factorize(qrels["docno"].astype(str).to_numpy(dtype=object))
         dup = first_duplicate(q_t, q_d, len(docnos))
         if dup is not None:  # read_qrels refuses them; a frame made otherwise might hold one
             raise TrecFormatError(self.path, None, f"document {docnos[q_d[dup[0]]]!r} is judged twice for topic "
                                   f"{self.topics[q_t[dup[0]]]!r} (qrels rows {dup[1] + 1} and {dup[0] + 1})")
-        self._set(np.asarray(docnos, dtype=object), q_d.astype(np.int64), q_t, q_rel, gmax)
+        self._set(docnos, q_d.astype(np.int64), q_t, q_rel, gmax)
 
     def _set(self, docnos: np.ndarray, q_d: np.ndarray, q_t: np.ndarray, q_rel: np.ndarray, gmax: int) -> None:
         self.dtype = grade_dtype(gmax)
