@@ -47,9 +47,10 @@ Errors. Bad input raises :class:`TrecFormatError`, whose message reads ``path:li
 wrong``. A document listed twice for a topic is an error naming both lines, as trec_eval refuses
 it; when the second line repeats the first one's score too, the message names
 ``on_repeated_lines='drop'``, which reads the file without such exact repeats (:func:`read_trec`). The
-reading options and their defaults are :data:`irscales.options.READING`'s. Qrels are parsed with pandas'
-C reader; only when it reports a problem are the lines re-read one by one to name the first bad line, so
-valid large inputs stay fast.
+reading options and their defaults are :data:`irscales.options.READING`'s. Qrels of four fields a line
+with plain integer grades are read without pandas by :func:`read_trec` (the same values, tested), others
+with pandas' C reader (:func:`read_qrels`); only when it reports a problem are the lines re-read one by one
+to name the first bad line, so valid large inputs stay fast.
 
 Speed (issue 32). :func:`read_trec` (and ``Collection.from_trec``, the CLI) read each run file with one
 compiled pass over its bytes (:mod:`irscales.data.trec_fast`: fields, topics, exact scores, trec_eval's
@@ -70,8 +71,10 @@ pytrec_eval, ir_measures, ranx and trec_eval end to end.
 Modules. This module is the public API; the work is split by concern: :mod:`irscales.data.trec_parse`
 (the general parser and its ``path:line`` errors), :mod:`irscales.data.trec_fast` (the compiled reader),
 :mod:`irscales.data.trec_order` (trec_eval's order of parsed runs), :mod:`irscales.data.trec_cache` (the
-cache of judged runs and the threaded reader) and :mod:`irscales.data.trec_arrays` (the join with the
-qrels and the relevance arrays).
+cache of judged runs and the threaded reader), :mod:`irscales.data.qrels_cache` (the cache of qrels),
+:mod:`irscales.data.file_digests` (a file's digest from its status) and :mod:`irscales.data.trec_arrays` (the
+join with the qrels and the relevance arrays). Qrels in the usual layout are read without pandas
+(:func:`irscales.data.trec_parse.qrels_columns`).
 """
 
 from __future__ import annotations
