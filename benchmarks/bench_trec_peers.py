@@ -185,7 +185,8 @@ def _values(out: Path, kind: str, tags: dict[str, str]) -> dict[tuple, float]:
             if kind == "irscales":
                 if parts[0] == "system" or parts[1] == "all":
                     continue
-                vals[(parts[0], parts[1], parts[2])] = float(parts[3])
+                name = parts[2].rsplit("@", 1)[0]  # a whole-run name carries its N (map@1000, issue 48)
+                vals[(parts[0], parts[1], name if name in MEASURES else parts[2])] = float(parts[3])
             elif kind == "trec_eval":
                 m, topic, v = (p.strip() for p in parts)
                 if topic != "all":  # one output file per run: <out>.<run file name>

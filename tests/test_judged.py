@@ -145,7 +145,7 @@ def test_judged_at_n_from_files_cold_and_warm_and_against_the_indicator(tmp_path
     monkeypatch.setenv("IRSCALES_CACHE", str(tmp_path / "cache"))  # empty: the first call parses
     monkeypatch.setattr(trec_cache, "CACHED_BYTES", 0)  # small files cached too
     cold = _quiet_evaluate(qrels, runs, "P@3", depth=3, judged_threshold=0)
-    assert len(list((tmp_path / "cache" / "parsed-runs").iterdir())) == 2
+    assert len(list((tmp_path / "cache" / "parsed-runs").glob("*.judged"))) == 2
     for name in ("scan_run", "parse_run_file"):  # warm: from the cache's entries, never parsed again
         monkeypatch.setattr(trec_cache, name, lambda *a, **kw: pytest.fail("parsed again: a cache entry was refused"))
     warm = _quiet_evaluate(qrels, runs, "P@3", depth=3, judged_threshold=0)

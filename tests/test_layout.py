@@ -39,7 +39,11 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 # errors are loaded once a command failed, the engine, the interval layer and the table renderer
                 # (pandas) by the commands that use them
                 ("irscales.cli", "irscales.enumeration"), ("irscales.cli", "irscales.interval"),
-                ("irscales.cli", "irscales.comparison_render"), ("irscales.cli", "irscales.comparison")}
+                ("irscales.cli", "irscales.comparison_render"), ("irscales.cli", "irscales.comparison"),
+                ("irscales.cli", "irscales.cli_scores"),
+                # issue 49: plain scores need no interval values: the scale engine (the enumeration, numba) loads
+                # with the first interval value or scale asked for
+                ("irscales.evaluation", "irscales.interval")}
 NOTEBOOK_CODE_LINES = 150
 MODULES = sorted(p for p in PKG.rglob("*.py") if p.name != "__main__.py")
 

@@ -51,7 +51,7 @@ def test_many_small_files_take_the_compiled_reader_one_thread_and_no_cache_entri
     monkeypatch.setattr(trec_cache, "ThreadPoolExecutor", lambda *a, **k: threads.append(1) or real_pool(*a, **k))
     out = trec.read_trec(files, q, depth=2, cache=tmp_path / "cache")
     assert out.systems == [f"s{i}" for i in range(6)] and len(used) == 6 and not threads
-    assert not (tmp_path / "cache").exists()  # below CACHED_BYTES: nothing cached
+    assert not list((tmp_path / "cache").glob("*.judged"))  # below CACHED_BYTES: no run cached (the qrels are)
     assert out.judged.tolist() == [[2]] * 6
     monkeypatch.setattr(trec_cache, "THREADED_BYTES_PER_FILE", 0)
     assert trec.read_trec(files, q, depth=2, cache=False).rel.tolist() == out.rel.tolist() and threads

@@ -300,3 +300,42 @@ def test_whole_run_names_against_pytrec_eval():
         for name, key in names.items():
             got = M.parse(name)(whole[None], rb=rb, ideal=ideal)[0]
             assert got == pytest.approx(res[t][key], abs=1e-12), (name, t)
+
+
+# ------------------------------------------------------------------ sums in rank order without a loop (issue 49)
+
+
+def _loop(terms: np.ndarray) -> np.ndarray:
+    """The reference: out = 0.0; out += terms[..., i] for each rank i in turn (trec_eval's accumulation)."""
+    out = np.zeros(terms.shape[:-1])
+    for i in range(terms.shape[-1]):
+        out += terms[..., i]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sums_in_rank_order_are_the_loops_to_the_last_bit(seed):
+    from irscales.measures.base import in_rank_order, seq_div, seq_dot
+
+    rng = np.random.default_rng(seed)
+    shape = (3, 7, int(rng.integers(0, 60)))
+    x = rng.standard_normal(shape) * 10.0 ** rng.integers(-300, 300, shape)  # magnitudes far apart: order matters
+    x[rng.random(shape) < 0.5] = 0.0
+    x[rng.random(shape) < 0.1] = -0.0
+    d = rng.random(shape[-1]) * 100 + 0.5
+    for got, want in ((in_rank_order(x), _loop(x)), (seq_div(x, d), _loop(x / d)), (seq_dot(x, d), _loop(x * d))):
+        assert got.shape == want.shape and np.array_equal(got.view(np.int64), want.view(np.int64))
+    only_negative_zeros = np.full((2, 5), -0.0)
+    assert np.array_equal(in_rank_order(only_negative_zeros).view(np.int64), np.zeros(2).view(np.int64))
+
+
+@pytest.mark.parametrize("N", [41, 100, 1000])
+def test_sp_beyond_the_exact_numerator_is_trec_evals_sum_to_the_last_bit(N):
+    """Beyond N = 40, SP is trec_eval's rank-by-rank sum of rel_so_far / rank over the relevant ranks."""
+    from irscales.measures.binary import SP
+
+    rng = np.random.default_rng(N)
+    rel = (rng.random((4, 9, N)) < rng.random((4, 9, 1))).astype(np.int8)
+    b = (rel > 0).astype(np.int64)
+    want = _loop(b * np.cumsum(b, axis=-1) / np.arange(1, N + 1, dtype=float))
+    assert np.array_equal(SP()(rel).view(np.int64), want.view(np.int64))

@@ -91,7 +91,7 @@ def test_a_count_writes_nothing_when_stderr_is_not_a_terminal(monkeypatch, recor
     monkeypatch.setattr(counting, "count_cost", lambda *a, **k: (1e6, 0))  # "long": auto decides on the terminal alone
     meet.half_table.cache_clear()
     counting.phi_runs("RBP_p08", _runs(300, 18), progress=None)
-    assert recorded and not any(b.shown for b in recorded)
+    assert not any(b.shown for b in recorded)  # quiet bars (progress.Quiet): no tqdm at all
     assert sys.stderr.getvalue() == ""
 
 
@@ -136,4 +136,9 @@ def test_iterate_gives_every_item_and_moves_its_bar_once_per_item(monkeypatch, r
     (b,) = recorded
     assert b.shown and b.steps == [(0, 1), (1, 1), (2, 1)]
     monkeypatch.setattr(sys, "stderr", _Stream(tty=False))
-    assert list(progress.iterate(range(2), 2, "quiet", None)) == [0, 1] and not recorded[-1].shown
+    assert list(progress.iterate(range(2), 2, "quiet", None)) == [0, 1] and len(recorded) == 1  # a Quiet bar
+    quiet = progress.bar(5, "quiet", False)
+    with quiet:
+        quiet.update(2)
+        quiet.update()
+    assert isinstance(quiet, progress.Quiet) and (quiet.n, quiet.total) == (3, 5)

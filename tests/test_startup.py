@@ -36,3 +36,46 @@ def test_import_irscales_loads_only_itself_and_the_measures():
         loaded = _loaded(code)
         assert "irscales" in loaded and all(m in ("irscales", "irscales.exact") or m.startswith("irscales.measures")
                                             for m in loaded), loaded
+
+
+def _scores_call(tmp_path, args: list[str], setup: str = "") -> tuple[list[str], str]:
+    """Modules loaded and the output of ``irscales scores`` on runs and qrels in ``tmp_path``, with its caches there
+    (``setup``: code run before)."""
+    code = (f"import os, sys\nos.environ['IRSCALES_CACHE'] = {str(tmp_path / 'cache')!r}\n{setup}\n"
+            "from irscales.cli import main\n"
+            f"try:\n    main({args!r})\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "sys.stdout.write('\\n')")
+    probe = (f"{code}\nimport json\n"
+             "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'numba', 'scipy') "
+             "or m.startswith('irscales'))))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    text, loaded = out.rsplit("\n", 2)[:2]
+    return json.loads(loaded), text
+
+
+def test_plain_scores_load_no_scale_engine_and_on_runs_read_before_no_pandas_or_numba(tmp_path):
+    """Issue 49: ``irscales scores`` without --ranked never loads the scale engine (the enumeration, the interval
+    layer); a first call whose runs the compiled reader parses (as it does large inputs) loads no pandas (the
+    qrels are read without it, csv / tsv written without it); on runs and qrels read before (the caches of judged
+    runs and qrels) it loads neither pandas nor numba: nothing is parsed — the same bytes as the first call."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    (tmp_path / "runs").mkdir()
+    for s in range(2):  # files of 64 KiB and more are cached (irscales.data.trec_cache.CACHED_BYTES)
+        (tmp_path / "runs" / f"input.r{s}").write_text("".join(
+            f"{t} Q0 doc-{t}-{i:05d} {k + 1} {1000 - k + rng.random():.6f} run{s}\n"
+            for t in (401, 402) for k, i in enumerate(rng.permutation(2000))))
+    (tmp_path / "qrels").write_text("".join(f"{t} 0 doc-{t}-{i:05d} {int(i % 7 == 0)}\n" for t in (401, 402)
+                                            for i in range(0, 2000, 3)))
+    args = ["scores", str(tmp_path / "runs"), "--qrels", str(tmp_path / "qrels"), "--measures", "map,P_10,ndcg_cut_10",
+            "--negative", "zero", "--format", "tsv"]
+    first, cold = _scores_call(tmp_path, args, "from irscales.data import trec_cache\n"
+                               "trec_cache.COMPILED_READER_BYTES = 0  # as for 32 MiB of runs and more")
+    again, warm = _scores_call(tmp_path, args)
+    assert warm == cold and cold.count("\n") == 1 + 3 * 2 * 3  # a header; 2 topics and the mean, 2 runs, 3 measures
+    engine = ("irscales.enumeration", "irscales.interval", "irscales.comparison")
+    for loaded in (first, again):
+        assert "irscales.evaluation" in loaded and not [m for m in loaded if m.startswith(engine)], loaded
+    assert "numba" in first and not [m for m in first if m.split(".")[0] == "pandas"], first
+    assert not [m for m in again if m.split(".")[0] in ("pandas", "numba", "scipy")], again

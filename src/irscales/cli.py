@@ -28,8 +28,8 @@ import click
 
 from irscales import measures as M
 from irscales.cli_messages import flat as _flat, one_line as _one_line
-from irscales.cli_output import (big_count as _big, emit as _emit, exact_mean as _exact_mean, judged_line, legend_of,
-                                 n_line, scales_line, write as _write)
+from irscales.cli_output import (big_count as _big, emit as _emit, emit_columns as _emit_columns, judged_line,
+                                 legend_of, n_line, scales_line, write as _write)
 from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
                                   judged_option, measures_given, measures_option, output_option, qrels_option, reading,
                                   reading_options, report_options, runs_argument, scale_options, ties_option)
@@ -164,6 +164,12 @@ def _evaluate(runs, qrels, measures: str, settings: Settings):
     return evaluate(qrels, src, measures, settings=settings)
 
 
+def _interval_legend() -> str:
+    from irscales.interval import INTERVAL_LEGEND  # the scale engine: with interval values only
+
+    return INTERVAL_LEGEND
+
+
 def _two_runs(ev) -> None:
     if len(ev.systems) != 2:
         raise ValueError(f"expected two runs with different run tags, found systems {list(ev.systems)}")
@@ -215,38 +221,19 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     measures without one at this --depth, the deepest N for each and the cheaper routes. The legend gives
     judged@N; below --judged-threshold a warning names the systems.
     """
-    import pandas as pd
-
-    from irscales.interval import INTERVAL_LEGEND
+    from irscales.cli_scores import OBJECT_COLUMNS, scores_table
 
     _outputs([*runs, qrels], output=output)
     settings = _settings(kw, depth=depth, ranked=ranked, ties=ties, max_rel_error=max_rel_error, phi=ranked and phi,
                          build=build_scales, cache=cache, progress=progress, judged_threshold=judged_threshold)
     ev = _evaluate(runs, qrels, measures_given(kw), settings)
-    means = ev.means()
-    rows = []
-    for lab in ev.measures:
-        interval = f"{lab} (interval)" in means
-        raw = ev.interval(lab, raw=True).to_numpy() if ranked and phi and interval else None
-        for s, name in enumerate(ev.systems):
-            row = {"system": name, "topic": "all", "measure": lab, "value": means.loc[name, lab]}
-            if ranked:
-                row["interval"] = means.loc[name, f"{lab} (interval)"] if interval else float("nan")
-                if phi:
-                    row["phi"] = _exact_mean(raw[:, s]) if raw is not None else None
-                    row["K"] = ev.scales[lab].K if raw is not None else None
-            rows.append(row)
-    per = ev.frame if per_topic else ev.frame.iloc[0:0]
-    order = {x: i for i, x in enumerate(ev.measures)}, {x: i for i, x in enumerate(ev.systems)}
-    out = pd.concat([per, pd.DataFrame(rows)], ignore_index=True)
-    out = out.sort_values(["measure", "system"], key=lambda c: c.map(order[0] if c.name == "measure" else order[1]),
-                          kind="stable").reset_index(drop=True)
+    table = scores_table(ev, ranked=ranked, phi=ranked and phi, per_topic=per_topic)
     legend = legend_of(f"{len(ev.topics)} topics; {n_line(ev)}; topic 'all': the mean over topics.",
-                     INTERVAL_LEGEND if ranked else "",
+                     _interval_legend() if ranked else "",
                      "phi: the position on the scale (1..K, exact); K: the number of values of the measure over all "
                      f"runs of length N (ties {ties})" if ranked and phi else "",
                      scales_line(ev) if ranked else "", judged_line(ev))
-    _emit(out, fmt, output, legend)
+    _emit_columns(table, fmt, output, legend, objects=OBJECT_COLUMNS)  # csv and tsv without pandas (issue 49)
 
 
 @main.command()

@@ -3,6 +3,8 @@ guard that keeps ``-o`` from overwriting an input is :func:`irscales.options.che
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -16,12 +18,12 @@ if TYPE_CHECKING:  # pandas is loaded by the commands that make frames, not by -
     import pandas as pd
 
 from irscales.atomic import write_atomic
-from irscales.data.judged import JUDGED_CONVENTION
+from irscales.data.judged import JUDGED_CONVENTION, judged_at
 from irscales.formatting import column_format, significant
 from irscales.latex import latex_sentences, latex_text
 
-__all__ = ["emit", "render", "write", "exact_mean", "legend_of", "n_line", "scales_line", "judged_line",
-           "big_count"]
+__all__ = ["emit", "emit_columns", "delimited", "render", "write", "exact_mean", "legend_of", "n_line", "scales_line",
+           "judged_line", "big_count"]
 
 
 def exact_mean(values: np.ndarray):
@@ -83,6 +85,40 @@ def _cell(v, number=significant) -> str:
     return str(v)
 
 
+def delimited(columns: dict[str, np.ndarray], sep: str) -> str:
+    """Columns as pandas' ``DataFrame(columns).to_csv(index=False, sep=sep)`` writes them, byte for byte, without
+    pandas (issue 49; ``tests/test_cli_output.py`` compares the two): a float column as numpy's ``astype(str)``
+    (the shortest digits that read back to the same double: distinct values stay distinct, equal ones equal),
+    any other value as ``str``, a missing one (NaN, None) empty, and the csv module's minimal quoting."""
+    cells = []
+    for col in columns.values():
+        if col.dtype.kind == "f":
+            text = col.astype(str).astype(object)
+            text[np.isnan(col)] = ""
+        else:
+            text = ["" if x is None or (isinstance(x, float) and x != x) else str(x) for x in col.tolist()]
+        cells.append(text)
+    out = io.StringIO()
+    rows = csv.writer(out, delimiter=sep, lineterminator="\n")
+    rows.writerow(columns)
+    rows.writerows(zip(*cells))
+    return out.getvalue()
+
+
+def emit_columns(columns: dict[str, np.ndarray], fmt: str, output: str | None, legend: str = "",
+                 objects: tuple[str, ...] = ()) -> None:
+    """:func:`emit` of a table given as columns: csv and tsv written by :func:`delimited` (no pandas), the other
+    formats from a frame of them (``objects``: columns kept as Python objects, not converted to a dtype)."""
+    if fmt not in ("csv", "tsv"):
+        import pandas as pd  # the other formats are rendered from a frame
+
+        emit(pd.DataFrame(columns).astype({c: object for c in objects if c in columns}), fmt, output, legend)
+        return
+    write(delimited(columns, "," if fmt == "csv" else "\t"), output)
+    for line in legend.splitlines():
+        click.echo(f"# {line}", err=True)
+
+
 def emit(frame: pd.DataFrame, fmt: str, output: str | None, legend: str = "") -> None:
     """Write the frame (stdout or ``output``) in ``fmt`` with its legend (:func:`render`); a legend that
     does not belong in the data goes to stderr, after the table, so the two never interleave."""
@@ -129,9 +165,10 @@ def scales_line(ev) -> str:
 
 def judged_line(ev) -> str:
     """The legend's judged@N: its range over the systems (the warning names those below the threshold)."""
-    j = ev.judged()
-    lo, hi = j.idxmin(), j.idxmax()
-    return (f"judged@{ev.depth}: from {j[lo]:.3f} ({lo}) to {j[hi]:.3f} ({hi}), the fraction of a system's top "
+    j = judged_at(ev.collection, ev.depth).T.mean(axis=0)  # Evaluation.judged() without its Series (pandas)
+    lo, hi = int(np.argmin(j)), int(np.argmax(j))  # the first of equal values, as idxmin / idxmax
+    return (f"judged@{ev.depth}: from {j[lo]:.3f} ({ev.systems[lo]}) to {j[hi]:.3f} ({ev.systems[hi]}), the "
+            "fraction of a system's top "
             f"{ev.depth} documents that are in the qrels, mean over topics ({JUDGED_CONVENTION}); "
             f"{int((j < ev.judged_threshold).sum())} of {len(j)} systems below {ev.judged_threshold:g}")
 

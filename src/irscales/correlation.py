@@ -25,9 +25,9 @@ from fractions import Fraction
 from typing import Literal, Mapping
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.ranks import dense_ranks
 
 __all__ = [

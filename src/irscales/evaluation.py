@@ -36,6 +36,7 @@ exactness rests on.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -43,7 +44,6 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
-import pandas as pd
 
 from irscales import measures as M
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
@@ -56,8 +56,7 @@ from irscales.data.judged import judged_at, judged_warning
 from irscales.data.trec import relevance_arrays
 from irscales.evaluation_frame import tidy_frame
 from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
-from irscales.interval import (IntervalPlan, IntervalValues, affine_image, bracket_words, interval_values, plan,
-                               scale_over, uses_grades)
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 # re-exported: READING_DEFAULTS, DEFAULT_MEASURES, RANKED_DEFAULT_DEPTH, default_depth (home: irscales.options)
 from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_JUDGED_THRESHOLD, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES,
                               DEFAULT_TIES, EVERY_DOCUMENT, PERMUTATIONS, RANKED_DEFAULT_DEPTH, READING_DEFAULTS,
@@ -65,6 +64,7 @@ from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_JUDGED_THRESHOLD, DEF
 
 if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
+    from irscales.interval import IntervalPlan, IntervalValues
 
 __all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "DEFAULT_JUDGED_THRESHOLD", "Evaluation",
            "evaluate", "measure_specs", "graded_err", "check_depth", "at_cutoffs", "settings_of", "load_collection",
@@ -176,7 +176,8 @@ class Evaluation:
 
     ``frame``: one row per (system, topic, measure): ``value``; with interval-scaled values ``interval``
     ((φ − 1)/(K − 1), the nearest double; exact values in :meth:`interval`), and with ``phi=True`` also
-    ``phi`` (exact integers; halves for ties ``mid``) and ``K``. ``measures``: by label, each carrying its N
+    ``phi`` (exact integers; halves for ties ``mid``) and ``K`` (made on first use: a call that writes its
+    scores from :meth:`scores` needs no pandas, issue 49). ``measures``: by label, each carrying its N
     (``AP@10``; :func:`at_cutoffs`); every method also takes the measure as it was given (``AP``).
     ``cutoffs``: the N of each measure. ``scales``: per measure label, how its interval version was obtained
     (every measure with ``ranked``, none without). ``depth``: the run length the runs are cut at, the largest N.
@@ -187,7 +188,6 @@ class Evaluation:
     collection: Collection
     depth: int
     measures: dict[str, M.Measure]
-    frame: pd.DataFrame
     scales: dict[str, IntervalPlan | None]
     notes: tuple[str, ...]
     ties: str = DEFAULT_TIES
@@ -207,6 +207,16 @@ class Evaluation:
     @property
     def topics(self) -> tuple[str, ...]:
         return self.collection.topics
+
+    @functools.cached_property
+    def frame(self) -> pd.DataFrame:
+        return tidy_frame(self.collection, list(self.measures.items()), self._values, self._interval,
+                          self.settings.ranked, self.settings.phi)
+
+    def scores(self, measure: str) -> np.ndarray:
+        """The (topics × systems) float scores of one measure (by its label), as :meth:`values` gives them in a
+        frame."""
+        return self._values[self._check(measure)]
 
     def values(self, measure: str, exact: bool = False) -> pd.DataFrame:
         """The (topics × systems) scores of one measure (by its label): floats, or with ``exact=True`` exact
@@ -287,6 +297,8 @@ class Evaluation:
         ranking: one scale for every topic, FFF21 §5.2.2); ``affine``: where the interval value is an affine
         image of the measure itself (P at its own N, RBP with p = 1/2), that it is — the interval column is
         then the measure again, up to a constant factor, and says nothing new."""
+        from irscales.interval import affine_image, bracket_words, scale_over  # the scale engine: with scales only
+
         rows = []
         for lab, p in self.scales.items():
             if p is None:
@@ -490,7 +502,10 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     ns = [s.run_length(getattr(m, "k", None)) for _, m in given]  # each measure's N, None where it is that length
     notes: list[str] = []
     plans: dict[str, IntervalPlan | None] = {}
-    if s.ranked:  # binary measures are planned before reading (graded ones after): a refusal comes at once
+    if s.ranked:  # the scale engine (the enumeration, numba) loads only for interval values (issue 49)
+        from irscales.interval import interval_values, plan, uses_grades
+
+        # binary measures are planned before reading (graded ones after): a refusal comes at once
         plans, n1 = plan(at_cutoffs(given, depth), depth, grades=None, settings=s, require=True, bounded=True)
         notes += n1
     read = None if None in ns else max(ns)  # the runs are read to the largest N (None: every document)
@@ -503,7 +518,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     n = {lab: s.run_length(getattr(m, "k", None), depth) for lab, m in specs}
     read = max(n.values())
     judged = judged_at(col, read)  # counted in the same reading as the grades: each run file is read once
-    per_system = pd.Series(judged.mean(axis=1), index=list(col.systems))
+    per_system = dict(zip(col.systems, judged.mean(axis=1).tolist()))
     if (warn := judged_warning(per_system, read, s.judged_threshold)):
         notes.append(warn)
     if s.ranked:
@@ -526,10 +541,9 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     for lab, p in plans.items():
         if p is not None and p.caveat:
             notes.append(f"{lab}: {p.caveat}")
-    frame = tidy_frame(col, specs, values, ivals, s.ranked, s.phi)
     for note in notes:
         warnings.warn(note, stacklevel=2)
-    return Evaluation(collection=col, depth=read, measures=dict(specs), frame=frame, scales=plans, notes=tuple(notes),
+    return Evaluation(collection=col, depth=read, measures=dict(specs), scales=plans, notes=tuple(notes),
                       ties=s.ties, _values=values, _interval=ivals, _judged=judged.T,
                       judged_threshold=s.judged_threshold, settings=s, cutoffs=n,
                       given={g: lab for (g, _), (lab, _) in zip(given, specs)})

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-import pandas as pd
 
 from irscales.data.collection import Collection
-from irscales.interval import IntervalValues
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.measures import Measure
+
+if TYPE_CHECKING:
+    from irscales.interval import IntervalValues
 
 __all__ = ["shown_phi", "tidy_frame"]
 

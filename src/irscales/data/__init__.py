@@ -2,7 +2,8 @@
 simulated collections, the public collections (Cranfield, CISI, CACM) and their Grid of Points.
 
 Modules: :mod:`~irscales.data.trec` (TREC files → relevance arrays; its parser, fast path, order,
-cache and arrays in ``trec_parse``, ``trec_fast``, ``trec_order``, ``trec_cache``, ``trec_arrays``),
+caches and arrays in ``trec_parse``, ``trec_fast``, ``trec_order``, ``trec_cache``, ``qrels_cache``,
+``file_digests``, ``trec_arrays``),
 :mod:`~irscales.data.collection` (:class:`Collection`; runs padded to a depth, within a memory limit, in
 :mod:`~irscales.data.padding`; what runs and qrels given as files may be in :mod:`~irscales.data.sources`),
 :mod:`~irscales.data.presets`

@@ -20,7 +20,7 @@ import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-import pandas as pd
+from irscales.lazy_modules import is_frame, pandas as pd  # imported on first use (issue 49)
 
 __all__ = ["ecosystem_qrels", "ecosystem_runs"]
 
@@ -86,7 +86,7 @@ def ecosystem_qrels(qrels: Any) -> Any:
     namedtuples) as a frame ``query_id, doc_id, relevance`` or nested dict; anything else unchanged."""
     if _is_ranx(qrels, "Qrels"):
         return _ranx_dict(qrels)
-    if hasattr(qrels, "qrels_iter") and not isinstance(qrels, (Mapping, pd.DataFrame)):
+    if hasattr(qrels, "qrels_iter") and not isinstance(qrels, Mapping) and not is_frame(qrels):
         qrels = qrels.qrels_iter()
     first, items = _peek(qrels)
     if items is None:

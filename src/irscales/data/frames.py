@@ -31,11 +31,11 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from irscales.data.ids import KINDS, check_column, id_strings, is_id
 from irscales.data.trec import read_qrels, validated_qrels  # the checks every qrels file gets
 from irscales.data.trec_parse import first_duplicate
+from irscales.lazy_modules import is_frame, pandas as pd  # imported on first use (issue 49)
 
 __all__ = ["QRELS_COLUMNS", "RUN_COLUMNS", "is_in_memory", "is_frame_list", "qrels_frame", "run_frames"]
 
@@ -49,12 +49,12 @@ RUN_COLUMNS = {"topic": ("query_id", "q_id", "topic", "qid"), "docno": ("doc_id"
 
 def is_in_memory(x: Any) -> bool:
     """Whether ``x`` is runs or qrels given in memory (a frame, a mapping, a list of frames) rather than files."""
-    return isinstance(x, (pd.DataFrame, Mapping)) or is_frame_list(x)
+    return is_frame(x) or isinstance(x, Mapping) or is_frame_list(x)
 
 
 def is_frame_list(x: Any) -> bool:
     """Whether ``x`` is a list or tuple holding at least one frame (a mix with files is refused later)."""
-    return isinstance(x, (list, tuple)) and any(isinstance(r, pd.DataFrame) for r in x)
+    return isinstance(x, (list, tuple)) and any(is_frame(r) for r in x)
 
 
 #: What each column holds, for the errors.

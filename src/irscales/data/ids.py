@@ -24,7 +24,8 @@ from numbers import Integral
 from typing import Any, Iterable, Sequence
 
 import numpy as np
-import pandas as pd
+
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 
 __all__ = ["KINDS", "is_id", "id_text", "odd_spelling", "id_strings", "kind_of", "check_column", "check_spellings",
            "check_texts", "id_representatives"]

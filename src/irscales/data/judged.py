@@ -20,7 +20,7 @@ judged document), gives it at any k (:func:`judged_fraction`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 
@@ -78,12 +78,13 @@ def below_threshold(per_system: pd.Series, threshold: float) -> pd.Series:
     return per_system[per_system < threshold].sort_values(kind="stable")
 
 
-def judged_warning(per_system: pd.Series, k: int, threshold: float) -> str:
-    """'' or one line naming (at most five of) the systems below ``threshold`` judged@k."""
-    low = below_threshold(per_system, threshold)
-    if low.empty:
+def judged_warning(per_system: Mapping[str, float] | pd.Series, k: int, threshold: float) -> str:
+    """'' or one line naming (at most five of) the systems below ``threshold`` judged@k, lowest first (ties in
+    the given order, as :func:`below_threshold`); ``per_system``: judged@k by system (a mapping or a Series)."""
+    low = sorted((v, i, s) for i, (s, v) in enumerate(per_system.items()) if v < threshold)
+    if not low:
         return ""
-    named = ", ".join(f"{s} {v:.3f}" for s, v in low.iloc[:_NAMED].items())
+    named = ", ".join(f"{s} {v:.3f}" for v, _, s in low[:_NAMED])
     more = f" and {len(low) - _NAMED} more" if len(low) > _NAMED else ""
     return (f"judged@{k}: {len(low)} of {len(per_system)} systems have fewer than {threshold:.0%} of their top {k} "
             f"documents judged ({named}{more}); unjudged documents count as not relevant, so their scores are "

@@ -25,10 +25,9 @@ import os
 from pathlib import Path
 from typing import Iterable, Sequence
 
-import pandas as pd
-
 from irscales.atomic import write_atomic
 from irscales.data.trec_parse import TrecFormatError, read_bytes
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.paths import cache_dir
 
 __all__ = ["without_repeats", "repeated_lines"]

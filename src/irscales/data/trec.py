@@ -47,9 +47,10 @@ Errors. Bad input raises :class:`TrecFormatError`, whose message reads ``path:li
 wrong``. A document listed twice for a topic is an error naming both lines, as trec_eval refuses
 it; when the second line repeats the first one's score too, the message names
 ``on_repeated_lines='drop'``, which reads the file without such exact repeats (:func:`read_trec`). The
-reading options and their defaults are :data:`irscales.options.READING`'s. Qrels are parsed with pandas'
-C reader; only when it reports a problem are the lines re-read one by one to name the first bad line, so
-valid large inputs stay fast.
+reading options and their defaults are :data:`irscales.options.READING`'s. Qrels of four fields a line
+with plain integer grades are read without pandas by :func:`read_trec` (the same values, tested), others
+with pandas' C reader (:func:`read_qrels`); only when it reports a problem are the lines re-read one by one
+to name the first bad line, so valid large inputs stay fast.
 
 Speed (issue 32). :func:`read_trec` (and ``Collection.from_trec``, the CLI) read each run file with one
 compiled pass over its bytes (:mod:`irscales.data.trec_fast`: fields, topics, exact scores, trec_eval's
@@ -60,16 +61,20 @@ ranks and grades are kept of each run, never its text. Files are read by ``READ_
 progress bar on stderr. Each run joined with the qrels is kept in a cache keyed by the SHA-256 of every
 byte of the file, the score precision and the SHA-256 of the judgments (:func:`parsed_runs_cache`, under
 ``IRSCALES_CACHE``; ``cache=False`` turns it off), so reading the same files again with the same qrels
-costs a read, a hash and the load of a few kilobytes per run; each entry carries its own SHA-256,
-checked on load (a damaged entry is read again with a warning: :mod:`irscales.data.trec_cache`).
+costs the load of a few kilobytes per run, and of the qrels' entry (:mod:`irscales.data.qrels_cache`): a file
+unchanged since it was hashed is not even read (its digest from its status, :mod:`irscales.data.file_digests`);
+each entry carries its own SHA-256, checked on load (a damaged entry is read again with a warning:
+:mod:`irscales.data.trec_cache`).
 ``benchmarks/bench_trec_peers.py`` and docs/benchmarks.md compare reading and evaluating with
 pytrec_eval, ir_measures, ranx and trec_eval end to end.
 
 Modules. This module is the public API; the work is split by concern: :mod:`irscales.data.trec_parse`
 (the general parser and its ``path:line`` errors), :mod:`irscales.data.trec_fast` (the compiled reader),
 :mod:`irscales.data.trec_order` (trec_eval's order of parsed runs), :mod:`irscales.data.trec_cache` (the
-cache of judged runs and the threaded reader) and :mod:`irscales.data.trec_arrays` (the join with the
-qrels and the relevance arrays).
+cache of judged runs and the threaded reader), :mod:`irscales.data.qrels_cache` (the cache of qrels),
+:mod:`irscales.data.file_digests` (a file's digest from its status) and :mod:`irscales.data.trec_arrays` (the
+join with the qrels and the relevance arrays). Qrels in the usual layout are read without pandas
+(:func:`irscales.data.trec_parse.qrels_columns`).
 """
 
 from __future__ import annotations
@@ -82,16 +87,18 @@ from pathlib import Path
 from typing import Iterable, Literal, Sequence
 
 import numpy as np
-import pandas as pd
 
 from irscales.atomic import write_atomic
 from irscales.data.ids import id_text, is_id
+from irscales.data.qrels_cache import qrels_index
 from irscales.data.run_repeats import without_repeats
 from irscales.data.trec_arrays import QrelsIndex, RelevanceData, assemble, check_depth_and_policies, relevance_arrays
 from irscales.data.trec_cache import judged_runs, parsed_runs_cache
 from irscales.data.trec_order import SCORE_PRECISIONS, check_precision
 from irscales.data.trec_parse import (MAX_GRADE, LazyLines, PathLike, TrecFormatError, first_duplicate,
-                                      duplicate_error, grade_dtype, int_column, parse_run_file, read_table)
+                                      duplicate_error, grade_dtype, int_column, parse_run_file, qrels_columns,
+                                      read_table, stored_bytes, text_bytes)
+from irscales.lazy_modules import is_frame, pandas as pd  # imported on first use (issue 49)
 from irscales.options import READING_DEFAULTS, READING_OPTIONS
 
 __all__ = [
@@ -119,22 +126,23 @@ def read_run(path: PathLike) -> pd.DataFrame:
 
 
 def read_qrels(path: PathLike, max_grade: int | None = None,
-               negative: Literal["error", "zero"] = READING_DEFAULTS["negative"]) -> pd.DataFrame:
+               negative: Literal["error", "zero"] = READING_DEFAULTS["negative"], *,
+               stored: bytes | None = None) -> pd.DataFrame:
     """Read a TREC qrels file (4 columns: topic, iteration, docno, integer grade).
 
     ``max_grade`` declares the scale 0..max_grade; a grade above it is an error, and so is any
     grade above :data:`MAX_GRADE`. Negative grades (some tracks mark junk pages with -1, -2) are an
     error unless ``negative='zero'``, which reads them as judged not relevant, as trec_eval does. A
     document judged twice for a topic is an error. Returns columns ``topic``, ``docno`` (str) and
-    ``rel`` (int64), in file order.
+    ``rel`` (int64), in file order. ``stored``: the file's bytes as stored, read already (the cache of qrels
+    hashes the bytes it parses).
     """
     path = Path(path)
-    df = read_table(path, 4, "qrels", {3: "grade"})
+    df = read_table(path, 4, "qrels", {3: "grade"}, None if stored is None else text_bytes(path, stored))
     text = df.attrs["_data"].decode("utf-8")
     out = pd.DataFrame({"topic": df["topic"].to_numpy(dtype=object), "docno": df["docno"].to_numpy(dtype=object),
                         "rel": int_column(df["rel"])})
     return validated_qrels(out, path, LazyLines(text), max_grade, negative)
-
 
 
 def validated_qrels(df: pd.DataFrame, path, lines, max_grade: int | None, negative: str,
@@ -277,18 +285,18 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     """
     check_precision(score_precision)
     READING_OPTIONS["on_repeated_lines"].check(on_repeated_lines)
-    if isinstance(qrels, pd.DataFrame):
-        q = qrels
-        if max_grade is not None and len(q) and int(q["rel"].max()) > max_grade:
-            raise TrecFormatError(q.attrs.get("path"), None, f"grade {int(q['rel'].max())} is outside "
+    folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
+    if is_frame(qrels):
+        if max_grade is not None and len(qrels) and int(qrels["rel"].max()) > max_grade:
+            raise TrecFormatError(qrels.attrs.get("path"), None, f"grade {int(qrels['rel'].max())} is outside "
                                   f"the declared scale 0..{max_grade}")
-    else:
-        q = read_qrels(qrels, max_grade=max_grade, negative=negative)
+    else:  # a file: its index from the cache of qrels when it was read before (irscales.data.qrels_cache)
+        judged = qrels_index(Path(qrels), f"{negative}-{max_grade}",
+                             lambda raw: _qrels_file(Path(qrels), raw, max_grade, negative), folder)
     policies = {k: READING_DEFAULTS[k] for k in ("on_missing_topic", "on_no_relevant", "on_uneven_topics")} | policies
     check_depth_and_policies(depth, **policies)
-    folder = (parsed_runs_cache() if cache is True else Path(cache)) if cache is not False else None
-    judged = QrelsIndex(q, max_grade)
-    del q  # the index holds what reading needs
+    if is_frame(qrels):
+        judged = QrelsIndex(qrels, max_grade)
     files = find_runs(runs)
     if on_repeated_lines == "error":
         return assemble(judged_runs(files, score_precision, judged, folder, progress), judged, depth, pad=pad,
@@ -297,6 +305,30 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
         copies = _without_repeats(files, None if folder is not None else Path(tmp))
         return assemble(_named_as(judged_runs(copies, score_precision, judged, folder, progress), files), judged,
                         depth, pad=pad, **policies)
+
+
+def _qrels_file(path: Path, stored: bytes | None, max_grade: int | None, negative: str) -> QrelsIndex:
+    """The :class:`QrelsIndex` of a qrels file (``stored``: its bytes, read already): well-formed text is read
+    without pandas (:func:`irscales.data.trec_parse.qrels_columns`, the index :func:`read_qrels`' frame makes);
+    anything else, and a document judged twice, a negative grade or one out of range, by :func:`read_qrels`,
+    which names the line."""
+    stored = stored_bytes(path) if stored is None else stored
+    columns = qrels_columns(text_bytes(path, stored)) if negative in ("error", "zero") else None
+    if columns is not None:
+        topics, docnos, rel = columns
+        (t, topic_names), (d, docno_names) = _factorized(topics), _factorized(docnos)
+        if (first_duplicate(t, d, len(docno_names)) is None and rel.max() <= (MAX_GRADE if max_grade is None
+                                                                              else max_grade)
+                and (negative == "zero" or rel.min() >= 0)):
+            return QrelsIndex.of_judgments(str(path), t, topic_names, d, docno_names, np.maximum(rel, 0), max_grade)
+    return QrelsIndex(read_qrels(path, max_grade=max_grade, negative=negative, stored=stored), max_grade)
+
+
+def _factorized(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, distinct names in their order of first appearance), as ``pd.factorize``."""
+    index = {x: i for i, x in enumerate(dict.fromkeys(names))}
+    return np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names)), np.array(list(index),
+                                                                                                  dtype=object)
 
 
 def _without_repeats(files: list[Path], folder: Path | None) -> list[Path]:

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import Iterable, Literal
 
 import numpy as np
-import pandas as pd
 
 from irscales.data.ids import check_texts, kind_of
 from irscales.data.run_names import system_names
 from irscales.data.trec_fast import Judgments
 from irscales.data.trec_order import ParsedRun, check_precision, parsed_frame
 from irscales.data.trec_parse import MAX_GRADE, TrecFormatError, first_duplicate, grade_dtype
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.options import READING_DEFAULTS, READING_OPTIONS
 
 __all__ = ["RelevanceData", "RunHits", "QrelsIndex", "relevance_arrays", "assemble", "check_depth_and_policies",
@@ -202,16 +202,30 @@ class QrelsIndex:
     (``digest``, part of the key of a cached judged run)."""
 
     def __init__(self, qrels: pd.DataFrame, max_grade: int | None = None):
-        self.path = qrels.attrs.get("path", "<qrels>")
-        self.topic_kind = kind_of(qrels, "topic")  # integer ids given in memory: run topics are matched to them
-        codes, names = pd.factorize(qrels["topic"].astype(str).to_numpy(dtype=object))
-        names = np.asarray(names, dtype=object)
+        t, topics = pd.factorize(qrels["topic"].astype(str).to_numpy(dtype=object))
+        d, docnos = pd.factorize(qrels["docno"].astype(str).to_numpy(dtype=object))
+        # integer ids given in memory: run topics are matched to them (kind_of)
+        self._build(qrels.attrs.get("path", "<qrels>"), kind_of(qrels, "topic"), t, np.asarray(topics, dtype=object),
+                    d, np.asarray(docnos, dtype=object), qrels["rel"].to_numpy(np.int64), max_grade)
+
+    @classmethod
+    def of_judgments(cls, path: str, t: np.ndarray, topics: np.ndarray, d: np.ndarray, docnos: np.ndarray,
+                     rel: np.ndarray, max_grade: int | None = None) -> QrelsIndex:
+        """The index of judgments read from a file without pandas (:func:`irscales.data.trec.read_trec`): judgment
+        i is document ``docnos[d[i]]`` of topic ``topics[t[i]]`` with grade ``rel[i]``, names in their order of
+        first appearance (``pd.factorize``'s, so the index is the one the frame of :meth:`__init__` makes)."""
+        self = cls.__new__(cls)
+        self._build(path, "string", t, topics, d, docnos, rel, max_grade)
+        return self
+
+    def _build(self, path: str, topic_kind: str, codes: np.ndarray, names: np.ndarray, q_d: np.ndarray,
+               docnos: np.ndarray, q_rel: np.ndarray, max_grade: int | None) -> None:
+        self.path, self.topic_kind = path, topic_kind
         order = topic_order(names)
         self.topics = names[order].tolist()
         position = np.empty(len(order), np.int64)
         position[order] = np.arange(len(order))
         q_t = position[codes]
-        q_rel = qrels["rel"].to_numpy(np.int64)
         if len(q_rel) and q_rel.min() < 0:  # a frame not made by read_qrels
             row = int(np.argmax(q_rel < 0))
             raise TrecFormatError(self.path, None, f"negative grade {int(q_rel[row])} in qrels row {row + 1}; read "
@@ -224,18 +238,38 @@ class QrelsIndex:
                                   f"0..{MAX_GRADE if max_grade is None else max_grade}")
         if max_grade is not None:
             gmax = max_grade
-        self.dtype = grade_dtype(gmax)
-        self.judgments = np.zeros((len(self.topics), max(gmax, 1) + 1), dtype=np.int64)
-        np.add.at(self.judgments, (q_t, q_rel), 1)
-        q_d, docnos = pd.factorize(qrels["docno"].astype(str).to_numpy(dtype=object))
         dup = first_duplicate(q_t, q_d, len(docnos))
         if dup is not None:  # read_qrels refuses them; a frame made otherwise might hold one
             raise TrecFormatError(self.path, None, f"document {docnos[q_d[dup[0]]]!r} is judged twice for topic "
                                   f"{self.topics[q_t[dup[0]]]!r} (qrels rows {dup[1] + 1} and {dup[0] + 1})")
+        self._set(docnos, q_d.astype(np.int64), q_t, q_rel, gmax)
+
+    def _set(self, docnos: np.ndarray, q_d: np.ndarray, q_t: np.ndarray, q_rel: np.ndarray, gmax: int) -> None:
+        self.dtype = grade_dtype(gmax)
+        self.judgments = np.bincount(q_t * (max(gmax, 1) + 1) + q_rel, minlength=len(self.topics) * (max(gmax, 1) + 1)
+                                     ).reshape(len(self.topics), max(gmax, 1) + 1).astype(np.int64)
         # the judgments as codes: the qrels' strings need not stay in memory while runs are read
-        self._docnos, self._q_d, self._q_t, self._rel = np.asarray(docnos, dtype=object), q_d, q_t, q_rel
+        self._docnos, self._q_d, self._q_t, self._rel = docnos, q_d, q_t, q_rel
         self._lock = threading.Lock()
         self._table = None
+
+    def codes(self) -> dict:
+        """What the index is made of (the cache of qrels keeps it, :mod:`irscales.data.qrels_cache`): ``topics``,
+        ``docnos`` (the distinct judged docnos), per judgment its topic and docno code (``q_t``, ``q_d``) and
+        grade (``rel``), the largest grade of the scale (``max_grade``) and the ``digest``."""
+        return {"topics": self.topics, "docnos": self._docnos, "q_t": self._q_t, "q_d": self._q_d, "rel": self._rel,
+                "max_grade": self.judgments.shape[1] - 1, "digest": self.digest}
+
+    @classmethod
+    def of_codes(cls, path: str, topics: list[str], docnos: np.ndarray, q_t: np.ndarray, q_d: np.ndarray,
+                 rel: np.ndarray, max_grade: int, digest: str) -> QrelsIndex:
+        """The index :meth:`codes` describes, of a qrels file read before (ids as strings, as files give them;
+        the codes checked in range by the caller)."""
+        self = cls.__new__(cls)
+        self.path, self.topic_kind, self.topics = path, "string", list(topics)
+        self._set(docnos, q_d, q_t, rel, max_grade)
+        self.__dict__["digest"] = digest  # the cached_property's value
+        return self
 
     # the docnos and grades by name serve parsed runs and frames only (the compiled reader uses table())
     @functools.cached_property

@@ -5,8 +5,10 @@ keyed by the SHA-256 of every byte of the file, the score precision and the SHA-
 (:func:`parsed_runs_cache`, under ``IRSCALES_CACHE``), and files are read by :data:`READ_THREADS` threads
 with a progress bar.
 
-Reading a file a second time with the same qrels therefore costs reading its bytes, hashing them and
-loading an entry of a few kilobytes: no parsing, and no compiled code (issue 32). A gzipped file is
+Reading a file a second time with the same qrels therefore costs loading an entry of a few kilobytes: no
+parsing, and no compiled code (issue 32); and while the file is as it was when hashed, not even reading its
+bytes: its digest comes from its status (:mod:`irscales.data.file_digests`, issue 49), else the file is read
+and hashed again. The qrels are cached likewise (:mod:`irscales.data.qrels_cache`). A gzipped file is
 hashed as stored, so a second reading does not even gunzip it (equal stored bytes are equal text). A new
 qrels file, or a new precision, means the files are parsed again (a parse is fast,
 :mod:`irscales.data.trec_fast`); entries hold no docnos, so the cache is a small fraction of the runs'
@@ -37,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from irscales.atomic import write_atomic
+from irscales.data.file_digests import known_digest, remember_digest, stamp
 from irscales.data.input_bytes import GZIP_MAGIC
 from irscales.data.trec_arrays import QrelsIndex, RunHits
 from irscales.data.trec_fast import Scratch, file_text, kernels_loaded, read_file, scan_run, trec_rows
@@ -56,8 +59,8 @@ _DIGEST = 32  # bytes of the SHA-256 that ends an entry
 _UNWRITABLE_LOCK = threading.Lock()
 
 
-def _cache_key(raw, precision: str, qrels_digest: str) -> str:
-    return f"{hashlib.sha256(raw).hexdigest()}-{precision}-{qrels_digest}"
+def _cache_key(digest: str, precision: str, qrels_digest: str) -> str:
+    return f"{digest}-{precision}-{qrels_digest}"
 
 
 def _cache_file(cache: Path, key: str) -> Path:
@@ -155,15 +158,23 @@ def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | Non
     failed (shared by the files of one read, so a full disk warns once). ``compiled``: parse with the
     compiled reader (else with the general path, which gives the same result; see :func:`judged_runs`)."""
     scratch = scratch or Scratch()
-    raw, text = read_file(path, scratch)
-    if len(raw) < CACHED_BYTES:  # parsing it costs less than its entry would
-        cache = None
-    key = _cache_key(raw, precision, judged.digest) if cache is not None else None
-    f = _cache_file(cache, key) if cache is not None else None
-    if f is not None:
-        hit = _load_cached(f, key, str(path))
+    before = stamp(path) if cache is not None else None
+    known = known_digest(cache, path, before) if before is not None and before[1][2] >= CACHED_BYTES else None
+    if known is not None:  # unchanged since it was hashed (irscales.data.file_digests): its entry, unread
+        key = _cache_key(known, precision, judged.digest)
+        hit = _load_cached(_cache_file(cache, key), key, str(path))
         if hit is not None:
             return hit
+    raw, text = read_file(path, scratch)
+    key = None
+    if cache is not None and len(raw) >= CACHED_BYTES:  # a smaller file costs less to parse than its entry
+        digest = hashlib.sha256(raw).hexdigest()
+        key = _cache_key(digest, precision, judged.digest)
+        if digest != known:  # bytes the index did not vouch for: maybe read before all the same
+            remember_digest(cache, path, before, digest)
+            hit = _load_cached(_cache_file(cache, key), key, str(path))
+            if hit is not None:
+                return hit
     text = file_text(path, raw, text, scratch)
     run = scan_run(text, scratch) if compiled else None
     rows = (trec_rows(run, precision, judged.table(), judged.topic_codes(run.topics), scratch)
@@ -175,8 +186,8 @@ def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | Non
         df, (t, topics, d, docnos) = parse_run_file(path, text.array.tobytes())
         h = judged.run_hits(trec_order(str(df["tag"].iloc[0]), str(path), topics, t, docnos, d,
                                        df["score"].to_numpy(), precision))
-    if f is not None:
-        _store_cached(f, key, h, unwritable)
+    if key is not None:
+        _store_cached(_cache_file(cache, key), key, h, unwritable)
     return h
 
 

@@ -5,7 +5,8 @@ chosen precision (``score_precision``, issue 15 item 3), then docno descending i
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
+
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 
 __all__ = ["SCORE_PRECISIONS", "ParsedRun", "check_precision", "strcmp_ranks", "trec_order", "parsed_frame"]
 

@@ -19,15 +19,15 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from irscales.data.input_bytes import (GZIP_MAGIC, MAX_TEXT_BYTES, InputError, check_readable, gunzip, read_bounded,
                                        refuse_compressed)
+from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 
 __all__ = [
     "PathLike", "TrecFormatError", "MAX_GRADE", "RUN_COLUMNS", "QRELS_COLUMNS", "FIELD_SPACE", "grade_dtype",
-    "check_text", "read_bytes", "open_error",
-    "int_token_ok", "line_numbers", "LazyLines", "read_table", "int_column", "first_duplicate",
+    "check_text", "read_bytes", "stored_bytes", "text_bytes", "open_error",
+    "int_token_ok", "line_numbers", "LazyLines", "read_table", "qrels_columns", "int_column", "first_duplicate",
     "duplicate_error", "parse_run_file",
 ]
 
@@ -62,6 +62,11 @@ def grade_dtype(max_grade: int) -> np.dtype:
 def read_bytes(path: Path) -> bytes:
     """The file's bytes (gunzipped when it starts with the gzip magic), checked by :func:`check_text`;
     bounded, and devices and other compressions refused, as :mod:`irscales.data.input_bytes` says."""
+    return text_bytes(path, stored_bytes(path))
+
+
+def stored_bytes(path: Path) -> bytes:
+    """The file's bytes as stored (bounded; a device refused), for :func:`text_bytes`."""
     try:
         with open(path, "rb") as fh:
             size = check_readable(path, fh.fileno())
@@ -70,6 +75,15 @@ def read_bytes(path: Path) -> bytes:
             data = fh.read(size + 1) if size else b""
             if not size or len(data) > size:
                 data = bytes(data) + read_bounded(fh, path, MAX_TEXT_BYTES - len(data))
+    except (OSError, InputError) as e:
+        raise open_error(path, e) from None
+    return data
+
+
+def text_bytes(path: Path, data: bytes) -> bytes:
+    """The text of a file's stored bytes: gunzipped when they start with the gzip magic (other compressions
+    refused), checked by :func:`check_text`."""
+    try:
         if data[:2] == GZIP_MAGIC:
             data = gunzip(path, data)
         else:
@@ -235,6 +249,35 @@ def read_table(path: Path, ncols: int, kind: str, numeric: dict[int, str],
 
 
 _PLAIN_INTS = re.compile(r"(?:[+-]?[0-9]{1,18}\n)*[+-]?[0-9]{1,18}")
+
+
+_PLAIN_INT_BYTES = re.compile(rb"(?:[+-]?[0-9]{1,18}\n)*[+-]?[0-9]{1,18}")
+_BLANK = np.zeros(256, bool)
+_BLANK[list(FIELD_SPACE + b"\n")] = True
+
+
+def qrels_columns(data: bytes) -> tuple[list[str], list[str], np.ndarray] | None:
+    """(topics, docnos, grades) of qrels text, one item per judgment in file order, read without pandas (issue 49)
+    when every non-blank line holds four fields (``bytes.split``'s, as trec_eval reads them) and every grade is
+    an integer of at most 18 digits written plainly; None for anything else (a byte order mark, a line of other
+    than four fields, a grade ``2.0`` …), which :func:`read_table` reads, or refuses naming the line. Equal to
+    what :func:`read_table` reads wherever it gives them (``tests/test_trec_parse.py``)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return None
+    a = np.frombuffer(data, np.uint8)
+    blank = _BLANK[a]
+    starts = ~blank
+    starts[1:] &= blank[:-1]  # where a field begins
+    line = np.searchsorted(np.flatnonzero(a == 10), np.flatnonzero(starts))  # its line (0-based)
+    fields = np.bincount(line)
+    if not len(line) or not ((fields == 4) | (fields == 0)).all():
+        return None
+    tokens = data.split()
+    if _PLAIN_INT_BYTES.fullmatch(b"\n".join(tokens[3::4])) is None:
+        return None
+    grades = np.fromiter(map(int, tokens[3::4]), dtype=np.int64, count=len(tokens) // 4)
+    topics, docnos = (b"\n".join(tokens[k::4]).decode("utf-8").split("\n") for k in (0, 2))  # no field holds a \n
+    return topics, docnos, grades
 
 
 def _plain_ints(tokens) -> np.ndarray | None:

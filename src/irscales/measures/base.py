@@ -18,7 +18,7 @@ import numpy as np
 
 __all__ = [
     "Measure", "NotRationalError", "check_cut", "check_positive", "check_gain_bound", "check_grades",
-    "check_p", "binary_relevance", "seq_dot", "seq_div", "log2_ranks", "broadcast_topic",
+    "check_p", "binary_relevance", "seq_dot", "seq_div", "in_rank_order", "log2_ranks", "broadcast_topic",
     "REGISTRY", "NAMES", "Names", "register", "unregister", "at_k",
 ]
 
@@ -81,10 +81,7 @@ def seq_dot(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     order gives bit-identical results whenever the partial sums agree exactly (tested).
     """
     x = np.asarray(x, dtype=float)
-    out = np.zeros(x.shape[:-1])
-    for i in range(x.shape[-1]):
-        out += x[..., i] * w[i]
-    return out
+    return in_rank_order(x * np.asarray(w)[: x.shape[-1]])
 
 
 def seq_div(x: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -92,10 +89,17 @@ def seq_div(x: np.ndarray, d: np.ndarray) -> np.ndarray:
     ``sum += rel_so_far / rank``), so that values named after trec_eval measures equal its values to the
     last bit, not just to an ulp (dividing differs from multiplying by a rounded reciprocal)."""
     x = np.asarray(x, dtype=float)
-    out = np.zeros(x.shape[:-1])
-    for i in range(x.shape[-1]):
-        out += x[..., i] / d[i]
-    return out
+    return in_rank_order(x / np.asarray(d)[: x.shape[-1]])
+
+
+def in_rank_order(terms: np.ndarray) -> np.ndarray:
+    """Σ of ``terms`` over the last axis accumulated rank by rank from 0.0 (``out = 0.0; out += terms[..., i]``
+    for i = 0, 1, …): ``np.cumsum`` adds in sequence, never pairwise, so its last partial sum is that loop's to
+    the last bit (tested), without a Python step per rank (1,000 ranks: 0.15 s for map on TREC-8, issue 49);
+    ``+ 0.0`` turns the -0.0 of a sum of -0.0 terms into the loop's 0.0."""
+    if terms.shape[-1] == 0:
+        return np.zeros(terms.shape[:-1])
+    return np.cumsum(terms, axis=-1)[..., -1] + 0.0
 
 
 def log2_ranks(N: int) -> np.ndarray:

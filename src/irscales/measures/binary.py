@@ -12,7 +12,7 @@ import numpy as np
 
 from irscales.exact import to_fraction
 from irscales.measures.base import (
-    Measure, at_k, binary_relevance, broadcast_topic, check_cut, check_p, seq_div, seq_dot,
+    Measure, at_k, binary_relevance, broadcast_topic, check_cut, check_p, in_rank_order, seq_dot,
 )
 
 __all__ = ["P", "R", "F1", "Succ", "RPrec", "SP", "AP", "RR", "RBP", "p_key", "geometric_weights"]
@@ -173,12 +173,16 @@ def _sp_float(b: np.ndarray) -> np.ndarray:
     can split exact ties); beyond that trec_eval's own rank-by-rank sum, to its last bit.
     """
     n = b.shape[-1]
-    hits = np.cumsum(b, axis=-1)
     if n <= _LCM_MAX_N:
+        hits = np.cumsum(b, axis=-1)
         lcm = math.lcm(*range(1, n + 1))
         num = (b * hits * (lcm // np.arange(1, n + 1, dtype=np.int64))).sum(-1)
         return num / lcm
-    return seq_div(b * hits, np.arange(1, n + 1, dtype=float))  # trec_eval: sum += rel_so_far / rank
+    # trec_eval: sum += rel_so_far / rank at each relevant rank; elsewhere the term is 0.0, which adds nothing
+    # (the same bits as seq_div(b * hits, ranks), in a fifth of the time: narrow counts, one pass, issue 49)
+    terms = np.cumsum(b, axis=-1, dtype=np.int32 if n < 2**31 else np.int64) / np.arange(1, n + 1, dtype=float)
+    terms *= b
+    return in_rank_order(terms)
 
 
 @dataclass(frozen=True, repr=False)
