@@ -77,7 +77,8 @@ MAX_LOG2_COUNT = 2000
 #: The deepest N a knapsack bracket is offered at beyond its own limits (binary nDCG/DCG at N = 1000 measured on TREC-8,
 #: docs/benchmarks.md).
 KNAPSACK_MAX_N = 1020
-#: Counts are summed scaled into [2^−S, 2^FLOAT_LOG2_COUNT]: far from float64's overflow (2^1024) and, S ≤ 1000, from
+#: Counts are summed scaled into [2^−S, 2^FLOAT_LOG2_COUNT] (and geometric weights kept above 2^−(FLOAT_LOG2_COUNT − 40),
+#: :mod:`irscales.enumeration.forms.geometric`): far from float64's overflow (2^1024) and, S ≤ 1000, from
 #: its subnormals (2^−1022).
 FLOAT_LOG2_COUNT = 1000
 #: Seconds per cell and option of a grid (numpy shifted adds on the 2-core machine), for a bracket's cost.
