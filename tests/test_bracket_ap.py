@@ -65,12 +65,14 @@ def test_every_grid_cell_brackets_its_threshold(N):
     srt = np.sort(keys)
     for D in (1, N, 3 * N, 7 * N + 1, 64):
         top = int(srt[-1]) * D // L
-        lo, hi, a = K.grid_counts(N, D, top)
+        lo, hi, lay = K.grid_counts(N, D, top)
         g = np.arange(top + 1)
         below = np.searchsorted(srt, -(-(g * L) // D), "left")  # SP < x/D
         assert (lo <= np.maximum(below, 1)).all(), D  # the empty run is counted even at x = 0
         assert (hi >= np.searchsorted(srt, ((g + 1) * L - 1) // D, "right")).all(), D
-        assert (lo <= hi).all() and a == N + top + K.Layout(N, D, top).hcap + 3
+        assert (lo <= hi).all() and lay.roundings(top) == N + top + lay.hcap + 4
+        lo2, hi2, _ = K.grid_counts(N, D, top // 2)  # a pass's floats at x do not depend on its range
+        assert np.array_equal(lo[: top // 2 + 1], lo2) and np.array_equal(hi[: top // 2 + 1], hi2)
 
 
 def test_finer_grids_nest_inside_coarser_ones():
@@ -175,7 +177,7 @@ def test_api_and_bad_input():
         B.phi_bounds(M.P(), np.zeros((1, 5)), "max", N=5)
     with pytest.raises(ValueError, match="L ≤ N=5"):
         B.phi_bounds(M.AP(), np.zeros((1, 6)), "max", N=5)
-    with pytest.raises(ValueError, match="max_rel_error must be a number greater than 0"):  # checked at the door
+    with pytest.raises(ValueError, match="max_rel_error must be a finite number greater than 0"):  # checked at the door
         Settings(max_rel_error=0)
     with pytest.raises(ValueError, match="1 ≤ N ≤"):
         B.phi_bounds(M.AP(), np.zeros((1, 5)), "max", N=2000)

@@ -31,9 +31,12 @@ from ⌈D·h(h + 1)/(2(i − 1))⌉ − h on (h hits among ranks 1..i − 1 cost
 cells skipped are zero.
 
 *Float rounding (proven factor).* Counts are float64 sums of non-negative terms from the exact 1.0: a cell
-passes through at most N additions, a row's prefix sum through M + 1 more and the sum over rows through
-hcap + 1 more, so every count in HI and LO is within (1 ± u)^a, a = N + M + hcap + 3, u = 2^-53, of its exact
-value: c ≥ ĉ·(1 − a·u) and c ≤ ĉ/(1 − a·u), taken as exact integers (:func:`floor_count`, :func:`ceil_count`).
+passes through at most N additions (one per rank), a row's prefix sum up to x through at most x more and the sum
+over the rows whose least cost is ≤ x through one more per row, so HI(x) and LO(x) are within (1 ± u)^a,
+a = N + x + #rows + 3 (:meth:`Layout.roundings`), u = 2^-53, of their exact values: c ≥ ĉ·(1 − a·u) and
+c ≤ ĉ/(1 − a·u), taken as exact integers (:func:`floor_count`, :func:`ceil_count`). Neither the floats (cells above
+x never flow down to x) nor a depend on the range M of the pass: a value's bounds from a grid are a function of
+the grid and the value alone.
 Below 2^53 the float is the exact count (rounding is monotone: no partial sum behind it reached 2^53, and
 integer sums below 2^53 are exact). Counts stay below 2^N·(1 + a·u) < 2^1024 for N ≤ 1020.
 """
@@ -181,19 +184,22 @@ class Layout:
     def cells(self) -> int:
         return int(self.size.sum())
 
-    @property
-    def roundings(self) -> int:
-        """a of the module doc: the float roundings a count in HI or LO passes through, at most."""
-        return self.N + self.M + self.hcap + 3
+    def roundings(self, x: int) -> int:
+        """a of the module doc for HI(x) and LO(x): the float roundings their counts pass through, at most — N in the
+        programme, x in a row's prefix sum, one per row with least cost ≤ x; none depends on M, so a value's bounds
+        from a grid are the same whatever range the pass covers."""
+        return self.N + x + int(np.searchsorted(self.base, x, "right")) + 3
 
     def additions(self) -> int:
         """The additions the pass makes, exactly (the kernel run dry)."""
         return int(kernels()[0](self.N, self.D, self.M, self.base, self.off, self.hcap, np.zeros(1), 1, self.N, 0))
 
 
-def grid_counts(N: int, D: int, M: int, progress: bool | None = False) -> tuple[np.ndarray, np.ndarray, int]:
-    """(LO, HI, a): float counts LO(x), HI(x) for x = 0..M at grid D (module doc) and the roundings a behind
-    each (:func:`floor_count`, :func:`ceil_count` turn them into proven integers); ``progress``: a bar over ranks."""
+def grid_counts(N: int, D: int, M: int, progress: bool | None = False) -> tuple[np.ndarray, np.ndarray, Layout]:
+    """(LO, HI, layout): float counts LO(x), HI(x) for x = 0..M at grid D (module doc) and the pass's layout, whose
+    :meth:`Layout.roundings` (x) bounds the roundings behind them (:func:`floor_count`, :func:`ceil_count` turn
+    them into proven integers); ``progress``: a bar over ranks. LO(x) and HI(x) are the same floats for any
+    M ≥ x (cells above x never flow down)."""
     lay = Layout(N, D, M)
     forward, read, _ = kernels()
     G = np.zeros(lay.cells)
@@ -205,7 +211,7 @@ def grid_counts(N: int, D: int, M: int, progress: bool | None = False) -> tuple[
             pb.update(min(step, N - i + 1))
     LO, HI = np.zeros(M + 1), np.zeros(M + 1)
     read(M, lay.base, lay.off, lay.size, lay.hcap, G, LO, HI)
-    return LO, HI, lay.roundings
+    return LO, HI, lay
 
 
 def floor_count(x: float, a: int) -> int:

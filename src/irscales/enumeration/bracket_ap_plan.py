@@ -24,7 +24,8 @@ under ε₂, or is already within ε₁. By induction on the levels: suppose it 
 with M_k(ε₁) < q ≤ M_k(ε₂) (covered at level k under ε₂ only). Then q ≤ B_k, and q is not wider than ε₁ under ε₁
 (else M_k(ε₁) ≥ q): it is within ε₁ and stays so (brackets only shrink). Every other value is covered at level k
 under ε₁ whenever it is under ε₂, so the passes covering it under ε₂ are among those under ε₁, and its bracket under
-ε₁ — the intersection over more passes — lies inside. The pilot and the exact walk do not depend on the target.
+ε₁ — the intersection over more passes — lies inside (a pass's bounds on a value depend on its grid and the value
+only, not on the range it covers: :meth:`~irscales.enumeration.bracket_ap_kernels.Layout.roundings`). The pilot and the exact walk do not depend on the target.
 This holds as planned; only the wall-clock guard (a pass is not started when the seconds spent plus its predicted
 seconds exceed the budget: the machine may be slower than :data:`SECONDS_PER_ADDITION`) can stop a sweep earlier
 than its plan, and with it the proof.
@@ -174,15 +175,15 @@ def sweep(keys: Sequence[int], L: int, N: int, rel_error: float, budget_s: float
     def count(D: int, top: int) -> None:
         t0 = time.perf_counter()
         M = keys[top] * D // L
-        LO, HI, a = grid_counts(N, D, M, progress)
+        LO, HI, lay = grid_counts(N, D, M, progress)
         for j in range(top + 1):
             K = keys[j]
             x_le, x_lt = K * D // L, (K * D - 1) // L
-            lo = floor_count(LO[x_le], a)
+            lo = floor_count(LO[x_le], lay.roundings(x_le))
             res.u_lo[j] = max(res.u_lo[j], lo)
             res.b_lo[j] = max(res.b_lo[j], lo)
-            res.u_hi[j] = min(res.u_hi[j], ceil_count(HI[x_le], a))
-            res.b_hi[j] = min(res.b_hi[j], ceil_count(HI[x_lt], a))
+            res.u_hi[j] = min(res.u_hi[j], ceil_count(HI[x_le], lay.roundings(x_le)))
+            res.b_hi[j] = min(res.b_hi[j], ceil_count(HI[x_lt], lay.roundings(x_lt)))
         res.passes.append((D, M, _cost(N, D, M)[0], time.perf_counter() - t0))
 
     D0 = 1 << max(0, math.ceil(math.log2(N)))
