@@ -147,7 +147,7 @@ class DiscountedKnapsack:
             opts = N * (c + 1)
         cells = opts * 2**18 * 2
         grids = min(n_runs, 12)
-        return grids * cells * SECONDS_PER_CELL + n_runs * 2e-4, 4 * 8 * 2**MAX_BITS  # four float arrays at worst
+        return grids * cells * SECONDS_PER_CELL + n_runs * 2e-4, 3 * 8 * 2**MAX_BITS  # three float arrays at worst
 
     def k(self, N: int, c: int, ties: str) -> int:
         if ties != UNQ:

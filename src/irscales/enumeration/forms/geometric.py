@@ -78,7 +78,7 @@ class GeometricKnapsack:
     def cost(self, N: int, c: int, ties: str, n_runs: int) -> tuple[float, int]:
         cells = 80 * (c + 1) * 2**16 * 2  # the head: ranks down to the grid width; 2^16 cells typical
         grids = min(n_runs, 40)
-        return grids * cells * SECONDS_PER_CELL + n_runs * 2e-4, 4 * 8 * 2**MAX_BITS  # four float arrays at worst
+        return grids * cells * SECONDS_PER_CELL + n_runs * 2e-4, 3 * 8 * 2**MAX_BITS  # three float arrays at worst
 
     def k(self, N: int, c: int, ties: str) -> int:
         return (c + 1) ** N
