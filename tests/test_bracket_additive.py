@@ -184,6 +184,66 @@ def test_tail_items_far_below_the_grid_keep_the_bounds():
     assert res.le_lo[0] > 2**900
 
 
+# ------------------------------------------------------------------------- counts at and past 2^1000 (issue 51)
+
+
+@pytest.mark.parametrize("n_items", [100, 150])
+def test_counts_at_and_past_2_to_the_1000_are_scaled_and_exact_in_the_bracket(n_items):
+    """A head of 100 items of 2^10 assignments each totals 2^1000 exactly — where binary DCG at N = 1000 raised
+    OverflowError — and 150 items 2^1500: counted on scaled floats, the bounds contain the exact counts (a Python-int
+    dynamic programme over the integer sums) and reach the target."""
+    rng = np.random.default_rng(n_items)
+    values = [int(v) for v in rng.integers(1, 8, n_items)]
+    items = [Item.of([0, v], [1, 2**10 - 1]) for v in values]
+    dist = {0: 1}
+    for v in values:  # exact: assignments by their integer sum
+        new: dict[int, int] = {}
+        for s_, c_ in dist.items():
+            new[s_] = new.get(s_, 0) + c_
+            new[s_ + v] = new.get(s_ + v, 0) + c_ * (2**10 - 1)
+        dist = new
+    assert sum(dist.values()) == 2 ** (10 * n_items)
+    ms = np.array([sum(values) * f for f in (0.05, 0.3, 0.5, 0.8)]).round() + 0.5  # between sums: no ties
+    got = count_bounds(items, ms, ms, rel_error=0.01)
+    for q, m in enumerate(ms.tolist()):
+        le = sum(c_ for s_, c_ in dist.items() if s_ <= m)
+        lt = sum(c_ for s_, c_ in dist.items() if s_ < m)
+        assert got.le_lo[q] <= le <= got.le_hi[q] and got.lt_lo[q] <= lt <= got.lt_hi[q], (n_items, m)
+        assert got.le_hi[q] <= (1 + REL) * got.le_lo[q]
+
+
+def _dcg_float(runs: np.ndarray) -> np.ndarray:
+    return runs @ (1 / np.log2(np.arange(2, runs.shape[1] + 2)))
+
+
+def test_binary_ndcg_at_1000_every_ties_setting_contains_a_monte_carlo_estimate(monkeypatch):
+    """Binary nDCG at N = 1000 (2^1000 runs: the count reaches the old float limit exactly) for ties min, max, mid
+    and unq: no OverflowError, and on a coarse grid (2^16 cells, to keep it quick) the brackets of runs around the
+    middle contain a Monte Carlo estimate: with n = 100,000 uniform runs Hoeffding's P(|p̂ − p| ≥ 0.01) ≤
+    2·e^−20 ≈ 4·10^-9 per value, below 10^-7 for the 20 checks; runs within 10^-9 of a value count on the side
+    that keeps the check sound."""
+    from irscales.enumeration import bracket as BR
+
+    monkeypatch.setattr(BR, "MAX_BITS", 16)
+    N, n, t = 1000, 100_000, 0.01
+    rng = np.random.default_rng(1000)
+    rel = (rng.random((5, N)) < np.linspace(0.48, 0.52, 5)[:, None]).astype(np.int8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # wider than 1 % on the coarse grid: valid, only wider
+        got = phi_bounds_ties("nDCG", rel, TIES, N=N)
+    sample = np.concatenate([_dcg_float((rng.random((10_000, N)) < 0.5).astype(float)) for _ in range(n // 10_000)])
+    full = 2**N
+    for r, m in enumerate(_dcg_float(rel.astype(float)).tolist()):
+        over = np.mean(sample <= m + 1e-9)  # estimates a share ≥ those of the runs up to and below the value
+        under = np.mean(sample < m - 1e-9)  # estimates a share ≤ both
+        for ties, off in (("max", 0), ("min", 1)):  # φ_max = runs up to, φ_min = 1 + runs below
+            lo, hi = got[ties][0][r], got[ties][1][r]
+            assert 1 <= lo <= hi <= full and hi <= Fraction(3, 2) * lo, (ties, r)  # within 50 % even at 2^16 cells
+            assert float(Fraction(lo - off, full)) - t <= over and under <= float(Fraction(hi - off, full)) + t, r
+        assert got["mid"][0][r] <= got["mid"][1][r] and 1 <= got["unq"][0][r] <= got["unq"][1][r]
+    assert 0.2 < float(Fraction(got["max"][0][2], full)) < 0.8  # the middle: the check is not vacuous
+
+
 # ------------------------------------------------------------------------------------------------ API
 
 
@@ -249,3 +309,28 @@ def test_real_graded_ndcg_contains_the_exact_phi(robust):
     m = M.NDCG(base=2, gains="graded")
     lo, hi = phi_bounds(m, rel, "unq", N=20, c=2)
     _check(lo, hi, C.phi_runs(m, rel, "unq", c=2))
+
+
+@pytest.mark.data
+def test_real_binary_ndcg_at_1000_with_ties_mid_raises_nothing():
+    """Issue 51: nDCG@1000 with ties mid raised OverflowError on almost every real run (TREC-8's binary qrels: the
+    count reaches 2^1000 at 1000 binary ranks). The 10 first TREC-8 runs on their first topic, within 50 % to keep
+    it quick (the full 50 topics within 1 %, minutes: benchmarks/bench_deep.py): served by the bracket, proven."""
+    from irscales import evaluate
+    from irscales.data.trec import read_qrels
+    from irscales.paths import shared_dir
+
+    shared = shared_dir()
+    folder = shared / "trec" / "T08" if shared else None
+    if folder is None or not (folder / "runs").is_dir():
+        pytest.skip("TREC-8 runs not found under <IRSCALES_SHARED>/trec/T08 (not redistributable)")
+    qrels = read_qrels(folder / "qrels.trec8.adhoc.gz")
+    qrels = qrels[qrels.topic == sorted(qrels.topic.unique(), key=int)[0]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # judged@1000, the other topics skipped
+        ev = evaluate(qrels, sorted((folder / "runs").iterdir())[:10], "nDCG@1000", ranked=True, ties="mid",
+                      max_rel_error=0.5)
+    row = ev.scale_table().iloc[0]
+    assert row.route == "bounded" and row.N == 1000 and 0 < row.max_rel_error <= 0.5
+    iv = ev.interval_values(row.measure)
+    assert iv.phi.shape == (1, 10) and all(1 <= a <= b <= 2**1000 for a, b in zip(iv.phi_lo.ravel(), iv.phi_hi.ravel()))

@@ -13,6 +13,7 @@ from irscales import measures as M
 from irscales import paths
 from irscales.enumeration import ap_count as A
 from irscales.enumeration import bracket_ap as B
+from irscales.enumeration import bracket_ap_kernels as K
 from irscales.enumeration import bracket_ap_reach as R
 from irscales.options import Settings
 
@@ -45,30 +46,48 @@ def test_bounds_contain_brute_force_phi_of_every_run(N):
         assert _contains(lo, hi, exact[ties]) and _within(lo, hi), (N, ties)
 
 
-def test_grid_at_lcm_is_the_exact_count():
-    """At D = lcm(1..N) every hit cost k·D/i is an integer, so both programmes count exactly."""
+def test_grid_at_lcm_is_the_exact_count_above():
+    """At D = lcm(1..N) every hit cost k·D/i is an integer, so HI is the exact count of runs with SP ≤ x/D."""
     N = 10
     D = math.lcm(*range(1, N + 1))
     _, keys = _brute_counts(N)  # keys are SP·D already
     top = int(keys.max())
-    lo, hi = B.count_grid(N, D, top, False), B.count_grid(N, D, top, True)
+    lo, hi, _ = K.grid_counts(N, D, top)
     exact = np.searchsorted(np.sort(keys), np.arange(top + 1), "right")
-    assert np.array_equal(lo, exact) and np.array_equal(hi, exact)
+    assert np.array_equal(hi, exact) and (lo <= exact).all()
 
 
-def test_coarse_grids_bracket_every_threshold():
-    N = 11
+@pytest.mark.parametrize("N", [8, 11, 13])
+def test_every_grid_cell_brackets_its_threshold(N):
+    """LO(x) counts only runs with SP < x/D (and the empty run), HI(x) every run with ⌊D·SP⌋ ≤ x: at every cell."""
     _, keys = _brute_counts(N)
     L = math.lcm(*range(1, N + 1))
     srt = np.sort(keys)
-    for D in (N, 3 * N, 7 * N + 1):
+    for D in (1, N, 3 * N, 7 * N + 1, 64):
         top = int(srt[-1]) * D // L
-        lo, hi = B.count_grid(N, D, top, False), B.count_grid(N, D, top, True)
+        lo, hi, lay = K.grid_counts(N, D, top)
         g = np.arange(top + 1)
-        # lo counts runs with D·SP ≤ g only, hi every run with ⌊D·SP⌋ ≤ g
-        assert (lo <= np.searchsorted(srt, (g * L) // D, "right")).all()
-        assert (hi >= np.searchsorted(srt, ((g + 1) * L - 1) // D, "right")).all()
-        assert (lo <= hi).all()
+        below = np.searchsorted(srt, -(-(g * L) // D), "left")  # SP < x/D
+        assert (lo <= np.maximum(below, 1)).all(), D  # the empty run is counted even at x = 0
+        assert (hi >= np.searchsorted(srt, ((g + 1) * L - 1) // D, "right")).all(), D
+        assert (lo <= hi).all() and lay.roundings(top) == N + top + lay.hcap + 4
+        lo2, hi2, _ = K.grid_counts(N, D, top // 2)  # a pass's floats at x do not depend on its range
+        assert np.array_equal(lo[: top // 2 + 1], lo2) and np.array_equal(hi[: top // 2 + 1], hi2)
+
+
+def test_finer_grids_nest_inside_coarser_ones():
+    """Grid a·D is never looser than D (the nesting the planner's ladder rests on), cell by cell."""
+    N = 14
+    _, keys = _brute_counts(N)
+    L = math.lcm(*range(1, N + 1))
+    vals = np.unique(keys)[1::37]
+    for D, a in ((5, 2), (16, 3), (40, 2)):
+        top = int(vals[-1]) * a * D // L
+        lo1, hi1, _ = K.grid_counts(N, D, top // a + 1)
+        lo2, hi2, _ = K.grid_counts(N, a * D, top)
+        for v in vals.tolist():
+            x1, x2 = v * D // L, v * a * D // L
+            assert lo1[x1] <= lo2[x2] and hi2[x2] <= hi1[x1], (D, a, v)
 
 
 def test_exact_walk_equals_brute_force():
@@ -145,8 +164,8 @@ def test_k_bounds():
 
 def test_float_rounding_factor_is_outward():
     big = 2.0**300
-    assert B._floor_int(big, 1000) < 2**300 < B._ceil_int(big, 1000)
-    assert B._floor_int(12345.0, 1000) == B._ceil_int(12345.0, 1000) == 12345  # below 2^53: exact
+    assert K.floor_count(big, 10**6) < 2**300 < K.ceil_count(big, 10**6)
+    assert K.floor_count(12345.0, 10**6) == K.ceil_count(12345.0, 10**6) == 12345  # below 2^53: exact
 
 
 def test_api_and_bad_input():
@@ -158,7 +177,7 @@ def test_api_and_bad_input():
         B.phi_bounds(M.P(), np.zeros((1, 5)), "max", N=5)
     with pytest.raises(ValueError, match="L ≤ N=5"):
         B.phi_bounds(M.AP(), np.zeros((1, 6)), "max", N=5)
-    with pytest.raises(ValueError, match="max_rel_error must be a number greater than 0"):  # checked at the door
+    with pytest.raises(ValueError, match="max_rel_error must be a finite number greater than 0"):  # checked at the door
         Settings(max_rel_error=0)
     with pytest.raises(ValueError, match="1 ≤ N ≤"):
         B.phi_bounds(M.AP(), np.zeros((1, 5)), "max", N=2000)
@@ -203,7 +222,7 @@ def test_bounds_contain_exact_phi_on_real_far_tail_runs_at_40(r04):
 
 def test_walk_shortcut_bounds_the_largest_completion():
     N = 9
-    table = B._maxcomp(N)
+    table = K.maxcomp(N)
     for i in range(1, N + 2):
         for h in range(N + 1):
             exact = sum(Fraction(h + j - i + 1, j) for j in range(i, N + 1))

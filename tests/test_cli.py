@@ -270,7 +270,7 @@ def test_graded_measures_on_graded_qrels_are_ranked_over_graded_runs(graded_trec
 
 @pytest.mark.parametrize("measure, depth, reason, deepest", [
     ("AP", 41, "SP·lcm(1..N)", "deepest N = 40"), ("AP", 64, "SP·lcm(1..N)", "deepest N = 40"),
-    ("DCG_b02", 1001, "at most N=40", "deepest N = 54"),  # bracketed beyond 54, to N = 1000 (issue 42)
+    ("DCG_b02", 1021, "at most N=40", "deepest N = 54"),  # bracketed beyond 54, to N = 1020 (issues 42, 51)
 ])
 def test_depth_limits_are_refused_up_front_with_the_reason(trec, measure, depth, reason, deepest):
     """--depth 41–64 used to fail deep inside (AP: overflow; RR at 62: a 496 GiB allocation; RR at
@@ -545,7 +545,7 @@ def test_beyond_every_limit_the_error_gives_the_deepest_depth_of_each_measure(tr
                               "--ranked", "--phi", "--means-only"]),
                          "no interval-scaled values for RBP_p08@5000 (deepest N = 52, counted:",
                          "bracketed to N = 2983, not further", "DCG_b02@5000 (deepest N = 54, counted:",
-                         "pass --depth 1000 or less")
+                         "pass --depth 1020 or less")
     err = one_line_error(run(["scores", rundir, "--qrels", qrels, "--ranked", "--depth", "100", "--measures", "AP"]),
                          "AP@100 (deepest N = 40 with a scale build:", "24 counted without one", "--ties min",
                          "pass --depth 40 or less")

@@ -22,6 +22,8 @@ from irscales.data import gop
 from irscales.data.datasets import available
 from irscales.data.gop_index import grid_systems
 from irscales.data.trec import read_qrels, read_run
+from irscales import measures as M
+from irscales.enumeration.bounded import reach_within
 from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
 from irscales.interval import NoIntervalScaleError
 from irscales.stats import significance as S
@@ -206,7 +208,8 @@ def test_too_deep_for_a_scale_is_an_error_naming_each_deepest_depth(cranfield):
     assert "ties='min' or 'max' or 'mid' counted to N = 40" in msg and "use depth 40 or less" in msg
     assert "SP·lcm(1..N)" in msg  # why AP's scale stops at N = 40
     assert "no deterministic bracket of the distinct values" in msg  # why no bracket takes its place
-    assert "ties='mid' or 'min' or 'max' bracketed within the target to N = 200" in msg
+    depth = reach_within(M.AP(), 1, "mid", 0.01)[0]  # AP mid within 1 % in the bracket's budget (issue 51)
+    assert f"ties='mid' or 'min' or 'max' bracketed within the target to N = {depth}" in msg
 
 
 @pytest.mark.data

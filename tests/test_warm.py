@@ -14,12 +14,12 @@ import pytest
 from irscales import jit_cache, warm
 from irscales.data import trec as io
 from irscales.data.trec_kernels import kernels
-from irscales.enumeration import bracket_ap, counting, fixed_count
+from irscales.enumeration import bracket_ap, bracket_ap_kernels, counting, fixed_count
 
 
 def _signatures() -> dict[str, list]:
     return {k.py_func.__name__: list(k.signatures)
-            for k in (*kernels(), *fixed_count._kernels(), *bracket_ap._kernels())}
+            for k in (*kernels(), *fixed_count._kernels(), *bracket_ap_kernels.kernels())}
 
 
 @pytest.mark.filterwarnings("ignore:1 run topic")  # topic 104 has no judgments, on purpose

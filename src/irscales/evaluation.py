@@ -482,8 +482,9 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     judged_threshold  warn, naming them, about systems whose judged@N (:meth:`Evaluation.judged`) is below it
               (default 0.9; 0: never)
     max_rel_error  where φ is beyond the exact routes, the relative error its proven bracket is to reach
-              (hi ≤ (1 + max_rel_error)·lo, 0 < max_rel_error < 1; :mod:`irscales.enumeration.bounded`); exact
-              routes are taken first
+              (hi ≤ (1 + max_rel_error)·lo, any finite number > 0: 1.0 is a proven factor 2, what AP reaches at
+              N = 1000; a request below what a bracket reaches is refused naming that error;
+              :mod:`irscales.enumeration.bounded`); exact routes are taken first
     settings  all of the above at once, an :class:`irscales.options.Settings` (then none of them beside it)
     reading   ``negative``, ``on_missing_topic``, ``on_no_relevant``, ``on_uneven_topics``, ``on_repeated_lines``,
               ``score_precision`` (:data:`irscales.options.READING`; trec_eval's numbers: ``negative="zero",

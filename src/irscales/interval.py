@@ -29,6 +29,7 @@ up front a build over the budget without consent; :func:`interval_values` carrie
 
 from __future__ import annotations
 
+import math
 import shutil
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,7 +40,7 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.data.padding import PAD_LIMIT_ENV, PaddingTooLarge, pad_bytes_limit, size
-from irscales.enumeration.bounded import lower_midpoint
+from irscales.enumeration.bounded import lower_midpoint, reach_within, reachable_error
 from irscales.enumeration.counting import dcg_proven_depth  # re-exported: what counted DCG's exactness rests on
 from irscales.enumeration.providers import deepest, reach
 from irscales.enumeration.routes import OverBudget, Route, choose_route
@@ -105,13 +106,14 @@ class NoIntervalScaleError(ValueError):
         return "; ".join(parts)
 
 
-def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[str, int | None]:
+def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str, rel_error: float
+           ) -> tuple[str, int | None]:
     """How far the routes to ``target``'s scale reach (the engine's scale, φ counted with ``ties`` and with
-    the other tie strategies), and the deepest run length that works for ``m`` (None: ``m`` is cut at
-    k ranks, so a smaller depth does not help)."""
+    the other tie strategies, φ bracketed within ``rel_error``), and the deepest run length that works for ``m``
+    (None: ``m`` is cut at k ranks, so a smaller depth does not help)."""
     engine, why_engine = reach("build", target, c, ties)
     counted, why_counted = reach("count", target, c, ties)
-    bounded, why_bounded = reach("bounded", target, c, ties)
+    bounded, why_bounded = reach_within(target, c, ties, rel_error)
     exact_n = max(engine, counted)
     deepest_n = max(exact_n, bounded)
     text = (f"deepest N = {exact_n}" + (f" with a scale build: {why_engine}" if engine > counted else
@@ -121,15 +123,19 @@ def _reach(m: M.Measure, target: M.Measure, n: int, c: int, ties: str) -> tuple[
         text += f"; bracketed to N = {bounded}, not further: {why_bounded}"
     elif n > exact_n:
         text += f"; no bracket beyond: {why_bounded}"
+    wider_error = reachable_error(target, n, c, ties)
+    if n > max(bounded, exact_n) and math.isfinite(wider_error):
+        text += (f"; at N = {n} the proven bracket reaches about {wider_error:g} within its budget: pass "
+                 f"max_rel_error={wider_error:g} or more")
     others = [t for t in TIES if t != ties and reach("count", target, c, t)[0] > counted]
     if others:
         further = max(reach("count", target, c, t)[0] for t in others)
         text += f"; ties={' or '.join(repr(t) for t in others)} counted to N = {further}"
-    wider = sorted((t for t in TIES if t != ties and reach("bounded", target, c, t)[0] > max(bounded, exact_n)),
+    wider = sorted((t for t in TIES if t != ties and reach_within(target, c, t, rel_error)[0] > max(bounded, exact_n)),
                    key=lambda t: t != "mid")  # mid first: the tie strategy between min and max
     if wider:
         text += (f"; ties={' or '.join(repr(t) for t in wider)} bracketed within the target to "
-                 f"N = {max(reach('bounded', target, c, t)[0] for t in wider)}")
+                 f"N = {max(reach_within(target, c, t, rel_error)[0] for t in wider)}")
     if getattr(m, "k", None) is None:
         return text, deepest_n
     return f"over its {n} ranks: {text}; name a cut-off of at most {deepest_n}", None
@@ -156,12 +162,13 @@ def scale_over(p: IntervalPlan, measure: M.Measure) -> str:
 def bracket_words(p: IntervalPlan, achieved: float = 0.0) -> str:
     """'' for exact values; for a route that brackets φ, what its values are, in every legend (the command line's,
     the report's, the LaTeX caption): ``bracketed within a proven 1 % (not exact)`` — the larger of the target and
-    the ``achieved`` relative error; without "proven" where the bracket's count rests on a conjecture (the
-    route's caveat says which)."""
+    the ``achieved`` relative error e, from e = 1 on as the factor ``a proven factor 2`` (upper ≤ 2 × lower, issue
+    51); without "proven" where the bracket's count rests on a conjecture (the route's caveat says which)."""
     if p.exact:
         return ""
-    pct = f"{max(p.max_rel_error, achieved) * 100:.3g} %"
-    return f"bracketed within {'a proven ' if p.route.proven else ''}{pct} (not exact)"
+    e = max(p.max_rel_error, achieved)
+    within = f"{e * 100:.3g} %" if e < 1 else f"factor {1 + e:.3g}"
+    return f"bracketed within {'a proven ' if p.route.proven else ''}{within} (not exact)"
 
 
 def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
@@ -288,8 +295,8 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, settings: Settings,
         except OverBudget as e:
             over.append(e)
             out[label] = None
-            if require and bounded and reach("bounded", target, c, ties)[0] < n:  # why no bracket takes its place
-                missing.append((label, *_reach(m, target, n, c, ties)))
+            if require and bounded and reach_within(target, c, ties, settings.max_rel_error)[0] < n:
+                missing.append((label, *_reach(m, target, n, c, ties, settings.max_rel_error)))  # why no bracket
             continue
         except NotImplementedError as e:  # no kernel and no counting rule: no interval version at any N
             notes.append(f"no interval-scaled {label} at N = {n}: {e}")
@@ -298,7 +305,7 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, settings: Settings,
             continue
         except ValueError as e:  # the planner's reason: how far each route reaches
             notes.append(f"no interval-scaled {label} at N = {n}: {e}")
-            missing.append((label, *_reach(m, target, n, c, ties)))
+            missing.append((label, *_reach(m, target, n, c, ties, settings.max_rel_error)))
             out[label] = None
             continue
         out[label] = IntervalPlan(label, target, n, c, ties, route, route.K(ties),

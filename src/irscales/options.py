@@ -99,18 +99,16 @@ def check_alpha(value: Any, name: str = "alpha") -> float:
     return check_fraction(name, value, open_low=True, open_high=True, what=" (a significance level, e.g. 0.05)")
 
 
-#: The upper limit (excluded) of ``max_rel_error``: one rule, here, where a later issue may lift it (a bracket
-#: wider than 1 % where AP is asked beyond N = 200).
-MAX_REL_ERROR_BELOW = 1
-#: What ``max_rel_error`` must be, in every message and --help.
-MAX_REL_ERROR_RULE = f"a number greater than 0 and less than {MAX_REL_ERROR_BELOW} (0.01: phi within a proven 1 %)"
+#: What ``max_rel_error`` must be, in every message and --help: any finite number above 0 (issue 51: a proven factor
+#: such as 1.0, hi ≤ 2·lo, where a bracket cannot reach 1 % — AP beyond the depth its 1 % reaches).
+MAX_REL_ERROR_RULE = "a finite number greater than 0 (0.01: phi within a proven 1 %; 1.0: within a proven factor 2)"
 
 
 def check_max_rel_error(value: Any) -> float:
-    """``max_rel_error`` checked (:data:`MAX_REL_ERROR_RULE`): NaN, ±∞, 0, negatives, ≥ the limit, strings, None
-    and booleans are refused naming it."""
-    if (_is_flag(value) or not isinstance(value, Real) or not math.isfinite(value)
-            or not 0 < value < MAX_REL_ERROR_BELOW):
+    """``max_rel_error`` checked (:data:`MAX_REL_ERROR_RULE`): NaN, ±∞, 0, negatives, strings, None and booleans are
+    refused naming it. How wide a bracket can be asked is the route's to say (a refusal names the error it reaches,
+    :mod:`irscales.enumeration.bounded`), not the door's."""
+    if _is_flag(value) or not isinstance(value, Real) or not math.isfinite(value) or not value > 0:
         raise ArgumentError("max_rel_error", f"must be {MAX_REL_ERROR_RULE}, got {value!r}")
     return float(value)
 

@@ -3,11 +3,12 @@
 A registered provider (:mod:`irscales.enumeration.providers`) of kind ``"bounded"``, ``exact = False``, after the
 four exact ones. It serves
 
-* AP (a measure whose numerator declares ``form = "sp"``) with ties ``min``/``max``/``mid`` to N = 200:
-  :mod:`irscales.enumeration.bracket_ap` (a rounded dynamic programme over ranks, lower and upper counts
-  proven, refined until hi ≤ (1 + ε)·lo). AP with ties ``unq`` is not bracketed beyond the exact
-  deduplication (N = 24): counting runs does not count distinct values, and no deterministic bracket of
-  them is known; beyond N = 200 the bracket stays proven but misses 1 % by far (hours per run at N = 1000).
+* AP (a measure whose numerator declares ``form = "sp"``) with ties ``min``/``max``/``mid`` to N = 1020:
+  :mod:`irscales.enumeration.bracket_ap` (a rounded count over ranks, lower and upper counts proven, refined
+  until hi ≤ (1 + ε)·lo within a time budget). Deep runs need a wider ε than 1 % (N = 1000: about 0.16 in the
+  budget): a request below the error reachable at N is refused naming it (:func:`reach_within`); 1.0 (a proven
+  factor 2) is a request like any other. AP with ties ``unq`` is not bracketed beyond the exact deduplication
+  (N = 24): counting runs does not count distinct values, and no deterministic bracket of them is known.
 * RBP and graded RBP with rational p, DCG/nDCG with an integer base and the JK or trec_eval's log2(i + 1)
   discount: :mod:`irscales.enumeration.bracket_additive` (counting knapsack solutions with Dyer's rounding,
   STOC 2003, proven bounds refined until hi ≤ (1 + ε)·lo; :mod:`irscales.enumeration.bracket`). DCG's
@@ -33,9 +34,9 @@ from irscales.enumeration.forms import form_of
 from irscales.enumeration.providers import Request, register
 from irscales.enumeration.routes import Route
 from irscales.enumeration.ties import TIES
-from irscales.options import DEFAULT_TIES
+from irscales.options import DEFAULT_MAX_REL_ERROR, DEFAULT_TIES
 
-__all__ = ["BoundedRoute", "BoundedProvider", "lower_midpoint"]
+__all__ = ["BoundedRoute", "BoundedProvider", "lower_midpoint", "reach_within", "reachable_error"]
 
 
 def lower_midpoint(lo, hi):
@@ -106,14 +107,18 @@ class BoundedProvider:
     kind, exact = "bounded", False
 
     def reach(self, m: M.Measure, c: int, ties: str | None) -> tuple[float, str]:
+        return self.reach_within(m, c, ties, DEFAULT_MAX_REL_ERROR)
+
+    def reach_within(self, m: M.Measure, c: int, ties: str | None, rel_error: float) -> tuple[float, str]:
+        """The deepest N served within ``rel_error`` (:meth:`reach`: the default error) and why not further."""
         form, m = form_of(_bracketed(m, c)), m.uncut  # a refusal names the measure over its own ranks
         if ties is None:  # every tie strategy: the shortest reach
-            return min((form.bracket_depth(m, c, t) for t in TIES), key=lambda r: r[0])
-        return form.bracket_depth(m, c, ties)
+            return min((form.bracket_depth_within(m, c, t, rel_error) for t in TIES), key=lambda r: r[0])
+        return form.bracket_depth_within(m, c, ties, rel_error)
 
     def offer(self, req: Request) -> BoundedRoute | None:
         m, N, c = req.measure, req.N, req.c
-        if req.need == "scale" or N > min(self.reach(m, c, t)[0] for t in req.ties):
+        if req.need == "scale" or N > min(self.reach_within(m, c, t, req.max_rel_error)[0] for t in req.ties):
             return None
         target = _bracketed(m, c)
         if target is not m and N != m.k:
@@ -126,4 +131,20 @@ class BoundedProvider:
                             basis=f"{basis}, within {rel:g} relative", proven=proven, grounds="bracket")
 
 
-register(BoundedProvider())
+_PROVIDER = BoundedProvider()
+register(_PROVIDER)
+
+
+def reach_within(m: M.Measure, c: int, ties: str | None, rel_error: float) -> tuple[float, str]:
+    """How deep the bounded route serves φ of ``m`` over grades 0..c with ``ties`` within ``rel_error``, and why not
+    further (the refusal's words: the error reachable deeper, where a bracket reaches only a wider one)."""
+    return _PROVIDER.reach_within(m, c, ties, rel_error)
+
+
+def reachable_error(m: M.Measure, N: int, c: int, ties: str) -> float:
+    """The least ``max_rel_error`` the bounded route reaches for φ of ``m`` at N within its budget (0: any it is
+    asked; ∞: no bracket there)."""
+    target = _bracketed(m, c)
+    if N > _PROVIDER.reach_within(m, c, ties, math.inf)[0]:
+        return math.inf
+    return form_of(target).bracket_error(target, N, c, ties)

@@ -40,9 +40,12 @@ value bounds are outward-rounded floats (:func:`outward`). m⁻ − S_T is round
 ``nextafter`` after the (correctly rounded) subtraction. Counts are float64: each entry of the
 distribution is a sum of products of non-negative terms, each passing through at most
 a = Σ_j (n_j + 1) + K + 1 roundings (n_j options, a product and an addition each, then the prefix
-sum), so the computed value c̃ and the exact one c satisfy c(1 − u)^a ≤ c̃ ≤ c(1 + u)^a, u = 2^−53
-(all entries are integers ≥ 1 or 0 below 2^1000, never subnormal). Hence c ≥ c̃(1 − a·u) and
-c ≤ c̃ / (1 − a·u) (Bernoulli), taken in exact rational arithmetic and rounded inwards to integers.
+sum), so the computed value c̃ and the exact one c satisfy c(1 − u)^a ≤ c̃ ≤ c(1 + u)^a, u = 2^−53. The head's
+counts are summed scaled by 2^−S, S = max(0, bits − 1000) for a head total below 2^bits (:data:`MAX_LOG2_COUNT`
+bits at most: binary DCG at N = 1000 has 2^1000 runs exactly, issue 51): a power of two, so the scaled problem's
+arithmetic is the unscaled one's shifted, every entry is 0 or an integer ≥ 1 times 2^−S ≥ 2^−1000 (never
+subnormal) and at most 2^1000 (far below the overflow at 2^1024). Hence c ≥ 2^S·c̃(1 − a·u) and
+c ≤ 2^S·c̃ / (1 − a·u) (Bernoulli), taken in exact rational arithmetic and rounded inwards to integers.
 """
 from __future__ import annotations
 
@@ -60,15 +63,25 @@ from irscales.exact import to_fraction
 from irscales.options import DEFAULT_MAX_REL_ERROR, UNQ
 from irscales.progress import bar
 
-__all__ = ["Item", "outward", "count_bounds", "exact_counts", "Bounds", "MAX_BITS", "MAX_LOG2_COUNT",
+__all__ = ["Item", "outward", "count_bounds", "exact_counts", "Bounds", "MAX_BITS", "MAX_LOG2_COUNT", "FLOAT_LOG2_COUNT",
+           "KNAPSACK_MAX_N",
            "SECONDS_PER_CELL", "Knapsack",
            "knapsack_phi_bounds", "tie_bounds"]
 
 UNIT_ROUNDOFF = Fraction(1, 2**53)
-#: Finest grid: K = 2^MAX_BITS cells (two float64 arrays of 8·2^MAX_BITS bytes while counting).
-MAX_BITS = 23
-#: Counts are float64 while summed: every head count must stay below 2^MAX_LOG2_COUNT.
-MAX_LOG2_COUNT = 1000
+#: Finest grid: K = 2^MAX_BITS cells (at most three float64 arrays of 8·2^MAX_BITS bytes while counting: 384 MB, within
+#: the 512 MB of one AP pass; 24 bits bring binary nDCG@1000 on TREC-8 from 1.7 % to within 1 %, issue 51).
+MAX_BITS = 24
+#: Counts are float64 while summed, scaled by 2^−S so that every head count stays below 2^1000 (module doc): the
+#: head's total must stay below 2^MAX_LOG2_COUNT (binary DCG at N = 1000 reaches 2^1000 exactly, issue 51).
+MAX_LOG2_COUNT = 2000
+#: The deepest N a knapsack bracket is offered at beyond its own limits (binary nDCG/DCG at N = 1000 measured on TREC-8,
+#: docs/benchmarks.md).
+KNAPSACK_MAX_N = 1020
+#: Counts are summed scaled into [2^−S, 2^FLOAT_LOG2_COUNT] (and geometric weights kept above 2^−(FLOAT_LOG2_COUNT − 40),
+#: :mod:`irscales.enumeration.forms.geometric`): far from float64's overflow (2^1024) and, S ≤ 1000, from
+#: its subnormals (2^−1022).
+FLOAT_LOG2_COUNT = 1000
 #: Seconds per cell and option of a grid (numpy shifted adds on the 2-core machine), for a bracket's cost.
 SECONDS_PER_CELL = 1.5e-9
 
@@ -131,10 +144,11 @@ def _sum_up(xs: Sequence[float]) -> float:
     return math.nextafter(s, math.inf) if s else 0.0
 
 
-def _distribution(shifts: list[tuple[np.ndarray, list[int]]], K: int) -> tuple[np.ndarray, int]:
-    """d[k] = Σ over assignments with Σ shift = k of Π μ, k = 0..K (float64), and the roundings per entry."""
+def _distribution(shifts: list[tuple[np.ndarray, list[int]]], K: int, scale: int = 0) -> tuple[np.ndarray, int]:
+    """d[k] = 2^−scale · Σ over assignments with Σ shift = k of Π μ, k = 0..K (float64), and the roundings per
+    entry (the scale is a power of two: exact)."""
     d = np.zeros(K + 1)
-    d[0] = 1.0
+    d[0] = math.ldexp(1.0, -scale)
     ops = 0
     for s, mu in shifts:
         new = np.zeros(K + 1)
@@ -159,12 +173,12 @@ def _merge(keys: np.ndarray, mult: Sequence[int]) -> tuple[np.ndarray, list[int]
     return np.array(ks, dtype=np.int64), [acc[k] for k in ks]
 
 
-def _low(c: float, a: int) -> int:
-    return max(0, math.ceil(Fraction(c) * (1 - a * UNIT_ROUNDOFF))) if c > 0 else 0
+def _low(c: float, a: int, scale: int = 0) -> int:
+    return max(0, math.ceil(Fraction(c) * 2**scale * (1 - a * UNIT_ROUNDOFF))) if c > 0 else 0
 
 
-def _high(c: float, a: int) -> int:
-    return math.floor(Fraction(c) / (1 - a * UNIT_ROUNDOFF))
+def _high(c: float, a: int, scale: int = 0) -> int:
+    return math.floor(Fraction(c) * 2**scale / (1 - a * UNIT_ROUNDOFF))
 
 
 def _group(items: Sequence[Item], R: float, bits: int, m_lo: np.ndarray, m_hi: np.ndarray
@@ -191,11 +205,15 @@ def _group(items: Sequence[Item], R: float, bits: int, m_lo: np.ndarray, m_hi: n
         tail *= sum(live[n_tail][3])
         n_tail += 1
     head = live[n_tail:]
-    if sum(math.log2(sum(t[3])) for t in head) >= MAX_LOG2_COUNT:
-        raise OverflowError(f"the bracket's head counts exceed 2^{MAX_LOG2_COUNT} (float64 range)")
-    dA, opsA = _distribution([_merge(np.ceil(hi / delta).astype(np.int64), mult) for _, _, hi, mult in head], K)
-    dB, opsB = _distribution([_merge(np.floor(lo / delta).astype(np.int64), mult) for _, lo, _, mult in head], K)
-    PA, PB = np.cumsum(dA), np.cumsum(dB)
+    bits = math.prod(sum(t[3]) for t in head).bit_length()  # the head's total is below 2^bits
+    if bits > MAX_LOG2_COUNT:
+        raise OverflowError(f"the bracket's head counts reach 2^{bits - 1}, over 2^{MAX_LOG2_COUNT} (the scaled "
+                            "float64 range)")
+    S = max(0, bits - FLOAT_LOG2_COUNT)
+    PA, opsA = _distribution([_merge(np.ceil(hi / delta).astype(np.int64), mult) for _, _, hi, mult in head], K, S)
+    np.cumsum(PA, out=PA)  # in place: at most three arrays of K + 1 floats at once
+    PB, opsB = _distribution([_merge(np.floor(lo / delta).astype(np.int64), mult) for _, lo, _, mult in head], K, S)
+    np.cumsum(PB, out=PB)
     a = max(opsA, opsB) + K + 2
     scale = factor * tail
     out: tuple[list[int], ...] = ([], [], [], [])
@@ -203,10 +221,10 @@ def _group(items: Sequence[Item], R: float, bits: int, m_lo: np.ndarray, m_hi: n
         x = lo_ if s_tail == 0 else math.nextafter(lo_ - s_tail, -math.inf)
         ia_le, ia_lt = min(K, _floor_div(x, delta)), min(K, _ceil_div(x, delta) - 1)
         ib_le, ib_lt = min(K, _floor_div(hi_, delta)), min(K, _ceil_div(hi_, delta) - 1)
-        out[0].append(scale * _low(PA[ia_le], a) if ia_le >= 0 else 0)
-        out[1].append(scale * _high(PB[ib_le], a) if ib_le >= 0 else 0)
-        out[2].append(scale * _low(PA[ia_lt], a) if ia_lt >= 0 else 0)
-        out[3].append(scale * _high(PB[ib_lt], a) if ib_lt >= 0 else 0)
+        out[0].append(scale * _low(PA[ia_le], a, S) if ia_le >= 0 else 0)
+        out[1].append(scale * _high(PB[ib_le], a, S) if ib_le >= 0 else 0)
+        out[2].append(scale * _low(PA[ia_lt], a, S) if ia_lt >= 0 else 0)
+        out[3].append(scale * _high(PB[ib_lt], a, S) if ib_lt >= 0 else 0)
     return out  # type: ignore[return-value]
 
 
@@ -271,7 +289,9 @@ def count_bounds(items: Sequence[Item], m_lo: np.ndarray, m_hi: np.ndarray, *, r
     Queries are grouped by R = the power of two at or above m_hi; each group is counted on the grid
     δ = R·2^−``bits``, and the queries whose bracket is not yet tight — ``tight(le_lo, le_hi, lt_lo, lt_hi)``,
     by default le_hi ≤ (1 + rel_error)·le_lo and the same for lt — are counted again with ``step`` more bits,
-    up to ``max_bits``; what is still wide then is returned as it is (valid, wider). A query not yet tight
+    the last step up to ``max_bits`` exactly; what is still wide then is returned as it is (valid, wider). A query's
+    grids follow one ladder whatever the target and it keeps the tightest bounds of all, so a tighter target never
+    ends wider (monotone, issue 51). A query not yet tight
     whose upper count is at most ``exact_below`` is counted exactly by ``exact(q)`` → (F_≤, F_<) (e.g.
     :func:`exact_counts`; None: over its budget, refine instead). A bound m⁺ ≤ 0 is
     decided exactly: the assignments of value 0 (options with v⁺ = 0) up to it, none below it.
@@ -312,10 +332,10 @@ def count_bounds(items: Sequence[Item], m_lo: np.ndarray, m_hi: np.ndarray, *, r
                     res.le_lo[q] = res.le_hi[q] = counted[0]
                     res.lt_lo[q] = res.lt_hi[q] = counted[1]
                     continue
-                if not tight(res.le_lo[q], res.le_hi[q], res.lt_lo[q], res.lt_hi[q]) and b + step <= max_bits:
+                if not tight(res.le_lo[q], res.le_hi[q], res.lt_lo[q], res.lt_hi[q]) and b < max_bits:
                     again.append(q)
-            if again:
-                todo[(E, b + step)] = again
+            if again:  # the last step only as far as the cap (12, 15, 18, 21, then 23: not stopped at 21)
+                todo[(E, min(b + step, max_bits))] = again
                 pb.total += 1
             pb.update(1)
     return res

@@ -1,20 +1,31 @@
-"""How far AP's bracket (:mod:`irscales.enumeration.bracket_ap`) reaches, what it costs, and the size K of φ's
-range it divides by (issue 42): :func:`bracket_depth`, :func:`bracket_cost`, :func:`k_bounds`. The bounded route
-(:mod:`irscales.enumeration.bounded`) reads them to decide what it offers."""
+"""How far AP's bracket (:mod:`irscales.enumeration.bracket_ap`) reaches, within which error, what it costs, and the
+size K of φ's range it divides by (issues 42, 51): :func:`bracket_depth`, :func:`reachable_error`,
+:func:`bracket_cost`, :func:`k_bounds`. The bounded route (:mod:`irscales.enumeration.bounded`) reads them to decide
+what it offers: AP with ties min/max/mid to N = :data:`~irscales.enumeration.bracket_ap.BRACKET_MAX_N`, within a
+``max_rel_error`` of at least :func:`reachable_error` at that N (refused below it, the refusal naming it)."""
 from __future__ import annotations
 
 import csv
 import functools
+import math
 
 from irscales import measures as M
 from irscales.enumeration import ap_count
-from irscales.enumeration.bracket_ap import check_ap_depth, check_ap_measure
+from irscales.enumeration.bracket_ap import BRACKET_MAX_N, BUDGET_S, check_ap_depth, check_ap_measure
+from irscales.enumeration.bracket_ap_plan import MAX_CELLS
 from irscales.paths import repo_root
-from irscales.options import DEFAULT_TIES, UNQ
+from irscales.options import DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ
 
-__all__ = ["bracket_depth", "bracket_cost", "k_bounds"]
+__all__ = ["bracket_depth", "reachable_error", "bracket_cost", "k_bounds", "REACHABLE"]
 
-_DEPTH_MAX_N = 200  # deepest N where the bracket reaches 1 % on the Robust 2004 runs within about a minute
+#: (N, error): the widest bracket hi/lo − 1 the plan of :mod:`irscales.enumeration.bracket_ap_plan` predicts within
+#: :data:`~irscales.enumeration.bracket_ap.BUDGET_S` and its cell cap for the 2,490 values of the 10 Robust 2004 runs
+#: × 249 topics (from their pilot's widths: ``benchmarks/bench_bracket_ap.py --reachable``, docs/benchmarks.md; the
+#: sweeps measured there reach it: 1 % at N = 300, 0.61 at N = 1000), interpolated log-linearly between them. An
+#: estimate for runs like these: other runs' brackets are proven all the same, and the scale table reports the
+#: error they reached.
+REACHABLE = ((200, 0.0043), (250, 0.0079), (300, 0.014), (350, 0.022), (400, 0.033), (500, 0.063), (600, 0.11),
+             (700, 0.18), (800, 0.27), (900, 0.43), (1000, 0.62), (1020, 0.66))
 
 
 @functools.lru_cache(maxsize=1)
@@ -48,26 +59,47 @@ def k_bounds(measure: M.Measure | str, N: int, c: int = 1, ties: str = DEFAULT_T
     return (known[below] if below else N + 1), 2**N
 
 
-def bracket_depth(measure: M.Measure | str, c: int = 1, ties: str = DEFAULT_TIES) -> tuple[float, str]:
-    """Deepest N of the bounded route and why."""
+def reachable_error(N: int) -> float:
+    """The error AP's bracket (ties min/max/mid) reaches at N within its budget on runs like Robust 2004's
+    (:data:`REACHABLE`), rounded up to two significant digits."""
+    pts = REACHABLE
+    if N <= pts[0][0]:
+        e = pts[0][1]
+    else:
+        (n0, e0), (n1, e1) = next((p, q) for p, q in zip(pts, pts[1:]) if N <= q[0]) if N <= pts[-1][0] \
+            else (pts[-2], pts[-1])
+        e = math.exp(math.log(e0) + (math.log(e1) - math.log(e0)) * (N - n0) / (n1 - n0))
+    digits = 1 - math.floor(math.log10(e))
+    return math.ceil(e * 10**digits) / 10**digits
+
+
+def bracket_depth(measure: M.Measure | str, c: int = 1, ties: str = DEFAULT_TIES,
+                  rel_error: float = DEFAULT_MAX_REL_ERROR) -> tuple[float, str]:
+    """Deepest N of the bounded route within ``rel_error`` and why not further."""
     check_ap_measure(measure)
     if ties == UNQ:
         return ap_count.FULL_MAX_N, ("distinct AP values: exact by deduplication to N = 24; no deterministic "
                                      "bracket of the distinct values is known beyond")
-    return _DEPTH_MAX_N, (f"rounded programme over ranks: within 1 % in about a minute for the Robust 2004 runs "
-                          f"to N = {_DEPTH_MAX_N}; deeper (N = 1000) the far lower tail needs grids of ~10^5 "
-                          "per unit of SP (bounds stay proven, but wider)")
+    depth = max((N for N in range(1, BRACKET_MAX_N + 1) if reachable_error(N) <= rel_error), default=0)
+    why = (f"rounded count over ranks, proven: within max_rel_error={rel_error:g} in {BUDGET_S:g} s to N = {depth} for "
+           "runs like Robust 2004's")
+    if depth < BRACKET_MAX_N:
+        why += (f"; deeper only within a wider proven error (the far lower tail needs grids of ~10^5 per unit of SP "
+                f"for 1 %; about {reachable_error(BRACKET_MAX_N):g} reaches N = {BRACKET_MAX_N})")
+    else:
+        why += f"; 2^N counts must stay finite in float64 (N ≤ {BRACKET_MAX_N})"
+    return depth, why
 
 
 def bracket_cost(measure: M.Measure | str, N: int, c: int = 1, ties: str = DEFAULT_TIES,
                  n_runs: int = 1) -> tuple[float, int]:
-    """Rough (seconds, bytes) of :func:`phi_bounds` to 1 % for realistic runs, calibrated on the 10 Robust
-    2004 runs × 249 topics (docs/benchmarks.md): about 3 s at N = 100 and 40 s at N = 200, growing as N³
-    (finer grids × more hits × longer runs); memory ~40 MB·(N/100)³ beside the interpreter. Beyond
-    N ≈ 300 the estimate says why the bound does not reach 1 % in a minute (N = 1000: hours)."""
+    """Rough (seconds, bytes) of :func:`phi_bounds` for realistic runs, calibrated on the 10 Robust 2004 runs × 249
+    topics (docs/benchmarks.md): about 3 s at N = 100 and 15 s at N = 200 to 1 %, growing as N³ (finer grids ×
+    more hits × longer runs) up to the budget; memory ~40 MB·(N/100)³ beside the interpreter, up to one pass's
+    cells."""
     check_ap_measure(measure, N)
     check_ap_depth(N)
     if ties == UNQ and N <= ap_count.FULL_MAX_N:
         return 1.0 + 2**N / 2e7, 2**N * 8 * 4  # all 2^N keys deduplicated
     scale = (N / 100) ** 3
-    return max(1.0, 5.0 * scale) + 1e-4 * n_runs, int(4e7 * max(scale, 0.05))
+    return min(BUDGET_S, max(1.0, 2.0 * scale) + 1e-4 * n_runs), int(min(4e7 * max(scale, 0.05), 8 * MAX_CELLS))

@@ -166,6 +166,15 @@ class Form:
         """The deepest N at which φ is bracketed with ``ties``, and why not further (0: not bracketed)."""
         return 0, no_bracket(m, c)
 
+    def bracket_depth_within(self, m: M.Measure, c: int, ties: str | None, rel_error: float) -> tuple[float, str]:
+        """The deepest N at which φ is bracketed with ``ties`` within ``rel_error`` in the bracket's budget, and why
+        not further (a bracket that reaches any error it is asked: :meth:`bracket_depth`)."""
+        return self.bracket_depth(m, c, ties)
+
+    def bracket_error(self, m: M.Measure, N: int, c: int, ties: str) -> float:
+        """The least ``max_rel_error`` the bracket of φ at N reaches within its budget (0: any it is asked)."""
+        return 0.0
+
     def bracket_cost(self, m: M.Measure, N: int, c: int, ties: str, n_runs: int) -> tuple[float, int]:
         """Rough (seconds, bytes) of bracketing φ of ``n_runs`` runs."""
         raise ValueError(f"φ of {m.key} over grades 0..{c} is not bracketed: {no_bracket(m, c)}")

@@ -23,7 +23,8 @@ from functools import lru_cache
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.bracket import MAX_BITS, MAX_LOG2_COUNT, SECONDS_PER_CELL, Item, exact_counts, outward
+from irscales.enumeration.bracket import (KNAPSACK_MAX_N, MAX_BITS, MAX_LOG2_COUNT, SECONDS_PER_CELL, Item, exact_counts,
+                                         outward)
 from irscales.enumeration.dcg import dcg_layout, log_sum_sign, rank_classes
 from irscales.enumeration.forms.base import KnapsackForm, register
 from irscales.enumeration.meet import (MAX_HALF, dcg_below, dcg_class_items, dcg_tie_scan, graded_dcg_below,
@@ -135,8 +136,9 @@ class DiscountedKnapsack:
     bits = 14
 
     def depth(self, c: int, ties: str | None) -> tuple[float, str]:
-        depth = int(MAX_LOG2_COUNT / math.log2(c + 1))
-        return depth, f"counts are summed in float64: (c + 1)^N < 2^{MAX_LOG2_COUNT}"
+        depth = min(KNAPSACK_MAX_N, int(MAX_LOG2_COUNT / math.log2(c + 1)))
+        return depth, (f"counts are summed in scaled float64: (c + 1)^N < 2^{MAX_LOG2_COUNT}; offered to N = "
+                       f"{KNAPSACK_MAX_N} (measured at N = 1000: docs/benchmarks.md)")
 
     def cost(self, N: int, c: int, ties: str, n_runs: int) -> tuple[float, int]:
         if ties == UNQ:  # two per class: len() of each (root, coefficients) pair, not of the coefficients
@@ -145,7 +147,7 @@ class DiscountedKnapsack:
             opts = N * (c + 1)
         cells = opts * 2**18 * 2
         grids = min(n_runs, 12)
-        return grids * cells * SECONDS_PER_CELL + n_runs * 2e-4, 4 * 8 * 2**MAX_BITS  # four float arrays at worst
+        return grids * cells * SECONDS_PER_CELL + n_runs * 2e-4, 3 * 8 * 2**MAX_BITS  # three float arrays at worst
 
     def k(self, N: int, c: int, ties: str) -> int:
         if ties != UNQ:

@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.bracket import MAX_BITS, MAX_LOG2_COUNT, SECONDS_PER_CELL, Item, exact_counts, outward
+from irscales.enumeration.bracket import FLOAT_LOG2_COUNT, MAX_BITS, SECONDS_PER_CELL, Item, exact_counts, outward
 from irscales.enumeration.cache import IdRangeChunk
 from irscales.enumeration.digit_sums import carry_counts, graded_rbp_tie
 from irscales.enumeration.forms.base import KnapsackForm, closed_count_cost, register
@@ -71,14 +71,14 @@ class GeometricKnapsack:
         p = self.p
         if self.graded and ties in (None, UNQ) and p.denominator <= c:
             return 0, f"graded RBP with p = {p} ties over grades 0..{c}: distinct values are not runs"
-        depth = int(1 + (MAX_LOG2_COUNT - 40) / -math.log2(p)) if p < 1 else 0
+        depth = int(1 + (FLOAT_LOG2_COUNT - 40) / -math.log2(p)) if p < 1 else 0
         return depth, (f"weights p^(i−1) must stay normal float64 numbers with 40 bits of grid below them "
-                       f"(p^(N−1) ≥ 2^−{MAX_LOG2_COUNT - 40})")
+                       f"(p^(N−1) ≥ 2^−{FLOAT_LOG2_COUNT - 40})")
 
     def cost(self, N: int, c: int, ties: str, n_runs: int) -> tuple[float, int]:
         cells = 80 * (c + 1) * 2**16 * 2  # the head: ranks down to the grid width; 2^16 cells typical
         grids = min(n_runs, 40)
-        return grids * cells * SECONDS_PER_CELL + n_runs * 2e-4, 4 * 8 * 2**MAX_BITS  # four float arrays at worst
+        return grids * cells * SECONDS_PER_CELL + n_runs * 2e-4, 3 * 8 * 2**MAX_BITS  # three float arrays at worst
 
     def k(self, N: int, c: int, ties: str) -> int:
         return (c + 1) ** N

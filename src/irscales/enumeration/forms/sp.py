@@ -5,8 +5,10 @@ AP's numerator (AP = SP/RB orders and ties runs as SP, FFF21 §5.2.2). Binary ru
   SP_bottom + k·Σ_{bottom, relevant} 1/i), N·lcm(1..N) < 2^62;
 * count (:mod:`irscales.enumeration.ap_count`): runs below / up to a value by a meet in the middle conditioned on
   the top half's hits, proven exact to N = 40 (ties min/max/mid); φ_unq by deduplicating all 2^N keys, N ≤ 24;
-* bracket (:mod:`irscales.enumeration.bracket_ap`, :mod:`irscales.enumeration.bracket_ap_reach`): a rounded
-  dynamic programme over ranks, ties min/max/mid to N = 200.
+* bracket (:mod:`irscales.enumeration.bracket_ap`, :mod:`irscales.enumeration.bracket_ap_reach`): a rounded count
+  over ranks read at every grid cell at once, refined by a monotone planner within a time budget, ties min/max/mid to
+  N = 1020 within the error reachable at that N (1 % to a few hundred ranks; about 0.16 at N = 1000, or any wider
+  error the caller asks, issue 51).
 """
 from __future__ import annotations
 
@@ -19,11 +21,12 @@ from irscales.enumeration import bracket_ap, bracket_ap_reach
 from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, phi_ap
 from irscales.enumeration.forms.base import Form, register
 from irscales.enumeration.ties import RUN_TIES
+from irscales.options import UNQ
 
 __all__ = ["SumOfPrecisions", "SP_FORM", "AP_BASIS"]
 
 #: What the AP bracket rests on (the bounded route's basis).
-AP_BASIS = ("φ bracketed by proven lower and upper counts of a rounded dynamic programme over ranks "
+AP_BASIS = ("φ bracketed by proven lower and upper counts of a rounded count over ranks "
             "(irscales.enumeration.bracket_ap; FFF21 eq. 2, §7.1.3)")
 _SECONDS_PER_RUN = 6e-7  # the shared machine's rate (issue 37: N = 27 took 80 s; loaded builds 2.3-4.0e-7 s/run)
 
@@ -94,6 +97,16 @@ class SumOfPrecisions(Form):
         if c != 1:
             return 0, f"AP is binary: no bracket over grades 0..{c}"
         return bracket_ap_reach.bracket_depth(m, c, ties)
+
+    def bracket_depth_within(self, m, c, ties, rel_error):
+        if c != 1:
+            return self.bracket_depth(m, c, ties)
+        return bracket_ap_reach.bracket_depth(m, c, ties, rel_error)
+
+    def bracket_error(self, m, N, c, ties):
+        if c != 1 or ties == UNQ or N > bracket_ap.BRACKET_MAX_N:
+            return math.inf
+        return bracket_ap_reach.reachable_error(N)
 
     def bracket_cost(self, m, N, c, ties, n_runs):
         return bracket_ap_reach.bracket_cost(m, N, c, ties, n_runs)
