@@ -12,9 +12,10 @@ construction the function's docstring proves.
 * :func:`kendall_tau_range` — the smallest and largest Kendall τ_b (:func:`irscales.correlation.kendall_tau`,
   FFF21 §3.3, Fer17 eq. 1) between two score vectors whose entries are anywhere in their bounds; an outer
   bound computed pair by pair, equal to the point τ (bit for bit) when both vectors are exact.
+* :func:`tau_ap_range` — the same for the symmetric AP correlation τ_AP (Fer17 eq. 2, Yilmaz et al. 2008),
+  item by item.
 
-Issue 51 carries the same pattern to tests and τ_AP: a function of the bounds that returns an interval
-guaranteed to contain the statistic at every point of the box.
+The significance tests over bounds are in :mod:`irscales.stats.proven` (issue 51).
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike
 
-from irscales.correlation import system_means
+from irscales.correlation import system_means, tau_ap_symmetric
 from irscales.ranks import dense_ranks
 
-__all__ = ["Bounds", "as_bounds", "mean_bounds", "TauRange", "kendall_tau_range"]
+__all__ = ["Bounds", "as_bounds", "mean_bounds", "TauRange", "kendall_tau_range", "TauApRange", "tau_ap_range"]
 
 
 @dataclass(frozen=True)
@@ -235,3 +236,77 @@ def kendall_tau_range(x, y) -> TauRange:
     hi, lo = _best(up, untie_x, untie_y), 0.0 - _best(down, untie_x, untie_y)  # 0.0 − 0.0 is 0.0, not −0.0
     n_pairs = len(xlo) * (len(xlo) - 1) // 2
     return TauRange(lo, hi, sure_c, sure_d, tied, n_pairs - sure_c - sure_d - tied, exact)
+
+
+@dataclass(frozen=True)
+class TauApRange:
+    """The range of the symmetric τ_AP over a box of scores (:func:`tau_ap_range`): ``lo`` ≤ τ_AP ≤ ``hi`` at
+    every point of the box without tied systems (τ_AP is undefined with ties). ``exact``: both inputs were
+    points (``lo == hi`` is :func:`irscales.correlation.tau_ap_symmetric`, NaN where they tie)."""
+
+    lo: float
+    hi: float
+    exact: bool
+
+    @property
+    def width(self) -> float:
+        return self.hi - self.lo
+
+    def __contains__(self, tau: float) -> bool:
+        return bool(self.lo <= tau <= self.hi)
+
+
+def _tau_ap_one(xlo, xhi, ylo, yhi) -> tuple[Fraction, Fraction]:
+    """Bounds of Σ_u C(u)/A(u) of τ_AP with positions from x (the ``other`` ranking of
+    :func:`irscales.correlation.tau_ap`) and y the reference, over the box (codes; module :func:`tau_ap_range`)."""
+    lo_sum, hi_sum = Fraction(0), Fraction(0)
+    for u in range(len(xlo)):
+        xs, xp = xlo > xhi[u], xhi > xlo[u]  # v surely / possibly above u in x (strictly: no ties)
+        ys, yp = ylo > yhi[u], yhi > ylo[u]
+        xs[u] = xp[u] = ys[u] = yp[u] = False
+        opt = xp & ~xs
+        den = int(xs.sum()) + int((opt & ~ys).sum())
+        lo_sum += Fraction(int((xs & ys).sum()), den) if den else 0
+        add = int((opt & yp).sum())
+        den = int(xs.sum()) + add
+        hi_sum += Fraction(int((xs & yp).sum()) + add, den) if den else 0
+    return lo_sum, hi_sum
+
+
+def tau_ap_range(x, y) -> TauApRange:
+    r"""The range of the symmetric τ_AP (:func:`irscales.correlation.tau_ap_symmetric`, the mean of
+    τ_AP(x, y) and τ_AP(y, x), Fer17 eq. 2) between two score vectors known within bounds (as
+    :func:`kendall_tau_range` takes them), over every point of the box where no two systems tie.
+
+    .. math:: \tau_{AP}(Y, X) = \frac{2}{m - 1} \sum_{u \ne \mathrm{top}(X)} \frac{|A_X(u) \cap A_Y(u)|}{|A_X(u)|} - 1
+
+    with A_X(u) the systems above u in X (|A_X(u)| = its position − 1). **Item by item**: the bounds allow, for
+    each v, that v be surely / possibly above u in X (lo_v > hi_u / hi_v > lo_u) and in Y. The fraction of u is
+    smallest with only the sure members of A_X(u) that are surely in A_Y(u) in the numerator and every possible
+    member of A_X(u) that may be outside A_Y(u) in the denominator (each such member adds 0/1); largest with
+    every possible member that may be in A_Y(u) counted in both (each adds 1/1). An item that may be the top of
+    X has no term: its lower bound is 0 (the fractions are ≥ 0), its upper bound the largest fraction. Choosing
+    per item independently relaxes the box, so the range is **sound** (an outer bound), computed in exact
+    Fractions and widened by 1e-12 so that it holds the floating-point τ_AP of any point. Exact inputs give
+    the point value (NaN with ties), bit for bit.
+    """
+    bx, by = as_bounds(x), as_bounds(y)
+    if bx.lo.ndim != 1 or bx.shape != by.shape:
+        raise ValueError(f"tau_ap_range: x and y must be 1-D of the same length (systems), got {bx.shape} and "
+                         f"{by.shape}")
+    m = bx.shape[0]
+    if m < 2:
+        raise ValueError(f"tau_ap_range: need at least 2 systems, got {m}")
+    if bx.exact and by.exact:
+        try:
+            v = float(tau_ap_symmetric(np.asarray(bx.lo), np.asarray(by.lo)))
+        except ValueError:  # tied systems: τ_AP is undefined
+            v = float("nan")
+        return TauApRange(v, v, True)
+    xlo, xhi = _codes(bx)
+    ylo, yhi = _codes(by)
+    a_lo, a_hi = _tau_ap_one(ylo, yhi, xlo, xhi)  # τ_AP(x, y): positions from y, x the reference
+    b_lo, b_hi = _tau_ap_one(xlo, xhi, ylo, yhi)  # τ_AP(y, x)
+    k = Fraction(2, m - 1)
+    lo, hi = (k * (a_lo + b_lo) - 2) / 2, (k * (a_hi + b_hi) - 2) / 2
+    return TauApRange(max(-1.0, float(lo) - 1e-12), min(1.0, float(hi) + 1e-12), False)
