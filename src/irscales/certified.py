@@ -7,6 +7,8 @@ function here returns a statement that holds for *every* choice of values inside
 never for one choice; where the exact extreme is too costly, an outer bound (wider, still sound) whose
 construction the function's docstring proves.
 
+* :class:`ScoreBox` — a (topics, systems) matrix of such scores, with what is known of their order within a
+  topic (the box the significance tests of :mod:`irscales.stats.proven` decide over).
 * :func:`mean_bounds` — the mean over topics of per-topic bounds: [mean(lo), mean(hi)], exact (Fractions);
   the mean is increasing in every argument, so these are the exact extremes.
 * :func:`kendall_tau_range` — the smallest and largest Kendall τ_b (:func:`irscales.correlation.kendall_tau`,
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,7 +32,8 @@ from numpy.typing import ArrayLike
 from irscales.correlation import system_means, tau_ap_symmetric
 from irscales.ranks import dense_ranks
 
-__all__ = ["Bounds", "as_bounds", "mean_bounds", "TauRange", "kendall_tau_range", "TauApRange", "tau_ap_range"]
+__all__ = ["Bounds", "as_bounds", "ScoreBox", "mean_bounds", "TauRange", "kendall_tau_range", "TauApRange",
+           "tau_ap_range"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,42 @@ def as_bounds(x) -> Bounds:
     if isinstance(x, tuple) and len(x) == 2:
         return Bounds(np.asarray(x[0]), np.asarray(x[1]))
     return Bounds.point(x)
+
+
+@dataclass(frozen=True)
+class ScoreBox:
+    """(T topics, S systems) scores known to lie in [``lo``, ``hi``] (exact: ints or Fractions, object arrays).
+    ``keys`` (optional, (T, S)): within a topic, equal keys mean equal scores; with ``ordered`` the keys'
+    order is also the scores' strict order. ``exact``: every entry a point (lo = hi)."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    keys: np.ndarray | None = None
+    ordered: bool = False
+
+    def __post_init__(self):
+        lo, hi = np.asarray(self.lo, dtype=object), np.asarray(self.hi, dtype=object)
+        if lo.ndim != 2 or lo.shape != hi.shape:
+            raise ValueError(f"a score box is two (topics, systems) matrices of one shape, got {lo.shape} and "
+                             f"{hi.shape}")
+        if self.keys is not None and np.shape(self.keys) != lo.shape:
+            raise ValueError(f"keys must have the scores' shape {lo.shape}, got {np.shape(self.keys)}")
+        bad = np.argwhere(lo > hi)
+        if len(bad):
+            t, s = (int(x) for x in bad[0])
+            raise ValueError(f"score box: lo > hi at (topic, system) = ({t}, {s})")
+        object.__setattr__(self, "lo", lo)
+        object.__setattr__(self, "hi", hi)
+
+    @property
+    def exact(self) -> bool:
+        return bool((self.lo == self.hi).all())
+
+    def permuted(self, perm: Sequence[int]) -> "ScoreBox":
+        """The same box with the systems (columns) in the order ``perm``."""
+        keys = None if self.keys is None else np.asarray(self.keys)[:, perm]
+        return ScoreBox(self.lo[:, perm], self.hi[:, perm], keys, self.ordered)
+
 
 
 def _exact(a: np.ndarray) -> np.ndarray:

@@ -48,14 +48,14 @@ from scipy import stats
 
 from irscales import comparison_plot
 from irscales import comparison_render as R
-from irscales.certified import Bounds, mean_bounds
+from irscales.certified import Bounds, ScoreBox, mean_bounds
 from irscales.correlation import system_means
 from irscales.interval import INTERVAL_LEGEND
 from irscales.ipso.sign_test import ipso_sign_test
 from irscales.options import (COMPARISON_DEFAULTS, COMPARISON_TESTS, CORRECTIONS, ROW_ORDERS, TEST_WORDS, ArgumentError,
                               check_alpha, check_choice)
 from irscales.stats import significance as S
-from irscales.stats.proven import ScoreBox, outcomes, proven_corrected, proven_test
+from irscales.stats.proven import outcomes, proven_corrected, proven_test
 from irscales.stats.randomisation import PERMUTATIONS, randomisation_test
 
 __all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corrected", "PROVEN", "UNDECIDED",
@@ -278,7 +278,7 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
     rel       binary relevance ``(S, T, ≥ depth)`` of the runs, for the IPSO sign test of ‡ (needs ``depth``)
     permutations, seed  the randomisation test's sampled sign patterns (when T > 20; exact below)
     order     the rows' order (:data:`ORDERS`); the legend names it when not ``given``
-    boxes     measure label → :class:`irscales.stats.proven.ScoreBox` of its interval-scaled values where they
+    boxes     measure label → :class:`irscales.certified.ScoreBox` of its interval-scaled values where they
               are bracketed (``interval`` then holds the values shown, inside the box): every decision on that
               column is proven over the box or undecided (module docstring); a box of points changes nothing
     """

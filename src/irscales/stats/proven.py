@@ -6,7 +6,7 @@ For a pair (a, b) of systems the paired differences range over d_t ∈ [lo_a,t �
 (exact: one topic's d_t depends on its two scores only, so the box of the pair's differences is exactly this
 product of intervals). Optional *keys* (:class:`ScoreBox`) tighten it: scores with equal keys in one topic are
 equal (d_t = 0), and with ``ordered`` keys the order of the keys within a topic is the scores' strict order
-(the sign of d_t is known). The keys of φ are the measure's exact values within a topic (φ ranks the values
+(the sign of d_t is known; :class:`irscales.certified.ScoreBox`). The keys of φ are the measure's exact values within a topic (φ ranks the values
 of one scale, FFF21 §5.2.2: equal values share φ, a larger value has the larger φ) or, where the measure
 has no exact values, the relevance vector (equal vectors share φ).
 
@@ -46,58 +46,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
 
 import numpy as np
 from scipy import stats
 
+from irscales.certified import ScoreBox
 from irscales.exact import common_denominator
 from irscales.stats.pairwise import sign_pvalues
 from irscales.stats.randomisation import CELLS, EXACT_UP_TO, PERMUTATIONS, sign_patterns
 from irscales.stats.results import check_alpha, pairs
 from irscales.stats.tukey import studentized_range_critical, studentized_range_sf
 
-__all__ = ["MARGIN", "ScoreBox", "PairBox", "ProvenTest", "pair_box", "proven_t_test", "proven_sign_test",
+__all__ = ["MARGIN", "PairBox", "ProvenTest", "pair_box", "proven_t_test", "proven_sign_test",
            "proven_randomisation_test", "proven_signed_rank_test", "proven_tukey", "proven_corrected",
            "outcomes", "proven_test"]
 
 #: Relative margin by which every float bound is widened outward (rounding errors are below 1e-12 here).
 MARGIN = 1e-9
-
-
-@dataclass(frozen=True)
-class ScoreBox:
-    """(T topics, S systems) scores known to lie in [``lo``, ``hi``] (exact: ints or Fractions, object arrays).
-    ``keys`` (optional, (T, S)): within a topic, equal keys mean equal scores; with ``ordered`` the keys'
-    order is also the scores' strict order. ``exact``: every entry a point (lo = hi)."""
-
-    lo: np.ndarray
-    hi: np.ndarray
-    keys: np.ndarray | None = None
-    ordered: bool = False
-
-    def __post_init__(self):
-        lo, hi = np.asarray(self.lo, dtype=object), np.asarray(self.hi, dtype=object)
-        if lo.ndim != 2 or lo.shape != hi.shape:
-            raise ValueError(f"a score box is two (topics, systems) matrices of one shape, got {lo.shape} and "
-                             f"{hi.shape}")
-        if self.keys is not None and np.shape(self.keys) != lo.shape:
-            raise ValueError(f"keys must have the scores' shape {lo.shape}, got {np.shape(self.keys)}")
-        bad = np.argwhere(lo > hi)
-        if len(bad):
-            t, s = (int(x) for x in bad[0])
-            raise ValueError(f"score box: lo > hi at (topic, system) = ({t}, {s})")
-        object.__setattr__(self, "lo", lo)
-        object.__setattr__(self, "hi", hi)
-
-    @property
-    def exact(self) -> bool:
-        return bool((self.lo == self.hi).all())
-
-    def permuted(self, perm: Sequence[int]) -> "ScoreBox":
-        """The same box with the systems (columns) in the order ``perm``."""
-        keys = None if self.keys is None else np.asarray(self.keys)[:, perm]
-        return ScoreBox(self.lo[:, perm], self.hi[:, perm], keys, self.ordered)
 
 
 @dataclass(frozen=True)
