@@ -25,9 +25,10 @@ Every bound is an outer bound: wider than the true range is allowed (more "undec
   ones, or all 2^T) the events "null ≥ observed" and "null ≤ observed" read Σ_{ε_t = −1} d_t ≤ 0 and ≥ 0;
   each is surely true, surely false or open over the box (the interval of that sum, with a margin that
   covers float rounding), and p is monotone in the two counts.
-* Wilcoxon signed-rank (:func:`proven_signed_rank_test`): proven where every sign and the order of every two
-  |d_t| are fixed by the box (W₊ is then one number); otherwise **undecided** — no bound of W₊ over the box
-  is attempted.
+* Wilcoxon signed-rank (:func:`proven_signed_rank_test`): where every sign is fixed, bounds of each rank
+  (surely smaller / larger magnitudes), hence of W₊, w and of the tie correction, through the normal
+  approximation (n > 15); a pair with an open sign, or with n ≤ 15 and magnitudes that may tie or swap, is
+  **undecided** whatever its p.
 * Tukey's HSD after the two-way ANOVA (:func:`proven_tukey`): q² = df·S²/(T·SSE), SSE = ‖P y‖² with P the
   orthogonal projection onto the residuals of topic + system; ‖P y_mid‖ ± ‖r‖ bounds ‖P y‖ (‖P‖ ≤ 1).
 
@@ -43,6 +44,7 @@ must contain.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -311,27 +313,75 @@ def proven_randomisation_test(pb: PairBox, *, permutations: int = PERMUTATIONS, 
     return ProvenTest("randomisation", p_lo, p_hi, small, large, dlo, dhi, True)
 
 
+def _signrank_bounds(a: list, b: list, pos: list[bool]) -> tuple[float, float] | None:
+    """p range of the signed-rank test's normal approximation (n > 15) for fixed signs ``pos`` and magnitudes in
+    [a_t, b_t] (:func:`proven_signed_rank_test`); None where n ≤ 15 (the exact null distribution is left open)."""
+    n = len(a)
+    if n <= 15:
+        return None
+    total = n * (n + 1) // 2
+    # the rank of t (an average rank for ties) lies between 1 + #{surely smaller} and n − #{surely larger}
+    a_s, b_s = sorted(a), sorted(b)
+    r_lo = [1 + bisect.bisect_left(b_s, x) for x in a]  # b_u < a_t (never t itself: b_t ≥ a_t)
+    r_hi = [bisect.bisect_right(a_s, x) for x in b]      # n − #{a_u > b_t}
+    n_pos = sum(pos)
+    w_lo = max(sum(r for r, p in zip(r_lo, pos) if p), n_pos * (n_pos + 1) // 2)
+    w_hi = min(sum(r for r, p in zip(r_hi, pos) if p), total - (n - n_pos) * (n - n_pos + 1) // 2)
+
+    def small(w):
+        return min(w, total - w)
+
+    w_min = min(small(w_lo), small(w_hi))
+    w_max = small(min(max(Fraction(total, 2), w_lo), w_hi))
+    # ties: only among magnitudes whose intervals meet; a component of c meeting intervals adds at most c³ − c
+    ties, comp, reach = 0, 0, None
+    for x, y in sorted(zip(a, b)):
+        if reach is not None and x <= reach:
+            comp, reach = comp + 1, max(reach, y)
+        else:
+            ties += comp ** 3 - comp
+            comp, reach = 1, y
+    ties += comp ** 3 - comp
+    base = Fraction(n * (n + 1) * (2 * n + 1), 24)
+    mu = Fraction(n * (n + 1), 4)
+    z_lo = float(w_min - mu) / math.sqrt(float(base - Fraction(ties, 48)))
+    z_hi = float(w_max - mu) / math.sqrt(float(base))
+    p_lo = 2.0 * stats.norm.cdf(z_lo * (1 + MARGIN) - MARGIN) * (1 - MARGIN)
+    p_hi = min(1.0, 2.0 * stats.norm.cdf(min(0.0, z_hi * (1 - MARGIN) + MARGIN)) * (1 + MARGIN))
+    return p_lo, p_hi
+
+
 def proven_signed_rank_test(pb: PairBox, p_mid: np.ndarray | None = None) -> ProvenTest:
-    """The Wilcoxon signed-rank test over the box, without bounds of W₊: a pair is open (``open_pairs``) unless
-    every d_t has a fixed sign and every two nonzero |d_t| a fixed order (disjoint intervals, or the same
-    point) — then W₊, n and the ties are one value over the box and the point decision is proven. p ranges
-    are the point's (``p_mid``, the test at any point, e.g. the midpoints) where proven, [0, 1] where open."""
+    """The Wilcoxon signed-rank test (:func:`irscales.stats.pairwise.signed_rank_test`) over the box. Where the
+    sign of some d_t is open, the pair is open (``open_pairs``: undecided whatever its p). Where every sign is
+    fixed, the n nonzero |d_t| lie in intervals [a_t, b_t]: if every two are disjoint or the same point, W₊
+    and the ties are one value over the box and p is the point's (``p_mid``); otherwise, for n > 15 (the
+    normal approximation the point test uses there), each rank lies between 1 + #{u: b_u < a_t} and
+    n − #{u: a_u > b_t} (an average rank of a tie group too), so W₊ lies between the sums over the positive
+    topics (and [n₊(n₊+1)/2, n(n+1)/2 − n₋(n₋+1)/2]); w = min(W₊, W₋) ranges over the image of that interval,
+    and with tie term Σ(g³ − g) between 0 and Σ over the groups of meeting intervals (c³ − c),
+    p = 2Φ((w − n(n+1)/4)/σ) is increasing in w and in σ (w ≤ n(n+1)/4): p_lo at the smallest w and σ, p_hi at
+    the largest. For n ≤ 15 with meeting intervals the pair is open."""
     t, n_pairs = pb.lo.shape
     fixed_sign = np.asarray(pb.sign != 2, dtype=bool)
     open_ = ~fixed_sign.all(axis=0)
+    mid = np.full(n_pairs, np.nan) if p_mid is None else np.asarray(p_mid, dtype=float)
+    p_lo, p_hi = np.where(open_, 0.0, mid), np.where(open_, 1.0, mid)
     for k in np.flatnonzero(~open_):
         nz = np.flatnonzero(pb.sign[:, k] != 0)
-        lo = [abs(x) for x in pb.lo[nz, k]]
-        hi = [abs(x) for x in pb.hi[nz, k]]
-        spans = sorted((min(a, b), max(a, b)) for a, b in zip(lo, hi))
-        for (a0, b0), (a1, b1) in zip(spans, spans[1:]):
-            if not (b0 < a1 or (a0 == b0 == a1 == b1)):
-                open_[k] = True
-                break
+        pos = [bool(pb.sign[u, k] == 1) for u in nz]
+        a = [max(int(pb.lo[u, k]), 0) if p else max(-int(pb.hi[u, k]), 0) for u, p in zip(nz, pos)]
+        b = [int(pb.hi[u, k]) if p else -int(pb.lo[u, k]) for u, p in zip(nz, pos)]
+        spans = sorted(zip(a, b))
+        if all(b0 < a1 or a0 == b0 == a1 == b1 for (a0, b0), (a1, b1) in zip(spans, spans[1:])):
+            continue  # W₊, n and the ties are fixed: the point's p everywhere
+        bounds = _signrank_bounds(a, b, pos)
+        if bounds is None:
+            open_[k], p_lo[k], p_hi[k] = True, 0.0, 1.0
+        else:
+            p_lo[k], p_hi[k] = bounds
     nan = np.full(n_pairs, np.nan)
-    mid = nan if p_mid is None else np.asarray(p_mid, dtype=float)
-    return ProvenTest("signrank", np.where(open_, 0.0, mid), np.where(open_, 1.0, mid), nan, nan, *_mean_diffs(pb),
-                      False, open_pairs=open_)
+    return ProvenTest("signrank", p_lo, p_hi, nan, nan, *_mean_diffs(pb), False, open_pairs=open_)
 
 
 def proven_tukey(box: ScoreBox, pb: PairBox, alpha: float = 0.05, pvalues: bool = False) -> ProvenTest:
