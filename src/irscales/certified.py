@@ -86,24 +86,34 @@ def as_bounds(x) -> Bounds:
 class ScoreBox:
     """(T topics, S systems) scores known to lie in [``lo``, ``hi``] (exact: ints or Fractions, object arrays).
     ``keys`` (optional, (T, S)): within a topic, equal keys mean equal scores; with ``ordered`` the keys'
-    order is also the scores' strict order. ``exact``: every entry a point (lo = hi)."""
+    order is also the scores' strict order. ``mid`` (optional): the values shown for these scores (a point of
+    the brackets, e.g. their midpoints), which need not follow the keys' order (two distinct values may share a
+    midpoint): a statement proven over the box must hold for them too, so the keys' order then constrains only
+    the pairs whose shown values follow it (:func:`irscales.stats.proven.pair_box`). ``exact``: every entry a
+    point (lo = hi)."""
 
     lo: np.ndarray
     hi: np.ndarray
     keys: np.ndarray | None = None
     ordered: bool = False
+    mid: np.ndarray | None = None
 
     def __post_init__(self):
         lo, hi = np.asarray(self.lo, dtype=object), np.asarray(self.hi, dtype=object)
         if lo.ndim != 2 or lo.shape != hi.shape:
             raise ValueError(f"a score box is two (topics, systems) matrices of one shape, got {lo.shape} and "
                              f"{hi.shape}")
-        if self.keys is not None and np.shape(self.keys) != lo.shape:
-            raise ValueError(f"keys must have the scores' shape {lo.shape}, got {np.shape(self.keys)}")
+        for name in ("keys", "mid"):
+            if getattr(self, name) is not None and np.shape(getattr(self, name)) != lo.shape:
+                raise ValueError(f"{name} must have the scores' shape {lo.shape}, got {np.shape(getattr(self, name))}")
         bad = np.argwhere(lo > hi)
+        if self.mid is not None:
+            mid = np.asarray(self.mid, dtype=object)
+            bad = np.concatenate([bad, np.argwhere((mid < lo) | (mid > hi))])
+            object.__setattr__(self, "mid", mid)
         if len(bad):
             t, s = (int(x) for x in bad[0])
-            raise ValueError(f"score box: lo > hi at (topic, system) = ({t}, {s})")
+            raise ValueError(f"score box: lo ≤ mid ≤ hi fails at (topic, system) = ({t}, {s})")
         object.__setattr__(self, "lo", lo)
         object.__setattr__(self, "hi", hi)
 
@@ -114,8 +124,12 @@ class ScoreBox:
     def permuted(self, perm: Sequence[int]) -> "ScoreBox":
         """The same box with the systems (columns) in the order ``perm``."""
         keys = None if self.keys is None else np.asarray(self.keys)[:, perm]
-        return ScoreBox(self.lo[:, perm], self.hi[:, perm], keys, self.ordered)
+        mid = None if self.mid is None else self.mid[:, perm]
+        return ScoreBox(self.lo[:, perm], self.hi[:, perm], keys, self.ordered, mid)
 
+    def shown(self, mid: np.ndarray) -> "ScoreBox":
+        """The same box with the values shown ``mid`` (checked to lie in it)."""
+        return ScoreBox(self.lo, self.hi, self.keys, self.ordered, mid)
 
 
 def _exact(a: np.ndarray) -> np.ndarray:

@@ -300,6 +300,7 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
     for m, bx in boxes.items():
         if bx.lo.shape != np.shape(interval[m]):
             raise ValueError(f"{m} (interval): its box has shape {bx.lo.shape}, its values {np.shape(interval[m])}")
+        boxes[m] = bx.shown(np.asarray(interval[m]))  # a proven decision holds for the values shown too
     if order == "mean" or (order == "auto" and n_sys > R.LETTERS_UP_TO):
         first, scores = next(iter(original)), [np.asarray(v) for v in (*original.values(), *interval.values())
                                                 if v is not None]

@@ -88,7 +88,10 @@ class PairBox:
 
 def pair_box(box: ScoreBox) -> PairBox:
     """Every pair's differences as a box (module docstring): [lo_a − hi_b, hi_a − lo_b], tightened by the keys
-    (equal keys: d = 0; ordered keys: d ≥ 0 or d ≤ 0 as they say)."""
+    (equal keys: d = 0; ordered keys: d ≥ 0 or d ≤ 0 as they say, the sign strict). With the values shown
+    (``box.mid``) the box keeps them inside: equal keys fix d = 0 where their values shown are equal, the keys'
+    order constrains d only where the values shown follow it, strictly only where they are apart (a point
+    with d = 0 is then in the box, so an outcome proven over it holds for the values shown too)."""
     t, s = box.lo.shape
     both = common_denominator(np.concatenate([box.lo, box.hi], axis=1), exact_only=True)
     ints = both.ints.astype(object)
@@ -102,11 +105,21 @@ def pair_box(box: ScoreBox) -> PairBox:
     if box.keys is not None:
         k = np.asarray(box.keys, dtype=object)
         same = np.asarray(k[:, i] == k[:, j], dtype=bool)
+        if box.mid is not None:  # the values shown must be a point of the box: equal keys, equal values shown
+            m = box.mid
+            same &= np.asarray(m[:, i] == m[:, j], dtype=bool)
         sign[same] = 0
         dlo, dhi = np.where(same, 0, dlo), np.where(same, 0, dhi)
         if box.ordered:
             up, down = np.asarray(k[:, i] > k[:, j], dtype=bool), np.asarray(k[:, i] < k[:, j], dtype=bool)
-            sign[up], sign[down] = 1, -1
+            if box.mid is None:
+                sign[up], sign[down] = 1, -1
+            else:  # the keys' order where the values shown follow it: strict where they are apart, else d ≥ 0
+                mi, mj = box.mid[:, i], box.mid[:, j]
+                sign[up & np.asarray(mi > mj, dtype=bool)] = 1
+                sign[down & np.asarray(mi < mj, dtype=bool)] = -1
+                up &= np.asarray(mi >= mj, dtype=bool)
+                down &= np.asarray(mi <= mj, dtype=bool)
             dlo = np.where(up & np.asarray(dlo < 0, dtype=bool), 0, dlo)
             dhi = np.where(down & np.asarray(dhi > 0, dtype=bool), 0, dhi)
     mag = np.maximum(np.abs(lo), np.abs(hi)).max(axis=0)
