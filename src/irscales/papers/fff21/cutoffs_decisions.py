@@ -108,10 +108,12 @@ def plot_decisions(frame: pd.DataFrame, label: str):
     measures = list(dict.fromkeys(frame["measure"]))
     for ax, (n, t) in zip(axes.ravel(), panels):
         g = f[(f["N"] == n) & (f["test"] == t)]
-        for k, m in enumerate(measures):
+        for k, m in enumerate(measures):  # styles apart: nDCG is ranked on DCG's scale, their lines may coincide
             h = g[g["measure"] == m].sort_values("max_rel_error")
             if len(h):
-                ax.plot(h["max_rel_error"], 100 * h["undecided_share"], marker="o", ms=3, color=f"C{k}", label=m)
+                ax.plot(h["max_rel_error"], 100 * h["undecided_share"], marker="os^D"[k % 4], ms=4 - 0.5 * (k % 4),
+                        ls=("-", "--", ":", "-.")[k % 4], color=f"C{k}", label=m)
+        ax.set_ylim(bottom=0)
         ax.set_xscale("log")
         ax.set_xticks(sorted(set(f["max_rel_error"])), [f"{x:g}" for x in sorted(set(f["max_rel_error"]))])
         ax.minorticks_off()
