@@ -324,3 +324,71 @@ def test_r04_tau_ranges_hold_the_tau_of_points_inside_the_brackets(r04_100):
         for a, b in zip(draws[r.measure_a], draws[r.measure_b]):
             assert r.tau_interval_min <= kendall_tau(a, b) <= r.tau_interval_max  # φ: an affine image
             assert r.tau_ap_interval_min <= tau_ap_symmetric(a, b) <= r.tau_ap_interval_max
+
+
+# ------------------------------------------------------------ brackets where the exact values are known too
+
+
+def _inputs(rel: np.ndarray):
+    """``evaluate``'s in-memory qrels and runs for binary relevance ``rel`` (S, T, N)."""
+    S_, T, N = rel.shape
+    qrels = {f"q{t}": {f"d{t}-{s}-{i}": int(rel[s, t, i]) for s in range(S_) for i in range(N)} for t in range(T)}
+    runs = {f"s{s}": {f"q{t}": {f"d{t}-{s}-{i}": float(N - i) for i in range(N)} for t in range(T)} for s in range(S_)}
+    return qrels, runs
+
+
+@pytest.fixture(scope="module")
+def bracketed_and_exact():
+    """RBP_p08 and AP (ties mid) at N = 30 on 8 simulated runs × 30 topics: once bracketed within 5 % (the exact
+    route made prohibitive), once exact."""
+    from irscales.enumeration import routes
+
+    rng = np.random.default_rng(30)
+    rel = rng.random((8, 30, 30)) < 0.5 / np.sqrt(np.arange(1, 31))
+    rel[1] = rel[0]  # a run equal to another: its differences are 0 whatever the brackets
+    rel[2, :10] = rel[3, :10]
+    args = (*_inputs(rel.astype(int)), ["RBP_p08", "AP"])
+    kw = dict(depth=30, ranked=True, ties="mid", progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exact = evaluate(*args, **kw)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(routes, "EXACT_SECONDS_PROHIBITIVE", 1e-9)
+            bracketed = evaluate(*args, **kw, max_rel_error=0.05)
+    assert all(bracketed.interval_box(m) is not None for m in bracketed.measures)
+    assert all(exact.interval_box(m) is None for m in exact.measures)
+    return bracketed, exact
+
+
+@pytest.mark.parametrize("test", ["t", "sign", "tukey", "wilcoxon", "randomisation"])
+def test_a_proven_decision_is_the_decision_on_the_exact_values(bracketed_and_exact, test):
+    """The bracket holds the exact φ: every decision proven over it is the one the exact values give."""
+    b, e = bracketed_and_exact
+    pb = b.compare(test=test, permutations=400).pairs_frame().query("scale == 'interval'").reset_index(drop=True)
+    pe = e.compare(test=test, permutations=400).pairs_frame().query("scale == 'interval'").reset_index(drop=True)
+    proven = pb["proven"] == PROVEN
+    assert proven.sum() >= len(pb) // 2
+    for col in ("significant", "better"):
+        assert (pb.loc[proven, col] == pe.loc[proven, col]).all(), col
+    assert (pb["mean_difference_lo"] <= pe["mean_difference"] + 1e-15).all()
+    assert (pe["mean_difference"] <= pb["mean_difference_hi"] + 1e-15).all()
+    ok = pe["p_value"].isna() | pb["p_value_lo"].isna() | \
+        ((pb["p_value_lo"] <= pe["p_value"]) & (pe["p_value"] <= pb["p_value_hi"]))
+    assert ok.all()
+
+
+def test_the_tau_ranges_hold_the_tau_of_the_exact_values(bracketed_and_exact):
+    b, e = bracketed_and_exact
+    tb, _ = b.correlations()
+    te, _ = e.correlations()
+    for rb, re_ in zip(tb.itertuples(), te.itertuples()):
+        assert rb.tau_interval_min <= re_.tau_interval <= rb.tau_interval_max
+        assert np.isnan(re_.tau_ap_interval) or rb.tau_ap_interval_min <= re_.tau_ap_interval <= rb.tau_ap_interval_max
+    for lab in b.measures:  # τ between a measure and its interval version, as notebook 09's Table 2 takes it
+        orig = system_means(b.decision_values(lab))
+        mb = b.interval_mean_bounds(lab)
+        r = kendall_tau_range(np.asarray(orig, dtype=object), mb)
+        assert r.lo <= kendall_tau(orig, system_means(e.interval_values(lab).unit)) <= r.hi
+        box = b.interval_box(lab)
+        want = mean_bounds(Bounds(box.lo, box.hi))
+        assert not r.exact and list(mb.lo) == list(want.lo) and list(mb.hi) == list(want.hi)
