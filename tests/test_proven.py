@@ -339,12 +339,13 @@ def _inputs(rel: np.ndarray):
 
 @pytest.fixture(scope="module")
 def bracketed_and_exact():
-    """RBP_p08 and AP (ties mid) at N = 30 on 8 simulated runs × 30 topics: once bracketed within 5 % (the exact
+    """RBP_p08 and AP (ties mid) at N = 30 on 8 simulated runs × 30 topics: once bracketed within 10 % (the exact
     route made prohibitive), once exact."""
     from irscales.enumeration import routes
 
     rng = np.random.default_rng(30)
-    rel = rng.random((8, 30, 30)) < 0.5 / np.sqrt(np.arange(1, 31))
+    rate = np.linspace(0.15, 0.75, 8)[:, None, None]  # runs of different quality: significant pairs and close ones
+    rel = rng.random((8, 30, 30)) < rate / np.sqrt(np.arange(1, 31))
     rel[1] = rel[0]  # a run equal to another: its differences are 0 whatever the brackets
     rel[2, :10] = rel[3, :10]
     args = (*_inputs(rel.astype(int)), ["RBP_p08", "AP"])
@@ -354,7 +355,7 @@ def bracketed_and_exact():
         exact = evaluate(*args, **kw)
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(routes, "EXACT_SECONDS_PROHIBITIVE", 1e-9)
-            bracketed = evaluate(*args, **kw, max_rel_error=0.05)
+            bracketed = evaluate(*args, **kw, max_rel_error=0.1)
     assert all(bracketed.interval_box(m) is not None for m in bracketed.measures)
     assert all(exact.interval_box(m) is None for m in exact.measures)
     return bracketed, exact
@@ -364,10 +365,10 @@ def bracketed_and_exact():
 def test_a_proven_decision_is_the_decision_on_the_exact_values(bracketed_and_exact, test):
     """The bracket holds the exact φ: every decision proven over it is the one the exact values give."""
     b, e = bracketed_and_exact
-    pb = b.compare(test=test, permutations=400).pairs_frame().query("scale == 'interval'").reset_index(drop=True)
-    pe = e.compare(test=test, permutations=400).pairs_frame().query("scale == 'interval'").reset_index(drop=True)
+    pb = b.compare(test=test, permutations=4000).pairs_frame().query("scale == 'interval'").reset_index(drop=True)
+    pe = e.compare(test=test, permutations=4000).pairs_frame().query("scale == 'interval'").reset_index(drop=True)
     proven = pb["proven"] == PROVEN
-    assert proven.sum() >= len(pb) // 2
+    assert proven.sum() >= len(pb) // 2 and pb.loc[proven, "significant"].any()
     for col in ("significant", "better"):
         assert (pb.loc[proven, col] == pe.loc[proven, col]).all(), col
     assert (pb["mean_difference_lo"] <= pe["mean_difference"] + 1e-15).all()
