@@ -393,3 +393,21 @@ def test_the_tau_ranges_hold_the_tau_of_the_exact_values(bracketed_and_exact):
         box = b.interval_box(lab)
         want = mean_bounds(Bounds(box.lo, box.hi))
         assert not r.exact and list(mb.lo) == list(want.lo) and list(mb.hi) == list(want.hi)
+
+
+def test_a_bracketed_table_with_undecided_marks_compiles_and_fits(tmp_path):
+    """The ``?b`` marks, ``†?`` and the legend's line on brackets in LaTeX: it compiles in a plain article and fits."""
+    from test_comparison_latex import PDFLATEX, compile_latex
+
+    rng = np.random.default_rng(12)
+    lo, hi = _box(rng, 15, 8, width=25)
+    mid = (lo + hi) / 2
+    names = [f"input.run{k}" for k in range(8)]
+    t = comparison_table({"AP": mid}, {"AP": mid}, names, baseline=names[0], boxes={"AP": ScoreBox(lo, hi)})
+    assert (t.pairs["proven"] == UNDECIDED).any()
+    tex = t.to_latex()
+    assert "?" in tex and "Bracketed interval values" in tex
+    if PDFLATEX is None:
+        pytest.skip("pdflatex is not installed")
+    log = compile_latex(tex, tmp_path)
+    assert "Overfull \\hbox" not in log and "Undefined control sequence" not in log
