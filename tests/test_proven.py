@@ -411,3 +411,31 @@ def test_a_bracketed_table_with_undecided_marks_compiles_and_fits(tmp_path):
         pytest.skip("pdflatex is not installed")
     log = compile_latex(tex, tmp_path)
     assert "Overfull \\hbox" not in log and "Undefined control sequence" not in log
+
+
+def test_rank_ranges_hold_the_rank_of_every_point_and_are_attained():
+    from irscales.certified import rank_range
+
+    rng = np.random.default_rng(4)
+    for _ in range(100):
+        n = int(rng.integers(2, 9))
+        lo = rng.integers(0, 20, n)
+        hi = lo + rng.integers(0, 5, n) * (rng.random(n) < 0.7)
+        best, worst = rank_range((lo, hi))
+        for _ in range(30):
+            v = lo + rng.random(n) * (hi - lo)
+            rank = 1 + (v[None, :] > v[:, None]).sum(axis=1)
+            assert (best <= rank).all() and (rank <= worst).all()
+        for k in range(n):  # attained: k at its top, the others at their bottom, and the reverse
+            top, bottom = lo.astype(float).copy(), hi.astype(float).copy()
+            top[k], bottom[k] = hi[k], lo[k]
+            assert 1 + (top > top[k]).sum() == best[k] and 1 + (bottom > bottom[k]).sum() == worst[k]
+
+
+def test_interval_ranks_of_bracketed_values(bracketed_and_exact):
+    b, e = bracketed_and_exact
+    for lab in b.measures:
+        r, x = b.interval_ranks(lab), e.interval_ranks(lab)
+        assert (r["rank_best"] <= x["rank"]).all() and (x["rank"] <= r["rank_worst"]).all()
+        assert (r["mean_lo"] <= x["mean"]).all() and (x["mean"] <= r["mean_hi"]).all()
+        assert (x["rank_best"] == x["rank"]).all() and (x["rank_worst"] == x["rank"]).all()

@@ -11,6 +11,7 @@ construction the function's docstring proves.
   topic (the box the significance tests of :mod:`irscales.stats.proven` decide over).
 * :func:`mean_bounds` — the mean over topics of per-topic bounds: [mean(lo), mean(hi)], exact (Fractions);
   the mean is increasing in every argument, so these are the exact extremes.
+* :func:`rank_range` — each system's best and worst rank by mean (1 = the highest) over every point of the bounds.
 * :func:`kendall_tau_range` — the smallest and largest Kendall τ_b (:func:`irscales.correlation.kendall_tau`,
   FFF21 §3.3, Fer17 eq. 1) between two score vectors whose entries are anywhere in their bounds; an outer
   bound computed pair by pair, equal to the point τ (bit for bit) when both vectors are exact.
@@ -32,8 +33,8 @@ from numpy.typing import ArrayLike
 from irscales.correlation import system_means, tau_ap_symmetric
 from irscales.ranks import dense_ranks
 
-__all__ = ["Bounds", "as_bounds", "ScoreBox", "mean_bounds", "TauRange", "kendall_tau_range", "TauApRange",
-           "tau_ap_range"]
+__all__ = ["Bounds", "as_bounds", "ScoreBox", "mean_bounds", "rank_range", "TauRange", "kendall_tau_range",
+           "TauApRange", "tau_ap_range"]
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,23 @@ def mean_bounds(b: Bounds) -> Bounds:
     mean is increasing in each entry, so its smallest value over the box is at all lo, its largest at all hi."""
     b = as_bounds(b)
     return Bounds(system_means(_exact(b.lo)), system_means(_exact(b.hi)))
+
+
+def rank_range(b) -> tuple[np.ndarray, np.ndarray]:
+    """Per system (1-D bounds of their scores, e.g. :func:`mean_bounds`), the best and the worst rank over every
+    point of the bounds, rank 1 the highest and ties sharing the best rank (as a rank by mean is read): best =
+    1 + #{others surely above: lo_other > hi}, worst = 1 + #{others possibly above: hi_other > lo}. Both are
+    attained (move the system to its hi and every other to its lo, or the reverse), so the range is exact.
+    Exact comparisons (:func:`irscales.ranks.dense_ranks`)."""
+    b = as_bounds(b)
+    if b.lo.ndim != 1:
+        raise ValueError(f"rank_range: one score per system (1-D), got shape {b.shape}")
+    lo, hi = _codes(b)
+    best = 1 + (lo[None, :] > hi[:, None]).sum(axis=1)
+    above = hi[None, :] > lo[:, None]
+    np.fill_diagonal(above, False)  # a system is never above itself
+    worst = 1 + above.sum(axis=1)
+    return best, worst
 
 
 @dataclass(frozen=True)

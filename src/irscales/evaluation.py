@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from irscales import measures as M
-from irscales.certified import Bounds, ScoreBox, kendall_tau_range, mean_bounds, tau_ap_range
+from irscales.certified import Bounds, ScoreBox, kendall_tau_range, mean_bounds, rank_range, tau_ap_range
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
 from irscales.data.ecosystem_inputs import ecosystem_qrels, ecosystem_runs
@@ -297,6 +297,18 @@ class Evaluation:
                     out[f"{lab} (interval) lo"] = [float(x) for x in mb.lo]
                     out[f"{lab} (interval) hi"] = [float(x) for x in mb.hi]
         return pd.DataFrame(out, index=pd.Index(list(self.systems), name="system"))
+
+    def interval_ranks(self, measure: str) -> pd.DataFrame:
+        """Per system, its interval-scaled mean, the mean's exact range over the brackets (``mean_lo``, ``mean_hi``),
+        its rank by the mean (1 = the highest, ties the best rank) and its best and worst rank over every value
+        inside the brackets (:func:`irscales.certified.rank_range`; the rank itself where the values are exact)."""
+        means = system_means(self.interval_values(measure).unit)
+        mb = self.interval_mean_bounds(measure)
+        best, worst = rank_range(mb)
+        return pd.DataFrame({"mean": [float(x) for x in means], "mean_lo": [float(x) for x in mb.lo],
+                             "mean_hi": [float(x) for x in mb.hi], "rank": rank_range(Bounds.point(means))[0],
+                             "rank_best": best, "rank_worst": worst},
+                            index=pd.Index(list(self.systems), name="system"))
 
     def interval_mean_bounds(self, measure: str) -> Bounds:
         """Exact bounds (Fractions) of each system's mean interval value over every value inside the brackets
