@@ -7,28 +7,34 @@ function here returns a statement that holds for *every* choice of values inside
 never for one choice; where the exact extreme is too costly, an outer bound (wider, still sound) whose
 construction the function's docstring proves.
 
+* :class:`ScoreBox` — a (topics, systems) matrix of such scores, with what is known of their order within a
+  topic (the box the significance tests of :mod:`irscales.stats.proven` decide over).
 * :func:`mean_bounds` — the mean over topics of per-topic bounds: [mean(lo), mean(hi)], exact (Fractions);
   the mean is increasing in every argument, so these are the exact extremes.
+* :func:`rank_range` — each system's best and worst rank by mean (1 = the highest) over every point of the bounds.
 * :func:`kendall_tau_range` — the smallest and largest Kendall τ_b (:func:`irscales.correlation.kendall_tau`,
   FFF21 §3.3, Fer17 eq. 1) between two score vectors whose entries are anywhere in their bounds; an outer
   bound computed pair by pair, equal to the point τ (bit for bit) when both vectors are exact.
+* :func:`tau_ap_range` — the same for the symmetric AP correlation τ_AP (Fer17 eq. 2, Yilmaz et al. 2008),
+  item by item.
 
-Issue 51 carries the same pattern to tests and τ_AP: a function of the bounds that returns an interval
-guaranteed to contain the statistic at every point of the box.
+The significance tests over bounds are in :mod:`irscales.stats.proven` (issue 51).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from irscales.correlation import system_means
+from irscales.correlation import system_means, tau_ap_symmetric
 from irscales.ranks import dense_ranks
 
-__all__ = ["Bounds", "as_bounds", "mean_bounds", "TauRange", "kendall_tau_range"]
+__all__ = ["Bounds", "as_bounds", "ScoreBox", "mean_bounds", "rank_range", "TauRange", "kendall_tau_range",
+           "TauApRange", "tau_ap_range"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,56 @@ def as_bounds(x) -> Bounds:
     return Bounds.point(x)
 
 
+@dataclass(frozen=True)
+class ScoreBox:
+    """(T topics, S systems) scores known to lie in [``lo``, ``hi``] (exact: ints or Fractions, object arrays).
+    ``keys`` (optional, (T, S)): within a topic, equal keys mean equal scores; with ``ordered`` the keys'
+    order is also the scores' strict order. ``mid`` (optional): the values shown for these scores (a point of
+    the brackets, e.g. their midpoints), which need not follow the keys' order (two distinct values may share a
+    midpoint): a statement proven over the box must hold for them too, so the keys' order then constrains only
+    the pairs whose shown values follow it (:func:`irscales.stats.proven.pair_box`). ``exact``: every entry a
+    point (lo = hi)."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    keys: np.ndarray | None = None
+    ordered: bool = False
+    mid: np.ndarray | None = None
+
+    def __post_init__(self):
+        lo, hi = np.asarray(self.lo, dtype=object), np.asarray(self.hi, dtype=object)
+        if lo.ndim != 2 or lo.shape != hi.shape:
+            raise ValueError(f"a score box is two (topics, systems) matrices of one shape, got {lo.shape} and "
+                             f"{hi.shape}")
+        for name in ("keys", "mid"):
+            if getattr(self, name) is not None and np.shape(getattr(self, name)) != lo.shape:
+                raise ValueError(f"{name} must have the scores' shape {lo.shape}, got {np.shape(getattr(self, name))}")
+        bad = np.argwhere(lo > hi)
+        if self.mid is not None:
+            mid = np.asarray(self.mid, dtype=object)
+            bad = np.concatenate([bad, np.argwhere((mid < lo) | (mid > hi))])
+            object.__setattr__(self, "mid", mid)
+        if len(bad):
+            t, s = (int(x) for x in bad[0])
+            raise ValueError(f"score box: lo ≤ mid ≤ hi fails at (topic, system) = ({t}, {s})")
+        object.__setattr__(self, "lo", lo)
+        object.__setattr__(self, "hi", hi)
+
+    @property
+    def exact(self) -> bool:
+        return bool((self.lo == self.hi).all())
+
+    def permuted(self, perm: Sequence[int]) -> "ScoreBox":
+        """The same box with the systems (columns) in the order ``perm``."""
+        keys = None if self.keys is None else np.asarray(self.keys)[:, perm]
+        mid = None if self.mid is None else self.mid[:, perm]
+        return ScoreBox(self.lo[:, perm], self.hi[:, perm], keys, self.ordered, mid)
+
+    def shown(self, mid: np.ndarray) -> "ScoreBox":
+        """The same box with the values shown ``mid`` (checked to lie in it)."""
+        return ScoreBox(self.lo, self.hi, self.keys, self.ordered, mid)
+
+
 def _exact(a: np.ndarray) -> np.ndarray:
     """Entries as exact rationals (floats by their exact binary value), object array."""
     return np.vectorize(lambda v: v if isinstance(v, (int, Fraction)) else Fraction(v), otypes=[object])(a) \
@@ -90,6 +146,23 @@ def mean_bounds(b: Bounds) -> Bounds:
     mean is increasing in each entry, so its smallest value over the box is at all lo, its largest at all hi."""
     b = as_bounds(b)
     return Bounds(system_means(_exact(b.lo)), system_means(_exact(b.hi)))
+
+
+def rank_range(b) -> tuple[np.ndarray, np.ndarray]:
+    """Per system (1-D bounds of their scores, e.g. :func:`mean_bounds`), the best and the worst rank over every
+    point of the bounds, rank 1 the highest and ties sharing the best rank (as a rank by mean is read): best =
+    1 + #{others surely above: lo_other > hi}, worst = 1 + #{others possibly above: hi_other > lo}. Both are
+    attained (move the system to its hi and every other to its lo, or the reverse), so the range is exact.
+    Exact comparisons (:func:`irscales.ranks.dense_ranks`)."""
+    b = as_bounds(b)
+    if b.lo.ndim != 1:
+        raise ValueError(f"rank_range: one score per system (1-D), got shape {b.shape}")
+    lo, hi = _codes(b)
+    best = 1 + (lo[None, :] > hi[:, None]).sum(axis=1)
+    above = hi[None, :] > lo[:, None]
+    np.fill_diagonal(above, False)  # a system is never above itself
+    worst = 1 + above.sum(axis=1)
+    return best, worst
 
 
 @dataclass(frozen=True)
@@ -235,3 +308,77 @@ def kendall_tau_range(x, y) -> TauRange:
     hi, lo = _best(up, untie_x, untie_y), 0.0 - _best(down, untie_x, untie_y)  # 0.0 − 0.0 is 0.0, not −0.0
     n_pairs = len(xlo) * (len(xlo) - 1) // 2
     return TauRange(lo, hi, sure_c, sure_d, tied, n_pairs - sure_c - sure_d - tied, exact)
+
+
+@dataclass(frozen=True)
+class TauApRange:
+    """The range of the symmetric τ_AP over a box of scores (:func:`tau_ap_range`): ``lo`` ≤ τ_AP ≤ ``hi`` at
+    every point of the box without tied systems (τ_AP is undefined with ties). ``exact``: both inputs were
+    points (``lo == hi`` is :func:`irscales.correlation.tau_ap_symmetric`, NaN where they tie)."""
+
+    lo: float
+    hi: float
+    exact: bool
+
+    @property
+    def width(self) -> float:
+        return self.hi - self.lo
+
+    def __contains__(self, tau: float) -> bool:
+        return bool(self.lo <= tau <= self.hi)
+
+
+def _tau_ap_one(xlo, xhi, ylo, yhi) -> tuple[Fraction, Fraction]:
+    """Bounds of Σ_u C(u)/A(u) of τ_AP with positions from x (the ``other`` ranking of
+    :func:`irscales.correlation.tau_ap`) and y the reference, over the box (codes; module :func:`tau_ap_range`)."""
+    lo_sum, hi_sum = Fraction(0), Fraction(0)
+    for u in range(len(xlo)):
+        xs, xp = xlo > xhi[u], xhi > xlo[u]  # v surely / possibly above u in x (strictly: no ties)
+        ys, yp = ylo > yhi[u], yhi > ylo[u]
+        xs[u] = xp[u] = ys[u] = yp[u] = False
+        opt = xp & ~xs
+        den = int(xs.sum()) + int((opt & ~ys).sum())
+        lo_sum += Fraction(int((xs & ys).sum()), den) if den else 0
+        add = int((opt & yp).sum())
+        den = int(xs.sum()) + add
+        hi_sum += Fraction(int((xs & yp).sum()) + add, den) if den else 0
+    return lo_sum, hi_sum
+
+
+def tau_ap_range(x, y) -> TauApRange:
+    r"""The range of the symmetric τ_AP (:func:`irscales.correlation.tau_ap_symmetric`, the mean of
+    τ_AP(x, y) and τ_AP(y, x), Fer17 eq. 2) between two score vectors known within bounds (as
+    :func:`kendall_tau_range` takes them), over every point of the box where no two systems tie.
+
+    .. math:: \tau_{AP}(Y, X) = \frac{2}{m - 1} \sum_{u \ne \mathrm{top}(X)} \frac{|A_X(u) \cap A_Y(u)|}{|A_X(u)|} - 1
+
+    with A_X(u) the systems above u in X (|A_X(u)| = its position − 1). **Item by item**: the bounds allow, for
+    each v, that v be surely / possibly above u in X (lo_v > hi_u / hi_v > lo_u) and in Y. The fraction of u is
+    smallest with only the sure members of A_X(u) that are surely in A_Y(u) in the numerator and every possible
+    member of A_X(u) that may be outside A_Y(u) in the denominator (each such member adds 0/1); largest with
+    every possible member that may be in A_Y(u) counted in both (each adds 1/1). An item that may be the top of
+    X has no term: its lower bound is 0 (the fractions are ≥ 0), its upper bound the largest fraction. Choosing
+    per item independently relaxes the box, so the range is **sound** (an outer bound), computed in exact
+    Fractions and widened by 1e-12 so that it holds the floating-point τ_AP of any point. Exact inputs give
+    the point value (NaN with ties), bit for bit.
+    """
+    bx, by = as_bounds(x), as_bounds(y)
+    if bx.lo.ndim != 1 or bx.shape != by.shape:
+        raise ValueError(f"tau_ap_range: x and y must be 1-D of the same length (systems), got {bx.shape} and "
+                         f"{by.shape}")
+    m = bx.shape[0]
+    if m < 2:
+        raise ValueError(f"tau_ap_range: need at least 2 systems, got {m}")
+    if bx.exact and by.exact:
+        try:
+            v = float(tau_ap_symmetric(np.asarray(bx.lo), np.asarray(by.lo)))
+        except ValueError:  # tied systems: τ_AP is undefined
+            v = float("nan")
+        return TauApRange(v, v, True)
+    xlo, xhi = _codes(bx)
+    ylo, yhi = _codes(by)
+    a_lo, a_hi = _tau_ap_one(ylo, yhi, xlo, xhi)  # τ_AP(x, y): positions from y, x the reference
+    b_lo, b_hi = _tau_ap_one(xlo, xhi, ylo, yhi)  # τ_AP(y, x)
+    k = Fraction(2, m - 1)
+    lo, hi = (k * (a_lo + b_lo) - 2) / 2, (k * (a_hi + b_hi) - 2) / 2
+    return TauApRange(max(-1.0, float(lo) - 1e-12), min(1.0, float(hi) + 1e-12), False)

@@ -15,6 +15,12 @@ What a cell says (:attr:`ComparisonTable.legend` says it in every rendering):
   on the measure: its counts are the same on both scales, but ``‡`` is only given with a ``†``.
 * ``≠`` — the conclusions differ: the system's letters (or its †) on the interval scale are not those on
   the original scale.
+* ``?b`` — only where the interval-scaled values are bracketed (φ known within a proven bound, not exactly):
+  significantly better than ``b`` at some values inside the brackets but not at all of them — the decision is
+  **undecided**. Every other decision on bracketed values is **proven**: it holds for every value in every
+  bracket (:mod:`irscales.stats.proven`: the tests and the correction decided on sound outer bounds of their
+  statistics over the box of values; issue 51). Letters and † on such a column are proven decisions only
+  (``†?``: the decision against the baseline is undecided); ≠ compares proven decisions only.
 
 Tests (:data:`TESTS`): the paired ``t`` test (default), ``wilcoxon`` signed-rank, ``sign`` test, the paired
 ``randomisation`` test (Smucker, Allan and Carterette 2007; :mod:`irscales.stats.randomisation`) (each
@@ -23,8 +29,9 @@ with ``correction`` ``holm`` (default), ``bonferroni`` or ``none``), and ``tukey
 All run on :mod:`irscales.stats.significance`, on exact values where the scores are exact.
 
 Every pair's numbers — raw and adjusted p-values, the mean difference and Cohen's d_z (the mean of the
-paired differences over their standard deviation, ddof = 1), on both scales — are in
-:meth:`ComparisonTable.pairs_frame`; :meth:`ComparisonTable.to_csv` is one row per system (no legend:
+paired differences over their standard deviation, ddof = 1), on both scales, with their ranges over the
+brackets and whether the decision is proven — are in :meth:`ComparisonTable.pairs_frame` (counts:
+:meth:`ComparisonTable.decision_counts`); :meth:`ComparisonTable.to_csv` is one row per system (no legend:
 :attr:`ComparisonTable.legend` apart). Renderings: :mod:`irscales.comparison_render`.
 
 Scores are ``(T topics, S systems)`` matrices, the orientation of every score matrix in irscales.
@@ -41,16 +48,18 @@ from scipy import stats
 
 from irscales import comparison_plot
 from irscales import comparison_render as R
+from irscales.certified import Bounds, ScoreBox, mean_bounds
 from irscales.correlation import system_means
 from irscales.interval import INTERVAL_LEGEND
 from irscales.ipso.sign_test import ipso_sign_test
 from irscales.options import (COMPARISON_DEFAULTS, COMPARISON_TESTS, CORRECTIONS, ROW_ORDERS, TEST_WORDS, ArgumentError,
                               check_alpha, check_choice)
 from irscales.stats import significance as S
+from irscales.stats.proven import outcomes, proven_corrected, proven_test
 from irscales.stats.randomisation import PERMUTATIONS, randomisation_test
 
 __all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corrected", "PAIRS_SECONDS_OK",
-           "pairing_seconds", "check_pairing"]
+           "pairing_seconds", "check_pairing", "PROVEN", "UNDECIDED", "UNDECIDED_MARK"]
 
 #: Test name → the key of :data:`irscales.stats.significance.TESTS` that runs it (:mod:`irscales.options`).
 TESTS = COMPARISON_TESTS
@@ -58,6 +67,10 @@ TESTS = COMPARISON_TESTS
 #: order given); ``auto``: ``given`` up to 26 systems, ``mean`` beyond (numbered markers then mostly form
 #: one range: a system tends to beat the systems below it).
 ORDERS = ROW_ORDERS
+#: The two values of the ``proven`` column of :meth:`ComparisonTable.pairs_frame`.
+PROVEN, UNDECIDED = "proven", "undecided"
+#: The mark of an undecided decision in a cell (before the markers of the systems concerned).
+UNDECIDED_MARK = "?"
 
 
 def corrected(p: np.ndarray, alpha: float, method: str) -> tuple[np.ndarray, np.ndarray]:
@@ -103,6 +116,7 @@ class ComparisonTable:
     depth: int | None
     notes: tuple[str, ...] = field(default=())
     test_detail: str = ""
+    bracketed: tuple[str, ...] = field(default=())  # measures whose interval scale was decided over brackets
 
     # ----------------------------------------------------------------------------------- legend
     @property
@@ -131,7 +145,34 @@ class ComparisonTable:
         if self.baseline:
             lines.insert(2, f"†: significantly different from the baseline {self.baseline}; ‡: and the IPSO sign "
                             "test agrees, its majority the way of the means (MM23 §3).")
+        if self.bracketed:
+            lines.append(self.undecided_line())
         return "\n".join(lines + list(self.notes))
+
+    def undecided_line(self) -> str:
+        """The legend's line on bracketed values: what is proven, what ``?`` marks, and the counts."""
+        c = self.decision_counts().set_index(["measure", "scale"])
+        counts = "; ".join(f"{m} (interval): {int(c.loc[(m, 'interval'), 'undecided'])} of "
+                           f"{int(c.loc[(m, 'interval'), 'pairs'])} undecided" for m in self.bracketed)
+        base = ", and †? against the baseline" if self.baseline else ""
+        return (f"Bracketed interval values: a decision is proven if it holds for every value inside the brackets, "
+                f"else undecided; letters{' and †' if self.baseline else ''} show proven decisions, "
+                f"{UNDECIDED_MARK}b marks a system significantly better than b for some values only{base} "
+                f"({counts}).")
+
+    def decision_counts(self) -> pd.DataFrame:
+        """Per measure and scale: the pairs tested, how many are proven significant, proven not significant and
+        undecided (only bracketed interval values have undecided decisions; exact ones are proven as computed)."""
+        p = self.pairs
+        rows = []
+        for (m, scale), g in p.groupby(["measure", "scale"], sort=False):
+            proven = g["proven"] == PROVEN
+            rows.append({"measure": m, "scale": scale, "bracketed": scale == "interval" and m in self.bracketed,
+                         "pairs": len(g), "proven_significant": int((proven & g["significant"]).sum()),
+                         "proven_not_significant": int((proven & ~g["significant"]).sum()),
+                         "undecided": int((~proven).sum())})
+        return pd.DataFrame(rows, columns=["measure", "scale", "bracketed", "pairs", "proven_significant",
+                                           "proven_not_significant", "undecided"])
 
     # ---------------------------------------------------------------------------------- renders
     def cells(self, style: str = "text") -> pd.DataFrame:
@@ -142,15 +183,23 @@ class ComparisonTable:
     def to_frame(self) -> pd.DataFrame:
         """The tidy table: system, letter (its marker: a letter, or its number past 26 systems), measure,
         scale, mean, ci95 (half-width of the 95% t confidence interval of the mean), better_than (the
-        markers of the systems it is significantly better than; numbers comma-separated), baseline_mark
-        (``†``, ``†‡`` or empty; only with a baseline), differs (the conclusions differ between scales)."""
+        markers of the systems it is significantly better than, proven; numbers comma-separated), baseline_mark
+        (``†``, ``†‡``, ``†?`` (undecided) or empty; only with a baseline), differs (the conclusions differ
+        between scales), undecided (the markers of the systems it is significantly better than at some values
+        inside the brackets only), mean_lo and mean_hi (the mean's exact range over the brackets; the mean
+        itself for exact values)."""
         return self.frame.copy()
 
     def pairs_frame(self) -> pd.DataFrame:
         """One row per pair tested, measure and scale: system_a, system_b, their means, mean_difference
         (a − b), effect_size_dz (Cohen's d_z: the mean of the paired differences a − b over their standard
         deviation, ddof = 1), statistic (the test's), p_value (raw), p_adjusted (after the correction;
-        Tukey's HSD p-value for ``tukey``), significant and better (the system significantly better, or empty)."""
+        Tukey's HSD p-value for ``tukey``), significant and better (the system significantly better, or empty);
+        then proven (``proven``: the decision holds for every value inside the brackets — always for exact
+        values; ``undecided``: not), mean_difference_lo / mean_difference_hi (its exact range over the brackets)
+        and p_value_lo / p_value_hi (an outer range of the raw p-value over them; NaN where not bounded: Tukey
+        without p-values). On bracketed values every number before ``proven`` is the midpoints' (the values
+        shown); ``significant`` is then proven only where ``proven`` says so."""
         return self.pairs.copy()
 
     def to_markdown(self) -> str:
@@ -249,7 +298,8 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                      correction: str = COMPARISON_DEFAULTS["correction"], alpha: float = 0.05,
                      baseline: str | None = None, rel: np.ndarray | None = None, depth: int | None = None,
                      notes: Sequence[str] = (), permutations: int = PERMUTATIONS, seed: int = 0,
-                     order: str = COMPARISON_DEFAULTS["order"]) -> ComparisonTable:
+                     order: str = COMPARISON_DEFAULTS["order"],
+                     boxes: Mapping[str, ScoreBox] | None = None) -> ComparisonTable:
     """Compare runs on several measures, on the original and the interval scale (see the module docstring).
 
     original  measure label → ``(T, S)`` scores (floats or exact)
@@ -260,6 +310,9 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
     rel       binary relevance ``(S, T, ≥ depth)`` of the runs, for the IPSO sign test of ‡ (needs ``depth``)
     permutations, seed  the randomisation test's sampled sign patterns (when T > 20; exact below)
     order     the rows' order (:data:`ORDERS`); the legend names it when not ``given``
+    boxes     measure label → :class:`irscales.certified.ScoreBox` of its interval-scaled values where they
+              are bracketed (``interval`` then holds the values shown, inside the box): every decision on that
+              column is proven over the box or undecided (module docstring); a box of points changes nothing
     """
     check_choice("test", test, tuple(TESTS))  # every argument before any work, naming it (irscales.options)
     check_choice("correction", correction, CORRECTIONS)
@@ -276,6 +329,11 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
         raise ValueError(f"baseline {baseline!r} is not one of the runs: {', '.join(systems)}")
     n_sys = len(systems)
     check_pairing(n_sys, len(original), test, permutations)
+    boxes = {m: bx for m, bx in (boxes or {}).items() if interval.get(m) is not None and not bx.exact}
+    for m, bx in boxes.items():
+        if bx.lo.shape != np.shape(interval[m]):
+            raise ValueError(f"{m} (interval): its box has shape {bx.lo.shape}, its values {np.shape(interval[m])}")
+        boxes[m] = bx.shown(np.asarray(interval[m]))  # a proven decision holds for the values shown too
     if order == "mean" or (order == "auto" and n_sys > R.LETTERS_UP_TO):
         first, scores = next(iter(original)), [np.asarray(v) for v in (*original.values(), *interval.values())
                                                 if v is not None]
@@ -288,7 +346,8 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                 [systems[x] for x in perm], test=test, correction=correction, alpha=alpha, baseline=baseline,
                 rel=None if rel is None else np.asarray(rel)[perm], depth=depth,
                 notes=[*notes, f"Rows in decreasing order of the mean {first} (original scale)."],
-                permutations=permutations, seed=seed, order="given")
+                permutations=permutations, seed=seed, order="given",
+                boxes={m: bx.permuted(perm) for m, bx in boxes.items()})
     i, j = S.pairs(n_sys)
     b = systems.index(baseline) if baseline is not None else None
     family = np.ones(len(i), dtype=bool) if b is None else (i == b) | (j == b)
@@ -310,17 +369,30 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
             if test == "randomisation":
                 detail = ("exact over all 2^T sign flips" if res.omnibus["exact"] else
                           f"{res.omnibus['permutations']:,} random sign flips, seed {res.omnibus['seed']}")
+            box = boxes.get(m) if scale == "interval" else None
+            pv = _proven(box, res, family, test, correction, alpha, permutations, seed, exact_means, i, j)
             dz = _effect_size_dz(sc, i, j)
             ci = _ci95(sc)
             up = np.array([exact_means[x] > exact_means[y] for x, y in zip(i, j)], dtype=bool)
             down = np.array([exact_means[x] < exact_means[y] for x, y in zip(i, j)], dtype=bool)
             better = {s: [] for s in range(n_sys)}
-            for k in np.flatnonzero(sig):
+            undecided = {s: [] for s in range(n_sys)}
+            for k in np.flatnonzero(sig & pv["proven"]):
                 if up[k]:
                     better[i[k]].append(j[k])
                 elif down[k]:
                     better[j[k]].append(i[k])
-            decided[scale] = (better, sig)
+            for k in np.flatnonzero(~pv["proven"]):
+                if pv["a"][k]:
+                    undecided[i[k]].append(j[k])
+                if pv["b"][k]:
+                    undecided[j[k]].append(i[k])
+            mid_ok = pv["proven"] & ~((sig & up & ~pv["a"]) | (sig & down & ~pv["b"]) | (~sig & ~pv["not"]))
+            if box is not None and not (mid_ok == pv["proven"]).all():  # a proven outcome holds at every point, the midpoints too
+                k = int(np.flatnonzero(mid_ok != pv["proven"])[0])
+                raise AssertionError(f"{m} ({scale}): the pair {systems[i[k]]}, {systems[j[k]]} is proven but its "
+                                     "decision on the values shown differs")
+            decided[scale] = (better, sig, pv["proven"])
             for k in np.flatnonzero(family):
                 pair_rows.append({"measure": m, "scale": scale, "system_a": systems[i[k]], "system_b": systems[j[k]],
                                   "mean_a": float(exact_means[i[k]]), "mean_b": float(exact_means[j[k]]),
@@ -328,30 +400,63 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
                                   "effect_size_dz": float(dz[k]), "statistic": float(res.statistic[k]),
                                   "p_value": float(res.pvalue[k]), "p_adjusted": p[k], "significant": bool(sig[k]),
                                   "better": systems[i[k]] if sig[k] and up[k] else systems[j[k]] if sig[k] and down[k]
-                                  else ""})
+                                  else "", "proven": PROVEN if pv["proven"][k] else UNDECIDED,
+                                  "mean_difference_lo": float(pv["diff_lo"][k]),
+                                  "mean_difference_hi": float(pv["diff_hi"][k]),
+                                  "p_value_lo": float(pv["p_lo"][k]), "p_value_hi": float(pv["p_hi"][k])})
             for s in range(n_sys):
                 mark = ""
                 if b is not None and s != b:
                     k = _pair_index(s, b, n_sys)
-                    if sig[k]:  # ‡: IPSO significant, its majority the way of the means
+                    if sig[k] and pv["proven"][k]:  # ‡: IPSO significant, its majority the way of the means
                         way = 1 if exact_means[s] > exact_means[b] else -1 if exact_means[s] < exact_means[b] else 0
                         mark = "†" + ("‡" if ipso is not None and ipso[0][s] and ipso[1][s] == way != 0 else "")
+                    elif not pv["proven"][k]:
+                        mark = "†" + UNDECIDED_MARK
                 rows.append({"system": systems[s], "letter": letters[s], "measure": m, "scale": scale,
                              "mean": float(exact_means[s]), "ci95": float(ci[s]),
                              "better_than": R.join_marks(letters, better[s]),
-                             "baseline_mark": mark, "differs": False})
+                             "baseline_mark": mark, "differs": False,
+                             "undecided": R.join_marks(letters, undecided[s]),
+                             "mean_lo": float(pv["mean_lo"][s]), "mean_hi": float(pv["mean_hi"][s])})
         if "interval" in decided:
-            (bo, so), (bi, si) = decided["original"], decided["interval"]
+            (bo, so, _), (bi, si, proven) = decided["original"], decided["interval"]
             for r in rows[-2 * n_sys:]:
                 s = systems.index(r["system"])
-                base_diff = b is not None and s != b and so[_pair_index(s, b, n_sys)] != si[_pair_index(s, b, n_sys)]
-                r["differs"] = sorted(bo[s]) != sorted(bi[s]) or bool(base_diff)
+                open_ = {x for x in range(n_sys) if x != s and not proven[_pair_index(s, x, n_sys)]}
+                kb = _pair_index(s, b, n_sys) if b is not None and s != b else None
+                base_diff = kb is not None and proven[kb] and so[kb] != si[kb]
+                r["differs"] = sorted(set(bo[s]) - open_) != sorted(set(bi[s]) - open_) or bool(base_diff)
         else:
             notes.append(f"{m}: no interval-scaled version here (see the notes of the evaluation)")
     frame = pd.DataFrame(rows, columns=["system", "letter", "measure", "scale", "mean", "ci95", "better_than",
-                                        "baseline_mark", "differs"])
+                                        "baseline_mark", "differs", "undecided", "mean_lo", "mean_hi"])
     return ComparisonTable(frame, pd.DataFrame(pair_rows), systems, tuple(original), letters, test, correction,
-                           alpha, baseline, int(n_topics or 0), depth, tuple(notes), detail)
+                           alpha, baseline, int(n_topics or 0), depth, tuple(notes), detail,
+                           tuple(m for m in original if m in boxes))
+
+
+def _proven(box: ScoreBox | None, res: S.PairwiseTest, family: np.ndarray, test: str, correction: str,
+            alpha: float, permutations: int, seed: int, means: np.ndarray, i: np.ndarray, j: np.ndarray) -> dict:
+    """Per pair: whether its decision is proven, which outcomes the box allows (``a`` / ``b``: significant with
+    the first / second system better), the ranges of its mean difference and raw p-value; per system the range
+    of its mean. Without a box (exact values) every decision is proven and every range is the point."""
+    if box is None:
+        d = np.array([means[x] - means[y] for x, y in zip(i, j)], dtype=object)
+        no = np.zeros(len(i), dtype=bool)
+        return {"proven": ~no, "a": no, "b": no, "not": ~no, "diff_lo": d, "diff_hi": d, "p_lo": res.pvalue, "p_hi": res.pvalue,
+                "mean_lo": means, "mean_hi": means}
+    key = TESTS[test]
+    pt = proven_test(box, key, alpha, permutations=permutations, seed=seed, pvalues=test == "tukey",
+                     p_mid=res.pvalue)
+    if test == "tukey":
+        sure, possible = pt.sure & family, pt.possible & family
+    else:
+        sure, possible = proven_corrected(pt.p_lo, pt.p_hi, family, alpha, correction, corrected)
+    oc = outcomes(pt, sure, possible)
+    mb = mean_bounds(Bounds(box.lo, box.hi))
+    return {"proven": oc["proven"], "a": oc["a"], "b": oc["b"], "not": oc["not"], "diff_lo": pt.diff_lo, "diff_hi": pt.diff_hi,
+            "p_lo": pt.p_lo, "p_hi": pt.p_hi, "mean_lo": mb.lo, "mean_hi": mb.hi}
 
 
 def _is_count(x) -> bool:

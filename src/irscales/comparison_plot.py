@@ -1,7 +1,8 @@
 """The picture of a :class:`irscales.comparison.ComparisonTable`: for every measure, two panels (original and
 interval scale) with each system's mean and its 95% t confidence interval, systems in the table's order
 from the top; a system whose conclusions differ between the scales (≠) is drawn in red, its name marked
-``≠``. The figure grows with the number of systems (readable at 129)."""
+``≠``. On bracketed interval values a grey bar behind each mean is its exact range over every value inside the
+brackets. The figure grows with the number of systems (readable at 129)."""
 
 from __future__ import annotations
 
@@ -34,11 +35,14 @@ def plot(t: ComparisonTable, path: str | Path | None = None):
         for ax, (m, scale) in zip(axes[0], cols):
             f = t.frame[(t.frame.measure == m) & (t.frame.scale == scale)].set_index("system").loc[list(t.systems)]
             red = f["differs"].to_numpy(bool)
+            bracketed = scale == "interval" and m in t.bracketed
+            if bracketed:  # the mean's exact range over every value inside the brackets, behind the point
+                ax.hlines(y, f["mean_lo"].to_numpy(float), f["mean_hi"].to_numpy(float), color="0.6", lw=4, zorder=0)
             for mask, colour in ((~red, "tab:blue"), (red, "tab:red")):
                 ax.errorbar(f["mean"].to_numpy()[mask], y[mask], xerr=f["ci95"].to_numpy()[mask], fmt="o",
                             color=colour, ms=3 if n <= 40 else 2, elinewidth=0.8, capsize=0)
             ax.set_title(f"{m}{_SCALE_WORDS[scale]}")
-            ax.set_xlabel("mean, 95% CI")
+            ax.set_xlabel("mean, 95% CI" + ("; grey: over the brackets" if bracketed else ""))
         names = [f"{mk} {s}" + (" ≠" if _differs(t, s) else "") for mk, s in zip(t.letters, t.systems)]
         axes[0][0].set_yticks(y, names, fontsize=label_size)
         for lab, s in zip(axes[0][0].get_yticklabels(), t.systems):

@@ -127,18 +127,21 @@ def column_formats(t: ComparisonTable) -> dict[tuple[str, str], Callable[[float]
 def _cell(r: pd.Series, style: str, best: bool, numbered: bool, number: Callable[[float], str]) -> str:
     mean = number(r["mean"])
     groups, mark, differs = _groups(r["better_than"], numbered), r["baseline_mark"], bool(r["differs"])
+    open_ = _groups(r.get("undecided", ""), numbered)  # undecided on bracketed values (issue 51): ?b
     if style == "latex":
         out = rf"\textbf{{{mean}}}" if best else mean
         sup = [latex_text(g) for g in groups]
         sup = [g + ("," if k < len(sup) - 1 else "") for k, g in enumerate(sup)]
         sup += [mark.replace("†", r"$\dagger$").replace("‡", r"$\ddagger$")] if mark else []
+        sup += ["?" + latex_text(",".join(open_))] if open_ else []
         out += "".join(rf"\allowbreak{{}}\textsuperscript{{{g}}}" for g in sup)  # a narrow cell breaks after the mean
         return out + (r" $\neq$" if differs else "")
     if style == "markdown":
         sup = ",".join(groups) + mark
         out = (f"**{mean}**" if best else mean) + (f"<sup>{sup}</sup>" if sup else "")
+        out += f"<sup>?{','.join(open_)}</sup>" if open_ else ""
         return out + (" ≠" if differs else "")
-    out = mean + (f" {','.join(groups)}" if groups else "") + mark
+    out = mean + (f" {','.join(groups)}" if groups else "") + mark + (f" ?{','.join(open_)}" if open_ else "")
     return out + (" ≠" if differs else "")
 
 
@@ -228,7 +231,8 @@ def latex(t: ComparisonTable, label: str = "tab:irscales-comparison") -> str:
 
 def wide_frame(t: ComparisonTable) -> pd.DataFrame:
     """One row per system: its marker and name, then per measure and scale the mean (every digit), the
-    markers of the systems it is significantly better than, its baseline mark (with a baseline), and per
+    markers of the systems it is significantly better than (and, on bracketed interval values, those it is
+    better than for some values inside the brackets only: ``undecided``), its baseline mark (with a baseline), and per
     measure whether the conclusions differ between the scales."""
     f = t.frame.set_index(["system", "measure", "scale"])
     rows = []
@@ -241,6 +245,8 @@ def wide_frame(t: ComparisonTable) -> pd.DataFrame:
                 col = m if scale == "original" else f"{m} (interval)"
                 row[col] = r["mean"]
                 row[f"{col} better_than"] = r["better_than"]
+                if scale == "interval" and m in t.bracketed:
+                    row[f"{col} undecided"] = r["undecided"]
                 if t.baseline is not None:
                     row[f"{col} baseline_mark"] = r["baseline_mark"]
             if "interval" in present:

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from irscales import measures as M
+from irscales.certified import Bounds, ScoreBox, kendall_tau_range, mean_bounds, rank_range, tau_ap_range
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
 from irscales.data.ecosystem_inputs import ecosystem_qrels, ecosystem_runs
@@ -196,6 +197,7 @@ class Evaluation:
     _judged: np.ndarray | None = field(default=None, repr=False)  # (T, S) judged@depth
     judged_threshold: float = DEFAULT_JUDGED_THRESHOLD
     _exact: dict[str, np.ndarray] = field(default_factory=dict, repr=False)  # filled on first use
+    _boxes: dict[str, ScoreBox | None] = field(default_factory=dict, repr=False)  # filled on first use
     settings: Settings = field(default_factory=Settings, repr=False)
     cutoffs: dict[str, int] = field(default_factory=dict)
     given: dict[str, str] = field(default_factory=dict, repr=False)  # the measure as given → its label
@@ -250,6 +252,21 @@ class Evaluation:
                              + ("" if self.scales.get(lab, "") is None else " (evaluate(..., ranked=True))"))
         return iv
 
+    def interval_box(self, measure: str) -> ScoreBox | None:
+        """The box of one measure's interval-scaled values where they are bracketed (None where exact): per
+        (topic, system) the proven bounds (φ_lo − 1)/(K − 1) … (φ_hi − 1)/(K − 1), with what is known exactly of
+        their order within a topic (:func:`irscales.interval_box.interval_box`). :meth:`compare` decides every
+        statement on it: proven for every value inside the brackets, or undecided (issue 51)."""
+        lab = self._check(measure)
+        iv = self.interval_values(lab)
+        if iv.plan.exact or iv.phi_lo is None:
+            return None
+        if lab not in self._boxes:
+            m = self.measures[lab]
+            from irscales.interval_box import interval_box  # the scale engine: with brackets only
+            self._boxes[lab] = interval_box(iv, self.collection, self.decision_values(lab) if m.rational else None)
+        return self._boxes[lab]
+
     def judged(self, per_topic: bool = False) -> pd.Series | pd.DataFrame:
         """judged@N (N = :attr:`depth`) as ir_measures' ``Judged@N``: per system, the mean over topics of the
         fraction of its first min(N, L) documents (L: those it retrieved) that appear in the topic's qrels (any
@@ -276,15 +293,41 @@ class Evaluation:
         lab = self._check(measure)
         return self.cutoffs.get(lab, self.depth)
 
-    def means(self) -> pd.DataFrame:
+    def means(self, bounds: bool = False) -> pd.DataFrame:
         """Systems × measures: each measure's mean over topics and, where it exists, the mean of its
-        interval-scaled values (column ``<label> (interval)``) — the one-call view."""
+        interval-scaled values (column ``<label> (interval)``) — the one-call view. ``bounds``: also the exact
+        range of each interval mean over every value inside the brackets (columns ``<label> (interval) lo`` and
+        ``… hi``, :func:`irscales.certified.mean_bounds`; the mean itself where the values are exact)."""
         out = {}
         for lab in self.measures:
             out[lab] = self._values[lab].mean(axis=0)
             if lab in self._interval:
                 out[f"{lab} (interval)"] = [float(x) for x in system_means(self._interval[lab].unit)]
+                if bounds:
+                    mb = self.interval_mean_bounds(lab)
+                    out[f"{lab} (interval) lo"] = [float(x) for x in mb.lo]
+                    out[f"{lab} (interval) hi"] = [float(x) for x in mb.hi]
         return pd.DataFrame(out, index=pd.Index(list(self.systems), name="system"))
+
+    def interval_ranks(self, measure: str) -> pd.DataFrame:
+        """Per system, its interval-scaled mean, the mean's exact range over the brackets (``mean_lo``, ``mean_hi``),
+        its rank by the mean (1 = the highest, ties the best rank) and its best and worst rank over every value
+        inside the brackets (:func:`irscales.certified.rank_range`; the rank itself where the values are exact)."""
+        means = system_means(self.interval_values(measure).unit)
+        mb = self.interval_mean_bounds(measure)
+        best, worst = rank_range(mb)
+        return pd.DataFrame({"mean": [float(x) for x in means], "mean_lo": [float(x) for x in mb.lo],
+                             "mean_hi": [float(x) for x in mb.hi], "rank": rank_range(Bounds.point(means))[0],
+                             "rank_best": best, "rank_worst": worst},
+                            index=pd.Index(list(self.systems), name="system"))
+
+    def interval_mean_bounds(self, measure: str) -> Bounds:
+        """Exact bounds (Fractions) of each system's mean interval value over every value inside the brackets
+        (points where the values are exact)."""
+        box = self.interval_box(measure)
+        if box is None:
+            return Bounds.point(system_means(self.interval_values(measure).unit))
+        return mean_bounds(Bounds(box.lo, box.hi))
 
     def scale_table(self) -> pd.DataFrame:
         """One row per measure: the scale of its interval version (measure, N, grades, ties, K, route, caveat);
@@ -320,15 +363,18 @@ class Evaluation:
                 order: str = COMPARISON_DEFAULTS["order"]) -> ComparisonTable:
         """The comparison table of the runs on every measure, original and interval-scaled
         (:func:`irscales.comparison.comparison_table`; ‡ from the IPSO sign test of the runs at this depth;
-        ``permutations`` and ``seed``: the randomisation test's sampled sign flips; ``order``: the rows')."""
+        ``permutations`` and ``seed``: the randomisation test's sampled sign flips; ``order``: the rows').
+        Bracketed interval values are decided over their box (:meth:`interval_box`): each decision proven for
+        every value inside the brackets or undecided (``pairs_frame()['proven']``, ``decision_counts()``)."""
         from irscales.comparison import comparison_table  # scipy.stats and statsmodels: only when comparing
 
         original = {lab: self.decision_values(lab) for lab in self.measures}
         interval = {lab: iv.unit for lab, iv in self._interval.items()}
+        boxes = {lab: box for lab in self._interval if (box := self.interval_box(lab)) is not None}
         return comparison_table(original, interval, self.systems, test=test, correction=correction, alpha=alpha,
                                 baseline=baseline, rel=self.collection.binary(self.depth) if baseline else None,
                                 depth=self.depth, notes=(*self.notes, *self._scale_lines()), permutations=permutations,
-                                seed=seed, order=order)
+                                seed=seed, order=order, boxes=boxes)
 
     def _scale_lines(self) -> list[str]:
         """One legend line per interval version: what its scale is over, and whether it is an affine image."""
@@ -348,7 +394,10 @@ class Evaluation:
 
     def correlations(self) -> tuple[pd.DataFrame, list[str]]:
         """Kendall τ (FFF21 §3.3) and τ_AP (Fer17 eq. 2, symmetric) between every two measures' system
-        rankings by mean, original and interval-scaled; and a note for every value left NaN."""
+        rankings by mean, original and interval-scaled; and a note for every value left NaN. ``tau_interval_min``
+        … ``tau_ap_interval_max``: the sound ranges of the interval-scaled τ and τ_AP over every value inside the
+        brackets (:func:`irscales.certified.kendall_tau_range`, :func:`~irscales.certified.tau_ap_range`; the
+        point where the values are exact, τ_AP's NaN where exact means tie)."""
         if len(self.systems) < 3:
             raise ValueError(f"correlation needs at least 3 runs, got {len(self.systems)}")
         if len(self.measures) < 2:
@@ -380,6 +429,14 @@ class Evaluation:
                                  f"({which}{' (interval)' if key.endswith('interval') else ''}: {tied})")
                 else:
                     row[key] = float(tau_ap_symmetric(ma, mb))
+            if both:  # the ranges over every value inside the brackets (points where the values are exact)
+                ba, bb = self.interval_mean_bounds(a), self.interval_mean_bounds(b)
+                r, rap = kendall_tau_range(ba, bb), tau_ap_range(ba, bb)
+                row.update({"tau_interval_min": r.lo, "tau_interval_max": r.hi, "tau_ap_interval_min": rap.lo,
+                            "tau_ap_interval_max": rap.hi})
+            else:
+                row.update(dict.fromkeys(("tau_interval_min", "tau_interval_max", "tau_ap_interval_min",
+                                          "tau_ap_interval_max"), nan))
             rows.append(row)
         return pd.DataFrame(rows), notes
 

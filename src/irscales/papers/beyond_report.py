@@ -29,6 +29,7 @@ from irscales.enumeration.ties import TIES
 from irscales.papers import report_html
 from irscales.papers.analogues import AnalogueTable
 from irscales.papers.fff21.cutoffs import FOLDER, findings as cutoff_findings
+from irscales.papers.fff21.cutoffs_decisions import decision_findings
 from irscales.papers.fff21.graded_data import DATASETS, LABEL
 from irscales.papers.fff21.graded_real import BeyondGraded, findings
 from irscales.papers.fff21.graded_scores import ORDER
@@ -231,6 +232,13 @@ def cutoffs(figures: Path) -> Beyond | None:
                             "(ties unq; where unq has no route, FFF21 Table 3's mid), how exact the interval values "
                             "are, and for a bracket the range of τ over every φ inside it (a proven bound) († also rests on the caveat of the CSV's caveat column: for DCG's distinct "
                             "values, no Q-linear relation among the 1/ln m, Schanuel's conjecture)", _cutoffs_table(t2), (src,))]
+    dec_path = folder / f"decisions_{tag}.csv"
+    dec = _read(dec_path) if dec_path.exists() else None
+    if dec is not None:
+        tables.append(AnalogueTable("Comparison decisions proven over the brackets (issue 51): per measure, run length "
+                                    "and test, the pairs undecided (of all pairs; in brackets those significant on the "
+                                    "original scale) at each target relative error of φ", _decisions_table(dec),
+                                    (f"{FOLDER}/{dec_path.name}",)))
     for name, title in (("topk", "How the ranking of systems changes: top-k systems kept, the largest rank move"),
                         ("points", "Where the runs sit on the interval scale: share at 0, quantiles of log10")):
         p = folder / f"{name}_{tag}.csv"
@@ -247,9 +255,29 @@ def cutoffs(figures: Path) -> Beyond | None:
             "inside it — each system's mean interval value between the means of its lower and upper bounds, a proven "
             "outer bound, irscales.certified.kendall_tau_range — says whether the bracket can move τ). A measure without a route at N keeps its row: AP has "
             "no route with ties unq beyond N = 24.")
+    if dec is not None:
+        what += (" Last, the comparison table's decisions on the bracketed interval values: each pair's test decision "
+                 "is proven when it holds for every φ inside the brackets, else undecided (irscales.stats.proven: sound "
+                 "outer bounds of the statistics over the box of φ), for brackets within several target errors.")
     pngs = tuple(sorted(folder.glob(f"*_{tag}.png")))
+    found_lines = cutoff_findings(t2, runs, judged) + (decision_findings(dec, runs) if dec is not None else [])
     return Beyond("cutoffs", "Beyond the papers: interval scales at the cut-offs", label, "09_beyond_cutoffs", what,
-                  tuple(cutoff_findings(t2, runs, judged)), tuple(tables), pngs, FOLDER)
+                  tuple(found_lines), tuple(tables), pngs, FOLDER)
+
+
+def _decisions_table(dec: pd.DataFrame) -> pd.DataFrame:
+    """(N, measure, ties, test) × target error: ``undecided / pairs (k)``, k of them significant on the original
+    scale; ``no bracket`` where the measure has none at N."""
+    rows = []
+    errors = sorted(set(dec["max_rel_error"]))
+    for (n, m, t), g in dec.groupby(["N", "measure", "test"], sort=False):
+        row = {"N": n, "measure": m, "ties": g["ties"].iloc[0], "test": t}
+        for e in errors:
+            r = next(g[g["max_rel_error"] == e].itertuples(), None)
+            row[f"max_rel_error {e:g}"] = ("—" if r is None else "no bracket" if r.route == "none" else
+                                           f"{int(r.undecided)} / {int(r.pairs)} ({int(r.undecided_significant_original)})")
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def sections(figures: Path) -> list[Beyond]:

@@ -21,15 +21,15 @@ from numpy.typing import ArrayLike
 from irscales.options import EXACT_FLIPS_UP_TO, PERMUTATIONS as DEFAULT_PERMUTATIONS
 from irscales.stats.results import PairwiseTest, check_alpha, pairs, prepare_scores
 
-__all__ = ["randomisation_test", "EXACT_UP_TO", "PERMUTATIONS"]
+__all__ = ["randomisation_test", "sign_patterns", "EXACT_UP_TO", "PERMUTATIONS", "CELLS"]
 
 #: Exact enumeration of the 2^T sign patterns up to this many topics; sampled sign patterns beyond it, by default.
 EXACT_UP_TO, PERMUTATIONS = EXACT_FLIPS_UP_TO, DEFAULT_PERMUTATIONS
 _RTOL = 1e-14          # scipy.stats.permutation_test's tolerance for a null value equal to the observed one
-_CELLS = 2**22         # null values computed at once (memory: 32 MiB of floats)
+CELLS = 2**22          # null values computed at once (memory: 32 MiB of floats)
 
 
-def _sign_patterns(t: int, exact: bool, permutations: int, seed: int, step: int):
+def sign_patterns(t: int, exact: bool, permutations: int, seed: int, step: int):
     """Blocks of at most ``step`` ±1 sign patterns (rows): all 2^t of them, or ``permutations`` random ones."""
     if exact:
         for a in range(0, 2**t, step):
@@ -63,7 +63,7 @@ def randomisation_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence
     n = 2**t if exact else permutations
     ge = np.zeros(len(i), dtype=np.int64)
     le = np.zeros(len(i), dtype=np.int64)
-    for signs in _sign_patterns(t, exact, permutations, seed, max(1, _CELLS // max(len(i), t))):
+    for signs in sign_patterns(t, exact, permutations, seed, max(1, CELLS // max(len(i), t))):
         null = signs @ d / t                                   # (block, P)
         ge += (null >= obs - gamma).sum(axis=0)
         le += (null <= obs + gamma).sum(axis=0)
