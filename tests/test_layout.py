@@ -43,7 +43,9 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 ("irscales.cli", "irscales.cli_scores"),
                 # issue 49: plain scores need no interval values: the scale engine (the enumeration, numba) loads
                 # with the first interval value or scale asked for
-                ("irscales.evaluation", "irscales.interval")}
+                ("irscales.evaluation", "irscales.interval"),
+                # the box of bracketed values is made with the scale engine, only where brackets are asked for
+                ("irscales.evaluation", "irscales.interval_box")}
 NOTEBOOK_CODE_LINES = 150
 MODULES = sorted(p for p in PKG.rglob("*.py") if p.name != "__main__.py")
 
