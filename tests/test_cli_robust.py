@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from irscales import cli
-from irscales.cli_messages import as_flags, flat
+from irscales.cli._messages import as_flags, flat
 from irscales.clipping import CLIP_KEEP, clip, clip_words
 from irscales.data.trec import read_run
 from irscales.data.trec_parse import TrecFormatError
@@ -47,7 +47,7 @@ def test_a_64_kb_token_gives_a_short_line_at_once(tmp_path, where):
 def test_clip_and_the_flag_patterns_are_linear():
     assert clip("a" * 200) == "a" * 200 and clip("a" * 201) == "a" * CLIP_KEEP + "… (201 chars)"
     assert as_flags("read_qrels(..., negative='zero')") == "--negative zero"
-    code = ("from irscales.cli_messages import as_flags; "
+    code = ("from irscales.cli._messages import as_flags; "
             "s = as_flags('w' * 300000 + ' ' + 'v' * 300000 + '(..., x)'); print(len(s))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, env=_env())
     assert r.returncode == 0 and r.stdout.strip() == "600009"

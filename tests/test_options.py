@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from irscales import comparison, ecosystem_outputs, evaluation, interval, ipso, options
 from irscales.cli import main
-from irscales.cli_messages import as_flags
+from irscales.cli._messages import as_flags
 from irscales.data import frames, trec, trec_arrays
 from irscales.data.collection import Collection
 from irscales.enumeration.ties import TIES

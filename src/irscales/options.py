@@ -254,7 +254,7 @@ BUILD_SECONDS_OK = 10.0
 BUILD_BYTES_OK = 100e6
 
 #: The comparison table marks systems with letters up to this many, numbers beyond
-#: (:mod:`irscales.comparison_render`).
+#: (:mod:`irscales.comparison._render`).
 LETTERS_UP_TO = 26
 
 #: The relative error a route that brackets φ (beyond the exact routes: irscales.enumeration.bounded) is asked to

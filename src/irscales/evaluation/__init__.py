@@ -55,7 +55,7 @@ from irscales.data.ids import check_spellings
 from irscales.data.sources import qrels_source as _qrels_source, run_source as _run_source
 from irscales.data.judged import judged_at, judged_warning
 from irscales.data.trec import relevance_arrays
-from irscales.evaluation_frame import tidy_frame
+from irscales.evaluation._frame import tidy_frame
 from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
 from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
 # re-exported: READING_DEFAULTS, DEFAULT_MEASURES, RANKED_DEFAULT_DEPTH, default_depth (home: irscales.options)

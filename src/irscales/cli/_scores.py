@@ -1,15 +1,15 @@
 """The table of ``irscales scores`` as columns (issue 49): per (measure, system), a row per topic and the mean
 over topics (topic ``all``), each with its interval-scaled value and, with ``phi``, exact φ and K. Columns, not a
-frame: the command writes csv and tsv from them without loading pandas (:func:`irscales.cli_output.delimited`)."""
+frame: the command writes csv and tsv from them without loading pandas (:func:`irscales.cli._output.delimited`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from irscales.cli_output import exact_mean
+from irscales.cli._output import exact_mean
 from irscales.correlation import system_means
 from irscales.evaluation import Evaluation
-from irscales.evaluation_frame import shown_phi
+from irscales.evaluation._frame import shown_phi
 
 __all__ = ["scores_table", "OBJECT_COLUMNS"]
 
@@ -21,7 +21,7 @@ def scores_table(ev: Evaluation, *, ranked: bool, phi: bool, per_topic: bool) ->
     """Columns ``system, topic, measure, value`` (with ``ranked`` also ``interval``, with ``phi`` also ``phi``
     and ``K``): measures in their order, systems in theirs, each system's topics (``per_topic``) then its mean
     (``all``). The mean of ``value`` is the float mean over topics, of ``interval`` that of the interval-scaled
-    values, of ``phi`` the exact mean (:func:`irscales.cli_output.exact_mean`); NaN / None where a measure has
+    values, of ``phi`` the exact mean (:func:`irscales.cli._output.exact_mean`); NaN / None where a measure has
     no interval-scaled values."""
     S, T = len(ev.systems), len(ev.topics)
     rows = T + 1 if per_topic else 1  # per (measure, system)

@@ -32,7 +32,7 @@ Every pair's numbers — raw and adjusted p-values, the mean difference and Cohe
 paired differences over their standard deviation, ddof = 1), on both scales, with their ranges over the
 brackets and whether the decision is proven — are in :meth:`ComparisonTable.pairs_frame` (counts:
 :meth:`ComparisonTable.decision_counts`); :meth:`ComparisonTable.to_csv` is one row per system (no legend:
-:attr:`ComparisonTable.legend` apart). Renderings: :mod:`irscales.comparison_render`.
+:attr:`ComparisonTable.legend` apart). Renderings: :mod:`irscales.comparison._render`.
 
 Scores are ``(T topics, S systems)`` matrices, the orientation of every score matrix in irscales.
 """
@@ -46,8 +46,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from irscales import comparison_plot
-from irscales import comparison_render as R
+from irscales.comparison import _plot, _render as R
 from irscales.certified import Bounds, ScoreBox, mean_bounds
 from irscales.correlation import system_means
 from irscales.interval import INTERVAL_LEGEND
@@ -207,18 +206,18 @@ class ComparisonTable:
 
     def to_latex(self, label: str = "tab:irscales-comparison") -> str:
         """LaTeX that compiles in a plain ``article`` with the packages its first line names and fits the
-        page (:func:`irscales.comparison_render.latex`)."""
+        page (:func:`irscales.comparison._render.latex`)."""
         return R.latex(self, label)
 
     def to_csv(self) -> str:
-        """One row per system (:func:`irscales.comparison_render.wide_frame`), means with every digit; no
+        """One row per system (:func:`irscales.comparison._render.wide_frame`), means with every digit; no
         legend (:attr:`legend`)."""
         return R.wide_frame(self).to_csv(index=False)
 
     def plot(self, path: str | None = None):
-        """The figure of the comparison (:func:`irscales.comparison_plot.plot`): means with 95% confidence
+        """The figure of the comparison (:func:`irscales.comparison._plot.plot`): means with 95% confidence
         intervals on both scales, ≠ flags; also written to ``path`` (.png, .pdf or .svg) when given."""
-        return comparison_plot.plot(self, path)
+        return _plot.plot(self, path)
 
     def __str__(self) -> str:
         return R.text(self)

@@ -27,10 +27,10 @@ from pathlib import Path
 import click
 
 from irscales import measures as M
-from irscales.cli_messages import flat as _flat, one_line as _one_line
-from irscales.cli_output import (big_count as _big, emit as _emit, emit_columns as _emit_columns, judged_line,
+from irscales.cli._messages import flat as _flat, one_line as _one_line
+from irscales.cli._output import (big_count as _big, emit as _emit, emit_columns as _emit_columns, judged_line,
                                  legend_of, n_line, scales_line, write as _write)
-from irscales.cli_options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
+from irscales.cli._options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
                                   judged_option, measures_given, measures_option, output_option, qrels_option, reading,
                                   reading_options, report_options, runs_argument, scale_options, ties_option)
 from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_MEASURES, SIGNIFICANCE, TEST_WORDS, ArgumentError, Settings,
@@ -221,7 +221,7 @@ def scores(runs, qrels, depth, ranked, phi, per_topic, fmt, output, build_scales
     measures without one at this --depth, the deepest N for each and the cheaper routes. The legend gives
     judged@N; below --judged-threshold a warning names the systems.
     """
-    from irscales.cli_scores import OBJECT_COLUMNS, scores_table
+    from irscales.cli._scores import OBJECT_COLUMNS, scores_table
 
     _outputs([*runs, qrels], output=output)
     settings = _settings(kw, depth=depth, ranked=ranked, ties=ties, max_rel_error=max_rel_error, phi=ranked and phi,
@@ -259,7 +259,7 @@ def report(runs, qrels, depth, test, correction, permutations, seed, alpha, base
     (raw and adjusted) and effect sizes; --figure FILE draws the means with their confidence intervals.
     """
     from irscales.comparison import check_pairing
-    from irscales.comparison_render import wide_frame
+    from irscales.comparison._render import wide_frame
     from irscales.data.trec import find_runs
     from irscales.evaluation import measure_specs
 
@@ -525,6 +525,3 @@ def sample_data(directory, collection, n_runs, depth):
     files, q = gop.write_runs(collection, pick, directory, depth=depth)
     click.echo(f"{Path(directory) / 'runs'}  ({len(files)} runs)\n{q}")
 
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

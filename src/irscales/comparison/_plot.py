@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from irscales.comparison_render import columns
+from irscales.comparison._render import columns
 from irscales.figures import styled, write_figure
 
 __all__ = ["plot"]
