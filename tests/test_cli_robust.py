@@ -1,6 +1,6 @@
 """Issue 37 (4, 7): the command line's error boundary under hostile input and signals.
 
-A 64 kB run tag made the one-line error take 16.5 s (``cli_messages._CALL`` backtracked over the word) and
+A 64 kB run tag made the one-line error take 16.5 s (``cli._messages._CALL`` backtracked over the word) and
 printed all 64 kB; Ctrl-C during a first read said ``internal error (SystemError: CPUDispatcher(…))`` with
 exit code 1. No timed assertions: a subprocess timeout fails a hang."""
 from __future__ import annotations
