@@ -15,7 +15,7 @@ import numpy as np
 
 import pandas as pd
 
-from irscales.stats import anova
+from irscales.stats import _anova as anova
 from irscales import correlation as corr
 from irscales.stats import significance as sg
 

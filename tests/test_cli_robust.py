@@ -16,9 +16,9 @@ import pytest
 
 from irscales import cli
 from irscales.cli._messages import as_flags, flat
-from irscales.clipping import CLIP_KEEP, clip, clip_words
+from irscales._clipping import CLIP_KEEP, clip, clip_words
 from irscales.data.trec import read_run
-from irscales.data.trec_parse import TrecFormatError
+from irscales.data._trec_parse import TrecFormatError
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CLI = [sys.executable, "-c", "from irscales.cli import main; main()"]

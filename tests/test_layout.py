@@ -26,7 +26,7 @@ HARD_LINES = 1000  # past this a module holds more than one concern
 LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "irscales.stats"),
                 ("irscales.cli", "irscales.ipso"), ("irscales.cli", "irscales.evaluation"),
                 ("irscales.cli", "irscales.data.trec"), ("irscales.cli", "irscales.data"),
-                ("irscales.cli", "irscales.data.gop_index"),
+                ("irscales.cli", "irscales.data._gop_index"),
                 # the one reader of measure lists, loaded with the command that reads them (irscales.evaluation)
                 ("irscales.cli._options", "irscales.evaluation"),
                 # the comparison layer loads scipy.stats and statsmodels (1.5 s): only when a comparison is asked for
@@ -45,7 +45,7 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 # with the first interval value or scale asked for
                 ("irscales.evaluation", "irscales.interval"),
                 # issue 51: the box of bracketed interval values needs the scale engine: only with brackets
-                ("irscales.evaluation", "irscales.interval_box")}
+                ("irscales.evaluation", "irscales._interval_box")}
 NOTEBOOK_CODE_LINES = 150
 MODULES = sorted(p for p in PKG.rglob("*.py") if p.name != "__main__.py")
 

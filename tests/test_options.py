@@ -19,10 +19,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from irscales import comparison, ecosystem_outputs, evaluation, interval, ipso, options
+from irscales import comparison, _ecosystem_outputs as ecosystem_outputs, evaluation, interval, ipso, options
 from irscales.cli import main
 from irscales.cli._messages import as_flags
-from irscales.data import frames, trec, trec_arrays
+from irscales.data import _frames as frames, trec, _trec_arrays as trec_arrays
 from irscales.data.collection import Collection
 from irscales.enumeration.ties import TIES
 from irscales.measures import P

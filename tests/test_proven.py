@@ -19,8 +19,8 @@ from irscales.paths import shared_dir
 from irscales.stats import significance as S
 from irscales.stats.proven import (outcomes, pair_box, proven_corrected, proven_randomisation_test,
                                    proven_signed_rank_test, proven_test)
-from irscales.stats.randomisation import randomisation_test
-from irscales.stats.results import pairs
+from irscales.stats._randomisation import randomisation_test
+from irscales.stats._results import pairs
 
 ALPHA = 0.05
 

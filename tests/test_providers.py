@@ -14,7 +14,7 @@ import pytest
 
 from irscales import enumeration as E
 from irscales import measures as M
-from irscales.enumeration import counting, engine, kernels, providers, routes
+from irscales.enumeration import counting, _engine as engine, _kernels as kernels, providers, routes
 from irscales.interval import plan
 from irscales.options import Settings
 

@@ -543,7 +543,7 @@ def test_exact_dcg_mean_order_matches_a_decimal_reference(S, T, N, seed, name):
 
 
 def test_matlab_critical_value_decides_a_pair_between_the_two_critical_values():
-    from irscales.stats.anova import studentized_range_critical
+    from irscales.stats._anova import studentized_range_critical
 
     rng = np.random.default_rng(3)
     T, S = 61, 3  # one-way error df = S(T − 1) = 180 > 120: MATLAB uses the df = ∞ quantile

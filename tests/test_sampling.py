@@ -13,7 +13,7 @@ import scipy.stats as st
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from irscales.stats import anova
+from irscales.stats import _anova as anova
 from irscales.stats import sampling
 
 

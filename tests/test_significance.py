@@ -1,5 +1,5 @@
 """Significance procedures of FFF21 §2.5/§7.3 run together (:mod:`irscales.stats.significance`) on
-prepared scores (:mod:`irscales.stats.results`): exactness of ties, invariances, input checks, and
+prepared scores (:mod:`irscales.stats._results`): exactness of ties, invariances, input checks, and
 the Tables 5–6 comparison. Each procedure's own cases: tests/test_pairwise.py, tests/test_tukey.py."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from irscales.exact import CommonScale
-from irscales.stats import results
+from irscales.stats import _results as results
 from irscales.stats import significance as sg
 
 

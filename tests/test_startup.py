@@ -62,7 +62,7 @@ def test_plain_scores_load_no_scale_engine_and_on_runs_read_before_no_pandas_or_
 
     rng = np.random.default_rng(0)
     (tmp_path / "runs").mkdir()
-    for s in range(2):  # files of 64 KiB and more are cached (irscales.data.trec_cache.CACHED_BYTES)
+    for s in range(2):  # files of 64 KiB and more are cached (irscales.data._trec_cache.CACHED_BYTES)
         (tmp_path / "runs" / f"input.r{s}").write_text("".join(
             f"{t} Q0 doc-{t}-{i:05d} {k + 1} {1000 - k + rng.random():.6f} run{s}\n"
             for t in (401, 402) for k, i in enumerate(rng.permutation(2000))))
@@ -70,7 +70,7 @@ def test_plain_scores_load_no_scale_engine_and_on_runs_read_before_no_pandas_or_
                                             for i in range(0, 2000, 3)))
     args = ["scores", str(tmp_path / "runs"), "--qrels", str(tmp_path / "qrels"), "--measures", "map,P_10,ndcg_cut_10",
             "--negative", "zero", "--format", "tsv"]
-    first, cold = _scores_call(tmp_path, args, "from irscales.data import trec_cache\n"
+    first, cold = _scores_call(tmp_path, args, "from irscales.data import _trec_cache as trec_cache\n"
                                "trec_cache.COMPILED_READER_BYTES = 0  # as for 32 MiB of runs and more")
     again, warm = _scores_call(tmp_path, args)
     assert warm == cold and cold.count("\n") == 1 + 3 * 2 * 3  # a header; 2 topics and the mean, 2 runs, 3 measures

@@ -27,7 +27,7 @@ from typing import Literal, Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
+from irscales._lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.ranks import dense_ranks
 
 __all__ = [

@@ -265,7 +265,7 @@ MAX_REL_ERROR_HELP = ("where no exact route reaches N (or it would take over 5 m
                       "bracket's lower midpoint, and the scale table reports exact = False and the achieved "
                       "max_rel_error")
 
-#: A system with fewer than this fraction of its top N judged gets a warning (:mod:`irscales.data.judged`): its
+#: A system with fewer than this fraction of its top N judged gets a warning (:mod:`irscales.data._judged`): its
 #: unjudged documents count as not relevant there, so its scores are lower bounds.
 DEFAULT_JUDGED_THRESHOLD = 0.9
 
@@ -373,7 +373,7 @@ SIGNIFICANCE: tuple[Procedure, ...] = (
 @dataclass(frozen=True)
 class PairedTest:
     """A test taken by ``name`` (``--test``, ``Evaluation.compare(test=)``, ``irscales ipso``): the ``key`` of the
-    procedure that runs it (:data:`SIGNIFICANCE`, or ``randomisation``: :mod:`irscales.stats.randomisation`),
+    procedure that runs it (:data:`SIGNIFICANCE`, or ``randomisation``: :mod:`irscales.stats._randomisation`),
     also accepted as an alias of the name, and the ``words`` that name it in a legend."""
 
     name: str

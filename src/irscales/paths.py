@@ -14,7 +14,7 @@ Settings come from environment variables so notebooks, the CLI and CI agree:
                      track: ``T07/ap_T07.mat`` …, :mod:`irscales.data.matters`); default: the
                      ``gop/trec-jasist2017/`` folder of ``IRSCALES_SHARED`` when it exists.
 ``IRSCALES_SCORES``  per-topic score tables of submitted runs (``T07-adhoc/adhoc7_ap.csv.gz`` …,
-                     :mod:`irscales.data.run_scores`); default: ``scores/`` of ``IRSCALES_SHARED``.
+                     :mod:`irscales.data._run_scores`); default: ``scores/`` of ``IRSCALES_SHARED``.
 ``IRSCALES_TREC``    your own TREC data, one sub-folder per track named as in the papers (``T08``,
                      ``T26``, ``T27``, ``R04``), each holding ``runs/`` (NIST run files, ``.gz``
                      allowed) and one qrels file (a name starting with ``qrels``); default: the

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 
 __all__ = ["SIGNIFICANT_DIGITS", "stored_float", "stored_literal", "stored_frame", "csv_text", "write_csv"]
 

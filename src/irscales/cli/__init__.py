@@ -516,7 +516,7 @@ def sample_data(directory, collection, n_runs, depth):
     package; the qrels are its relevance judgments. Real runs, real judgments: nothing simulated.
     """
     from irscales.data import gop
-    from irscales.data.gop_index import grid_systems
+    from irscales.data._gop_index import grid_systems
 
     systems = grid_systems()
     first = [s for s in systems if (s.stop, s.lug) == ("lucene", "porter")]

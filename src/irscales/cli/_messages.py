@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from irscales.clipping import clip
+from irscales._clipping import clip
 from irscales.options import READING
 from irscales.paths import cache_root
 
@@ -32,7 +32,7 @@ def one_line(e: BaseException) -> str:
 
 def flat(msg: str) -> str:
     """A message (an error's, a warning's) as one line in the command line's words, long words clipped
-    (:func:`irscales.clipping.clip`: the line stays readable, and short for the patterns below)."""
+    (:func:`irscales._clipping.clip`: the line stays readable, and short for the patterns below)."""
     return as_flags(" ".join(clip(w) for w in msg.split()))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from irscales import measures as M
-from irscales.data.judged import JUDGED_CONVENTION
+from irscales.data._judged import JUDGED_CONVENTION
 # a scale build estimated above either limit needs --build-scales (FFF21's N = 30 takes minutes and GBs); the
 # enumeration layer's planner applies the budget, so the API (build=True) and the CLI refuse alike; the help's
 # constants come from irscales.options, so --help loads neither the engine nor pandas (issue 49)
@@ -192,7 +192,7 @@ ties_option = _options(click.option(
     "--max-rel-error", type=_Number(), default=DEFAULT_MAX_REL_ERROR, show_default=True,
     help=f"{MAX_REL_ERROR_HELP} ({MAX_REL_ERROR_RULE}; checked with the other settings, before any file is read)"))
 
-#: What judged@N is, in every legend and --help that reports it (irscales.data.judged).
+#: What judged@N is, in every legend and --help that reports it (irscales.data._judged).
 JUDGED_HELP = ("judged@N: the fraction of a system's top N documents that appear in the topic's qrels (any grade), "
                f"mean over topics ({JUDGED_CONVENTION})")
 

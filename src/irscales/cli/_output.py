@@ -17,10 +17,10 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is loaded by the commands that make frames, not by --help (issue 49)
     import pandas as pd
 
-from irscales.atomic import write_atomic
-from irscales.data.judged import JUDGED_CONVENTION, judged_at
-from irscales.formatting import column_format, significant
-from irscales.latex import latex_sentences, latex_text
+from irscales._atomic import write_atomic
+from irscales.data._judged import JUDGED_CONVENTION, judged_at
+from irscales._formatting import column_format, significant
+from irscales._latex import latex_sentences, latex_text
 
 __all__ = ["emit", "emit_columns", "delimited", "render", "write", "exact_mean", "legend_of", "n_line", "scales_line",
            "judged_line", "big_count"]

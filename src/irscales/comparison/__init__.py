@@ -23,7 +23,7 @@ What a cell says (:attr:`ComparisonTable.legend` says it in every rendering):
   (``†?``: the decision against the baseline is undecided); ≠ compares proven decisions only.
 
 Tests (:data:`TESTS`): the paired ``t`` test (default), ``wilcoxon`` signed-rank, ``sign`` test, the paired
-``randomisation`` test (Smucker, Allan and Carterette 2007; :mod:`irscales.stats.randomisation`) (each
+``randomisation`` test (Smucker, Allan and Carterette 2007; :mod:`irscales.stats._randomisation`) (each
 with ``correction`` ``holm`` (default), ``bonferroni`` or ``none``), and ``tukey``: FFF21's two-way ANOVA
 (topic + system) followed by Tukey's HSD, which controls the family-wise error itself (no correction).
 All run on :mod:`irscales.stats.significance`, on exact values where the scores are exact.
@@ -50,12 +50,12 @@ from irscales.comparison import _plot, _render as R
 from irscales.certified import Bounds, ScoreBox, mean_bounds
 from irscales.correlation import system_means
 from irscales.interval import INTERVAL_LEGEND
-from irscales.ipso.sign_test import ipso_sign_test
+from irscales.ipso._sign_test import ipso_sign_test
 from irscales.options import (COMPARISON_DEFAULTS, COMPARISON_TESTS, CORRECTIONS, ROW_ORDERS, TEST_WORDS, ArgumentError,
                               check_alpha, check_choice)
 from irscales.stats import significance as S
 from irscales.stats.proven import outcomes, proven_corrected, proven_test
-from irscales.stats.randomisation import PERMUTATIONS, randomisation_test
+from irscales.stats._randomisation import PERMUTATIONS, randomisation_test
 
 __all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corrected", "PAIRS_SECONDS_OK",
            "pairing_seconds", "check_pairing", "PROVEN", "UNDECIDED", "UNDECIDED_MARK"]

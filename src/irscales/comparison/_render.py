@@ -21,8 +21,8 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from irscales.formatting import column_numbers
-from irscales.latex import latex_breakable, latex_sentences, latex_text
+from irscales._formatting import column_numbers
+from irscales._latex import latex_breakable, latex_sentences, latex_text
 from irscales.options import LETTERS_UP_TO  # systems with letters up to this many, numbers beyond
 
 #: An :class:`irscales.comparison.ComparisonTable` (not imported here: that module imports this one).
@@ -120,7 +120,7 @@ def cells(t: ComparisonTable, style: str = "text") -> pd.DataFrame:
 
 def column_formats(t: ComparisonTable) -> dict[tuple[str, str], Callable[[float], str]]:
     """How each (measure, scale) column prints its means: 4 decimals, more where distinct means would print alike,
-    scientific notation where they are too small for a fixed point (:func:`irscales.formatting.column_numbers`)."""
+    scientific notation where they are too small for a fixed point (:func:`irscales._formatting.column_numbers`)."""
     return {k: column_numbers(g) for k, g in t.frame.groupby(["measure", "scale"])["mean"]}
 
 

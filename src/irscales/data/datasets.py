@@ -32,7 +32,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales import paths
 from irscales.data import smart
 

@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
-from irscales.data.trec_parse import TrecFormatError
+from irscales.data._trec_parse import TrecFormatError
 
 __all__ = ["system_names", "file_system_name"]
 

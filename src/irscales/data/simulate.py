@@ -57,7 +57,7 @@ import pandas as pd
 from scipy.special import ndtri
 
 from irscales.data.trec import read_qrels
-from irscales.data.trec_arrays import topic_key
+from irscales.data._trec_arrays import topic_key
 
 __all__ = ["Track", "Preset", "PRESETS", "Simulation", "simulate", "qrels_grade_counts", "marginals",
            "plot_marginals", "GOP_STOP", "GOP_LUG", "GOP_MODEL"]

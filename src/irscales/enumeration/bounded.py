@@ -4,7 +4,7 @@ A registered provider (:mod:`irscales.enumeration.providers`) of kind ``"bounded
 four exact ones. It serves
 
 * AP (a measure whose numerator declares ``form = "sp"``) with ties ``min``/``max``/``mid`` to N = 1020:
-  :mod:`irscales.enumeration.bracket_ap` (a rounded count over ranks, lower and upper counts proven, refined
+  :mod:`irscales.enumeration._bracket_ap` (a rounded count over ranks, lower and upper counts proven, refined
   until hi ≤ (1 + ε)·lo within a time budget). Deep runs need a wider ε than 1 % (N = 1000: about 0.16 in the
   budget): a request below the error reachable at N is refused naming it (:func:`reach_within`); 1.0 (a proven
   factor 2) is a request like any other. AP with ties ``unq`` is not bracketed beyond the exact deduplication

@@ -6,7 +6,7 @@ needed, the ``method``, the cache folder, consent to a build) it asks every prov
 an offer and takes the best one: exact routes before routes that bracket φ, then the cheapest by estimated
 time. The built-in providers (:mod:`irscales.enumeration.routes`) are
 
-* ``closed``  a closed-form scale (:func:`irscales.enumeration.scale_class.closed_form`);
+* ``closed``  a closed-form scale (:func:`irscales.enumeration._scale_class.closed_form`);
 * ``count``   φ counted run by run, nothing stored (:mod:`irscales.enumeration.counting`);
 * ``cached``  the engine's scale already in the cache folder;
 * ``build``   the engine's enumeration of all (c+1)^N runs, refused over the budget without consent;

@@ -7,12 +7,12 @@ Every entry point that needs a scale or the ranked measure φ (FFF21 eq. 2, §7.
 cache) it asks each registered provider (:mod:`irscales.enumeration.providers`, where a new route is added) for
 an offer; the built-in ones, registered here, are
 
-* ``closed``  a closed-form scale (P, R, RR, RBP with p ≤ 1/2; :func:`~irscales.enumeration.scale_class.closed_form`):
+* ``closed``  a closed-form scale (P, R, RR, RBP with p ≤ 1/2; :func:`~irscales.enumeration._scale_class.closed_form`):
   nothing to compute;
 * ``count``   φ counted run by run, nothing stored (:mod:`irscales.enumeration.counting`; its time from
   :func:`~irscales.enumeration.counting.count_cost`, for the distinct runs to rank);
 * ``cached``  the engine's scale already in the cache folder: read (checksums verified once per process);
-* ``build``   the engine's enumeration of all (c+1)^N runs (:func:`~irscales.enumeration.engine.build_cost`:
+* ``build``   the engine's enumeration of all (c+1)^N runs (:func:`~irscales.enumeration._engine.build_cost`:
   time and the bytes stored, on disk or in memory),
 
 and takes an exact route before one that brackets φ, then the cheapest by estimated time (the estimates are orders of magnitude, so a build, which leaves a
@@ -41,16 +41,16 @@ from pathlib import Path
 import numpy as np
 
 from irscales import measures as M
-from irscales.data.padding import padded
+from irscales.data._padding import padded
 from irscales.enumeration import counting
 from irscales.enumeration.counting import CountedScale
-from irscales.enumeration.engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
+from irscales.enumeration._engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
                                          max_enumerable_depth, run_engine)
 from irscales.enumeration.forms import form_of
-from irscales.enumeration.kernels import kernel
+from irscales.enumeration._kernels import kernel
 from irscales.enumeration.providers import PROVIDERS, Request, reach, register
-from irscales.enumeration.runs import normaliser, numerator, run_ids
-from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
+from irscales.enumeration._runs import normaliser, numerator, run_ids
+from irscales.enumeration._scale_class import Scale, closed_form, has_closed_form
 from irscales.enumeration.ties import TIES, check_ties
 # BUILD_*_OK re-exported: the build budget (home: options, so the command line's help reads it without the engine)
 from irscales.options import BUILD_BYTES_OK, BUILD_SECONDS_OK, DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ

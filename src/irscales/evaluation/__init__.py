@@ -9,8 +9,8 @@
 
 What it takes: TREC files (a folder of runs or a list of files, gz allowed, and a qrels file), pandas frames
 with the ir_measures / ranx columns (``query_id, doc_id, score`` and ``query_id, doc_id, relevance``) or
-pytrec_eval-style nested dicts (:mod:`irscales.data.frames`), ranx, ir_datasets and ir_measures objects
-(:mod:`irscales.data.ecosystem_inputs`), read through the same path as files. The reading
+pytrec_eval-style nested dicts (:mod:`irscales.data._frames`), ranx, ir_datasets and ir_measures objects
+(:mod:`irscales.data._ecosystem_inputs`), read through the same path as files. The reading
 options, their defaults and the notes are the command line's (``irscales scores``): the CLI is a client of this
 function. A measure keeps the name it was given everywhere (``nDCG@10`` stays ``nDCG@10``).
 
@@ -49,15 +49,15 @@ from irscales import measures as M
 from irscales.certified import Bounds, ScoreBox, kendall_tau_range, mean_bounds, rank_range, tau_ap_range
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.data.collection import Collection
-from irscales.data.ecosystem_inputs import ecosystem_qrels, ecosystem_runs
-from irscales.data.frames import is_in_memory, qrels_frame, run_frames
-from irscales.data.ids import check_spellings
-from irscales.data.sources import qrels_source as _qrels_source, run_source as _run_source
-from irscales.data.judged import judged_at, judged_warning
+from irscales.data._ecosystem_inputs import ecosystem_qrels, ecosystem_runs
+from irscales.data._frames import is_in_memory, qrels_frame, run_frames
+from irscales.data._ids import check_spellings
+from irscales.data._sources import qrels_source as _qrels_source, run_source as _run_source
+from irscales.data._judged import judged_at, judged_warning
 from irscales.data.trec import relevance_arrays
 from irscales.evaluation._frame import tidy_frame
-from irscales.ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
-from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
+from irscales._ecosystem_outputs import ir_measures_metrics, metrics_frame, ranx_scores
+from irscales._lazy_modules import pandas as pd  # imported on first use (issue 49)
 # re-exported: READING_DEFAULTS, DEFAULT_MEASURES, RANKED_DEFAULT_DEPTH, default_depth (home: irscales.options)
 from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_JUDGED_THRESHOLD, DEFAULT_MAX_REL_ERROR, DEFAULT_MEASURES,
                               DEFAULT_TIES, EVERY_DOCUMENT, PERMUTATIONS, RANKED_DEFAULT_DEPTH, READING_DEFAULTS,
@@ -255,7 +255,7 @@ class Evaluation:
     def interval_box(self, measure: str) -> ScoreBox | None:
         """The box of one measure's interval-scaled values where they are bracketed (None where exact): per
         (topic, system) the proven bounds (φ_lo − 1)/(K − 1) … (φ_hi − 1)/(K − 1), with what is known exactly of
-        their order within a topic (:func:`irscales.interval_box.interval_box`). :meth:`compare` decides every
+        their order within a topic (:func:`irscales._interval_box.interval_box`). :meth:`compare` decides every
         statement on it: proven for every value inside the brackets, or undecided (issue 51)."""
         lab = self._check(measure)
         iv = self.interval_values(lab)
@@ -263,7 +263,7 @@ class Evaluation:
             return None
         if lab not in self._boxes:
             m = self.measures[lab]
-            from irscales.interval_box import interval_box  # the scale engine: with brackets only
+            from irscales._interval_box import interval_box  # the scale engine: with brackets only
             self._boxes[lab] = interval_box(iv, self.collection, self.decision_values(lab) if m.rational else None)
         return self._boxes[lab]
 
@@ -271,7 +271,7 @@ class Evaluation:
         """judged@N (N = :attr:`depth`) as ir_measures' ``Judged@N``: per system, the mean over topics of the
         fraction of its first min(N, L) documents (L: those it retrieved) that appear in the topic's qrels (any
         grade); a rank a short run does not have does not count and a topic it retrieved nothing for is 0
-        (:mod:`irscales.data.judged`); ``per_topic``: the (topics × systems) fractions. Below
+        (:mod:`irscales.data._judged`); ``per_topic``: the (topics × systems) fractions. Below
         :attr:`judged_threshold` :func:`evaluate` warns: unjudged documents count as not relevant."""
         if self._judged is None:
             raise ValueError("judged@N is not known for this evaluation (made without its qrels)")
@@ -389,7 +389,7 @@ class Evaluation:
         return metrics_frame(self, system) if frame else ir_measures_metrics(self, system)
 
     def to_ranx_scores(self) -> dict[str, dict[str, dict[str, float]]]:
-        """``{run: {measure: {query_id: value}}}`` (ranx's per-query scores; :mod:`irscales.ecosystem_outputs`)."""
+        """``{run: {measure: {query_id: value}}}`` (ranx's per-query scores; :mod:`irscales._ecosystem_outputs`)."""
         return ranx_scores(self)
 
     def correlations(self) -> tuple[pd.DataFrame, list[str]]:
@@ -522,7 +522,7 @@ def evaluate(qrels: Any, runs: Any, measures: str | M.Measure | Sequence[str | M
     runs      a folder of run files, a file or a list of files; a frame (``query_id, doc_id, score`` [, ``run``]);
               ``{query_id: {doc_id: score}}`` (one run), ``{name: frame or dict}``, ranx ``Run`` (or a list) or
               ir_measures ``ScoredDoc`` namedtuples, ``{name: [ScoredDoc, …]}`` for several
-              (:mod:`irscales.data.ecosystem_inputs`); ids on every route as :mod:`irscales.data.ids` reads them
+              (:mod:`irscales.data._ecosystem_inputs`); ids on every route as :mod:`irscales.data._ids` reads them
     measures  names (``"AP,P@10,nDCG@10"``), a list of names or :class:`~irscales.measures.Measure` objects.
               A measure named with a cut-off (``nDCG@20``, ``P@10``, ``map_cut_100``) is taken at that N,
               interval-scaled or not, whatever ``depth`` says; one named without takes ``depth``, and its label

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from irscales.data.collection import Collection
-from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
+from irscales._lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.measures import Measure
 
 if TYPE_CHECKING:

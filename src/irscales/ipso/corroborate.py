@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from irscales.ipso.agreement import metric_test, test_key
-from irscales.ipso.sign_test import IPSOSignTest, ipso_sign_test
+from irscales.ipso._agreement import metric_test, test_key
+from irscales.ipso._sign_test import IPSOSignTest, ipso_sign_test
 from irscales.measures import Measure
 from irscales.options import TEST_NAMES
 

@@ -3,7 +3,7 @@
 A measure is a frozen dataclass whose fields are its parameters, vectorised over a relevance array
 of shape ``(..., N)`` (``__call__``, floats) with an exact path (``exact``, Fractions) when it is
 rational. The families live in :mod:`~irscales.measures.binary`, :mod:`~irscales.measures.graded` and
-:mod:`~irscales.measures.total_order`; names are read back by :mod:`~irscales.measures.parse`.
+:mod:`~irscales.measures.total_order`; names are read back by :mod:`~irscales.measures._parse`.
 """
 
 from __future__ import annotations

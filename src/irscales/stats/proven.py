@@ -54,10 +54,10 @@ from scipy import stats
 
 from irscales.certified import ScoreBox
 from irscales.exact import common_denominator
-from irscales.stats.pairwise import sign_pvalues
-from irscales.stats.randomisation import CELLS, EXACT_UP_TO, PERMUTATIONS, sign_patterns
-from irscales.stats.results import check_alpha, pairs
-from irscales.stats.tukey import studentized_range_critical, studentized_range_sf
+from irscales.stats._pairwise import sign_pvalues
+from irscales.stats._randomisation import CELLS, EXACT_UP_TO, PERMUTATIONS, sign_patterns
+from irscales.stats._results import check_alpha, pairs
+from irscales.stats._tukey import studentized_range_critical, studentized_range_sf
 
 __all__ = ["MARGIN", "PairBox", "ProvenTest", "pair_box", "proven_t_test", "proven_sign_test",
            "proven_randomisation_test", "proven_signed_rank_test", "proven_tukey", "proven_corrected",
@@ -70,7 +70,7 @@ MARGIN = 1e-9
 @dataclass(frozen=True)
 class PairBox:
     """The box of every pair's paired differences (T, P), on one integer scale: d = ``lo`` … ``hi`` / ``unit``
-    (object arrays of Python ints), P pairs in :func:`irscales.stats.results.pairs` order. ``sign``: the sign
+    (object arrays of Python ints), P pairs in :func:`irscales.stats._results.pairs` order. ``sign``: the sign
     of d_t where the keys fix it (+1, −1, 0), else 2 (open)."""
 
     lo: np.ndarray
@@ -204,7 +204,7 @@ def _float_up(x: Fraction) -> float:
 
 
 def proven_t_test(pb: PairBox) -> ProvenTest:
-    """The paired t test (:func:`irscales.stats.pairwise.paired_t_test`) over the box: the range of |t| and of
+    """The paired t test (:func:`irscales.stats._pairwise.paired_t_test`) over the box: the range of |t| and of
     p = 2·P(T_{T−1} > |t|) (see the module docstring for the bounds; all in exact integers but the final
     square root and tail, widened by :data:`MARGIN`). A pair whose differences may all be equal and nonzero
     may have |t| = ∞ (p = 0); one whose differences may all be 0 may be identical (p undefined, not
@@ -249,7 +249,7 @@ def _reachable(sign_sets: list[tuple[bool, bool, bool]], t: int) -> np.ndarray:
 
 
 def proven_sign_test(pb: PairBox, alpha: float = 0.05) -> ProvenTest:
-    """The sign test (:func:`irscales.stats.pairwise.sign_test`, ties discarded) over the box: per topic the
+    """The sign test (:func:`irscales.stats._pairwise.sign_test`, ties discarded) over the box: per topic the
     signs d_t can take (fixed where the keys or the bracket fix it), every reachable (n₊, n₋), and p over them
     — the exact p-values of those counts, so ``p_lo`` / ``p_hi`` are p-values the point test can return."""
     a = check_alpha(alpha)
@@ -285,7 +285,7 @@ def _scaled_floats(x: np.ndarray, bits: np.ndarray) -> np.ndarray:
 
 def proven_randomisation_test(pb: PairBox, *, permutations: int = PERMUTATIONS, seed: int = 0,
                               exact_up_to: int = EXACT_UP_TO) -> ProvenTest:
-    """The paired randomisation test (:func:`irscales.stats.randomisation.randomisation_test`) over the box, on
+    """The paired randomisation test (:func:`irscales.stats._randomisation.randomisation_test`) over the box, on
     the same sign flips (all 2^T when T ≤ ``exact_up_to``, else ``permutations`` from ``seed``). For a flip
     flipping the topics F, "null ≥ observed" is Σ_F d_t ≤ 0 and "null ≤ observed" is Σ_F d_t ≥ 0 (both when
     the sum is 0); over the box Σ_F d_t lies in [Σ_F lo, Σ_F hi]. An event is sure where the interval is
@@ -365,7 +365,7 @@ def _signrank_bounds(a: list, b: list, pos: list[bool]) -> tuple[float, float] |
 
 
 def proven_signed_rank_test(pb: PairBox, p_mid: np.ndarray | None = None) -> ProvenTest:
-    """The Wilcoxon signed-rank test (:func:`irscales.stats.pairwise.signed_rank_test`) over the box. Where the
+    """The Wilcoxon signed-rank test (:func:`irscales.stats._pairwise.signed_rank_test`) over the box. Where the
     sign of some d_t is open, the pair is open (``open_pairs``: undecided whatever its p). Where every sign is
     fixed, the n nonzero |d_t| lie in intervals [a_t, b_t]: if every two are disjoint or the same point, W₊
     and the ties are one value over the box and p is the point's (``p_mid``); otherwise, for n > 15 (the
@@ -398,7 +398,7 @@ def proven_signed_rank_test(pb: PairBox, p_mid: np.ndarray | None = None) -> Pro
 
 
 def proven_tukey(box: ScoreBox, pb: PairBox, alpha: float = 0.05, pvalues: bool = False) -> ProvenTest:
-    """Tukey's HSD after the two-way ANOVA (:func:`irscales.stats.tukey.anova2_tukey`) over the box. With y the
+    """Tukey's HSD after the two-way ANOVA (:func:`irscales.stats._tukey.anova2_tukey`) over the box. With y the
     (T, S) scores, q_ij² = df·S_ij²/(T·SSE), S_ij = Σ_t d_t, df = (T − 1)(S − 1), SSE = ‖P y‖² for P the
     orthogonal projection onto the residuals of the topic and system effects. With y = y_m + r∘u (midpoints,
     half-widths, |u| ≤ 1), ‖P y_m‖ − ‖r‖ ≤ ‖P y‖ ≤ ‖P y_m‖ + ‖r‖; S_ij's range is exact. Integers throughout

@@ -7,7 +7,7 @@ same topics and systems (:func:`irscales.papers.fer17.score_matrices` builds Fer
 depends on the paper beyond its default sizes. Output is a long
 :class:`pandas.DataFrame`, one row per (sample, measure pair, design cell), with columns ``tau``
 (Kendall's τ_b, Fer17 eq. 1) and ``tau_ap`` (τ_AP, eq. 2, the first measure of the pair as the
-reference, as in Fer17 Tables 4 and 9) — ready for :func:`irscales.stats.anova.balanced_anova` with
+reference, as in Fer17 Tables 4 and 9) — ready for :func:`irscales.stats._anova.balanced_anova` with
 ``CROSSED_TERMS`` (RQ1) or ``NESTED_TERMS`` (RQ3).
 
 RQ1 (§4.1): for each topic size t and system size s, draw H samples of t topics and, independently,
@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.correlation import break_ties_by_order, kendall_counts, kendall_tau, tau_ap
-from irscales.progress import iterate
+from irscales._progress import iterate
 
 __all__ = ["INTEGER_SCALE", "TOPIC_SIZES", "SYSTEM_SIZES", "N_SAMPLES", "measure_pairs", "draw_samples", "ranking_keys",
            "pair_correlations", "correlation_design", "rq3_design", "romp_comparison", "rq2_table",

@@ -25,7 +25,7 @@ p-values, the variance used for rank comparisons, ``p <= α`` vs ``p < α``) we 
 ``signtest``, ``ranksum``, ``signrank``, ``ttest``, ``anova1``/``anova2``, ``kruskalwallis``,
 ``friedman`` and ``multcompare`` (Tukey–Kramer critical values), and say so in each docstring.
 These are the only implementations in the library: MM23's reporting rule
-(:mod:`irscales.ipso.corroborate`, ``irscales ipso``), ``irscales compare`` and :mod:`irscales.ipso.sign_test`
+(:mod:`irscales.ipso.corroborate`, ``irscales ipso``), ``irscales compare`` and :mod:`irscales.ipso._sign_test`
 call them, so the same scores give the same p-value everywhere (issue 18).
 
 Exactness: whether two scores are tied (sign test, all rank-based tests) is decided on exact
@@ -37,18 +37,18 @@ MATLAB's ``signrank`` does, two magnitudes are tied when they differ by at most
 compared with α in integer arithmetic. Parametric statistics (t, F, Tukey's q) are computed in
 floating point; no tie decision depends on them. For exact input (integers such as the ranked
 measure φ, or Fractions) they are computed on the exact positive affine image of the scores onto
-[0, 1] (:func:`~irscales.stats.results.unit_image`; the paired t test on exact differences divided
+[0, 1] (:func:`~irscales.stats._results.unit_image`; the paired t test on exact differences divided
 by their largest magnitude): the statistics are invariant under such maps, so this cannot overflow
 (φ at depth 1000 is ~2^1000), keeps integers above 2^53 apart, and gives the same floats — hence the
 same p-values and decisions — for φ and for any positive affine transform of it. Fractions sharing a common denominator that fits
 in 64 bits (P@30: 30) are handled as scaled integers, others as Python Fractions (slower).
 
 Tukey-type decisions use the studentized-range critical value; per-pair p-values are optional
-(``pvalues=``): decisions never need them (:func:`~irscales.stats.tukey.studentized_range_sf`
+(``pvalues=``): decisions never need them (:func:`~irscales.stats._tukey.studentized_range_sf`
 computes them for all pairs at once, seconds for the 8,256 pairs of a TREC-8-sized track).
 
-Layout: input and result types in :mod:`irscales.stats.results`, the per-pair tests in
-:mod:`irscales.stats.pairwise`, the all-systems procedures in :mod:`irscales.stats.tukey`; this
+Layout: input and result types in :mod:`irscales.stats._results`, the per-pair tests in
+:mod:`irscales.stats._pairwise`, the all-systems procedures in :mod:`irscales.stats._tukey`; this
 module runs several of them on one matrix (:func:`significance_tests`) and compares the decisions
 on a measure and on its ranked version (:func:`significance_changes`, FFF21 Tables 5–6). Every
 public name of those modules is importable from here.
@@ -64,11 +64,11 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from irscales.options import SIGNIFICANCE
-from irscales.stats.pairwise import (binomial_two_sided_table, paired_t_test, rank_sum_test, sign_test,
+from irscales.stats._pairwise import (binomial_two_sided_table, paired_t_test, rank_sum_test, sign_test,
                                      signed_rank_test)
-from irscales.stats.results import (ORDINAL_TESTS, TEST_LABELS, TESTS, PairwiseTest, PreparedScores,
+from irscales.stats._results import (ORDINAL_TESTS, TEST_LABELS, TESTS, PairwiseTest, PreparedScores,
                                     SignificanceResult, check_alpha, pairs, prepare_scores)
-from irscales.stats.tukey import anova1_tukey, anova2_tukey, friedman_tukey, kruskal_wallis_tukey
+from irscales.stats._tukey import anova1_tukey, anova2_tukey, friedman_tukey, kruskal_wallis_tukey
 
 __all__ = [
     "TESTS", "TEST_LABELS", "ORDINAL_TESTS", "PairwiseTest", "SignificanceResult", "SignificanceChange",
@@ -97,8 +97,8 @@ def significance_tests(scores: ArrayLike, tests: Sequence[str] = TESTS, alpha: f
     ``pvalues``: whether the Tukey-type procedures compute studentized-range p-values for every
     pair (their decisions use the critical value and do not need them). ``None`` (default): always
     for the rank procedures (infinite df), and for the ANOVAs only up to
-    :data:`~irscales.stats.tukey.PVALUES_UP_TO` pairs (pass ``True`` for
-    more: :func:`~irscales.stats.tukey.studentized_range_sf` takes seconds for TREC-scale 8,256 pairs).
+    :data:`~irscales.stats._tukey.PVALUES_UP_TO` pairs (pass ``True`` for
+    more: :func:`~irscales.stats._tukey.studentized_range_sf` takes seconds for TREC-scale 8,256 pairs).
     """
     unknown = [k for k in tests if k not in PROCEDURES]
     if unknown:

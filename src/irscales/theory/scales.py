@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.exact import common_denominator
-from irscales.formatting import as_text
+from irscales._formatting import as_text
 from irscales.measures import Measure
 from irscales.theory.orders import NotGradedError, RunOrder, WeakTopHeaviness, as_runs
 

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.cache import Chunk
+from irscales.enumeration._cache import Chunk
 from irscales.enumeration.digit_sums import by_value
 from irscales.enumeration.forms.base import Form, closed_count_cost, register
 from irscales.enumeration.ties import exact_ints, tie_ranks

@@ -22,11 +22,11 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration.bracket import FLOAT_LOG2_COUNT, MAX_BITS, SECONDS_PER_CELL, Item, exact_counts, outward
-from irscales.enumeration.cache import IdRangeChunk
+from irscales.enumeration._cache import IdRangeChunk
 from irscales.enumeration.digit_sums import carry_counts, graded_rbp_tie
 from irscales.enumeration.forms.base import KnapsackForm, closed_count_cost, register
 from irscales.enumeration.meet import MAX_HALF, below_rbp, rbp_half_bound
-from irscales.enumeration.runs import runs_from_ids
+from irscales.enumeration._runs import runs_from_ids
 from irscales.enumeration.ties import exact_ints, tie_ranks
 from irscales.exact import to_fraction
 from irscales.options import UNQ

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.cache import Chunk
+from irscales.enumeration._cache import Chunk
 from irscales.enumeration.digit_sums import phi_grade_sums
 from irscales.enumeration.forms.base import Form, closed_count_cost, register
 

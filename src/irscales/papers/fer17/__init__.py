@@ -11,7 +11,7 @@ One module per concern, every public name importable from ``irscales.papers.fer1
   and its steps (data, tables as printed, the qualitative items compared with the paper).
 
 The sampling designs (RQ1–RQ3) are generic and live in :mod:`irscales.stats.sampling`, the ANOVA
-in :mod:`irscales.stats.anova`.
+in :mod:`irscales.stats._anova`.
 """
 
 from irscales.figures import RESPONSE_LABELS

@@ -2,7 +2,7 @@
 reproduction.
 
 Fer17 answers RQ1 and RQ2 on its T13–T15 (GOV2) grid and RQ3 on seven tracks; the GOV2 grids are
-not public. The designs of notebook 03 (:mod:`irscales.stats.sampling`, :mod:`irscales.stats.anova`,
+not public. The designs of notebook 03 (:mod:`irscales.stats.sampling`, :mod:`irscales.stats._anova`,
 the helpers of :mod:`irscales.papers.fer17.reproduce`) run here on the published grids of T07–T10
 (:func:`analogue_sets`: Fer17 §3.2's 1,326 systems, no 3-grams, one query form) and, for
 comparison, on any other topic sets (the simulated grid of notebook 03). Every title, caption and
@@ -23,8 +23,8 @@ from irscales.papers.fer17.plots import plot_across_collections, plot_romp, plot
 from irscales.papers.fer17.printed import SOURCE_NAMES, printed_pair_effects, printed_values
 from irscales.papers.fer17.real_gop import ANALOGUE_LABEL, CORPORA, GopTrack
 from irscales.papers.fer17.reproduce import nested_tables, no1q_below_allq, qualitative_items, tukey_same_group
-from irscales.stats import anova, sampling
-from irscales.stats.anova import effect_size_class
+from irscales.stats import _anova as anova, sampling
+from irscales.stats._anova import effect_size_class
 
 __all__ = ["analogue_sets", "Designs", "run_designs", "side_by_side_anova", "anova_frame", "pair_effects_frame",
            "romp_against_paper", "rq2_grand_means", "qualitative_frame", "analogue_figures"]

@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales.enumeration.ties import TIES
 from irscales.papers.fff21 import significance_tables as ST
 from irscales.papers.fff21 import tables as T

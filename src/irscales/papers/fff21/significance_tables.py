@@ -22,7 +22,7 @@ import pandas as pd
 
 from irscales.papers.fff21.ranked import RECALL_BASE, RECALL_BASE_FREE, RankedScores
 from irscales.stats import significance as SG
-from irscales.stats.anova import CRITICAL_CONVENTIONS, studentized_range_critical
+from irscales.stats._anova import CRITICAL_CONVENTIONS, studentized_range_critical
 from irscales.options import DEFAULT_TIES
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ _TUKEY_DF = {"anova1": lambda omni: omni["df"][1], "anova2": lambda omni: omni["
 
 def with_critical(res: SG.SignificanceResult, critical: str) -> SG.SignificanceResult:
     """Re-decide the Tukey-type comparisons with the critical value of ``critical``
-    (:func:`irscales.stats.anova.studentized_range_critical`); q statistics are unchanged."""
+    (:func:`irscales.stats._anova.studentized_range_critical`); q statistics are unchanged."""
     if critical == "exact":
         return res
     out = {}
@@ -83,7 +83,7 @@ def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequ
     ``critical``: the studentized-range critical value of the four Tukey-type procedures,
     ``"exact"`` or ``"matlab"`` (MATLAB ``multcompare``, which FFF21 used: it treats an error df above
     120 as infinite, so for T08's 6,321 df its value is 0.063% smaller; see
-    :func:`irscales.stats.anova.studentized_range_critical`). FFF21's one- and two-way ANOVA rows of T08
+    :func:`irscales.stats._anova.studentized_range_critical`). FFF21's one- and two-way ANOVA rows of T08
     need ``"matlab"``.
     """
     if critical not in CRITICAL_CONVENTIONS:
@@ -108,7 +108,7 @@ def critical_value_flips(rs: RankedScores, measures: Sequence[str] | None = None
                          tests: Sequence[str] = ("anova1", "anova2"), alpha: float = 0.05,
                          ties: str = DEFAULT_TIES) -> pd.DataFrame:
     """The system pairs whose Tukey decision differs between the exact and MATLAB's critical value
-    (:func:`irscales.stats.anova.studentized_range_critical`): one row per (measure, version, test, pair)
+    (:func:`irscales.stats._anova.studentized_range_critical`): one row per (measure, version, test, pair)
     with the studentized statistic q, both critical values and q's distance from each in percent.
     Versions: ``original`` (M) and ``ranked`` (M_R). The evidence behind ``critical="matlab"``."""
     measures = list(rs.measures if measures is None else measures)
@@ -157,7 +157,7 @@ def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool,
     NS2S right), measures as columns, the eight tests as rows. A cell prints the number of system pairs
     that change; its colour is that number as a percentage of Sig (pairs significant with M) on a log
     scale (:func:`_change_norm`); white: no change; hatched grey: Sig = 0 (no percentage). Test names
-    in grey are the tests that assume only an ordinal scale (:data:`irscales.stats.results.ORDINAL_TESTS`,
+    in grey are the tests that assume only an ordinal scale (:data:`irscales.stats._results.ORDINAL_TESTS`,
     the grey rows of FFF21 Tables 5–6); the caption under the panels says so. Cell numbers are 8 pt.
     ``note``: one more caption line (e.g. on what the data are or how exact the cells are).
     Returns the matplotlib Figure; its title and caption say "simulated" when the data are."""

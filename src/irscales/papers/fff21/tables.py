@@ -20,7 +20,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales.correlation import kendall_tau, system_means, topic_by_topic_tau
 from irscales.data import Collection, load_preset
 from irscales.papers.fff21.ranked import (

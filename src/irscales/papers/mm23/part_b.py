@@ -11,7 +11,7 @@ on the relations of :func:`irscales.ipso.pair_relations`.
   :mod:`irscales.stats.significance`) against the IPSO sign test, in the categories "Both: Yes",
   "Both: No", "Metric: Yes", "Metric: No" (:func:`irscales.ipso.agreement`).
 * :func:`triangle` — MM23 Fig. 8: the same categories per pair, systems ordered by mean Prec@10.
-* "p < α" (MM23) for every decision (:mod:`irscales.ipso.agreement`).
+* "p < α" (MM23) for every decision (:mod:`irscales.ipso._agreement`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from irscales.data import Collection, load_preset
 from irscales.ipso import (
     AGREEMENT, PairRelations, agreement, exact_sign, ipso_sign_tests, metric_tests, relations_of,
 )
-from irscales.ipso.agreement import METRIC_TESTS
+from irscales.ipso._agreement import METRIC_TESTS
 from irscales.measures import NDCG, P
 from irscales.papers.mm23.conventions import (
     FIG7_DEPTHS, GROUPS, TABLE3_DEPTHS, TEST_NAMES, metric_labels, metrics_at,
