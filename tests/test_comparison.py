@@ -14,7 +14,7 @@ from statsmodels.stats.multitest import multipletests
 
 from irscales.comparison import _pair_index, comparison_table, corrected
 from irscales.comparison._render import markers
-from irscales.stats.significance import pairs
+from irscales.stats._significance import pairs
 
 
 @settings(max_examples=60, deadline=None)

@@ -26,7 +26,7 @@ from irscales import measures as M
 from irscales.enumeration.bounded import reach_within
 from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
 from irscales.interval import NoIntervalScaleError
-from irscales.stats import significance as S
+from irscales.stats import _significance as S
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

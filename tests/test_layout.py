@@ -9,6 +9,7 @@ the import graph has no cycle; notebooks define nothing and stay short.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import warnings
 from pathlib import Path
@@ -169,6 +170,20 @@ def test_import_graph_has_no_cycle():
     for m in sorted(graph):
         if not state.get(m):
             dfs(m)
+
+
+PUBLIC_NAMES_AT_MOST = 300  # issue 50: a curated face over private implementation modules
+
+
+def test_the_core_exports_few_public_names():
+    """What ``__all__`` exports from the core's public modules (``scripts/public_names.py``, the issue's count: no
+    private module, no package face, no ``papers/``) stays small: implementation goes into ``_name.py``."""
+    spec = importlib.util.spec_from_file_location("public_names", ROOT / "scripts" / "public_names.py")
+    counter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(counter)
+    names = counter.public_names()
+    modules, _ = counter.counts(names)
+    assert 0 < modules <= PUBLIC_NAMES_AT_MOST, sorted(names.items(), key=lambda kv: -len(kv[1]))[:10]
 
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

@@ -28,7 +28,7 @@ from irscales.enumeration.ties import TIES
 from irscales.measures import P
 from irscales.papers import mm23
 from irscales.paths import repo_root
-from irscales.stats import significance as S
+from irscales.stats import _significance as S
 
 READERS = {"Collection.from_trec": Collection.from_trec, "read_trec": trec.read_trec,
            "relevance_arrays": trec_arrays.relevance_arrays, "read_qrels": trec.read_qrels,

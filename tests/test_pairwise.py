@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import scipy.stats as st
 
-from irscales.stats import significance as sg
+from irscales.stats import _significance as sg
 
 
 # --------------------------------------------------------------------------- hand-worked cases

@@ -19,7 +19,7 @@ from irscales.papers import published
 from irscales.papers.fff21 import ranked as RK
 from irscales.papers.fff21 import significance_tables as ST
 from irscales.papers.fff21 import tables as FT
-from irscales.stats import significance as SG
+from irscales.stats import _significance as SG
 from irscales.data import Collection, load_preset
 from irscales.correlation import system_means
 

@@ -1,4 +1,4 @@
-"""Significance procedures of FFF21 §2.5/§7.3 run together (:mod:`irscales.stats.significance`) on
+"""Significance procedures of FFF21 §2.5/§7.3 run together (:mod:`irscales.stats._significance`) on
 prepared scores (:mod:`irscales.stats._results`): exactness of ties, invariances, input checks, and
 the Tables 5–6 comparison. Each procedure's own cases: tests/test_pairwise.py, tests/test_tukey.py."""
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as hs
 
 from irscales.exact import CommonScale
 from irscales.stats import _results as results
-from irscales.stats import significance as sg
+from irscales.stats import _significance as sg
 
 
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import scipy.stats as st
 
-from irscales.stats import significance as sg
+from irscales.stats import _significance as sg
 
 from irscales.stats._tukey import as190_cdf, studentized_range_critical
 

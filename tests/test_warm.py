@@ -14,7 +14,8 @@ import pytest
 from irscales import _jit_cache as jit_cache, warm
 from irscales.data import trec as io
 from irscales.data._trec_kernels import kernels
-from irscales.enumeration import _bracket_ap as bracket_ap, _bracket_ap_kernels as bracket_ap_kernels, counting, _fixed_count as fixed_count
+from irscales.enumeration import (_bracket_ap as bracket_ap, _bracket_ap_kernels as bracket_ap_kernels,
+                                  _fixed_count as fixed_count, counting)
 
 
 def _signatures() -> dict[str, list]:

@@ -33,8 +33,7 @@ from numpy.typing import ArrayLike
 from irscales.correlation import system_means, tau_ap_symmetric
 from irscales.ranks import dense_ranks
 
-__all__ = ["Bounds", "as_bounds", "ScoreBox", "mean_bounds", "rank_range", "TauRange", "kendall_tau_range",
-           "TauApRange", "tau_ap_range"]
+__all__ = ["Bounds", "ScoreBox", "mean_bounds", "rank_range", "kendall_tau_range", "tau_ap_range"]
 
 
 @dataclass(frozen=True)

@@ -49,9 +49,10 @@ from irscales.enumeration.ties import TIES
 from irscales.exact import to_fraction
 from irscales.options import UNQ, Settings
 
-__all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
-           "normalised", "OverBudgetError", "NoIntervalScaleError", "INTERVAL_LEGEND", "dcg_proven_depth",
-           "scaled_runs", "scale_over", "affine_image", "bracket_words"]
+__all__ = [
+    "IntervalPlan", "IntervalValues", "plan", "interval_values", "scale_over", "OverBudgetError",
+    "NoIntervalScaleError",
+]
 
 #: What an interval-scaled value is, in every legend (the command line's, the comparison table's): the
 #: scale is the same for every topic, so the recall base and the ideal ranking do not enter (FFF21 §5.2.2).

@@ -46,7 +46,7 @@ from irscales.options import DEFAULT_TIES, TIES, ArgumentError, Settings, check_
 if TYPE_CHECKING:  # pandas loads with the first value computed: registering the provider costs little
     import pandas as pd
 
-__all__ = ["IntervalMeasure", "IrscalesProvider", "interval_measure", "TOPIC_RULES"]
+__all__ = ["IntervalMeasure", "IrscalesProvider", "interval_measure"]
 
 #: How topics are counted inside ir_measures: every topic of the qrels, as ir_measures and trec_eval -c do.
 TOPIC_RULES = {"on_no_relevant": "keep", "on_uneven_topics": "pad"}

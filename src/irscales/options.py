@@ -30,14 +30,11 @@ from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ArgumentError", "Settings", "check_max_rel_error", "MAX_REL_ERROR_RULE", "check_alpha", "check_choice",
-           "check_depth", "check_fraction", "check_output_path", "UNQ", "TIES", "DEFAULT_JUDGED_THRESHOLD",
-           "Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading",
-           "DEFAULT_MEASURES", "RANKED_DEFAULT_DEPTH", "EVERY_DOCUMENT", "DEPTH_RULE", "default_depth", "DEFAULT_TIES",
-           "DEFAULT_MAX_REL_ERROR", "MAX_REL_ERROR_HELP",
-           "Procedure", "SIGNIFICANCE", "PairedTest", "PAIRED_TESTS", "COMPARISON_TESTS", "TEST_NAMES", "TEST_WORDS",
-           "METRIC_TESTS", "test_key", "CORRECTIONS", "ROW_ORDERS", "COMPARISON_DEFAULTS", "PERMUTATIONS",
-           "EXACT_FLIPS_UP_TO", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "LETTERS_UP_TO"]
+__all__ = [
+    "Settings", "ArgumentError", "TIES", "DEFAULT_TIES", "DEFAULT_MAX_REL_ERROR", "READING_OPTIONS",
+    "READING_DEFAULTS", "reading_given", "DEFAULT_MEASURES", "RANKED_DEFAULT_DEPTH", "default_depth",
+    "SIGNIFICANCE", "COMPARISON_TESTS", "CORRECTIONS", "COMPARISON_DEFAULTS",
+]
 
 
 # ------------------------------------------------------------------ arguments checked once, at the door (issue 48)
@@ -347,7 +344,7 @@ class Settings:
 
 @dataclass(frozen=True)
 class Procedure:
-    """A procedure of :mod:`irscales.stats.significance`: its ``key``, its row ``label`` (FFF21 Tables 5–6),
+    """A procedure of :mod:`irscales.stats._significance`: its ``key``, its row ``label`` (FFF21 Tables 5–6),
     whether it assumes only an ordinal scale (FFF21 §2.5) and whether it is an ``omnibus`` test followed by
     Tukey-type comparisons of all pairs (§7.3; these take ``pvalues=``)."""
 

@@ -28,9 +28,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["repo_root", "MissingSharedData", "shared_dir", "cache_root", "cache_dir", "figures_dir", "published_dir",
-           "TREC_TRACKS", "TrecTrack", "trec_dir", "trec_track", "trec_tracks", "TREC_QRELS_KEYS", "trec_qrels",
-           "gop_dir", "scores_dir"]
+__all__ = [
+    "shared_dir", "cache_dir", "figures_dir", "published_dir", "MissingSharedData", "trec_track", "gop_dir",
+    "scores_dir",
+]
 
 _PKG = Path(__file__).resolve().parent
 

@@ -22,7 +22,7 @@ from irscales.data._trec_cache import judged_run
 from irscales.enumeration import _bracket_ap as bracket_ap
 from irscales.enumeration.meet import dcg_below, graded_dcg_below
 
-__all__ = ["warm", "main"]
+__all__ = ["warm"]
 
 
 def _warm_reader() -> None:

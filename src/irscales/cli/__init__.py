@@ -29,12 +29,12 @@ import click
 from irscales import measures as M
 from irscales.cli._messages import flat as _flat, one_line as _one_line
 from irscales.cli._output import (big_count as _big, emit as _emit, emit_columns as _emit_columns, judged_line,
-                                 legend_of, n_line, scales_line, write as _write)
+                                  legend_of, n_line, scales_line, write as _write)
 from irscales.cli._options import (ALPHA, TREC_EVAL_RECIPE, depth_option, format_option, ipso_test_option,
-                                  judged_option, measures_given, measures_option, output_option, qrels_option, reading,
-                                  reading_options, report_options, runs_argument, scale_options, ties_option)
+                                   judged_option, measures_given, measures_option, output_option, qrels_option, reading,
+                                   reading_options, report_options, runs_argument, scale_options, ties_option)
 from irscales.options import (COMPARISON_DEFAULTS, DEFAULT_MEASURES, SIGNIFICANCE, TEST_WORDS, ArgumentError, Settings,
-                               check_output_path, default_depth)
+                              check_output_path, default_depth)
 
 # The one-call API (irscales.evaluation: the data layer, scipy through the significance tests and IPSO), the
 # scale engine (irscales.enumeration, irscales.interval: numba) and pandas are imported inside the commands that
@@ -313,7 +313,7 @@ def compare(run_a, run_b, qrels, depth, alpha, fmt, output, build_scales, cache,
     import pandas as pd
 
     from irscales.interval import INTERVAL_LEGEND
-    from irscales.stats import significance as S
+    from irscales.stats import _significance as S
 
     _outputs([run_a, run_b, qrels], output=output)
     settings = _settings(kw, depth=depth, ranked=True, ties=ties, max_rel_error=max_rel_error, build=build_scales,

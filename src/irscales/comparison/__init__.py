@@ -26,7 +26,7 @@ Tests (:data:`TESTS`): the paired ``t`` test (default), ``wilcoxon`` signed-rank
 ``randomisation`` test (Smucker, Allan and Carterette 2007; :mod:`irscales.stats._randomisation`) (each
 with ``correction`` ``holm`` (default), ``bonferroni`` or ``none``), and ``tukey``: FFF21's two-way ANOVA
 (topic + system) followed by Tukey's HSD, which controls the family-wise error itself (no correction).
-All run on :mod:`irscales.stats.significance`, on exact values where the scores are exact.
+All run on :mod:`irscales.stats._significance`, on exact values where the scores are exact.
 
 Every pair's numbers — raw and adjusted p-values, the mean difference and Cohen's d_z (the mean of the
 paired differences over their standard deviation, ddof = 1), on both scales, with their ranges over the
@@ -53,14 +53,13 @@ from irscales.interval import INTERVAL_LEGEND
 from irscales.ipso._sign_test import ipso_sign_test
 from irscales.options import (COMPARISON_DEFAULTS, COMPARISON_TESTS, CORRECTIONS, ROW_ORDERS, TEST_WORDS, ArgumentError,
                               check_alpha, check_choice)
-from irscales.stats import significance as S
+from irscales.stats import _significance as S
 from irscales.stats.proven import outcomes, proven_corrected, proven_test
 from irscales.stats._randomisation import PERMUTATIONS, randomisation_test
 
-__all__ = ["TESTS", "CORRECTIONS", "ComparisonTable", "comparison_table", "corrected", "PAIRS_SECONDS_OK",
-           "pairing_seconds", "check_pairing", "PROVEN", "UNDECIDED", "UNDECIDED_MARK"]
+__all__ = ["ComparisonTable", "comparison_table", "corrected", "PROVEN", "UNDECIDED"]
 
-#: Test name → the key of :data:`irscales.stats.significance.TESTS` that runs it (:mod:`irscales.options`).
+#: Test name → the key of :data:`irscales.stats._significance.TESTS` that runs it (:mod:`irscales.options`).
 TESTS = COMPARISON_TESTS
 #: Row orders: ``given``; ``mean``: decreasing mean of the first measure on its original scale (ties in the
 #: order given); ``auto``: ``given`` up to 26 systems, ``mean`` beyond (numbered markers then mostly form
@@ -229,7 +228,7 @@ class ComparisonTable:
 def _decisions(scores: np.ndarray, test: str, correction: str, alpha: float, family: np.ndarray,
                systems: Sequence[str], permutations: int, seed: int) -> tuple[S.PairwiseTest, np.ndarray, np.ndarray]:
     """The test's result, adjusted p-values and decisions for every pair in
-    :func:`irscales.stats.significance.pairs` order; pairs outside ``family`` are NaN / False."""
+    :func:`irscales.stats._significance.pairs` order; pairs outside ``family`` are NaN / False."""
     key = TESTS[test]
     if test == "randomisation":
         res = randomisation_test(scores, alpha, systems, permutations=permutations, seed=seed)
@@ -463,7 +462,7 @@ def _is_count(x) -> bool:
 
 
 def _pair_index(a: int, b: int, n: int) -> int:
-    """Position of the pair {a, b} in :func:`irscales.stats.significance.pairs` order."""
+    """Position of the pair {a, b} in :func:`irscales.stats._significance.pairs` order."""
     x, y = min(a, b), max(a, b)
     return x * n - x * (x + 1) // 2 + (y - x - 1)
 

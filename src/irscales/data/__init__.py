@@ -28,7 +28,9 @@ _HOME = {
         "SCORE_PRECISIONS", "grade_dtype", "parsed_runs_cache")},
 }
 
-__all__ = list(_HOME)
+# what a user reads and writes; the rest of _HOME stays reachable here for the modules that use it
+__all__ = ["Collection", "load_preset", "PRESET_NAMES", "read_run", "read_qrels", "read_trec", "write_run",
+           "write_qrels", "TrecFormatError"]
 
 
 def __getattr__(name: str):
@@ -40,4 +42,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(_HOME))

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from irscales.data._input_bytes import (GZIP_MAGIC, MAX_TEXT_BYTES, InputError, check_readable, gunzip, read_bounded,
-                                       refuse_compressed)
+                                        refuse_compressed)
 from irscales.data._trec_kernels import CLASSES, POW10, STATUS_OK, kernels, kernels_loaded
 from irscales.data._trec_order import ParsedRun, trec_order
 from irscales.data._trec_parse import check_text, int_token_ok, open_error, parse_run_file

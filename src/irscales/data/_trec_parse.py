@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from irscales.data._input_bytes import (GZIP_MAGIC, MAX_TEXT_BYTES, InputError, check_readable, gunzip, read_bounded,
-                                       refuse_compressed)
+                                        refuse_compressed)
 from irscales._lazy_modules import pandas as pd  # imported on first use (issue 49)
 
 __all__ = [

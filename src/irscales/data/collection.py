@@ -49,7 +49,7 @@ from irscales.data._padding import padded as _padded
 from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
 from irscales.options import EVERY_DOCUMENT, READING_DEFAULTS, default_depth
 
-__all__ = ["Collection", "data_label"]
+__all__ = ["Collection"]
 
 PathLike = str | os.PathLike
 

@@ -47,13 +47,11 @@ from irscales.data import smart
 from irscales.data import trec
 from irscales.data.collection import Collection
 from irscales.data._gop_index import (DEPTH, LUGS, MODELS, STOPLISTS, Index, System, as_trec_scores,
-                                     available_lugs, build_index, grid_systems, rank, score, term_weights,
-                                     word_counts)
+                                      available_lugs, build_index, grid_systems, rank, score, term_weights,
+                                      word_counts)
 from irscales.measures import AP, P
 
-__all__ = ["DEPTH", "STOPLISTS", "LUGS", "MODELS", "System", "grid_systems", "Index", "build_index",
-           "term_weights", "score", "rank", "as_trec_scores", "build", "load", "load_combined", "write_runs",
-           "baseline", "available_lugs", "main"]
+__all__ = ["System", "grid_systems", "baseline", "build", "load", "write_runs"]
 
 _VERSION = "gop-2"  # bump when anything that changes runs changes; part of the cache key
 

@@ -32,11 +32,9 @@ import pandas as pd
 
 from irscales.data._input_bytes import kind_of
 from irscales.data._matters_decode import (MAX_REPEATED, NUMERIC_CLASSES, Categorical, MatlabObject, MatlabTable,
-                                          MattersFormatError, decode)
+                                           MattersFormatError, decode)
 
-__all__ = ["MattersFormatError", "MatlabTable", "MatlabObject", "Categorical", "decode", "read_stream",
-           "read_mat", "MattersMeasure", "read_measure", "read_measures", "system_components",
-           "COMPONENTS", "NUMERIC_CLASSES", "MAX_REPEATED", "MAX_STREAM_BYTES", "MAX_STORED_RATIO"]
+__all__ = ["MattersFormatError", "read_mat", "read_measure", "read_measures"]
 
 
 def read_stream(path: str | Path) -> tuple[str, bytes]:

@@ -23,7 +23,7 @@ from typing import Sequence
 
 from irscales.data._trec_parse import TrecFormatError
 
-__all__ = ["system_names", "file_system_name"]
+__all__ = ["system_names"]
 
 
 def file_system_name(path: str) -> str:

@@ -30,7 +30,7 @@ from irscales.data._trec_parse import TrecFormatError, read_bytes
 from irscales._lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.paths import cache_dir
 
-__all__ = ["without_repeats", "repeated_lines"]
+__all__ = ["without_repeats"]
 
 
 def repeated_lines(path: str | os.PathLike, data: bytes | None = None) -> tuple[list[int], int]:

@@ -59,8 +59,7 @@ from scipy.special import ndtri
 from irscales.data.trec import read_qrels
 from irscales.data._trec_arrays import topic_key
 
-__all__ = ["Track", "Preset", "PRESETS", "Simulation", "simulate", "qrels_grade_counts", "marginals",
-           "plot_marginals", "GOP_STOP", "GOP_LUG", "GOP_MODEL"]
+__all__ = ["Simulation", "simulate", "marginals", "plot_marginals"]
 
 GOP_STOP = ("nostop", "indri", "lucene", "snowball", "smart", "terrier")
 GOP_LUG = ("nolug", "krovetz", "lovins", "porter", "snowballPorter", "weakPorter",

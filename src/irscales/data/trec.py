@@ -96,15 +96,14 @@ from irscales.data._trec_arrays import QrelsIndex, RelevanceData, assemble, chec
 from irscales.data._trec_cache import judged_runs, parsed_runs_cache
 from irscales.data._trec_order import SCORE_PRECISIONS, check_precision
 from irscales.data._trec_parse import (MAX_GRADE, LazyLines, PathLike, TrecFormatError, first_duplicate,
-                                      duplicate_error, grade_dtype, int_column, parse_run_file, qrels_columns,
-                                      read_table, stored_bytes, text_bytes)
+                                       duplicate_error, grade_dtype, int_column, parse_run_file, qrels_columns,
+                                       read_table, stored_bytes, text_bytes)
 from irscales._lazy_modules import is_frame, pandas as pd  # imported on first use (issue 49)
 from irscales.options import READING_DEFAULTS, READING_OPTIONS
 
 __all__ = [
-    "TrecFormatError", "RelevanceData", "read_run", "read_qrels", "find_runs", "relevance_arrays",
-    "read_trec", "write_run", "write_qrels", "lenient_binary", "recall_bases", "qrels_from_ir_datasets",
-    "MAX_GRADE", "SCORE_PRECISIONS", "grade_dtype", "parsed_runs_cache", "validated_qrels",
+    "TrecFormatError", "RelevanceData", "read_run", "read_qrels", "read_trec", "find_runs", "write_run",
+    "write_qrels",
 ]
 
 

@@ -115,10 +115,7 @@ from irscales.enumeration._scale_class import Scale
 from irscales.enumeration.ties import TIES, rank_values, tie_ranks
 
 __all__ = [
-    "Scale", "scale", "plan_scale", "TieUndecidable", "CacheError", "run_ids", "runs_from_ids", "brute_force_scale",
-    "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values", "prune_cache",
-    "max_enumerable_depth", "BuildCost", "build_cost", "dcg_root_coefficients", "perfect_root", "ExactDCG",
-    "numerator", "normaliser", "TIES", "tie_ranks", "CountedScale", "countable", "counting_depth", "n_distinct",
-    "phi_runs", "ranked_runs", "choose_route", "Route", "OverBudget",
-    "BUILD_SECONDS_OK", "BUILD_BYTES_OK",
+    "Scale", "scale", "TieUndecidable", "CacheError", "TIES", "rank_values", "tie_ranks", "phi_runs", "ranked_runs",
+    "countable", "counting_depth", "brute_force_scale", "runs_from_ids", "choose_route", "Route", "OverBudget",
+    "build_cost", "prune_cache",
 ]

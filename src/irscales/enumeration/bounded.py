@@ -36,7 +36,7 @@ from irscales.enumeration.routes import Route
 from irscales.enumeration.ties import TIES
 from irscales.options import DEFAULT_MAX_REL_ERROR, DEFAULT_TIES
 
-__all__ = ["BoundedRoute", "BoundedProvider", "lower_midpoint", "reach_within", "reachable_error"]
+__all__ = ["BoundedProvider"]
 
 
 def lower_midpoint(lo, hi):

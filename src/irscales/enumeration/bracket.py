@@ -63,10 +63,7 @@ from irscales.exact import to_fraction
 from irscales.options import DEFAULT_MAX_REL_ERROR, UNQ
 from irscales._progress import bar
 
-__all__ = ["Item", "outward", "count_bounds", "exact_counts", "Bounds", "MAX_BITS", "MAX_LOG2_COUNT", "FLOAT_LOG2_COUNT",
-           "KNAPSACK_MAX_N",
-           "SECONDS_PER_CELL", "Knapsack",
-           "knapsack_phi_bounds", "tie_bounds"]
+__all__ = ["Item", "Knapsack", "count_bounds", "knapsack_phi_bounds"]
 
 UNIT_ROUNDOFF = Fraction(1, 2**53)
 #: Finest grid: K = 2^MAX_BITS cells (at most three float64 arrays of 8·2^MAX_BITS bytes while counting: 384 MB, within

@@ -34,7 +34,7 @@ from irscales.enumeration.forms import NO_FORM, Form, form_of
 from irscales.enumeration.ties import TIES
 from irscales.options import DEFAULT_MAX_REL_ERROR, DEFAULT_TIES
 
-__all__ = ["bracket_depth", "bracket_cost", "phi_bounds", "phi_bounds_ties", "k_bounds"]
+__all__ = ["phi_bounds", "phi_bounds_ties"]
 
 
 def _parsed(measure: M.Measure | str, N: int | None = None) -> M.Measure:

@@ -129,8 +129,7 @@ from irscales.enumeration.ties import TIES, check_ties
 from irscales._progress import shown
 from irscales.options import DEFAULT_TIES
 
-__all__ = ["counting_depth", "count_basis", "dcg_proven_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct",
-           "CountedScale", "MAX_HALF", "graded_rbp_tie", "count_cost", "family", "grade_sum_prefix", "release_tables"]
+__all__ = ["countable", "counting_depth", "phi_runs", "n_distinct", "CountedScale"]
 
 
 def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None) -> tuple[int, str]:

@@ -24,11 +24,7 @@ from irscales.enumeration._dcg import coefficient_vector, log_sum_sign, rank_wei
 from irscales.enumeration._workers import worker_pool
 from irscales._progress import bar as progress_bar
 
-__all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "half_table_work", "bucket_index", "search", "half_keys",
-           "split", "below_rbp",
-           "below_pairs", "dcg_tie_scan", "dcg_below",
-           "dcg_class_items", "class_gap", "graded_dcg_split", "graded_dcg_depth",
-           "graded_dcg_below"]
+__all__ = ["below_rbp", "dcg_below", "graded_dcg_below"]
 
 MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation

@@ -42,7 +42,7 @@ from typing import Protocol
 
 from irscales import measures as M
 
-__all__ = ["Request", "Provider", "PROVIDERS", "register", "reach", "deepest"]
+__all__ = ["Request", "Provider", "PROVIDERS", "register"]
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from irscales.data._padding import padded
 from irscales.enumeration import counting
 from irscales.enumeration.counting import CountedScale
 from irscales.enumeration._engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
-                                         max_enumerable_depth, run_engine)
+                                          max_enumerable_depth, run_engine)
 from irscales.enumeration.forms import form_of
 from irscales.enumeration._kernels import kernel
 from irscales.enumeration.providers import PROVIDERS, Request, reach, register
@@ -55,10 +55,7 @@ from irscales.enumeration.ties import TIES, check_ties
 # BUILD_*_OK re-exported: the build budget (home: options, so the command line's help reads it without the engine)
 from irscales.options import BUILD_BYTES_OK, BUILD_SECONDS_OK, DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ
 
-__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "EXACT_SECONDS_PROHIBITIVE", "Route",
-           "CountedRoute", "OverBudget",
-           "choose_route", "within_budget", "ClosedFormProvider", "CountingProvider", "CachedScaleProvider",
-           "ScaleBuildProvider"]
+__all__ = ["Route", "OverBudget", "choose_route"]
 
 #: Runs assumed when the caller does not say how many runs it will rank (a TREC track: 129 × 50 runs).
 TYPICAL_RUNS = 10_000

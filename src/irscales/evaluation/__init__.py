@@ -67,10 +67,7 @@ if TYPE_CHECKING:
     from irscales.comparison import ComparisonTable
     from irscales.interval import IntervalPlan, IntervalValues
 
-__all__ = ["READING_DEFAULTS", "RANKED_DEFAULT_DEPTH", "DEFAULT_MEASURES", "DEFAULT_JUDGED_THRESHOLD", "Evaluation",
-           "evaluate", "measure_specs", "graded_err", "check_depth", "at_cutoffs", "settings_of", "load_collection",
-           "default_depth",
-           "ordered_means"]
+__all__ = ["Evaluation", "evaluate", "measure_specs"]
 
 
 def measure_specs(measures: str | M.Measure | Sequence[str | M.Measure]) -> list[tuple[str, M.Measure]]:

@@ -1,8 +1,8 @@
 """Metric tests against the IPSO sign test, per system pair (MM23 §3, Figs 7–8).
 
-The paired metric tests are those of :mod:`irscales.stats.significance` (one implementation for
+The paired metric tests are those of :mod:`irscales.stats._significance` (one implementation for
 ``irscales compare``, ``irscales ipso`` and the notebooks), run through its dispatcher
-:func:`~irscales.stats.significance.significance_tests` on a ``(T, S)`` score matrix, with its
+:func:`~irscales.stats._significance.significance_tests` on a ``(T, S)`` score matrix, with its
 test keys (``sign``, ``signrank``, ``ttest``). MM23 decide "p < α"; the significance module
 decides p ≤ α exactly; its sign and exact signed-rank p-values are dyadic rationals, never equal
 to α = 0.05 or 0.01, so the two rules agree there; a p-value equal to α as a float is treated as
@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 
 from irscales import options
 from irscales.options import METRIC_TESTS
-from irscales.stats.significance import significance_tests
+from irscales.stats._significance import significance_tests
 
 __all__ = ["METRIC_TESTS", "test_key", "metric_tests", "metric_test", "AGREEMENT", "agreement"]
 
@@ -27,7 +27,7 @@ AGREEMENT = ("Both: Yes", "Both: No", "Metric: Yes", "Metric: No")
 
 
 def test_key(name: str) -> str:
-    """The :data:`~irscales.stats.significance.TESTS` key of a paired test named ``name``: one of MM23's
+    """The :data:`~irscales.stats._significance.TESTS` key of a paired test named ``name``: one of MM23's
     :data:`~irscales.options.METRIC_TESTS` by key or by its name (``t``, ``wilcoxon``: the
     ``irscales ipso --test`` choices; :data:`irscales.options.PAIRED_TESTS`)."""
     return options.test_key(name, among=METRIC_TESTS)
@@ -39,7 +39,7 @@ test_key.__test__ = False  # not a pytest test
 def metric_tests(scores: np.ndarray, tests: Sequence[str] = METRIC_TESTS,
                  alpha: float = 0.05) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Paired two-tailed tests for every system pair: ``scores`` is (topics, systems); returns
-    {test key: (p-values, significant at p < α)} in :func:`irscales.stats.significance.pairs` order."""
+    {test key: (p-values, significant at p < α)} in :func:`irscales.stats._significance.pairs` order."""
     sc = np.asarray(scores)
     if sc.ndim != 2:
         raise ValueError(f"scores must be (topics, systems), got shape {sc.shape}")

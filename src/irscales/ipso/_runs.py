@@ -2,7 +2,7 @@
 "Separability In Practice"), vectorised over all S(S−1)/2 system pairs × T topics.
 
 Pairs and orientation
-    Pairs are ``(A, B) = (i, j)``, ``i < j``, in :func:`irscales.stats.significance.pairs` order. The
+    Pairs are ``(A, B) = (i, j)``, ``i < j``, in :func:`irscales.stats._significance.pairs` order. The
     IPSO relation of a pair on a topic is Algorithm 1 (:func:`irscales.ipso.compare`) with S1 = A's
     SERP and S2 = B's SERP: ``ni`` means A ⪰ B (A non-inferior), ``ns`` A ⪯ B. Relevance arrays are
     ``[system, topic, rank]``: a collection's lenient binary relevance (grade ≥ 1 relevant,

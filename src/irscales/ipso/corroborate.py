@@ -5,7 +5,7 @@ For a champion A and a challenger B over topics:
 1. report mean metric scores M(A), M(B) and the effect size M(B) − M(A);
 2. test the null "the effect size is zero" (paired t, Wilcoxon signed-rank or sign test);
    if p < α, add a † and claim significance;
-   the tests are those of :mod:`irscales.stats.significance` (via :func:`irscales.ipso.metric_test`;
+   the tests are those of :mod:`irscales.stats._significance` (via :func:`irscales.ipso.metric_test`;
    one implementation for ``irscales compare``, ``irscales ipso`` and the notebooks): MATLAB's
    conventions, which FFF21 used; MM23 do not say which implementation they used. For the
    signed-rank test: zero differences dropped, average ranks, exact p for n <= 15 non-zero

@@ -46,7 +46,6 @@ from irscales.measures._parse import (
 globals().update(REGISTRY)  # every registered measure class under its name: P, AP, RBP, … (the one list)
 
 __all__ = [
-    "Measure", "NotRationalError", *REGISTRY, "Cut", "parse", "as_measure", "parse_list", "split_top_level",
-    "WHOLE_RUN", "CLASSIC_MEASURES", "classic_measures", "REGISTRY", "register", "unregister", "measure_names",
-    "dcg_discount",
+    "Measure", "NotRationalError", *REGISTRY, "Cut", "parse", "parse_list", "CLASSIC_MEASURES", "REGISTRY", "register",
+    "unregister", "measure_names",
 ]

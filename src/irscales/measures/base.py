@@ -16,11 +16,7 @@ from typing import Callable, ClassVar, Mapping
 
 import numpy as np
 
-__all__ = [
-    "Measure", "NotRationalError", "check_cut", "check_positive", "check_gain_bound", "check_grades",
-    "check_p", "binary_relevance", "seq_dot", "seq_div", "in_rank_order", "log2_ranks", "broadcast_topic",
-    "REGISTRY", "NAMES", "Names", "register", "unregister", "at_k",
-]
+__all__ = ["Measure", "NotRationalError", "REGISTRY", "register", "unregister", "binary_relevance"]
 
 class NotRationalError(ValueError):
     """The measure takes irrational values, so it has no exact rational representation."""

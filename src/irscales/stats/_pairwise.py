@@ -1,6 +1,6 @@
 """The per-pair significance tests of FFF21 §2.5, vectorised across the S(S-1)/2 system pairs
 (no multiple-comparison adjustment, as in FFF21 Tables 5–6), following MATLAB's ``signtest``,
-``ranksum``, ``signrank`` and ``ttest`` (see :mod:`irscales.stats.significance` for the conventions).
+``ranksum``, ``signrank`` and ``ttest`` (see :mod:`irscales.stats._significance` for the conventions).
 
 - :func:`sign_test`         sign test, ties discarded, exact binomial;
 - :func:`rank_sum_test`     Wilcoxon rank-sum (Mann–Whitney) test, normal approximation;

@@ -1,4 +1,4 @@
-"""Input and result types of the significance procedures (:mod:`irscales.stats.significance`).
+"""Input and result types of the significance procedures (:mod:`irscales.stats._significance`).
 
 A score matrix ``(T topics, S systems)`` of floats or :class:`fractions.Fraction` is read once by
 :func:`prepare_scores` (exact order codes for every tie decision, scaled integers when the

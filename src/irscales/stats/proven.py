@@ -59,9 +59,7 @@ from irscales.stats._randomisation import CELLS, EXACT_UP_TO, PERMUTATIONS, sign
 from irscales.stats._results import check_alpha, pairs
 from irscales.stats._tukey import studentized_range_critical, studentized_range_sf
 
-__all__ = ["MARGIN", "PairBox", "ProvenTest", "pair_box", "proven_t_test", "proven_sign_test",
-           "proven_randomisation_test", "proven_signed_rank_test", "proven_tukey", "proven_corrected",
-           "outcomes", "proven_test"]
+__all__ = ["ProvenTest", "proven_test", "proven_corrected"]
 
 #: Relative margin by which every float bound is widened outward (rounding errors are below 1e-12 here).
 MARGIN = 1e-9

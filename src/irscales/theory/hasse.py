@@ -38,11 +38,7 @@ from irscales.enumeration._dcg import qlog3_dcg
 from irscales.figures import styled
 from irscales.theory.orders import WeakTopHeaviness
 
-__all__ = [
-    "all_runs", "leq", "comparable", "level", "cover_edges", "transitive_reduction",
-    "exact_values", "Spacing", "spacing", "draw_hasse", "draw_spacing", "spacing_grid", "run_label",
-    "RUN_COLOURS", "hasse_layout", "spread_labels",
-]
+__all__ = ["all_runs", "cover_edges", "draw_hasse", "hasse_layout", "spacing", "draw_spacing"]
 
 Run = tuple[int, ...]
 

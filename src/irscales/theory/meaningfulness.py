@@ -39,11 +39,7 @@ import numpy as np
 
 from irscales.exact import to_fraction
 
-__all__ = [
-    "SCALES", "Scale", "Undefined", "Transformation", "Verdict", "check", "bijection", "increasing",
-    "affine", "similarity", "random_transformation", "to_exact", "mean", "median", "mode",
-    "quantile", "geometric_mean", "compare_geometric_means",
-]
+__all__ = ["SCALES", "Scale", "Transformation", "Verdict", "check", "mean", "median", "geometric_mean"]
 
 Scale = Literal["nominal", "ordinal", "interval", "ratio"]
 SCALES: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")

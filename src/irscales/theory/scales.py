@@ -48,11 +48,7 @@ from irscales._formatting import as_text
 from irscales.measures import Measure
 from irscales.theory.orders import NotGradedError, RunOrder, WeakTopHeaviness, as_runs
 
-__all__ = [
-    "FLOAT_TIE", "MeasureLike", "MeasureValues", "ScaleCheck", "measure_values", "check_ordinal", "check_interval",
-    "check_interval_like", "first_failure", "intervals", "checks_frame", "interval_agrees", "greater",
-    "format_counterexample",
-]
+__all__ = ["ScaleCheck", "measure_values", "check_ordinal", "check_interval", "check_interval_like", "checks_frame"]
 
 MeasureLike = Measure | Callable[[np.ndarray], np.ndarray] | np.ndarray
 """A measure object, a callable ``runs -> values``, or precomputed values (one per run)."""

@@ -27,11 +27,7 @@ import pandas as pd
 
 from irscales.correlation import KendallCounts, kendall_counts
 
-__all__ = [
-    "Run", "check_run", "universe", "prec", "recall", "f1", "MEASURES", "image", "gaps",
-    "is_equispaced", "OrderComparison", "compare_orders", "disagreeing_pairs", "common_grid",
-    "summary",
-]
+__all__ = ["universe", "prec", "recall", "f1", "compare_orders", "OrderComparison"]
 
 Run = tuple[int, int, int]
 """``(r, n, RB)``: relevant retrieved, run length, recall base."""

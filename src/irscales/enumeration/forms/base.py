@@ -25,8 +25,7 @@ from irscales.enumeration.bracket import Knapsack, knapsack_phi_bounds
 from irscales.enumeration.ties import check_ties
 from irscales.options import UNQ
 
-__all__ = ["Form", "KnapsackForm", "FORMS", "register", "form_of", "NO_FORM", "closed_count_cost", "BINARY_ONLY",
-           "no_bracket", "SECONDS_PER_RUN", "KNAPSACK_BASIS", "SCHANUEL"]
+__all__ = ["Form", "KnapsackForm", "register", "closed_count_cost"]
 
 #: Engine wall time per enumerated run on 2 cores for a form that states none of its own (docs/benchmarks.md).
 SECONDS_PER_RUN = 4e-7

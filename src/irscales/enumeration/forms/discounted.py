@@ -24,7 +24,7 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration.bracket import (KNAPSACK_MAX_N, MAX_BITS, MAX_LOG2_COUNT, SECONDS_PER_CELL, Item, exact_counts,
-                                         outward)
+                                          outward)
 from irscales.enumeration._dcg import dcg_layout, log_sum_sign, rank_classes
 from irscales.enumeration.forms.base import KnapsackForm, register
 from irscales.enumeration.meet import (MAX_HALF, dcg_below, dcg_class_items, dcg_tie_scan, graded_dcg_below,
@@ -32,7 +32,7 @@ from irscales.enumeration.meet import (MAX_HALF, dcg_below, dcg_class_items, dcg
 from irscales.enumeration.ties import tie_ranks
 from irscales.options import UNQ
 
-__all__ = ["Discounted", "DISCOUNTED", "DiscountedKnapsack", "dcg_proven_depth"]
+__all__ = ["Discounted"]
 
 _DIGITS = 50
 

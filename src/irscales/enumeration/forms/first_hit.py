@@ -20,7 +20,7 @@ from irscales.enumeration.forms.base import Form, closed_count_cost, register
 from irscales.enumeration.ties import exact_ints, tie_ranks
 from irscales.options import UNQ
 
-__all__ = ["FirstHit", "FIRST_HIT", "phi_first_hit"]
+__all__ = ["FirstHit"]
 
 
 def phi_first_hit(bits: np.ndarray, N: int, ties: str) -> np.ndarray:

@@ -31,7 +31,7 @@ from irscales.enumeration.ties import exact_ints, tie_ranks
 from irscales.exact import to_fraction
 from irscales.options import UNQ
 
-__all__ = ["Geometric", "GEOMETRIC", "GeometricKnapsack", "run_id_big", "no_ties"]
+__all__ = ["Geometric"]
 
 _SECONDS_PER_RUN = 1.5e-7  # engine, binary RBP (docs/benchmarks.md: RBP_p08 at N = 30, 149 s for 2^30 runs)
 

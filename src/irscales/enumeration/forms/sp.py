@@ -23,7 +23,7 @@ from irscales.enumeration.forms.base import Form, register
 from irscales.enumeration.ties import RUN_TIES
 from irscales.options import UNQ
 
-__all__ = ["SumOfPrecisions", "SP_FORM", "AP_BASIS"]
+__all__ = ["SumOfPrecisions"]
 
 #: What the AP bracket rests on (the bounded route's basis).
 AP_BASIS = ("φ bracketed by proven lower and upper counts of a rounded count over ranks "

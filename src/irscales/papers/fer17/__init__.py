@@ -17,20 +17,20 @@ in :mod:`irscales.stats._anova`.
 from irscales.figures import RESPONSE_LABELS
 from irscales.papers.fer17.kde import BANDWIDTH, distribution_summary, kde, kde_curve, kl_divergence
 from irscales.papers.fer17.measures import (LABELS, MEASURE_NAMES, MEASURES, fer17_measures, label, labelled,
-                                                score_matrices, system_performance)
+                                            score_matrices, system_performance)
 from irscales.papers.fer17.plots import (plot_across_collections, plot_kde, plot_original_beside_gop,
-                                             plot_pair_effects, plot_romp, plot_size_curves)
+                                         plot_pair_effects, plot_romp, plot_size_curves)
 from irscales.papers.fer17.printed import (PRINTED_NOTE, RATIO_CLAIMS, SOURCE_NAMES, PrintedComparison, PrintedItems,
-                                               printed_anova_class_items, printed_input_items,
-                                               printed_marginal_changes, printed_ordering_items,
-                                               printed_pair_effects, printed_ratio_items, printed_romp_items,
-                                               printed_rq2_items, printed_values, power_contradiction,
-                                               qualitative_anova_items, recompute_published_anova)
+                                           printed_anova_class_items, printed_input_items,
+                                           printed_marginal_changes, printed_ordering_items,
+                                           printed_pair_effects, printed_ratio_items, printed_romp_items,
+                                           printed_rq2_items, printed_values, power_contradiction,
+                                           qualitative_anova_items, recompute_published_anova)
 from irscales.papers.fer17.reproduce import (QUICK_SAMPLES, QUICK_SYSTEM_SIZES, QUICK_TOPIC_SIZES, Fer17Reproduction,
-                                                 anova_text, data_source, design_sizes, kl_halves, nested_tables,
-                                                 no1q_below_allq, original_systems_t08, pair_effects_table,
-                                                 qualitative_items, reproduce, set_scores, sets_line,
-                                                 topic_sets, tukey_same_group)
+                                             anova_text, data_source, design_sizes, kl_halves, nested_tables,
+                                             no1q_below_allq, original_systems_t08, pair_effects_table,
+                                             qualitative_items, reproduce, set_scores, sets_line,
+                                             topic_sets, tukey_same_group)
 
 __all__ = [
     "MEASURES", "LABELS", "MEASURE_NAMES", "label", "labelled", "fer17_measures", "score_matrices",

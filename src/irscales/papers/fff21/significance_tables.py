@@ -1,6 +1,6 @@
 """FFF21 Tables 5–6 (§7.3): significance with a measure M against its ranked version M_R.
 
-* :func:`table56` — for each measure and each of the eight tests of :mod:`irscales.stats.significance`:
+* :func:`table56` — for each measure and each of the eight tests of :mod:`irscales.stats._significance`:
   Sig, S2NS, NS2S, their ratios to Sig and Δ% = (S2NS + NS2S)/Sig; Table 5 = measures not depending on
   the recall base, Table 6 = the others; :func:`table56_layout` shows them as printed.
 * :func:`grand_mean_delta` — the "25% ± 11%" of §7.3 (mean ± sample sd of Δ% over tracks, measures
@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from irscales.papers.fff21.ranked import RECALL_BASE, RECALL_BASE_FREE, RankedScores
-from irscales.stats import significance as SG
+from irscales.stats import _significance as SG
 from irscales.stats._anova import CRITICAL_CONVENTIONS, studentized_range_critical
 from irscales.options import DEFAULT_TIES
 
@@ -36,7 +36,7 @@ def _digest(a: np.ndarray) -> str:
     return hashlib.sha1(a.dtype.str.encode() + str(a.shape).encode() + np.ascontiguousarray(a).tobytes()).hexdigest()
 
 
-#: Tukey-type procedures of :mod:`irscales.stats.significance` and the error df of their critical value.
+#: Tukey-type procedures of :mod:`irscales.stats._significance` and the error df of their critical value.
 _TUKEY_DF = {"anova1": lambda omni: omni["df"][1], "anova2": lambda omni: omni["df"][1],
              "kruskalwallis": lambda omni: math.inf, "friedman": lambda omni: math.inf}
 
@@ -77,7 +77,7 @@ def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequ
     Columns: ``measure``, ``test``, ``label`` (the paper's row name), ``ordinal`` (grey rows),
     ``pairs`` (S(S−1)/2), ``sig`` (significant pairs with M), ``s2ns`` / ``ns2s`` (pairs that become
     not significant / significant with M_R), ``s2ns_ratio`` / ``ns2s_ratio`` (÷ Sig) and ``delta`` =
-    (S2NS + NS2S)/Sig (fractions; NaN when Sig = 0), see :func:`irscales.stats.significance.compare_significance`.
+    (S2NS + NS2S)/Sig (fractions; NaN when Sig = 0), see :func:`irscales.stats._significance.compare_significance`.
     Table 5 is ``measures=RECALL_BASE_FREE``, Table 6 ``RECALL_BASE``.
 
     ``critical``: the studentized-range critical value of the four Tukey-type procedures,

@@ -65,17 +65,15 @@ from numpy.typing import ArrayLike
 
 from irscales.options import SIGNIFICANCE
 from irscales.stats._pairwise import (binomial_two_sided_table, paired_t_test, rank_sum_test, sign_test,
-                                     signed_rank_test)
+                                      signed_rank_test)
 from irscales.stats._results import (ORDINAL_TESTS, TEST_LABELS, TESTS, PairwiseTest, PreparedScores,
-                                    SignificanceResult, check_alpha, pairs, prepare_scores)
+                                     SignificanceResult, check_alpha, pairs, prepare_scores)
 from irscales.stats._tukey import anova1_tukey, anova2_tukey, friedman_tukey, kruskal_wallis_tukey
 
 __all__ = [
-    "TESTS", "TEST_LABELS", "ORDINAL_TESTS", "PairwiseTest", "SignificanceResult", "SignificanceChange",
-    "PreparedScores", "prepare_scores", "check_alpha", "PROCEDURES",
-    "sign_test", "rank_sum_test", "signed_rank_test", "paired_t_test", "anova1_tukey",
-    "kruskal_wallis_tukey", "anova2_tukey", "friedman_tukey", "significance_tests",
-    "compare_significance", "significance_changes", "grand_mean_delta", "pairs", "binomial_two_sided_table",
+    "TESTS", "TEST_LABELS", "SignificanceResult", "significance_tests", "compare_significance",
+    "significance_changes", "sign_test", "rank_sum_test", "signed_rank_test", "paired_t_test", "anova1_tukey",
+    "anova2_tukey", "kruskal_wallis_tukey", "friedman_tukey",
 ]
 
 #: Test key -> procedure, for every key of :data:`TESTS`.
