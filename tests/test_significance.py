@@ -157,8 +157,9 @@ def test_integers_beyond_two_to_the_53_stay_apart():
 
 def _fake(test: str, sig: list[bool]) -> sg.PairwiseTest:
     n = len(sig)
-    return sg.PairwiseTest(test, 0.05, ("a", "b", "c", "d"), *sg.pairs(4), np.zeros(n), np.zeros(n),
-                           np.array(sig), "x")
+    first, second = sg.pairs(4)
+    return sg.PairwiseTest(test=test, alpha=0.05, systems=("a", "b", "c", "d"), first=first, second=second,
+                           statistic=np.zeros(n), pvalue=np.zeros(n), significant=np.array(sig), statistic_name="x")
 
 
 def test_compare_significance_counts():

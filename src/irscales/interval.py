@@ -190,7 +190,7 @@ def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class IntervalPlan:
     """How the interval version of one measure is obtained: its scale's ``measure`` at run length ``N``
     over grades 0..``c``, the ``route`` (closed / count / cached / build), the tie strategy, K (the
@@ -226,7 +226,7 @@ class IntervalPlan:
         return self.route.basis
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class IntervalValues:
     """φ of every (topic, system) and its normalisation, exact; ``phi`` and ``unit`` are (T, S) object
     arrays of Python ints / Fractions (``mid``: halves). On a route that brackets φ, ``phi_lo`` ≤ φ ≤ ``phi_hi``
@@ -309,8 +309,8 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, settings: Settings,
             missing.append((label, *_reach(m, target, n, c, ties, settings.max_rel_error)))
             out[label] = None
             continue
-        out[label] = IntervalPlan(label, target, n, c, ties, route, route.K(ties),
-                                  "" if route.proven else route.basis)
+        out[label] = IntervalPlan(label=label, measure=target, N=n, c=c, ties=ties, route=route, K=route.K(ties),
+                                  caveat="" if route.proven else route.basis)
     if require and (missing or none):
         raise NoIntervalScaleError(depth, missing, none, over)
     if over:
@@ -349,13 +349,14 @@ def interval_values(p: IntervalPlan, collection, progress: bool | None = None) -
     runs_ = scaled_runs(p, collection)
     if p.exact:
         exact = _exact_numbers(p.route.phi_runs(runs_, p.ties, progress=progress)).T
-        return IntervalValues(p, exact, normalised(exact, p.K), exact, exact)
+        return IntervalValues(plan=p, phi=exact, unit=normalised(exact, p.K), phi_lo=exact, phi_hi=exact)
     lo, hi = (_exact_numbers(x).T for x in p.route.phi_bounds(runs_, p.ties, progress=progress))
     phi = np.frompyfunc(lower_midpoint, 2, 1)(lo, hi).astype(object) if lo.size else lo
     widths = [Fraction(b) / Fraction(a) - 1 for a, b in zip(lo.ravel(), hi.ravel())]
     target = to_fraction(p.max_rel_error)  # the one reading: 0.01 is 1/100
-    return IntervalValues(p, phi, normalised(phi, p.K), lo, hi, float(max(widths, default=0)),
-                          sum(w > target for w in widths))
+    return IntervalValues(plan=p, phi=phi, unit=normalised(phi, p.K), phi_lo=lo, phi_hi=hi,
+                          max_rel_error=float(max(widths, default=0)),
+                          wide=sum(w > target for w in widths))
 
 
 def _exact_numbers(phi) -> np.ndarray:

@@ -273,7 +273,7 @@ def _reading_tuple(reading: Any) -> tuple[tuple[str, str], ...]:
     return tuple((o.name, given.get(o.name, o.default)) for o in READING)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Settings:
     """The settings of one evaluation, checked once, where they are given (:func:`irscales.evaluate`,
     :func:`irscales.interval_measure`, the command line), and passed down whole: below that boundary nothing

@@ -97,7 +97,7 @@ def corrected(p: np.ndarray, alpha: float, method: str) -> tuple[np.ndarray, np.
     return adj, np.where(ok, adj <= alpha, False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ComparisonTable:
     """The result of :func:`comparison_table`; ``frame`` is tidy (one row per system × measure × scale)."""
 
@@ -429,9 +429,10 @@ def comparison_table(original: Mapping[str, np.ndarray], interval: Mapping[str, 
             notes.append(f"{m}: no interval-scaled version here (see the notes of the evaluation)")
     frame = pd.DataFrame(rows, columns=["system", "letter", "measure", "scale", "mean", "ci95", "better_than",
                                         "baseline_mark", "differs", "undecided", "mean_lo", "mean_hi"])
-    return ComparisonTable(frame, pd.DataFrame(pair_rows), systems, tuple(original), letters, test, correction,
-                           alpha, baseline, int(n_topics or 0), depth, tuple(notes), detail,
-                           tuple(m for m in original if m in boxes))
+    return ComparisonTable(frame=frame, pairs=pd.DataFrame(pair_rows), systems=systems, measures=tuple(original),
+                           letters=letters, test=test, correction=correction, alpha=alpha, baseline=baseline,
+                           n_topics=int(n_topics or 0), depth=depth, notes=tuple(notes), test_detail=detail,
+                           bracketed=tuple(m for m in original if m in boxes))
 
 
 def _proven(box: ScoreBox | None, res: S.PairwiseTest, family: np.ndarray, test: str, correction: str,

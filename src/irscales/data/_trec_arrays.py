@@ -29,7 +29,7 @@ __all__ = ["RelevanceData", "RunHits", "QrelsIndex", "relevance_arrays", "assemb
            "topic_key", "topic_order"]
 
 
-@dataclass
+@dataclass(kw_only=True)
 class RelevanceData:
     """Relevance arrays and what measures need about each topic.
 

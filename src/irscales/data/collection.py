@@ -76,7 +76,7 @@ def _as_index(sel, names: Sequence[str], what: str) -> np.ndarray:
     return np.array([pos[str(x)] for x in arr], dtype=np.int64)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class Collection:
     """Runs and judgments of one test collection (see the module docstring)."""
 

@@ -134,7 +134,7 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Simulation:
     """Raw output of :func:`simulate` (wrapped by :class:`irscales.data.collection.Collection`)."""
 

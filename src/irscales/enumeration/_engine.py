@@ -210,7 +210,7 @@ def max_enumerable_depth(measure: M.Measure, c: int = 1) -> tuple[int, str]:
     return form_of(num).engine_depth(measure, c, best, why)  # the form's own limits (SP's lcm, DCG's identity …)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BuildCost:
     """What computing a scale will cost: 0 when it is a closed form or already cached."""
 
@@ -254,7 +254,7 @@ def build_cost(measure: M.Measure, N: int, *, c: int = 1, cache: bool | str | Pa
     refuse_beyond(measure, N, *max_enumerable_depth(measure, c))
     num = numerator(measure)
     if closed_forms and c == 1 and has_closed_form(num):
-        return BuildCost(measure, N, 0, 0.0, 0, None, False)
+        return BuildCost(measure=measure, N=N, runs=0, seconds=0.0, bytes=0, directory=None, cached=False)
     mode = kernel_mode(num, N, c)  # the cache path without building the kernel's half tables
     d = cache_path_for(num, N, c, mode, cache)
     done = False
@@ -265,9 +265,9 @@ def build_cost(measure: M.Measure, N: int, *, c: int = 1, cache: bool | str | Pa
         except (OSError, ValueError, KeyError, TypeError):
             done = False
     if done:
-        return BuildCost(measure, N, 0, 0.0, 0, d, True)
+        return BuildCost(measure=measure, N=N, runs=0, seconds=0.0, bytes=0, directory=d, cached=True)
     seconds, stored = build_estimate(num, N, c)
-    return BuildCost(measure, N, (c + 1) ** N, seconds, stored, d, False)
+    return BuildCost(measure=measure, N=N, runs=(c + 1) ** N, seconds=seconds, bytes=stored, directory=d, cached=False)
 
 
 def build_estimate(measure: M.Measure, N: int, c: int = 1) -> tuple[float, int]:

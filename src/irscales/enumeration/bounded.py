@@ -127,7 +127,8 @@ class BoundedProvider:
         seconds, table = max(form.bracket_cost(target, N, c, t, req.n_runs) for t in req.ties)
         basis, proven = form.bracket_basis(target, c, req.ties)
         rel = req.max_rel_error
-        return BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
+        return BoundedRoute(measure=m, N=N, c=c, kind="bounded", seconds=seconds, bytes=table, cache=req.cache,
+                            exact=False, max_rel_error=rel,
                             basis=f"{basis}, within {rel:g} relative", proven=proven, grounds="bracket")
 
 

@@ -45,7 +45,7 @@ from irscales import measures as M
 __all__ = ["Request", "Provider", "PROVIDERS", "register"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Request:
     """What the planner asks of every provider: φ (``need="phi"``) or a stored scale (``need="scale"``) of
     ``measure`` over runs of length ``N`` with grades 0..``c``, for the tie strategies ``ties`` and about

@@ -107,7 +107,7 @@ class OverBudget(ValueError):
         return out
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class Route:
     """A chosen route: its kind (``closed``, ``count``, ``cached``, ``build``), estimated seconds and
     bytes (stored for a build, tables for a count), the engine's estimate (``cost``, for the stored
@@ -280,8 +280,10 @@ class ClosedFormProvider:
         if N > self.reach(m, c, None)[0]:
             return None
         chunks = form_of(m).closed_chunks(numerator(m), N)
-        return Route(m, N, c, "closed", counting.count_cost(m, N, c, UNQ, req.n_runs)[0] + 7e-6 * chunks, 0,
-                     req.cache, BuildCost(m, N, 0, 0.0, 0, None, False),
+        return Route(measure=m, N=N, c=c, kind="closed",
+                     seconds=counting.count_cost(m, N, c, UNQ, req.n_runs)[0] + 7e-6 * chunks, bytes=0,
+                     cache=req.cache, cost=BuildCost(measure=m, N=N, runs=0, seconds=0.0, bytes=0, directory=None,
+                                                     cached=False),
                      basis="closed-form scale")
 
 
@@ -301,7 +303,8 @@ class _StoredScale:
         return build_cost(m, N, c=c, cache=req.cache, closed_forms=False)
 
     def _route(self, req: Request, kind: str, seconds: float, stored: int, cost: BuildCost, reason: str = ""):
-        return Route(req.measure, req.N, req.c, kind, seconds, stored, req.cache, cost, reason,
+        return Route(measure=req.measure, N=req.N, c=req.c, kind=kind, seconds=seconds, bytes=stored, cache=req.cache,
+                     cost=cost, reason=reason,
                      basis=f"enumerated: all {(req.c + 1) ** req.N:,} runs of length {req.N} over {req.c + 1} grades",
                      grounds="enumeration")
 
@@ -347,7 +350,8 @@ class CountingProvider:
             return None
         seconds, table = max(counting.count_cost(m, N, c, t, req.n_runs) for t in req.ties)
         grounds, basis = counting.count_basis(m, N, c)
-        return CountedRoute(m, N, c, "count", seconds, table, req.cache, basis=basis,
+        return CountedRoute(measure=m, N=N, c=c, kind="count", seconds=seconds, bytes=table, cache=req.cache,
+                            basis=basis,
                             proven=grounds != "conditional", grounds=grounds)
 
 
@@ -386,7 +390,8 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     if need not in ("phi", "scale"):
         raise ValueError(f"need must be 'phi' or 'scale', got {need!r}")
-    req = Request(m, N, c, _ties_of(ties), _n_queries(runs, N, c), need, method, cache, build, float(max_rel_error))
+    req = Request(measure=m, N=N, c=c, ties=_ties_of(ties), n_runs=_n_queries(runs, N, c), need=need, method=method,
+                  cache=cache, build=build, max_rel_error=float(max_rel_error))
     found: list[Route] = []
     over: OverBudget | None = None
     for provider in PROVIDERS:

@@ -168,7 +168,7 @@ def load_collection(qrels: Any, runs: Any, depth: int | None, *, progress: bool 
     return col
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Evaluation:
     """Scores of runs on measures, original and interval-scaled (what :func:`evaluate` returns).
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # annotations only
 __all__ = ["PairRelations", "pair_relations", "pair_relations_reference", "relations_of"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PairRelations:
     """IPSO relations of every system pair on every topic, at every depth ≤ ``depth``.
 
@@ -135,7 +135,8 @@ def pair_relations(rel: ArrayLike, systems: Sequence[str] | None = None,
         fp[off:off + n] = np.where(pos.any(-1), pos.argmax(-1) + 1, 0)
         fn[off:off + n] = np.where(neg.any(-1), neg.argmax(-1) + 1, 0)
         off += n
-    return PairRelations(fp, fn, first, second, N, systems, topics)
+    return PairRelations(first_pos=fp, first_neg=fn, first=first, second=second, depth=N, systems=systems,
+                         topics=topics)
 
 
 def pair_relations_reference(rel: ArrayLike, k: int) -> np.ndarray:

@@ -59,7 +59,7 @@ def sign_test_one_sided(x: int, y: int) -> Fraction:
     return Fraction(sum(math.comb(n, m) for m in range(hi, n + 1)), 2**n)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class IPSOSignTests:
     """IPSO sign test of every pair at one depth: counts over topics, p-value, decision."""
 
@@ -82,7 +82,8 @@ def ipso_sign_tests(rels: PairRelations, k: int, alpha: float = 0.05,
         a = a[:, np.asarray(topics)]
     c = [(a == r).sum(1) for r in Relation]
     p, sig = sign_test_pvalues(c[Relation.NI], c[Relation.NS], alpha)
-    return IPSOSignTests(c[0], c[1], c[2], c[3], p, sig, int(k), float(alpha))
+    return IPSOSignTests(equal=c[0], ni=c[1], ns=c[2], nonsep=c[3], pvalue=p, significant=sig, depth=int(k),
+                         alpha=float(alpha))
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from irscales.options import TEST_NAMES
 __all__ = ["Corroboration", "corroborate"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Corroboration:
     """The outcome of MM23's reporting rule for one pair of systems (``test``: a test key)."""
 
@@ -113,8 +113,9 @@ def corroborate(rel_a: ArrayLike, rel_b: ArrayLike, measure: Measure, depth: int
     p = metric_test(sa, sb, key)
     run_ipso = always_ipso or p < alpha
     mean_a, mean_b = sum(sa) / len(sa), sum(sb) / len(sb)
-    return Corroboration(measure.key, depth, key, alpha, float(mean_a), float(mean_b), p,
-                         ipso_sign_test(a, b, depth) if run_ipso else None, _sign(mean_b - mean_a))
+    return Corroboration(measure=measure.key, depth=depth, test=key, alpha=alpha, mean_a=float(mean_a),
+                         mean_b=float(mean_b), pvalue=p,
+                         ipso=ipso_sign_test(a, b, depth) if run_ipso else None, way=_sign(mean_b - mean_a))
 
 
 def _sign(x) -> int:

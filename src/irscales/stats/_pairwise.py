@@ -108,7 +108,8 @@ def sign_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | N
     npos = (cx > cy).sum(axis=0)
     nneg = (cx < cy).sum(axis=0)
     p, sig = sign_pvalues(npos + nneg, np.minimum(npos, nneg), a)  # MATLAB's signtest: significant when p ≤ α
-    return PairwiseTest("sign", float(alpha), sc.systems, i, j, npos.astype(float), p, sig, "n_positive")
+    return PairwiseTest(test="sign", alpha=float(alpha), systems=sc.systems, first=i, second=j,
+                        statistic=npos.astype(float), pvalue=p, significant=sig, statistic_name="n_positive")
 
 
 def rank_sum_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None) -> PairwiseTest:
@@ -140,7 +141,8 @@ def rank_sum_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str]
     with np.errstate(invalid="ignore", divide="ignore"):
         z = (wc - 0.5 * np.sign(wc)) / np.sqrt(var)
     p = np.where(var > 0, 2.0 * stats.norm.sf(np.abs(z)), 1.0)
-    return PairwiseTest("ranksum", float(alpha), sc.systems, i, j, w, p, p <= alpha, "W")
+    return PairwiseTest(test="ranksum", alpha=float(alpha), systems=sc.systems, first=i, second=j, statistic=w,
+                        pvalue=p, significant=p <= alpha, statistic_name="W")
 
 
 def _signrank_exact_counts(r2: np.ndarray, n: np.ndarray, w2: np.ndarray) -> np.ndarray:
@@ -240,7 +242,8 @@ def signed_rank_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[s
             frac = min(Fraction(2 * int(cnt[k]), 2 ** int(n[row])), Fraction(1))
             p[row] = float(frac)
             sig[row] = frac <= a
-    return PairwiseTest("signrank", float(alpha), sc.systems, i, j, w_pos, p, sig, "W_plus")
+    return PairwiseTest(test="signrank", alpha=float(alpha), systems=sc.systems, first=i, second=j, statistic=w_pos,
+                        pvalue=p, significant=sig, statistic_name="W_plus")
 
 
 def _unit_differences(de: np.ndarray) -> np.ndarray:
@@ -295,5 +298,6 @@ def paired_t_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str]
         tstat = np.where(const, np.where(same, np.nan, np.sign(mean) * np.inf), tstat)
     p = 2.0 * stats.t.sf(np.abs(tstat), t - 1)
     sig = np.where(np.isnan(p), False, p <= alpha)
-    return PairwiseTest("ttest", float(alpha), sc.systems, i, j, tstat, p, sig, "t")
+    return PairwiseTest(test="ttest", alpha=float(alpha), systems=sc.systems, first=i, second=j, statistic=tstat,
+                        pvalue=p, significant=sig, statistic_name="t")
 

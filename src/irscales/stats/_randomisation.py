@@ -70,5 +70,6 @@ def randomisation_test(scores: ArrayLike, alpha: float = 0.05, systems: Sequence
     extra = 0 if exact else 1
     p_ge, p_le = (ge + extra) / (n + extra), (le + extra) / (n + extra)
     p = np.where(same, 1.0, np.minimum(1.0, 2 * np.minimum(p_ge, p_le)))
-    return PairwiseTest("randomisation", float(alpha), sc.systems, i, j, obs, p, p <= alpha, "mean_difference",
-                        {"exact": exact, "permutations": int(n), "seed": None if exact else int(seed)})
+    return PairwiseTest(test="randomisation", alpha=float(alpha), systems=sc.systems, first=i, second=j, statistic=obs,
+                        pvalue=p, significant=p <= alpha, statistic_name="mean_difference",
+                        omnibus={"exact": exact, "permutations": int(n), "seed": None if exact else int(seed)})

@@ -149,7 +149,7 @@ def pairs(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------- result objects
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PairwiseTest:
     """Outcome of one procedure for every system pair (arrays of length S(S-1)/2).
 

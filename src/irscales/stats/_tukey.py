@@ -247,7 +247,8 @@ def anova1_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] 
             "ss_system": ss_sys, "ss_error": ss_err, "mse": mse}
     i, j, q, p, sig, crit = _tukey(means, math.sqrt(mse / t), s, df_err, alpha, pvalues)
     omni["q_critical"] = crit
-    return PairwiseTest("anova1", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
+    return PairwiseTest(test="anova1", alpha=float(alpha), systems=sc.systems, first=i, second=j, statistic=q, pvalue=p,
+                        significant=sig, statistic_name="q", omnibus=omni)
 
 
 def anova2_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None,
@@ -287,7 +288,8 @@ def anova2_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] 
             "ss_system": ss_sys, "ss_topic": ss_top, "ss_error": ss_err, "mse": mse}
     i, j, q, p, sig, crit = _tukey(sys_means, math.sqrt(mse / t), s, df_err, alpha, pvalues)
     omni["q_critical"] = crit
-    return PairwiseTest("anova2", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
+    return PairwiseTest(test="anova2", alpha=float(alpha), systems=sc.systems, first=i, second=j, statistic=q, pvalue=p,
+                        significant=sig, statistic_name="q", omnibus=omni)
 
 
 def kruskal_wallis_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None,
@@ -318,7 +320,8 @@ def kruskal_wallis_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequen
             "mean_ranks": mean_ranks}
     i, j, q, p, sig, crit = _tukey(mean_ranks, math.sqrt(max(v, 0.0) / t), s, np.inf, alpha, pvalues)
     omni["q_critical"] = crit
-    return PairwiseTest("kruskalwallis", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
+    return PairwiseTest(test="kruskalwallis", alpha=float(alpha), systems=sc.systems, first=i, second=j, statistic=q,
+                        pvalue=p, significant=sig, statistic_name="q", omnibus=omni)
 
 
 def friedman_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str] | None = None,
@@ -347,4 +350,5 @@ def friedman_tukey(scores: ArrayLike, alpha: float = 0.05, systems: Sequence[str
             "mean_ranks": mean_ranks}
     i, j, q, p, sig, crit = _tukey(mean_ranks, math.sqrt(max(sigma2, 0.0) / t), s, np.inf, alpha, pvalues)
     omni["q_critical"] = crit
-    return PairwiseTest("friedman", float(alpha), sc.systems, i, j, q, p, sig, "q", omni)
+    return PairwiseTest(test="friedman", alpha=float(alpha), systems=sc.systems, first=i, second=j, statistic=q,
+                        pvalue=p, significant=sig, statistic_name="q", omnibus=omni)

@@ -65,7 +65,7 @@ __all__ = ["ProvenTest", "proven_test", "proven_corrected"]
 MARGIN = 1e-9
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PairBox:
     """The box of every pair's paired differences (T, P), on one integer scale: d = ``lo`` … ``hi`` / ``unit``
     (object arrays of Python ints), P pairs in :func:`irscales.stats._results.pairs` order. ``sign``: the sign
@@ -121,11 +121,11 @@ def pair_box(box: ScoreBox) -> PairBox:
             dlo = np.where(up & np.asarray(dlo < 0, dtype=bool), 0, dlo)
             dhi = np.where(down & np.asarray(dhi > 0, dtype=bool), 0, dhi)
     mag = np.maximum(np.abs(lo), np.abs(hi)).max(axis=0)
-    return PairBox(dlo.astype(object), dhi.astype(object), both.denominator, sign, i, j,
-                   np.maximum(mag[i], mag[j]))
+    return PairBox(lo=dlo.astype(object), hi=dhi.astype(object), unit=both.denominator, sign=sign, first=i, second=j,
+                   size=np.maximum(mag[i], mag[j]))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ProvenTest:
     """A test over a box, per pair: ``p_lo`` ≤ p ≤ ``p_hi`` at every point (floats; NaN where no p-value is
     computed), ``statistic_lo`` / ``statistic_hi`` bounds of |statistic| (the test's), the exact range of the
@@ -229,7 +229,9 @@ def proven_t_test(pb: PairBox) -> ProvenTest:
     t_hi *= 1 + MARGIN
     p_hi = np.minimum(1.0, 2.0 * stats.t.sf(t_lo, t - 1) * (1 + MARGIN))
     p_lo = 2.0 * stats.t.sf(t_hi, t - 1) * (1 - MARGIN)
-    return ProvenTest("ttest", p_lo, p_hi, t_lo, t_hi, *_mean_diffs(pb), True)
+    diff_lo, diff_hi = _mean_diffs(pb)
+    return ProvenTest(test="ttest", p_lo=p_lo, p_hi=p_hi, statistic_lo=t_lo, statistic_hi=t_hi, diff_lo=diff_lo,
+                      diff_hi=diff_hi, zero_not_significant=True)
 
 
 def _reachable(sign_sets: list[tuple[bool, bool, bool]], t: int) -> np.ndarray:
@@ -268,7 +270,9 @@ def proven_sign_test(pb: PairBox, alpha: float = 0.05) -> ProvenTest:
         p, _ = sign_pvalues(npos + nneg, np.minimum(npos, nneg), a)
         p_lo[k], p_hi[k] = p.min(), p.max()
         s_lo[k], s_hi[k] = npos.min(), npos.max()
-    return ProvenTest("sign", p_lo, p_hi, s_lo, s_hi, *_mean_diffs(pb), False)
+    diff_lo, diff_hi = _mean_diffs(pb)
+    return ProvenTest(test="sign", p_lo=p_lo, p_hi=p_hi, statistic_lo=s_lo, statistic_hi=s_hi, diff_lo=diff_lo,
+                      diff_hi=diff_hi, zero_not_significant=False)
 
 
 def _scaled_floats(x: np.ndarray, bits: np.ndarray) -> np.ndarray:
@@ -321,7 +325,8 @@ def proven_randomisation_test(pb: PairBox, *, permutations: int = PERMUTATIONS, 
     dlo, dhi = _mean_diffs(pb)
     small = np.array([0.0 if a <= 0 <= b else float(min(abs(a), abs(b))) for a, b in zip(dlo, dhi)])
     large = np.array([float(max(abs(a), abs(b))) for a, b in zip(dlo, dhi)])
-    return ProvenTest("randomisation", p_lo, p_hi, small, large, dlo, dhi, True)
+    return ProvenTest(test="randomisation", p_lo=p_lo, p_hi=p_hi, statistic_lo=small, statistic_hi=large, diff_lo=dlo,
+                      diff_hi=dhi, zero_not_significant=True)
 
 
 def _signrank_bounds(a: list, b: list, pos: list[bool]) -> tuple[float, float] | None:
@@ -392,7 +397,9 @@ def proven_signed_rank_test(pb: PairBox, p_mid: np.ndarray | None = None) -> Pro
         else:
             p_lo[k], p_hi[k] = bounds
     nan = np.full(n_pairs, np.nan)
-    return ProvenTest("signrank", p_lo, p_hi, nan, nan, *_mean_diffs(pb), False, open_pairs=open_)
+    diff_lo, diff_hi = _mean_diffs(pb)
+    return ProvenTest(test="signrank", p_lo=p_lo, p_hi=p_hi, statistic_lo=nan, statistic_hi=nan, diff_lo=diff_lo,
+                      diff_hi=diff_hi, zero_not_significant=False, open_pairs=open_)
 
 
 def proven_tukey(box: ScoreBox, pb: PairBox, alpha: float = 0.05, pvalues: bool = False) -> ProvenTest:
@@ -433,7 +440,9 @@ def proven_tukey(box: ScoreBox, pb: PairBox, alpha: float = 0.05, pvalues: bool 
         p_lo = studentized_range_sf(q_hi, s, df) * (1 - MARGIN)
     else:
         p_lo = p_hi = np.full(n_pairs, np.nan)
-    return ProvenTest("anova2", p_lo, p_hi, q_lo, q_hi, *_mean_diffs(pb), True, sure=sure, possible=possible)
+    diff_lo, diff_hi = _mean_diffs(pb)
+    return ProvenTest(test="anova2", p_lo=p_lo, p_hi=p_hi, statistic_lo=q_lo, statistic_hi=q_hi, diff_lo=diff_lo,
+                      diff_hi=diff_hi, zero_not_significant=True, sure=sure, possible=possible)
 
 
 def proven_corrected(p_lo: np.ndarray, p_hi: np.ndarray, family: np.ndarray, alpha: float, method: str,

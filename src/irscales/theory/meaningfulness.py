@@ -233,7 +233,7 @@ def random_transformation(scale: str, values: Iterable, rng: np.random.Generator
 # -------------------------------------------------------------------------------- verdicts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Verdict:
     """Outcome of :func:`check`.
 
@@ -317,8 +317,9 @@ def check(
             undefined += 1
             continue
         if value != truth:
-            return Verdict(label, scale, truth, False, tried, undefined, t, mapped)
-    return Verdict(label, scale, truth, True, tried, undefined)
+            return Verdict(statement=label, scale=scale, truth=truth, meaningful=False, n_tried=tried,
+                           n_undefined=undefined, flip=t, flipped_data=mapped)
+    return Verdict(statement=label, scale=scale, truth=truth, meaningful=True, n_tried=tried, n_undefined=undefined)
 
 
 # ----------------------------------------------------------- exact summary statistics (§2.3)
