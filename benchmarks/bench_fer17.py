@@ -21,7 +21,7 @@ import numpy as np
 from irscales.stats import _anova as anova
 from irscales import data as collections
 from irscales.papers import fer17
-from irscales.stats import sampling
+from irscales.papers.fer17 import sampling
 
 
 def main(argv: list[str]) -> int:

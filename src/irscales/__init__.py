@@ -41,7 +41,7 @@ Rooms — the core knows no paper:
 - :mod:`irscales.interval`      the interval-scaled version of a measure on runs: scale, route, K, normalisation
 - :mod:`irscales.comparison`    the comparison table of many runs (corrected tests, letters, † / ‡, ≠)
 - :mod:`irscales.correlation`   Kendall τ and τ_AP
-- :mod:`irscales.stats`         significance procedures, ANOVA / Tukey, sampling designs
+- :mod:`irscales.stats`         significance procedures, ANOVA / Tukey
 - :mod:`irscales.ipso`          innate pairwise SERP orderings (MM23 core)
 - :mod:`irscales.data`          TREC files, the Collection, presets, simulated and public collections
 - :mod:`irscales.figures`       the companion's figure style and file writing

@@ -39,7 +39,7 @@ from typing import Sequence
 import numpy as np
 
 from irscales import measures as M
-from irscales.data._padding import PAD_LIMIT_ENV, PaddingTooLarge, pad_bytes_limit, size
+from irscales._padding import PAD_LIMIT_ENV, PaddingTooLarge, pad_bytes_limit, size
 from irscales.enumeration.bounded import lower_midpoint, reach_within, reachable_error
 from irscales.enumeration.counting import dcg_proven_depth  # re-exported: what counted DCG's exactness rests on
 from irscales.enumeration.providers import deepest, reach
@@ -337,7 +337,7 @@ def scaled_runs(p: IntervalPlan, collection) -> np.ndarray:
 def interval_values(p: IntervalPlan, collection, progress: bool | None = None) -> IntervalValues:
     """φ and (φ − 1)/(K − 1) of the runs of ``collection`` at the plan's N (graded runs when ``p.c`` > 1), as
     (T, S) matrices, exact. Refused before any work when those exact numbers would exceed the memory limit of
-    :mod:`irscales.data._padding` (φ of RBP_p05 at N = 10^6 has 10^6 bits a run)."""
+    :mod:`irscales._padding` (φ of RBP_p05 at N = 10^6 has 10^6 bits a run)."""
     runs = len(collection.systems) * len(collection.topics)
     need = 4 * runs * (-(-int(p.K).bit_length() // 8) + 32)  # φ, its Fraction's two terms, a temporary
     if need > pad_bytes_limit():

@@ -5,7 +5,7 @@ Modules: :mod:`~irscales.data.trec` (TREC files → relevance arrays; its parser
 caches and arrays in ``trec_parse``, ``trec_fast``, ``trec_order``, ``trec_cache``, ``qrels_cache``,
 ``file_digests``, ``trec_arrays``),
 :mod:`~irscales.data.collection` (:class:`Collection`; runs padded to a depth, within a memory limit, in
-:mod:`~irscales.data._padding`; what runs and qrels given as files may be in :mod:`~irscales.data._sources`),
+:mod:`~irscales._padding`; what runs and qrels given as files may be in :mod:`~irscales.data._sources`),
 :mod:`~irscales.data.presets`
 (:func:`load_preset`), :mod:`~irscales.data.simulate`, :mod:`~irscales.data.smart`,
 :mod:`~irscales.data.datasets`, :mod:`~irscales.data._gop_index` and :mod:`~irscales.data.gop`

@@ -45,7 +45,7 @@ import numpy as np
 
 from irscales._atomic import write_atomic
 from irscales.data import trec as trec_io
-from irscales.data._padding import padded as _padded
+from irscales._padding import padded as _padded
 from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
 from irscales.options import EVERY_DOCUMENT, READING_DEFAULTS, default_depth
 
@@ -171,7 +171,7 @@ class Collection:
 
     def rel_at(self, depth: int | None = None, pad: bool = True) -> np.ndarray:
         """Grades at cut-off ``depth`` (default: :attr:`depth`), an array of ``depth`` ranks (padding
-        made real: meant for small depths, refused past :func:`~irscales.data._padding.pad_bytes_limit`; :meth:`evaluate` avoids
+        made real: meant for small depths, refused past :func:`~irscales._padding.pad_bytes_limit`; :meth:`evaluate` avoids
         it). Deeper than :attr:`depth` is exact only when every run is that short (padding, FFF21 §5.1);
         otherwise it is an error. ``pad=False``: only the stored ranks among the first ``depth`` (the
         others are not relevant)."""

@@ -119,7 +119,7 @@ from collections import OrderedDict
 import numpy as np
 
 from irscales import measures as M
-from irscales.data._padding import padded
+from irscales._padding import padded
 from irscales.enumeration import _ap_count as ap_count
 from irscales.enumeration.digit_sums import graded_rbp_tie, grade_sum_prefix
 from irscales.enumeration.forms import dcg_proven_depth, form_of

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from irscales import measures as M
-from irscales.data._padding import padded
+from irscales._padding import padded
 from irscales.enumeration import counting
 from irscales.enumeration.counting import CountedScale
 from irscales.enumeration._engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,

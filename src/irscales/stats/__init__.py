@@ -1,5 +1,5 @@
-"""Statistics on score matrices: significance tests between systems, ANOVA with Tukey HSD,
-and the sampling designs of correlation experiments.
+"""Statistics on score matrices: significance tests between systems, ANOVA with Tukey HSD (Fer17's sampling
+designs of correlation experiments are in :mod:`irscales.papers.fer17.sampling`).
 
 The public API in one place (``from irscales.stats import significance_tests``):
 
@@ -7,14 +7,12 @@ The public API in one place (``from irscales.stats import significance_tests``):
   (:mod:`~irscales.stats._results` input and result types, :mod:`~irscales.stats._pairwise`
   per-pair tests, :mod:`~irscales.stats._tukey` all-systems procedures and critical values);
 - :mod:`irscales.stats._randomisation`  the paired randomisation (permutation) test (Smucker et al. 2007);
-- :mod:`irscales.stats._anova`         ω², power, crossed / nested ANOVA tables, Tukey HSD on levels;
-- :mod:`irscales.stats.sampling`      sampling designs of correlation experiments (Fer17 RQ1–RQ3).
+- :mod:`irscales.stats._anova`         ω², power, crossed / nested ANOVA tables, Tukey HSD on levels.
 """
 
 from irscales.stats._anova import (CROSSED_TERMS, NESTED_TERMS, balanced_anova, effect_size_class, marginal_means,
                                    ols_anova, omega_squared, power, tukey_levels)
 from irscales.stats._randomisation import randomisation_test
-from irscales.stats.sampling import correlation_design, romp_comparison, rq2_table, rq3_design
 from irscales.stats._significance import (ORDINAL_TESTS, TEST_LABELS, TESTS, PairwiseTest, SignificanceChange,
                                           SignificanceResult, anova1_tukey, anova2_tukey, binomial_two_sided_table,
                                           compare_significance, friedman_tukey, grand_mean_delta,

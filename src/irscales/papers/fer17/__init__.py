@@ -8,10 +8,9 @@ One module per concern, every public name importable from ``irscales.papers.fer1
 - :mod:`~irscales.papers.fer17.plots`      Figs. 1, 3, 4 (left), 6, 8, 9, 11, 12 (left), 14;
 - :mod:`~irscales.papers.fer17.printed`    everything recomputed from the paper's printed numbers;
 - :mod:`~irscales.papers.fer17.reproduce`  :func:`reproduce`, everything notebook 03 shows in one call,
-  and its steps (data, tables as printed, the qualitative items compared with the paper).
-
-The sampling designs (RQ1–RQ3) are generic and live in :mod:`irscales.stats.sampling`, the ANOVA
-in :mod:`irscales.stats._anova`.
+  and its steps (data, tables as printed, the qualitative items compared with the paper);
+- :mod:`~irscales.papers.fer17.sampling`   the sampling designs of RQ1–RQ3 and their progress labels (the core
+  keeps τ and τ_AP, :mod:`irscales.correlation`, and the ANOVA, :mod:`irscales.stats`).
 """
 
 from irscales.figures import RESPONSE_LABELS

@@ -18,7 +18,7 @@ from scipy import stats
 from irscales.papers.printing import read, read_value, yes_no
 from irscales.papers.published import PRINTED_NOTE
 from irscales.stats._anova import effect_size_class, omega_squared, omega_squared_for_power, power
-from irscales.stats.sampling import romp_comparison
+from irscales.papers.fer17.sampling import romp_comparison
 
 __all__ = ["SOURCE_NAMES", "PRINTED_NOTE", "PrintedItems", "qualitative_anova_items", "recompute_published_anova",
            "printed_values", "printed_pair_effects", "printed_romp_items", "printed_rq2_items",
@@ -238,7 +238,7 @@ def printed_pair_effects(published, table: str) -> pd.DataFrame:
 
 def printed_romp_items(published) -> dict[str, float]:
     """§4.2.5 (Table 4: τ vs τ_AP RoMP) and §6.2.5 (Table 4 vs Table 9, for τ and for τ_AP) from the
-    printed tables, through :func:`irscales.stats.sampling.romp_comparison` with Fer17's tie-by-order
+    printed tables, through :func:`irscales.papers.fer17.sampling.romp_comparison` with Fer17's tie-by-order
     convention: items ``s4.2.5/{tauCorr, apCorr, romp_swaps, RMSE}`` and ``s6.2.5/<resp>/{tauCorr,
     apCorr, RMSE}``."""
     t4, t9 = printed_pair_effects(published, "table4"), printed_pair_effects(published, "table9")
