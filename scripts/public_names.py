@@ -20,10 +20,10 @@ __all__ = ["public_names", "counts"]
 def _all(path: Path, module: str) -> list[str]:
     for node in ast.parse(path.read_text()).body:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and node.value is not None:
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
             try:
                 return list(ast.literal_eval(node.value))
-            except ValueError:  # built from the registry (irscales/__init__.py): read it from the module
+            except ValueError:  # made from the registry on first use (irscales/__init__.py): read it from the module
                 return list(importlib.import_module(module).__all__)
     return []
 

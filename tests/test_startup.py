@@ -29,13 +29,21 @@ def test_help_loads_no_heavy_module(args):
     assert not heavy, heavy
 
 
-def test_import_irscales_loads_only_itself_and_the_measures():
-    """The measures' registry is the package's list of names (issue 50), with the exact arithmetic they use;
-    nothing heavier loads, and the version is asked of importlib.metadata only when read."""
-    for code in ("import irscales", "import irscales\nirscales.__version__"):
+def test_import_irscales_loads_only_itself():
+    """``import irscales`` loads no other module of irscales, nor numpy (issue 50): the measure classes, the
+    registry's, load with the first of them or ``__all__`` asked for (with the exact arithmetic they use, nothing
+    heavier); a sub-module imported from the package loads no measure; the version is asked of importlib.metadata
+    only when read."""
+    for code in ("import irscales", "import irscales\nirscales.__version__", "from irscales import paths"):
         loaded = _loaded(code)
-        assert "irscales" in loaded and all(m in ("irscales", "irscales.exact") or m.startswith("irscales.measures")
-                                            for m in loaded), loaded
+        assert loaded == (["irscales"] if "paths" not in code else ["irscales", "irscales.paths"]), loaded
+        out = subprocess.run([sys.executable, "-c", f"import sys\n{code}\nprint('numpy' in sys.modules)"],
+                             capture_output=True, text=True, check=True).stdout
+        assert out.split()[-1] == "False", code
+    for code in ("import irscales\nirscales.AP", "import irscales\nirscales.__all__"):
+        loaded = _loaded(code)
+        assert "irscales.measures" in loaded and all(m in ("irscales", "irscales.exact")
+                                                     or m.startswith("irscales.measures") for m in loaded), loaded
 
 
 def _scores_call(tmp_path, args: list[str], setup: str = "") -> tuple[list[str], str]:
