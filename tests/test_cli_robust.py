@@ -47,6 +47,10 @@ def test_a_64_kb_token_gives_a_short_line_at_once(tmp_path, where):
 def test_clip_and_the_flag_patterns_are_linear():
     assert clip("a" * 200) == "a" * 200 and clip("a" * 201) == "a" * CLIP_KEEP + "… (201 chars)"
     assert as_flags("read_qrels(..., negative='zero')") == "--negative zero"
+    # issue 51's refusal names the error reachable at a depth: the command line's option, not the keyword
+    assert (as_flags("reaches about 0.0453 within its budget: pass max_rel_error=0.0453 or more; and 1e-05.")
+            == "reaches about 0.0453 within its budget: pass --max-rel-error 0.0453 or more; and 1e-05.")
+    assert as_flags("wider than max_rel_error=1e-05.") == "wider than --max-rel-error 1e-05."
     code = ("from irscales.cli._messages import as_flags; "
             "s = as_flags('w' * 300000 + ' ' + 'v' * 300000 + '(..., x)'); print(len(s))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, env=_env())

@@ -167,6 +167,15 @@ def test_ids_that_cannot_be_matched_are_an_error(tmp_path: Path):
     docs = qrels.assign(doc_id=qrels.index.to_numpy())  # integer document ids against '007' in the run
     with pytest.raises(ValueError, match="document id '00' spells the integer 0 otherwise"):
         _quiet(evaluate, docs, run.assign(doc_id=["00"] + [str(i + 1) for i in range(len(run) - 1)]), "AP", depth=12)
+    padded_docs = run.assign(doc_id=["00"] + [str(i + 1) for i in range(len(run) - 1)])
+    for n in (1, 2):  # the same against run files (unread before: every file's docnos are seen by name)
+        files = [_write(tmp_path / f"docs{n}_{i}.txt", padded_docs, "run") for i in range(n)]
+        with pytest.raises(ValueError, match=r"docs\d_0.txt: document id '00' spells the integer 0 otherwise"):
+            _quiet(evaluate, docs, files, "AP", depth=12)
+    plain = run.assign(doc_id=[str(i) for i in range(len(run))])  # the integers as written: matched, as strings
+    got = _quiet(evaluate, docs, [_write(tmp_path / "plain.txt", plain, "run")], "AP", depth=12).means()
+    want = _quiet(evaluate, docs.assign(doc_id=docs.doc_id.astype(str)), {"plain": plain}, "AP", depth=12).means()
+    assert got.to_numpy().tolist() == want.to_numpy().tolist() and got.to_numpy().sum() > 0
     # strings on both sides are ids as written, as trec_eval compares them: '0101' is not '101' (and no error)
     ev = _quiet(evaluate, q_str, {"r": r_str}, "AP", depth=12)
     assert ev.topics == tuple(f"0{t}" for t in TOPICS)

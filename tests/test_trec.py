@@ -478,7 +478,9 @@ def test_negative_grades_match_pytrec_eval(tmp_path):
         Collection.from_trec([r], q, depth=4, cache=False)
     c = Collection.from_trec([r], q, depth=4, negative="zero", cache=False)
     assert c.judgments.tolist() == [[2, 1, 1]]
-    ref = _pytrec({"1": {"a": 2, "b": -2, "c": 1, "d": -1}}, {"1": {"b": 9, "c": 8, "d": 7, "a": 6}})["1"]
+    # the reference with b at -1: trec_eval reads every negative grade alike, and pytrec_eval 0.5 can crash the
+    # process on grades below -1 (seen on generated qrels), which would take the test run down with it
+    ref = _pytrec({"1": {"a": 2, "b": -1, "c": 1, "d": -1}}, {"1": {"b": 9, "c": 8, "d": 7, "a": 6}})["1"]
     assert c.evaluate(AP())[0, 0] == pytest.approx(ref["map"], abs=1e-15)
     assert c.evaluate(NDCG(discount="log2p1", gains="graded"), depth=4)[0, 0] == pytest.approx(
         ref["ndcg_cut_5"], abs=1e-15)

@@ -61,6 +61,7 @@ def as_flags(msg: str) -> str:
 _PHRASES = [(re.compile(r"\bbuild=True\b"), "--build-scales"),
             (re.compile(r"\buse depth (\d+)"), r"pass --depth \1"),
             (re.compile(r"\bcut at depth (\d+)"), r"cut at --depth \1"),
+            (re.compile(r"\bmax_rel_error=(\d+(?:\.\d+)?(?:e[+-]?\d+)?)"), r"--max-rel-error \1"),
             (re.compile(r"\(evaluate\(\.\.\., ranked=True\)\)"), "(--ranked)")]
 
 

@@ -207,6 +207,7 @@ class QrelsIndex:
         # integer ids given in memory: run topics are matched to them (kind_of)
         self._build(qrels.attrs.get("path", "<qrels>"), kind_of(qrels, "topic"), t, np.asarray(topics, dtype=object),
                     d, np.asarray(docnos, dtype=object), qrels["rel"].to_numpy(np.int64), max_grade)
+        self.docno_kind = kind_of(qrels, "docno")  # integer docnos: runs are read by name and checked (run_hits)
 
     @classmethod
     def of_judgments(cls, path: str, t: np.ndarray, topics: np.ndarray, d: np.ndarray, docnos: np.ndarray,
@@ -217,6 +218,8 @@ class QrelsIndex:
         self = cls.__new__(cls)
         self._build(path, "string", t, topics, d, docnos, rel, max_grade)
         return self
+
+    docno_kind = "string"  # what the qrels' docnos were given as (irscales.data._ids.KINDS); files give strings
 
     def _build(self, path: str, topic_kind: str, codes: np.ndarray, names: np.ndarray, q_d: np.ndarray,
                docnos: np.ndarray, q_rel: np.ndarray, max_grade: int | None) -> None:
@@ -332,7 +335,10 @@ class QrelsIndex:
 
     def run_hits(self, p: ParsedRun) -> RunHits:
         """The :class:`RunHits` of a parsed run (docnos as names: the general path and frames)."""
-        d = self.docnos.get_indexer(p.docnos)[p.d_code] if len(p.docnos) else np.zeros(0, np.int64)
+        names = self.docnos.get_indexer(p.docnos) if len(p.docnos) else np.zeros(0, np.int64)
+        if self.docno_kind != "string" and (names < 0).any():  # '007' against the qrels' 7: an error (issue 47)
+            check_texts(p.docnos[names < 0].tolist(), "docno", p.path, str(self.path))
+        d = names[p.d_code] if len(p.docnos) else np.zeros(0, np.int64)
         t = self.topic_codes(p.topics)[p.t_code] if len(p.topics) else np.zeros(0, np.int64)
         on = (d >= 0) & (t >= 0)
         grade = np.full(len(d), -1, np.int64)

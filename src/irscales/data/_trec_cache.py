@@ -158,6 +158,10 @@ def judged_run(path: Path, precision: str, judged: QrelsIndex, cache: Path | Non
     failed (shared by the files of one read, so a full disk warns once). ``compiled``: parse with the
     compiled reader (else with the general path, which gives the same result; see :func:`judged_runs`)."""
     scratch = scratch or Scratch()
+    if judged.docno_kind != "string":
+        # integer docnos given in memory: every run docno must be seen by name (QrelsIndex.run_hits), and the
+        # cache's key cannot tell these qrels from the same ids given as strings
+        cache, compiled = None, False
     before = stamp(path) if cache is not None else None
     known = known_digest(cache, path, before) if before is not None and before[1][2] >= CACHED_BYTES else None
     if known is not None:  # unchanged since it was hashed (irscales.data._file_digests): its entry, unread
