@@ -1,4 +1,4 @@
-"""Benchmark of AP's φ by counting (issue 20; ``irscales.enumeration.ap_count``): time per run at
+"""Benchmark of AP's φ by counting (issue 20; ``irscales.enumeration._ap_count``): time per run at
 N = 30 and 40 for simulated runs, and (``--unq``) the error of the φ_unq estimate against the engine's
 exact φ_unq for N = 12..24, over all runs (N ≤ 16; 20,000 uniform random runs beyond) and over the
 real TREC-8 runs when present.
@@ -28,7 +28,7 @@ def _cpu() -> float:
 
 def timing(systems: int, topics: int, quick: bool) -> None:
     from irscales import measures as M
-    from irscales.enumeration import ap_count as A
+    from irscales.enumeration import _ap_count as A
     from irscales.enumeration import counting as C
 
     rng = np.random.default_rng(20)
@@ -86,7 +86,7 @@ def _report(label: str, est: np.ndarray, hw: np.ndarray, exact: np.ndarray, weig
 def unq(n_samples: int, seed: int) -> None:
     from irscales import enumeration as E
     from irscales import measures as M
-    from irscales.enumeration import ap_count as A
+    from irscales.enumeration import _ap_count as A
 
     col = _t08(24)
     print(f"φ_unq estimate (budget 0: every value estimated; {n_samples:,} sample runs, seed {seed}, δ = 0.05) "

@@ -1,4 +1,4 @@
-"""Benchmark of AP's proven φ bounds (issue 42; ``irscales.enumeration.bracket_ap``) on the 10 Robust 2004
+"""Benchmark of AP's proven φ bounds (issue 42; ``irscales.enumeration._bracket_ap``) on the 10 Robust 2004
 runs × 249 topics: wall and CPU time, peak memory and the largest relative width hi/lo − 1 reached, per N
 and tie strategy, each (N, ties) in a fresh process (peak memory of that cell alone).
 
@@ -6,7 +6,7 @@ and tie strategy, each (N, ties) in a fresh process (peak memory of that cell al
     python benchmarks/bench_bracket_ap.py --N 1000 --rel-error 1.0   # the far lower tail: within a factor 2
     python benchmarks/bench_bracket_ap.py --ties min max mid unq
     python benchmarks/bench_bracket_ap.py --reachable --N 200 300 500 1000   # the table REACHABLE of
-                                                            # irscales.enumeration.bracket_ap_reach (issue 51)
+                                                            # irscales.enumeration._bracket_ap_reach (issue 51)
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def cell(N: int, ties: str, budget: float, rel_error: float) -> None:
     from irscales import measures as M
     from irscales import paths
     from irscales.data.collection import Collection
-    from irscales.enumeration import bracket_ap as B
+    from irscales.enumeration import _bracket_ap as B
 
     folder = paths.shared_dir(required=True) / "trec" / "R04-partial"
     warnings.filterwarnings("ignore", message=".*no judgments in the qrels")  # topic 672, known
@@ -53,11 +53,11 @@ def cell(N: int, ties: str, budget: float, rel_error: float) -> None:
 
 def reachable(N: int) -> None:
     """The error the planner predicts within the budget and its cell cap for the values at N (the pilot and the plan
-    only, no refinement): a row of :data:`irscales.enumeration.bracket_ap_reach.REACHABLE`."""
+    only, no refinement): a row of :data:`irscales.enumeration._bracket_ap_reach.REACHABLE`."""
     from irscales import paths
     from irscales.data.collection import Collection
-    from irscales.enumeration import bracket_ap as B
-    from irscales.enumeration.bracket_ap_plan import sweep
+    from irscales.enumeration import _bracket_ap as B
+    from irscales.enumeration._bracket_ap_plan import sweep
 
     folder = paths.shared_dir(required=True) / "trec" / "R04-partial"
     warnings.filterwarnings("ignore", message=".*no judgments in the qrels")

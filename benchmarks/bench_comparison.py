@@ -54,7 +54,7 @@ def report_tests(runs: str, qrels: str) -> None:
 
 
 def sign_test(topics: int) -> None:
-    from irscales.stats.pairwise import sign_test as st
+    from irscales.stats._pairwise import sign_test as st
 
     rng = np.random.default_rng(38)
     s = rng.random((topics, 10)) + np.linspace(0, 0.01, 10)

@@ -83,7 +83,7 @@ def main() -> int:
     if a.t08:
         from irscales import paths
         from irscales.data.collection import Collection
-        from irscales.enumeration import fixed_count as FC
+        from irscales.enumeration import _fixed_count as FC
 
         d = paths.shared_dir() / "trec" / "T08"
         col = Collection.from_trec(d / "runs", d / "qrels.trec8.adhoc.gz", depth=50)

@@ -18,10 +18,10 @@ import time
 
 import numpy as np
 
-from irscales.stats import anova
+from irscales.stats import _anova as anova
 from irscales import data as collections
 from irscales.papers import fer17
-from irscales.stats import sampling
+from irscales.papers.fer17 import sampling
 
 
 def main(argv: list[str]) -> int:

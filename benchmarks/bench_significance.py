@@ -15,9 +15,9 @@ import numpy as np
 
 import pandas as pd
 
-from irscales.stats import anova
+from irscales.stats import _anova as anova
 from irscales import correlation as corr
-from irscales.stats import significance as sg
+from irscales.stats import _significance as sg
 
 
 def _time(fn, repeat: int = 3) -> float:

@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import pytrec_eval
 
-    from irscales.data import trec_cache
+    from irscales.data import _trec_cache as trec_cache
     from irscales.data.collection import Collection
     from irscales.measures import AP, NDCG, RR, P, R
 

@@ -39,7 +39,7 @@ from irscales import evaluate
 from irscales.data import load_preset
 from irscales.figures import save_figure
 from irscales.options import reading_given
-from irscales.stats import significance as S
+from irscales import stats as S
 
 if full:
     n_systems, depth = 20, 20

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import scipy.stats as st
 
-from irscales.stats.anova import (
+from irscales.stats._anova import (
     CROSSED_TERMS, NESTED_TERMS, balanced_anova, effect_size_class, interaction_plot, main_effects_plot,
     marginal_means, ols_anova, omega_squared, power, tukey_levels,
 )
@@ -196,8 +196,8 @@ def test_tukey_levels_all_pairs_at_once_are_the_pairwise_loop():
 
 
 def test_tukey_levels_on_a_balanced_one_way_design_decide_as_anova1_tukey():
-    # issue 40: one Tukey loop (stats.tukey.tukey_pairs) under both; |t| = q/√2 against the critical q/√2
-    from irscales.stats.tukey import anova1_tukey
+    # issue 40: one Tukey loop (stats._tukey.tukey_pairs) under both; |t| = q/√2 against the critical q/√2
+    from irscales.stats._tukey import anova1_tukey
 
     rng = np.random.default_rng(40)
     scores = rng.random((9, 7)) + np.linspace(0, 0.6, 7)  # (topics, systems)

@@ -1,4 +1,4 @@
-"""AP's φ by counting (irscales.enumeration.ap_count): equal to the enumeration engine's φ run by run."""
+"""AP's φ by counting (irscales.enumeration._ap_count): equal to the enumeration engine's φ run by run."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from irscales import enumeration as E
 from irscales import measures as M
-from irscales.enumeration import ap_count as A
+from irscales.enumeration import _ap_count as A
 from irscales.enumeration import counting as C
 
 TIES = ("min", "max", "mid", "unq")

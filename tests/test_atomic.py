@@ -1,4 +1,4 @@
-"""Issue 37 (1): every file is written whole or not at all (irscales.atomic.write_atomic).
+"""Issue 37 (1): every file is written whole or not at all (irscales._atomic.write_atomic).
 
 ``-o`` onto a full disk truncated the existing file to 4 KB (``Path.write_text``) and said ``[Errno 28] No
 space left on device`` without the path. Here a full disk is a 64 KB tmpfs (skipped, with the reason, where
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales.cli import main
 
 OLD = "the old table\n" * 100
@@ -106,7 +106,7 @@ def test_a_failure_while_writing_leaves_the_old_file(tmp_path):
 
 def test_a_device_is_written_in_place():
     # -o /dev/stdout: not replaced by a regular file (as root, a rename would replace the device)
-    code = "from irscales.atomic import write_atomic; write_atomic('/dev/stdout', 'hello\\n')"
+    code = "from irscales._atomic import write_atomic; write_atomic('/dev/stdout', 'hello\\n')"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")})
     assert r.returncode == 0 and r.stdout == "hello\n"
@@ -128,7 +128,7 @@ def test_a_fifo_is_written_in_place_and_stays_a_fifo(tmp_path):
 def test_concurrent_writers_leave_the_umask_as_it_was():
     import threading
 
-    from irscales.atomic import file_mode
+    from irscales._atomic import file_mode
 
     before = os.umask(0o022)
     modes = set()

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales import enumeration as E
+from irscales.enumeration import _dcg as dcg
 from irscales import measures as M
 from irscales.enumeration import counting as C
 from irscales.enumeration.bracket import Item, count_bounds, exact_counts, outward
@@ -122,9 +123,9 @@ def test_unq_equals_brute_force_distinct_counts():
     exact values (coefficient vectors, ordered in 60-digit decimals) up to each run's; K = their number."""
     N, c = 7, 2
     rel = E.runs_from_ids(np.arange(3**N), N, c)
-    roots, lcm, W, _ = E.dcg.dcg_root_coefficients(M.DCG(discount="log2p1"), N)
+    roots, lcm, W, _ = dcg.dcg_root_coefficients(M.DCG(discount="log2p1"), N)
     vecs = [tuple(v) for v in (rel.astype(np.int64) @ W).tolist()]
-    distinct = sorted(set(vecs), key=lambda v: E.dcg.log_sum({r: Fraction(x, d) for r, d, x in zip(roots, lcm, v)},
+    distinct = sorted(set(vecs), key=lambda v: dcg.log_sum({r: Fraction(x, d) for r, d, x in zip(roots, lcm, v)},
                                                               2, 60))
     rank = {v: i + 1 for i, v in enumerate(distinct)}
     assert k_bounds("nDCG@7", N, c, "unq") == (len(distinct),) * 2

@@ -1,4 +1,4 @@
-"""AP's proven φ bounds (irscales.enumeration.bracket_ap) contain the exact φ and are as tight as asked."""
+"""AP's proven φ bounds (irscales.enumeration._bracket_ap) contain the exact φ and are as tight as asked."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 from irscales import enumeration as E
 from irscales import measures as M
 from irscales import paths
-from irscales.enumeration import ap_count as A
-from irscales.enumeration import bracket_ap as B
-from irscales.enumeration import bracket_ap_kernels as K
-from irscales.enumeration import bracket_ap_reach as R
+from irscales.enumeration import _ap_count as A
+from irscales.enumeration import _bracket_ap as B
+from irscales.enumeration import _bracket_ap_kernels as K
+from irscales.enumeration import _bracket_ap_reach as R
 from irscales.options import Settings
 
 RANKED = ("min", "max", "mid")

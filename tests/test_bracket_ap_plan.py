@@ -1,4 +1,4 @@
-"""AP beyond the exact counts (issue 51 item 3): the planner of :mod:`irscales.enumeration.bracket_ap_plan` is
+"""AP beyond the exact counts (issue 51 item 3): the planner of :mod:`irscales.enumeration._bracket_ap_plan` is
 monotone, fits its cell cap and names the error it reaches; the brackets contain φ where an independent count
 exists (ap_count to N = 40, the walk at N = 1000) and a Monte Carlo estimate at N = 300; ``evaluate`` serves AP
 at N = 1000 within the error the user asks and refuses the default naming the error reachable."""
@@ -14,10 +14,10 @@ import pytest
 
 from irscales import evaluate
 from irscales import measures as M
-from irscales.enumeration import ap_count as A
-from irscales.enumeration import bracket_ap as B
-from irscales.enumeration import bracket_ap_plan as P
-from irscales.enumeration.bracket_ap_kernels import Layout
+from irscales.enumeration import _ap_count as A
+from irscales.enumeration import _bracket_ap as B
+from irscales.enumeration import _bracket_ap_plan as P
+from irscales.enumeration._bracket_ap_kernels import Layout
 from irscales.enumeration.bounded import reachable_error
 from irscales.interval import NoIntervalScaleError
 

@@ -18,8 +18,8 @@ import pytest
 
 from irscales import enumeration as E
 from irscales import measures as M
-from irscales.enumeration import cache_lock
-from irscales.enumeration.cache_lock import CacheLock, owner_alive, process_start
+from irscales.enumeration import _cache_lock as cache_lock
+from irscales.enumeration._cache_lock import CacheLock, owner_alive, process_start
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 
@@ -134,7 +134,7 @@ def test_a_waiter_says_for_whom_it_waits(tmp_path):
     hold = """
 import sys, time
 from pathlib import Path
-from irscales.enumeration.cache_lock import CacheLock
+from irscales.enumeration._cache_lock import CacheLock
 with CacheLock(Path(sys.argv[1])):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))

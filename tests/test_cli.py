@@ -405,7 +405,7 @@ def test_unusable_cache_gives_one_line(small, tmp_path, monkeypatch):
     r = run(["scale", "--measure", "DCG_b02", "--depth", "6", "--no-cache"])
     assert r.exit_code == 0, r.output
 
-    from irscales.enumeration import cache as enumeration_cache
+    from irscales.enumeration import _cache as enumeration_cache
 
     def denied():
         raise PermissionError(13, "Permission denied", str(blocker / "cache"))

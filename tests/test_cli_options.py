@@ -1,4 +1,4 @@
-"""Tests of irscales.cli_options: the options shared by the irscales subcommands."""
+"""Tests of irscales.cli._options: the options shared by the irscales subcommands."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import inspect
 
 import click
 
-from irscales.cli_options import reading, reading_options, scale_options
+from irscales.cli._options import reading, reading_options, scale_options
 from irscales.data.collection import Collection
 
 

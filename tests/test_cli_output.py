@@ -1,4 +1,4 @@
-"""Tests of irscales.cli_output's writer without pandas (issue 49): :func:`delimited` writes what pandas'
+"""Tests of irscales.cli._output's writer without pandas (issue 49): :func:`delimited` writes what pandas'
 ``to_csv(index=False)`` writes, byte for byte, for every kind of column the command line's tables hold — floats
 (NaN, ±inf, -0.0, the extremes, values that print in exponent form), exact integers of any size, decimals, None,
 and text that needs quoting."""
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irscales.cli_output import delimited
+from irscales.cli._output import delimited
 
 FLOATS = [0.0, -0.0, 1.0, 0.1, 1 / 3, 1e-5, 1e-4, 1e15, 1e16, 123456789012345680.0, 5e-324, 2.2250738585072014e-308,
           1.7976931348623157e308, float("inf"), -float("inf"), float("nan"), -2.5, 0.0007407792801060435]

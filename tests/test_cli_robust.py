@@ -1,6 +1,6 @@
 """Issue 37 (4, 7): the command line's error boundary under hostile input and signals.
 
-A 64 kB run tag made the one-line error take 16.5 s (``cli_messages._CALL`` backtracked over the word) and
+A 64 kB run tag made the one-line error take 16.5 s (``cli._messages._CALL`` backtracked over the word) and
 printed all 64 kB; Ctrl-C during a first read said ``internal error (SystemError: CPUDispatcher(…))`` with
 exit code 1. No timed assertions: a subprocess timeout fails a hang."""
 from __future__ import annotations
@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from irscales import cli
-from irscales.cli_messages import as_flags, flat
-from irscales.clipping import CLIP_KEEP, clip, clip_words
+from irscales.cli._messages import as_flags, flat
+from irscales._clipping import CLIP_KEEP, clip, clip_words
 from irscales.data.trec import read_run
-from irscales.data.trec_parse import TrecFormatError
+from irscales.data._trec_parse import TrecFormatError
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CLI = [sys.executable, "-c", "from irscales.cli import main; main()"]
@@ -51,7 +51,7 @@ def test_clip_and_the_flag_patterns_are_linear():
     assert (as_flags("reaches about 0.0453 within its budget: pass max_rel_error=0.0453 or more; and 1e-05.")
             == "reaches about 0.0453 within its budget: pass --max-rel-error 0.0453 or more; and 1e-05.")
     assert as_flags("wider than max_rel_error=1e-05.") == "wider than --max-rel-error 1e-05."
-    code = ("from irscales.cli_messages import as_flags; "
+    code = ("from irscales.cli._messages import as_flags; "
             "s = as_flags('w' * 300000 + ' ' + 'v' * 300000 + '(..., x)'); print(len(s))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, env=_env())
     assert r.returncode == 0 and r.stdout.strip() == "600009"

@@ -13,8 +13,8 @@ from hypothesis import strategies as hs
 from statsmodels.stats.multitest import multipletests
 
 from irscales.comparison import _pair_index, comparison_table, corrected
-from irscales.comparison_render import markers
-from irscales.stats.significance import pairs
+from irscales.comparison._render import markers
+from irscales.stats._significance import pairs
 
 
 @settings(max_examples=60, deadline=None)
@@ -222,7 +222,7 @@ def test_past_26_systems_rows_go_by_decreasing_mean_and_lists_become_ranges():
     b[["system_a", "system_b"]] = np.sort(b[["system_a", "system_b"]].to_numpy(), axis=1)
     m = a.merge(b, on=key)
     assert len(m) == len(a) and (m.significant_x == m.significant_y).all() and (m.better_x == m.better_y).all()
-    from irscales.comparison_render import _ranges
+    from irscales.comparison._render import _ranges
     top = t.to_frame().query("scale == 'original'").iloc[0]
     groups = _ranges(top.better_than)
     assert top.letter == "1" and len(groups) == 1 and groups[0].endswith("–30")  # beats everyone below it

@@ -114,7 +114,7 @@ def test_latex_compiles_in_a_plain_article_and_fits_the_page(rendered, tmp_path)
 
 
 def test_names_are_escaped_and_may_wrap():
-    from irscales.latex import latex_breakable, latex_text
+    from irscales._latex import latex_breakable, latex_text
 
     assert latex_text("a_b&c\n\nd") == r"a\_b\&c  d"  # a blank line would end the table's paragraph
     assert latex_breakable("input.run_1") == r"input.\allowbreak{}run\_\allowbreak{}1"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from irscales import enumeration as E
 from irscales.enumeration import counting as C
-from irscales.enumeration import fixed_count, meet
+from irscales.enumeration import _fixed_count as fixed_count, meet
 from irscales.enumeration.forms import discounted
 from irscales.enumeration.ties import tie_ranks
 from irscales import measures as M

@@ -1,4 +1,4 @@
-"""Tests of irscales.enumeration.dcg (exact arithmetic of log-discounted sums) and
+"""Tests of irscales.enumeration._dcg (exact arithmetic of log-discounted sums) and
 irscales.enumeration.ties (counts of runs → unq/min/max/mid ranks)."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from irscales import measures as M
 from irscales.enumeration import TieUndecidable
-from irscales.enumeration.dcg import (
+from irscales.enumeration._dcg import (
     QLog3, dcg_layout, dcg_root_coefficients, log_sum, log_sum_sign, perfect_root, qlog3_dcg)
-from irscales.enumeration.runs import runs_from_ids
+from irscales.enumeration._runs import runs_from_ids
 from irscales.enumeration.ties import rank_values, tie_ranks
 
 

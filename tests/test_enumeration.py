@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales import enumeration as E
-from irscales.enumeration import engine, kernels, routes, scale_class
-from irscales.enumeration import cache as cache_mod
+from irscales.enumeration import _engine as engine, _kernels as kernels, routes, _scale_class as scale_class
+from irscales.enumeration import _cache as cache_mod
 from irscales import measures as M
 
 F = M.CLASSIC_MEASURES
@@ -532,7 +532,7 @@ def test_a_full_disk_names_the_file_and_leaves_no_temporary_files(tmp_path, monk
     from irscales.cli import main
 
     real = os_mod.fdopen
-    monkeypatch.setattr(os_mod, "fdopen", lambda *a, **k: _FullDisk(real(*a, **k)))  # the one writer: irscales.atomic
+    monkeypatch.setattr(os_mod, "fdopen", lambda *a, **k: _FullDisk(real(*a, **k)))  # the one writer: irscales._atomic
     _FullDisk.room = room
     with pytest.raises(OSError) as e:
         E.scale(F["DCG_b02"], 14, cache=tmp_path, memory_mb=1, workers=1)

@@ -20,13 +20,13 @@ from irscales import paths
 from irscales.cli import main
 from irscales.data import gop
 from irscales.data.datasets import available
-from irscales.data.gop_index import grid_systems
+from irscales.data._gop_index import grid_systems
 from irscales.data.trec import read_qrels, read_run
 from irscales import measures as M
 from irscales.enumeration.bounded import reach_within
 from irscales.evaluation import RANKED_DEFAULT_DEPTH, evaluate, measure_specs
 from irscales.interval import NoIntervalScaleError
-from irscales.stats import significance as S
+from irscales.stats import _significance as S
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -256,7 +256,7 @@ def test_scoring_leaves_the_statistics_layer_unloaded(tmp_path):
 
 
 def test_judged_at_n_counts_documents_in_the_qrels_over_the_ranks_a_run_has():
-    """judged@N (irscales.data.judged, ir_measures' Judged@N): of a run's first min(N, L) documents, those in the
+    """judged@N (irscales.data._judged, ir_measures' Judged@N): of a run's first min(N, L) documents, those in the
     topic's qrels (grade 0 too), over min(N, L): ranks a short run does not have do not count; per system the
     mean over topics."""
     qrels = {"1": {"a": 1, "b": 0}, "2": {"c": 1}}
@@ -276,7 +276,7 @@ def test_judged_at_n_counts_documents_in_the_qrels_over_the_ranks_a_run_has():
 
 
 def test_judged_warning_names_at_most_five_systems():
-    from irscales.data.judged import judged_warning
+    from irscales.data._judged import judged_warning
 
     per = pd.Series({f"s{i}": i / 10 for i in range(8)})
     w = judged_warning(per, 30, 0.9)

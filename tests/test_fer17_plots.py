@@ -8,7 +8,7 @@ import pytest
 from irscales.figures import write_figure
 from irscales.papers import fer17
 from irscales.paths import figures_dir
-from irscales.stats import sampling
+from irscales.papers.fer17 import sampling
 
 
 

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from irscales.papers import fer17, printing, published
-from irscales.stats import anova, sampling
+from irscales.papers.fer17 import sampling
+from irscales.stats import _anova as anova
 
 
 

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from irscales.papers import fer17
-from irscales.stats import anova, sampling
+from irscales.papers.fer17 import sampling
+from irscales.stats import _anova as anova
 
 
 def random_scores(T=12, S=15, seed=0, names=("AP", "P@10", "RBP")):

@@ -24,7 +24,7 @@ from irscales import enumeration as E  # noqa: E402
 from irscales import measures as M  # noqa: E402
 from irscales import figures as plots  # noqa: E402
 from irscales.figures import fit_tick_labels, tick_label_overlaps, write_figure  # noqa: E402
-from irscales.stats import anova  # noqa: E402
+from irscales.stats import _anova as anova  # noqa: E402
 
 
 def _scale(m, N):

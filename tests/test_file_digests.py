@@ -1,4 +1,4 @@
-"""Tests of irscales.data.file_digests (issue 49): a file's digest from its status, trusted only while the file is
+"""Tests of irscales.data._file_digests (issue 49): a file's digest from its status, trusted only while the file is
 as it was when hashed — a change in place with the same size and its mtime set back is seen (its ctime moved), a
 file written just now is hashed on every read, a damaged entry is never trusted — and, end to end, a second
 reading of unchanged runs and qrels opens neither (the caches of judged runs and of qrels)."""
@@ -12,8 +12,8 @@ import time
 import numpy as np
 import pytest
 
-from irscales.data import file_digests as fd
-from irscales.data import qrels_cache, trec as io, trec_cache
+from irscales.data import _file_digests as fd
+from irscales.data import _qrels_cache as qrels_cache, trec as io, _trec_cache as trec_cache
 
 LATER = 3 * 10**9  # a reading that begins 3 s after the files were written: past the quiet margin
 

@@ -1,4 +1,4 @@
-"""irscales.enumeration.fixed_count: exact fixed-point weights, sorted subset sums, the blocked pair count
+"""irscales.enumeration._fixed_count: exact fixed-point weights, sorted subset sums, the blocked pair count
 against brute force over every pair (block boundaries, duplicate sums, thresholds equal to a pair's sum),
 the compiled kernel against the same code run as plain Python, and the naming of bottom sums."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from decimal import Decimal, localcontext
 import numpy as np
 import pytest
 
-from irscales.enumeration import fixed_count as FC
+from irscales.enumeration import _fixed_count as FC
 
 
 def _brute_sums(W: np.ndarray) -> list[tuple[int, int]]:
@@ -168,7 +168,7 @@ def test_kernels_stay_in_bounds(tmp_path):
     numba hoists out of a branch) raises there instead of reading stray memory."""
     code = """
 import numpy as np
-from irscales.enumeration import fixed_count as FC, meet
+from irscales.enumeration import _fixed_count as FC, meet
 rng = np.random.default_rng(3)
 top, _ = FC.sorted_sums(rng.integers(1, 1000, 7))
 bot = FC.bottom_table(rng.integers(1, 300, 11), 64)

@@ -1,4 +1,4 @@
-"""irscales.formatting: the one rule for a number shown to a reader (issue 40)."""
+"""irscales._formatting: the one rule for a number shown to a reader (issue 40)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from irscales.formatting import SIGNIFICANT_DIGITS, as_text, significant
+from irscales._formatting import SIGNIFICANT_DIGITS, as_text, significant
 
 
 def test_six_significant_digits_for_every_kind_of_number():
@@ -23,7 +23,7 @@ def test_as_text_formats_floats_only():
 
 def test_a_column_never_prints_distinct_values_alike():
     """Issue 48: interval means of 0.000–0.064 printed as 0.0000 in 4-decimal tables."""
-    from irscales.formatting import column_format, column_numbers
+    from irscales._formatting import column_format, column_numbers
 
     small = [0.00324825, 0.064, 0.0, 0.00324826]
     f = column_numbers(small)

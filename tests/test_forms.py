@@ -14,7 +14,7 @@ import pytest
 
 from irscales import enumeration as E
 from irscales import measures as M
-from irscales.enumeration import counting, forms, kernels
+from irscales.enumeration import counting, forms, _kernels as kernels
 from irscales.enumeration.ties import TIES, rank_values
 
 PKG = Path(__file__).resolve().parents[1] / "src" / "irscales"

@@ -1,4 +1,4 @@
-"""Runs and qrels held in memory (:mod:`irscales.data.frames`): every accepted form reads to the frames a
+"""Runs and qrels held in memory (:mod:`irscales.data._frames`): every accepted form reads to the frames a
 TREC file gives, and every bad entry is a one-line error that says where it is."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from irscales.data import load_preset
-from irscales.data.frames import qrels_frame, run_frames
+from irscales.data._frames import qrels_frame, run_frames
 from irscales.data.trec import read_qrels, read_run
 
 

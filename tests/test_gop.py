@@ -11,7 +11,7 @@ import pytrec_eval
 
 from irscales.data import datasets
 from irscales.data import gop
-from irscales.data import gop_index
+from irscales.data import _gop_index as gop_index
 from irscales.data import trec as io
 from irscales.measures import AP, NDCG, RR, P
 

@@ -1,4 +1,4 @@
-"""Tests of irscales.data.gop_index: model formulas checked by hand and against scalar
+"""Tests of irscales.data._gop_index: model formulas checked by hand and against scalar
 re-implementations, indexing (stop lists, stemmers, n-grams as matrices), scoring and the trec_eval
 ordering; no data needed."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irscales.data import gop_index
+from irscales.data import _gop_index as gop_index
 from irscales.data import smart
 
 

@@ -1,4 +1,4 @@
-"""Topic and document ids read one way on every input route (issue 47 item 2, :mod:`irscales.data.ids`): integer,
+"""Topic and document ids read one way on every input route (issue 47 item 2, :mod:`irscales.data._ids`): integer,
 string, numpy and categorical ids are the same topic in files, frames, dicts, ranx, ir_datasets and ir_measures
 objects, PyTerrier frames and inside ir_measures; ids that cannot be matched ('01' against 1) are an error, never
 a second topic."""
@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irscales.data.ids import check_spellings, id_representatives, id_strings, id_text, odd_spelling
+from irscales.data._ids import check_spellings, id_representatives, id_strings, id_text, odd_spelling
 from irscales.data.trec import TrecFormatError
 from irscales.evaluation import evaluate
 

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from irscales.data import input_bytes as IB
-from irscales.data import trec_fast
-from irscales.data.input_bytes import InputError, gunzip, read_bounded
+from irscales.data import _input_bytes as IB
+from irscales.data import _trec_fast as trec_fast
+from irscales.data._input_bytes import InputError, gunzip, read_bounded
 from irscales.data.trec import read_qrels, read_run
-from irscales.data.trec_fast import Scratch, file_text, read_file
-from irscales.data.trec_parse import TrecFormatError
+from irscales.data._trec_fast import Scratch, file_text, read_file
+from irscales.data._trec_parse import TrecFormatError
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 RUN = "".join(f"{t} Q0 d{i} {i} {50 - i} tag\n" for t in (1, 2) for i in range(1, 40))

@@ -1,5 +1,5 @@
 """MM23 §3 reporting rule (irscales.ipso.corroborate): † and ‡, and the one Wilcoxon signed-rank
-test (the metric tests are irscales.stats.significance's)."""
+test (the metric tests are irscales.stats._significance's)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from irscales import ipso
-from irscales.stats import significance as S
+from irscales.stats import _significance as S
 from irscales.measures import AP, P
 
 

@@ -1,4 +1,4 @@
-"""Exact category counts of all pairs of binary SERPs (irscales.ipso.counts): enumeration, DP and
+"""Exact category counts of all pairs of binary SERPs (irscales.ipso._counts): enumeration, DP and
 closed form agree; MM23 Table 2 values by hand."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The universe of binary SERPs (irscales.ipso.grid): Hasse covers, grids, score axes and τ."""
+"""The universe of binary SERPs (irscales.ipso._grid): Hasse covers, grids, score axes and τ."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Monte Carlo estimates of the IPSO categories (irscales.ipso.montecarlo)."""
+"""Monte Carlo estimates of the IPSO categories (irscales.ipso._montecarlo)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from irscales import ipso
-from irscales.ipso.montecarlo import _block_tables
+from irscales.ipso._montecarlo import _block_tables
 
 
 @pytest.mark.parametrize("b", [1, 2, 3, 4])

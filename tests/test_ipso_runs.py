@@ -1,4 +1,4 @@
-"""IPSO on runs (irscales.ipso.runs, MM23 §3): hand-worked cases and cross-checks against per-pair
+"""IPSO on runs (irscales.ipso._runs, MM23 §3): hand-worked cases and cross-checks against per-pair
 loops (ipso.compare_reference, ipso.compare)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The IPSO sign test (irscales.ipso.sign_test, MM23 §3) against scipy, the per-pair rule and
+"""The IPSO sign test (irscales.ipso._sign_test, MM23 §3) against scipy, the per-pair rule and
 hand-worked cases; agreement categories (irscales.ipso.agreement)."""
 
 from __future__ import annotations

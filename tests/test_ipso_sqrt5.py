@@ -1,4 +1,4 @@
-"""Exact score comparisons (irscales.ipso.sqrt5): Q(√5) arithmetic and exact signs."""
+"""Exact score comparisons (irscales.ipso._sqrt5): Q(√5) arithmetic and exact signs."""
 
 from __future__ import annotations
 

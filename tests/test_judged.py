@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from irscales import evaluate
-from irscales.data import trec, trec_cache
+from irscales.data import trec, _trec_cache as trec_cache
 from irscales.data.collection import Collection
-from irscales.data.judged import JUDGED_CONVENTION, indicator_qrels, judged_at, judged_fraction
-from irscales.data.trec_arrays import QrelsIndex
+from irscales.data._judged import JUDGED_CONVENTION, indicator_qrels, judged_at, judged_fraction
+from irscales.data._trec_arrays import QrelsIndex
 
 
 def _quiet_evaluate(*args, **kw):

@@ -9,6 +9,7 @@ the import graph has no cycle; notebooks define nothing and stay short.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import warnings
 from pathlib import Path
@@ -26,9 +27,9 @@ HARD_LINES = 1000  # past this a module holds more than one concern
 LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "irscales.stats"),
                 ("irscales.cli", "irscales.ipso"), ("irscales.cli", "irscales.evaluation"),
                 ("irscales.cli", "irscales.data.trec"), ("irscales.cli", "irscales.data"),
-                ("irscales.cli", "irscales.data.gop_index"),
+                ("irscales.cli", "irscales.data._gop_index"),
                 # the one reader of measure lists, loaded with the command that reads them (irscales.evaluation)
-                ("irscales.cli_options", "irscales.evaluation"),
+                ("irscales.cli._options", "irscales.evaluation"),
                 # the comparison layer loads scipy.stats and statsmodels (1.5 s): only when a comparison is asked for
                 ("irscales.evaluation", "irscales.comparison"),
                 # the ir_measures provider registers when ir_measures is imported (issue 48): the evaluation layer
@@ -39,13 +40,13 @@ LAZY_IMPORTS = {("irscales.cli", "irscales.data.collection"), ("irscales.cli", "
                 # errors are loaded once a command failed, the engine, the interval layer and the table renderer
                 # (pandas) by the commands that use them
                 ("irscales.cli", "irscales.enumeration"), ("irscales.cli", "irscales.interval"),
-                ("irscales.cli", "irscales.comparison_render"), ("irscales.cli", "irscales.comparison"),
-                ("irscales.cli", "irscales.cli_scores"),
+                ("irscales.cli", "irscales.comparison._render"), ("irscales.cli", "irscales.comparison"),
+                ("irscales.cli", "irscales.cli._scores"),
                 # issue 49: plain scores need no interval values: the scale engine (the enumeration, numba) loads
                 # with the first interval value or scale asked for
                 ("irscales.evaluation", "irscales.interval"),
-                # the box of bracketed values is made with the scale engine, only where brackets are asked for
-                ("irscales.evaluation", "irscales.interval_box")}
+                # issue 51: the box of bracketed interval values needs the scale engine: only with brackets
+                ("irscales.evaluation", "irscales._interval_box")}
 NOTEBOOK_CODE_LINES = 150
 MODULES = sorted(p for p in PKG.rglob("*.py") if p.name != "__main__.py")
 
@@ -125,6 +126,7 @@ def test_no_irscales_imports_inside_functions(path):
 def test_no_private_names_of_other_modules(path):
     module, is_pkg = _name(path), path.name == "__init__.py"
     tree = _tree(path)
+    known = {_name(p) for p in MODULES}
     aliases: dict[str, str] = {}
     bad = []
     for node in ast.walk(tree):
@@ -132,7 +134,9 @@ def test_no_private_names_of_other_modules(path):
             t = _target(node, module, is_pkg)
             if t and t.startswith("irscales") and t != module:
                 for a in node.names:
-                    if a.name.startswith("_") and not a.name.startswith("__"):
+                    # a private module (`from irscales.cli import _output`) is the package's implementation, not a
+                    # private name of a module: it is private to the library's users (issue 50), not to its modules
+                    if a.name.startswith("_") and not a.name.startswith("__") and f"{t}.{a.name}" not in known:
                         bad.append(f"{t}.{a.name} (line {node.lineno})")
                     aliases[a.asname or a.name] = f"{t}.{a.name}"
         elif isinstance(node, ast.Import):
@@ -166,6 +170,20 @@ def test_import_graph_has_no_cycle():
     for m in sorted(graph):
         if not state.get(m):
             dfs(m)
+
+
+PUBLIC_NAMES_AT_MOST = 300  # issue 50: a curated face over private implementation modules
+
+
+def test_the_core_exports_few_public_names():
+    """What ``__all__`` exports from the core's public modules (``scripts/public_names.py``, the issue's count: no
+    private module, no package face, no ``papers/``) stays small: implementation goes into ``_name.py``."""
+    spec = importlib.util.spec_from_file_location("public_names", ROOT / "scripts" / "public_names.py")
+    counter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(counter)
+    names = counter.public_names()
+    modules, _ = counter.counts(names)
+    assert 0 < modules <= PUBLIC_NAMES_AT_MOST, sorted(names.items(), key=lambda kv: -len(kv[1]))[:10]
 
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

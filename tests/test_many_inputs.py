@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from irscales.data import trec, trec_cache
-from irscales.data.trec_arrays import QrelsIndex, topic_key, topic_order
+from irscales.data import trec, _trec_cache as trec_cache
+from irscales.data._trec_arrays import QrelsIndex, topic_key, topic_order
 
 
 def test_topics_are_ordered_as_topic_key_orders_them_without_a_python_key_per_topic():

@@ -19,16 +19,16 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from irscales import comparison, ecosystem_outputs, evaluation, interval, ipso, options
+from irscales import comparison, _ecosystem_outputs as ecosystem_outputs, evaluation, interval, ipso, options
 from irscales.cli import main
-from irscales.cli_messages import as_flags
-from irscales.data import frames, trec, trec_arrays
+from irscales.cli._messages import as_flags
+from irscales.data import _frames as frames, trec, _trec_arrays as trec_arrays
 from irscales.data.collection import Collection
 from irscales.enumeration.ties import TIES
 from irscales.measures import P
 from irscales.papers import mm23
 from irscales.paths import repo_root
-from irscales.stats import significance as S
+from irscales.stats import _significance as S
 
 READERS = {"Collection.from_trec": Collection.from_trec, "read_trec": trec.read_trec,
            "relevance_arrays": trec_arrays.relevance_arrays, "read_qrels": trec.read_qrels,

@@ -14,7 +14,7 @@ from irscales import measures as M
 from irscales.cli import main
 from irscales.data import load_preset
 from irscales.data.collection import Collection
-from irscales.data.padding import PAD_LIMIT_ENV, PaddingTooLarge
+from irscales._padding import PAD_LIMIT_ENV, PaddingTooLarge
 from irscales.enumeration import counting
 from irscales.evaluation import evaluate
 

@@ -1,4 +1,4 @@
-"""The per-pair tests of FFF21 §2.5 (:mod:`irscales.stats.pairwise`): a hand-worked case for each,
+"""The per-pair tests of FFF21 §2.5 (:mod:`irscales.stats._pairwise`): a hand-worked case for each,
 scipy cross-checks one pair at a time and the exact binomial table."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import scipy.stats as st
 
-from irscales.stats import significance as sg
+from irscales.stats import _significance as sg
 
 
 # --------------------------------------------------------------------------- hand-worked cases
@@ -121,7 +121,7 @@ def test_binomial_table_matches_scipy():
 
 
 def test_sign_test_p_values_are_the_tables_on_small_cases():
-    from irscales.stats.pairwise import sign_pvalues
+    from irscales.stats._pairwise import sign_pvalues
     table = sg.binomial_two_sided_table(60)
     n, m = np.array([(n, m) for n in range(61) for m in range(n // 2 + 1)]).T
     for alpha in (0.05, 0.01, 0.1, 0.25):  # 0.25 is a p-value itself (n = 3, m = 0): ≤ and < differ there
@@ -142,7 +142,7 @@ def test_sign_test_p_values_are_the_tables_on_small_cases():
 
 
 def test_sign_test_beyond_the_exact_range_agrees_with_the_exact_sum():
-    from irscales.stats.pairwise import _exact_two_sided, _sign_pvalue
+    from irscales.stats._pairwise import _exact_two_sided, _sign_pvalue
     for n, m in [(1001, 450), (5000, 2400), (5000, 2500), (20000, 9800)]:
         p, _ = _sign_pvalue(n, m, Fraction(1, 20), False)
         assert p == pytest.approx(float(_exact_two_sided(n, m)), rel=1e-10)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import tqdm
 
-from irscales import progress
+from irscales import _progress as progress
 from irscales.enumeration import counting, meet
 
 
@@ -108,7 +108,7 @@ def test_a_dcg_count_advances_per_call_of_its_kernel(monkeypatch, recorded):
     moving after each call of the kernel. Calls are sized by time: when every call is "slow" each takes one
     block per thread group and ever fewer thresholds (down to one), so the bar moves often even where a
     single block is most of the work; when every call is "fast" they grow, and few calls do it all."""
-    from irscales.enumeration import fixed_count
+    from irscales.enumeration import _fixed_count as fixed_count
 
     monkeypatch.setattr(sys, "stderr", _Stream(True))
     monkeypatch.setattr(fixed_count, "BLOCK", 64)

@@ -16,11 +16,11 @@ from irscales.certified import Bounds, ScoreBox, kendall_tau_range, mean_bounds,
 from irscales.comparison import PROVEN, UNDECIDED, comparison_table, corrected
 from irscales.correlation import kendall_tau, system_means, tau_ap_symmetric
 from irscales.paths import shared_dir
-from irscales.stats import significance as S
+from irscales.stats import _significance as S
 from irscales.stats.proven import (outcomes, pair_box, proven_corrected, proven_randomisation_test,
                                    proven_signed_rank_test, proven_test)
-from irscales.stats.randomisation import randomisation_test
-from irscales.stats.results import pairs
+from irscales.stats._randomisation import randomisation_test
+from irscales.stats._results import pairs
 
 ALPHA = 0.05
 

@@ -14,7 +14,7 @@ import pytest
 
 from irscales import enumeration as E
 from irscales import measures as M
-from irscales.enumeration import counting, engine, kernels, providers, routes
+from irscales.enumeration import counting, _engine as engine, _kernels as kernels, providers, routes
 from irscales.interval import plan
 from irscales.options import Settings
 
@@ -97,8 +97,8 @@ class _Bounded:
         return math.inf, "any N"
 
     def offer(self, req):
-        return _Bracket(req.measure, req.N, req.c, "bounded", 0.0, 0, req.cache, exact=False, max_rel_error=0.01,
-                        basis="a bracket (test)")
+        return _Bracket(measure=req.measure, N=req.N, c=req.c, kind="bounded", seconds=0.0, bytes=0, cache=req.cache,
+                        exact=False, max_rel_error=0.01, basis="a bracket (test)")
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The paired randomisation test (:mod:`irscales.stats.randomisation`) against scipy's
+"""The paired randomisation test (:mod:`irscales.stats._randomisation`) against scipy's
 ``permutation_test(..., permutation_type="samples")``: exact enumeration on small cases, sampling beyond."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from irscales.stats.randomisation import randomisation_test
-from irscales.stats.results import pairs
+from irscales.stats._randomisation import randomisation_test
+from irscales.stats._results import pairs
 
 
 def _scipy_exact(x: np.ndarray, y: np.ndarray) -> float:

@@ -19,7 +19,7 @@ from irscales.papers import published
 from irscales.papers.fff21 import ranked as RK
 from irscales.papers.fff21 import significance_tables as ST
 from irscales.papers.fff21 import tables as FT
-from irscales.stats import significance as SG
+from irscales.stats import _significance as SG
 from irscales.data import Collection, load_preset
 from irscales.correlation import system_means
 
@@ -543,7 +543,7 @@ def test_exact_dcg_mean_order_matches_a_decimal_reference(S, T, N, seed, name):
 
 
 def test_matlab_critical_value_decides_a_pair_between_the_two_critical_values():
-    from irscales.stats.anova import studentized_range_critical
+    from irscales.stats._anova import studentized_range_critical
 
     rng = np.random.default_rng(3)
     T, S = 61, 3  # one-way error df = S(T − 1) = 180 > 120: MATLAB uses the df = ∞ quantile

@@ -158,7 +158,7 @@ def test_cli_refusal_names_the_cheaper_options(tmp_path, monkeypatch):
 def test_ap_build_estimate_bounds_the_shared_machine():
     """Issue 37: the AP scale at N = 27 was estimated at 13 s and took 80 s on the shared 2-core machine; the
     estimate is now an upper bound of that observation (builds at N = 22-26 took 2.3-4.0e-7 s per run)."""
-    from irscales.enumeration.engine import build_estimate
+    from irscales.enumeration._engine import build_estimate
 
     assert build_estimate(M.AP(), 27)[0] >= 80
     assert build_estimate(M.AP(), 24)[0] >= 4.0e-7 * 2**24

@@ -13,7 +13,7 @@ import irscales
 from irscales.data import Collection
 from irscales.data import trec as io
 from irscales.data.run_names import file_system_name, system_names
-from irscales.data.trec_parse import TrecFormatError
+from irscales.data._trec_parse import TrecFormatError
 
 QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 x 1\n2 0 y 0\n"
 

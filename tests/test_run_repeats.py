@@ -11,7 +11,7 @@ import pytest
 from irscales.data import Collection
 from irscales.data import trec as io
 from irscales.data.run_repeats import repeated_lines, without_repeats
-from irscales.data.trec_parse import TrecFormatError
+from irscales.data._trec_parse import TrecFormatError
 
 QRELS = "1 0 a 2\n1 0 b 0\n1 0 c 1\n2 0 x 1\n"
 # topic 1 lists 'a' twice (lines 1-2, same score) and 'b' twice (lines 3 and 5); topic 2 none

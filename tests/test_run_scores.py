@@ -1,4 +1,4 @@
-"""Tests of irscales.data.run_scores on score tables written in tmp_path, and on the published
+"""Tests of irscales.data._run_scores on score tables written in tmp_path, and on the published
 TREC-7 tables when the shared folder is present."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from irscales import paths
-from irscales.data.run_scores import RunScoresError, read_run_scores
+from irscales.data._run_scores import RunScoresError, read_run_scores
 
 
 def _write(folder, rows=("351", "352"), key="run1\tacsys7al\nrun2\tAntHoc01\n", body="run1,run2\n0.5,0.25\n0,1e-04\n"):

@@ -1,4 +1,4 @@
-"""The sampling designs of RQ1–RQ3 (Fer17 §4.1, §5.1, §6.1; irscales.stats.sampling): hand-computed
+"""The sampling designs of RQ1–RQ3 (Fer17 §4.1, §5.1, §6.1; irscales.papers.fer17.sampling): hand-computed
 cases, cross-checks against scipy and brute force, properties."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import scipy.stats as st
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from irscales.stats import anova
-from irscales.stats import sampling
+from irscales.stats import _anova as anova
+from irscales.papers.fer17 import sampling
 
 
 # --------------------------------------------------------------------------- sampling primitives

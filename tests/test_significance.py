@@ -1,5 +1,5 @@
-"""Significance procedures of FFF21 §2.5/§7.3 run together (:mod:`irscales.stats.significance`) on
-prepared scores (:mod:`irscales.stats.results`): exactness of ties, invariances, input checks, and
+"""Significance procedures of FFF21 §2.5/§7.3 run together (:mod:`irscales.stats._significance`) on
+prepared scores (:mod:`irscales.stats._results`): exactness of ties, invariances, input checks, and
 the Tables 5–6 comparison. Each procedure's own cases: tests/test_pairwise.py, tests/test_tukey.py."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from irscales.exact import CommonScale
-from irscales.stats import results
-from irscales.stats import significance as sg
+from irscales.stats import _results as results
+from irscales.stats import _significance as sg
 
 
 
@@ -157,8 +157,9 @@ def test_integers_beyond_two_to_the_53_stay_apart():
 
 def _fake(test: str, sig: list[bool]) -> sg.PairwiseTest:
     n = len(sig)
-    return sg.PairwiseTest(test, 0.05, ("a", "b", "c", "d"), *sg.pairs(4), np.zeros(n), np.zeros(n),
-                           np.array(sig), "x")
+    first, second = sg.pairs(4)
+    return sg.PairwiseTest(test=test, alpha=0.05, systems=("a", "b", "c", "d"), first=first, second=second,
+                           statistic=np.zeros(n), pvalue=np.zeros(n), significant=np.array(sig), statistic_name="x")
 
 
 def test_compare_significance_counts():

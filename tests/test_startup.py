@@ -29,13 +29,21 @@ def test_help_loads_no_heavy_module(args):
     assert not heavy, heavy
 
 
-def test_import_irscales_loads_only_itself_and_the_measures():
-    """The measures' registry is the package's list of names (issue 50), with the exact arithmetic they use;
-    nothing heavier loads, and the version is asked of importlib.metadata only when read."""
-    for code in ("import irscales", "import irscales\nirscales.__version__"):
+def test_import_irscales_loads_only_itself():
+    """``import irscales`` loads no other module of irscales, nor numpy (issue 50): the measure classes, the
+    registry's, load with the first of them or ``__all__`` asked for (with the exact arithmetic they use, nothing
+    heavier); a sub-module imported from the package loads no measure; the version is asked of importlib.metadata
+    only when read."""
+    for code in ("import irscales", "import irscales\nirscales.__version__", "from irscales import paths"):
         loaded = _loaded(code)
-        assert "irscales" in loaded and all(m in ("irscales", "irscales.exact") or m.startswith("irscales.measures")
-                                            for m in loaded), loaded
+        assert loaded == (["irscales"] if "paths" not in code else ["irscales", "irscales.paths"]), loaded
+        out = subprocess.run([sys.executable, "-c", f"import sys\n{code}\nprint('numpy' in sys.modules)"],
+                             capture_output=True, text=True, check=True).stdout
+        assert out.split()[-1] == "False", code
+    for code in ("import irscales\nirscales.AP", "import irscales\nirscales.__all__"):
+        loaded = _loaded(code)
+        assert "irscales.measures" in loaded and all(m in ("irscales", "irscales.exact")
+                                                     or m.startswith("irscales.measures") for m in loaded), loaded
 
 
 def _scores_call(tmp_path, args: list[str], setup: str = "") -> tuple[list[str], str]:
@@ -62,7 +70,7 @@ def test_plain_scores_load_no_scale_engine_and_on_runs_read_before_no_pandas_or_
 
     rng = np.random.default_rng(0)
     (tmp_path / "runs").mkdir()
-    for s in range(2):  # files of 64 KiB and more are cached (irscales.data.trec_cache.CACHED_BYTES)
+    for s in range(2):  # files of 64 KiB and more are cached (irscales.data._trec_cache.CACHED_BYTES)
         (tmp_path / "runs" / f"input.r{s}").write_text("".join(
             f"{t} Q0 doc-{t}-{i:05d} {k + 1} {1000 - k + rng.random():.6f} run{s}\n"
             for t in (401, 402) for k, i in enumerate(rng.permutation(2000))))
@@ -70,7 +78,7 @@ def test_plain_scores_load_no_scale_engine_and_on_runs_read_before_no_pandas_or_
                                             for i in range(0, 2000, 3)))
     args = ["scores", str(tmp_path / "runs"), "--qrels", str(tmp_path / "qrels"), "--measures", "map,P_10,ndcg_cut_10",
             "--negative", "zero", "--format", "tsv"]
-    first, cold = _scores_call(tmp_path, args, "from irscales.data import trec_cache\n"
+    first, cold = _scores_call(tmp_path, args, "from irscales.data import _trec_cache as trec_cache\n"
                                "trec_cache.COMPILED_READER_BYTES = 0  # as for 32 MiB of runs and more")
     again, warm = _scores_call(tmp_path, args)
     assert warm == cold and cold.count("\n") == 1 + 3 * 2 * 3  # a header; 2 topics and the mean, 2 runs, 3 measures

@@ -16,15 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irscales.data import trec as io
-from irscales.data import trec_order
-from irscales.data.trec_parse import read_bytes
+from irscales.data import _trec_order as trec_order
+from irscales.data._trec_parse import read_bytes
 
 
 @pytest.fixture(autouse=True, params=["compiled reader", "general path"])
 def reader(request, monkeypatch):
     """Every test reads runs both ways: with the compiled reader (what large inputs take) and with the
     general path (what small ones take, trec_cache.COMPILED_READER_BYTES)."""
-    from irscales.data import trec_cache
+    from irscales.data import _trec_cache as trec_cache
 
     monkeypatch.setattr(trec_cache, "COMPILED_READER_BYTES", 0 if request.param == "compiled reader" else 2**62)
     monkeypatch.setattr(trec_cache, "kernels_loaded", lambda: False)

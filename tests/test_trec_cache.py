@@ -1,4 +1,4 @@
-"""Tests of irscales.data.trec_cache: the cache of parsed runs and the threaded reader."""
+"""Tests of irscales.data._trec_cache: the cache of parsed runs and the threaded reader."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irscales.data import trec as io
-from irscales.data import trec_cache
-from irscales.data.trec_arrays import QrelsIndex
+from irscales.data import _trec_cache as trec_cache
+from irscales.data._trec_arrays import QrelsIndex
 
 
 @pytest.fixture(autouse=True)
@@ -229,7 +229,7 @@ def test_a_full_disk_names_the_entry_and_leaves_no_temporary_file(tmp_path, monk
         def __exit__(self, *exc):
             self.fh.close()
 
-    # the one writer, irscales.atomic, writes the temporary file through os.fdopen
+    # the one writer, irscales._atomic, writes the temporary file through os.fdopen
     monkeypatch.setattr(os, "fdopen", lambda fd, mode="r", *a, **k: Full(real_fdopen(fd, mode, *a, **k)))
     monkeypatch.setattr(trec_cache, "READ_THREADS", 2)
     monkeypatch.setattr(trec_cache, "THREADED_BYTES_PER_FILE", 0)  # small files, read by the threads all the same

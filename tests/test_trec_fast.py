@@ -1,4 +1,4 @@
-"""Tests of irscales.data.trec_fast: the compiled reader of run files agrees with the general path and with a
+"""Tests of irscales.data._trec_fast: the compiled reader of run files agrees with the general path and with a
 plain Python reading of trec_eval's rule, converts scores exactly as float() does, and stays in bounds."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from irscales.data import trec as io
-from irscales.data import trec_fast
-from irscales.data.trec_arrays import QrelsIndex
-from irscales.data.trec_fast import Padded, Scratch, scan_run, trec_rows
-from irscales.data.trec_order import trec_order
-from irscales.data.trec_parse import TrecFormatError, parse_run_file
+from irscales.data import _trec_fast as trec_fast
+from irscales.data._trec_arrays import QrelsIndex
+from irscales.data._trec_fast import Padded, Scratch, scan_run, trec_rows
+from irscales.data._trec_order import trec_order
+from irscales.data._trec_parse import TrecFormatError, parse_run_file
 
 
 def write(path, text):
@@ -281,7 +281,7 @@ def test_kernels_stay_in_bounds(tmp_path):
     tables: an out-of-range index raises there instead of reading stray memory."""
     code = r"""
 import numpy as np
-from irscales.data import trec_fast as F
+from irscales.data import _trec_fast as F
 rng = np.random.default_rng(1)
 docs = ["d" * int(k) for k in rng.integers(1, 140, 60)] + [f"x{i}" for i in range(40)]
 lines = [f"t{rng.integers(0, 40)} Q0 {d}-{i} {i} {rng.integers(0, 3)} r" for i, d in enumerate(docs)]

@@ -1,4 +1,4 @@
-"""Tests of irscales.data.trec_order: trec_eval's order of parsed runs."""
+"""Tests of irscales.data._trec_order: trec_eval's order of parsed runs."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales.data import trec as io
-from irscales.data import trec_order
+from irscales.data import _trec_order as trec_order
 
 docnos = st.text(alphabet="aAbB019-_xyZéü", min_size=1, max_size=6)
 

@@ -1,4 +1,4 @@
-"""Tests of irscales.data.trec_parse: the general parser (pandas' C reader, the line-by-line scan naming bad lines)."""
+"""Tests of irscales.data._trec_parse: the general parser (pandas' C reader, the line-by-line scan naming bad lines)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irscales.data import trec as io
-from irscales.data import trec_parse
+from irscales.data import _trec_parse as trec_parse
 
 
 def test_large_input_uses_the_fast_path(tmp_path, monkeypatch):
@@ -100,7 +100,7 @@ def test_qrels_read_without_pandas_are_those_read_with_it(tmp_path_factory, data
     """Wherever :func:`trec_parse.qrels_columns` reads qrels, it reads what pandas' reader reads (topics, docnos and
     grades, in order), and the index made from them is the one made from read_qrels' frame (same codes, same digest:
     the caches' keys); anything else goes to read_qrels, which refuses it with the same error."""
-    from irscales.data.trec_arrays import QrelsIndex
+    from irscales.data._trec_arrays import QrelsIndex
 
     path = tmp_path_factory.mktemp("q") / "qrels"
     path.write_bytes(data)

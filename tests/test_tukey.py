@@ -1,4 +1,4 @@
-"""The all-systems procedures of FFF21 §7.3 (:mod:`irscales.stats.tukey`): hand-worked ANOVA,
+"""The all-systems procedures of FFF21 §7.3 (:mod:`irscales.stats._tukey`): hand-worked ANOVA,
 Kruskal–Wallis and Friedman cases, scipy/statsmodels cross-checks, and MATLAB's studentized-range
 critical value."""
 
@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 import scipy.stats as st
 
-from irscales.stats import significance as sg
+from irscales.stats import _significance as sg
 
-from irscales.stats.tukey import as190_cdf, studentized_range_critical
+from irscales.stats._tukey import as190_cdf, studentized_range_critical
 
 
 Y3 = np.array([[1.0, 3.0, 5.0], [2.0, 4.0, 9.0]])  # 2 topics x 3 systems
@@ -156,7 +156,7 @@ def test_critical_value_errors():
 
 @pytest.mark.parametrize("k, df", [(2, 5), (3, 20), (10, 200), (10, 1e6), (40, 1131), (129, 6272)])
 def test_studentized_range_sf_is_scipys(k, df):
-    from irscales.stats.tukey import studentized_range_sf
+    from irscales.stats._tukey import studentized_range_sf
     q = np.array([0.0, 0.3, 1.7, 2.9, 3.6, 4.4, 5.2, 6.1, 7.3, 9.0, np.nan, np.inf])
     got = studentized_range_sf(q, k, df)
     want = st.studentized_range.sf(np.nan_to_num(q, posinf=1e300), k, df)

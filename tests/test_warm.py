@@ -11,10 +11,11 @@ import numba
 import numpy as np
 import pytest
 
-from irscales import jit_cache, warm
+from irscales import _jit_cache as jit_cache, warm
 from irscales.data import trec as io
-from irscales.data.trec_kernels import kernels
-from irscales.enumeration import bracket_ap, bracket_ap_kernels, counting, fixed_count
+from irscales.data._trec_kernels import kernels
+from irscales.enumeration import (_bracket_ap as bracket_ap, _bracket_ap_kernels as bracket_ap_kernels,
+                                  _fixed_count as fixed_count, counting)
 
 
 def _signatures() -> dict[str, list]:

@@ -8,7 +8,8 @@ one call               ``evaluate`` (runs and qrels — files, frames or dicts �
                        ``comparison_table`` (the table of many runs, original and interval scale)
 ecosystem              ``interval_measure`` (``AP@10[interval]``: an ir_measures measure, for ir_measures and
                        PyTerrier); ``evaluate`` also reads ranx, ir_datasets and ir_measures objects
-measures               ``{measures}``,
+measures               ``Measure`` and every registered measure class (``AP``, ``NDCG``, ``RBP`` …: the names
+                       of :data:`irscales.measures.REGISTRY`, :func:`irscales.measures.measure_names`),
                        ``parse`` / ``parse_list`` (paper names such as ``RBP_p08``, ``nDCG_b02``),
                        ``CLASSIC_MEASURES`` (the 11 measures of FFF21 §6)
 interval scales        ``scale`` (the scale of a measure over REL^N, cached) and ``phi_runs`` (the
@@ -25,8 +26,8 @@ IPSO                   ``compare`` (MM23 Algorithm 1), ``Relation``, ``corrobora
 Score matrices are ``(T topics, S systems)`` everywhere; relevance arrays ``[system, topic, rank]``;
 functions of runs (a measure, ``phi_runs``) keep the runs' leading axes. N is a run length, ``depth``
 the run length a collection is cut at, ``k`` a measure's own cut-off (``P@10``).
-The names are loaded on first use (PEP 562), so ``import irscales`` and the command line stay quick; only the
-measures load with the package, as their registry (:data:`irscales.measures.REGISTRY`) is the list above.
+The names are loaded on first use (PEP 562), so ``import irscales`` and the command line stay quick; the measure
+classes are the registry's, read (and numpy with them) when one of them or ``__all__`` is first asked for.
 
 Rooms — the core knows no paper:
 
@@ -41,7 +42,7 @@ Rooms — the core knows no paper:
 - :mod:`irscales.interval`      the interval-scaled version of a measure on runs: scale, route, K, normalisation
 - :mod:`irscales.comparison`    the comparison table of many runs (corrected tests, letters, † / ‡, ≠)
 - :mod:`irscales.correlation`   Kendall τ and τ_AP
-- :mod:`irscales.stats`         significance procedures, ANOVA / Tukey, sampling designs
+- :mod:`irscales.stats`         significance procedures, ANOVA / Tukey
 - :mod:`irscales.ipso`          innate pairwise SERP orderings (MM23 core)
 - :mod:`irscales.data`          TREC files, the Collection, presets, simulated and public collections
 - :mod:`irscales.figures`       the companion's figure style and file writing
@@ -56,15 +57,14 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.util
+import os
 import sys
 
-from irscales.measures import REGISTRY
-
-__doc__ = __doc__.replace("{measures}", " ".join(REGISTRY))  # the registered measure classes, in the table above
-
-# public name -> module that defines it (loaded on first access)
+_MEASURES = "irscales.measures"
+_HERE = os.path.dirname(__file__)
+# public name -> module that defines it (loaded on first access); the measure classes are the registry's (_registry)
 _HOME = {
-    **{n: "irscales.measures" for n in ("Measure", *REGISTRY, "parse", "parse_list", "CLASSIC_MEASURES")},
+    **{n: _MEASURES for n in ("Measure", "parse", "parse_list", "CLASSIC_MEASURES")},
     "scale": "irscales.enumeration", "Scale": "irscales.enumeration", "phi_runs": "irscales.enumeration",
     **{n: "irscales.data" for n in ("Collection", "load_preset", "read_run", "read_qrels")},
     "kendall_tau": "irscales.correlation", "tau_ap": "irscales.correlation",
@@ -77,7 +77,8 @@ _HOME = {
     "interval_measure": "irscales.ir_measures_provider",
 }
 
-__all__ = ["__version__", *_HOME]
+# with the registered measure classes: made on first use (__getattr__), as the measures load numpy (0.1 s)
+__all__: list[str]
 
 
 def _register_provider() -> None:
@@ -130,12 +131,25 @@ def __getattr__(name: str):
             value = "0.0.0+src"
         globals()[name] = value
         return value
-    if name in _HOME:
+    if name == "__all__":
+        value = ["__version__", "Measure", *_registry(), *(n for n in _HOME if n != "Measure")]
+    elif name in _HOME:
         value = getattr(importlib.import_module(_HOME[name]), name)
-        globals()[name] = value  # later lookups skip this function
-        return value
-    raise AttributeError(f"module 'irscales' has no attribute {name!r}")
+    elif name.startswith("_") or any(os.path.exists(os.path.join(_HERE, n)) for n in (name, f"{name}.py")):
+        # a sub-module not imported yet (`from irscales import paths` asks here first): no registry needed
+        raise AttributeError(f"module 'irscales' has no attribute {name!r}")
+    elif name in _registry():
+        value = _registry()[name]
+    else:
+        raise AttributeError(f"module 'irscales' has no attribute {name!r}")
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def _registry() -> dict:
+    """The registered measure classes by name (:data:`irscales.measures.REGISTRY`), the measures loaded."""
+    return importlib.import_module(_MEASURES).REGISTRY
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__getattr__("__all__")))

@@ -33,8 +33,7 @@ from numpy.typing import ArrayLike
 from irscales.correlation import system_means, tau_ap_symmetric
 from irscales.ranks import dense_ranks
 
-__all__ = ["Bounds", "as_bounds", "ScoreBox", "mean_bounds", "rank_range", "TauRange", "kendall_tau_range",
-           "TauApRange", "tau_ap_range"]
+__all__ = ["Bounds", "ScoreBox", "mean_bounds", "rank_range", "kendall_tau_range", "tau_ap_range"]
 
 
 @dataclass(frozen=True)
@@ -165,7 +164,7 @@ def rank_range(b) -> tuple[np.ndarray, np.ndarray]:
     return best, worst
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TauRange:
     """The range of Kendall's τ_b over a box of scores (:func:`kendall_tau_range`): ``lo`` ≤ τ ≤ ``hi`` at every
     point of the box where τ is defined (NaN: nowhere). ``concordant`` / ``discordant``: pairs of systems
@@ -307,7 +306,8 @@ def kendall_tau_range(x, y) -> TauRange:
             c["either"] += int(np.sum(z & z10 & z01))
     hi, lo = _best(up, untie_x, untie_y), 0.0 - _best(down, untie_x, untie_y)  # 0.0 − 0.0 is 0.0, not −0.0
     n_pairs = len(xlo) * (len(xlo) - 1) // 2
-    return TauRange(lo, hi, sure_c, sure_d, tied, n_pairs - sure_c - sure_d - tied, exact)
+    return TauRange(lo=lo, hi=hi, concordant=sure_c, discordant=sure_d, tied=tied,
+                    undecided=n_pairs - sure_c - sure_d - tied, exact=exact)
 
 
 @dataclass(frozen=True)

@@ -27,14 +27,10 @@ from typing import Literal, Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
+from irscales._lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.ranks import dense_ranks
 
-__all__ = [
-    "break_ties_by_order", "system_means", "KendallCounts", "kendall_counts", "kendall_tau",
-    "overall_tau", "exact_tied_means", "rational_score", "RATIONAL_DENOMINATOR",
-    "topic_by_topic_tau", "tau_ap", "tau_ap_symmetric", "measure_pair_taus",
-]
+__all__ = ["kendall_tau", "tau_ap", "tau_ap_symmetric", "topic_by_topic_tau", "measure_pair_taus", "system_means"]
 
 # Upper bound on the elements of one (chunk, S, S) comparison block, to bound memory (~20 MB int8).
 _BLOCK = 20_000_000

@@ -36,9 +36,7 @@ import numpy as np
 
 from irscales.paths import figures_dir
 
-__all__ = ["run_positions", "all_values", "all_values_grid", "tie_summary", "save_figure", "write_figure", "STYLE", "styled",
-           "tick_label_overlaps", "fit_tick_labels", "RESPONSE_LABELS", "INLINE_DPI", "in_notebook", "inline_png",
-           "show_inline"]
+__all__ = ["STYLE", "save_figure", "write_figure", "all_values"]
 
 #: One look for every figure of the companion (matplotlib rc parameters): fonts sized for a figure
 #: shown at its natural size in ``report.html`` (150 dpi PNG, about 1:1 on screen), light grid.

@@ -39,19 +39,20 @@ from typing import Sequence
 import numpy as np
 
 from irscales import measures as M
-from irscales.data.padding import PAD_LIMIT_ENV, PaddingTooLarge, pad_bytes_limit, size
+from irscales._padding import PAD_LIMIT_ENV, PaddingTooLarge, pad_bytes_limit, size
 from irscales.enumeration.bounded import lower_midpoint, reach_within, reachable_error
 from irscales.enumeration.counting import dcg_proven_depth  # re-exported: what counted DCG's exactness rests on
 from irscales.enumeration.providers import deepest, reach
 from irscales.enumeration.routes import OverBudget, Route, choose_route
-from irscales.enumeration.runs import numerator
+from irscales.enumeration._runs import numerator
 from irscales.enumeration.ties import TIES
 from irscales.exact import to_fraction
 from irscales.options import UNQ, Settings
 
-__all__ = ["IntervalPlan", "IntervalValues", "scale_target", "uses_grades", "plan", "interval_values",
-           "normalised", "OverBudgetError", "NoIntervalScaleError", "INTERVAL_LEGEND", "dcg_proven_depth",
-           "scaled_runs", "scale_over", "affine_image", "bracket_words"]
+__all__ = [
+    "IntervalPlan", "IntervalValues", "plan", "interval_values", "scale_over", "OverBudgetError",
+    "NoIntervalScaleError",
+]
 
 #: What an interval-scaled value is, in every legend (the command line's, the comparison table's): the
 #: scale is the same for every topic, so the recall base and the ideal ranking do not enter (FFF21 §5.2.2).
@@ -189,7 +190,7 @@ def affine_image(p: IntervalPlan, measure: M.Measure) -> str:
     return ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class IntervalPlan:
     """How the interval version of one measure is obtained: its scale's ``measure`` at run length ``N``
     over grades 0..``c``, the ``route`` (closed / count / cached / build), the tie strategy, K (the
@@ -225,7 +226,7 @@ class IntervalPlan:
         return self.route.basis
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class IntervalValues:
     """φ of every (topic, system) and its normalisation, exact; ``phi`` and ``unit`` are (T, S) object
     arrays of Python ints / Fractions (``mid``: halves). On a route that brackets φ, ``phi_lo`` ≤ φ ≤ ``phi_hi``
@@ -308,8 +309,8 @@ def plan(specs: Sequence[tuple[str, M.Measure]], depth: int, settings: Settings,
             missing.append((label, *_reach(m, target, n, c, ties, settings.max_rel_error)))
             out[label] = None
             continue
-        out[label] = IntervalPlan(label, target, n, c, ties, route, route.K(ties),
-                                  "" if route.proven else route.basis)
+        out[label] = IntervalPlan(label=label, measure=target, N=n, c=c, ties=ties, route=route, K=route.K(ties),
+                                  caveat="" if route.proven else route.basis)
     if require and (missing or none):
         raise NoIntervalScaleError(depth, missing, none, over)
     if over:
@@ -336,7 +337,7 @@ def scaled_runs(p: IntervalPlan, collection) -> np.ndarray:
 def interval_values(p: IntervalPlan, collection, progress: bool | None = None) -> IntervalValues:
     """φ and (φ − 1)/(K − 1) of the runs of ``collection`` at the plan's N (graded runs when ``p.c`` > 1), as
     (T, S) matrices, exact. Refused before any work when those exact numbers would exceed the memory limit of
-    :mod:`irscales.data.padding` (φ of RBP_p05 at N = 10^6 has 10^6 bits a run)."""
+    :mod:`irscales._padding` (φ of RBP_p05 at N = 10^6 has 10^6 bits a run)."""
     runs = len(collection.systems) * len(collection.topics)
     need = 4 * runs * (-(-int(p.K).bit_length() // 8) + 32)  # φ, its Fraction's two terms, a temporary
     if need > pad_bytes_limit():
@@ -348,13 +349,14 @@ def interval_values(p: IntervalPlan, collection, progress: bool | None = None) -
     runs_ = scaled_runs(p, collection)
     if p.exact:
         exact = _exact_numbers(p.route.phi_runs(runs_, p.ties, progress=progress)).T
-        return IntervalValues(p, exact, normalised(exact, p.K), exact, exact)
+        return IntervalValues(plan=p, phi=exact, unit=normalised(exact, p.K), phi_lo=exact, phi_hi=exact)
     lo, hi = (_exact_numbers(x).T for x in p.route.phi_bounds(runs_, p.ties, progress=progress))
     phi = np.frompyfunc(lower_midpoint, 2, 1)(lo, hi).astype(object) if lo.size else lo
     widths = [Fraction(b) / Fraction(a) - 1 for a, b in zip(lo.ravel(), hi.ravel())]
     target = to_fraction(p.max_rel_error)  # the one reading: 0.01 is 1/100
-    return IntervalValues(p, phi, normalised(phi, p.K), lo, hi, float(max(widths, default=0)),
-                          sum(w > target for w in widths))
+    return IntervalValues(plan=p, phi=phi, unit=normalised(phi, p.K), phi_lo=lo, phi_hi=hi,
+                          max_rel_error=float(max(widths, default=0)),
+                          wide=sum(w > target for w in widths))
 
 
 def _exact_numbers(phi) -> np.ndarray:

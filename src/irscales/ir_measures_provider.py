@@ -39,14 +39,14 @@ from ir_measures.providers import Evaluator, Provider, register
 from ir_measures.util import Metric, QrelsConverter, RunConverter
 
 from irscales import measures as M
-from irscales.data.ids import id_representatives
-from irscales.ecosystem_outputs import interval_name
+from irscales.data._ids import id_representatives
+from irscales._ecosystem_outputs import interval_name
 from irscales.options import DEFAULT_TIES, TIES, ArgumentError, Settings, check_flag, default_depth
 
 if TYPE_CHECKING:  # pandas loads with the first value computed: registering the provider costs little
     import pandas as pd
 
-__all__ = ["IntervalMeasure", "IrscalesProvider", "interval_measure", "TOPIC_RULES"]
+__all__ = ["IntervalMeasure", "IrscalesProvider", "interval_measure"]
 
 #: How topics are counted inside ir_measures: every topic of the qrels, as ir_measures and trec_eval -c do.
 TOPIC_RULES = {"on_no_relevant": "keep", "on_uneven_topics": "pad"}
@@ -187,7 +187,7 @@ def interval_metrics(measures: Iterable[IntervalMeasure], qrels: Any, run: Any) 
 
 
 def _qrels_topics(qrels: pd.DataFrame) -> dict[str, Any]:
-    """``{topic: query id as the qrels give it}`` (:func:`irscales.data.ids.id_representatives`): irscales reads
+    """``{topic: query id as the qrels give it}`` (:func:`irscales.data._ids.id_representatives`): irscales reads
     101, np.int64(101) and '101' as one topic, and ir_measures expects the qrels' own value back."""
     return id_representatives(qrels["query_id"].unique(), "qrels query_id")
 

@@ -30,14 +30,11 @@ from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ArgumentError", "Settings", "check_max_rel_error", "MAX_REL_ERROR_RULE", "check_alpha", "check_choice",
-           "check_depth", "check_fraction", "check_output_path", "UNQ", "TIES", "DEFAULT_JUDGED_THRESHOLD",
-           "Option", "READING", "READING_OPTIONS", "READING_DEFAULTS", "reading_given", "check_reading",
-           "DEFAULT_MEASURES", "RANKED_DEFAULT_DEPTH", "EVERY_DOCUMENT", "DEPTH_RULE", "default_depth", "DEFAULT_TIES",
-           "DEFAULT_MAX_REL_ERROR", "MAX_REL_ERROR_HELP",
-           "Procedure", "SIGNIFICANCE", "PairedTest", "PAIRED_TESTS", "COMPARISON_TESTS", "TEST_NAMES", "TEST_WORDS",
-           "METRIC_TESTS", "test_key", "CORRECTIONS", "ROW_ORDERS", "COMPARISON_DEFAULTS", "PERMUTATIONS",
-           "EXACT_FLIPS_UP_TO", "BUILD_SECONDS_OK", "BUILD_BYTES_OK", "LETTERS_UP_TO"]
+__all__ = [
+    "Settings", "ArgumentError", "TIES", "DEFAULT_TIES", "DEFAULT_MAX_REL_ERROR", "READING_OPTIONS",
+    "READING_DEFAULTS", "reading_given", "DEFAULT_MEASURES", "RANKED_DEFAULT_DEPTH", "default_depth",
+    "SIGNIFICANCE", "COMPARISON_TESTS", "CORRECTIONS", "COMPARISON_DEFAULTS",
+]
 
 
 # ------------------------------------------------------------------ arguments checked once, at the door (issue 48)
@@ -254,7 +251,7 @@ BUILD_SECONDS_OK = 10.0
 BUILD_BYTES_OK = 100e6
 
 #: The comparison table marks systems with letters up to this many, numbers beyond
-#: (:mod:`irscales.comparison_render`).
+#: (:mod:`irscales.comparison._render`).
 LETTERS_UP_TO = 26
 
 #: The relative error a route that brackets φ (beyond the exact routes: irscales.enumeration.bounded) is asked to
@@ -265,7 +262,7 @@ MAX_REL_ERROR_HELP = ("where no exact route reaches N (or it would take over 5 m
                       "bracket's lower midpoint, and the scale table reports exact = False and the achieved "
                       "max_rel_error")
 
-#: A system with fewer than this fraction of its top N judged gets a warning (:mod:`irscales.data.judged`): its
+#: A system with fewer than this fraction of its top N judged gets a warning (:mod:`irscales.data._judged`): its
 #: unjudged documents count as not relevant there, so its scores are lower bounds.
 DEFAULT_JUDGED_THRESHOLD = 0.9
 
@@ -276,7 +273,7 @@ def _reading_tuple(reading: Any) -> tuple[tuple[str, str], ...]:
     return tuple((o.name, given.get(o.name, o.default)) for o in READING)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Settings:
     """The settings of one evaluation, checked once, where they are given (:func:`irscales.evaluate`,
     :func:`irscales.interval_measure`, the command line), and passed down whole: below that boundary nothing
@@ -347,7 +344,7 @@ class Settings:
 
 @dataclass(frozen=True)
 class Procedure:
-    """A procedure of :mod:`irscales.stats.significance`: its ``key``, its row ``label`` (FFF21 Tables 5–6),
+    """A procedure of :mod:`irscales.stats._significance`: its ``key``, its row ``label`` (FFF21 Tables 5–6),
     whether it assumes only an ordinal scale (FFF21 §2.5) and whether it is an ``omnibus`` test followed by
     Tukey-type comparisons of all pairs (§7.3; these take ``pvalues=``)."""
 
@@ -373,7 +370,7 @@ SIGNIFICANCE: tuple[Procedure, ...] = (
 @dataclass(frozen=True)
 class PairedTest:
     """A test taken by ``name`` (``--test``, ``Evaluation.compare(test=)``, ``irscales ipso``): the ``key`` of the
-    procedure that runs it (:data:`SIGNIFICANCE`, or ``randomisation``: :mod:`irscales.stats.randomisation`),
+    procedure that runs it (:data:`SIGNIFICANCE`, or ``randomisation``: :mod:`irscales.stats._randomisation`),
     also accepted as an alias of the name, and the ``words`` that name it in a legend."""
 
     name: str

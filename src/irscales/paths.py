@@ -14,7 +14,7 @@ Settings come from environment variables so notebooks, the CLI and CI agree:
                      track: ``T07/ap_T07.mat`` …, :mod:`irscales.data.matters`); default: the
                      ``gop/trec-jasist2017/`` folder of ``IRSCALES_SHARED`` when it exists.
 ``IRSCALES_SCORES``  per-topic score tables of submitted runs (``T07-adhoc/adhoc7_ap.csv.gz`` …,
-                     :mod:`irscales.data.run_scores`); default: ``scores/`` of ``IRSCALES_SHARED``.
+                     :mod:`irscales.data._run_scores`); default: ``scores/`` of ``IRSCALES_SHARED``.
 ``IRSCALES_TREC``    your own TREC data, one sub-folder per track named as in the papers (``T08``,
                      ``T26``, ``T27``, ``R04``), each holding ``runs/`` (NIST run files, ``.gz``
                      allowed) and one qrels file (a name starting with ``qrels``); default: the
@@ -28,9 +28,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["repo_root", "MissingSharedData", "shared_dir", "cache_root", "cache_dir", "figures_dir", "published_dir",
-           "TREC_TRACKS", "TrecTrack", "trec_dir", "trec_track", "trec_tracks", "TREC_QRELS_KEYS", "trec_qrels",
-           "gop_dir", "scores_dir"]
+__all__ = [
+    "shared_dir", "cache_dir", "figures_dir", "published_dir", "MissingSharedData", "trec_track", "gop_dir",
+    "scores_dir",
+]
 
 _PKG = Path(__file__).resolve().parent
 

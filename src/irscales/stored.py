@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 
-__all__ = ["SIGNIFICANT_DIGITS", "stored_float", "stored_literal", "stored_frame", "csv_text", "write_csv"]
+__all__ = ["write_csv", "stored_float", "stored_frame"]
 
 #: Significant digits of a non-integral float in a committed derived table.
 SIGNIFICANT_DIGITS = 10

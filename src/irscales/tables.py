@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-__all__ = ["in_order", "top_rows", "TopRows"]
+__all__ = ["top_rows", "in_order"]
 
 
 def in_order(frame: pd.DataFrame, by: str | Sequence[str] = (), labels: Sequence[str] | None = None, *,

@@ -17,16 +17,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irscales.data.trec_arrays import QrelsIndex
-from irscales.data.trec_cache import judged_run
-from irscales.enumeration import bracket_ap
+from irscales.data._trec_arrays import QrelsIndex
+from irscales.data._trec_cache import judged_run
+from irscales.enumeration import _bracket_ap as bracket_ap
 from irscales.enumeration.meet import dcg_below, graded_dcg_below
 
-__all__ = ["warm", "main"]
+__all__ = ["warm"]
 
 
 def _warm_reader() -> None:
-    """Read a plain and a gzipped run with judgments, as :func:`irscales.data.trec_cache.judged_runs` does."""
+    """Read a plain and a gzipped run with judgments, as :func:`irscales.data._trec_cache.judged_runs` does."""
     text = "".join(f"{t} Q0 d{i} {i} {1 - i / 8} warm\n" for t in (1, 2) for i in range(1, 6)).encode()
     judged = QrelsIndex(pd.DataFrame({"topic": ["1", "1", "2"], "docno": ["d1", "d3", "d2"], "rel": [1, 0, 2]}))
     with tempfile.TemporaryDirectory(prefix="irscales-warm-") as d:

@@ -5,12 +5,12 @@ Modules: :mod:`~irscales.data.trec` (TREC files → relevance arrays; its parser
 caches and arrays in ``trec_parse``, ``trec_fast``, ``trec_order``, ``trec_cache``, ``qrels_cache``,
 ``file_digests``, ``trec_arrays``),
 :mod:`~irscales.data.collection` (:class:`Collection`; runs padded to a depth, within a memory limit, in
-:mod:`~irscales.data.padding`; what runs and qrels given as files may be in :mod:`~irscales.data.sources`),
+:mod:`~irscales._padding`; what runs and qrels given as files may be in :mod:`~irscales.data._sources`),
 :mod:`~irscales.data.presets`
 (:func:`load_preset`), :mod:`~irscales.data.simulate`, :mod:`~irscales.data.smart`,
-:mod:`~irscales.data.datasets`, :mod:`~irscales.data.gop_index` and :mod:`~irscales.data.gop`
+:mod:`~irscales.data.datasets`, :mod:`~irscales.data._gop_index` and :mod:`~irscales.data.gop`
 (the public Grid of Points), :mod:`~irscales.data.matters` (MATTERS ``.mat`` files: the Fer17 authors'
-published Grid of Points as labelled score matrices), :mod:`~irscales.data.run_scores` (per-topic
+published Grid of Points as labelled score matrices), :mod:`~irscales.data._run_scores` (per-topic
 score tables of submitted runs), :mod:`~irscales.data.run_names` (systems by run tag, or by file when files
 share a tag) and :mod:`~irscales.data.run_repeats` (copies of run files without repeated lines).
 """
@@ -28,7 +28,9 @@ _HOME = {
         "SCORE_PRECISIONS", "grade_dtype", "parsed_runs_cache")},
 }
 
-__all__ = list(_HOME)
+# what a user reads and writes; the rest of _HOME stays reachable here for the modules that use it
+__all__ = ["Collection", "load_preset", "PRESET_NAMES", "read_run", "read_qrels", "read_trec", "write_run",
+           "write_qrels", "TrecFormatError"]
 
 
 def __getattr__(name: str):
@@ -40,4 +42,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(_HOME))

@@ -17,7 +17,7 @@ A collection holds, for S systems and T topics:
 - ``run_lengths``: int64 ``[system, topic]``, documents each run retrieved before the cut;
 - ``judged`` (read from runs and qrels; None otherwise): int64 ``[system, topic]``, the documents among each
   run's first min(N, run length) ranks that the qrels judge at any grade, counted in the same reading as
-  ``rel`` (judged@N, :mod:`irscales.data.judged`);
+  ``rel`` (judged@N, :mod:`irscales.data._judged`);
 - names of topics and systems, optional labels (systems: stop list / LUG / model; topics: track,
   corpus) and a provenance string: ``"simulated: <preset> seed=<s> depth=<N>"`` or
   ``"trec: <runs> + <qrels>"``. :attr:`Collection.is_simulated` tells which; simulated results
@@ -43,13 +43,13 @@ from typing import Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales.data import trec as trec_io
-from irscales.data.padding import padded as _padded
+from irscales._padding import padded as _padded
 from irscales.measures import AP, DCG, ERR, GR, GRBP, NDCG, P, R, RBP, RR, SP, Cut, Measure, RPrec, Succ
 from irscales.options import EVERY_DOCUMENT, READING_DEFAULTS, default_depth
 
-__all__ = ["Collection", "data_label"]
+__all__ = ["Collection"]
 
 PathLike = str | os.PathLike
 
@@ -76,7 +76,7 @@ def _as_index(sel, names: Sequence[str], what: str) -> np.ndarray:
     return np.array([pos[str(x)] for x in arr], dtype=np.int64)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class Collection:
     """Runs and judgments of one test collection (see the module docstring)."""
 
@@ -171,7 +171,7 @@ class Collection:
 
     def rel_at(self, depth: int | None = None, pad: bool = True) -> np.ndarray:
         """Grades at cut-off ``depth`` (default: :attr:`depth`), an array of ``depth`` ranks (padding
-        made real: meant for small depths, refused past :func:`~irscales.data.padding.pad_bytes_limit`; :meth:`evaluate` avoids
+        made real: meant for small depths, refused past :func:`~irscales._padding.pad_bytes_limit`; :meth:`evaluate` avoids
         it). Deeper than :attr:`depth` is exact only when every run is that short (padding, FFF21 §5.1);
         otherwise it is an error. ``pad=False``: only the stored ranks among the first ``depth`` (the
         others are not relevant)."""

@@ -32,12 +32,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales import paths
 from irscales.data import smart
 
-__all__ = ["DataUnavailable", "SOURCES", "ARCHIVE_MEMBERS", "mirror_dir", "archive_dir", "archive_path",
-           "checksums", "extract_archive", "external_dir", "locate", "download", "load", "available"]
+__all__ = ["DataUnavailable", "available", "load"]
 
 SOURCES: dict[str, str] = {
     "cranfield": "http://ir.dcs.gla.ac.uk/resources/test_collections/cran/cran.tar.gz",

@@ -5,7 +5,7 @@ TREC collections. Their runs cannot be shared; this module builds the same kind 
 public collections read by :mod:`irscales.data.smart` (found or fetched by :mod:`irscales.data.datasets`),
 so that every run-based analysis has real runs and real judgments, reproducible by anyone.
 
-The retrieval side (components, text processing, scoring: :mod:`irscales.data.gop_index`) makes
+The retrieval side (components, text processing, scoring: :mod:`irscales.data._gop_index`) makes
 4 × 9 × 17 = 612 systems per collection (576 without Krovetz); this module builds their runs on a
 collection into a :class:`~irscales.data.collection.Collection`, caches it, and writes TREC files.
 The presets ``gop-cranfield``, ``gop-cisi``, ``gop-cacm``, ``gop-combined`` are loaded by
@@ -41,19 +41,17 @@ from typing import Literal, Sequence
 import numpy as np
 
 from irscales import paths
-from irscales.progress import bar, iterate
+from irscales._progress import bar, iterate
 from irscales.data import datasets
 from irscales.data import smart
 from irscales.data import trec
 from irscales.data.collection import Collection
-from irscales.data.gop_index import (DEPTH, LUGS, MODELS, STOPLISTS, Index, System, as_trec_scores,
-                                     available_lugs, build_index, grid_systems, rank, score, term_weights,
-                                     word_counts)
+from irscales.data._gop_index import (DEPTH, LUGS, MODELS, STOPLISTS, Index, System, as_trec_scores,
+                                      available_lugs, build_index, grid_systems, rank, score, term_weights,
+                                      word_counts)
 from irscales.measures import AP, P
 
-__all__ = ["DEPTH", "STOPLISTS", "LUGS", "MODELS", "System", "grid_systems", "Index", "build_index",
-           "term_weights", "score", "rank", "as_trec_scores", "build", "load", "load_combined", "write_runs",
-           "baseline", "available_lugs", "main"]
+__all__ = ["System", "grid_systems", "baseline", "build", "load", "write_runs"]
 
 _VERSION = "gop-2"  # bump when anything that changes runs changes; part of the cache key
 

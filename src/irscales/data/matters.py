@@ -8,7 +8,7 @@ that vector is written as the only variable of a MATLAB v7.3 file, which is HDF5
 of Points of the authors' group (``gridofpoints/trec-jasist2017``, ``trec-sigir2016``,
 ``clef-CLEF2016``) is stored this way. h5py reads the HDF5 container; the decoder is ours.
 
-The stream's format and its decoder are in :mod:`irscales.data.matters_decode` (every tag it
+The stream's format and its decoder are in :mod:`irscales.data._matters_decode` (every tag it
 handles, and its errors); the names below are re-exported here.
 
 A *measure file* holds one table: rows are topics (``RowNames``), columns are systems
@@ -30,13 +30,11 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from irscales.data.input_bytes import kind_of
-from irscales.data.matters_decode import (MAX_REPEATED, NUMERIC_CLASSES, Categorical, MatlabObject, MatlabTable,
-                                          MattersFormatError, decode)
+from irscales.data._input_bytes import kind_of
+from irscales.data._matters_decode import (MAX_REPEATED, NUMERIC_CLASSES, Categorical, MatlabObject, MatlabTable,
+                                           MattersFormatError, decode)
 
-__all__ = ["MattersFormatError", "MatlabTable", "MatlabObject", "Categorical", "decode", "read_stream",
-           "read_mat", "MattersMeasure", "read_measure", "read_measures", "system_components",
-           "COMPONENTS", "NUMERIC_CLASSES", "MAX_REPEATED", "MAX_STREAM_BYTES", "MAX_STORED_RATIO"]
+__all__ = ["MattersFormatError", "read_mat", "read_measure", "read_measures"]
 
 
 def read_stream(path: str | Path) -> tuple[str, bytes]:

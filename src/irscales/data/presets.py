@@ -14,7 +14,7 @@ from irscales.data import gop
 from irscales.data import simulate
 from irscales.data.collection import Collection
 
-__all__ = ["SIM_PRESETS", "GOP_PRESETS", "PRESET_NAMES", "load_preset"]
+__all__ = ["load_preset", "PRESET_NAMES"]
 
 SIM_PRESETS = tuple(simulate.PRESETS)  # sim-t08, sim-t26, sim-t27, sim-r04, sim-gop
 GOP_PRESETS = ("gop-cranfield", "gop-cisi", "gop-cacm", "gop-combined")

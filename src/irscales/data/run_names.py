@@ -21,9 +21,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
-from irscales.data.trec_parse import TrecFormatError
+from irscales.data._trec_parse import TrecFormatError
 
-__all__ = ["system_names", "file_system_name"]
+__all__ = ["system_names"]
 
 
 def file_system_name(path: str) -> str:

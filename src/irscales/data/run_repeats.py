@@ -25,12 +25,12 @@ import os
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from irscales.atomic import write_atomic
-from irscales.data.trec_parse import TrecFormatError, read_bytes
-from irscales.lazy_modules import pandas as pd  # imported on first use (issue 49)
+from irscales._atomic import write_atomic
+from irscales.data._trec_parse import TrecFormatError, read_bytes
+from irscales._lazy_modules import pandas as pd  # imported on first use (issue 49)
 from irscales.paths import cache_dir
 
-__all__ = ["without_repeats", "repeated_lines"]
+__all__ = ["without_repeats"]
 
 
 def repeated_lines(path: str | os.PathLike, data: bytes | None = None) -> tuple[list[int], int]:

@@ -57,10 +57,9 @@ import pandas as pd
 from scipy.special import ndtri
 
 from irscales.data.trec import read_qrels
-from irscales.data.trec_arrays import topic_key
+from irscales.data._trec_arrays import topic_key
 
-__all__ = ["Track", "Preset", "PRESETS", "Simulation", "simulate", "qrels_grade_counts", "marginals",
-           "plot_marginals", "GOP_STOP", "GOP_LUG", "GOP_MODEL"]
+__all__ = ["Simulation", "simulate", "marginals", "plot_marginals"]
 
 GOP_STOP = ("nostop", "indri", "lucene", "snowball", "smart", "terrier")
 GOP_LUG = ("nolug", "krovetz", "lovins", "porter", "snowballPorter", "weakPorter",
@@ -135,7 +134,7 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Simulation:
     """Raw output of :func:`simulate` (wrapped by :class:`irscales.data.collection.Collection`)."""
 

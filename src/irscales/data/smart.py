@@ -42,8 +42,7 @@ from typing import Literal, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["SmartFormatError", "SmartCollection", "parse_records", "read_collection", "FILES",
-           "EXPECTED", "NAMES"]
+__all__ = ["SmartCollection", "SmartFormatError", "read_collection"]
 
 PathLike = str | os.PathLike
 

@@ -5,7 +5,7 @@ File formats (whitespace separated, one record a line, ``.gz`` read transparentl
 run    ``topic Q0 docno rank score tag`` (6 columns)
 qrels  ``topic iteration docno rel`` (4 columns; ``rel`` an integer grade, 0 = not relevant)
 
-Lines and fields are read as trec_eval reads them (issue 27 item 10; :mod:`irscales.data.trec_parse`):
+Lines and fields are read as trec_eval reads them (issue 27 item 10; :mod:`irscales.data._trec_parse`):
 a line ends at ``\n`` only, and line numbers in errors count ``\n``; fields are separated by C's
 ``isspace`` bytes (space, tab, CR, VT, FF); any other character, NBSP, U+0085 or U+2028 included, is
 part of a field. Blank lines are skipped. A NUL byte anywhere is an error naming its line (trec_eval
@@ -53,28 +53,28 @@ with pandas' C reader (:func:`read_qrels`); only when it reports a problem are t
 to name the first bad line, so valid large inputs stay fast.
 
 Speed (issue 32). :func:`read_trec` (and ``Collection.from_trec``, the CLI) read each run file with one
-compiled pass over its bytes (:mod:`irscales.data.trec_fast`: fields, topics, exact scores, trec_eval's
+compiled pass over its bytes (:mod:`irscales.data._trec_fast`: fields, topics, exact scores, trec_eval's
 order and each document's grade, looked up in per-topic hash tables of the judgments); anything it does
 not decide (a bad line, a duplicate, a second run tag, a byte order mark ...) goes to the general path
-(pandas' reader, :mod:`irscales.data.trec_parse`), which names the bad line. Only the relevant documents'
+(pandas' reader, :mod:`irscales.data._trec_parse`), which names the bad line. Only the relevant documents'
 ranks and grades are kept of each run, never its text. Files are read by ``READ_THREADS`` threads with a
 progress bar on stderr. Each run joined with the qrels is kept in a cache keyed by the SHA-256 of every
 byte of the file, the score precision and the SHA-256 of the judgments (:func:`parsed_runs_cache`, under
 ``IRSCALES_CACHE``; ``cache=False`` turns it off), so reading the same files again with the same qrels
-costs the load of a few kilobytes per run, and of the qrels' entry (:mod:`irscales.data.qrels_cache`): a file
-unchanged since it was hashed is not even read (its digest from its status, :mod:`irscales.data.file_digests`);
+costs the load of a few kilobytes per run, and of the qrels' entry (:mod:`irscales.data._qrels_cache`): a file
+unchanged since it was hashed is not even read (its digest from its status, :mod:`irscales.data._file_digests`);
 each entry carries its own SHA-256, checked on load (a damaged entry is read again with a warning:
-:mod:`irscales.data.trec_cache`).
+:mod:`irscales.data._trec_cache`).
 ``benchmarks/bench_trec_peers.py`` and docs/benchmarks.md compare reading and evaluating with
 pytrec_eval, ir_measures, ranx and trec_eval end to end.
 
-Modules. This module is the public API; the work is split by concern: :mod:`irscales.data.trec_parse`
-(the general parser and its ``path:line`` errors), :mod:`irscales.data.trec_fast` (the compiled reader),
-:mod:`irscales.data.trec_order` (trec_eval's order of parsed runs), :mod:`irscales.data.trec_cache` (the
-cache of judged runs and the threaded reader), :mod:`irscales.data.qrels_cache` (the cache of qrels),
-:mod:`irscales.data.file_digests` (a file's digest from its status) and :mod:`irscales.data.trec_arrays` (the
+Modules. This module is the public API; the work is split by concern: :mod:`irscales.data._trec_parse`
+(the general parser and its ``path:line`` errors), :mod:`irscales.data._trec_fast` (the compiled reader),
+:mod:`irscales.data._trec_order` (trec_eval's order of parsed runs), :mod:`irscales.data._trec_cache` (the
+cache of judged runs and the threaded reader), :mod:`irscales.data._qrels_cache` (the cache of qrels),
+:mod:`irscales.data._file_digests` (a file's digest from its status) and :mod:`irscales.data._trec_arrays` (the
 join with the qrels and the relevance arrays). Qrels in the usual layout are read without pandas
-(:func:`irscales.data.trec_parse.qrels_columns`).
+(:func:`irscales.data._trec_parse.qrels_columns`).
 """
 
 from __future__ import annotations
@@ -88,23 +88,22 @@ from typing import Iterable, Literal, Sequence
 
 import numpy as np
 
-from irscales.atomic import write_atomic
-from irscales.data.ids import id_text, is_id
-from irscales.data.qrels_cache import qrels_index
+from irscales._atomic import write_atomic
+from irscales.data._ids import id_text, is_id
+from irscales.data._qrels_cache import qrels_index
 from irscales.data.run_repeats import without_repeats
-from irscales.data.trec_arrays import QrelsIndex, RelevanceData, assemble, check_depth_and_policies, relevance_arrays
-from irscales.data.trec_cache import judged_runs, parsed_runs_cache
-from irscales.data.trec_order import SCORE_PRECISIONS, check_precision
-from irscales.data.trec_parse import (MAX_GRADE, LazyLines, PathLike, TrecFormatError, first_duplicate,
-                                      duplicate_error, grade_dtype, int_column, parse_run_file, qrels_columns,
-                                      read_table, stored_bytes, text_bytes)
-from irscales.lazy_modules import is_frame, pandas as pd  # imported on first use (issue 49)
+from irscales.data._trec_arrays import QrelsIndex, RelevanceData, assemble, check_depth_and_policies, relevance_arrays
+from irscales.data._trec_cache import judged_runs, parsed_runs_cache
+from irscales.data._trec_order import SCORE_PRECISIONS, check_precision
+from irscales.data._trec_parse import (MAX_GRADE, LazyLines, PathLike, TrecFormatError, first_duplicate,
+                                       duplicate_error, grade_dtype, int_column, parse_run_file, qrels_columns,
+                                       read_table, stored_bytes, text_bytes)
+from irscales._lazy_modules import is_frame, pandas as pd  # imported on first use (issue 49)
 from irscales.options import READING_DEFAULTS, READING_OPTIONS
 
 __all__ = [
-    "TrecFormatError", "RelevanceData", "read_run", "read_qrels", "find_runs", "relevance_arrays",
-    "read_trec", "write_run", "write_qrels", "lenient_binary", "recall_bases", "qrels_from_ir_datasets",
-    "MAX_GRADE", "SCORE_PRECISIONS", "grade_dtype", "parsed_runs_cache", "validated_qrels",
+    "TrecFormatError", "RelevanceData", "read_run", "read_qrels", "read_trec", "find_runs", "write_run",
+    "write_qrels",
 ]
 
 
@@ -206,7 +205,7 @@ def qrels_from_ir_datasets(dataset, max_grade: int | None = None,
         bad = next((x for x in (q, d) if not is_id(x)), None)
         if bad is not None:
             raise TrecFormatError(where, i, f"id {bad!r} ({type(bad).__name__}) is not a string or an integer")
-    recs = [(id_text(q), id_text(d), r) for q, d, r in recs]  # the ids every route reads (irscales.data.ids)
+    recs = [(id_text(q), id_text(d), r) for q, d, r in recs]  # the ids every route reads (irscales.data._ids)
     for col, what in ((0, "query_id"), (1, "doc_id")):
         i = _first_unwritable([x[col] for x in recs])
         if i is not None:
@@ -278,7 +277,7 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
     documents; delete the folder to reclaim it). ``False`` turns it off.
     ``progress``: a bar of files read on stderr (default: on a terminal, once reading has taken a
     second). Files are parsed by
-    :data:`irscales.data.trec_cache.READ_THREADS` threads.
+    :data:`irscales.data._trec_cache.READ_THREADS` threads.
     ``pad``: ``rel`` holds ``depth`` ranks (default), or with ``False`` only as many as the longest run
     cut at ``depth``, the ranks beyond being not relevant (what ``Collection.from_trec`` reads: memory
     follows the runs' real length, not ``depth``).
@@ -290,7 +289,7 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
         if max_grade is not None and len(qrels) and int(qrels["rel"].max()) > max_grade:
             raise TrecFormatError(qrels.attrs.get("path"), None, f"grade {int(qrels['rel'].max())} is outside "
                                   f"the declared scale 0..{max_grade}")
-    else:  # a file: its index from the cache of qrels when it was read before (irscales.data.qrels_cache)
+    else:  # a file: its index from the cache of qrels when it was read before (irscales.data._qrels_cache)
         judged = qrels_index(Path(qrels), f"{negative}-{max_grade}",
                              lambda raw: _qrels_file(Path(qrels), raw, max_grade, negative), folder)
     policies = {k: READING_DEFAULTS[k] for k in ("on_missing_topic", "on_no_relevant", "on_uneven_topics")} | policies
@@ -309,7 +308,7 @@ def read_trec(runs: PathLike | Iterable[PathLike], qrels: PathLike | pd.DataFram
 
 def _qrels_file(path: Path, stored: bytes | None, max_grade: int | None, negative: str) -> QrelsIndex:
     """The :class:`QrelsIndex` of a qrels file (``stored``: its bytes, read already): well-formed text is read
-    without pandas (:func:`irscales.data.trec_parse.qrels_columns`, the index :func:`read_qrels`' frame makes);
+    without pandas (:func:`irscales.data._trec_parse.qrels_columns`, the index :func:`read_qrels`' frame makes);
     anything else, and a document judged twice, a negative grade or one out of range, by :func:`read_qrels`,
     which names the line."""
     stored = stored_bytes(path) if stored is None else stored

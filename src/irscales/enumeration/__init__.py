@@ -101,24 +101,21 @@ value fits, else object arrays of Python ints; ``mid`` is float64 when every 2φ
 else an object array of Fractions. Never float64 beyond that.
 """
 
-from irscales.enumeration.brute import brute_force_scale
-from irscales.enumeration.build import distinct_counts_table, plan_scale, ranked_runs, scale
-from irscales.enumeration.cache import KERNEL_VERSION, prune_cache
+from irscales.enumeration._brute import brute_force_scale
+from irscales.enumeration._build import distinct_counts_table, plan_scale, ranked_runs, scale
+from irscales.enumeration._cache import KERNEL_VERSION, prune_cache
 from irscales.enumeration.counting import CountedScale, countable, counting_depth, n_distinct, phi_runs
-from irscales.enumeration.dcg import ExactDCG, dcg_root_coefficients, perfect_root
-from irscales.enumeration.engine import BuildCost, build_cost, max_enumerable_depth
-from irscales.enumeration.kernels import supported
+from irscales.enumeration._dcg import ExactDCG, dcg_root_coefficients, perfect_root
+from irscales.enumeration._engine import BuildCost, build_cost, max_enumerable_depth
+from irscales.enumeration._kernels import supported
 from irscales.enumeration.routes import BUILD_BYTES_OK, BUILD_SECONDS_OK, OverBudget, Route, choose_route
 from irscales.enumeration.bounded import BoundedRoute  # registers the bounded provider after the exact ones
-from irscales.enumeration.runs import CacheError, TieUndecidable, normaliser, numerator, run_ids, runs_from_ids
-from irscales.enumeration.scale_class import Scale
+from irscales.enumeration._runs import CacheError, TieUndecidable, normaliser, numerator, run_ids, runs_from_ids
+from irscales.enumeration._scale_class import Scale
 from irscales.enumeration.ties import TIES, rank_values, tie_ranks
 
 __all__ = [
-    "Scale", "scale", "plan_scale", "TieUndecidable", "CacheError", "run_ids", "runs_from_ids", "brute_force_scale",
-    "distinct_counts_table", "KERNEL_VERSION", "supported", "rank_values", "prune_cache",
-    "max_enumerable_depth", "BuildCost", "build_cost", "dcg_root_coefficients", "perfect_root", "ExactDCG",
-    "numerator", "normaliser", "TIES", "tie_ranks", "CountedScale", "countable", "counting_depth", "n_distinct",
-    "phi_runs", "ranked_runs", "choose_route", "Route", "OverBudget",
-    "BUILD_SECONDS_OK", "BUILD_BYTES_OK",
+    "Scale", "scale", "TieUndecidable", "CacheError", "TIES", "rank_values", "tie_ranks", "phi_runs", "ranked_runs",
+    "countable", "counting_depth", "brute_force_scale", "runs_from_ids", "choose_route", "Route", "OverBudget",
+    "build_cost", "prune_cache",
 ]

@@ -1,12 +1,12 @@
 """``python -m irscales.enumeration``: distinct values of the FFF21 measures over all runs (FFF21 §5.1),
-written to ``data/derived/distinct_counts.csv`` (:func:`irscales.enumeration.build.distinct_counts_table`)."""
+written to ``data/derived/distinct_counts.csv`` (:func:`irscales.enumeration._build.distinct_counts_table`)."""
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
 from irscales import measures as M
-from irscales.enumeration.build import distinct_counts_table
+from irscales.enumeration._build import distinct_counts_table
 
 __all__ = ["main"]
 

@@ -4,7 +4,7 @@ A registered provider (:mod:`irscales.enumeration.providers`) of kind ``"bounded
 four exact ones. It serves
 
 * AP (a measure whose numerator declares ``form = "sp"``) with ties ``min``/``max``/``mid`` to N = 1020:
-  :mod:`irscales.enumeration.bracket_ap` (a rounded count over ranks, lower and upper counts proven, refined
+  :mod:`irscales.enumeration._bracket_ap` (a rounded count over ranks, lower and upper counts proven, refined
   until hi ≤ (1 + ε)·lo within a time budget). Deep runs need a wider ε than 1 % (N = 1000: about 0.16 in the
   budget): a request below the error reachable at N is refused naming it (:func:`reach_within`); 1.0 (a proven
   factor 2) is a request like any other. AP with ties ``unq`` is not bracketed beyond the exact deduplication
@@ -36,7 +36,7 @@ from irscales.enumeration.routes import Route
 from irscales.enumeration.ties import TIES
 from irscales.options import DEFAULT_MAX_REL_ERROR, DEFAULT_TIES
 
-__all__ = ["BoundedRoute", "BoundedProvider", "lower_midpoint", "reach_within", "reachable_error"]
+__all__ = ["BoundedProvider"]
 
 
 def lower_midpoint(lo, hi):
@@ -127,7 +127,8 @@ class BoundedProvider:
         seconds, table = max(form.bracket_cost(target, N, c, t, req.n_runs) for t in req.ties)
         basis, proven = form.bracket_basis(target, c, req.ties)
         rel = req.max_rel_error
-        return BoundedRoute(m, N, c, "bounded", seconds, table, req.cache, exact=False, max_rel_error=rel,
+        return BoundedRoute(measure=m, N=N, c=c, kind="bounded", seconds=seconds, bytes=table, cache=req.cache,
+                            exact=False, max_rel_error=rel,
                             basis=f"{basis}, within {rel:g} relative", proven=proven, grounds="bracket")
 
 

@@ -61,12 +61,9 @@ import numpy as np
 from irscales.enumeration.ties import check_ties
 from irscales.exact import to_fraction
 from irscales.options import DEFAULT_MAX_REL_ERROR, UNQ
-from irscales.progress import bar
+from irscales._progress import bar
 
-__all__ = ["Item", "outward", "count_bounds", "exact_counts", "Bounds", "MAX_BITS", "MAX_LOG2_COUNT", "FLOAT_LOG2_COUNT",
-           "KNAPSACK_MAX_N",
-           "SECONDS_PER_CELL", "Knapsack",
-           "knapsack_phi_bounds", "tie_bounds"]
+__all__ = ["Item", "Knapsack", "count_bounds", "knapsack_phi_bounds"]
 
 UNIT_ROUNDOFF = Fraction(1, 2**53)
 #: Finest grid: K = 2^MAX_BITS cells (at most three float64 arrays of 8·2^MAX_BITS bytes while counting: 384 MB, within
@@ -88,7 +85,7 @@ SECONDS_PER_CELL = 1.5e-9
 
 def outward(x: Fraction | Decimal | int) -> tuple[float, float]:
     """Floats lo ≤ x ≤ hi around an exact rational (or a ``Decimal`` accurate to far below one float
-    ulp, as :mod:`irscales.enumeration.dcg`'s logarithms at 50 digits): the nearest double (Python's
+    ulp, as :mod:`irscales.enumeration._dcg`'s logarithms at 50 digits): the nearest double (Python's
     conversions of ``Fraction`` and ``Decimal`` round correctly) widened by two ulps each way; 0 stays 0."""
     if x == 0:
         return 0.0, 0.0

@@ -10,7 +10,7 @@ An additive measure is M(r) = Σ_i w_i·g(r_i) with w_i > 0, so FFF21 eq. (2) an
   - RBP with p = a/b and graded RBP with b > c have no ties at any N (proof in
     :mod:`irscales.enumeration.counting`), so φ_unq = runs up to M(r) and K = (c + 1)^N;
   - DCG/nDCG: rank i weighs u_m/k with i (JK) or i + 1 (log2p1) = m^k, m no perfect power, u_m = ln B / ln m
-    (:func:`irscales.enumeration.dcg.rank_classes`). A run's value is Σ_m q_m·u_m with one rational class
+    (:func:`irscales.enumeration._dcg.rank_classes`). A run's value is Σ_m q_m·u_m with one rational class
     coefficient q_m = Σ_{ranks of m} g_i/k_i. Runs with equal coefficient tuples tie; distinct tuples
     differ in value unless the u_m (the 1/ln m) are linearly dependent over Q — impossible if Schanuel's
     conjecture holds, not proven (the caveat of :mod:`irscales.interval`). So φ_unq = #{coefficient tuples
@@ -34,7 +34,7 @@ from irscales.enumeration.forms import NO_FORM, Form, form_of
 from irscales.enumeration.ties import TIES
 from irscales.options import DEFAULT_MAX_REL_ERROR, DEFAULT_TIES
 
-__all__ = ["bracket_depth", "bracket_cost", "phi_bounds", "phi_bounds_ties", "k_bounds"]
+__all__ = ["phi_bounds", "phi_bounds_ties"]
 
 
 def _parsed(measure: M.Measure | str, N: int | None = None) -> M.Measure:

@@ -5,7 +5,7 @@ FFF21 eq. (2) needs, for a run r, only φ_unq(r) = |{x ∈ M(REL^N) : x ≤ M(r)
 measure tells its ties, these numbers can be *counted* without storing the scale, at any N the
 arithmetic allows:
 
-* P (and R, whose scale is P's, see :func:`irscales.enumeration.runs.numerator`): k relevant documents in N ranks;
+* P (and R, whose scale is P's, see :func:`irscales.enumeration._runs.numerator`): k relevant documents in N ranks;
   φ_unq = k + 1, runs below = Σ_{j<k} C(N, j), runs up to = Σ_{j≤k} C(N, j). Any N: the prefix sums are
   walked once per call up to the k's that occur (from the nearer end, by symmetry;
   :func:`grade_sum_prefix`), O(N) big-integer steps at most, not one binomial per j per run.
@@ -42,11 +42,11 @@ arithmetic allows:
   ties are DCG's): ranks 1..B all weigh 1, so every run has the value of its *canonical* run, the
   number c = rel_1 + … + rel_B and the ranks after B; C(B, c) runs share it (FFF21 §5.1's
   3·2^{N−2} values for B = 2). The values of the canonical runs below a query are counted by meet in
-  the middle over ranks B+1..N, once per c (:mod:`irscales.enumeration.fixed_count`: exact int64
+  the middle over ranks B+1..N, once per c (:mod:`irscales.enumeration._fixed_count`: exact int64
   fixed-point half sums, every weight within one unit of 2^F·w, a cache-blocked compiled pass, also
   for graded DCG); pairs within the proven band (|D| ≤ R units) are decided exactly (equal coefficient
-  vectors over the u_m = ln B / ln m of :mod:`irscales.enumeration.dcg` are a tie, otherwise a 60- then
-  120-digit evaluation, else :class:`irscales.enumeration.runs.TieUndecidable`).
+  vectors over the u_m = ln B / ln m of :mod:`irscales.enumeration._dcg` are a tie, otherwise a 60- then
+  120-digit evaluation, else :class:`irscales.enumeration._runs.TieUndecidable`).
 
   *What is proven.* Counting canonical runs counts distinct values only if distinct canonical runs
   never tie. Two kinds of ties are possible: (a) rational ones inside one class m (ranks m, m^2, …
@@ -100,7 +100,7 @@ arithmetic allows:
   φ_unq = t + 1, and the runs with sum j are the coefficient of x^j in (1 + x + … + x^c)^N (exact
   integers). Any N, any c.
 
-* AP and SP (AP = SP/RB orders and ties runs as SP; :mod:`irscales.enumeration.ap_count` has the
+* AP and SP (AP = SP/RB orders and ties runs as SP; :mod:`irscales.enumeration._ap_count` has the
   details): runs below / up to a value are counted exactly by a meet in the middle conditioned on the
   top half's number of hits k, SP·L = S(top) + A(bottom) + k·B(bottom) with L = lcm(1..N), all in
   int64 while N·L < 2^62 (N ≤ 40, the engine's limit too). So **φ_min, φ_max, φ_mid are proven exact
@@ -119,18 +119,17 @@ from collections import OrderedDict
 import numpy as np
 
 from irscales import measures as M
-from irscales.data.padding import padded
-from irscales.enumeration import ap_count
+from irscales._padding import padded
+from irscales.enumeration import _ap_count as ap_count
 from irscales.enumeration.digit_sums import graded_rbp_tie, grade_sum_prefix
 from irscales.enumeration.forms import dcg_proven_depth, form_of
 from irscales.enumeration.meet import MAX_HALF, half_table
-from irscales.enumeration.runs import numerator
+from irscales.enumeration._runs import numerator
 from irscales.enumeration.ties import TIES, check_ties
-from irscales.progress import shown
+from irscales._progress import shown
 from irscales.options import DEFAULT_TIES
 
-__all__ = ["counting_depth", "count_basis", "dcg_proven_depth", "countable", "phi_runs", "phi_runs_ties", "n_distinct",
-           "CountedScale", "MAX_HALF", "graded_rbp_tie", "count_cost", "family", "grade_sum_prefix", "release_tables"]
+__all__ = ["countable", "counting_depth", "phi_runs", "n_distinct", "CountedScale"]
 
 
 def counting_depth(measure: M.Measure | str, c: int = 1, ties: str | None = None) -> tuple[int, str]:
@@ -226,7 +225,7 @@ def phi_runs(measure: M.Measure | str, rel, ties: str = DEFAULT_TIES, *, progres
     Raises ``ValueError`` when the measure cannot be counted at this N (see :func:`counting_depth`).
     This is the counting route itself: :func:`irscales.enumeration.ranked_runs` chooses between it and a
     stored scale (:mod:`irscales.enumeration.routes`). The last few results are kept, keyed by the measure's
-    numerator (:func:`irscales.enumeration.runs.numerator`), N, c, ``ties`` and the runs' bytes: nDCG after
+    numerator (:func:`irscales.enumeration._runs.numerator`), N, c, ``ties`` and the runs' bytes: nDCG after
     DCG on the same runs is not counted again (issue 32). Starting a count of another family drops the
     tables the previous one kept (:func:`release_tables`).
 

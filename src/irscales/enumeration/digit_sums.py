@@ -31,7 +31,7 @@ from irscales.enumeration.ties import exact_ints, tie_ranks
 from irscales.exact import to_fraction
 from irscales.options import UNQ
 
-__all__ = ["grade_sum_prefix", "by_value", "phi_grade_sums", "carry_counts", "graded_rbp_tie"]
+__all__ = ["by_value", "phi_grade_sums"]
 
 
 def grade_sum_prefix(N: int, c: int, qs) -> dict[int, int]:

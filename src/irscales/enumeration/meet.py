@@ -5,7 +5,7 @@ RBP with p > 1/2 and for DCG with the JK discount, the number of runs whose valu
 Both split the ranks in two parts with sorted half tables; searches run on images with a proven
 error band (float64 for RBP, exact fixed-point integers for DCG)
 and the pairs inside the band are decided exactly (Python integers for RBP; the exact log sums of
-:mod:`irscales.enumeration.dcg` for DCG).
+:mod:`irscales.enumeration._dcg` for DCG).
 """
 from __future__ import annotations
 
@@ -19,16 +19,12 @@ from typing import Any
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration import fixed_count
-from irscales.enumeration.dcg import coefficient_vector, log_sum_sign, rank_weights
-from irscales.enumeration.workers import worker_pool
-from irscales.progress import bar as progress_bar
+from irscales.enumeration import _fixed_count as fixed_count
+from irscales.enumeration._dcg import coefficient_vector, log_sum_sign, rank_weights
+from irscales.enumeration._workers import worker_pool
+from irscales._progress import bar as progress_bar
 
-__all__ = ["MAX_HALF", "EPS", "rbp_half_bound", "half_table", "half_table_work", "bucket_index", "search", "half_keys",
-           "split", "below_rbp",
-           "below_pairs", "dcg_tie_scan", "dcg_below",
-           "dcg_class_items", "class_gap", "graded_dcg_split", "graded_dcg_depth",
-           "graded_dcg_below"]
+__all__ = ["below_rbp", "dcg_below", "graded_dcg_below"]
 
 MAX_HALF = 26  # half tables of 2^26 int64 + float64 entries (1 GB): the memory bound of the RBP count
 EPS = 2.0**-52  # a bound on the relative rounding error of one float64 operation
@@ -256,7 +252,7 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
     runs up to, φ_unq) of each run, counted over canonical runs (:mod:`irscales.enumeration.counting`):
     for c = 0..U relevant documents among the U = min(B, N) ranks of weight 1, the canonical runs
     below are the pairs (top, bottom) of the remaining ranks with x + y < value − c, counted in exact
-    fixed point by :func:`irscales.enumeration.fixed_count.count_pairs_below`; the few pairs it leaves
+    fixed point by :func:`irscales.enumeration._fixed_count.count_pairs_below`; the few pairs it leaves
     (within its proven band of the threshold) are decided exactly."""
     N = bits.shape[1]
     U = min(B, N)
@@ -329,7 +325,7 @@ def dcg_below(bits: np.ndarray, B: int, progress: bool = False, workers: int | N
 @functools.lru_cache(maxsize=16)
 def dcg_class_items(B: int, N: int, c: int) -> tuple[tuple[int, tuple[int, ...], tuple[Fraction, ...], tuple[int, ...]], ...]:
     """Graded DCG (JK discount, integer base B, gains = grades 0..c) as items: one per class root m of
-    ranks 1..N (:func:`irscales.enumeration.dcg.rank_weights`; the ranks 1..B of weight 1 and B², B³ … are
+    ranks 1..N (:func:`irscales.enumeration._dcg.rank_weights`; the ranks 1..B of weight 1 and B², B³ … are
     the class of B), with the distinct values of its coefficient Σ_r g_r·weight_r in units of u_m over
     every grade assignment, sorted, and how many assignments give each: (m, ranks, values, multiplicities).
     Two runs have equal DCG when every class coefficient is equal; distinct coefficient tuples differ in
@@ -405,7 +401,7 @@ def graded_dcg_below(grades: np.ndarray, B: int, c: int, progress: bool = False,
     discount and base B: (runs below, runs up to, φ_unq) of each run. Distinct values are the class
     coefficient tuples (:func:`dcg_class_items`), a tuple's runs the product of its items' multiplicities;
     both are counted by meet in the middle over the items in exact fixed point with
-    :func:`irscales.enumeration.fixed_count.count_pairs_below` (an item's values within one unit each, so
+    :func:`irscales.enumeration._fixed_count.count_pairs_below` (an item's values within one unit each, so
     pairs more than one unit per item from a threshold are decided); pairs it leaves are decided exactly."""
     N = grades.shape[1]
     items = dcg_class_items(B, N, c)

@@ -6,7 +6,7 @@ needed, the ``method``, the cache folder, consent to a build) it asks every prov
 an offer and takes the best one: exact routes before routes that bracket φ, then the cheapest by estimated
 time. The built-in providers (:mod:`irscales.enumeration.routes`) are
 
-* ``closed``  a closed-form scale (:func:`irscales.enumeration.scale_class.closed_form`);
+* ``closed``  a closed-form scale (:func:`irscales.enumeration._scale_class.closed_form`);
 * ``count``   φ counted run by run, nothing stored (:mod:`irscales.enumeration.counting`);
 * ``cached``  the engine's scale already in the cache folder;
 * ``build``   the engine's enumeration of all (c+1)^N runs, refused over the budget without consent;
@@ -42,10 +42,10 @@ from typing import Protocol
 
 from irscales import measures as M
 
-__all__ = ["Request", "Provider", "PROVIDERS", "register", "reach", "deepest"]
+__all__ = ["Request", "Provider", "PROVIDERS", "register"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Request:
     """What the planner asks of every provider: φ (``need="phi"``) or a stored scale (``need="scale"``) of
     ``measure`` over runs of length ``N`` with grades 0..``c``, for the tie strategies ``ties`` and about

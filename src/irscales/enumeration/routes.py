@@ -7,12 +7,12 @@ Every entry point that needs a scale or the ranked measure φ (FFF21 eq. 2, §7.
 cache) it asks each registered provider (:mod:`irscales.enumeration.providers`, where a new route is added) for
 an offer; the built-in ones, registered here, are
 
-* ``closed``  a closed-form scale (P, R, RR, RBP with p ≤ 1/2; :func:`~irscales.enumeration.scale_class.closed_form`):
+* ``closed``  a closed-form scale (P, R, RR, RBP with p ≤ 1/2; :func:`~irscales.enumeration._scale_class.closed_form`):
   nothing to compute;
 * ``count``   φ counted run by run, nothing stored (:mod:`irscales.enumeration.counting`; its time from
   :func:`~irscales.enumeration.counting.count_cost`, for the distinct runs to rank);
 * ``cached``  the engine's scale already in the cache folder: read (checksums verified once per process);
-* ``build``   the engine's enumeration of all (c+1)^N runs (:func:`~irscales.enumeration.engine.build_cost`:
+* ``build``   the engine's enumeration of all (c+1)^N runs (:func:`~irscales.enumeration._engine.build_cost`:
   time and the bytes stored, on disk or in memory),
 
 and takes an exact route before one that brackets φ, then the cheapest by estimated time (the estimates are orders of magnitude, so a build, which leaves a
@@ -41,24 +41,21 @@ from pathlib import Path
 import numpy as np
 
 from irscales import measures as M
-from irscales.data.padding import padded
+from irscales._padding import padded
 from irscales.enumeration import counting
 from irscales.enumeration.counting import CountedScale
-from irscales.enumeration.engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
-                                         max_enumerable_depth, run_engine)
+from irscales.enumeration._engine import (BuildCost, build_cost, build_estimate, human_bytes, human_seconds,
+                                          max_enumerable_depth, run_engine)
 from irscales.enumeration.forms import form_of
-from irscales.enumeration.kernels import kernel
+from irscales.enumeration._kernels import kernel
 from irscales.enumeration.providers import PROVIDERS, Request, reach, register
-from irscales.enumeration.runs import normaliser, numerator, run_ids
-from irscales.enumeration.scale_class import Scale, closed_form, has_closed_form
+from irscales.enumeration._runs import normaliser, numerator, run_ids
+from irscales.enumeration._scale_class import Scale, closed_form, has_closed_form
 from irscales.enumeration.ties import TIES, check_ties
 # BUILD_*_OK re-exported: the build budget (home: options, so the command line's help reads it without the engine)
 from irscales.options import BUILD_BYTES_OK, BUILD_SECONDS_OK, DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ
 
-__all__ = ["BUILD_SECONDS_OK", "BUILD_BYTES_OK", "TYPICAL_RUNS", "METHODS", "EXACT_SECONDS_PROHIBITIVE", "Route",
-           "CountedRoute", "OverBudget",
-           "choose_route", "within_budget", "ClosedFormProvider", "CountingProvider", "CachedScaleProvider",
-           "ScaleBuildProvider"]
+__all__ = ["Route", "OverBudget", "choose_route"]
 
 #: Runs assumed when the caller does not say how many runs it will rank (a TREC track: 129 × 50 runs).
 TYPICAL_RUNS = 10_000
@@ -110,7 +107,7 @@ class OverBudget(ValueError):
         return out
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class Route:
     """A chosen route: its kind (``closed``, ``count``, ``cached``, ``build``), estimated seconds and
     bytes (stored for a build, tables for a count), the engine's estimate (``cost``, for the stored
@@ -283,8 +280,10 @@ class ClosedFormProvider:
         if N > self.reach(m, c, None)[0]:
             return None
         chunks = form_of(m).closed_chunks(numerator(m), N)
-        return Route(m, N, c, "closed", counting.count_cost(m, N, c, UNQ, req.n_runs)[0] + 7e-6 * chunks, 0,
-                     req.cache, BuildCost(m, N, 0, 0.0, 0, None, False),
+        return Route(measure=m, N=N, c=c, kind="closed",
+                     seconds=counting.count_cost(m, N, c, UNQ, req.n_runs)[0] + 7e-6 * chunks, bytes=0,
+                     cache=req.cache, cost=BuildCost(measure=m, N=N, runs=0, seconds=0.0, bytes=0, directory=None,
+                                                     cached=False),
                      basis="closed-form scale")
 
 
@@ -304,7 +303,8 @@ class _StoredScale:
         return build_cost(m, N, c=c, cache=req.cache, closed_forms=False)
 
     def _route(self, req: Request, kind: str, seconds: float, stored: int, cost: BuildCost, reason: str = ""):
-        return Route(req.measure, req.N, req.c, kind, seconds, stored, req.cache, cost, reason,
+        return Route(measure=req.measure, N=req.N, c=req.c, kind=kind, seconds=seconds, bytes=stored, cache=req.cache,
+                     cost=cost, reason=reason,
                      basis=f"enumerated: all {(req.c + 1) ** req.N:,} runs of length {req.N} over {req.c + 1} grades",
                      grounds="enumeration")
 
@@ -350,7 +350,8 @@ class CountingProvider:
             return None
         seconds, table = max(counting.count_cost(m, N, c, t, req.n_runs) for t in req.ties)
         grounds, basis = counting.count_basis(m, N, c)
-        return CountedRoute(m, N, c, "count", seconds, table, req.cache, basis=basis,
+        return CountedRoute(measure=m, N=N, c=c, kind="count", seconds=seconds, bytes=table, cache=req.cache,
+                            basis=basis,
                             proven=grounds != "conditional", grounds=grounds)
 
 
@@ -389,7 +390,8 @@ def choose_route(measure: M.Measure | str, N: int, *, c: int = 1, ties=None, run
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     if need not in ("phi", "scale"):
         raise ValueError(f"need must be 'phi' or 'scale', got {need!r}")
-    req = Request(m, N, c, _ties_of(ties), _n_queries(runs, N, c), need, method, cache, build, float(max_rel_error))
+    req = Request(measure=m, N=N, c=c, ties=_ties_of(ties), n_runs=_n_queries(runs, N, c), need=need, method=method,
+                  cache=cache, build=build, max_rel_error=float(max_rel_error))
     found: list[Route] = []
     over: OverBudget | None = None
     for provider in PROVIDERS:

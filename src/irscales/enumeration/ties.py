@@ -24,7 +24,7 @@ import numpy as np
 
 from irscales.options import DEFAULT_TIES, TIES, UNQ, check_choice  # TIES re-exported: the tie rules (home: options)
 
-__all__ = ["TIES", "RUN_TIES", "check_ties", "tie_ranks", "rank_values", "exact_ints", "mid_ranks", "FLOAT_EXACT"]
+__all__ = ["TIES", "tie_ranks", "rank_values"]
 
 #: The strategies that rank a run among all runs (``unq`` ranks its value among the distinct values).
 RUN_TIES = TIES[1:]

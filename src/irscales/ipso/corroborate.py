@@ -5,7 +5,7 @@ For a champion A and a challenger B over topics:
 1. report mean metric scores M(A), M(B) and the effect size M(B) − M(A);
 2. test the null "the effect size is zero" (paired t, Wilcoxon signed-rank or sign test);
    if p < α, add a † and claim significance;
-   the tests are those of :mod:`irscales.stats.significance` (via :func:`irscales.ipso.metric_test`;
+   the tests are those of :mod:`irscales.stats._significance` (via :func:`irscales.ipso.metric_test`;
    one implementation for ``irscales compare``, ``irscales ipso`` and the notebooks): MATLAB's
    conventions, which FFF21 used; MM23 do not say which implementation they used. For the
    signed-rank test: zero differences dropped, average ranks, exact p for n <= 15 non-zero
@@ -25,15 +25,15 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from irscales.ipso.agreement import metric_test, test_key
-from irscales.ipso.sign_test import IPSOSignTest, ipso_sign_test
+from irscales.ipso._agreement import metric_test, test_key
+from irscales.ipso._sign_test import IPSOSignTest, ipso_sign_test
 from irscales.measures import Measure
 from irscales.options import TEST_NAMES
 
 __all__ = ["Corroboration", "corroborate"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Corroboration:
     """The outcome of MM23's reporting rule for one pair of systems (``test``: a test key)."""
 
@@ -113,8 +113,9 @@ def corroborate(rel_a: ArrayLike, rel_b: ArrayLike, measure: Measure, depth: int
     p = metric_test(sa, sb, key)
     run_ipso = always_ipso or p < alpha
     mean_a, mean_b = sum(sa) / len(sa), sum(sb) / len(sb)
-    return Corroboration(measure.key, depth, key, alpha, float(mean_a), float(mean_b), p,
-                         ipso_sign_test(a, b, depth) if run_ipso else None, _sign(mean_b - mean_a))
+    return Corroboration(measure=measure.key, depth=depth, test=key, alpha=alpha, mean_a=float(mean_a),
+                         mean_b=float(mean_b), pvalue=p,
+                         ipso=ipso_sign_test(a, b, depth) if run_ipso else None, way=_sign(mean_b - mean_a))
 
 
 def _sign(x) -> int:

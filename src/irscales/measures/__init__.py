@@ -33,20 +33,19 @@ Modules: :mod:`~irscales.measures.base` (the :class:`Measure` protocol, the regi
 :mod:`~irscales.measures.binary` (P, R, F1, Succ, R-prec, SP, AP, RR, RBP),
 :mod:`~irscales.measures.graded` (gP, gR, gRBP, DCG, nDCG, ERR),
 :mod:`~irscales.measures.total_order` (SBTO, RBTO), :mod:`~irscales.measures.twist` (Twist, Fer17's
-effort-based measure) and :mod:`~irscales.measures.parse` (Cut, names).
+effort-based measure) and :mod:`~irscales.measures._parse` (Cut, names).
 """
 
 from irscales.measures import binary, graded, total_order, twist  # the families: each class registers itself
 from irscales.measures.base import REGISTRY, Measure, NotRationalError, register, unregister
 from irscales.measures.graded import dcg_discount
-from irscales.measures.parse import (
+from irscales.measures._parse import (
     CLASSIC_MEASURES, WHOLE_RUN, Cut, as_measure, classic_measures, measure_names, parse, parse_list, split_top_level,
 )
 
 globals().update(REGISTRY)  # every registered measure class under its name: P, AP, RBP, … (the one list)
 
 __all__ = [
-    "Measure", "NotRationalError", *REGISTRY, "Cut", "parse", "as_measure", "parse_list", "split_top_level",
-    "WHOLE_RUN", "CLASSIC_MEASURES", "classic_measures", "REGISTRY", "register", "unregister", "measure_names",
-    "dcg_discount",
+    "Measure", "NotRationalError", *REGISTRY, "Cut", "parse", "parse_list", "CLASSIC_MEASURES", "REGISTRY", "register",
+    "unregister", "measure_names",
 ]

@@ -3,7 +3,7 @@
 A measure is a frozen dataclass whose fields are its parameters, vectorised over a relevance array
 of shape ``(..., N)`` (``__call__``, floats) with an exact path (``exact``, Fractions) when it is
 rational. The families live in :mod:`~irscales.measures.binary`, :mod:`~irscales.measures.graded` and
-:mod:`~irscales.measures.total_order`; names are read back by :mod:`~irscales.measures.parse`.
+:mod:`~irscales.measures.total_order`; names are read back by :mod:`~irscales.measures._parse`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,7 @@ from typing import Callable, ClassVar, Mapping
 
 import numpy as np
 
-__all__ = [
-    "Measure", "NotRationalError", "check_cut", "check_positive", "check_gain_bound", "check_grades",
-    "check_p", "binary_relevance", "seq_dot", "seq_div", "in_rank_order", "log2_ranks", "broadcast_topic",
-    "REGISTRY", "NAMES", "Names", "register", "unregister", "at_k",
-]
+__all__ = ["Measure", "NotRationalError", "REGISTRY", "register", "unregister", "binary_relevance"]
 
 class NotRationalError(ValueError):
     """The measure takes irrational values, so it has no exact rational representation."""

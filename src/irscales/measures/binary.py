@@ -15,7 +15,7 @@ from irscales.measures.base import (
     Measure, at_k, binary_relevance, broadcast_topic, check_cut, check_p, in_rank_order, seq_dot,
 )
 
-__all__ = ["P", "R", "F1", "Succ", "RPrec", "SP", "AP", "RR", "RBP", "p_key", "geometric_weights"]
+__all__ = ["P", "R", "F1", "Succ", "RPrec", "SP", "AP", "RR", "RBP"]
 
 
 # --------------------------------------------------------------------------- set-based measures

@@ -17,7 +17,7 @@ from irscales.measures.base import (
 )
 from irscales.measures.binary import geometric_weights, p_key
 
-__all__ = ["GP", "GR", "GRBP", "dcg_discount", "DCG", "NDCG", "ERR"]
+__all__ = ["GP", "GR", "GRBP", "DCG", "NDCG", "ERR"]
 
 _TREC_NDCG = {"discount": "log2p1", "gains": "graded"}  # trec_eval's ndcg: gain = grade, 1/log2(i + 1)
 

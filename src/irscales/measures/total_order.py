@@ -22,7 +22,7 @@ import numpy as np
 
 from irscales.measures.base import Measure, check_grades
 
-__all__ = ["SBTO", "RBTO", "sbto_rank", "rbto_rank"]
+__all__ = ["SBTO", "RBTO"]
 
 
 @lru_cache(maxsize=64)

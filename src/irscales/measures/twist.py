@@ -45,7 +45,7 @@ import numpy as np
 
 from irscales.measures.base import Measure, broadcast_topic
 
-__all__ = ["Twist", "relative_positions"]
+__all__ = ["Twist"]
 
 
 def _ranges(ideal: np.ndarray, G: int) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from irscales.data.judged import JUDGED_CONVENTION
+from irscales.data._judged import JUDGED_CONVENTION
 from irscales.enumeration.ties import TIES
 from irscales.papers import report_html
 from irscales.papers.analogues import AnalogueTable

@@ -74,7 +74,7 @@ from numbers import Number
 from typing import NamedTuple
 
 from irscales.exact import to_fraction
-from irscales.formatting import significant
+from irscales._formatting import significant
 
 __all__ = ["Printed", "read", "read_value", "exact", "yes_no", "WORDS", "ONE_SIDED", "WITHIN_PRINTING",
            "qualifier", "range_end", "CONVENTIONS", "UNDECIDED", "Convention", "reproducing", "convention", "Agreement", "agreement"]

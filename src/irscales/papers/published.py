@@ -61,8 +61,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from irscales.atomic import write_atomic
-from irscales.formatting import as_text
+from irscales._atomic import write_atomic
+from irscales._formatting import as_text
 from irscales.papers import printing
 from irscales.paths import figures_dir, published_dir
 from irscales.stored import stored_literal

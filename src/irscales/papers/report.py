@@ -66,7 +66,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales import paths
 from irscales.papers import analogues as analogues_
 from irscales.papers import beyond_report, published, report_html

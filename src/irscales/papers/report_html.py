@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from irscales.formatting import significant
+from irscales._formatting import significant
 from irscales.papers import analogues as analogues_, items
 from irscales.papers.analogues import NEVER_COUNTED, Analogue, AnalogueTable
 from irscales.papers.items import MEANING, PAPERS, STATUSES

@@ -54,23 +54,21 @@ from scipy import stats
 
 from irscales.certified import ScoreBox
 from irscales.exact import common_denominator
-from irscales.stats.pairwise import sign_pvalues
-from irscales.stats.randomisation import CELLS, EXACT_UP_TO, PERMUTATIONS, sign_patterns
-from irscales.stats.results import check_alpha, pairs
-from irscales.stats.tukey import studentized_range_critical, studentized_range_sf
+from irscales.stats._pairwise import sign_pvalues
+from irscales.stats._randomisation import CELLS, EXACT_UP_TO, PERMUTATIONS, sign_patterns
+from irscales.stats._results import check_alpha, pairs
+from irscales.stats._tukey import studentized_range_critical, studentized_range_sf
 
-__all__ = ["MARGIN", "PairBox", "ProvenTest", "pair_box", "proven_t_test", "proven_sign_test",
-           "proven_randomisation_test", "proven_signed_rank_test", "proven_tukey", "proven_corrected",
-           "outcomes", "proven_test"]
+__all__ = ["ProvenTest", "proven_test", "proven_corrected"]
 
 #: Relative margin by which every float bound is widened outward (rounding errors are below 1e-12 here).
 MARGIN = 1e-9
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PairBox:
     """The box of every pair's paired differences (T, P), on one integer scale: d = ``lo`` … ``hi`` / ``unit``
-    (object arrays of Python ints), P pairs in :func:`irscales.stats.results.pairs` order. ``sign``: the sign
+    (object arrays of Python ints), P pairs in :func:`irscales.stats._results.pairs` order. ``sign``: the sign
     of d_t where the keys fix it (+1, −1, 0), else 2 (open)."""
 
     lo: np.ndarray
@@ -123,11 +121,11 @@ def pair_box(box: ScoreBox) -> PairBox:
             dlo = np.where(up & np.asarray(dlo < 0, dtype=bool), 0, dlo)
             dhi = np.where(down & np.asarray(dhi > 0, dtype=bool), 0, dhi)
     mag = np.maximum(np.abs(lo), np.abs(hi)).max(axis=0)
-    return PairBox(dlo.astype(object), dhi.astype(object), both.denominator, sign, i, j,
-                   np.maximum(mag[i], mag[j]))
+    return PairBox(lo=dlo.astype(object), hi=dhi.astype(object), unit=both.denominator, sign=sign, first=i, second=j,
+                   size=np.maximum(mag[i], mag[j]))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ProvenTest:
     """A test over a box, per pair: ``p_lo`` ≤ p ≤ ``p_hi`` at every point (floats; NaN where no p-value is
     computed), ``statistic_lo`` / ``statistic_hi`` bounds of |statistic| (the test's), the exact range of the
@@ -204,7 +202,7 @@ def _float_up(x: Fraction) -> float:
 
 
 def proven_t_test(pb: PairBox) -> ProvenTest:
-    """The paired t test (:func:`irscales.stats.pairwise.paired_t_test`) over the box: the range of |t| and of
+    """The paired t test (:func:`irscales.stats._pairwise.paired_t_test`) over the box: the range of |t| and of
     p = 2·P(T_{T−1} > |t|) (see the module docstring for the bounds; all in exact integers but the final
     square root and tail, widened by :data:`MARGIN`). A pair whose differences may all be equal and nonzero
     may have |t| = ∞ (p = 0); one whose differences may all be 0 may be identical (p undefined, not
@@ -231,7 +229,9 @@ def proven_t_test(pb: PairBox) -> ProvenTest:
     t_hi *= 1 + MARGIN
     p_hi = np.minimum(1.0, 2.0 * stats.t.sf(t_lo, t - 1) * (1 + MARGIN))
     p_lo = 2.0 * stats.t.sf(t_hi, t - 1) * (1 - MARGIN)
-    return ProvenTest("ttest", p_lo, p_hi, t_lo, t_hi, *_mean_diffs(pb), True)
+    diff_lo, diff_hi = _mean_diffs(pb)
+    return ProvenTest(test="ttest", p_lo=p_lo, p_hi=p_hi, statistic_lo=t_lo, statistic_hi=t_hi, diff_lo=diff_lo,
+                      diff_hi=diff_hi, zero_not_significant=True)
 
 
 def _reachable(sign_sets: list[tuple[bool, bool, bool]], t: int) -> np.ndarray:
@@ -249,7 +249,7 @@ def _reachable(sign_sets: list[tuple[bool, bool, bool]], t: int) -> np.ndarray:
 
 
 def proven_sign_test(pb: PairBox, alpha: float = 0.05) -> ProvenTest:
-    """The sign test (:func:`irscales.stats.pairwise.sign_test`, ties discarded) over the box: per topic the
+    """The sign test (:func:`irscales.stats._pairwise.sign_test`, ties discarded) over the box: per topic the
     signs d_t can take (fixed where the keys or the bracket fix it), every reachable (n₊, n₋), and p over them
     — the exact p-values of those counts, so ``p_lo`` / ``p_hi`` are p-values the point test can return."""
     a = check_alpha(alpha)
@@ -270,7 +270,9 @@ def proven_sign_test(pb: PairBox, alpha: float = 0.05) -> ProvenTest:
         p, _ = sign_pvalues(npos + nneg, np.minimum(npos, nneg), a)
         p_lo[k], p_hi[k] = p.min(), p.max()
         s_lo[k], s_hi[k] = npos.min(), npos.max()
-    return ProvenTest("sign", p_lo, p_hi, s_lo, s_hi, *_mean_diffs(pb), False)
+    diff_lo, diff_hi = _mean_diffs(pb)
+    return ProvenTest(test="sign", p_lo=p_lo, p_hi=p_hi, statistic_lo=s_lo, statistic_hi=s_hi, diff_lo=diff_lo,
+                      diff_hi=diff_hi, zero_not_significant=False)
 
 
 def _scaled_floats(x: np.ndarray, bits: np.ndarray) -> np.ndarray:
@@ -285,7 +287,7 @@ def _scaled_floats(x: np.ndarray, bits: np.ndarray) -> np.ndarray:
 
 def proven_randomisation_test(pb: PairBox, *, permutations: int = PERMUTATIONS, seed: int = 0,
                               exact_up_to: int = EXACT_UP_TO) -> ProvenTest:
-    """The paired randomisation test (:func:`irscales.stats.randomisation.randomisation_test`) over the box, on
+    """The paired randomisation test (:func:`irscales.stats._randomisation.randomisation_test`) over the box, on
     the same sign flips (all 2^T when T ≤ ``exact_up_to``, else ``permutations`` from ``seed``). For a flip
     flipping the topics F, "null ≥ observed" is Σ_F d_t ≤ 0 and "null ≤ observed" is Σ_F d_t ≥ 0 (both when
     the sum is 0); over the box Σ_F d_t lies in [Σ_F lo, Σ_F hi]. An event is sure where the interval is
@@ -323,7 +325,8 @@ def proven_randomisation_test(pb: PairBox, *, permutations: int = PERMUTATIONS, 
     dlo, dhi = _mean_diffs(pb)
     small = np.array([0.0 if a <= 0 <= b else float(min(abs(a), abs(b))) for a, b in zip(dlo, dhi)])
     large = np.array([float(max(abs(a), abs(b))) for a, b in zip(dlo, dhi)])
-    return ProvenTest("randomisation", p_lo, p_hi, small, large, dlo, dhi, True)
+    return ProvenTest(test="randomisation", p_lo=p_lo, p_hi=p_hi, statistic_lo=small, statistic_hi=large, diff_lo=dlo,
+                      diff_hi=dhi, zero_not_significant=True)
 
 
 def _signrank_bounds(a: list, b: list, pos: list[bool]) -> tuple[float, float] | None:
@@ -365,7 +368,7 @@ def _signrank_bounds(a: list, b: list, pos: list[bool]) -> tuple[float, float] |
 
 
 def proven_signed_rank_test(pb: PairBox, p_mid: np.ndarray | None = None) -> ProvenTest:
-    """The Wilcoxon signed-rank test (:func:`irscales.stats.pairwise.signed_rank_test`) over the box. Where the
+    """The Wilcoxon signed-rank test (:func:`irscales.stats._pairwise.signed_rank_test`) over the box. Where the
     sign of some d_t is open, the pair is open (``open_pairs``: undecided whatever its p). Where every sign is
     fixed, the n nonzero |d_t| lie in intervals [a_t, b_t]: if every two are disjoint or the same point, W₊
     and the ties are one value over the box and p is the point's (``p_mid``); otherwise, for n > 15 (the
@@ -394,11 +397,13 @@ def proven_signed_rank_test(pb: PairBox, p_mid: np.ndarray | None = None) -> Pro
         else:
             p_lo[k], p_hi[k] = bounds
     nan = np.full(n_pairs, np.nan)
-    return ProvenTest("signrank", p_lo, p_hi, nan, nan, *_mean_diffs(pb), False, open_pairs=open_)
+    diff_lo, diff_hi = _mean_diffs(pb)
+    return ProvenTest(test="signrank", p_lo=p_lo, p_hi=p_hi, statistic_lo=nan, statistic_hi=nan, diff_lo=diff_lo,
+                      diff_hi=diff_hi, zero_not_significant=False, open_pairs=open_)
 
 
 def proven_tukey(box: ScoreBox, pb: PairBox, alpha: float = 0.05, pvalues: bool = False) -> ProvenTest:
-    """Tukey's HSD after the two-way ANOVA (:func:`irscales.stats.tukey.anova2_tukey`) over the box. With y the
+    """Tukey's HSD after the two-way ANOVA (:func:`irscales.stats._tukey.anova2_tukey`) over the box. With y the
     (T, S) scores, q_ij² = df·S_ij²/(T·SSE), S_ij = Σ_t d_t, df = (T − 1)(S − 1), SSE = ‖P y‖² for P the
     orthogonal projection onto the residuals of the topic and system effects. With y = y_m + r∘u (midpoints,
     half-widths, |u| ≤ 1), ‖P y_m‖ − ‖r‖ ≤ ‖P y‖ ≤ ‖P y_m‖ + ‖r‖; S_ij's range is exact. Integers throughout
@@ -435,7 +440,9 @@ def proven_tukey(box: ScoreBox, pb: PairBox, alpha: float = 0.05, pvalues: bool 
         p_lo = studentized_range_sf(q_hi, s, df) * (1 - MARGIN)
     else:
         p_lo = p_hi = np.full(n_pairs, np.nan)
-    return ProvenTest("anova2", p_lo, p_hi, q_lo, q_hi, *_mean_diffs(pb), True, sure=sure, possible=possible)
+    diff_lo, diff_hi = _mean_diffs(pb)
+    return ProvenTest(test="anova2", p_lo=p_lo, p_hi=p_hi, statistic_lo=q_lo, statistic_hi=q_hi, diff_lo=diff_lo,
+                      diff_hi=diff_hi, zero_not_significant=True, sure=sure, possible=possible)
 
 
 def proven_corrected(p_lo: np.ndarray, p_hi: np.ndarray, family: np.ndarray, alpha: float, method: str,

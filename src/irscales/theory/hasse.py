@@ -21,7 +21,7 @@ Induced total order and spacing (FFF21 §3.2, Fig. 2; §5 eq. 1–2): a measure 
 value; :func:`spacing` lists the distinct values with their tied runs, the gaps, and decides
 equi-spacing exactly. Rational measures use :meth:`irscales.measures.Measure.exact`; DCG with
 log base 2 (Järvelin–Kekäläinen discount, weights 1, 1, 1/log2 3, 1/2) is represented exactly by
-:class:`irscales.enumeration.dcg.QLog3` for N ≤ 4. The ranked (interval-scaled) version of eq. (2)
+:class:`irscales.enumeration._dcg.QLog3` for N ≤ 4. The ranked (interval-scaled) version of eq. (2)
 on these exact values is :func:`irscales.ranks.phi_of_image`; the enumeration engine handles large N.
 """
 
@@ -34,15 +34,11 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.dcg import qlog3_dcg
+from irscales.enumeration._dcg import qlog3_dcg
 from irscales.figures import styled
 from irscales.theory.orders import WeakTopHeaviness
 
-__all__ = [
-    "all_runs", "leq", "comparable", "level", "cover_edges", "transitive_reduction",
-    "exact_values", "Spacing", "spacing", "draw_hasse", "draw_spacing", "spacing_grid", "run_label",
-    "RUN_COLOURS", "hasse_layout", "spread_labels",
-]
+__all__ = ["all_runs", "cover_edges", "draw_hasse", "hasse_layout", "spacing", "draw_spacing"]
 
 Run = tuple[int, ...]
 

@@ -39,11 +39,7 @@ import numpy as np
 
 from irscales.exact import to_fraction
 
-__all__ = [
-    "SCALES", "Scale", "Undefined", "Transformation", "Verdict", "check", "bijection", "increasing",
-    "affine", "similarity", "random_transformation", "to_exact", "mean", "median", "mode",
-    "quantile", "geometric_mean", "compare_geometric_means",
-]
+__all__ = ["SCALES", "Scale", "Transformation", "Verdict", "check", "mean", "median", "geometric_mean"]
 
 Scale = Literal["nominal", "ordinal", "interval", "ratio"]
 SCALES: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
@@ -237,7 +233,7 @@ def random_transformation(scale: str, values: Iterable, rng: np.random.Generator
 # -------------------------------------------------------------------------------- verdicts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Verdict:
     """Outcome of :func:`check`.
 
@@ -321,8 +317,9 @@ def check(
             undefined += 1
             continue
         if value != truth:
-            return Verdict(label, scale, truth, False, tried, undefined, t, mapped)
-    return Verdict(label, scale, truth, True, tried, undefined)
+            return Verdict(statement=label, scale=scale, truth=truth, meaningful=False, n_tried=tried,
+                           n_undefined=undefined, flip=t, flipped_data=mapped)
+    return Verdict(statement=label, scale=scale, truth=truth, meaningful=True, n_tried=tried, n_undefined=undefined)
 
 
 # ----------------------------------------------------------- exact summary statistics (§2.3)

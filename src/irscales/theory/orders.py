@@ -41,9 +41,8 @@ import numpy as np
 from irscales.measures.total_order import rbto_rank, sbto_rank
 
 __all__ = [
-    "RunOrder", "SetBased", "StrongTopHeaviness", "WeakTopHeaviness", "NotGradedError",
-    "binary_runs", "graded_runs", "multiset_runs", "delta", "interval_leq", "transitive_reduction",
-    "poset_rank", "cumsums", "MAX_RUNS", "as_runs", "relation_str",
+    "RunOrder", "SetBased", "StrongTopHeaviness", "WeakTopHeaviness", "binary_runs", "graded_runs", "multiset_runs",
+    "delta",
 ]
 
 MAX_RUNS = 1 << 16

@@ -24,7 +24,7 @@ import pandas as pd
 from irscales.measures import RBTO, SBTO
 from irscales.theory.orders import SetBased, StrongTopHeaviness, graded_runs, multiset_runs
 
-__all__ = ["total_order_identities", "chain_operation_counts", "runs_with_operation_counts"]
+__all__ = ["total_order_identities", "runs_with_operation_counts"]
 
 
 def total_order_identities(n_binary, n_graded) -> pd.DataFrame:

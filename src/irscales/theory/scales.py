@@ -44,15 +44,11 @@ import numpy as np
 import pandas as pd
 
 from irscales.exact import common_denominator
-from irscales.formatting import as_text
+from irscales._formatting import as_text
 from irscales.measures import Measure
 from irscales.theory.orders import NotGradedError, RunOrder, WeakTopHeaviness, as_runs
 
-__all__ = [
-    "FLOAT_TIE", "MeasureLike", "MeasureValues", "ScaleCheck", "measure_values", "check_ordinal", "check_interval",
-    "check_interval_like", "first_failure", "intervals", "checks_frame", "interval_agrees", "greater",
-    "format_counterexample",
-]
+__all__ = ["ScaleCheck", "measure_values", "check_ordinal", "check_interval", "check_interval_like", "checks_frame"]
 
 MeasureLike = Measure | Callable[[np.ndarray], np.ndarray] | np.ndarray
 """A measure object, a callable ``runs -> values``, or precomputed values (one per run)."""
@@ -130,7 +126,7 @@ def measure_values(measure: MeasureLike, runs: np.ndarray, *, rb=None, label: st
 # ----------------------------------------------------------------------------------- results
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ScaleCheck:
     """The outcome of one check on one run space."""
 
@@ -249,8 +245,9 @@ def check_ordinal(measure: MeasureLike, order: RunOrder, runs: np.ndarray, *, st
         rel = "≺" if lt[a, b] else "~"
         cex = {"r": tuple(runs[a].tolist()), "s": tuple(runs[b].tolist()), "order": f"r {rel} s",
                f"{mv.label}(r)": mv.value(a), f"{mv.label}(s)": mv.value(b)}
-    return ScaleCheck("ordinal" if strict else "ordinal (weak)", mv.label, str(order), runs.shape[1],
-                      nv == 0, n_checked, nv, mv.exact, cex)
+    return ScaleCheck(prop="ordinal" if strict else "ordinal (weak)", measure=mv.label, order=str(order),
+                      N=runs.shape[1],
+                      holds=nv == 0, n_checked=n_checked, n_violations=nv, exact=mv.exact, counterexample=cex)
 
 
 # ---------------------------------------------------------------------------------- interval
@@ -273,7 +270,8 @@ def check_interval(measure: MeasureLike, order: RunOrder, runs: np.ndarray, *, r
                              f"{int(levels[0])} and {int(levels[-1])}")
     lo, hi = order.covers(runs)
     if len(lo) == 0:
-        return ScaleCheck("interval", mv.label, str(order), runs.shape[1], True, 0, 0, mv.exact)
+        return ScaleCheck(prop="interval", measure=mv.label, order=str(order), N=runs.shape[1], holds=True, n_checked=0,
+                          n_violations=0, exact=mv.exact)
     srt = np.lexsort((hi, lo, rho[lo] if rho is not None else lo))
     lo, hi = lo[srt], hi[srt]
     steps = mv.keys[hi] - mv.keys[lo]
@@ -295,8 +293,9 @@ def check_interval(measure: MeasureLike, order: RunOrder, runs: np.ndarray, *, r
     elif not positive:
         nv = max(n_checked, 1)  # constant but non-positive step: every pair fails a > 0
         cex = _cover_pair(runs, mv, lo, hi, 0, None)
-    return ScaleCheck("interval", mv.label, str(order), runs.shape[1], nv == 0, n_checked, nv,
-                      mv.exact, cex, {"covers": n, "distinct_steps": len(sizes)})
+    return ScaleCheck(prop="interval", measure=mv.label, order=str(order), N=runs.shape[1], holds=nv == 0,
+                      n_checked=n_checked, n_violations=nv,
+                      exact=mv.exact, counterexample=cex, details={"covers": n, "distinct_steps": len(sizes)})
 
 
 def _cover_pair(runs, mv, lo, hi, a, b) -> dict:
@@ -346,7 +345,8 @@ def check_interval_like(measure: MeasureLike, runs: np.ndarray, *, equal_mass: b
     prop = "interval-like" + (" (equal #relevant)" if equal_mass else "")
     N = runs.shape[1]
     if len(lo) < 2:
-        return ScaleCheck(prop, mv.label, "weak top-heaviness Δ", N, True, 0, 0, mv.exact)
+        return ScaleCheck(prop=prop, measure=mv.label, order="weak top-heaviness Δ", N=N, holds=True, n_checked=0,
+                          n_violations=0, exact=mv.exact)
     diff = mv.keys[hi] - mv.keys[lo]
     classes, cls = np.unique(d, axis=0, return_inverse=True)
     cls = cls.reshape(-1)
@@ -387,8 +387,9 @@ def check_interval_like(measure: MeasureLike, runs: np.ndarray, *, equal_mass: b
                "Δ_sr": tuple(d[i].tolist()), "Δ_vu": tuple(d[j].tolist()),
                f"{mv.label}(s)-{mv.label}(r)": _val_diff(mv, hi[i], lo[i]),
                f"{mv.label}(v)-{mv.label}(u)": _val_diff(mv, hi[j], lo[j])}
-    return ScaleCheck(prop, mv.label, "weak top-heaviness Δ", N, n_viol == 0, n_checked, n_viol,
-                      mv.exact, cex, {"intervals": len(lo), "delta_classes": nclass})
+    return ScaleCheck(prop=prop, measure=mv.label, order="weak top-heaviness Δ", N=N, holds=n_viol == 0,
+                      n_checked=n_checked, n_violations=n_viol,
+                      exact=mv.exact, counterexample=cex, details={"intervals": len(lo), "delta_classes": nclass})
 
 
 # -------------------------------------------------------------------------------------- scans

@@ -27,11 +27,7 @@ import pandas as pd
 
 from irscales.correlation import KendallCounts, kendall_counts
 
-__all__ = [
-    "Run", "check_run", "universe", "prec", "recall", "f1", "MEASURES", "image", "gaps",
-    "is_equispaced", "OrderComparison", "compare_orders", "disagreeing_pairs", "common_grid",
-    "summary",
-]
+__all__ = ["universe", "prec", "recall", "f1", "compare_orders", "OrderComparison"]
 
 Run = tuple[int, int, int]
 """``(r, n, RB)``: relevant retrieved, run length, recall base."""
@@ -120,7 +116,7 @@ def _sign(x) -> int:
     return (x > 0) - (x < 0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class OrderComparison:
     """How two measures order the unordered pairs of a set of runs.
 
@@ -159,10 +155,13 @@ def compare_orders(m1: str | Callable, m2: str | Callable, runs: Sequence[Sequen
     n1 = m1 if isinstance(m1, str) else getattr(m1, "__name__", "m1")
     n2 = m2 if isinstance(m2, str) else getattr(m2, "__name__", "m2")
     if len(runs) < 2:
-        return OrderComparison(n1, n2, 0, 0, 0, 0, 0, 0)
+        return OrderComparison(first=n1, second=n2, n_pairs=0, concordant=0, discordant=0, tied_first_only=0,
+                               tied_second_only=0, tied_both=0)
     k = kendall_counts(a, b)
     counts = [int(x) for x in (k.concordant, k.discordant, k.ties_x, k.ties_y, k.ties_both)]
-    return OrderComparison(n1, n2, sum(counts), *counts)
+    concordant, discordant, tied_first_only, tied_second_only, tied_both = counts
+    return OrderComparison(first=n1, second=n2, n_pairs=sum(counts), concordant=concordant, discordant=discordant,
+                           tied_first_only=tied_first_only, tied_second_only=tied_second_only, tied_both=tied_both)
 
 
 def disagreeing_pairs(m1: str | Callable, m2: str | Callable, runs: Sequence[Sequence[int]]) -> pd.DataFrame:

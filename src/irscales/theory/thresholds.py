@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-__all__ = ["p_threshold", "poly_root"]
+__all__ = ["p_threshold"]
 
 
 def p_threshold(violates: Callable[[Fraction], bool], lo: Fraction, hi: Fraction,

@@ -16,6 +16,4 @@ from irscales.enumeration.forms.geometric import GEOMETRIC
 from irscales.enumeration.forms.grade_sum import GRADE_SUM
 from irscales.enumeration.forms.sp import SP_FORM
 
-__all__ = ["Form", "KnapsackForm", "FORMS", "NO_FORM", "form_of", "register", "GRADE_SUM", "ADDITIVE", "GEOMETRIC",
-           "SP_FORM", "FIRST_HIT", "ANY_HIT", "DISCOUNTED",
-           "dcg_proven_depth"]
+__all__ = ["Form", "KnapsackForm", "FORMS", "register", "form_of"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from irscales.enumeration.forms.base import Form, register
 
-__all__ = ["Additive", "ADDITIVE"]
+__all__ = ["Additive"]
 
 
 class Additive(Form):

@@ -15,13 +15,13 @@ import math
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.cache import Chunk
+from irscales.enumeration._cache import Chunk
 from irscales.enumeration.digit_sums import by_value
 from irscales.enumeration.forms.base import Form, closed_count_cost, register
 from irscales.enumeration.ties import exact_ints, tie_ranks
 from irscales.options import UNQ
 
-__all__ = ["AnyHit", "ANY_HIT", "phi_any_hit"]
+__all__ = ["AnyHit"]
 
 
 def phi_any_hit(bits: np.ndarray, N: int, ties: str) -> np.ndarray:

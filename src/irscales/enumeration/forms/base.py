@@ -25,8 +25,7 @@ from irscales.enumeration.bracket import Knapsack, knapsack_phi_bounds
 from irscales.enumeration.ties import check_ties
 from irscales.options import UNQ
 
-__all__ = ["Form", "KnapsackForm", "FORMS", "register", "form_of", "NO_FORM", "closed_count_cost", "BINARY_ONLY",
-           "no_bracket", "SECONDS_PER_RUN", "KNAPSACK_BASIS", "SCHANUEL"]
+__all__ = ["Form", "KnapsackForm", "register", "closed_count_cost"]
 
 #: Engine wall time per enumerated run on 2 cores for a form that states none of its own (docs/benchmarks.md).
 SECONDS_PER_RUN = 4e-7
@@ -66,13 +65,13 @@ class Form:
     def __repr__(self) -> str:
         return f"<form {self.name or 'none'}>"
 
-    # -- the engine's kernel (irscales.enumeration.kernels) -----------------------------------------------------------
+    # -- the engine's kernel (irscales.enumeration._kernels) -----------------------------------------------------------
 
     #: Whether the engine enumerates this form (:meth:`build_kernel`).
     has_kernel: bool = False
 
     def build_kernel(self, ker, a_dig: np.ndarray, b_dig: np.ndarray, graded: bool, int_bits: int) -> None:
-        """Fill ``ker`` (a :class:`irscales.enumeration.kernels.Kernel` of ``ker.measure``, N, c, split into top
+        """Fill ``ker`` (a :class:`irscales.enumeration._kernels.Kernel` of ``ker.measure``, N, c, split into top
         halves ``a_dig`` and bottom halves ``b_dig``) with its half tables: ``ker.additive_int``, ``ker.float_keys``
         or ``ker.set_groups``. ``graded``: grades enter as gains (c > 1 and the measure reads them)."""
         raise NotImplementedError(f"form {self.name!r} has no enumeration kernel")
@@ -93,14 +92,14 @@ class Form:
         """An upper bound on the distinct values a stored scale holds (all runs, unless the ties are known)."""
         return (c + 1) ** N
 
-    # -- the closed-form scale (irscales.enumeration.scale_class) -----------------------------------------------------
+    # -- the closed-form scale (irscales.enumeration._scale_class) -----------------------------------------------------
 
     def has_closed_form(self, m: M.Measure) -> bool:
         """Whether the binary scale of ``m`` is a closed form at every N."""
         return False
 
     def closed_form(self, m: M.Measure, N: int) -> tuple[list, str]:
-        """The closed-form scale's chunks (:mod:`irscales.enumeration.cache`) and their key kind (``"key"``: the
+        """The closed-form scale's chunks (:mod:`irscales.enumeration._cache`) and their key kind (``"key"``: the
         kernel's keys; ``"runid"``: run ids)."""
         raise NotImplementedError(f"form {self.name!r} has no closed-form scale")
 

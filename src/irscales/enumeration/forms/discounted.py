@@ -1,10 +1,10 @@
 """The ``discounted`` form: DCG = Σ_i g_i·w_i with a log discount (DCG; nDCG's numerator; FFF21 §6), the JK
 discount w_i = 1/max(1, log_B i) or trec_eval's 1/log2(i + 1). With an integer log base B every rank weighs
 u_m/k for its class root m (i, or i + 1, = m^k) and u_m = ln B / ln m, so a run's value is Σ_m q_m·u_m with one
-rational class coefficient q_m per root (:mod:`irscales.enumeration.dcg`).
+rational class coefficient q_m per root (:mod:`irscales.enumeration._dcg`).
 
 * kernel: float keys with the packed coefficient vector as the exact identity; near ties adjudicated in
-  ``Decimal`` (:meth:`irscales.enumeration.kernels.Kernel.adjudicate`);
+  ``Decimal`` (:meth:`irscales.enumeration._kernels.Kernel.adjudicate`);
 * count (:mod:`irscales.enumeration.counting`, where the caveats are): canonical runs counted by a meet in the
   middle over ranks B+1..N (binary, JK discount), class-coefficient tuples (graded); distinct tuples are distinct
   values unless the 1/ln m are Q-linearly dependent (Schanuel's conjecture), checked by enumeration up to
@@ -24,15 +24,15 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration.bracket import (KNAPSACK_MAX_N, MAX_BITS, MAX_LOG2_COUNT, SECONDS_PER_CELL, Item, exact_counts,
-                                         outward)
-from irscales.enumeration.dcg import dcg_layout, log_sum_sign, rank_classes
+                                          outward)
+from irscales.enumeration._dcg import dcg_layout, log_sum_sign, rank_classes
 from irscales.enumeration.forms.base import KnapsackForm, register
 from irscales.enumeration.meet import (MAX_HALF, dcg_below, dcg_class_items, dcg_tie_scan, graded_dcg_below,
                                        graded_dcg_depth)
 from irscales.enumeration.ties import tie_ranks
 from irscales.options import UNQ
 
-__all__ = ["Discounted", "DISCOUNTED", "DiscountedKnapsack", "dcg_proven_depth"]
+__all__ = ["Discounted"]
 
 _DIGITS = 50
 

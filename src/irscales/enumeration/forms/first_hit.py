@@ -14,13 +14,13 @@ from fractions import Fraction
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.cache import Chunk
+from irscales.enumeration._cache import Chunk
 from irscales.enumeration.digit_sums import by_value
 from irscales.enumeration.forms.base import Form, closed_count_cost, register
 from irscales.enumeration.ties import exact_ints, tie_ranks
 from irscales.options import UNQ
 
-__all__ = ["FirstHit", "FIRST_HIT", "phi_first_hit"]
+__all__ = ["FirstHit"]
 
 
 def phi_first_hit(bits: np.ndarray, N: int, ties: str) -> np.ndarray:

@@ -22,16 +22,16 @@ import numpy as np
 
 from irscales import measures as M
 from irscales.enumeration.bracket import FLOAT_LOG2_COUNT, MAX_BITS, SECONDS_PER_CELL, Item, exact_counts, outward
-from irscales.enumeration.cache import IdRangeChunk
+from irscales.enumeration._cache import IdRangeChunk
 from irscales.enumeration.digit_sums import carry_counts, graded_rbp_tie
 from irscales.enumeration.forms.base import KnapsackForm, closed_count_cost, register
 from irscales.enumeration.meet import MAX_HALF, below_rbp, rbp_half_bound
-from irscales.enumeration.runs import runs_from_ids
+from irscales.enumeration._runs import runs_from_ids
 from irscales.enumeration.ties import exact_ints, tie_ranks
 from irscales.exact import to_fraction
 from irscales.options import UNQ
 
-__all__ = ["Geometric", "GEOMETRIC", "GeometricKnapsack", "run_id_big", "no_ties"]
+__all__ = ["Geometric"]
 
 _SECONDS_PER_RUN = 1.5e-7  # engine, binary RBP (docs/benchmarks.md: RBP_p08 at N = 30, 149 s for 2^30 runs)
 

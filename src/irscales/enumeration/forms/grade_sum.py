@@ -13,11 +13,11 @@ import math
 import numpy as np
 
 from irscales import measures as M
-from irscales.enumeration.cache import Chunk
+from irscales.enumeration._cache import Chunk
 from irscales.enumeration.digit_sums import phi_grade_sums
 from irscales.enumeration.forms.base import Form, closed_count_cost, register
 
-__all__ = ["GradeSum", "GRADE_SUM"]
+__all__ = ["GradeSum"]
 
 
 class GradeSum(Form):

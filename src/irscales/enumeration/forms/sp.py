@@ -3,9 +3,9 @@ AP's numerator (AP = SP/RB orders and ties runs as SP, FFF21 §5.2.2). Binary ru
 
 * kernel: exact integer keys SP·lcm(1..N), one group per number of hits in the top half (SP = SP_top +
   SP_bottom + k·Σ_{bottom, relevant} 1/i), N·lcm(1..N) < 2^62;
-* count (:mod:`irscales.enumeration.ap_count`): runs below / up to a value by a meet in the middle conditioned on
+* count (:mod:`irscales.enumeration._ap_count`): runs below / up to a value by a meet in the middle conditioned on
   the top half's hits, proven exact to N = 40 (ties min/max/mid); φ_unq by deduplicating all 2^N keys, N ≤ 24;
-* bracket (:mod:`irscales.enumeration.bracket_ap`, :mod:`irscales.enumeration.bracket_ap_reach`): a rounded count
+* bracket (:mod:`irscales.enumeration._bracket_ap`, :mod:`irscales.enumeration._bracket_ap_reach`): a rounded count
   over ranks read at every grid cell at once, refined by a monotone planner within a time budget, ties min/max/mid to
   N = 1020 within the error reachable at that N (1 % to a few hundred ranks; about 0.16 at N = 1000, or any wider
   error the caller asks, issue 51).
@@ -17,17 +17,17 @@ from fractions import Fraction
 
 import numpy as np
 
-from irscales.enumeration import bracket_ap, bracket_ap_reach
-from irscales.enumeration.ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, phi_ap
+from irscales.enumeration import _bracket_ap as bracket_ap, _bracket_ap_reach as bracket_ap_reach
+from irscales.enumeration._ap_count import AP_MAX_N, FULL_MAX_N, n_distinct_sp, phi_ap
 from irscales.enumeration.forms.base import Form, register
 from irscales.enumeration.ties import RUN_TIES
 from irscales.options import UNQ
 
-__all__ = ["SumOfPrecisions", "SP_FORM", "AP_BASIS"]
+__all__ = ["SumOfPrecisions"]
 
 #: What the AP bracket rests on (the bounded route's basis).
 AP_BASIS = ("φ bracketed by proven lower and upper counts of a rounded count over ranks "
-            "(irscales.enumeration.bracket_ap; FFF21 eq. 2, §7.1.3)")
+            "(irscales.enumeration._bracket_ap; FFF21 eq. 2, §7.1.3)")
 _SECONDS_PER_RUN = 6e-7  # the shared machine's rate (issue 37: N = 27 took 80 s; loaded builds 2.3-4.0e-7 s/run)
 
 
@@ -71,7 +71,7 @@ class SumOfPrecisions(Form):
             return AP_MAX_N, f"exact keys SP·lcm(1..N) must fit int64 (N·lcm(1..N) < 2^62, N ≤ {AP_MAX_N})"
         return FULL_MAX_N, (f"AP's ties have no known structure: φ_unq is exact by deduplicating all 2^N keys, done "
                             f"up to N = {FULL_MAX_N} (ties min/max/mid are counted to N = {AP_MAX_N}; an estimate "
-                            "of φ_unq: irscales.enumeration.ap_count.phi_unq_estimate)")
+                            "of φ_unq: irscales.enumeration._ap_count.phi_unq_estimate)")
 
     def count(self, m, runs, N, c, ties, progress, workers):
         return {t: phi_ap(runs, t, progress) for t in ties}
@@ -91,7 +91,7 @@ class SumOfPrecisions(Form):
         return 1e-3 + 1.5e-6 * 2**N + runs * 1e-6, 24 * 2**N
 
     def count_basis(self, m, N, c):
-        return "proof", "counted; exact keys SP·lcm(1..N) (irscales.enumeration.ap_count)"
+        return "proof", "counted; exact keys SP·lcm(1..N) (irscales.enumeration._ap_count)"
 
     def bracket_depth(self, m, c, ties):
         if c != 1:

@@ -2,7 +2,7 @@
 reproduction.
 
 Fer17 answers RQ1 and RQ2 on its T13–T15 (GOV2) grid and RQ3 on seven tracks; the GOV2 grids are
-not public. The designs of notebook 03 (:mod:`irscales.stats.sampling`, :mod:`irscales.stats.anova`,
+not public. The designs of notebook 03 (:mod:`irscales.papers.fer17.sampling`, :mod:`irscales.stats._anova`,
 the helpers of :mod:`irscales.papers.fer17.reproduce`) run here on the published grids of T07–T10
 (:func:`analogue_sets`: Fer17 §3.2's 1,326 systems, no 3-grams, one query form) and, for
 comparison, on any other topic sets (the simulated grid of notebook 03). Every title, caption and
@@ -23,8 +23,9 @@ from irscales.papers.fer17.plots import plot_across_collections, plot_romp, plot
 from irscales.papers.fer17.printed import SOURCE_NAMES, printed_pair_effects, printed_values
 from irscales.papers.fer17.real_gop import ANALOGUE_LABEL, CORPORA, GopTrack
 from irscales.papers.fer17.reproduce import nested_tables, no1q_below_allq, qualitative_items, tukey_same_group
-from irscales.stats import anova, sampling
-from irscales.stats.anova import effect_size_class
+from irscales.papers.fer17 import sampling
+from irscales.stats import _anova as anova
+from irscales.stats._anova import effect_size_class
 
 __all__ = ["analogue_sets", "Designs", "run_designs", "side_by_side_anova", "anova_frame", "pair_effects_frame",
            "romp_against_paper", "rq2_grand_means", "qualitative_frame", "analogue_figures"]
@@ -82,7 +83,7 @@ def run_designs(sets: Mapping[str, tuple[str, Mapping[str, np.ndarray]]], rq1_se
                 topic_sizes: Sequence[int], system_sizes: Sequence[int], n_samples: int) -> Designs:
     """Fer17's RQ1–RQ3 analyses on ``sets`` (``topic set → (corpus, {measure label → (topics,
     systems)})``), the calls of notebook 03: RQ1/RQ2 on the topic sets ``rq1_sets`` merged
-    (:func:`irscales.stats.sampling.correlation_design` with no1Q, seeded ``seed + 1``), the GLMM of
+    (:func:`irscales.papers.fer17.sampling.correlation_design` with no1Q, seeded ``seed + 1``), the GLMM of
     eq. (8), Table 4, Tukey HSD against t = 50 and s = 100, Tables 5–6; RQ3 on every set (s = 100
     systems, H samples, seeded ``seed + 2``), eq. (9) and Table 9."""
     names = list(next(iter(sets.values()))[1])
@@ -154,7 +155,7 @@ def pair_effects_frame(published: pd.DataFrame, designs: Mapping[str, Designs], 
 def romp_against_paper(published: pd.DataFrame, d: Designs) -> pd.DataFrame:
     """How the ranking of measure pairs (RoMP) of a design compares with the paper's, for Table 4
     (RQ1) and Table 9 (RQ3), and RQ1 against RQ3 within the design (§6.2.5):
-    :func:`irscales.stats.sampling.romp_comparison` (tauCorr, apCorr, RMSE) per response."""
+    :func:`irscales.papers.fer17.sampling.romp_comparison` (tauCorr, apCorr, RMSE) per response."""
     rows = {}
     for table, attr in (("table4", "pair"), ("table9", "rq3")):
         printed = printed_pair_effects(published, table)

@@ -17,8 +17,8 @@ from scipy import stats
 
 from irscales.papers.printing import read, read_value, yes_no
 from irscales.papers.published import PRINTED_NOTE
-from irscales.stats.anova import effect_size_class, omega_squared, omega_squared_for_power, power
-from irscales.stats.sampling import romp_comparison
+from irscales.stats._anova import effect_size_class, omega_squared, omega_squared_for_power, power
+from irscales.papers.fer17.sampling import romp_comparison
 
 __all__ = ["SOURCE_NAMES", "PRINTED_NOTE", "PrintedItems", "qualitative_anova_items", "recompute_published_anova",
            "printed_values", "printed_pair_effects", "printed_romp_items", "printed_rq2_items",
@@ -35,7 +35,7 @@ SOURCE_NAMES = {"subject": "Subject", "pair": "Measure Pair", "topics": "Topic S
 
 def qualitative_anova_items(table, tab: str, alpha: float = 0.05) -> dict[str, str]:
     """Items ``<tab>/<source>/significant`` (yes/no at ``alpha``) and ``<tab>/<source>/effect_class``
-    (Fer17 §2.6 ω² class) from an ANOVA table of :func:`irscales.stats.anova.balanced_anova` — the
+    (Fer17 §2.6 ω² class) from an ANOVA table of :func:`irscales.stats._anova.balanced_anova` — the
     qualitative findings that can be compared between the paper's TREC data and ours."""
     out = {}
     for term, row in table.iterrows():
@@ -66,7 +66,7 @@ _TINY = 5e-324
 
 
 def fitting_total(target: float, w2: float, df: float, df_err: float, n_total: int, alpha: float = 0.05) -> float | None:
-    """The total sample size N′ at which eq. (5) (:func:`irscales.stats.anova.power`, the error df moving
+    """The total sample size N′ at which eq. (5) (:func:`irscales.stats._anova.power`, the error df moving
     with N′ as G*Power's do: df_err + N′ − N) gives the power ``target``; ``None`` where none does (ω² = 0
     gives α at every N′, and the power only grows with N′)."""
     if w2 <= 0 or not alpha < target < 1:
@@ -91,7 +91,7 @@ def _spread(f, x: float, lo_in: float, hi_in: float) -> float:
 
 
 def _miss(w2: float, df: float, df_err: float, n_total: int, alpha: float) -> float:
-    """β = 1 − power of eq. (5) (:func:`irscales.stats.anova.power`), from the noncentral F's lower tail:
+    """β = 1 − power of eq. (5) (:func:`irscales.stats._anova.power`), from the noncentral F's lower tail:
     where the power is 1 in double precision, how far from 1 it is (a power of 1 − 3.4e-62 is not 1)."""
     lam = n_total * w2 / (1.0 - w2)
     return float(stats.ncf.cdf(stats.f.ppf(1.0 - alpha, df, df_err), df, df_err, lam)) if lam > 0 else 1.0 - alpha
@@ -101,7 +101,7 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
                               alpha: float = 0.05) -> PrintedItems:
     """Recompute the derived columns of Fer17's printed ANOVA tables from their printed inputs:
     MS = SS/DF, F = MS/MS_error, p from the F distribution at the printed F and DF, ω² from eq. (3)
-    at the printed F and DF with N = total DF + 1, and power (:func:`irscales.stats.anova.power`) at that
+    at the printed F and DF with N = total DF + 1, and power (:func:`irscales.stats._anova.power`) at that
     ω². ``published`` is :func:`irscales.papers.published.load` ``("fer17")``: a reproduction *from
     published inputs*, not from data. The spreads: MS and F are computed from SS printed to 4
     decimals, p, ω² and power from F printed to 4 decimals; each moves that far over its inputs'
@@ -184,9 +184,9 @@ def recompute_published_anova(published, tables: Sequence[str] = ("table2", "tab
 def power_contradiction(printed_power: str, printed_omega2: str, printed_f: str, df: float, df_err: float,
                         n_total: int, alpha: float = 0.05) -> str | None:
     """Why a printed power cannot follow from its row's printed ω² under any setting of eq. (5) (Fer17
-    §2.6, :func:`irscales.stats.anova.power`) with a sample size up to the table's N, or ``None`` where one
+    §2.6, :func:`irscales.stats._anova.power`) with a sample size up to the table's N, or ``None`` where one
     can. The power eq. (5) gives rises with ω² and with the sample size, so the ω² it needs for the printed
-    power at N (:func:`irscales.stats.anova.omega_squared_for_power`) is the smallest any sample size
+    power at N (:func:`irscales.stats._anova.omega_squared_for_power`) is the smallest any sample size
     N′ ≤ N allows; it contradicts the printed ω² when it is at or above every value that prints as that
     ω², rounded or truncated (below ω²_printed + one unit of its last place). The note gives the needed ω²,
     how it prints, the most power eq. (5) gives to an ω² that prints as the row's, and the row's F where
@@ -238,7 +238,7 @@ def printed_pair_effects(published, table: str) -> pd.DataFrame:
 
 def printed_romp_items(published) -> dict[str, float]:
     """§4.2.5 (Table 4: τ vs τ_AP RoMP) and §6.2.5 (Table 4 vs Table 9, for τ and for τ_AP) from the
-    printed tables, through :func:`irscales.stats.sampling.romp_comparison` with Fer17's tie-by-order
+    printed tables, through :func:`irscales.papers.fer17.sampling.romp_comparison` with Fer17's tie-by-order
     convention: items ``s4.2.5/{tauCorr, apCorr, romp_swaps, RMSE}`` and ``s6.2.5/<resp>/{tauCorr,
     apCorr, RMSE}``."""
     t4, t9 = printed_pair_effects(published, "table4"), printed_pair_effects(published, "table9")
@@ -276,7 +276,7 @@ def printed_rq2_items(published, cell: tuple[int, int] = (50, 100)) -> dict[str,
 def printed_anova_class_items(published, tables: Sequence[str] = ("table2", "table3", "table7", "table8"),
                               alpha: float = 0.05) -> dict[str, str]:
     """``<tab>/<source>/significant`` (printed p < ``alpha``) and ``<tab>/<source>/effect_class``
-    (§2.6 class of the printed ω², :func:`irscales.stats.anova.effect_size_class`) for every effect row of
+    (§2.6 class of the printed ω², :func:`irscales.stats._anova.effect_size_class`) for every effect row of
     the printed ANOVA tables."""
     val = printed_values(published)
     out = {}

@@ -10,7 +10,7 @@ Data (all optional, found through :mod:`irscales.paths`):
 - the original systems: the 129 TREC-8 Ad hoc runs (``paths.trec_track("T08")``), evaluated here with
   Fer17's measures in MATTERS' conventions (:data:`~irscales.papers.fer17.measures.TABLE1_MEASURES`),
   and T07's AP and P@10 of all 103 runs from the published score tables
-  (:mod:`irscales.data.run_scores`); no other original runs of T07–T10 are public.
+  (:mod:`irscales.data._run_scores`); no other original runs of T07–T10 are public.
 
 **Table 1** (§3.4) is the KL divergence D_KL(original ‖ GoP) of eq. (7). Computed the way the
 authors' own code does it (:func:`irscales.papers.fer17.kde.kl_divergence_matters`: every
@@ -36,7 +36,7 @@ import pandas as pd
 from irscales import paths
 from irscales.data import Collection
 from irscales.data.matters import read_measures
-from irscales.data.run_scores import read_run_scores
+from irscales.data._run_scores import read_run_scores
 from irscales.figures import styled
 from irscales.papers import printing, published
 from irscales.papers.fer17.kde import BANDWIDTH, MATTERS_GRID, kl_divergence_matters, ksdensity

@@ -31,7 +31,8 @@ from irscales.papers.fer17.plots import (plot_across_collections, plot_kde, plot
 from irscales.papers.fer17.printed import (SOURCE_NAMES, printed_input_items, printed_pair_effects,
                                            qualitative_anova_items)
 from irscales.papers.printing import yes_no
-from irscales.stats import anova, sampling
+from irscales.papers.fer17 import sampling
+from irscales.stats import _anova as anova
 
 __all__ = ["QUICK_TOPIC_SIZES", "QUICK_SYSTEM_SIZES", "QUICK_SAMPLES", "design_sizes", "topic_sets", "data_source",
            "sets_line", "set_scores", "kl_halves", "original_systems_t08", "anova_text", "pair_effects_table",
@@ -129,7 +130,7 @@ def original_systems_t08(full: bool, scores: Mapping[str, Mapping[str, np.ndarra
 
 
 def anova_text(table: pd.DataFrame, title: str) -> str:
-    """An ANOVA table of :func:`irscales.stats.anova.balanced_anova` as the paper prints it: its
+    """An ANOVA table of :func:`irscales.stats._anova.balanced_anova` as the paper prints it: its
     source names (:data:`SOURCE_NAMES`), 4 decimals, p-values to 3 significant digits; with a title."""
     t = table.copy()
     t.index = [SOURCE_NAMES.get(i, i) for i in t.index]
@@ -142,7 +143,7 @@ def anova_text(table: pd.DataFrame, title: str) -> str:
 
 def pair_effects_table(tau: pd.Series, tau_ap: pd.Series, names: Sequence[str]) -> pd.DataFrame:
     """Fer17 Tables 4 and 9: the measure-pair main effects, a τ and a τ_AP row per measure
-    (upper triangle, :func:`irscales.stats.sampling.pair_table`), to 4 decimals, ``-`` below."""
+    (upper triangle, :func:`irscales.papers.fer17.sampling.pair_table`), to 4 decimals, ``-`` below."""
     t = pd.concat({"τ": sampling.pair_table(tau, names), "τ_AP": sampling.pair_table(tau_ap, names)}).swaplevel()
     t = t.loc[[(n, c) for n in names for c in ("τ", "τ_AP")]]
     return t.map(lambda v: "-" if pd.isna(v) else f"{v:.4f}")

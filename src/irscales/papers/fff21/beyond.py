@@ -26,7 +26,7 @@ from irscales import enumeration as E
 from irscales import measures as M
 from irscales.data.collection import Collection
 from irscales.correlation import kendall_tau
-from irscales.enumeration.dcg import exact_dcg
+from irscales.enumeration._dcg import exact_dcg
 from irscales.figures import write_figure
 from irscales.options import Settings
 from irscales.interval import plan
@@ -120,7 +120,7 @@ def graded_ranked_taus(collection: Collection, N: int, measures: dict[str, M.Mea
 
     Exactness: rational measures (gRBP, gP) are averaged exactly (one Fraction per (topic, φ)); φ means
     are integer sums; DCG/nDCG with an integer log base (gnDCG_b02) are summed as integer vectors over
-    the logarithms and compared exactly (:class:`irscales.enumeration.dcg.ExactDCG`, each topic divided
+    the logarithms and compared exactly (:class:`irscales.enumeration._dcg.ExactDCG`, each topic divided
     by its ideal DCG). Other measures fall back to float means of one value per (topic, φ).
     Topics without any relevant document are dropped (no nDCG).
     One row per measure: ``tau``, ``systems``, ``topics``, ``N``, ``grades``, ``distinct`` (values of

@@ -32,7 +32,7 @@ import pandas as pd
 
 from irscales import paths
 from irscales.data import Collection
-from irscales.data.judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction
+from irscales.data._judged import DEFAULT_JUDGED_THRESHOLD, indicator_qrels, judged_fraction
 from irscales.data.run_repeats import without_repeats
 from irscales.data.trec import find_runs, read_qrels
 from irscales.papers.mm23.real_r04 import r04_folder
@@ -131,12 +131,12 @@ def load(name: str, depth: int = 30, cache: bool = True) -> GradedData:
 
 def judged_at(data: GradedData, ks) -> pd.DataFrame:
     """judged@k for each cut-off k of ``ks``: the fraction of the top min(k, L) documents that is judged, over
-    all (system, topic) runs (ir_measures' Judged@k, :mod:`irscales.data.judged`: ranks a short run does not
+    all (system, topic) runs (ir_measures' Judged@k, :mod:`irscales.data._judged`: ranks a short run does not
     have do not count), its smallest system mean, the number of systems below
     :data:`UNRELIABLE_JUDGED` and whether the cut-off is reliable (no system below it)."""
     rows = []
     for k in ks:
-        frac = judged_fraction(data.judged, k)  # (S, T): irscales.data.judged, the definition evaluate() reports
+        frac = judged_fraction(data.judged, k)  # (S, T): irscales.data._judged, the definition evaluate() reports
         per_system = frac.mean(axis=1)
         rows.append({"dataset": data.name, "k": int(k), "judged@k": float(frac.mean()),
                      "lowest system": float(per_system.min()),

@@ -28,7 +28,7 @@ from irscales import measures as M
 from irscales.data import Collection
 from irscales.figures import write_figure
 from irscales.enumeration import counting as C
-from irscales.enumeration.runs import numerator
+from irscales.enumeration._runs import numerator
 from irscales.interval import dcg_proven_depth
 from irscales.papers.fff21 import beyond
 from irscales.papers.fff21 import graded_data as D

@@ -28,7 +28,7 @@ proof (closed forms; RBP and gRBP: no ties, or p = 1/b), an enumeration of all r
 the depth an enumeration checked, the assumption of no Q-linear relation among the 1/ln m (Schanuel's
 conjecture; :func:`irscales.interval.dcg_proven_depth`). The original scores are exact too: Fractions for
 the rational measures, and for nDCG integer vectors over the logarithms
-(:class:`irscales.enumeration.dcg.ExactDCG`), so system means and τ are exact. The significance tests
+(:class:`irscales.enumeration._dcg.ExactDCG`), so system means and τ are exact. The significance tests
 take Fractions for the rational measures (nDCG too while N ≤ its log base); beyond it nDCG is
 irrational and they take floats snapped to one per exact value
 (:func:`irscales.papers.fff21.ranked.snapped_by_phi`: equal values equal, order exact), as FFF21's own

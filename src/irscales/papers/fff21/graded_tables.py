@@ -15,7 +15,7 @@ functions (:mod:`irscales.papers.fff21.tables`, :mod:`irscales.papers.fff21.sign
 Every row carries ``exact``: the weakest basis of the φ it uses (``proof``, ``enumeration``,
 ``conditional`` — Schanuel's conjecture for counted DCG beyond the enumerated depth — or ``not
 computed`` with the reason in ``basis``); system means and τ are exact (exact scores, exact φ); the
-significance decisions are those of :mod:`irscales.stats.significance` on exact input, but for the
+significance decisions are those of :mod:`irscales.stats._significance` on exact input, but for the
 original nDCG beyond its log base (``scores``). Files are written
 under ``figures/beyond/`` with :data:`TAG` in their name: real data, beyond the papers.
 """
@@ -29,14 +29,14 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales.enumeration.ties import TIES
 from irscales.papers.fff21 import significance_tables as ST
 from irscales.papers.fff21 import tables as T
 from irscales.papers.fff21.graded_data import LABEL
 from irscales.papers.fff21.graded_scores import COUNTERPART, EXACT_KINDS, GRADED, ORDER, RECALL_BASED, GradedScores
 from irscales.paths import figures_dir
-from irscales.stats import significance as SG
+from irscales.stats import _significance as SG
 from irscales.options import DEFAULT_TIES
 
 __all__ = ["TAG", "table2", "table2_grid", "table4", "table56", "exactness", "weakest", "save", "output_dir"]

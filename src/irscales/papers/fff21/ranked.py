@@ -13,7 +13,7 @@ counted routes, one count for every tie strategy, :meth:`irscales.enumeration.ro
 the same values); :func:`interval_phis` holds them as FFF21's tables do (:func:`compact_phi`). Runs are
 binarised leniently (grade > 0, FFF21 §6) and runs shorter than N are padded with not relevant documents
 (§5.1). The recall-base dependent measures R, AP, nDCG are ranked on the scale of their numerator (P,
-SP, DCG; :func:`irscales.enumeration.runs.numerator`), one scale per run length for every topic, which
+SP, DCG; :func:`irscales.enumeration._runs.numerator`), one scale per run length for every topic, which
 is FFF21's "surrogate" of §5.2.2; so R_R = P_R, nDCG_R = DCG_R, and also RBP_p03_R = RBP_p05_R (same
 order of runs, FFP19), which the tests check rather than assume. FFF21's Tables 2–6 built on these
 scores are :mod:`irscales.papers.fff21.tables`; the graded tables (:mod:`irscales.papers.fff21.graded_scores`)
@@ -26,7 +26,7 @@ ideal sum, :func:`small_dcg_fractions`); so their means are exact; ranked values
 or half-integers (``mid``), whose float sums over ≤ 2^20 topics are exact. DCG and nDCG are irrational;
 their floats are *snapped*: every run with the same exact value (same φ, decided exactly by the engine)
 gets one float, and a check asserts that distinct values keep distinct, correctly ordered floats
-(:func:`snap_floats`). Their system means are ordered exactly (:class:`irscales.enumeration.dcg.ExactDCG`:
+(:func:`snap_floats`). Their system means are ordered exactly (:class:`irscales.enumeration._dcg.ExactDCG`:
 integer vectors over the u_m = ln B/ln m, ordered in ``Decimal``). A real collection does tie system
 means of DCG (two runs with the same relevant ranks on every topic). FFF21's option of rounding means
 to 8 decimals (footnote 9) is ``decimals=8``.
@@ -47,8 +47,8 @@ import numpy as np
 from irscales import measures as M
 from irscales.correlation import system_means
 from irscales.data.collection import Collection
-from irscales.enumeration.dcg import ExactDCG, exact_dcg
-from irscales.enumeration.runs import numerator
+from irscales.enumeration._dcg import ExactDCG, exact_dcg
+from irscales.enumeration._runs import numerator
 from irscales.options import UNQ, Settings
 from irscales.interval import IntervalPlan, interval_values, plan, scaled_runs
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales import enumeration as E
 from irscales import measures as M
 from irscales.figures import all_values_grid, tie_summary, write_figure

@@ -1,6 +1,6 @@
 """FFF21 Tables 5–6 (§7.3): significance with a measure M against its ranked version M_R.
 
-* :func:`table56` — for each measure and each of the eight tests of :mod:`irscales.stats.significance`:
+* :func:`table56` — for each measure and each of the eight tests of :mod:`irscales.stats._significance`:
   Sig, S2NS, NS2S, their ratios to Sig and Δ% = (S2NS + NS2S)/Sig; Table 5 = measures not depending on
   the recall base, Table 6 = the others; :func:`table56_layout` shows them as printed.
 * :func:`grand_mean_delta` — the "25% ± 11%" of §7.3 (mean ± sample sd of Δ% over tracks, measures
@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from irscales.papers.fff21.ranked import RECALL_BASE, RECALL_BASE_FREE, RankedScores
-from irscales.stats import significance as SG
-from irscales.stats.anova import CRITICAL_CONVENTIONS, studentized_range_critical
+from irscales.stats import _significance as SG
+from irscales.stats._anova import CRITICAL_CONVENTIONS, studentized_range_critical
 from irscales.options import DEFAULT_TIES
 
 if TYPE_CHECKING:
@@ -36,14 +36,14 @@ def _digest(a: np.ndarray) -> str:
     return hashlib.sha1(a.dtype.str.encode() + str(a.shape).encode() + np.ascontiguousarray(a).tobytes()).hexdigest()
 
 
-#: Tukey-type procedures of :mod:`irscales.stats.significance` and the error df of their critical value.
+#: Tukey-type procedures of :mod:`irscales.stats._significance` and the error df of their critical value.
 _TUKEY_DF = {"anova1": lambda omni: omni["df"][1], "anova2": lambda omni: omni["df"][1],
              "kruskalwallis": lambda omni: math.inf, "friedman": lambda omni: math.inf}
 
 
 def with_critical(res: SG.SignificanceResult, critical: str) -> SG.SignificanceResult:
     """Re-decide the Tukey-type comparisons with the critical value of ``critical``
-    (:func:`irscales.stats.anova.studentized_range_critical`); q statistics are unchanged."""
+    (:func:`irscales.stats._anova.studentized_range_critical`); q statistics are unchanged."""
     if critical == "exact":
         return res
     out = {}
@@ -77,13 +77,13 @@ def table56(rs: RankedScores, measures: Sequence[str] | None = None, tests: Sequ
     Columns: ``measure``, ``test``, ``label`` (the paper's row name), ``ordinal`` (grey rows),
     ``pairs`` (S(S−1)/2), ``sig`` (significant pairs with M), ``s2ns`` / ``ns2s`` (pairs that become
     not significant / significant with M_R), ``s2ns_ratio`` / ``ns2s_ratio`` (÷ Sig) and ``delta`` =
-    (S2NS + NS2S)/Sig (fractions; NaN when Sig = 0), see :func:`irscales.stats.significance.compare_significance`.
+    (S2NS + NS2S)/Sig (fractions; NaN when Sig = 0), see :func:`irscales.stats._significance.compare_significance`.
     Table 5 is ``measures=RECALL_BASE_FREE``, Table 6 ``RECALL_BASE``.
 
     ``critical``: the studentized-range critical value of the four Tukey-type procedures,
     ``"exact"`` or ``"matlab"`` (MATLAB ``multcompare``, which FFF21 used: it treats an error df above
     120 as infinite, so for T08's 6,321 df its value is 0.063% smaller; see
-    :func:`irscales.stats.anova.studentized_range_critical`). FFF21's one- and two-way ANOVA rows of T08
+    :func:`irscales.stats._anova.studentized_range_critical`). FFF21's one- and two-way ANOVA rows of T08
     need ``"matlab"``.
     """
     if critical not in CRITICAL_CONVENTIONS:
@@ -108,7 +108,7 @@ def critical_value_flips(rs: RankedScores, measures: Sequence[str] | None = None
                          tests: Sequence[str] = ("anova1", "anova2"), alpha: float = 0.05,
                          ties: str = DEFAULT_TIES) -> pd.DataFrame:
     """The system pairs whose Tukey decision differs between the exact and MATLAB's critical value
-    (:func:`irscales.stats.anova.studentized_range_critical`): one row per (measure, version, test, pair)
+    (:func:`irscales.stats._anova.studentized_range_critical`): one row per (measure, version, test, pair)
     with the studentized statistic q, both critical values and q's distance from each in percent.
     Versions: ``original`` (M) and ``ranked`` (M_R). The evidence behind ``critical="matlab"``."""
     measures = list(rs.measures if measures is None else measures)
@@ -157,7 +157,7 @@ def plot_significance_changes(frames: Sequence[pd.DataFrame], simulated: bool,
     NS2S right), measures as columns, the eight tests as rows. A cell prints the number of system pairs
     that change; its colour is that number as a percentage of Sig (pairs significant with M) on a log
     scale (:func:`_change_norm`); white: no change; hatched grey: Sig = 0 (no percentage). Test names
-    in grey are the tests that assume only an ordinal scale (:data:`irscales.stats.results.ORDINAL_TESTS`,
+    in grey are the tests that assume only an ordinal scale (:data:`irscales.stats._results.ORDINAL_TESTS`,
     the grey rows of FFF21 Tables 5–6); the caption under the panels says so. Cell numbers are 8 pt.
     ``note``: one more caption line (e.g. on what the data are or how exact the cells are).
     Returns the matplotlib Figure; its title and caption say "simulated" when the data are."""

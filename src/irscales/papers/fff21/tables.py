@@ -20,7 +20,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales.correlation import kendall_tau, system_means, topic_by_topic_tau
 from irscales.data import Collection, load_preset
 from irscales.papers.fff21.ranked import (
@@ -28,7 +28,7 @@ from irscales.papers.fff21.ranked import (
 from irscales.papers import published
 from irscales.papers.fff21.significance_tables import grand_mean_delta, table56
 from irscales.paths import figures_dir, trec_tracks
-from irscales.stats import significance as SG
+from irscales.stats import _significance as SG
 from irscales.options import DEFAULT_TIES, UNQ
 
 __all__ = [

@@ -1,7 +1,7 @@
 """MM23's examples, depths and display labels (Moffat & Mackenzie, JASIST 2024).
 
 Inside the library measures are named by :attr:`irscales.measures.Measure.key` and tests by the
-keys of :data:`irscales.stats.significance.TESTS`; the paper's own names (``Prec@k``, ``RBP(0.5)``,
+keys of :data:`irscales.stats._significance.TESTS`; the paper's own names (``Prec@k``, ``RBP(0.5)``,
 ``NDCG``, ``wilcoxon`` …) are applied only when a table is shown or written
 (:func:`metric_labels`, :data:`TEST_NAMES`, :data:`FIG3_LABELS`).
 
@@ -43,7 +43,7 @@ JONES_K = 10
 GROUPS = ("** via ns", "ns", "=", "ni", "** via ni")
 
 #: Short test names of notebook 05's tables and CSVs: the library's names (:data:`irscales.options.TEST_NAMES`)
-#: of MM23's tests, in the paper's order (keys: :data:`irscales.stats.significance.TESTS`).
+#: of MM23's tests, in the paper's order (keys: :data:`irscales.stats._significance.TESTS`).
 TEST_NAMES = {k: options.TEST_NAMES[k] for k in METRIC_TESTS}
 #: Row labels of the Fig. 7 plot (the figure's wording), for the same tests.
 TEST_LABELS = dict(zip(METRIC_TESTS, ("Sign test", "Wilcoxon signed-rank", "Student t")))

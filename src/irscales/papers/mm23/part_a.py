@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from irscales.atomic import write_atomic
+from irscales._atomic import write_atomic
 from irscales.ipso import (
     PHI, CategoryCounts, MonteCarloResult, Relation, all_serps, axis_order, axis_tau, compare, count_categories,
     diagonal_blocks, exact_sign, golden_rbp_exact, relation_grid,

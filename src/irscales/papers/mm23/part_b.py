@@ -8,10 +8,10 @@ on the relations of :func:`irscales.ipso.pair_relations`.
 * :func:`table3` — MM23 Table 3: fractions of all (pair, topic) SERP pairs that are equal,
   separable (ni + ns) and non-separable at k = 5, 10, 15, 20, 50, 100 (exact counts).
 * :func:`fig7` — MM23 Fig. 7: per pair, metric test (sign, Wilcoxon signed-rank or paired t from
-  :mod:`irscales.stats.significance`) against the IPSO sign test, in the categories "Both: Yes",
+  :mod:`irscales.stats._significance`) against the IPSO sign test, in the categories "Both: Yes",
   "Both: No", "Metric: Yes", "Metric: No" (:func:`irscales.ipso.agreement`).
 * :func:`triangle` — MM23 Fig. 8: the same categories per pair, systems ordered by mean Prec@10.
-* "p < α" (MM23) for every decision (:mod:`irscales.ipso.agreement`).
+* "p < α" (MM23) for every decision (:mod:`irscales.ipso._agreement`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from irscales.data import Collection, load_preset
 from irscales.ipso import (
     AGREEMENT, PairRelations, agreement, exact_sign, ipso_sign_tests, metric_tests, relations_of,
 )
-from irscales.ipso.agreement import METRIC_TESTS
+from irscales.ipso._agreement import METRIC_TESTS
 from irscales.measures import NDCG, P
 from irscales.papers.mm23.conventions import (
     FIG7_DEPTHS, GROUPS, TABLE3_DEPTHS, TEST_NAMES, metric_labels, metrics_at,
@@ -120,7 +120,7 @@ def fig7(col: Collection, depths: Sequence[int] = FIG7_DEPTHS, tests: Sequence[s
          exact: bool = True) -> pd.DataFrame:
     """MM23 Fig. 7: for each metric × depth × test, the number and fraction of system pairs in
     each agreement category. Long frame: measure (:attr:`~irscales.measures.Measure.key`), depth,
-    test (:data:`irscales.stats.significance.TESTS` key), category, pairs, fraction
+    test (:data:`irscales.stats._significance.TESTS` key), category, pairs, fraction
     (:func:`fig7_display` gives the paper's names).
 
     The rational metrics (Prec, AP, RBP) are tested on exact Fractions by default, so equal

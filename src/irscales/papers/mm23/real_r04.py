@@ -20,7 +20,7 @@ import pandas as pd
 
 from irscales import paths
 from irscales.data import Collection
-from irscales.formatting import as_text
+from irscales._formatting import as_text
 from irscales.papers.mm23.conventions import GROUPS
 from irscales.papers.mm23.pair_topics import pair_topics
 
