@@ -150,5 +150,5 @@ def test_a_simulated_run_is_labelled_simulated(tmp_path):
     assert "the first 20 simulated" in b.what and figure_route(b.figures[0].stem) == "simulated data"
     assert all("simulated" in f for f in b.findings)
     assert b.findings[0].endswith("2 bracketed (achieved relative error of φ up to 0.01, target 0.01): over every φ "
-                                  "inside the brackets τ is one value in 1, elsewhere a range at most 0.0100 wide (AP: "
+                                  "inside the brackets τ is one value for 1 of them and a range for 1, at most 0.0100 wide (AP: "
                                   "0.7900 to 0.8000, 3 pairs of systems in either order); no unq route: AP.")

@@ -302,11 +302,11 @@ def findings(t2: pd.DataFrame, label: str, judged: pd.DataFrame | None = None) -
             moving = bracketed[bracketed["stable"].astype(str) != "True"]
             s += (f"; {len(bracketed)} bracketed (achieved relative error of φ up to "
                   f"{bracketed['achieved_rel_error'].max():.3g}, target {bracketed['max_rel_error'].max():.3g}): over "
-                  f"every φ inside the brackets τ is one value in {len(stable)}")
+                  f"every φ inside the brackets τ is one value for {len(stable)} of them")
             if len(moving):
                 w = moving.assign(width=moving["tau_max"] - moving["tau_min"]).sort_values("width", kind="stable")
                 widest = w.iloc[-1]
-                s += (f", elsewhere a range at most {widest['width']:.4f} wide ({widest['measure']}: "
+                s += (f" and a range for {len(moving)}, at most {widest['width']:.4f} wide ({widest['measure']}: "
                       f"{widest['tau_min']:.4f} to {widest['tau_max']:.4f}, {int(widest['undecided_pairs'])} pairs of "
                       "systems in either order)")
         if none:
