@@ -38,7 +38,8 @@ test: $(STAMP) ## every test, on every core + nbval on the stored notebooks, the
 	@echo "== tests marked data and the notebooks that read data again as on a fresh clone: empty IRSCALES_SHARED, no IRSCALES_COLLECTIONS, empty cache (their simulated figures go to a temporary folder, not figures/)"
 	@hidden=$$(mktemp -d) && trap 'rm -rf "$$hidden"' EXIT && mkdir "$$hidden/shared" && \
 	  env -u IRSCALES_COLLECTIONS -u IRSCALES_TREC -u IRSCALES_GOP -u IRSCALES_SCORES IRSCALES_SHARED="$$hidden/shared" IRSCALES_CACHE="$$hidden/cache" IRSCALES_FIGURES="$$hidden/figures" \
-	  $(PY) -m pytest tests $(DATA_NOTEBOOKS) $(NBVAL) -m data -q -rs $(PARALLEL)
+	  $(PY) -m pytest tests $(DATA_NOTEBOOKS) $(NBVAL) -m data -q -rs $(PARALLEL) && \
+	  $(PY) scripts/figures_match.py "$$hidden/figures"  # the simulated tables written again are the committed bytes
 	@bash scripts/tree_state.sh check $(VENV)/.tree-before
 
 test-fast: $(STAMP) ## the unit tier, in parallel: every test not marked data or slow, without the notebooks (README: what it leaves out)
