@@ -381,7 +381,7 @@ def test_real_data_items_say_whether_they_come_from_the_committed_table(tmp_path
     sentence = src.sentence()
     assert sentence.startswith("2 items reproduced on real data come from the committed derived table "
                                "fff21/published_vs_reproduced_T08.csv, computed on the 129 TREC-8 Ad hoc runs")
-    assert "which this checkout does not have" in sentence and "/T08/runs/ and the qrels file in" in sentence
+    assert "which a fresh clone does not have" in sentence and "/T08/runs/ and the qrels file in" in sentence
     assert "under $" in sentence and "make reproduce" in sentence  # the two settings that point at the runs
     md, page = report.build(figs, pub)
     assert sentence in md.read_text() and "in this section come from the committed" in page.read_text()
@@ -617,7 +617,7 @@ def test_fer17_table1_cells_on_route_real_data_and_fig1_panels(tmp_path, monkeyp
     assert sentence.startswith("3 items reproduced on real data come from the derived table "
                                "fer17/published_vs_reproduced_real_gop.csv, computed on the authors' published Grid of "
                                "Points on T07 and T08")
-    assert "which this checkout does not have" in sentence and "IRSCALES_GOP" in sentence and "notebook 03b" in sentence
+    assert "which a fresh clone does not have" in sentence and "IRSCALES_GOP" in sentence and "notebook 03b" in sentence
     md, page = report.build(figs, pub)
     text, html = md.read_text(), page.read_text()
     assert "| table1/T08/AP | Table 1, row T08 vs T08gop, column AP | 0.0335 | 0.033481 | real (derived table) | " \

@@ -221,9 +221,8 @@ class RealSource:
                f"$IRSCALES_TREC/{self.track}/ (or the same under $IRSCALES_SHARED/trec/) and run make reproduce "
                "(README: Your own TREC data)." if self.track else other[1] if other else
                "To recompute, run the notebook on your runs (README: Your own TREC data).")
-        runs = "runs" if self.track else "data"
-        have = (f"; the {runs} are found here ({self.found}), so a full run recomputes it" if self.found
-                else ", which this checkout does not have")
+        # the same words on every machine: the committed report must not depend on where it was built (issue 52)
+        have = ", which a fresh clone does not have"
         what = "the committed derived table" if self.state == "committed" else "the derived table"
         return f"{n} come{'s' if k == 1 else ''} from {what} {where}, computed on {data}{have}. {put}{quirk}"
 
