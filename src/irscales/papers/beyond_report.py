@@ -21,7 +21,6 @@ import html as html_
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import pandas as pd
 
@@ -235,7 +234,9 @@ def cutoffs(figures: Path) -> Beyond | None:
                             "are, and for a bracket the range of τ over every φ inside it (a proven bound) († also rests on the caveat of the CSV's caveat column: for DCG's distinct "
                             "values, no Q-linear relation among the 1/ln m, Schanuel's conjecture)", _cutoffs_table(t2), (src,))]
     dec_path = folder / f"decisions_{tag}.csv"
-    dec = _decision_order(_read(dec_path)) if dec_path.exists() else None
+    # one order whatever the CSV's (issue 43's rule): N, the notebook's measures and tests, the target error
+    dec = (in_order(_read(dec_path), labels=["N", "measure", "test", "max_rel_error"],
+                    orders={"measure": DECISION_MEASURES, "test": DECISION_TESTS}) if dec_path.exists() else None)
     if dec is not None:
         tables.append(AnalogueTable("Comparison decisions proven over the brackets (issue 51): per measure, run length "
                                     "and test, the pairs undecided (of all pairs; in brackets those significant on the "
@@ -265,17 +266,6 @@ def cutoffs(figures: Path) -> Beyond | None:
     found_lines = cutoff_findings(t2, runs, judged) + (decision_findings(dec, runs) if dec is not None else [])
     return Beyond("cutoffs", "Beyond the papers: interval scales at the cut-offs", label, "09_beyond_cutoffs", what,
                   tuple(found_lines), tuple(tables), pngs, FOLDER)
-
-
-def _decision_order(dec: pd.DataFrame) -> pd.DataFrame:
-    """The decisions in one order whatever the CSV's row order (issue 43's rule): N, the measures and tests in
-    notebook 09's order (others after them, by name), the target error."""
-    def rank(col: pd.Series, known: Sequence[str]) -> pd.Series:
-        order = {v: i for i, v in enumerate(known)}
-        return col.map(lambda v: (order.get(v, len(order)), str(v)))
-    keys = pd.DataFrame({"N": dec["N"], "m": rank(dec["measure"], DECISION_MEASURES),
-                         "t": rank(dec["test"], DECISION_TESTS), "e": dec["max_rel_error"]})
-    return dec.iloc[sorted(range(len(dec)), key=lambda i: tuple(keys.iloc[i]))].reset_index(drop=True)
 
 
 def _decisions_table(dec: pd.DataFrame) -> pd.DataFrame:
