@@ -164,8 +164,22 @@ def rank_range(b) -> tuple[np.ndarray, np.ndarray]:
     return best, worst
 
 
+class _Range:
+    """What a range of a coefficient offers: its width and whether a value lies in it (``lo`` ≤ τ ≤ ``hi``)."""
+
+    lo: float
+    hi: float
+
+    @property
+    def width(self) -> float:
+        return self.hi - self.lo
+
+    def __contains__(self, tau: float) -> bool:
+        return bool(self.lo <= tau <= self.hi)
+
+
 @dataclass(frozen=True, kw_only=True)
-class TauRange:
+class TauRange(_Range):
     """The range of Kendall's τ_b over a box of scores (:func:`kendall_tau_range`): ``lo`` ≤ τ ≤ ``hi`` at every
     point of the box where τ is defined (NaN: nowhere). ``concordant`` / ``discordant``: pairs of systems
     concordant (discordant) at every point; ``tied``: pairs that add nothing to P − Q at every point (tied in
@@ -179,13 +193,6 @@ class TauRange:
     tied: int
     undecided: int
     exact: bool
-
-    @property
-    def width(self) -> float:
-        return self.hi - self.lo
-
-    def __contains__(self, tau: float) -> bool:
-        return bool(self.lo <= tau <= self.hi)
 
 
 def _codes(b: Bounds) -> tuple[np.ndarray, np.ndarray]:
@@ -311,7 +318,7 @@ def kendall_tau_range(x, y) -> TauRange:
 
 
 @dataclass(frozen=True)
-class TauApRange:
+class TauApRange(_Range):
     """The range of the symmetric τ_AP over a box of scores (:func:`tau_ap_range`): ``lo`` ≤ τ_AP ≤ ``hi`` at
     every point of the box without tied systems (τ_AP is undefined with ties). ``exact``: both inputs were
     points (``lo == hi`` is :func:`irscales.correlation.tau_ap_symmetric`, NaN where they tie)."""
@@ -319,13 +326,6 @@ class TauApRange:
     lo: float
     hi: float
     exact: bool
-
-    @property
-    def width(self) -> float:
-        return self.hi - self.lo
-
-    def __contains__(self, tau: float) -> bool:
-        return bool(self.lo <= tau <= self.hi)
 
 
 def _tau_ap_one(xlo, xhi, ylo, yhi) -> tuple[Fraction, Fraction]:
