@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import subprocess
+import sys
 
 import numba
 import numpy as np
@@ -86,3 +88,24 @@ def test_without_numba_internals_nothing_is_noted(capsys):
     assert jit_cache.cached(object())
     assert not jit_cache.note_compiling("anything", 1, [object()])
     assert capsys.readouterr().err == ""
+
+
+def test_loading_the_reader_skips_numbas_blas_probe_but_blas_still_works():
+    """Issue 49: the reader's kernels load without numba's eager ``scipy.linalg`` import (0.17 s of a cold read);
+    the BLAS check is put back, so a kernel that uses BLAS compiles and is right (a fresh process: this one has
+    imported numba's array functions already)."""
+    code = """
+import sys
+import numpy as np
+from irscales.data._trec_fast import Judgments
+Judgments(np.zeros(1, np.int64), ["d"], np.ones(1, np.int16), 1)  # loads the reader's kernels
+assert "numba.np.arraymath" in sys.modules and "scipy.linalg" not in sys.modules, "scipy.linalg imported"
+import numba, numba.np.arraymath as arraymath, numba.np.linalg as linalg
+assert arraymath._HAVE_BLAS and arraymath.ensure_blas is linalg.ensure_blas
+dot = numba.njit(lambda a, b: np.dot(a, b))
+a = np.arange(1.0, 6.0)
+assert dot(a, a) == 55.0 and "scipy.linalg" in sys.modules
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

@@ -10,11 +10,45 @@ cannot be written) says so on stderr instead of a silent wait of 20 to 60 second
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
-__all__ = ["cached", "note_compiling", "compiled_noted"]
+__all__ = ["cached", "note_compiling", "compiled_noted", "numba_module"]
+
+
+def numba_module() -> ModuleType:
+    """``numba``, with its array functions (``numba.np.arraymath``) imported now, without their eager BLAS probe.
+
+    On import, ``numba.np.arraymath`` imports ``scipy.linalg`` (and through it ``numpy.f2py``) only to learn
+    whether BLAS is there: 0.17 s of the 2.3 s a cold ``irscales scores`` on the TREC-8 runs took (issue 49),
+    for kernels that never call BLAS. Here the probe asks only whether scipy is installed, which is what
+    decides the import; ``ensure_blas`` itself, which checks scipy's BLAS and its integer width, is put back
+    before anything is compiled, so a kernel that uses BLAS still goes through the full check when it is
+    typed (``tests/test_jit_cache.py``). Any other numba (its layout changed): imported as it comes."""
+    import numba
+
+    if "numba.np.arraymath" not in sys.modules:
+        try:
+            import numba.np.linalg as linalg
+
+            probe = linalg.ensure_blas
+        except (ImportError, AttributeError):
+            return numba
+
+        def scipy_installed() -> None:
+            if importlib.util.find_spec("scipy") is None:
+                raise ImportError("scipy is not installed")
+
+        linalg.ensure_blas = scipy_installed
+        try:
+            import numba.np.arraymath as arraymath
+        finally:
+            linalg.ensure_blas = probe
+        arraymath.ensure_blas = probe
+    return numba
 
 
 def cached(dispatcher: Any) -> bool:
@@ -42,7 +76,7 @@ def note_compiling(what: str, seconds: int, dispatchers: Iterable[Any]) -> bool:
 def compiled_noted(what: str, seconds: int, functions: Iterable[Any], **options: Any) -> tuple:
     """``numba.njit(cache=True, **options)`` of each function, with :func:`note_compiling`'s line when one of
     them is not in numba's cache."""
-    import numba  # loading numba costs 0.9 s: only for the kernels
+    numba = numba_module()  # loading numba costs 0.4 s: only for the kernels
 
     kernels = tuple(numba.njit(cache=True, **options)(f) for f in functions)
     note_compiling(what, seconds, kernels)

@@ -9,7 +9,7 @@ import threading
 import numpy as np
 
 from irscales.data._trec_parse import FIELD_SPACE
-from irscales._jit_cache import compiled_noted
+from irscales._jit_cache import compiled_noted, numba_module
 
 __all__ = ["CLASSES", "POW10", "STATUS_OK", "kernels", "kernels_loaded"]
 
@@ -479,7 +479,7 @@ _COMPILE = threading.Lock()
 
 @functools.lru_cache(maxsize=1)
 def _compiled():
-    import numba
+    numba = numba_module()
 
     g = globals()
     # helpers inlined where they are called: a call would pass (and reference-count) its arrays

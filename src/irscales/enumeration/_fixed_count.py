@@ -36,7 +36,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from irscales._jit_cache import note_compiling
+from irscales._jit_cache import note_compiling, numba_module
 from irscales._progress import bar as progress_bar
 
 __all__ = ["BLOCK", "MAX_BOTTOM", "TOL_SCALE", "FLAG_ROOM", "STEP_SECONDS", "frac_bits", "fixed_log_terms",
@@ -212,7 +212,7 @@ prange = range
 
 @functools.lru_cache(maxsize=1)
 def _kernels():
-    import numba
+    numba = numba_module()
 
     g = globals()
     g["prange"] = numba.prange
