@@ -186,3 +186,54 @@ def test_grid_size_and_labels():
         gop_index.grid_systems(models=["BM26"])
     with pytest.raises(KeyError, match="unknown stop list"):
         gop_index.stoplist("german")
+
+
+def _rank_by_lexsort(S, match, docnos, depth):
+    """trec_eval's order as two sort keys (the reading rank() used before issue 49: a lexsort)."""
+    key = gop_index.strcmp_ranks(np.asarray(docnos, dtype=object))
+    St = np.where(match, gop_index.as_trec_scores(S), -np.inf).T
+    order = np.lexsort((np.broadcast_to(-key, St.shape), -St), axis=-1)[:, :depth]
+    lengths = np.minimum(match.sum(0), depth)
+    order = np.where(np.arange(order.shape[1])[None, :] < lengths[:, None], order, -1)
+    return np.pad(order, ((0, 0), (0, depth - order.shape[1])), constant_values=-1), lengths
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rank_by_one_key_is_the_lexsort_of_score_and_docno(seed):
+    """rank() sorts one unsigned key (the float32 score's bits, then the docno): the same order as sorting by
+    score descending then docno descending, with ties, -0.0 against 0.0, negative scores, doubles equal in
+    float32, unmatched documents and depths below and above the number of documents."""
+    rng = np.random.default_rng(seed)
+    D, T = 300, 7
+    S = rng.choice(np.array([-2.5, -1e-3, -0.0, 0.0, 1e-3, 0.5, 0.5 + 2**-40, 1.0, 3.25]), size=(D, T))
+    S = np.where(rng.random((D, T)) < 0.5, S, rng.normal(size=(D, T)))
+    match = rng.random((D, T)) < 0.8
+    docnos = [f"D{rng.integers(0, 10**6)}-{i}" for i in range(D)]
+    for depth in (5, 100, 400):
+        got, ref = gop_index.rank(S, match, docnos, depth), _rank_by_lexsort(S, match, docnos, depth)
+        assert np.array_equal(got[0], ref[0]) and np.array_equal(got[1], ref[1])
+
+
+@pytest.mark.parametrize("model", ["BM25", "LMDir500", "lnc.ltc", "PL2"])
+def test_scores_are_the_bits_of_sparse_times_sparse(model):
+    """score() multiplies the weights by a dense query matrix: every score is the double that sparse times sparse
+    (the route before issue 49) summed, bit for bit."""
+    w = gop_index.word_counts(TINY, ["1", "2"])
+    idx = gop_index.build_index(w, "none", "none")
+    S, match = gop_index.score(idx, model)
+    X, Q = idx.X, idx.Q
+    qcols = np.unique(Q.indices)
+    Xq, Qq = X[:, qcols].tocsr(), Q[:, qcols].tocsr()
+    W = Xq.copy()
+    W.data = np.random.default_rng(1).random(len(W.data))  # any weights: the summation order is the point
+    dense = W @ Qq.T.toarray()
+    sparse = np.asarray((W @ Qq.T).todense())
+    assert np.array_equal(dense.view(np.uint64), sparse.view(np.uint64))
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(2)  # and at a size where sums hold hundreds of terms
+    W = sp.random(1000, 400, density=0.3, format="csr", random_state=rng, data_rvs=rng.standard_normal)
+    Qb = sp.random(60, 400, density=0.5, format="csr", random_state=rng, data_rvs=rng.random)
+    dense, sparse = W @ Qb.T.toarray(), np.asarray((W @ Qb.T).todense())
+    assert np.array_equal(dense.view(np.uint64), sparse.view(np.uint64))
+    assert S.shape == match.shape == (X.shape[0], Q.shape[0]) and match.dtype == bool
