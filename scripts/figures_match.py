@@ -1,8 +1,8 @@
 """The tables a test run wrote into its own figures folder are the committed ones (issue 52).
 
-``make test``'s fresh-clone pass runs the notebooks that read data with every data setting hidden: they fall back
-to their simulated inputs and write their tables into a temporary folder. Each CSV there that the repository
-also commits under ``figures/`` must be the same bytes, or the committed file is stale (the code changed and the
+``make test`` runs every notebook into a temporary folder, then the notebooks that read data again with every data
+setting hidden (they fall back to their simulated inputs) into another; after each pass, each CSV there that the
+repository also commits under ``figures/`` must be the same bytes, or the committed file is stale (the code changed and the
 table was not regenerated: ``make reproduce`` would rewrite it). A CSV the repository does not commit is
 ignored.
 
@@ -44,7 +44,7 @@ def main(argv: list[str]) -> int:
         for name in differ:
             print(f"  figures/{name}", file=sys.stderr)
         return 1
-    print(f"figures_match: the {compared} committed tables the fresh-clone pass wrote again are the same bytes")
+    print(f"figures_match: the {compared} committed tables this pass wrote again are the same bytes")
     return 0
 
 
