@@ -230,3 +230,22 @@ def test_all_eight_tests_run_at_trec8_scale():
     res = sg.significance_tests(s)  # default: rank-test Tukey p-values computed, ANOVA ones skipped
     assert all(len(res[k].significant) == 8256 for k in sg.TESTS)
     # speed is measured in benchmarks/bench_significance.py (docs/benchmarks.md), not asserted here
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(hs.lists(hs.integers(-2**400, 2**400), min_size=6, max_size=6), hs.integers(1, 10**30))
+def test_big_ints_and_their_fractions_read_alike(xs, den):
+    """Python ints beyond int64 (φ at depth 100 and beyond) are read as integers, without a Fraction per entry
+    (issue 49): the unit image is the correctly rounded float of the Fraction (x − min)/(max − min), the same
+    bits as for the same values given as Fractions, and for those values over any common denominator."""
+    a = np.array(xs, dtype=object).reshape(3, 2)
+    as_fr = np.vectorize(Fr, otypes=[object])(a)
+    over = np.vectorize(lambda x: Fr(x, den), otypes=[object])(a)
+    got = results.unit_image(a)
+    lo, hi = min(xs), max(xs)
+    want = [0.0] * 6 if lo == hi else [float(Fr(x - lo, hi - lo)) for x in xs]
+    assert got.ravel().tolist() == want
+    assert results.unit_image(as_fr).tobytes() == got.tobytes() == results.unit_image(over).tobytes()
+    p, q = results.prepare_scores(a), results.prepare_scores(as_fr)
+    assert p.values.tobytes() == q.values.tobytes() and np.array_equal(p.codes, q.codes)
+    assert p.integers.tolist() == q.integers.tolist() and all(type(x) is int for x in p.exact.ravel().tolist())

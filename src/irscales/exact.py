@@ -79,11 +79,12 @@ def common_denominator(values, headroom_bits: int = 1, *, exact_only: bool = Fal
         bad = next((v for v in flat if isinstance(v, (float, np.floating))), None)
         if bad is not None:
             raise TypeError(f"expected exact numbers (Fractions or ints), found the float {bad!r}")
-    fr = [to_fraction(v) for v in flat]
-    den = 1
-    for f in fr:
-        den = math.lcm(den, f.denominator)
-    ints = [f.numerator * (den // f.denominator) for f in fr]
+    if all(type(v) is int for v in flat):  # Python ints (φ beyond int64): their own integers, L = 1
+        den, ints = 1, flat
+    else:
+        fr = [to_fraction(v) for v in flat]
+        den = math.lcm(*(f.denominator for f in fr)) if fr else 1
+        ints = [f.numerator * (den // f.denominator) for f in fr]
     big = max((abs(i) for i in ints), default=0)
     dtype = np.int64 if big < 2 ** (63 - headroom_bits) else object
     return CommonScale(np.array(ints, dtype=dtype).reshape(a.shape), den)
