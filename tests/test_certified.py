@@ -83,14 +83,14 @@ def _brute(xlo, xhi, ylo, yhi):
         mids = [(a + b) / 2 for a, b in zip(ends, ends[1:])]
         allv = sorted(set(ends) | set(mids))
         return [[v for v in allv if lo[j] <= v <= hi[j]] for j in range(len(lo))]
-    gx, gy = grid(xlo, xhi), grid(ylo, yhi)
+    # twice each grid value: integers in the same order (τ_b reads only the order), as int64 rather than
+    # Fractions, and every y of the grid against one x in one vectorised call
+    gx = [[int(2 * v) for v in g] for g in grid(xlo, xhi)]
+    Y = np.array(list(itertools.product(*[[int(2 * v) for v in g] for g in grid(ylo, yhi)])), dtype=np.int64)
     taus = []
     for x in itertools.product(*gx):
-        xa = np.array(x, dtype=object)
-        for y in itertools.product(*gy):
-            t = kendall_tau(xa, np.array(y, dtype=object))
-            if not np.isnan(t):
-                taus.append(t)
+        t = np.atleast_1d(kendall_tau(np.broadcast_to(np.array(x, dtype=np.int64), Y.shape), Y))
+        taus += t[~np.isnan(t)].tolist()
     return (min(taus), max(taus)) if taus else (np.nan, np.nan)
 
 
