@@ -56,6 +56,7 @@ import numpy as np
 from irscales.enumeration.ties import tie_ranks
 from irscales._progress import bar as progress_bar
 from irscales.options import UNQ
+from irscales._distinct import distinct
 
 __all__ = ["AP_MAX_N", "FULL_MAX_N", "ap_max_depth", "sp_keys", "split", "Tables", "tables", "count_sp", "unq_enumerated",
            "phi_ap", "phi_unq_exact", "UnqEstimate", "unq_sample", "sample_below", "phi_unq_estimate", "n_distinct_sp", "release_tables"]
@@ -206,7 +207,7 @@ def _all_distinct(N: int) -> np.ndarray:
         raise ValueError(f"deduplicating all 2^{N} AP keys is done up to N = {FULL_MAX_N}")
     T = tables(N, N // 2)
     parts = [(tv[:, None] + bv[None, :]).ravel() for (tv, _), (bv, _) in zip(T.top, T.bottom) if len(tv)]
-    return np.unique(np.concatenate(parts))
+    return distinct(np.concatenate(parts))
 
 
 def unq_enumerated(t: int, N: int) -> int:
@@ -225,7 +226,7 @@ def unq_enumerated(t: int, N: int) -> int:
         start = np.repeat(np.cumsum(n) - n, n)
         idx = np.arange(int(n.sum())) - start
         parts.append(np.repeat(tv, n) + bv[idx])
-    return len(np.unique(np.concatenate(parts))) if parts else 0
+    return len(distinct(np.concatenate(parts))) if parts else 0
 
 
 def phi_unq_exact(bits, budget: int = 1 << 24) -> np.ndarray:

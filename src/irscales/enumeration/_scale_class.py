@@ -20,6 +20,7 @@ from irscales.enumeration._kernels import kernel
 from irscales.enumeration._runs import CacheError, TieUndecidable, numerator, run_ids
 from irscales.enumeration.ties import check_ties, tie_ranks
 from irscales.options import DEFAULT_TIES, UNQ
+from irscales._distinct import distinct
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -138,7 +139,7 @@ class Scale:
             return (self._off_d[chunk] + pos + 1).astype(np.int64)
         below = np.empty(len(pos), np.int64)
         upto = np.empty(len(pos), np.int64)
-        for ci in np.unique(chunk):
+        for ci in distinct(chunk):
             s = chunk == ci
             cum = self._cum(int(ci))
             upto[s] = self._off_r[ci] + cum[pos[s]]
@@ -163,7 +164,7 @@ class Scale:
         ci0 = np.clip(np.searchsorted(self._last_val, v - tol, "left"), 0, len(self.chunks) - 1)
         chunk = np.empty(len(v), np.int64)
         pos = np.empty(len(v), np.int64)
-        for ci in np.unique(ci0):
+        for ci in distinct(ci0):
             s = np.nonzero(ci0 == ci)[0]
             hits = np.zeros(len(s), np.int64)
             for cj in (ci, ci + 1):  # a window [v − tol, v + tol] can reach into the next chunk
@@ -202,7 +203,7 @@ class Scale:
             key, ident = ker.keys_of_ids(ids)
         chunk = np.minimum(np.searchsorted(self._last_key, key, "left"), len(self.chunks) - 1)
         pos = np.empty(len(key), np.int64)
-        for ci in np.unique(chunk):
+        for ci in distinct(chunk):
             s = np.nonzero(chunk == ci)[0]
             kc = self.chunks[ci].keys()
             if ident is None:  # exact integer keys
@@ -245,7 +246,7 @@ class Scale:
         r = np.floor(q.reshape(-1) * (self.n_runs - 1)).astype(np.int64)
         chunk = np.searchsorted(self._off_r[1:], r, "right")
         out = np.empty(len(r))
-        for ci in np.unique(chunk):
+        for ci in distinct(chunk):
             s = chunk == ci
             j = np.searchsorted(self._cum(int(ci)), r[s] - self._off_r[ci], "right")
             out[s] = self._disp(self.chunks[ci].keys()[j])

@@ -54,6 +54,7 @@ from irscales.enumeration._scale_class import Scale, closed_form, has_closed_for
 from irscales.enumeration.ties import TIES, check_ties
 # BUILD_*_OK re-exported: the build budget (home: options, so the command line's help reads it without the engine)
 from irscales.options import BUILD_BYTES_OK, BUILD_SECONDS_OK, DEFAULT_MAX_REL_ERROR, DEFAULT_TIES, UNQ
+from irscales._distinct import distinct
 
 __all__ = ["Route", "OverBudget", "choose_route"]
 
@@ -248,7 +249,7 @@ def _n_queries(runs, N: int, c: int) -> int:
         raise ValueError(f"runs must have shape (..., {N}), got {rel.shape}")
     flat = rel.reshape(-1, N)
     if (c + 1) ** N <= 2**62 and (c == 1 or (flat.size and flat.min() >= 0 and flat.max() <= c)):
-        return max(1, len(np.unique(run_ids(flat, c))))
+        return max(1, len(distinct(run_ids(flat, c))))
     return max(1, len(flat))
 
 

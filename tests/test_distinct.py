@@ -1,0 +1,25 @@
+"""irscales._distinct: the sorted distinct values by a sort are np.unique's, for every dtype it takes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+from hypothesis.extra import numpy as hnp
+
+from irscales._distinct import distinct
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(hnp.arrays(hs.sampled_from([np.int8, np.int32, np.int64, np.uint64, np.bool_]),
+                  hnp.array_shapes(min_dims=0, max_dims=3, max_side=20)))
+def test_distinct_is_np_unique_for_integers(a):
+    got, want = distinct(a), np.unique(a)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("a", [np.array([np.nan, 1.0, np.nan, -0.0, 0.0]), np.array([], np.int64), np.array(["b", "a", "b"])])
+def test_other_inputs_are_np_uniques(a):
+    got, want = distinct(a), np.unique(a)
+    assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=got.dtype.kind == "f")
