@@ -319,17 +319,18 @@ def brute_tau_ap_average(ref, other) -> Fr:
         groups = [sorted(k for k in range(len(scores)) if scores[k] == v) for v in sorted(set(scores), reverse=True)]
         for combo in itertools.product(*(itertools.permutations(g) for g in groups)):
             yield [k for grp in combo for k in grp]
-    total, count = Fr(0), 0
+    # τ_AP = 2/(m − 1) · Σ_i C_i / i − 1, summed over the orders as integers on the denominator L·(m − 1),
+    # L = lcm(1..m − 1): the same exact mean as Fractions, a Fraction only at the end
     m = len(ref)
+    L = math.lcm(*range(1, m))
+    positions = [{k: p for p, k in enumerate(r_order)} for r_order in orders(ref)]
+    total, count = 0, 0
     for o_order in orders(other):
-        for r_order in orders(ref):
-            rpos = {k: p for p, k in enumerate(r_order)}
-            acc = Fr(0)
-            for i in range(1, m):
-                acc += Fr(sum(1 for j in range(i) if rpos[o_order[j]] < rpos[o_order[i]]), i)
-            total += Fr(2, m - 1) * acc - 1
+        for rpos in positions:
+            acc = sum(L // i * sum(1 for j in range(i) if rpos[o_order[j]] < rpos[o_order[i]]) for i in range(1, m))
+            total += 2 * acc - L * (m - 1)
             count += 1
-    return total / count
+    return Fr(total, L * (m - 1) * count)
 
 
 @settings(max_examples=80, deadline=None)
