@@ -8,6 +8,9 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 FULL ?= True
 export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
+# bytecode is cached, Python's default: a PYTHONDONTWRITEBYTECODE=1 from the environment made every test worker,
+# notebook kernel and command under test compile irscales again, and pytest rewrite every test file (issue 49)
+export PYTHONDONTWRITEBYTECODE :=
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 # pytest-xdist: one worker per core; --dist loadfile keeps a file, so a notebook's cells, on one worker
 PARALLEL := -n auto --dist loadfile
