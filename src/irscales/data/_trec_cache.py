@@ -259,8 +259,10 @@ def judged_runs(files: list[Path], precision: str, judged: QrelsIndex, cache: Pa
     when it is loaded already; else by the general path."""
     # auto: on a terminal, a bar once reading has taken a second (10 big runs took 12 s)
     bar = progress_bar(len(files), "reading runs", progress, unit="file", delay=1.0 if progress is None else 0.0)
-    threads = min(READ_THREADS, len(files)) if _stored_bytes(files) >= THREADED_BYTES_PER_FILE * len(files) else 1
-    compiled = (kernels_loaded() or len(files) >= COMPILED_READER_FILES
+    stored = _stored_bytes(files)
+    threads = min(READ_THREADS, len(files)) if stored >= THREADED_BYTES_PER_FILE * len(files) else 1
+    # the text is at least the stored bytes: enough of those decides without opening every file for its magic
+    compiled = (kernels_loaded() or len(files) >= COMPILED_READER_FILES or stored >= COMPILED_READER_BYTES
                 or _text_bytes(files) >= COMPILED_READER_BYTES)
     scratch = queue.SimpleQueue()  # one reusable buffer per thread, dropped at the end
     for _ in range(threads):
