@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.sparse as sp
 
 from irscales.data import _gop_index as gop_index
 from irscales.data import smart
@@ -229,7 +230,6 @@ def test_scores_are_the_bits_of_sparse_times_sparse(model):
     dense = W @ Qq.T.toarray()
     sparse = np.asarray((W @ Qq.T).todense())
     assert np.array_equal(dense.view(np.uint64), sparse.view(np.uint64))
-    import scipy.sparse as sp
 
     rng = np.random.default_rng(2)  # and at a size where sums hold hundreds of terms
     W = sp.random(1000, 400, density=0.3, format="csr", random_state=rng, data_rvs=rng.standard_normal)

@@ -247,5 +247,6 @@ def test_big_ints_and_their_fractions_read_alike(xs, den):
     assert got.ravel().tolist() == want
     assert results.unit_image(as_fr).tobytes() == got.tobytes() == results.unit_image(over).tobytes()
     p, q = results.prepare_scores(a), results.prepare_scores(as_fr)
-    assert p.values.tobytes() == q.values.tobytes() and np.array_equal(p.codes, q.codes)
+    assert p.values.tobytes() == q.values.tobytes() == got.tobytes() == results.prepare_scores(over).values.tobytes()
+    assert np.array_equal(p.codes, q.codes)
     assert p.integers.tolist() == q.integers.tolist() and all(type(x) is int for x in p.exact.ravel().tolist())

@@ -27,7 +27,7 @@ def numba_module() -> ModuleType:
     for kernels that never call BLAS. Here the probe asks only whether scipy is installed, which is what
     decides the import; ``ensure_blas`` itself, which checks scipy's BLAS and its integer width, is put back
     before anything is compiled, so a kernel that uses BLAS still goes through the full check when it is
-    typed (``tests/test_jit_cache.py``). Any other numba (its layout changed): imported as it comes."""
+    typed (``tests/test_warm.py``). Any other numba (its layout changed): imported as it comes."""
     import numba
 
     if "numba.np.arraymath" not in sys.modules:

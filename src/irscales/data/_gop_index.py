@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
@@ -269,15 +269,16 @@ class Index:
         self.cf = np.asarray(self.X.sum(0)).ravel()
         self.avgdl = float(self.dl.mean()) if self.N else 0.0
         self.total = float(self.cf.sum())
-        self._match = None
 
-    def matching(self, qcols: np.ndarray, Xq: sp.csr_matrix, Qq: sp.csr_matrix) -> np.ndarray:
-        """[docs × queries]: whether the document holds a unit of the query; the same for every model of this
-        index (:func:`score`), so computed once."""
-        if self._match is None:
-            B = sp.csr_matrix((np.ones_like(Xq.data), Xq.indices, Xq.indptr), shape=Xq.shape)
-            self._match = np.asarray((B @ (Qq.T > 0).astype(np.float64)).todense()) > 0
-        return self._match
+    @cached_property
+    def query_units(self) -> tuple[np.ndarray, sp.csr_matrix, sp.csr_matrix, np.ndarray]:
+        """(the units some query holds, ``X`` and ``Q`` on those units, [docs × queries] whether the document
+        holds a unit of the query): the same for every model of this index (:func:`score`), so made once."""
+        qcols = np.unique(self.Q.indices)
+        Xq = self.X[:, qcols].tocsr()
+        Qq = self.Q[:, qcols].tocsr()
+        B = sp.csr_matrix((np.ones_like(Xq.data), Xq.indices, Xq.indptr), shape=Xq.shape)
+        return qcols, Xq, Qq, np.asarray((B @ (Qq.T > 0).astype(np.float64)).todense()) > 0
 
 
 def build_index(words: Words, stop: str, lug: str) -> Index:
@@ -385,10 +386,8 @@ def term_weights(model: str, tf: np.ndarray, dl: np.ndarray, df: np.ndarray, cf:
 
 def score(index: Index, model: str) -> tuple[np.ndarray, np.ndarray]:
     """Scores [docs × queries] of ``model`` and the mask of documents holding a query unit."""
-    X, Q = index.X, index.Q
-    qcols = np.unique(Q.indices)
-    Xq = X[:, qcols].tocsr()
-    Qq = Q[:, qcols].tocsr()
+    X = index.X
+    qcols, Xq, Qq, match = index.query_units
     rows = np.repeat(np.arange(X.shape[0]), np.diff(Xq.indptr))
     cols = qcols[Xq.indices]
     if model in ("lnc.ltc", "ltc.ltc"):
@@ -412,7 +411,6 @@ def score(index: Index, model: str) -> tuple[np.ndarray, np.ndarray]:
     # sparse times dense: each score summed over the document's units in the same order as sparse times
     # sparse did, only 7x faster (every score of the grid the same bits: tests/test_gop_index.py)
     S = W @ qw.T.toarray()
-    match = index.matching(qcols, Xq, Qq)
     if model.startswith("LMDir"):
         mu = float(model[5:])
         qlen = np.asarray(Qq.sum(1)).ravel()

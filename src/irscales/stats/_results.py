@@ -68,11 +68,11 @@ def prepare_scores(scores: ArrayLike | PreparedScores, systems: Sequence[str] | 
         if -2**61 <= int(a.min()) and int(a.max()) <= 2**61:
             exact, scaled = None, a.astype(np.int64)  # exact integer arithmetic (common denominator 1)
         else:
-            exact = np.vectorize(Fraction, otypes=[object])(a.astype(object))
+            exact = a.astype(object)  # Python ints, exact as they are
     elif a.dtype == object:
         # Python ints (φ beyond int64) are exact as they are: no Fraction per entry (issue 49)
         exact = a if all(type(x) is int for x in a.ravel().tolist()) else np.vectorize(Fraction, otypes=[object])(a)
-        values = unit_image(exact)
+        values = None  # the unit image of the integers on the common denominator, made below
     else:
         exact = None
         if np.isinf(a).any():
@@ -92,6 +92,8 @@ def prepare_scores(scores: ArrayLike | PreparedScores, systems: Sequence[str] | 
         common = common_denominator(exact, headroom_bits=2)
         scaled = common.ints if common.fits_int64() else None
         integers = common.ints
+        if values is None:  # the same image: (x − lo)/span is unchanged by the common factor L
+            values = unit_image(integers)
     return PreparedScores(values, codes, exact, names, scaled, integers)
 
 
@@ -119,10 +121,8 @@ def unit_image(a: ArrayLike) -> np.ndarray:
             return (a.astype(np.int64) - lo).astype(float) / float(span)
         a = a.astype(object)
     flat = a.ravel().tolist()
-    if not all(type(x) is int for x in flat):  # Fractions: on their common denominator, as integers
-        fr = [Fraction(x) for x in flat]
-        den = math.lcm(*(f.denominator for f in fr))
-        flat = [f.numerator * (den // f.denominator) for f in fr]
+    if not all(type(x) is int for x in flat):  # Fractions: as integers on their common denominator
+        flat = common_denominator([Fraction(x) for x in flat]).ints.tolist()
     lo, hi = min(flat), max(flat)
     span = hi - lo
     if span == 0:
