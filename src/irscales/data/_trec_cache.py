@@ -205,9 +205,10 @@ def parsed_runs_cache() -> Path | None:
 
 READ_THREADS = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 4)
 #: Below this much run text (a gzipped file counted 4 times its size) the general path parses, unless the
-#: compiled reader is loaded already: loading it (numba) costs about 0.9 s and 120 MB once, the general
-#: path about 30 ms per MiB more than the compiled one (measured on the TREC-8 runs, issue 32); so a two-run
-#: ``irscales compare`` does not pay for it.
+#: compiled reader costs nothing more: compiled ahead of time (:mod:`irscales._aot`, as ``make install`` builds
+#: it), or loaded already. Loading it through numba costs about 0.5-0.9 s and 100 MB once, the general path
+#: about 30 ms per MiB more than the compiled one (measured on the TREC-8 runs, issue 32); so without the module
+#: compiled ahead of time a two-run ``irscales compare`` does not pay for numba.
 COMPILED_READER_BYTES = 32 * 2**20
 #: From this many files on the compiled reader parses whatever their size: the general path costs a few
 #: milliseconds per file (pandas' reader, the join by names), so 10,000 small files took it tens of seconds

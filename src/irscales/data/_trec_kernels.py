@@ -1,17 +1,22 @@
 """The compiled kernels of the fast run-file reader (:mod:`irscales.data._trec_fast` says what each does and
-how it is tested): plain Python compiled by numba once per installation, by ``make install`` (:mod:`irscales.warm`)."""
+how it is tested): plain Python compiled by numba once per installation, by ``make install`` (:mod:`irscales.warm`),
+which also compiles them ahead of time into an extension module beside this file (:mod:`irscales._aot`): a process
+runs that one, without importing numba, while it was built from this file as it is."""
 
 from __future__ import annotations
 
 import functools
 import threading
+from pathlib import Path
 
 import numpy as np
 
-from irscales.data._trec_parse import FIELD_SPACE
+from irscales import _aot
 from irscales._jit_cache import compiled_noted, numba_module
+from irscales.data._trec_parse import FIELD_SPACE
 
-__all__ = ["CLASSES", "POW10", "STATUS_OK", "kernels", "kernels_loaded"]
+__all__ = ["CLASSES", "POW10", "STATUS_OK", "AOT_MODULE", "build_ahead", "jit_kernels", "kernels", "kernels_ahead",
+           "kernels_loaded"]
 
 # byte classes of the tokenizer (numba reads these globals as constants); NUL, refused in the data by
 # check_text, is the zero padding that ends every scan
@@ -22,7 +27,9 @@ _CLASSES[10], _CLASSES[0] = _LINE, _STOP
 _POW10 = np.array([10.0**k for k in range(23)])  # exact doubles
 
 # why a kernel leaves a file to the general path (for debugging; the general path words the error)
-_OK, _NUL, _SEVENTH_FIELD, _SHORT_LINE, _BAD_SCORE, _SECOND_TAG, _DUPLICATE = range(7)
+# (int64 scalars, not ints: numba's ahead-of-time compiler types an int global as its literal value, and then a
+# variable cannot hold two of them)
+_OK, _NUL, _SEVENTH_FIELD, _SHORT_LINE, _BAD_SCORE, _SECOND_TAG, _DUPLICATE = map(np.int64, range(7))
 CLASSES, POW10, STATUS_OK = _CLASSES, _POW10, _OK  # the public names the reader uses
 
 
@@ -477,6 +484,23 @@ _key, _equal, _slot, _same, _docno_after, _decimal, _before, _sort = (
 _COMPILE = threading.Lock()
 
 
+_NAMES = ("tokenize", "order", "judgment_table")
+_U1, _I2, _I4, _I8, _U8, _F8 = (np.dtype(c) for c in ("u1", "i2", "i4", "i8", "u8", "f8"))
+#: The arguments of each kernel as the reader passes them (:mod:`irscales._aot`'s ``ArgSpec``): the ahead-of-time
+#: module is compiled for these, and runs only calls that match them.
+SIGNATURES = {
+    "tokenize": ((_U1, 1, False), "int", "int", (_U1, 1, False), (_F8, 1, False), (_I4, 1, False), (_I8, 1, False),
+                 (_I4, 1, False), (_U8, 1, False), (_U8, 1, False), (_U8, 1, False), (_F8, 1, False),
+                 (_I8, 1, False), (_I8, 1, False), (_I4, 1, False)),
+    "order": ((_U1, 1, False), (_I4, 1, False), "int", (_I8, 1, False), (_I4, 1, False), (_U8, 1, False),
+              (_U8, 1, False), (_U8, 1, False), (_F8, 1, False), "bool", (_I8, 1, False), (_I8, 1, False),
+              (_I8, 1, False), (_U8, 1, False), (_U8, 2, False), (_U1, 1, True), (_I8, 1, False), (_F8, 1, False),
+              (_I8, 1, False), (_I2, 1, False)),
+    "judgment_table": ((_I8, 1, False), "int", (_U1, 1, True), (_I8, 1, False), (_I8, 1, False), (_I2, 1, False)),
+}
+AOT_MODULE = "irscales.data._trec_kernels_aot"
+
+
 @functools.lru_cache(maxsize=1)
 def _compiled():
     numba = numba_module()
@@ -488,13 +512,50 @@ def _compiled():
     return compiled_noted("the run-file reader", 30, (_tokenize_py, _order_py, _judgment_table_py), nogil=True)
 
 
-def kernels():
-    """The compiled (tokenize, order, judgment table) kernels, compiled or loaded from numba's cache once
-    per process (reading threads may ask at the same time)."""
+def jit_kernels():
+    """The (tokenize, order, judgment table) kernels compiled by numba, or loaded from numba's cache, once per
+    process (reading threads may ask at the same time)."""
     with _COMPILE:
         return _compiled()
 
 
+@functools.lru_cache(maxsize=1)
+def _ahead():
+    found = _aot.load(AOT_MODULE, Path(__file__), SIGNATURES, lambda name: jit_kernels()[_NAMES.index(name)])
+    return None if found is None else tuple(found[name] for name in _NAMES)
+
+
+#: False: :func:`kernels` gives numba's kernels even when the module compiled ahead of time is there (the warm-up
+#: compiles those first; the tests compare the two).
+USE_AHEAD = True
+
+
+def kernels():
+    """The (tokenize, order, judgment table) kernels: compiled ahead of time when that module was built from this
+    file as it is now (:mod:`irscales._aot`; no numba loaded), else :func:`jit_kernels`."""
+    return (USE_AHEAD and _ahead()) or jit_kernels()
+
+
 def kernels_loaded() -> bool:
-    """Whether this process has loaded the compiled reader already (then using it costs nothing more)."""
-    return _compiled.cache_info().currsize > 0
+    """Whether the compiled reader costs nothing more to use in this process: built ahead of time, or loaded
+    through numba already."""
+    return (USE_AHEAD and _ahead() is not None) or _compiled.cache_info().currsize > 0
+
+
+def kernels_ahead() -> bool:
+    """Whether the module compiled ahead of time is there and built from this file as it is now."""
+    return _ahead() is not None
+
+
+def build_ahead() -> Path | None:
+    """Compile the kernels ahead of time (:func:`irscales._aot.build`) for the signatures numba compiled them
+    with, unless the module there was built from this file as it is (None); the caller has read runs through
+    :func:`jit_kernels` (:mod:`irscales.warm`). Returns the module's path."""
+    _ahead.cache_clear()
+    if _ahead() is not None:
+        return None
+    jit = jit_kernels()
+    path = _aot.build(AOT_MODULE, Path(__file__),
+                      {name: (k.py_func, k) for name, k in zip(_NAMES, jit)}, SIGNATURES)
+    _ahead.cache_clear()
+    return path
