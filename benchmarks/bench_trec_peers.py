@@ -15,7 +15,8 @@ optional and skipped with a note when absent:
 
 irscales is measured **cold** (the first call on these files: an empty ``IRSCALES_CACHE``) and **warm** (the
 cache of judged runs filled by an earlier call). numba's compiled reader is in numba's cache in both (it is
-compiled once per installation; that one-time cost is measured once, with an empty ``NUMBA_CACHE_DIR``).
+compiled once per installation; that one-time cost is measured once, with an empty ``NUMBA_CACHE_DIR`` and
+``IRSCALES_AHEAD=0``: without the reader compiled ahead of time, which ``make install`` builds and cold and warm use).
 Each case is measured ``--repeats`` times, interleaved (every repetition runs every case in turn); the tables
 give medians of wall time, CPU time (user + system of the process and its children) and peak resident set
 size (``getrusage``'s ``ru_maxrss`` of the process; the largest of trec_eval's processes). Values are checked
@@ -299,11 +300,13 @@ def run_set(name: str, runs: Path, qrels: Path, depth: int, repeats: int, work: 
 
 
 def first_call(runs: Path, qrels: Path, depth: int, work: Path) -> dict:
-    """irscales' first call after installation: numba compiles the reader (an empty NUMBA_CACHE_DIR)."""
+    """irscales' first call where nothing is compiled yet: numba compiles the reader (an empty NUMBA_CACHE_DIR, and
+    not the module ``make install`` compiles ahead of time: IRSCALES_AHEAD=0)."""
     nb = work / "numba-cache"
     shutil.rmtree(nb, ignore_errors=True)
     case = {"cmds": lambda o: [[_irscales(runs, qrels, depth), o]], "before": lambda: None,
-            "env": {**os.environ, "IRSCALES_CACHE": str(work / "cache-first"), "NUMBA_CACHE_DIR": str(nb)}}
+            "env": {**os.environ, "IRSCALES_CACHE": str(work / "cache-first"), "NUMBA_CACHE_DIR": str(nb),
+                   "IRSCALES_AHEAD": "0"}}
     return measure(case, work / "out-first")
 
 
@@ -399,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"## {n_runs} real TREC-8 ad hoc runs: {n_lines:,} lines, {text / 2**20:.0f} MiB of run text "
                   f"({gz / 2**20:.0f} MiB gzipped); medians of {args.repeats}, interleaved\n")
             print(table(results, notes, "whole process"))
-            print(f"\nirscales' first call after installation (numba compiles the reader, then reads cold): "
+            print(f"\nirscales' first call with nothing compiled (numba compiles the reader, then reads cold): "
                   f"{first['wall']:.2f} s wall, {first['cpu']:.2f} s CPU, {first['rss']:,.0f} MiB peak.")
             print(f"Cache of judged runs after the calls: {cache / 2**20:.2f} MiB, {cache / gz:.1%} of the gzipped runs "
                   f"({gz / 2**20:.0f} MiB).")

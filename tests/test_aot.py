@@ -3,6 +3,8 @@ source as it is now, only on arguments of its signature, and gives what numba's 
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import types
 
@@ -165,3 +167,12 @@ def test_reading_runs_through_either_gives_the_same(ahead, tmp_path, monkeypatch
         got.append((p.topics.tolist(), p.docnos.tolist(), p.t_code.tobytes(), p.d_code.tobytes()))
     assert got[0] == got[1]
     assert "numba" in sys.modules  # numba's kernels were used for the second
+
+
+def test_irscales_ahead_0_reads_through_numba():
+    code = ("from irscales.data import _trec_kernels as k\n"
+            "print(k.USE_AHEAD, k.kernels()[0] is k.jit_kernels()[0])")
+    for value, want in (("0", "False True"), ("1", f"True {not kernels.kernels_ahead()}")):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                             env={**os.environ, "IRSCALES_AHEAD": value})
+        assert out.returncode == 0 and out.stdout.strip() == want, out.stderr[-2000:]

@@ -6,6 +6,7 @@ runs that one, without importing numba, while it was built from this file as it 
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from pathlib import Path
 
@@ -526,8 +527,9 @@ def _ahead():
 
 
 #: False: :func:`kernels` gives numba's kernels even when the module compiled ahead of time is there (the warm-up
-#: compiles those first; the tests compare the two).
-USE_AHEAD = True
+#: compiles those first; the tests compare the two; ``IRSCALES_AHEAD=0`` in the environment, to compare or to
+#: rule the module out).
+USE_AHEAD = os.environ.get("IRSCALES_AHEAD", "1") != "0"
 
 
 def kernels():
