@@ -318,3 +318,13 @@ def test_a_pipe_is_read_whole(tmp_path):
     raw, padded = trec_fast.read_file(fifo, Scratch())
     t.join()
     assert bytes(raw) == text and padded is not None and padded.array.tobytes() == text
+
+
+@pytest.mark.parametrize("docnos", [["d1", "FT-2", "x"], ["é", "d", "ü1", "\u2603x"], [], [7, "a"]])
+def test_judgments_hold_each_docnos_utf8_bytes(docnos):
+    """ASCII names are joined as they are; others encoded one by one: the same bytes, lengths and positions."""
+    j = trec_fast.Judgments(np.zeros(len(docnos), np.int64), docnos, np.ones(len(docnos), np.int16), 1)
+    encoded = [str(d).encode("utf-8") for d in docnos]
+    assert j.buf.tobytes() == b"".join(encoded) + b"\0"
+    assert j.len.tolist() == [len(e) for e in encoded]
+    assert j.pos.tolist() == [sum(map(len, encoded[:k])) for k in range(len(encoded))]

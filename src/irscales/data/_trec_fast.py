@@ -164,13 +164,20 @@ class Judgments:
     ``topic[j]`` (0 .. n_topics - 1) with grade ``grade[j]``; one (topic, docno) at most once."""
 
     def __init__(self, topic: np.ndarray, docnos, grade: np.ndarray, n_topics: int):
-        encoded = [str(d).encode("utf-8") for d in docnos]
-        self.len = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        names = [str(d) for d in docnos]
+        joined = "".join(names)
+        if joined.isascii():  # a byte a character: the lengths of the names (86,830 docnos: 5 ms against 13)
+            self.len = np.fromiter(map(len, names), dtype=np.int64, count=len(names))
+            data = joined.encode("ascii")
+        else:
+            encoded = [n.encode("utf-8") for n in names]
+            self.len = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+            data = b"".join(encoded)
         self.pos = np.cumsum(self.len) - self.len
-        self.buf = np.frombuffer(b"".join(encoded) + b"\0", dtype=np.uint8)
+        self.buf = np.frombuffer(data + b"\0", dtype=np.uint8)
         self.grade = np.asarray(grade, dtype=np.int16)
-        if len(encoded) >= 2**32 - 1:
-            raise ValueError(f"{len(encoded):,} judgments: at most 2^32 - 2 are supported")
+        if len(names) >= 2**32 - 1:
+            raise ValueError(f"{len(names):,} judgments: at most 2^32 - 2 are supported")
         if self.len.max(initial=0) >= 2**47:
             raise ValueError("a docno of 2^47 bytes or more")
         self.start, self.size, self.slots, self.doc = kernels()[2](np.asarray(topic, dtype=np.int64), n_topics,

@@ -304,8 +304,16 @@ def int_column(col: pd.Series) -> np.ndarray:
 def first_duplicate(t: np.ndarray, d: np.ndarray, nd: int) -> tuple[int, int] | None:
     """(row, first row) of the first (topic, docno) pair seen twice, rows in file order."""
     key = t.astype(np.int64) * max(nd, 1) + d
-    if len(key) and int(key.max()) < max(1 << 22, 8 * len(key)):  # a count per key is cheaper than a sort
+    if len(key) < 2:
+        return None
+    # no repeat, the usual case: a count per key where the keys are dense, else one sort (the qrels of TREC-8,
+    # 86,830 keys up to 3.3 million: 0.5 ms against 15 ms for the counts' 26 MB, issue 49)
+    if int(key.max()) < 2 * len(key):
         if int(np.bincount(key).max()) < 2:
+            return None
+    else:
+        s = np.sort(key)
+        if not (s[1:] == s[:-1]).any():
             return None
     order = np.argsort(key, kind="stable")
     sk = key[order]

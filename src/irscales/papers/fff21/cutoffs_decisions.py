@@ -27,7 +27,8 @@ from irscales.interval import NoIntervalScaleError
 from irscales.options import UNQ
 from irscales.papers.fff21.cutoffs import Source
 
-__all__ = ["ERRORS", "MEASURES", "TESTS", "decision_rows", "decisions_frame", "plot_decisions", "decision_findings"]
+__all__ = ["COUNTS", "ERRORS", "MEASURES", "TESTS", "decision_rows", "decisions_frame", "plot_decisions",
+           "decision_findings"]
 
 #: The targets of the brackets' relative error of φ compared.
 ERRORS = (0.01, 0.02, 0.05, 0.1)
@@ -89,12 +90,23 @@ def decision_rows(source: Source, N: int, max_rel_error: float, measures: Sequen
     return rows
 
 
+#: The columns of counts (integers; empty on a refused measure's rows).
+COUNTS = ("systems", "topics", "pairs", "significant_original", "proven_significant", "proven_not_significant",
+           "undecided", "undecided_significant_original")
+
+
 def decisions_frame(source: Source, Ns: Sequence[int], errors: Sequence[float] = ERRORS,
                     measures: Sequence[str] = MEASURES, tests: Sequence[str] = TESTS,
                     fallback: str = "mid") -> pd.DataFrame:
     """:func:`decision_rows` for every N and target, with ``undecided_share`` (undecided / pairs)."""
     rows = [r for N in Ns for e in errors for r in decision_rows(source, N, e, measures, tests, fallback)]
     f = pd.DataFrame(rows)
+    # counts stay integers (a refused measure's row has none: empty, not NaN, which would make every count a float)
+    for c in COUNTS:
+        if c in f:
+            f[c] = f[c].astype("Int64")
+    if "exact" in f:
+        f["exact"] = f["exact"].astype("boolean")
     f["undecided_share"] = f["undecided"] / f["pairs"]
     return f
 
