@@ -27,7 +27,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
@@ -36,7 +36,7 @@ from irscales._jit_cache import numba_module
 __all__ = ["Checked", "ArgSpec", "build", "fingerprint", "load"]
 
 #: One argument: ``"int"`` (an int64), ``"bool"``, or (dtype, ndim, read-only allowed) of a C-contiguous array.
-ArgSpec = "str | tuple[np.dtype, int, bool]"
+ArgSpec = Union[str, tuple[np.dtype, int, bool]]
 
 
 def fingerprint(source: Path) -> int:
@@ -126,7 +126,8 @@ def build(module: str, source: Path, kernels: dict[str, tuple[Callable, Any]], s
     target = folder / cc.output_file
     cc.output_dir = str(folder)
     cc.output_file = f".{cc.output_file}.{os.getpid()}.tmp"  # then renamed over the module: whole or not at all
-    cc.target_cpu = "host"  # built where it runs, as numba's JIT compiles
+    # for any CPU of the architecture (numba's default), not this host's: a checkout shared across machines (a
+    # cluster's home folder) must not run instructions an older CPU lacks; the reader's byte loops lose 2-4 %
     cc.verbose = False
     for kname, (function, dispatcher) in kernels.items():
         signatures = dispatcher.nopython_signatures
