@@ -16,7 +16,7 @@ from irscales import _aot
 from irscales._jit_cache import compiled_noted, numba_module
 from irscales.data._trec_parse import FIELD_SPACE
 
-__all__ = ["CLASSES", "POW10", "STATUS_OK", "AOT_MODULE", "build_ahead", "jit_kernels", "kernels", "kernels_ahead",
+__all__ = ["CLASSES", "POW10", "STATUS_OK", "AOT_MODULE", "build_ahead", "ahead_kernels", "jit_kernels", "kernels",
            "kernels_loaded"]
 
 # byte classes of the tokenizer (numba reads these globals as constants); NUL, refused in the data by
@@ -521,7 +521,10 @@ def jit_kernels():
 
 
 @functools.lru_cache(maxsize=1)
-def _ahead():
+def ahead_kernels():
+    """The (tokenize, order, judgment table) kernels of the module compiled ahead of time, each checking its
+    arguments (:class:`irscales._aot.Checked`), when it was built from this file as it is now; else None. Whether
+    :func:`kernels` gives them is :data:`USE_AHEAD`'s."""
     found = _aot.load(AOT_MODULE, Path(__file__), SIGNATURES, lambda name: jit_kernels()[_NAMES.index(name)])
     return None if found is None else tuple(found[name] for name in _NAMES)
 
@@ -535,29 +538,24 @@ USE_AHEAD = os.environ.get("IRSCALES_AHEAD", "1") != "0"
 def kernels():
     """The (tokenize, order, judgment table) kernels: compiled ahead of time when that module was built from this
     file as it is now (:mod:`irscales._aot`; no numba loaded), else :func:`jit_kernels`."""
-    return (USE_AHEAD and _ahead()) or jit_kernels()
+    return (USE_AHEAD and ahead_kernels()) or jit_kernels()
 
 
 def kernels_loaded() -> bool:
     """Whether the compiled reader costs nothing more to use in this process: built ahead of time, or loaded
     through numba already."""
-    return (USE_AHEAD and _ahead() is not None) or _compiled.cache_info().currsize > 0
-
-
-def kernels_ahead() -> bool:
-    """Whether the module compiled ahead of time is there and built from this file as it is now."""
-    return _ahead() is not None
+    return (USE_AHEAD and ahead_kernels() is not None) or _compiled.cache_info().currsize > 0
 
 
 def build_ahead() -> Path | None:
     """Compile the kernels ahead of time (:func:`irscales._aot.build`) for the signatures numba compiled them
     with, unless the module there was built from this file as it is (None); the caller has read runs through
     :func:`jit_kernels` (:mod:`irscales.warm`). Returns the module's path."""
-    _ahead.cache_clear()
-    if _ahead() is not None:
+    ahead_kernels.cache_clear()
+    if ahead_kernels() is not None:
         return None
     jit = jit_kernels()
     path = _aot.build(AOT_MODULE, Path(__file__),
                       {name: (k.py_func, k) for name, k in zip(_NAMES, jit)}, SIGNATURES)
-    _ahead.cache_clear()
+    ahead_kernels.cache_clear()
     return path
